@@ -1,0 +1,107 @@
+# isolde: GNU Make build. The core needs only libc and pthreads; optional
+# drivers are enabled when pkg-config finds their libraries.
+CC       ?= cc
+BUILD    ?= build
+PREFIX   ?= /usr/local
+VERSION  := 0.1.0
+OPT      ?= -O2 -g
+WARN     := -std=c17 -Wall -Wextra -Werror -Wno-unused-parameter
+CPPFLAGS += -Iinclude -Ilib -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"'
+CFLAGS   += $(OPT) $(WARN) -fPIC -fvisibility=hidden -pthread
+LDLIBS   += -lpthread -lm
+
+# Optional libraries, found by pkg-config.
+have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
+ifeq ($(call have,sqlite3),yes)
+  CPPFLAGS += -DISO_HAVE_SQLITE $(shell pkg-config --cflags sqlite3)
+  LDLIBS   += $(shell pkg-config --libs sqlite3)
+endif
+ifeq ($(call have,libpq),yes)
+  CPPFLAGS += -DISO_HAVE_PQ $(shell pkg-config --cflags libpq)
+  LDLIBS   += $(shell pkg-config --libs libpq)
+endif
+ifeq ($(call have,libmariadb),yes)
+  CPPFLAGS += -DISO_HAVE_MARIADB $(shell pkg-config --cflags libmariadb)
+  LDLIBS   += $(shell pkg-config --libs libmariadb)
+endif
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+LIB_SRC  := $(sort $(wildcard lib/*.c lib/*/*.c))
+CLI_SRC  := $(sort $(wildcard src/*.c))
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+TOOL_SRC := $(sort $(wildcard tests/tools/*.c bench/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TOOLS    := $(TOOL_SRC:%.c=$(BUILD)/%)
+
+.PHONY: all lib tests demo check unit cli-tests conformance crosscheck sanitize bench install clean deps
+all: $(BUILD)/isolde $(BUILD)/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libisolde.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libisolde.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/libisolde.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/isolde.pc: isolde.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' $< > $@
+
+# Unit tests may use internal headers (lib/); they link the static library.
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libisolde.a tests/testutil.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+
+$(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libisolde.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libisolde.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(TESTS) $(TOOLS) $(BUILD)/isolde
+
+deps:
+	@sh tools/deps.sh
+
+demo: all
+	@sh tools/demo.sh $(BUILD)/isolde
+
+unit: tests
+	@sh tests/run-unit.sh $(BUILD)
+
+check: deps
+	$(MAKE) all tests
+	@sh tests/run-all.sh $(BUILD)
+
+sanitize: deps
+	$(MAKE) BUILD=build-san OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
+	        LDFLAGS='-fsanitize=address,undefined' all tests
+	@ISOLDE_SANITIZE=1 sh tests/run-all.sh build-san
+
+bench: all tests
+	@sh bench/run.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(BUILD)/isolde $(DESTDIR)$(PREFIX)/bin/isolde
+	install -m 644 $(BUILD)/libisolde.a $(DESTDIR)$(PREFIX)/lib/libisolde.a
+	install -m 755 $(BUILD)/libisolde.so $(DESTDIR)$(PREFIX)/lib/libisolde.so.0
+	ln -sf libisolde.so.0 $(DESTDIR)$(PREFIX)/lib/libisolde.so
+	install -m 644 include/isolde.h $(DESTDIR)$(PREFIX)/include/isolde.h
+	install -m 644 $(BUILD)/isolde.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/isolde.pc
+
+clean:
+	rm -rf build build-san
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,59 @@
+/*
+ * check.h -- the state of one check, shared by the modules of the
+ * transactional pipeline: transactions, the workload's inference, edges,
+ * findings, and what the requested models make reportable.
+ *
+ * A workload (list_append.c, rw_register.c) implements iso_workload_ops:
+ * analyze() reads ctx->h and ctx->txns, adds data edges (ww/wr/rw) to
+ * ctx->edges and direct anomalies to ctx->findings; explain() tells why one
+ * data edge exists, in words and as Elle's JSON step.
+ */
+#ifndef ISO_CHECK_H
+#define ISO_CHECK_H
+
+#include "graph.h"
+#include "anomaly.h"
+
+/* One anomaly instance, rendered by the module that found it. */
+typedef struct iso_finding {
+    int type;        /* anomaly id */
+    char *text;      /* for people: several lines, no trailing newline */
+    char *json;      /* one JSON object with Elle's keys for this type */
+} iso_finding;
+
+typedef struct iso_ctx iso_ctx;
+
+typedef struct iso_workload_ops {
+    const char *name;
+    int (*analyze)(iso_ctx *ctx, iso_error *err);
+    /* Why a -bit-> b holds. ta/tb name the transactions ("T1"); text gets
+     * e.g. "T1 appended 2 after T2 appended 1 to :x" and json gets
+     * {"type":"ww","key":...,"value":...,"value'":...}. */
+    void (*explain)(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit,
+                    const char *ta, const char *tb, iso_buf *text, iso_buf *json);
+    void (*free)(void *state);
+} iso_workload_ops;
+
+struct iso_ctx {
+    const iso_history *h;
+    const iso_check_opts *opts;
+    iso_txns txns;              /* vertex i = txns.t[i] */
+    iso_edges edges;            /* data edges from the workload */
+    iso_finding *findings;
+    size_t n_findings, cap_findings;
+    uint8_t reportable[ISO_A_COUNT]; /* prohibited by models or asked for */
+    const iso_workload_ops *wl;
+    void *wl_state;
+};
+
+/* Takes ownership of neither string (copies both). */
+void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *json);
+
+/* Render a value or op for findings: EDN for text, JSON for json. */
+void iso_ctx_val_text(const iso_ctx *ctx, iso_val v, iso_buf *out);
+void iso_ctx_val_json(const iso_ctx *ctx, iso_val v, iso_buf *out);
+
+extern const iso_workload_ops iso_list_append_ops;
+extern const iso_workload_ops iso_rw_register_ops;
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * graph.h -- the dependency graph: typed edges between transactions, kept
+ * as triples while inference runs, then frozen into CSR adjacency with
+ * parallel edges merged (their type bits OR-ed).
+ *
+ * Vertices are transaction ids (txn.h). Nothing here knows about keys or
+ * values; workloads explain an edge on demand (check.h).
+ */
+#ifndef ISO_GRAPH_H
+#define ISO_GRAPH_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "txn.h"
+
+enum iso_edge_bit {
+    ISO_EDGE_WW = 1,       /* a wrote a version b overwrote */
+    ISO_EDGE_WR = 2,       /* b read a version a wrote */
+    ISO_EDGE_RW = 4,       /* a read a version b overwrote (anti-dependency) */
+    ISO_EDGE_PROCESS = 8,  /* a and b are consecutive ok txns of one process */
+    ISO_EDGE_REALTIME = 16 /* a completed before b was invoked (reduced) */
+};
+#define ISO_EDGE_DATA (ISO_EDGE_WW | ISO_EDGE_WR | ISO_EDGE_RW)
+
+typedef struct iso_edge {
+    uint32_t src, dst;
+    uint8_t bits;
+} iso_edge;
+
+typedef struct iso_edges {
+    iso_edge *e;
+    size_t n, cap;
+} iso_edges;
+
+void iso_edges_add(iso_edges *es, uint32_t src, uint32_t dst, uint8_t bits);
+void iso_edges_free(iso_edges *es);
+
+typedef struct iso_graph {
+    uint32_t n;     /* vertices */
+    uint32_t *off;  /* n + 1 offsets into dst/bits */
+    uint32_t *dst;
+    uint8_t *bits;
+    size_t n_edges;
+} iso_graph;
+
+/* Build CSR from triples (es is sorted in place; self-loops dropped). */
+void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es);
+void iso_graph_free(iso_graph *g);
+/* Bits of the edge a -> b, 0 if none (binary search in a's row). */
+uint8_t iso_graph_edge(const iso_graph *g, uint32_t a, uint32_t b);
+
+/* Process order: consecutive ok transactions of one process. */
+void iso_process_edges(const iso_history *h, const iso_txns *t, iso_edges *out);
+/* Real-time order as a linear-size transitive reduction (Elle paper 5.1):
+ * a (ok) completed before b (ok or info) was invoked. */
+void iso_realtime_edges(const iso_history *h, const iso_txns *t, iso_edges *out);
+
+/* Strongly connected components over the edges whose bits intersect mask.
+ * comp[v] = component id; returns the number of components. Components of
+ * one vertex without a self-loop are trivial. Iterative. */
+uint32_t iso_scc(const iso_graph *g, uint8_t mask, uint32_t *comp);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * result.h -- what a check found, as the report writers read it. The
+ * transactional pipeline fills the txn part; the linearizability checker
+ * (linear/) fills its own part and writers dispatch on the kind.
+ */
+#ifndef ISO_RESULT_H
+#define ISO_RESULT_H
+
+#include "check.h"
+
+struct iso_lin_report;
+
+struct iso_result {
+    iso_validity validity;
+    /* anomaly types, sorted by name, with instance counts */
+    char **types;
+    size_t *type_counts;
+    size_t n_types;
+    const char **not_;
+    size_t n_not;
+    const char **also_not;
+    size_t n_also_not;
+    /* transactional: every finding, grouped by type in types[] order */
+    iso_finding *findings;
+    size_t n_findings;
+    /* linearizability */
+    struct iso_lin_report *lin;
+};
+
+/* Provided by linear/: checks a non-transactional workload. */
+int iso_lin_check(const iso_history *h, const iso_check_opts *o,
+                  iso_result *r, iso_error *err);
+int iso_lin_write_text(const struct iso_lin_report *l, FILE *out, const iso_report_opts *o);
+int iso_lin_write_json(const struct iso_lin_report *l, FILE *out);
+void iso_lin_report_free(struct iso_lin_report *l);
+
+#endif

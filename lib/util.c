@@ -1,0 +1,114 @@
+/* util.c -- checked allocation, growable arrays and buffers, errors, clock. */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void oom(size_t n)
+{
+    fprintf(stderr, "isolde: out of memory (asked for %zu bytes)\n", n);
+    abort();
+}
+
+void *iso_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) oom(n);
+    return p;
+}
+
+void *iso_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) oom(n * size);
+    return p;
+}
+
+void *iso_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) oom(n);
+    return q;
+}
+
+char *iso_xstrndup(const char *s, size_t n)
+{
+    char *p = iso_xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *iso_xstrdup(const char *s) { return iso_xstrndup(s, strlen(s)); }
+
+void iso_grow(void **arr, size_t *cap, size_t need, size_t sz)
+{
+    if (need <= *cap) return;
+    size_t c = *cap ? *cap : 8;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / sz) oom(SIZE_MAX);
+        c *= 2;
+    }
+    *arr = iso_xrealloc(*arr, c * sz);
+    *cap = c;
+}
+
+int iso_fail(iso_error *err, const char *file, long line, long col,
+             const char *fmt, ...)
+{
+    if (!err) return -1;
+    snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+    err->line = line;
+    err->col = col;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+double iso_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void iso_buf_put(iso_buf *b, const char *s, size_t n)
+{
+    ISO_GROW(b->p, b->cap, b->n + n + 1);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+void iso_buf_puts(iso_buf *b, const char *s) { iso_buf_put(b, s, strlen(s)); }
+
+void iso_buf_printf(iso_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    ISO_GROW(b->p, b->cap, b->n + (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)n;
+}
+
+const char *iso_buf_cstr(iso_buf *b)
+{
+    if (!b->p) iso_buf_put(b, "", 0);
+    return b->p;
+}
+
+void iso_buf_free(iso_buf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->n = b->cap = 0;
+}

@@ -1,0 +1,55 @@
+/*
+ * util.h -- small shared helpers: checked allocation, growable arrays,
+ * error reporting into iso_error, and a monotonic clock.
+ *
+ * Allocation failure is not recoverable in a checker that must either
+ * finish or say why: iso_xmalloc and friends print a message and abort,
+ * as git's xmalloc does. Readers bound what untrusted input may allocate
+ * before it gets that far (see ISO_MAX_* in history.h).
+ */
+#ifndef ISO_UTIL_H
+#define ISO_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include "isolde.h"
+
+#define ISO_INTERNAL __attribute__((visibility("hidden")))
+#define ISO_NONE UINT32_MAX
+
+void *iso_xmalloc(size_t n);
+void *iso_xcalloc(size_t n, size_t size);
+void *iso_xrealloc(void *p, size_t n);
+char *iso_xstrdup(const char *s);
+char *iso_xstrndup(const char *s, size_t n);
+
+/* Grow *arr (element size sz) so that index need-1 fits; doubles capacity. */
+void iso_grow(void **arr, size_t *cap, size_t need, size_t sz);
+#define ISO_GROW(arr, cap, need) \
+    iso_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
+/* Append one element to a (ptr, n, cap) triple. */
+#define ISO_PUSH(arr, n, cap, x) \
+    do { ISO_GROW(arr, cap, (n) + 1); (arr)[(n)++] = (x); } while (0)
+
+/* Fill err (which may be NULL) and return -1. */
+int iso_fail(iso_error *err, const char *file, long line, long col,
+             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Seconds on a monotonic clock. */
+double iso_now(void);
+
+/* A growable byte string. */
+typedef struct iso_buf {
+    char *p;
+    size_t n, cap;
+} iso_buf;
+void iso_buf_put(iso_buf *b, const char *s, size_t n);
+void iso_buf_puts(iso_buf *b, const char *s);
+void iso_buf_printf(iso_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Returns the NUL-terminated contents (owned by b). */
+const char *iso_buf_cstr(iso_buf *b);
+void iso_buf_free(iso_buf *b);
+
+#endif

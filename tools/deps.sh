@@ -1,0 +1,13 @@
+#!/bin/sh
+# Installs the Debian packages the build and tests need, when missing.
+need=""
+for p in build-essential pkg-config libcmocka-dev libsqlite3-dev python3; do
+    dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+done
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+    echo "missing packages:$need (run as root, or install them)" >&2; exit 1
+fi
+echo "installing:$need"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null && apt-get install -y -qq $need >/dev/null
