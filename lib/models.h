@@ -19,6 +19,9 @@ int iso_model_parse(const char *name);
 int iso_model_count(void);                 /* canonical models */
 const char *iso_model_friendly(int m);     /* name used in not / also-not */
 const char *iso_model_canonical(int m);
+/* 1 if a history satisfying model a also satisfies model b (reflexive,
+ * transitive; Elle's models DAG). 0 for unknown ids. */
+int iso_model_implies(int a, int b);
 
 /* set[a] = 1 for every anomaly the models prohibit (Elle's
  * anomalies-prohibited-by: weaker models' proscriptions, then every anomaly
@@ -30,7 +33,8 @@ void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT]
 void iso_anomalies_implying(uint8_t set[ISO_A_COUNT]);
 
 /* The boundary of what the found anomalies rule out: friendly names,
- * sorted. *not_ and *also_not are malloc'ed arrays of static strings. */
+ * sorted. *not_ and *also_not are malloc'ed arrays of static strings
+ * (never NULL, even when empty): free the arrays, not the strings. */
 void iso_models_boundary(const uint8_t found[ISO_A_COUNT],
                          const char ***not_, size_t *n_not,
                          const char ***also_not, size_t *n_also_not);
