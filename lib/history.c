@@ -1,0 +1,320 @@
+/*
+ * history.c -- a history as read: Elle's op-field rules (once, for every
+ * map-producing reader), reading from memory or a file with format
+ * detection, format and workload names, and printing ops as Elle does.
+ *
+ * A new history's store interns the op field names and type names first,
+ * as keywords and as strings, so that recognising a field is a comparison
+ * of atom ids (see FIELD_ATOMS) rather than of text.
+ */
+#include "history.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0
+#endif
+#ifndef ISO_VERSION
+#define ISO_VERSION "0.0.0"
+#endif
+
+enum field { F_TYPE, F_PROCESS, F_F, F_VALUE, F_ERROR, F_TIME, F_INDEX, N_FIELDS };
+static const char *const field_names[N_FIELDS] = {"type", "process", "f", "value",
+                                                  "error", "time", "index"};
+static const char *const type_names[] = {"invoke", "ok", "fail", "info"};
+/* Atom ids 0 .. FIELD_ATOMS-1 are the field names (keyword, string);
+ * the next 8 are the type names, likewise. */
+#define FIELD_ATOMS (2 * N_FIELDS)
+#define TYPE_ATOMS 8
+
+static const char *const format_names[] = {"auto", "edn", "json", "jsonl", "onelite",
+                                           "isocheck", "jepsen-log"};
+static const char *const workload_names[] = {"auto", "list-append", "rw-register",
+                                             "register", "cas-register", "kv",
+                                             "mutex", "fifo-queue", "set"};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *iso_version(void) { return ISO_VERSION; }
+
+iso_history *iso_history_new(const char *name, iso_format format)
+{
+    iso_history *h = iso_xcalloc(1, sizeof *h);
+    h->name = iso_xstrdup(name ? name : "");
+    h->format = format;
+    h->cas_fail_default = ISO_CAS_FAIL_NOOP;
+    iso_store_init(&h->store);
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        iso_atom(&h->store, ISO_TAG_KW, field_names[i], strlen(field_names[i]));
+        iso_atom(&h->store, ISO_TAG_STR, field_names[i], strlen(field_names[i]));
+    }
+    for (size_t i = 0; i < COUNT(type_names); i++) {
+        iso_atom(&h->store, ISO_TAG_KW, type_names[i], strlen(type_names[i]));
+        iso_atom(&h->store, ISO_TAG_STR, type_names[i], strlen(type_names[i]));
+    }
+    return h;
+}
+
+void iso_history_free(iso_history *h)
+{
+    if (!h) return;
+    iso_store_free(&h->store);
+    free(h->ops);
+    free(h->name);
+    free(h);
+}
+
+size_t iso_history_op_count(const iso_history *h) { return h ? h->n_ops : 0; }
+iso_format iso_history_format(const iso_history *h) { return h->format; }
+
+void iso_history_add_op(iso_history *h, const iso_op *op)
+{
+    ISO_PUSH(h->ops, h->n_ops, h->cap_ops, *op);
+}
+
+/* The id of a pre-interned keyword/string atom, or -1. */
+static long atom_id(iso_val v, long lo, long n)
+{
+    unsigned t = iso_tag(v);
+    if (t != ISO_TAG_KW && t != ISO_TAG_STR) return -1;
+    uint64_t id = iso_payload(v);
+    return id >= (uint64_t)lo && id < (uint64_t)(lo + n) ? (long)(id - (uint64_t)lo) : -1;
+}
+
+/* A short EDN rendering of v for messages. */
+static const char *describe(const iso_history *h, iso_val v, char *buf, size_t size)
+{
+    iso_buf b = {0};
+    iso_val_edn(&h->store, v, &b);
+    snprintf(buf, size, "%s", iso_buf_cstr(&b));
+    if (b.n >= size && size > 4) memcpy(buf + size - 4, "...", 4);
+    iso_buf_free(&b);
+    return buf;
+}
+
+static int op_type(const iso_history *h, const iso_val *fields, const uint8_t *have,
+                   iso_op *op, iso_error *err)
+{
+    char d[64];
+    if (!have[F_TYPE])
+        return iso_fail(err, h->name, op->line, op->col,
+                        ":type missing (must be one of invoke, ok, fail, info)");
+    long t = atom_id(fields[F_TYPE], FIELD_ATOMS, TYPE_ATOMS);
+    if (t < 0)
+        return iso_fail(err, h->name, op->line, op->col,
+                        ":type must be one of invoke, ok, fail, info, got %s",
+                        describe(h, fields[F_TYPE], d, sizeof d));
+    op->type = (uint8_t)(t / 2);
+    return 0;
+}
+
+static int op_numbers(iso_history *h, const iso_val *fields, const uint8_t *have,
+                      iso_op *op, iso_error *err)
+{
+    char d[64];
+    iso_val t = fields[F_TIME];
+    if (have[F_TIME] && !iso_is_nil(t) && !iso_is_int(t))
+        return iso_fail(err, h->name, op->line, op->col, ":time must be an integer, got %s",
+                        describe(h, t, d, sizeof d));
+    op->time = have[F_TIME] && iso_is_int(t) ? iso_as_int(t) : -1;
+    if (h->n_ops == 0) h->dense_index = !have[F_INDEX];
+    if (h->dense_index) {
+        op->index = (int64_t)h->n_ops;
+        return 0;
+    }
+    if (!have[F_INDEX] || !iso_is_int(fields[F_INDEX]))
+        return iso_fail(err, h->name, op->line, op->col,
+                        "integer :index required (the first op had one)%s%s",
+                        have[F_INDEX] ? ", got " : "",
+                        have[F_INDEX] ? describe(h, fields[F_INDEX], d, sizeof d) : "");
+    op->index = iso_as_int(fields[F_INDEX]);
+    return 0;
+}
+
+int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line, uint32_t col,
+                           iso_error *err)
+{
+    char d[64];
+    iso_store *s = &h->store;
+    if (!iso_is_seq(map) || iso_seq_kind(s, map) != ISO_SEQ_MAP)
+        return iso_fail(err, h->name, line, col, "op must be a map, got %s",
+                        describe(h, map, d, sizeof d));
+    iso_val fields[N_FIELDS] = {0};
+    uint8_t have[N_FIELDS] = {0};
+    size_t n = iso_seq_len(s, map);
+    const iso_val *it = iso_seq_items(s, map);
+    for (size_t i = 0; i < n; i += 2) {
+        long f = atom_id(it[i], 0, FIELD_ATOMS);
+        if (f < 0) continue;
+        fields[f / 2] = it[i + 1];
+        have[f / 2] = 1;
+    }
+    iso_op op = {.line = line, .col = col};
+    if (op_type(h, fields, have, &op, err) != 0 || op_numbers(h, fields, have, &op, err) != 0)
+        return -1;
+    op.process = have[F_PROCESS] ? fields[F_PROCESS] : ISO_NIL;
+    op.f = have[F_F] ? fields[F_F] : ISO_NIL;
+    op.value = have[F_VALUE] ? fields[F_VALUE] : ISO_NIL;
+    op.error = have[F_ERROR] ? fields[F_ERROR] : ISO_NIL;
+    iso_history_add_op(h, &op);
+    return 0;
+}
+
+static int read_as(iso_history *h, const char *data, size_t len, iso_error *err)
+{
+    switch (h->format) {
+    case ISO_FORMAT_EDN: return iso_read_edn(h, data, len, err);
+    case ISO_FORMAT_ONELITE: return iso_read_onelite(h, data, len, err);
+    case ISO_FORMAT_JEPSEN_LOG: return iso_read_jepsen_log(h, data, len, err);
+    default: return iso_read_json(h, data, len, err);
+    }
+}
+
+int iso_history_read_mem(const char *name, const char *data, size_t len,
+                         iso_format format, iso_history **out, iso_error *err)
+{
+    *out = NULL;
+    if ((unsigned)format >= COUNT(format_names))
+        return iso_fail(err, name, 0, 0, "unknown history format %d", (int)format);
+    if (len >= UINT32_MAX)
+        return iso_fail(err, name, 0, 0, "history larger than 4 GiB");
+    if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) { /* UTF-8 byte order mark */
+        data += 3;
+        len -= 3;
+    }
+    if (format == ISO_FORMAT_AUTO) format = iso_detect_format(data, len);
+    iso_history *h = iso_history_new(name, format);
+    /* Values take about two words per 8 input bytes: reserve that much
+     * (untouched pages cost nothing) to avoid copying while growing. */
+    ISO_GROW(h->store.words, h->store.cap_words, len / 4 + 64);
+    if (format == ISO_FORMAT_JEPSEN_LOG) h->cas_fail_default = ISO_CAS_FAIL_FALSE;
+    if (read_as(h, data, len, err) != 0) {
+        iso_history_free(h);
+        return -1;
+    }
+    *out = h;
+    return 0;
+}
+
+/* Whole file into *buf: mapped when it is a regular file, else read. */
+static int slurp(int fd, const char *path, char **buf, size_t *len, int *mapped,
+                 iso_error *err)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) return iso_fail(err, path, 0, 0, "cannot stat: %s", strerror(errno));
+    if (S_ISDIR(st.st_mode)) return iso_fail(err, path, 0, 0, "cannot read: is a directory");
+    *mapped = 0;
+    *buf = NULL;
+    *len = 0;
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (p != MAP_FAILED) {
+            *buf = p;
+            *len = (size_t)st.st_size;
+            *mapped = 1;
+            return 0;
+        }
+    }
+    size_t cap = 0;
+    for (;;) {
+        ISO_GROW(*buf, cap, *len + 65536);
+        ssize_t n = read(fd, *buf + *len, cap - *len);
+        if (n == 0) return 0;
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            free(*buf);
+            return iso_fail(err, path, 0, 0, "cannot read: %s", strerror(errno));
+        }
+        *len += (size_t)n;
+    }
+}
+
+int iso_history_read_file(const char *path, iso_format format, iso_history **out,
+                          iso_error *err)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return iso_fail(err, path, 0, 0, "cannot open: %s", strerror(errno));
+    char *buf = NULL;
+    size_t len = 0;
+    int mapped = 0;
+    int r = slurp(fd, path, &buf, &len, &mapped, err);
+    close(fd);
+    if (r != 0) return -1;
+    r = iso_history_read_mem(path, buf ? buf : "", len, format, out, err);
+    if (mapped) munmap(buf, len);
+    else free(buf);
+    return r;
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+static int parse_name(const char *const *names, size_t n, const char *name, int *out)
+{
+    for (size_t i = 0; name && i < n; i++)
+        if (strcmp(names[i], name) == 0) {
+            *out = (int)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *iso_format_name(iso_format f)
+{
+    return (unsigned)f < COUNT(format_names) ? format_names[f] : "?";
+}
+
+int iso_format_parse(const char *name, iso_format *out)
+{
+    int i;
+    if (parse_name(format_names, COUNT(format_names), name, &i) != 0) return -1;
+    *out = (iso_format)i;
+    return 0;
+}
+
+const char *iso_workload_name(iso_workload w)
+{
+    return (unsigned)w < COUNT(workload_names) ? workload_names[w] : "?";
+}
+
+int iso_workload_parse(const char *name, iso_workload *out)
+{
+    int i;
+    if (parse_name(workload_names, COUNT(workload_names), name, &i) != 0) return -1;
+    *out = (iso_workload)i;
+    return 0;
+}
+
+const char *iso_op_type_name(int type)
+{
+    return type >= 0 && (size_t)type < COUNT(type_names) ? type_names[type] : "?";
+}
+
+/* ---- printing ------------------------------------------------------- */
+
+static void print_op(const iso_history *h, const iso_op *op, iso_buf *out, int json)
+{
+    void (*val)(const iso_store *, iso_val, iso_buf *) = json ? iso_val_json : iso_val_edn;
+    const char *sep = json ? ",\"" : ", :", *eq = json ? "\":" : " ";
+    iso_buf_printf(out, json ? "{\"index\":%" PRId64 ",\"time\":%" PRId64 ",\"type\":\"%s\""
+                             : "{:index %" PRId64 ", :time %" PRId64 ", :type :%s",
+                   op->index, op->time, iso_op_type_name(op->type));
+    static const char *const names[] = {"process", "f", "value", "error"};
+    const iso_val vals[] = {op->process, op->f, op->value, op->error};
+    for (size_t i = 0; i < COUNT(names); i++) {
+        if (i == 3 && iso_is_nil(vals[i])) break;
+        iso_buf_printf(out, "%s%s%s", sep, names[i], eq);
+        val(&h->store, vals[i], out);
+    }
+    iso_buf_puts(out, "}");
+}
+
+void iso_op_edn(const iso_history *h, const iso_op *op, iso_buf *out) { print_op(h, op, out, 0); }
+void iso_op_json(const iso_history *h, const iso_op *op, iso_buf *out) { print_op(h, op, out, 1); }

@@ -1,0 +1,330 @@
+/*
+ * read_edn.c -- EDN histories (Jepsen's history.edn): op maps one per line,
+ * or inside top-level vectors / lists.
+ *
+ * The form parser keeps its open collections, '#_' discards and '#tag'
+ * prefixes on an explicit stack (no recursion; depth bounded). A tag before
+ * a collection yields the collection (records such as
+ * #jepsen.history.Op{...} read as their map); a tag before a scalar yields
+ * a FORM atom holding the text as written ("#inst \"...\"").
+ */
+#include "reader.h"
+
+#include <string.h>
+
+enum { E_VEC = ISO_SEQ_VEC, E_LIST = ISO_SEQ_LIST, E_SET = ISO_SEQ_SET,
+       E_MAP = ISO_SEQ_MAP, E_DISCARD, E_TAG };
+
+static const char closer_of[] = {']', ')', '}', '}'};
+static const char *const kind_name[] = {"vector", "list", "set", "map"};
+
+/* Bytes that end a token (besides whitespace and control bytes). */
+static int is_delim(unsigned char c)
+{
+    return c <= ' ' || c == ',' || c == '(' || c == ')' || c == '[' || c == ']' ||
+           c == '{' || c == '}' || c == '"' || c == ';' || c == '\\' || c == '^' ||
+           c == '@' || c == '`' || c == '~' || c == 127;
+}
+
+void iso_edn_skip_slow(iso_rd *rd)
+{
+    while (rd->pos < rd->len) {
+        char c = rd->p[rd->pos];
+        if (c == '\n') {
+            iso_rd_newline(rd);
+        } else if (c == ';') {
+            const char *nl = memchr(rd->p + rd->pos, '\n', rd->len - rd->pos);
+            rd->pos = nl ? (size_t)(nl - rd->p) : rd->len;
+            continue;
+        } else if (c != ' ' && c != ',' && c != '\t' && c != '\r' && c != '\f') {
+            return;
+        }
+        rd->pos++;
+    }
+}
+
+static size_t token_end(const iso_rd *rd, size_t i)
+{
+    while (i < rd->len && !is_delim((unsigned char)rd->p[i])) i++;
+    return i;
+}
+
+static size_t skip_digits(const char *p, size_t i, size_t end)
+{
+    while (i < end && p[i] >= '0' && p[i] <= '9') i++;
+    return i;
+}
+
+/* Numbers: [+-]d+N? integers; [+-]d+(.d*)?([eE][+-]?d+)?M? floats;
+ * [+-]d+/d+ ratios (kept as FLOAT atoms, as written). */
+static int edn_number(iso_rd *rd, iso_val *out)
+{
+    const char *p = rd->p;
+    size_t start = rd->pos, end = token_end(rd, start);
+    size_t i = start + (p[start] == '+' || p[start] == '-');
+    size_t j = skip_digits(p, i, end);
+    if (j == end || (j + 1 == end && p[j] == 'N')) {
+        *out = iso_rd_int(rd, p + start, j - start);
+    } else if (p[j] == '/' && skip_digits(p, j + 1, end) == end && j + 1 < end) {
+        *out = iso_atom(&rd->h->store, ISO_TAG_FLOAT, p + start, end - start);
+    } else {
+        if (p[j] == '.') j = skip_digits(p, j + 1, end);
+        if (j < end && (p[j] == 'e' || p[j] == 'E')) {
+            size_t k = j + 1 + (j + 1 < end && (p[j + 1] == '+' || p[j + 1] == '-'));
+            j = skip_digits(p, k, end) > k ? skip_digits(p, k, end) : end + 1;
+        }
+        if (j < end && p[j] == 'M') j++;
+        if (j != end)
+            return iso_rd_fail(rd, "invalid number '%.*s'", (int)(end - start > 40 ? 40 : end - start),
+                               p + start);
+        *out = iso_atom(&rd->h->store, ISO_TAG_FLOAT, p + start, end - start);
+    }
+    rd->pos = end;
+    return 0;
+}
+
+static int edn_symbol(iso_rd *rd, iso_val *out)
+{
+    size_t start = rd->pos, end = token_end(rd, start), n = end - start;
+    const char *p = rd->p + start;
+    rd->pos = end;
+    if (n == 3 && memcmp(p, "nil", 3) == 0) *out = ISO_NIL;
+    else if (n == 4 && memcmp(p, "true", 4) == 0) *out = ISO_TRUE;
+    else if (n == 5 && memcmp(p, "false", 5) == 0) *out = ISO_FALSE;
+    else *out = iso_atom(&rd->h->store, ISO_TAG_SYM, p, n);
+    return 0;
+}
+
+static int edn_keyword(iso_rd *rd, iso_val *out)
+{
+    size_t start = rd->pos + 1, end = token_end(rd, start);
+    if (end == start) return iso_rd_fail(rd, "empty keyword");
+    *out = iso_atom(&rd->h->store, ISO_TAG_KW, rd->p + start, end - start);
+    rd->pos = end;
+    return 0;
+}
+
+/* One escape after the backslash at pos; appends to scratch. */
+static int edn_escape(iso_rd *rd)
+{
+    static const char from[] = "\"\\'bfnrt", to[] = "\"\\'\b\f\n\r\t";
+    char c = rd->pos + 1 < rd->len ? rd->p[rd->pos + 1] : 0;
+    const char *e = c ? strchr(from, c) : NULL;
+    if (e) {
+        iso_buf_put(&rd->scratch, &to[e - from], 1);
+        rd->pos += 2;
+        return 0;
+    }
+    long cp = c == 'u' && rd->pos + 6 <= rd->len ? iso_rd_hex4(rd->p + rd->pos + 2) : -1;
+    if (cp < 0) return iso_rd_fail(rd, "invalid escape in string");
+    iso_rd_utf8(rd, (uint32_t)cp);
+    rd->pos += 6;
+    return 0;
+}
+
+static int edn_string(iso_rd *rd, iso_val *out)
+{
+    size_t line = rd->line, col = (size_t)iso_rd_col(rd), start = ++rd->pos;
+    int escaped = 0;
+    rd->scratch.n = 0;
+    while (rd->pos < rd->len) {
+        char c = rd->p[rd->pos];
+        if (c == '"') {
+            const char *p = escaped ? rd->scratch.p : rd->p + start;
+            size_t n = escaped ? rd->scratch.n : rd->pos - start;
+            *out = iso_atom(&rd->h->store, ISO_TAG_STR, p, n);
+            rd->pos++;
+            return 0;
+        }
+        if (c == '\\') {
+            if (!escaped) iso_buf_put(&rd->scratch, rd->p + start, rd->pos - start);
+            escaped = 1;
+            if (edn_escape(rd) != 0) return -1;
+            continue;
+        }
+        if (c == '\n') iso_rd_newline(rd);
+        if (escaped) iso_buf_put(&rd->scratch, &c, 1);
+        rd->pos++;
+    }
+    return iso_rd_fail_at(rd, line, col, "unterminated string");
+}
+
+/* \c, \newline, \space, \tab, \return, \backspace, \formfeed, \uXXXX,
+ * \oNNN; the atom keeps the text after the backslash. */
+static int edn_char(iso_rd *rd, iso_val *out)
+{
+    static const char *const names[] = {"newline", "space", "tab", "return",
+                                        "backspace", "formfeed"};
+    size_t start = rd->pos + 1;
+    if (start >= rd->len || (unsigned char)rd->p[start] <= ' ')
+        return iso_rd_fail(rd, "invalid character literal");
+    size_t end = start + 1;
+    while (end < rd->len && ((unsigned char)rd->p[end] & 0xc0) == 0x80) end++; /* UTF-8 */
+    if (end == start + 1) end = token_end(rd, end);
+    size_t n = end - start;
+    const char *p = rd->p + start;
+    int ok = n == 1 || (unsigned char)p[0] >= 0x80;
+    for (size_t i = 0; !ok && i < sizeof names / sizeof names[0]; i++)
+        ok = strlen(names[i]) == n && memcmp(names[i], p, n) == 0;
+    if (!ok && p[0] == 'u' && n == 5) ok = iso_rd_hex4(p + 1) >= 0;
+    if (!ok && p[0] == 'o' && n >= 2 && n <= 4) ok = skip_digits(p, 1, n) == n;
+    if (!ok) return iso_rd_fail(rd, "invalid character literal '\\%.*s'", (int)(n > 20 ? 20 : n), p);
+    *out = iso_atom(&rd->h->store, ISO_TAG_CHAR, p, n);
+    rd->pos = end;
+    return 0;
+}
+
+/* '#' dispatch: sets, discards, tags (frames, returns 1) or ##Inf (0). */
+static int edn_dispatch(iso_rd *rd, size_t base, iso_val *out)
+{
+    char c = rd->pos + 1 < rd->len ? rd->p[rd->pos + 1] : 0;
+    if (c == '{' || c == '_') {
+        if (iso_rd_open(rd, base, c == '{' ? E_SET : E_DISCARD) != 0) return -1;
+        rd->pos += 2;
+        return 1;
+    }
+    if (c == '#') { /* ##Inf ##-Inf ##NaN */
+        size_t end = token_end(rd, rd->pos + 2);
+        *out = iso_atom(&rd->h->store, ISO_TAG_FLOAT, rd->p + rd->pos, end - rd->pos);
+        rd->pos = end;
+        return 0;
+    }
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+        if (iso_rd_open(rd, base, E_TAG) != 0) return -1;
+        rd->pos = token_end(rd, rd->pos + 1);
+        return 1;
+    }
+    if (!c) return iso_rd_fail(rd, "unexpected end of input after '#'");
+    return iso_rd_fail(rd, "unsupported dispatch '#%c'", c);
+}
+
+/* A scalar (returns 0), or the opening of a frame (returns 1). */
+static int edn_start(iso_rd *rd, size_t base, iso_val *out)
+{
+    unsigned char c = (unsigned char)rd->p[rd->pos];
+    char n = rd->pos + 1 < rd->len ? rd->p[rd->pos + 1] : 0;
+    switch (c) {
+    case '[': case '(': case '{':
+        if (iso_rd_open(rd, base, c == '[' ? E_VEC : c == '(' ? E_LIST : E_MAP) != 0) return -1;
+        rd->pos++;
+        return 1;
+    case '"': return edn_string(rd, out);
+    case ':': return edn_keyword(rd, out);
+    case '\\': return edn_char(rd, out);
+    case '#': return edn_dispatch(rd, base, out);
+    case '+': case '-':
+        return n >= '0' && n <= '9' ? edn_number(rd, out) : edn_symbol(rd, out);
+    default:
+        if (c >= '0' && c <= '9') return edn_number(rd, out);
+        if (!is_delim(c) && c != '#' && c != '\'') return edn_symbol(rd, out);
+        return iso_rd_unexpected(rd, "a form");
+    }
+}
+
+/* A closing delimiter at pos: close the top frame into *out (1), or tell
+ * the caller it closes one of its own (2). */
+static int edn_close(iso_rd *rd, size_t base, iso_val *out)
+{
+    char c = rd->p[rd->pos];
+    if (rd->n_frames == base) return 2;
+    struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
+    if (f->kind == E_DISCARD || f->kind == E_TAG)
+        return iso_rd_fail(rd, "expected a form after '#%s', got '%c'",
+                           f->kind == E_DISCARD ? "_" : "tag", c);
+    if (c != closer_of[f->kind])
+        return iso_rd_fail(rd, "expected '%c' to close the %s opened at %u:%u, got '%c'",
+                           closer_of[f->kind], kind_name[f->kind], f->line, f->col, c);
+    if (f->kind == E_MAP && ((rd->n_items - f->items) & 1))
+        return iso_rd_fail_at(rd, f->line, f->col, "map literal must contain an even number of forms");
+    rd->pos++;
+    *out = iso_rd_close(rd, (enum iso_seq_kind)f->kind);
+    return 1;
+}
+
+/* v is complete: apply pending prefixes, then add it to its collection.
+ * Returns 1 when v is the finished form, 0 to read on. */
+static int edn_complete(iso_rd *rd, size_t base, iso_val *v)
+{
+    while (rd->n_frames > base) {
+        struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
+        if (f->kind == E_DISCARD) {
+            rd->n_frames--;
+            return 0;
+        }
+        if (f->kind != E_TAG) {
+            iso_rd_item(rd, *v);
+            return 0;
+        }
+        rd->n_frames--;
+        if (!iso_is_seq(*v))
+            *v = iso_atom(&rd->h->store, ISO_TAG_FORM, rd->p + f->start, rd->pos - f->start);
+    }
+    return 1;
+}
+
+static int edn_unterminated(iso_rd *rd, size_t base)
+{
+    if (rd->n_frames == base) return 0;
+    struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
+    if (f->kind >= E_DISCARD)
+        return iso_rd_fail(rd, "unexpected end of input, expected a form after '#%s'",
+                           f->kind == E_DISCARD ? "_" : "tag");
+    return iso_rd_fail_at(rd, f->line, f->col, "unterminated %s (no closing '%c')",
+                          kind_name[f->kind], closer_of[f->kind]);
+}
+
+int iso_edn_form(iso_rd *rd, iso_val *out)
+{
+    size_t base = rd->n_frames;
+    for (;;) {
+        iso_edn_skip(rd);
+        if (iso_rd_eof(rd)) return edn_unterminated(rd, base);
+        char c = rd->p[rd->pos];
+        iso_val v;
+        int r = c == ')' || c == ']' || c == '}' ? edn_close(rd, base, &v) : edn_start(rd, base, &v);
+        if (r < 0 || r == 2) return r;
+        if (r == 1 && !(c == ')' || c == ']' || c == '}')) continue; /* opened */
+        if (edn_complete(rd, base, &v)) {
+            *out = v;
+            return 1;
+        }
+    }
+}
+
+/* The top level: forms that are op maps, or vectors / lists of them. */
+int iso_read_edn(iso_history *h, const char *buf, size_t len, iso_error *err)
+{
+    iso_rd rd;
+    iso_rd_init(&rd, h, buf, len, err);
+    char closer = 0; /* of the top-level sequence being read */
+    int r;
+    for (;;) {
+        iso_edn_skip(&rd);
+        if (iso_rd_eof(&rd)) {
+            r = closer ? iso_rd_fail(&rd, "unexpected end of input, expected '%c'", closer) : 0;
+            break;
+        }
+        char c = rd.p[rd.pos];
+        if (!closer && (c == '[' || c == '(')) {
+            closer = c == '[' ? ']' : ')';
+            rd.pos++;
+            continue;
+        }
+        if (closer && c == closer) {
+            closer = 0;
+            rd.pos++;
+            continue;
+        }
+        uint32_t line = (uint32_t)rd.line, col = (uint32_t)iso_rd_col(&rd);
+        iso_val v;
+        r = iso_edn_form(&rd, &v);
+        if (r == 2) r = iso_rd_unexpected(&rd, closer ? "an op map" : "an op map (unbalanced)");
+        if (r == 0) continue; /* only discarded forms before the end */
+        if (r < 0 || iso_rd_add_op(&rd, v, line, col) != 0) {
+            r = -1;
+            break;
+        }
+    }
+    iso_rd_release(&rd);
+    return r;
+}

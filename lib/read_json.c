@@ -1,0 +1,281 @@
+/*
+ * read_json.c -- JSON histories: one array of op objects (elle-cli), or one
+ * object per line (JSON lines; IsoCheck adds '#' comment lines).
+ *
+ * The value parser is an explicit-stack state machine (no recursion, depth
+ * bounded by ISO_MAX_DEPTH). Strings stay strings (ISO_TAG_STR), integers
+ * are kept exactly, other numbers become FLOAT atoms as written.
+ */
+#include "reader.h"
+
+#include <string.h>
+
+enum { J_ARRAY, J_OBJECT };
+
+void iso_json_skip_slow(iso_rd *rd, int comments)
+{
+    while (rd->pos < rd->len) {
+        char c = rd->p[rd->pos];
+        if (c == '\n') {
+            iso_rd_newline(rd);
+        } else if (c == '#' && comments) {
+            const char *nl = memchr(rd->p + rd->pos, '\n', rd->len - rd->pos);
+            rd->pos = nl ? (size_t)(nl - rd->p) : rd->len;
+            continue;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+            return;
+        }
+        rd->pos++;
+    }
+}
+
+/* One escape after the backslash at pos; appends to scratch. */
+static int json_escape(iso_rd *rd)
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    char c = rd->pos + 1 < rd->len ? rd->p[rd->pos + 1] : 0;
+    const char *e = c ? strchr(from, c) : NULL;
+    if (e) {
+        iso_buf_put(&rd->scratch, &to[e - from], 1);
+        rd->pos += 2;
+        return 0;
+    }
+    long cp = c == 'u' && rd->pos + 6 <= rd->len ? iso_rd_hex4(rd->p + rd->pos + 2) : -1;
+    if (cp < 0) return iso_rd_fail(rd, "invalid escape in string");
+    rd->pos += 6;
+    if (cp >= 0xd800 && cp < 0xdc00 && rd->pos + 6 <= rd->len &&
+        rd->p[rd->pos] == '\\' && rd->p[rd->pos + 1] == 'u') {
+        long lo = iso_rd_hex4(rd->p + rd->pos + 2);
+        if (lo >= 0xdc00 && lo < 0xe000) {
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            rd->pos += 6;
+        }
+    }
+    iso_rd_utf8(rd, (uint32_t)cp);
+    return 0;
+}
+
+/* A string at pos (on the opening quote). */
+static int json_string(iso_rd *rd, iso_val *out)
+{
+    size_t line = rd->line, col = (size_t)iso_rd_col(rd), start = ++rd->pos;
+    int escaped = 0;
+    rd->scratch.n = 0;
+    while (rd->pos < rd->len) {
+        unsigned char c = (unsigned char)rd->p[rd->pos];
+        if (c == '"') {
+            const char *p = escaped ? rd->scratch.p : rd->p + start;
+            size_t n = escaped ? rd->scratch.n : rd->pos - start;
+            *out = iso_atom(&rd->h->store, ISO_TAG_STR, p ? p : "", n);
+            rd->pos++;
+            return 0;
+        }
+        if (c < 0x20) {
+            if (c == '\n') break;
+            return iso_rd_fail(rd, "control character 0x%02x in string", c);
+        }
+        if (c == '\\') {
+            if (!escaped) iso_buf_put(&rd->scratch, rd->p + start, rd->pos - start);
+            escaped = 1;
+            if (json_escape(rd) != 0) return -1;
+            continue;
+        }
+        if (escaped) iso_buf_put(&rd->scratch, (const char *)&c, 1);
+        rd->pos++;
+    }
+    return iso_rd_fail_at(rd, line, col, "unterminated string");
+}
+
+static size_t digits(const char *p, size_t i, size_t len)
+{
+    while (i < len && p[i] >= '0' && p[i] <= '9') i++;
+    return i;
+}
+
+/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int json_number(iso_rd *rd, iso_val *out)
+{
+    const char *p = rd->p;
+    size_t start = rd->pos, i = start + (p[start] == '-'), len = rd->len;
+    size_t j = digits(p, i, len);
+    int is_float = 0;
+    if (j == i || (p[i] == '0' && j > i + 1)) goto bad;
+    if (j < len && p[j] == '.') {
+        size_t k = digits(p, j + 1, len);
+        if (k == j + 1) goto bad;
+        j = k;
+        is_float = 1;
+    }
+    if (j < len && (p[j] == 'e' || p[j] == 'E')) {
+        size_t k = j + 1 + (j + 1 < len && (p[j + 1] == '+' || p[j + 1] == '-'));
+        size_t m = digits(p, k, len);
+        if (m == k) goto bad;
+        j = m;
+        is_float = 1;
+    }
+    if (j < len && ((p[j] >= 'a' && p[j] <= 'z') || (p[j] >= 'A' && p[j] <= 'Z') || p[j] == '.'))
+        goto bad;
+    if (is_float) *out = iso_atom(&rd->h->store, ISO_TAG_FLOAT, p + start, j - start);
+    else *out = iso_rd_int(rd, p + start, j - start);
+    rd->pos = j;
+    return 0;
+bad:
+    return iso_rd_fail(rd, "invalid number");
+}
+
+static int json_literal(iso_rd *rd, iso_val *out)
+{
+    static const struct { const char *text; iso_val v; } lits[] = {
+        {"true", ISO_TRUE}, {"false", ISO_FALSE}, {"null", ISO_NIL}};
+    for (size_t i = 0; i < 3; i++) {
+        size_t n = strlen(lits[i].text);
+        if (rd->len - rd->pos >= n && memcmp(rd->p + rd->pos, lits[i].text, n) == 0) {
+            rd->pos += n;
+            *out = lits[i].v;
+            return 0;
+        }
+    }
+    return iso_rd_unexpected(rd, "a JSON value");
+}
+
+/* A scalar, or the opening of a composite (then returns 1). */
+static int json_start(iso_rd *rd, size_t base, iso_val *out)
+{
+    char c = rd->p[rd->pos];
+    if (c == '{' || c == '[') {
+        if (iso_rd_open(rd, base, c == '{' ? J_OBJECT : J_ARRAY) != 0) return -1;
+        rd->pos++;
+        return 1;
+    }
+    if (c == '"') return json_string(rd, out);
+    if (c == '-' || (c >= '0' && c <= '9')) return json_number(rd, out);
+    return json_literal(rd, out);
+}
+
+/* After '{' or ',' in an object: a key, then ':'. */
+static int json_key(iso_rd *rd)
+{
+    iso_val k;
+    iso_json_skip(rd, 0);
+    if (iso_rd_eof(rd) || rd->p[rd->pos] != '"')
+        return iso_rd_unexpected(rd, "a string key in object");
+    if (json_string(rd, &k) != 0) return -1;
+    iso_rd_item(rd, k);
+    iso_json_skip(rd, 0);
+    if (iso_rd_eof(rd) || rd->p[rd->pos] != ':')
+        return iso_rd_unexpected(rd, "':' after object key");
+    rd->pos++;
+    return 0;
+}
+
+/* After an item of the top frame: ',' (returns 0, ready for the next
+ * value), or the closer (returns 1 with *out the closed composite). */
+static int json_after_item(iso_rd *rd, iso_val *out)
+{
+    struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
+    int obj = f->kind == J_OBJECT;
+    iso_json_skip(rd, 0);
+    char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos];
+    if (c == ',') {
+        rd->pos++;
+        return obj ? json_key(rd) : 0;
+    }
+    if (c == (obj ? '}' : ']')) {
+        rd->pos++;
+        *out = iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC);
+        return 1;
+    }
+    return iso_rd_unexpected(rd, obj ? "',' or '}' in object" : "',' or ']' in array");
+}
+
+/* Right after an opener: the empty composite (1), or ready for an item. */
+static int json_after_open(iso_rd *rd, iso_val *out)
+{
+    struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
+    int obj = f->kind == J_OBJECT;
+    iso_json_skip(rd, 0);
+    if (!iso_rd_eof(rd) && rd->p[rd->pos] == (obj ? '}' : ']')) {
+        rd->pos++;
+        *out = iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC);
+        return 1;
+    }
+    return obj ? json_key(rd) : 0;
+}
+
+int iso_json_value(iso_rd *rd, iso_val *out)
+{
+    size_t base = rd->n_frames;
+    iso_val v;
+    for (;;) {
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "a JSON value");
+        int r = json_start(rd, base, &v);
+        if (r < 0) return -1;
+        if (r == 1) {
+            r = json_after_open(rd, &v);
+            if (r < 0) return -1;
+            if (r == 0) continue;
+        }
+        for (;;) { /* v is complete */
+            if (rd->n_frames == base) {
+                *out = v;
+                return 0;
+            }
+            iso_rd_item(rd, v);
+            r = json_after_item(rd, &v);
+            if (r < 0) return -1;
+            if (r == 0) break;
+        }
+    }
+}
+
+/* One op object at the cursor. */
+static int json_op(iso_rd *rd)
+{
+    uint32_t line = (uint32_t)rd->line, col = (uint32_t)iso_rd_col(rd);
+    iso_val v;
+    if (iso_json_value(rd, &v) != 0) return -1;
+    return iso_rd_add_op(rd, v, line, col);
+}
+
+static int json_array(iso_rd *rd)
+{
+    rd->pos++;
+    iso_json_skip(rd, 0);
+    if (!iso_rd_eof(rd) && rd->p[rd->pos] == ']') {
+        rd->pos++;
+        return 0;
+    }
+    for (;;) {
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "an op object");
+        if (json_op(rd) != 0) return -1;
+        iso_json_skip(rd, 0);
+        char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos];
+        if (c == ']') break;
+        if (c != ',') return iso_rd_unexpected(rd, "',' or ']' in array");
+        rd->pos++;
+    }
+    rd->pos++;
+    iso_json_skip(rd, 0);
+    return iso_rd_eof(rd) ? 0 : iso_rd_unexpected(rd, "end of input after the array");
+}
+
+static int json_lines(iso_rd *rd)
+{
+    for (;;) {
+        iso_json_skip(rd, 1);
+        if (iso_rd_eof(rd)) return 0;
+        if (json_op(rd) != 0) return -1;
+    }
+}
+
+int iso_read_json(iso_history *h, const char *buf, size_t len, iso_error *err)
+{
+    iso_rd rd;
+    iso_rd_init(&rd, h, buf, len, err);
+    iso_json_skip(&rd, 1);
+    int r = !iso_rd_eof(&rd) && rd.p[rd.pos] == '[' ? json_array(&rd) : json_lines(&rd);
+    iso_rd_release(&rd);
+    return r;
+}

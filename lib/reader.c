@@ -1,0 +1,146 @@
+/* reader.c -- the cursor, stacks, numbers and errors the readers share. */
+#include "reader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
+                 iso_error *err)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->p = buf;
+    rd->len = len;
+    rd->line = 1;
+    rd->h = h;
+    rd->err = err;
+}
+
+void iso_rd_release(iso_rd *rd)
+{
+    free(rd->items);
+    free(rd->frames);
+    iso_buf_free(&rd->scratch);
+}
+
+static int vfail(iso_rd *rd, size_t line, size_t col, const char *fmt, va_list ap)
+{
+    char msg[sizeof rd->err->msg];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    return iso_fail(rd->err, rd->h->name, (long)line, (long)col, "%s", msg);
+}
+
+int iso_rd_fail(iso_rd *rd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(rd, rd->line, (size_t)iso_rd_col(rd), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int iso_rd_fail_at(iso_rd *rd, size_t line, size_t col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(rd, line, col, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int iso_rd_unexpected(iso_rd *rd, const char *expected)
+{
+    if (iso_rd_eof(rd))
+        return iso_rd_fail(rd, "unexpected end of input, expected %s", expected);
+    unsigned char c = (unsigned char)rd->p[rd->pos];
+    if (c > 32 && c < 127)
+        return iso_rd_fail(rd, "unexpected '%c', expected %s", c, expected);
+    return iso_rd_fail(rd, "unexpected byte 0x%02x, expected %s", c, expected);
+}
+
+int iso_rd_open(iso_rd *rd, size_t base, uint8_t kind)
+{
+    if (rd->n_frames - base >= ISO_MAX_DEPTH)
+        return iso_rd_fail(rd, "nesting deeper than %d", ISO_MAX_DEPTH);
+    ISO_GROW(rd->frames, rd->cap_frames, rd->n_frames + 1);
+    rd->frames[rd->n_frames++] = (struct iso_rd_frame){
+        rd->pos, (uint32_t)rd->n_items, (uint32_t)rd->line, (uint32_t)iso_rd_col(rd), kind};
+    return 0;
+}
+
+iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind)
+{
+    struct iso_rd_frame *f = &rd->frames[--rd->n_frames];
+    iso_val v = iso_seq(&rd->h->store, kind, rd->items + f->items, rd->n_items - f->items);
+    rd->n_items = f->items;
+    return v;
+}
+
+iso_val iso_rd_int(iso_rd *rd, const char *p, size_t n)
+{
+    if (n <= 17 && p[0] != '-' && p[0] != '+') { /* the common case: < 10^17 */
+        int64_t v = 0;
+        for (size_t i = 0; i < n; i++) v = v * 10 + (p[i] - '0');
+        return iso_int(v);
+    }
+    int neg = n && p[0] == '-';
+    if (n && (p[0] == '-' || p[0] == '+')) { p++; n--; }
+    while (n > 1 && p[0] == '0') { p++; n--; }
+    if (n <= 18) { /* < 10^18 < 2^63: no overflow */
+        int64_t v = 0;
+        for (size_t i = 0; i < n; i++) v = v * 10 + (p[i] - '0');
+        if (neg) v = -v;
+        if (iso_int_fits(v)) return iso_int(v);
+    }
+    /* Exact decimal text, normalised: '-' only when negative, no zeros. */
+    rd->scratch.n = 0;
+    if (neg) iso_buf_put(&rd->scratch, "-", 1);
+    iso_buf_put(&rd->scratch, p, n);
+    return iso_int_text(&rd->h->store, rd->scratch.p, rd->scratch.n);
+}
+
+void iso_rd_utf8(iso_rd *rd, uint32_t cp)
+{
+    char b[4];
+    size_t n;
+    if (cp < 0x80) {
+        b[0] = (char)cp; n = 1;
+    } else if (cp < 0x800) {
+        b[0] = (char)(0xc0 | cp >> 6); b[1] = (char)(0x80 | (cp & 63)); n = 2;
+    } else if (cp < 0x10000) {
+        b[0] = (char)(0xe0 | cp >> 12); b[1] = (char)(0x80 | ((cp >> 6) & 63));
+        b[2] = (char)(0x80 | (cp & 63)); n = 3;
+    } else {
+        b[0] = (char)(0xf0 | cp >> 18); b[1] = (char)(0x80 | ((cp >> 12) & 63));
+        b[2] = (char)(0x80 | ((cp >> 6) & 63)); b[3] = (char)(0x80 | (cp & 63)); n = 4;
+    }
+    iso_buf_put(&rd->scratch, b, n);
+}
+
+long iso_rd_hex4(const char *p)
+{
+    long v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p[i];
+        int d = c >= '0' && c <= '9' ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0) return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+void iso_rd_drop(iso_rd *rd, iso_val v)
+{
+    iso_store *s = &rd->h->store;
+    size_t off = (size_t)iso_payload(v);
+    if (iso_is_seq(v) && off + 1 + iso_seq_len(s, v) == s->n_words) s->n_words = off;
+}
+
+int iso_rd_add_op(iso_rd *rd, iso_val map, uint32_t line, uint32_t col)
+{
+    if (iso_history_add_op_map(rd->h, map, line, col, rd->err) != 0) return -1;
+    iso_rd_drop(rd, map);
+    return 0;
+}

@@ -1,0 +1,108 @@
+/*
+ * reader.h -- what the history readers share: a cursor over the input bytes
+ * that knows its line and column, error reporting at the cursor, the stacks
+ * that let the EDN and JSON value parsers run without recursion, and number
+ * and string helpers that build values straight into the history's store.
+ *
+ * Readers never copy the input: tokens are interned from the buffer, and
+ * only strings with escapes pass through the scratch buffer. Items of the
+ * composites still open live on one reused stack (items), their openers on
+ * another (frames); a composite is copied into the store when it closes.
+ */
+#ifndef ISO_READER_H
+#define ISO_READER_H
+
+#include "history.h"
+
+/* One open composite (or EDN #_ / #tag prefix) of a value being parsed. */
+struct iso_rd_frame {
+    size_t start;        /* offset of the opener in the input */
+    uint32_t items;      /* n_items when it opened */
+    uint32_t line, col;  /* where it opened */
+    uint8_t kind;        /* reader-specific */
+};
+
+typedef struct iso_rd {
+    const char *p;        /* input bytes [0, len) */
+    size_t len, pos;
+    size_t line;          /* 1-based line of pos */
+    size_t line_start;    /* offset of the first byte of that line */
+    iso_history *h;
+    iso_error *err;
+    iso_val *items;
+    size_t n_items, cap_items;
+    struct iso_rd_frame *frames;
+    size_t n_frames, cap_frames;
+    iso_buf scratch;      /* unescaped string bytes */
+} iso_rd;
+
+void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
+                 iso_error *err);
+void iso_rd_release(iso_rd *rd);
+
+static inline long iso_rd_col(const iso_rd *rd) { return (long)(rd->pos - rd->line_start) + 1; }
+static inline int iso_rd_eof(const iso_rd *rd) { return rd->pos >= rd->len; }
+/* Call with pos on a '\n' that is being consumed. */
+static inline void iso_rd_newline(iso_rd *rd)
+{
+    rd->line++;
+    rd->line_start = rd->pos + 1;
+}
+
+/* Fail at the cursor, or at a given position. Both return -1. */
+int iso_rd_fail(iso_rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int iso_rd_fail_at(iso_rd *rd, size_t line, size_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* "unexpected 'x'" / "unexpected end of input" at the cursor. */
+int iso_rd_unexpected(iso_rd *rd, const char *expected);
+
+/* Open a frame (fails past ISO_MAX_DEPTH open frames above base). */
+int iso_rd_open(iso_rd *rd, size_t base, uint8_t kind);
+static inline void iso_rd_item(iso_rd *rd, iso_val v)
+{
+    if (rd->n_items == rd->cap_items) ISO_GROW(rd->items, rd->cap_items, rd->n_items + 1);
+    rd->items[rd->n_items++] = v;
+}
+/* Pop the top frame, copying its items into a composite of kind. */
+iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind);
+
+/* An integer from optional sign and decimal digits (validated by the
+ * caller): inline when it fits, else an exact BIG atom. */
+iso_val iso_rd_int(iso_rd *rd, const char *p, size_t n);
+/* Append the UTF-8 encoding of code point cp to the scratch buffer. */
+void iso_rd_utf8(iso_rd *rd, uint32_t cp);
+/* Four hex digits at p (bounds checked by the caller); -1 if not hex. */
+long iso_rd_hex4(const char *p);
+
+/* Forget composite v if it is the last one stored (its items live on as
+ * separate values): for maps read only to pick fields from. */
+void iso_rd_drop(iso_rd *rd, iso_val v);
+/* Hand a parsed op map to the history, then drop the map's own words (its
+ * fields live on as separate values). */
+int iso_rd_add_op(iso_rd *rd, iso_val map, uint32_t line, uint32_t col);
+
+/* EDN: read one form at the cursor. Returns 1 with *out set, 0 at the end
+ * of input, 2 when a closing delimiter ends an enclosing sequence the
+ * caller opened (not consumed), -1 on error. */
+int iso_edn_form(iso_rd *rd, iso_val *out);
+/* Skip EDN whitespace, commas and ';' comments. */
+void iso_edn_skip_slow(iso_rd *rd);
+static inline void iso_edn_skip(iso_rd *rd)
+{
+    if (rd->pos < rd->len && (unsigned char)rd->p[rd->pos] > ' ' && rd->p[rd->pos] != ',' &&
+        rd->p[rd->pos] != ';')
+        return;
+    iso_edn_skip_slow(rd);
+}
+
+/* JSON: read one value at the cursor (after whitespace). */
+int iso_json_value(iso_rd *rd, iso_val *out);
+/* Skip JSON whitespace; with comments, also '#' lines (IsoCheck). */
+void iso_json_skip_slow(iso_rd *rd, int comments);
+static inline void iso_json_skip(iso_rd *rd, int comments)
+{
+    if (rd->pos < rd->len && (unsigned char)rd->p[rd->pos] > ' ' && rd->p[rd->pos] != '#') return;
+    iso_json_skip_slow(rd, comments);
+}
+
+#endif
