@@ -49,9 +49,12 @@ struct iso_ctx {
 /* Takes ownership of neither string (copies both). */
 void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *json);
 
-/* Render a value or op for findings: EDN for text, JSON for json. */
+/* Render a value or a transaction's op for findings: EDN for text, JSON
+ * for json. */
 void iso_ctx_val_text(const iso_ctx *ctx, iso_val v, iso_buf *out);
 void iso_ctx_val_json(const iso_ctx *ctx, iso_val v, iso_buf *out);
+void iso_ctx_op_text(const iso_ctx *ctx, uint32_t txn, iso_buf *out);
+void iso_ctx_op_json(const iso_ctx *ctx, uint32_t txn, iso_buf *out);
 
 extern const iso_workload_ops iso_list_append_ops;
 extern const iso_workload_ops iso_rw_register_ops;

@@ -1,0 +1,550 @@
+/*
+ * la_anomalies.c -- list-append anomalies found without cycles: G1a
+ * (aborted read), G1b (intermediate read), garbage-read, internal,
+ * future-read, duplicate-elements, incompatible-order, dirty-update and
+ * lost-update, each rendered for people and as Elle's JSON.
+ */
+#include "list_append.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static iso_val mop_key(const iso_store *s, iso_val m) { return iso_seq_items(s, m)[1]; }
+static iso_val mop_val(const iso_store *s, iso_val m)
+{
+    return iso_seq_len(s, m) == 3 ? iso_seq_items(s, m)[2] : ISO_NIL;
+}
+
+/* A finding under construction: text and JSON side by side. */
+typedef struct finding {
+    iso_buf text, json;
+} finding;
+
+static void f_let(const iso_ctx *ctx, finding *f, const uint32_t *txns, size_t n)
+{
+    iso_buf_puts(&f->text, "Let:\n");
+    for (size_t i = 0; i < n; i++) {
+        iso_buf_printf(&f->text, "  T%zu = ", i + 1);
+        iso_ctx_op_text(ctx, txns[i], &f->text);
+        iso_buf_puts(&f->text, "\n");
+    }
+    iso_buf_puts(&f->text, "\nThen:\n  - ");
+}
+
+static void f_val(const iso_ctx *ctx, finding *f, iso_val v)
+{
+    iso_ctx_val_text(ctx, v, &f->text);
+}
+
+static void f_key_json(const iso_ctx *ctx, finding *f, const char *name, iso_val v)
+{
+    iso_buf_printf(&f->json, "%s\"%s\":", f->json.n > 1 ? "," : "", name);
+    iso_ctx_val_json(ctx, v, &f->json);
+}
+
+static void f_op_json(const iso_ctx *ctx, finding *f, const char *name, uint32_t txn)
+{
+    iso_buf_printf(&f->json, "%s\"%s\":", f->json.n > 1 ? "," : "", name);
+    iso_ctx_op_json(ctx, txn, &f->json);
+}
+
+static void f_emit(iso_ctx *ctx, finding *f, int type)
+{
+    iso_buf_puts(&f->json, "}");
+    iso_ctx_add_finding(ctx, type, iso_buf_cstr(&f->text), iso_buf_cstr(&f->json));
+    iso_buf_free(&f->text);
+    iso_buf_free(&f->json);
+}
+
+static void f_begin(finding *f)
+{
+    memset(f, 0, sizeof *f);
+    iso_buf_puts(&f->json, "{");
+}
+
+/* ---- reads of other transactions' writes --------------------------------- */
+
+/* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */
+static void read_cases(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop,
+                       uint32_t key, const iso_val *items, size_t n)
+{
+    const la_key *k = &st->k[key];
+    int trusted = !k->incompatible && !k->owned && !k->single_only;
+    for (size_t i = trusted ? (n < k->clean ? n : k->clean) : 0; i < n; i++) {
+        const la_append *a = la_find(st, key, items[i]);
+        if (a && a->type != ISO_OP_FAIL) continue;
+        finding f;
+        f_begin(&f);
+        uint32_t tx[2] = {t, a ? a->txn : t};
+        f_let(ctx, &f, tx, a ? 2 : 1);
+        iso_buf_puts(&f.text, "T1 read ");
+        f_val(ctx, &f, mop_key(&ctx->h->store, mop));
+        iso_buf_puts(&f.text, " = ");
+        f_val(ctx, &f, mop_val(&ctx->h->store, mop));
+        iso_buf_puts(&f.text, ", which includes ");
+        f_val(ctx, &f, items[i]);
+        iso_buf_puts(&f.text, a ? "; T2 appended it but failed: T1 read aborted state."
+                                : "; no transaction ever appended that element to that key.");
+        f_op_json(ctx, &f, "op", t);
+        f_key_json(ctx, &f, "mop", mop);
+        if (a) f_op_json(ctx, &f, "writer", a->txn);
+        f_key_json(ctx, &f, "element", items[i]);
+        f_emit(ctx, &f, a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
+    }
+    const la_append *last = n ? la_find(st, key, items[n - 1]) : NULL;
+    if (last && last->intermediate && last->txn != t) {
+        finding f;
+        f_begin(&f);
+        uint32_t tx[2] = {t, last->txn};
+        f_let(ctx, &f, tx, 2);
+        iso_buf_puts(&f.text, "T1 read ");
+        f_val(ctx, &f, mop_key(&ctx->h->store, mop));
+        iso_buf_puts(&f.text, " = ");
+        f_val(ctx, &f, mop_val(&ctx->h->store, mop));
+        iso_buf_puts(&f.text, ", ending in ");
+        f_val(ctx, &f, items[n - 1]);
+        iso_buf_puts(&f.text, ", but T2 appended to that key again after it: T1 read an intermediate state.");
+        f_op_json(ctx, &f, "op", t);
+        f_key_json(ctx, &f, "mop", mop);
+        f_op_json(ctx, &f, "writer", last->txn);
+        f_key_json(ctx, &f, "element", items[n - 1]);
+        f_emit(ctx, &f, ISO_A_G1B);
+    }
+}
+
+/* duplicate-elements: a read that lists one element more than once. */
+static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val *items, size_t n)
+{
+    const iso_store *s = &ctx->h->store;
+    iso_val *dup = iso_xmalloc((n ? n : 1) * sizeof *dup);
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t count = 0, before = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (!iso_val_eq(s, items[i], items[j])) continue;
+            count++;
+            before += j < i;
+        }
+        if (count > 1 && !before) dup[nd++] = items[i];
+    }
+    if (nd) {
+        finding f;
+        f_begin(&f);
+        f_let(ctx, &f, &t, 1);
+        iso_buf_puts(&f.text, "T1 read ");
+        f_val(ctx, &f, mop_val(s, mop));
+        iso_buf_puts(&f.text, ", which lists the same appended element more than once.");
+        f_op_json(ctx, &f, "op", t);
+        f_key_json(ctx, &f, "mop", mop);
+        iso_buf_puts(&f.json, ",\"duplicates\":{");
+        for (size_t i = 0; i < nd; i++) {
+            size_t count = 0;
+            for (size_t j = 0; j < n; j++) count += iso_val_eq(s, dup[i], items[j]);
+            iso_buf tmp = {0};
+            iso_val_json(s, dup[i], &tmp);
+            if (i) iso_buf_puts(&f.json, ",");
+            iso_json_string(&f.json, iso_buf_cstr(&tmp), tmp.n);
+            iso_buf_printf(&f.json, ":%zu", count);
+            iso_buf_free(&tmp);
+        }
+        iso_buf_puts(&f.json, "}");
+        f_emit(ctx, &f, ISO_A_DUPLICATE_ELEMENTS);
+    }
+    free(dup);
+}
+
+static void scan_reads(iso_ctx *ctx, const la_state *st)
+{
+    const iso_store *s = &ctx->h->store;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        if (tx->cmp == ISO_NONE || (tx->type != ISO_OP_OK && tx->type != ISO_OP_INFO)) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(ctx, t, &n);
+        for (size_t j = 0; j < n; j++) {
+            if (la_mop_kind(s, m[j]) != LA_READ) continue;
+            uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+            size_t len;
+            const iso_val *items = la_read_items(s, mop_val(s, m[j]), &len);
+            const la_key *k = &st->k[key];
+            if (tx->type == ISO_OP_OK) read_cases(ctx, st, t, m[j], key, items, len);
+            if (k->incompatible || k->owned || k->single_only) duplicate_cases(ctx, t, m[j], items, len);
+        }
+    }
+}
+
+/* ---- within one transaction ----------------------------------------------- */
+
+enum { ST_NONE, ST_NIL, ST_KNOWN, ST_SUFFIX };
+typedef struct kstate {
+    iso_val key;
+    int kind;
+    iso_val *list;
+    size_t n, cap;
+} kstate;
+
+static kstate *state_of(kstate **ks, size_t *nk, size_t *cap, const iso_store *s, iso_val key)
+{
+    for (size_t i = 0; i < *nk; i++)
+        if (iso_val_eq(s, (*ks)[i].key, key)) return &(*ks)[i];
+    ISO_GROW(*ks, *cap, *nk + 1);
+    (*ks)[*nk] = (kstate){key, ST_NONE, NULL, 0, 0};
+    return &(*ks)[(*nk)++];
+}
+
+static int read_matches(const iso_store *s, const kstate *k, const iso_val *items, size_t n)
+{
+    if (k->kind == ST_KNOWN) {
+        if (n != k->n) return 0;
+        for (size_t i = 0; i < n; i++)
+            if (!iso_val_eq(s, items[i], k->list[i])) return 0;
+        return 1;
+    }
+    if (n < k->n) return 0;
+    for (size_t i = 0; i < k->n; i++)
+        if (!iso_val_eq(s, items[n - k->n + i], k->list[i])) return 0;
+    return 1;
+}
+
+static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k)
+{
+    finding f;
+    f_begin(&f);
+    f_let(ctx, &f, &t, 1);
+    iso_buf exp = {0}, expj = {0};
+    iso_buf_puts(&exp, "[");
+    iso_buf_puts(&expj, "[");
+    if (k->kind == ST_SUFFIX) { iso_buf_puts(&exp, "..."); iso_buf_puts(&expj, "\"...\""); }
+    for (size_t i = 0; i < k->n; i++) {
+        if (i || k->kind == ST_SUFFIX) { iso_buf_puts(&exp, " "); iso_buf_puts(&expj, ","); }
+        iso_ctx_val_text(ctx, k->list[i], &exp);
+        iso_ctx_val_json(ctx, k->list[i], &expj);
+    }
+    iso_buf_puts(&exp, "]");
+    iso_buf_puts(&expj, "]");
+    iso_buf_puts(&f.text, "T1 read ");
+    f_val(ctx, &f, mop_val(&ctx->h->store, mop));
+    iso_buf_puts(&f.text, " from ");
+    f_val(ctx, &f, mop_key(&ctx->h->store, mop));
+    iso_buf_printf(&f.text, ", but its own earlier reads and appends imply %s.", iso_buf_cstr(&exp));
+    f_op_json(ctx, &f, "op", t);
+    f_key_json(ctx, &f, "mop", mop);
+    iso_buf_printf(&f.json, ",\"expected\":%s", iso_buf_cstr(&expj));
+    iso_buf_free(&exp);
+    iso_buf_free(&expj);
+    f_emit(ctx, &f, ISO_A_INTERNAL);
+}
+
+/* Elle's op-int-case: the first read that disagrees with the transaction's
+ * own earlier reads and appends of that key. */
+static void internal_txn(iso_ctx *ctx, uint32_t t, const iso_val *m, size_t n, kstate **ks, size_t *cap)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t nk = 0;
+    for (size_t j = 0; j < n; j++) {
+        kstate *k = state_of(ks, &nk, cap, s, mop_key(s, m[j]));
+        iso_val v = mop_val(s, m[j]);
+        if (la_mop_kind(s, m[j]) == LA_APPEND) {
+            if (k->kind == ST_NONE) k->kind = ST_SUFFIX;
+            if (k->kind == ST_NIL) k->kind = ST_KNOWN;
+            ISO_PUSH(k->list, k->n, k->cap, v);
+            continue;
+        }
+        size_t len;
+        const iso_val *items = la_read_items(s, v, &len);
+        if ((k->kind == ST_KNOWN || k->kind == ST_SUFFIX) && !read_matches(s, k, items, len)) {
+            internal_case(ctx, t, m[j], k);
+            break;
+        }
+        k->kind = iso_is_nil(v) ? ST_NIL : ST_KNOWN;
+        k->n = 0;
+        for (size_t i = 0; i < len; i++) ISO_PUSH(k->list, k->n, k->cap, items[i]);
+    }
+    for (size_t i = 0; i < nk; i++) free((*ks)[i].list);
+}
+
+/* Elle's op-future-read-case: an append of an element the txn already read. */
+static void future_read_txn(iso_ctx *ctx, uint32_t t, const iso_val *m, size_t n)
+{
+    const iso_store *s = &ctx->h->store;
+    for (size_t j = 0; j < n; j++) {
+        if (la_mop_kind(s, m[j]) != LA_APPEND) continue;
+        iso_val key = mop_key(s, m[j]), v = mop_val(s, m[j]);
+        for (size_t r = 0; r < j; r++) {
+            if (la_mop_kind(s, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key)) continue;
+            size_t len;
+            const iso_val *items = la_read_items(s, mop_val(s, m[r]), &len);
+            for (size_t i = 0; i < len; i++) {
+                if (!iso_val_eq(s, items[i], v)) continue;
+                finding f;
+                f_begin(&f);
+                f_let(ctx, &f, &t, 1);
+                iso_buf_puts(&f.text, "T1 read ");
+                f_val(ctx, &f, mop_val(s, m[r]));
+                iso_buf_puts(&f.text, " from ");
+                f_val(ctx, &f, key);
+                iso_buf_puts(&f.text, ", which includes ");
+                f_val(ctx, &f, v);
+                iso_buf_puts(&f.text, ", an element T1 itself appends only later.");
+                f_op_json(ctx, &f, "op", t);
+                f_key_json(ctx, &f, "mop", m[r]);
+                f_key_json(ctx, &f, "element", v);
+                f_emit(ctx, &f, ISO_A_FUTURE_READ);
+                return;
+            }
+        }
+    }
+}
+
+static int repeats_key(const iso_store *s, const iso_val *m, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (iso_val_eq(s, mop_key(s, m[i]), mop_key(s, m[j]))) return 1;
+    return 0;
+}
+
+static void scan_txns(iso_ctx *ctx)
+{
+    const iso_store *s = &ctx->h->store;
+    kstate *ks = NULL;
+    size_t cap = 0;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        if (tx->cmp == ISO_NONE || tx->type != ISO_OP_OK) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(ctx, t, &n);
+        if (n < 2 || !repeats_key(s, m, n)) continue;
+        internal_txn(ctx, t, m, n, &ks, &cap);
+        future_read_txn(ctx, t, m, n);
+    }
+    free(ks);
+}
+
+/* ---- per key ---------------------------------------------------------------- */
+
+static void dirty_update_case(iso_ctx *ctx, const la_state *st, uint32_t key, const iso_val *vs,
+                              size_t n, uint32_t t1, uint32_t t2)
+{
+    finding f;
+    f_begin(&f);
+    uint32_t tx[2] = {t1, t2};
+    f_let(ctx, &f, tx, 2);
+    iso_buf_puts(&f.text, "T1 failed, yet its append to ");
+    f_val(ctx, &f, st->keys.vals[key]);
+    iso_buf_puts(&f.text, " stands in the version order before T2's committed append: versions ");
+    f_key_json(ctx, &f, "key", st->keys.vals[key]);
+    iso_buf_puts(&f.json, ",\"values\":[");
+    iso_buf_puts(&f.text, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) { iso_buf_puts(&f.json, ","); iso_buf_puts(&f.text, " "); }
+        iso_ctx_val_json(ctx, vs[i], &f.json);
+        f_val(ctx, &f, vs[i]);
+    }
+    iso_buf_puts(&f.text, "] promote aborted state to committed state.");
+    iso_buf_puts(&f.json, "],\"txns\":[");
+    iso_ctx_op_json(ctx, t1, &f.json);
+    iso_buf_puts(&f.json, ",\"...\",");
+    iso_ctx_op_json(ctx, t2, &f.json);
+    iso_buf_puts(&f.json, "]");
+    f_emit(ctx, &f, ISO_A_DIRTY_UPDATE);
+}
+
+/* Elle's dirty-update-cases: walk the version order; a failed writer
+ * followed (through info writers) by an ok one. */
+static void dirty_updates(iso_ctx *ctx, const la_state *st)
+{
+    for (uint32_t key = 0; key < st->keys.n; key++) {
+        const la_key *k = &st->k[key];
+        if (!k->has_fail) continue;
+        int t1type = ISO_OP_OK;
+        uint32_t t1 = ISO_NONE;
+        size_t from = 0;
+        for (size_t i = 0; i < k->len; i++) {
+            const la_append *a = la_find(st, key, k->order[i]);
+            int t2type = a && a->type != ISO_OP_INVOKE ? a->type : ISO_OP_INFO;
+            if (t2type == ISO_OP_INFO) continue; /* we can't say; keep the range */
+            if (t2type == ISO_OP_OK && t1type == ISO_OP_FAIL)
+                dirty_update_case(ctx, st, key, k->order + from, i + 1 - from, t1, a->txn);
+            if (t2type == ISO_OP_FAIL && t1type == ISO_OP_FAIL) continue; /* cover the range */
+            t1 = a->txn;
+            t1type = t2type;
+            from = i;
+        }
+    }
+}
+
+/* ---- lost update ---------------------------------------------------------- */
+
+typedef struct lu_entry {
+    uint32_t key, txn;
+    iso_val value;
+    uint64_t hash;
+} lu_entry;
+
+static int lu_cmp(const void *a, const void *b)
+{
+    const lu_entry *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+    return x->txn < y->txn ? -1 : x->txn > y->txn;
+}
+
+/* Elle's lost-update-cases: per ok txn, the first (external) read of each
+ * key, grouped with the txn's first write of that key. */
+static void collect_lost_updates(const iso_ctx *ctx, const la_state *st, lu_entry **out,
+                                 size_t *n_out, size_t *cap_out)
+{
+    const iso_store *s = &ctx->h->store;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        if (tx->cmp == ISO_NONE || tx->type != ISO_OP_OK) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(ctx, t, &n);
+        for (size_t j = 0; j < n; j++) {
+            if (la_mop_kind(s, m[j]) != LA_APPEND) continue;
+            iso_val key = mop_key(s, m[j]);
+            size_t r = 0, w = 0;
+            while (r < j && (la_mop_kind(s, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key))) r++;
+            if (r == j) continue; /* no read of key before this write */
+            /* Elle marks k written only when it was read: the first such write counts */
+            for (w = r + 1; w < j; w++)
+                if (la_mop_kind(s, m[w]) == LA_APPEND && iso_val_eq(s, mop_key(s, m[w]), key)) break;
+            if (w < j) continue;
+            uint32_t kid = iso_keys_find(&st->keys, key);
+            iso_val v = mop_val(s, m[r]);
+            ISO_PUSH(*out, *n_out, *cap_out, ((lu_entry){kid, t, v, iso_val_hash(s, v)}));
+        }
+    }
+}
+
+static void lost_update_case(iso_ctx *ctx, const la_state *st, const lu_entry *e, size_t n)
+{
+    finding f;
+    f_begin(&f);
+    uint32_t *tx = iso_xmalloc(n * sizeof *tx);
+    for (size_t i = 0; i < n; i++) tx[i] = e[i].txn;
+    f_let(ctx, &f, tx, n);
+    iso_buf_printf(&f.text, "T1..T%zu all read ", n);
+    f_val(ctx, &f, st->keys.vals[e->key]);
+    iso_buf_puts(&f.text, " = ");
+    f_val(ctx, &f, e->value);
+    iso_buf_puts(&f.text, " and then appended to it, and all committed: all but one update was lost.");
+    f_key_json(ctx, &f, "key", st->keys.vals[e->key]);
+    f_key_json(ctx, &f, "value", e->value);
+    iso_buf_puts(&f.json, ",\"txns\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) iso_buf_puts(&f.json, ",");
+        iso_ctx_op_json(ctx, tx[i], &f.json);
+    }
+    iso_buf_puts(&f.json, "]");
+    free(tx);
+    f_emit(ctx, &f, ISO_A_LOST_UPDATE);
+}
+
+static void lost_updates(iso_ctx *ctx, const la_state *st)
+{
+    const iso_store *s = &ctx->h->store;
+    lu_entry *e = NULL;
+    size_t n = 0, cap = 0;
+    collect_lost_updates(ctx, st, &e, &n, &cap);
+    qsort(e, n, sizeof *e, lu_cmp);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && e[j].key == e[i].key && e[j].hash == e[i].hash) j++;
+        /* within one hash run, group by equal values */
+        for (size_t a = i; a < j; a++) {
+            if (e[a].txn == ISO_NONE) continue;
+            lu_entry *grp = iso_xmalloc((j - a) * sizeof *grp);
+            size_t g = 0;
+            for (size_t b = a; b < j; b++)
+                if (e[b].txn != ISO_NONE && iso_val_eq(s, e[a].value, e[b].value)) {
+                    grp[g++] = e[b];
+                    if (b != a) e[b].txn = ISO_NONE;
+                }
+            if (g >= 2) lost_update_case(ctx, st, grp, g);
+            free(grp);
+        }
+        i = j;
+    }
+    free(e);
+}
+
+/* ---- incompatible orders ---------------------------------------------------- */
+
+static int is_prefix(const iso_store *s, iso_val a, iso_val b)
+{
+    size_t na, nb;
+    const iso_val *x = la_read_items(s, a, &na), *y = la_read_items(s, b, &nb);
+    if (na > nb) return 0;
+    for (size_t i = 0; i < na; i++)
+        if (!iso_val_eq(s, x[i], y[i])) return 0;
+    return 1;
+}
+
+typedef struct sized_read {
+    size_t len, seen; /* length, and order of first appearance */
+    iso_val v;
+} sized_read;
+
+static int by_len(const void *a, const void *b)
+{
+    const sized_read *x = a, *y = b;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    return x->seen < y->seen ? -1 : x->seen > y->seen;
+}
+
+/* Elle's incompatible-orders: distinct reads sorted by length; the first
+ * adjacent pair where the shorter is not a prefix of the longer. */
+static void incompatible_key(iso_ctx *ctx, const la_state *st, uint32_t key)
+{
+    const iso_store *s = &ctx->h->store;
+    sized_read *reads = NULL;
+    size_t n = 0, cap = 0;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        if (tx->cmp == ISO_NONE || (tx->type != ISO_OP_OK && tx->type != ISO_OP_INFO)) continue;
+        size_t nm;
+        const iso_val *m = la_txn_mops(ctx, t, &nm);
+        for (size_t j = 0; j < nm; j++) {
+            if (la_mop_kind(s, m[j]) != LA_READ || iso_keys_find(&st->keys, mop_key(s, m[j])) != key) continue;
+            iso_val v = mop_val(s, m[j]);
+            if (!iso_is_seq(v) || !iso_seq_len(s, v)) continue;
+            int seen = 0;
+            for (size_t i = 0; i < n && !seen; i++) seen = iso_val_eq(s, reads[i].v, v);
+            if (!seen) ISO_PUSH(reads, n, cap, ((sized_read){iso_seq_len(s, v), n, v}));
+        }
+    }
+    qsort(reads, n, sizeof *reads, by_len);
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (is_prefix(s, reads[i].v, reads[i + 1].v)) continue;
+        finding f;
+        f_begin(&f);
+        iso_buf_puts(&f.text, "Reads of ");
+        f_val(ctx, &f, st->keys.vals[key]);
+        iso_buf_puts(&f.text, " disagree on the order of appends: ");
+        f_val(ctx, &f, reads[i].v);
+        iso_buf_puts(&f.text, " is not a prefix of ");
+        f_val(ctx, &f, reads[i + 1].v);
+        iso_buf_puts(&f.text, ", so no single version order explains both.");
+        f_key_json(ctx, &f, "key", st->keys.vals[key]);
+        iso_buf_puts(&f.json, ",\"values\":[");
+        iso_ctx_val_json(ctx, reads[i].v, &f.json);
+        iso_buf_puts(&f.json, ",");
+        iso_ctx_val_json(ctx, reads[i + 1].v, &f.json);
+        iso_buf_puts(&f.json, "]");
+        f_emit(ctx, &f, ISO_A_INCOMPATIBLE_ORDER);
+        break;
+    }
+    free(reads);
+}
+
+void la_find_anomalies(iso_ctx *ctx, la_state *st)
+{
+    for (uint32_t key = 0; key < st->keys.n; key++)
+        if (st->k[key].incompatible) incompatible_key(ctx, st, key);
+    scan_reads(ctx, st);
+    scan_txns(ctx);
+    dirty_updates(ctx, st);
+    lost_updates(ctx, st);
+}

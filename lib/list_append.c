@@ -1,0 +1,489 @@
+/*
+ * list_append.c -- the list-append workload: index every append, infer each
+ * key's version order from its reads, and derive ww / wr / rw edges as
+ * Elle's list-append does; explain any such edge on demand.
+ */
+#include "list_append.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- micro-ops --------------------------------------------------------- */
+
+static int atom_is(const iso_store *s, iso_val v, const char *name)
+{
+    unsigned t = iso_tag(v);
+    if (t != ISO_TAG_KW && t != ISO_TAG_STR && t != ISO_TAG_SYM) return 0;
+    size_t n;
+    const char *p = iso_atom_text(s, v, &n);
+    return n == strlen(name) && memcmp(p, name, n) == 0;
+}
+
+int la_mop_kind(const iso_store *s, iso_val mop)
+{
+    if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return 0;
+    size_t n = iso_seq_len(s, mop);
+    if (n < 2 || n > 3) return 0;
+    const iso_val *it = iso_seq_items(s, mop);
+    if (atom_is(s, it[0], "append") && n == 3) return LA_APPEND;
+    if (atom_is(s, it[0], "r")) return LA_READ;
+    return 0;
+}
+
+static iso_val mop_key(const iso_store *s, iso_val mop) { return iso_seq_items(s, mop)[1]; }
+
+static iso_val mop_val(const iso_store *s, iso_val mop)
+{
+    return iso_seq_len(s, mop) == 3 ? iso_seq_items(s, mop)[2] : ISO_NIL;
+}
+
+const iso_val *la_read_items(const iso_store *s, iso_val v, size_t *n)
+{
+    if (!iso_is_seq(v)) { *n = 0; return NULL; }
+    *n = iso_seq_len(s, v);
+    return iso_seq_items(s, v);
+}
+
+const iso_val *la_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n)
+{
+    return la_read_items(&ctx->h->store, iso_txn_op(ctx->h, &ctx->txns.t[txn])->value, n);
+}
+
+/* A completed ok/info transaction: Elle's history+. */
+static int in_plus(const iso_txn *t)
+{
+    return t->cmp != ISO_NONE && (t->type == ISO_OP_OK || t->type == ISO_OP_INFO);
+}
+
+/* ---- the append index: (key, value) -> append record ------------------ */
+
+static uint64_t ap_hash(const iso_store *s, uint32_t key, iso_val v)
+{
+    return iso_val_hash(s, v) ^ ((uint64_t)key * 0x9e3779b97f4a7c15ull);
+}
+
+static size_t ap_probe(const la_state *st, const iso_store *s, uint32_t key, iso_val v)
+{
+    size_t mask = st->n_ap_slots - 1, i = ap_hash(s, key, v) & mask;
+    for (; st->ap_slots[i]; i = (i + 1) & mask) {
+        const la_append *a = &st->ap[st->ap_slots[i] - 1];
+        if (a->key == key && iso_val_eq(s, a->value, v)) break;
+    }
+    return i;
+}
+
+const la_append *la_find(const la_state *st, uint32_t key, iso_val v)
+{
+    if (!st->n_ap_slots) return NULL;
+    size_t i = ap_probe(st, st->keys.store, key, v);
+    return st->ap_slots[i] ? &st->ap[st->ap_slots[i] - 1] : NULL;
+}
+
+static void ap_index(la_state *st)
+{
+    size_t n = 1024;
+    while (n < 2 * st->n_ap + 2) n *= 2;
+    free(st->ap_slots);
+    st->ap_slots = iso_xcalloc(n, sizeof *st->ap_slots);
+    st->n_ap_slots = n;
+}
+
+/* Reject a transaction that is not list-append, naming the op's position. */
+static int bad_txn(const iso_ctx *ctx, uint32_t txn, const char *what, iso_val v,
+                   iso_error *err)
+{
+    const iso_op *op = iso_txn_op(ctx->h, &ctx->txns.t[txn]);
+    iso_buf b = {0};
+    iso_val_edn(&ctx->h->store, v, &b);
+    iso_fail(err, ctx->h->name, op->line, op->col, "%s: %s (op index %lld)", what,
+             iso_buf_cstr(&b), (long long)op->index);
+    iso_buf_free(&b);
+    return -1;
+}
+
+static int dup_append(const iso_ctx *ctx, const la_append *first, uint32_t txn,
+                      iso_val mop, iso_error *err)
+{
+    const iso_op *a = iso_txn_op(ctx->h, &ctx->txns.t[first->txn]);
+    const iso_op *b = iso_txn_op(ctx->h, &ctx->txns.t[txn]);
+    iso_buf m = {0};
+    iso_val_edn(&ctx->h->store, mop, &m);
+    iso_fail(err, ctx->h->name, b->line, b->col,
+             "%s appends a value already appended to that key by the op at line %u "
+             "(index %lld); list-append needs every appended value unique per key",
+             iso_buf_cstr(&m), a->line, (long long)a->index);
+    iso_buf_free(&m);
+    return -1;
+}
+
+/* Mark appends of a transaction that it overwrote itself (G1b writers). */
+static void mark_intermediate(la_state *st, size_t first, size_t last)
+{
+    for (size_t i = first; i < last; i++)
+        for (size_t j = i + 1; j < last && !st->ap[i].intermediate; j++)
+            if (st->ap[j].key == st->ap[i].key) st->ap[i].intermediate = 1;
+}
+
+/* Pass 1: validate every transaction, intern keys, index every append. */
+static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
+{
+    const iso_store *s = &ctx->h->store;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        iso_val value = iso_txn_op(ctx->h, tx)->value;
+        if (!iso_is_nil(value) && (!iso_is_seq(value) || iso_seq_kind(s, value) > ISO_SEQ_LIST))
+            return bad_txn(ctx, t, "a transaction must be a vector of micro-ops", value, err);
+        size_t n, first = st->n_ap;
+        const iso_val *m = la_txn_mops(ctx, t, &n);
+        for (size_t j = 0; j < n; j++) {
+            int kind = la_mop_kind(s, m[j]);
+            if (!kind)
+                return bad_txn(ctx, t, "list-append micro-ops are [:append k v] or [:r k v]", m[j], err);
+            uint32_t key = iso_keys_intern(&st->keys, mop_key(s, m[j]));
+            if (kind != LA_APPEND) continue;
+            iso_val v = mop_val(s, m[j]);
+            if (2 * (st->n_ap + 1) > st->n_ap_slots) {
+                ap_index(st);
+                for (size_t i = 0; i < st->n_ap; i++)
+                    st->ap_slots[ap_probe(st, s, st->ap[i].key, st->ap[i].value)] = (uint32_t)i + 1;
+            }
+            size_t slot = ap_probe(st, s, key, v);
+            if (st->ap_slots[slot]) return dup_append(ctx, &st->ap[st->ap_slots[slot] - 1], t, m[j], err);
+            uint8_t type = tx->cmp == ISO_NONE ? ISO_OP_INVOKE : tx->type;
+            ISO_PUSH(st->ap, st->n_ap, st->cap_ap,
+                     ((la_append){key, t, ISO_NONE, (uint16_t)(j < 65535 ? j : 65535), type, 0, v}));
+            st->ap_slots[slot] = (uint32_t)st->n_ap;
+        }
+        mark_intermediate(st, first, st->n_ap);
+    }
+    st->k = iso_xcalloc(st->keys.n + 1, sizeof *st->k);
+    for (size_t i = 0; i < st->n_ap; i++) {
+        const la_append *a = &st->ap[i];
+        if (a->type == ISO_OP_FAIL) st->k[a->key].has_fail = 1;
+        if (a->type == ISO_OP_OK || a->type == ISO_OP_INFO) {
+            st->k[a->key].appends_plus++;
+            st->k[a->key].single = a->value;
+        }
+    }
+    return 0;
+}
+
+/* Pass 2: the longest read of each key; flag keys whose reads disagree. */
+static int find_longest(iso_ctx *ctx, la_state *st, iso_error *err)
+{
+    const iso_store *s = &ctx->h->store;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        if (!in_plus(&ctx->txns.t[t])) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(ctx, t, &n);
+        for (size_t j = 0; j < n; j++) {
+            if (la_mop_kind(s, m[j]) != LA_READ) continue;
+            iso_val v = mop_val(s, m[j]);
+            if (iso_is_nil(v)) continue;
+            if (!iso_is_seq(v)) return bad_txn(ctx, t, "a list-append read must return a list", m[j], err);
+            size_t len;
+            const iso_val *items = la_read_items(s, v, &len);
+            if (!len) continue;
+            la_key *k = &st->k[iso_keys_find(&st->keys, mop_key(s, m[j]))];
+            size_t common = len < k->len ? len : k->len;
+            if (memcmp(items, k->order, common * sizeof *items) != 0) {
+                for (size_t i = 0; i < common && !k->incompatible; i++)
+                    if (!iso_val_eq(s, items[i], k->order[i])) k->incompatible = 1;
+            }
+            if (len > k->len) { k->order = items; k->len = (uint32_t)len; }
+        }
+    }
+    return 0;
+}
+
+/* Pass 3: each key's version order (distinct elements) and positions. */
+static void build_orders(la_state *st, const iso_store *s)
+{
+    iso_val *tmp = NULL;
+    size_t cap = 0;
+    for (uint32_t key = 0; key < st->keys.n; key++) {
+        la_key *k = &st->k[key];
+        if (k->appends_plus == 1) { /* Elle: a single append needs no read */
+            k->order = &k->single;
+            k->len = 1;
+            k->incompatible = 0;
+            k->single_only = 1;
+        }
+        ISO_GROW(tmp, cap, (size_t)k->len + 1);
+        uint32_t out = 0;
+        for (uint32_t i = 0; i < k->len; i++) {
+            la_append *a = (la_append *)la_find(st, key, k->order[i]);
+            int seen = a ? a->pos != ISO_NONE : 0;
+            for (uint32_t j = 0; !a && j < out; j++) seen |= iso_val_eq(s, tmp[j], k->order[i]);
+            if (seen) continue;
+            if (a) a->pos = out;
+            tmp[out++] = k->order[i];
+        }
+        for (k->clean = 0; k->clean < out; k->clean++) {
+            const la_append *a = la_find(st, key, tmp[k->clean]);
+            if (!a || (a->type != ISO_OP_OK && a->type != ISO_OP_INFO)) break;
+        }
+        if (out != k->len) { /* duplicates: keep a deduplicated copy */
+            iso_val *copy = iso_xmalloc(out * sizeof *copy);
+            memcpy(copy, tmp, out * sizeof *copy);
+            k->order = copy;
+            k->owned = 1;
+            k->len = out;
+        }
+    }
+    free(tmp);
+}
+
+/* The reader slot of a read: 0 = initial state, i + 1 = after element i;
+ * ISO_NONE if its last element is not in the order. Info reads of nil are
+ * no reads at all (Elle's read-index). */
+static uint32_t read_slot(const la_state *st, const iso_store *s, const iso_txn *tx,
+                          uint32_t key, iso_val v)
+{
+    if (iso_is_nil(v) && tx->type == ISO_OP_INFO) return ISO_NONE;
+    size_t n;
+    const iso_val *items = la_read_items(s, v, &n);
+    if (!n) return 0;
+    const la_append *a = la_find(st, key, items[n - 1]);
+    return a && a->pos != ISO_NONE ? a->pos + 1 : ISO_NONE;
+}
+
+/* Pass 4: readers of each version, as CSR over all keys' slots. */
+static void index_readers(iso_ctx *ctx, la_state *st)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t total = 0;
+    for (uint32_t key = 0; key < st->keys.n; key++) {
+        st->k[key].slot0 = (uint32_t)total;
+        total += st->k[key].len + 1;
+    }
+    st->n_slots = total;
+    st->rd_off = iso_xcalloc(total + 2, sizeof *st->rd_off);
+    for (int fill = 0; fill < 2; fill++) {
+        if (fill) {
+            for (size_t i = 1; i <= total + 1; i++) st->rd_off[i] += st->rd_off[i - 1];
+            st->rd = iso_xmalloc((st->rd_off[total + 1] + 1) * sizeof *st->rd);
+        }
+        for (uint32_t t = 0; t < ctx->txns.n; t++) {
+            const iso_txn *tx = &ctx->txns.t[t];
+            if (!in_plus(tx)) continue;
+            size_t n;
+            const iso_val *m = la_txn_mops(ctx, t, &n);
+            for (size_t j = 0; j < n; j++) {
+                if (la_mop_kind(s, m[j]) != LA_READ) continue;
+                uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+                uint32_t slot = read_slot(st, s, tx, key, mop_val(s, m[j]));
+                if (slot == ISO_NONE) continue;
+                size_t at = st->k[key].slot0 + slot + 1;
+                if (fill) st->rd[st->rd_off[at - 1]++] = t;
+                else st->rd_off[at]++;
+            }
+        }
+    }
+    /* after filling, rd_off[i] holds the end of slot i: shift back */
+    memmove(st->rd_off + 1, st->rd_off, total * sizeof *st->rd_off);
+    st->rd_off[0] = 0;
+}
+
+int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev)
+{
+    const la_key *k = &st->k[key];
+    const la_append *a = la_find(st, key, v);
+    uint32_t p = a && a->pos != ISO_NONE ? a->pos : k->len;
+    if (!p) return 0;
+    *prev = k->order[p - 1];
+    return 1;
+}
+
+/* The writer of (key, v) among ok/info completions (Elle's write-index). */
+static const la_append *writer_of(const la_state *st, uint32_t key, iso_val v)
+{
+    const la_append *a = la_find(st, key, v);
+    return a && (a->type == ISO_OP_OK || a->type == ISO_OP_INFO) ? a : NULL;
+}
+
+static uint32_t prev_slot(const la_state *st, uint32_t key, iso_val v)
+{
+    const la_append *a = la_find(st, key, v);
+    return st->k[key].slot0 + (a && a->pos != ISO_NONE ? a->pos : st->k[key].len);
+}
+
+/* Pass 5: ww, rw and wr edges of every ok/info transaction. */
+static void add_edges(iso_ctx *ctx, la_state *st)
+{
+    const iso_store *s = &ctx->h->store;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        if (!in_plus(&ctx->txns.t[t])) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(ctx, t, &n);
+        for (size_t j = 0; j < n; j++) {
+            int kind = la_mop_kind(s, m[j]);
+            uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+            iso_val v = mop_val(s, m[j]), prev;
+            if (kind == LA_APPEND) {
+                const la_append *w;
+                if (la_prev_element(st, key, v, &prev) && (w = writer_of(st, key, prev)) && w->txn != t)
+                    iso_edges_add(&ctx->edges, w->txn, t, ISO_EDGE_WW);
+                uint32_t slot = prev_slot(st, key, v);
+                for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1]; r++)
+                    if (st->rd[r] != t) iso_edges_add(&ctx->edges, st->rd[r], t, ISO_EDGE_RW);
+            } else {
+                size_t len;
+                const iso_val *items = la_read_items(s, v, &len);
+                const la_append *w = len ? writer_of(st, key, items[len - 1]) : NULL;
+                if (w && w->txn != t) iso_edges_add(&ctx->edges, w->txn, t, ISO_EDGE_WR);
+            }
+        }
+    }
+}
+
+static int analyze(iso_ctx *ctx, iso_error *err)
+{
+    la_state *st = iso_xcalloc(1, sizeof *st);
+    ctx->wl_state = st;
+    iso_keys_init(&st->keys, &ctx->h->store);
+    if (index_appends(ctx, st, err) || find_longest(ctx, st, err)) return -1;
+    build_orders(st, &ctx->h->store);
+    index_readers(ctx, st);
+    add_edges(ctx, st);
+    la_find_anomalies(ctx, st);
+    return 0;
+}
+
+/* ---- explanations ------------------------------------------------------- */
+
+static long mop_index_of(const iso_ctx *ctx, uint32_t txn, int kind, uint32_t key,
+                         iso_val v, int match_last)
+{
+    const la_state *st = ctx->wl_state;
+    const iso_store *s = &ctx->h->store;
+    size_t n;
+    const iso_val *m = la_txn_mops(ctx, txn, &n);
+    for (size_t j = 0; j < n; j++) {
+        if (la_mop_kind(s, m[j]) != kind || iso_keys_find(&st->keys, mop_key(s, m[j])) != key) continue;
+        iso_val x = mop_val(s, m[j]);
+        if (match_last) {
+            size_t len;
+            const iso_val *items = la_read_items(s, x, &len);
+            if (match_last == 2 ? len == 0 : (len && iso_val_eq(s, items[len - 1], v))) return (long)j;
+        } else if (iso_val_eq(s, x, v)) {
+            return (long)j;
+        }
+    }
+    return -1;
+}
+
+static void step_json(const iso_ctx *ctx, iso_buf *json, const char *type, iso_val key,
+                      const iso_val *value, int init, const iso_val *value2, long am, long bm)
+{
+    iso_buf_printf(json, "{\"type\":\"%s\",\"key\":", type);
+    iso_ctx_val_json(ctx, key, json);
+    iso_buf_puts(json, ",\"value\":");
+    if (init) iso_buf_puts(json, "\"elle.list-append/init\"");
+    else iso_ctx_val_json(ctx, *value, json);
+    if (value2) {
+        iso_buf_puts(json, ",\"value'\":");
+        iso_ctx_val_json(ctx, *value2, json);
+    }
+    iso_buf_printf(json, ",\"a-mop-index\":%ld,\"b-mop-index\":%ld}", am, bm);
+}
+
+static void text_vals(const iso_ctx *ctx, iso_buf *text, const char *fmt, const char *ta,
+                      const char *tb, iso_val a, iso_val b, iso_val key);
+
+static int explain_append(const iso_ctx *ctx, uint32_t a, int bit, size_t j,
+                          iso_val kv, iso_val v, const char *ta, const char *tb,
+                          iso_buf *text, iso_buf *json)
+{
+    const la_state *st = ctx->wl_state;
+    uint32_t key = iso_keys_find(&st->keys, kv);
+    iso_val prev;
+    int has_prev = la_prev_element(st, key, v, &prev);
+    if (bit == ISO_EDGE_WW) {
+        const la_append *w = has_prev ? writer_of(st, key, prev) : NULL;
+        if (!w || w->txn != a) return 0;
+        text_vals(ctx, text, "%2$s appended %5$s after %1$s appended %4$s to %6$s", ta, tb, prev, v, kv);
+        step_json(ctx, json, "ww", kv, &prev, 0, &v, mop_index_of(ctx, a, LA_APPEND, key, prev, 0), (long)j);
+        return 1;
+    }
+    uint32_t slot = prev_slot(st, key, v);
+    int found = 0;
+    for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1] && !found; r++) found = st->rd[r] == a;
+    if (!found) return 0;
+    if (has_prev)
+        text_vals(ctx, text, "%1$s did not observe %2$s's append of %5$s to %6$s", ta, tb, prev, v, kv);
+    else
+        text_vals(ctx, text, "%1$s observed the initial (nil) state of %6$s, which %2$s created by appending %5$s",
+                  ta, tb, v, v, kv);
+    long am = mop_index_of(ctx, a, LA_READ, key, prev, has_prev ? 1 : 2);
+    step_json(ctx, json, "rw", kv, &prev, !has_prev, &v, am, (long)j);
+    return 1;
+}
+
+/* Format with positional arguments: 1 ta, 2 tb, 3 unused, 4 a, 5 b, 6 key. */
+static void text_vals(const iso_ctx *ctx, iso_buf *text, const char *fmt, const char *ta,
+                      const char *tb, iso_val a, iso_val b, iso_val key)
+{
+    iso_buf va = {0}, vb = {0}, vk = {0};
+    iso_ctx_val_text(ctx, a, &va);
+    iso_ctx_val_text(ctx, b, &vb);
+    iso_ctx_val_text(ctx, key, &vk);
+    const char *args[7] = {"", ta, tb, "", iso_buf_cstr(&va), iso_buf_cstr(&vb), iso_buf_cstr(&vk)};
+    for (const char *p = fmt; *p; p++) {
+        if (p[0] == '%' && p[1] >= '1' && p[1] <= '6' && p[2] == '$' && p[3] == 's') {
+            iso_buf_puts(text, args[p[1] - '0']);
+            p += 3;
+        } else {
+            iso_buf_put(text, p, 1);
+        }
+    }
+    iso_buf_free(&va);
+    iso_buf_free(&vb);
+    iso_buf_free(&vk);
+}
+
+static void explain(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const char *ta,
+                    const char *tb, iso_buf *text, iso_buf *json)
+{
+    const la_state *st = ctx->wl_state;
+    const iso_store *s = &ctx->h->store;
+    size_t n;
+    const iso_val *m = la_txn_mops(ctx, b, &n);
+    for (size_t j = 0; j < n; j++) {
+        int kind = la_mop_kind(s, m[j]);
+        iso_val kv = mop_key(s, m[j]), v = mop_val(s, m[j]);
+        if (kind == LA_APPEND && bit != ISO_EDGE_WR) {
+            if (explain_append(ctx, a, bit, j, kv, v, ta, tb, text, json)) return;
+        } else if (kind == LA_READ && bit == ISO_EDGE_WR) {
+            uint32_t key = iso_keys_find(&st->keys, kv);
+            size_t len;
+            const iso_val *items = la_read_items(s, v, &len);
+            const la_append *w = len ? writer_of(st, key, items[len - 1]) : NULL;
+            if (!w || w->txn != a) continue;
+            text_vals(ctx, text, "%2$s observed %1$s's append of %4$s to key %6$s", ta, tb, items[len - 1],
+                      items[len - 1], kv);
+            step_json(ctx, json, "wr", kv, &items[len - 1], 0, NULL,
+                      mop_index_of(ctx, a, LA_APPEND, key, items[len - 1], 0), (long)j);
+            return;
+        }
+    }
+    iso_buf_printf(text, "%s precedes %s (no witness found)", ta, tb);
+    iso_buf_puts(json, "{\"type\":\"unknown\"}");
+}
+
+static void state_free(void *p)
+{
+    la_state *st = p;
+    if (!st) return;
+    for (size_t k = 0; st->k && k < st->keys.n; k++)
+        if (st->k[k].owned) free((void *)st->k[k].order);
+    free(st->k);
+    free(st->ap);
+    free(st->ap_slots);
+    free(st->rd_off);
+    free(st->rd);
+    iso_keys_free(&st->keys);
+    free(st);
+}
+
+const iso_workload_ops iso_list_append_ops = {"list-append", analyze, explain, state_free};

@@ -1,0 +1,74 @@
+/*
+ * list_append.h -- state shared by the list-append workload's files:
+ * list_append.c (indexes, version orders, edges, explanations) and
+ * la_anomalies.c (anomalies found without cycles).
+ *
+ * Elle's list-append, exactly (elle.md 2-3; Elle's list_append.clj):
+ * history+ = ok and info completions. Each key's version order is the
+ * longest read of it (distinct elements), every read must be a prefix of
+ * it, and a key with exactly one append in history+ has order [x]. A read
+ * is a reader of the version its last element (or the initial state)
+ * names; an append follows the element before it in the order, or, if
+ * never read, the last observed element.
+ */
+#ifndef ISO_LIST_APPEND_H
+#define ISO_LIST_APPEND_H
+
+#include "check.h"
+#include "keys.h"
+
+enum la_mop { LA_APPEND = 1, LA_READ = 2 };
+
+/* One appended (key, value): who wrote it and where it sits. */
+typedef struct la_append {
+    uint32_t key;
+    uint32_t txn;     /* writer transaction */
+    uint32_t pos;     /* index in the key's version order, ISO_NONE if unread */
+    uint16_t mop;     /* index of the append in the writer's value */
+    uint8_t type;     /* writer's ISO_OP_* (INFO also for never completed) */
+    uint8_t intermediate; /* writer appended to this key again later */
+    iso_val value;
+} la_append;
+
+/* Per key: the version order and the readers of each version. */
+typedef struct la_key {
+    const iso_val *order; /* version order (into the store, or owned) */
+    uint32_t len;
+    uint8_t owned;        /* order was copied (deduplicated) */
+    uint8_t incompatible; /* two reads are not prefix-compatible */
+    uint8_t single_only;  /* order came from the key's only append */
+    uint8_t has_fail;     /* a failed transaction appended to this key */
+    uint32_t clean;       /* order[0..clean) were appended by ok/info txns */
+    uint32_t appends_plus;/* appends in ok/info txns */
+    iso_val single;       /* the value when appends_plus == 1 */
+    uint32_t slot0;       /* readers of version i (0 = initial) live in */
+} la_key;                 /* readers[rd_off[slot0 + i] .. rd_off[slot0+i+1]) */
+
+typedef struct la_state {
+    iso_keys keys;        /* key iso_val -> dense id */
+    la_key *k;
+    la_append *ap;        /* every append, in txn order */
+    size_t n_ap, cap_ap;
+    uint32_t *ap_slots;   /* open addressing over ap: (key, value) */
+    size_t n_ap_slots;
+    uint32_t *rd_off;     /* reader CSR over all keys' version slots */
+    uint32_t *rd;
+    size_t n_slots;
+} la_state;
+
+/* Micro-op access on a transaction's value. */
+int la_mop_kind(const iso_store *s, iso_val mop);
+/* The append record of (key, value), or NULL. */
+const la_append *la_find(const la_state *st, uint32_t key, iso_val v);
+/* Items and length of a read's list value (nil = empty). */
+const iso_val *la_read_items(const iso_store *s, iso_val v, size_t *n);
+/* The transaction's op value as a micro-op vector. */
+const iso_val *la_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n);
+/* Previously appended element of (key, value) for ww/rw: 1 and *prev set
+ * when an element precedes it; 0 for the initial state. */
+int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev);
+
+/* la_anomalies.c */
+void la_find_anomalies(iso_ctx *ctx, la_state *st);
+
+#endif
