@@ -1,0 +1,194 @@
+/*
+ * linear/lin.h -- internal interface of the linearizability checker.
+ *
+ * Data flow: lin_ops.c turns a history into lin_ops (one per invocation
+ * that may have taken effect), grouped into partitions (one per key for
+ * kv, else one) in invocation order; lin_split.c cuts each partition at
+ * quiescent points and carries the possible model states across the cuts;
+ * lin_search.c runs the Wing-Gong-Lowe search over one segment with a memo
+ * of (linearized set, model state); lin_report.c renders the verdict and,
+ * for a non-linearizable partition, the witness.
+ *
+ * Values are interned into dense 32-bit ids (nil is id 0), so a register's
+ * state is one word. A model state is a short array of words: one for
+ * register, cas-register and mutex; the queued values for a fifo queue; a
+ * bitset over value ids for a set.
+ */
+#ifndef ISO_LIN_H
+#define ISO_LIN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "result.h"
+#include "history.h"
+
+#define LIN_ANY UINT32_MAX       /* an unknown value: matches anything */
+#define LIN_NEVER UINT64_MAX     /* return position of an indeterminate op */
+#define LIN_NIL 0u               /* value id of nil */
+
+enum lin_kind {
+    LIN_READ, LIN_WRITE, LIN_CAS, LIN_ACQUIRE, LIN_RELEASE,
+    LIN_ENQUEUE, LIN_DEQUEUE, LIN_ADD, LIN_READ_SET
+};
+
+enum lin_op_flags {
+    LIN_INDET = 1 << 0,     /* info or never completed: may never happen */
+    LIN_CAS_FALSE = 1 << 1  /* a failed CAS that returned false */
+};
+
+/* One operation that may have taken effect. a, b are value ids (cas: old,
+ * new); for LIN_READ_SET, a is an offset into lin_input.aux and b a count
+ * of words (a bitset over value ids). */
+struct lin_op {
+    uint64_t call, ret;    /* positions in history order; ret = LIN_NEVER if indet */
+    uint32_t a, b;
+    uint32_t inv, cmp;     /* indices into h->ops of invoke / completion (ISO_NONE) */
+    uint8_t kind, flags;
+};
+
+/* The search's view of a model. */
+struct lin_model {
+    const char *name;
+    iso_workload workload;
+    /* Apply op to st[0..*n) in place; 1 if legal. aux: lin_input.aux. */
+    int (*step)(uint32_t *st, uint32_t *n, const struct lin_op *op,
+                const uint32_t *aux);
+};
+
+const struct lin_model *lin_model_for(iso_workload w);
+/* Words a state of this model may need for a partition of these ops. */
+uint32_t lin_state_cap(const struct lin_model *m, const struct lin_op *ops,
+                       const uint32_t *ids, uint32_t n, uint32_t n_values);
+/* Initial state: writes words into st and returns the count. */
+uint32_t lin_state_init(const struct lin_model *m, uint32_t n_values, uint32_t *st);
+/* Words of a set-model state (and of each READ_SET bitset). */
+uint32_t lin_set_width(uint32_t n_values);
+
+/* Everything the search needs, built from a history (lin_ops.c) or by
+ * hand in tests. parts[p] lists op ids in call order. */
+struct lin_input {
+    const struct lin_model *model;
+    struct lin_op *ops;
+    size_t n_ops, cap_ops;
+    uint32_t *aux;              /* READ_SET bitsets */
+    size_t n_aux, cap_aux;
+    uint32_t n_values;          /* distinct value ids (nil included) */
+    iso_val *values;            /* id -> value (for reports); may be NULL */
+    uint32_t *part_off;         /* n_parts + 1 offsets into part_ops */
+    uint32_t *part_ops;
+    uint32_t n_parts;
+    iso_val *part_key;          /* kv: the key of each partition, else NULL */
+};
+
+int lin_input_build(struct lin_input *in, const iso_history *h,
+                    const iso_check_opts *o, iso_error *err);
+/* Group ops into n_parts partitions given part[i] for each op. */
+void lin_input_partition(struct lin_input *in, const uint32_t *part, uint32_t n_parts);
+void lin_input_release(struct lin_input *in);
+
+/* A set of word tuples (memo entries, model states), open addressing. */
+struct lin_set {
+    uint64_t *slots;    /* (hash high bits << 40) | (offset + 1), 0 = empty */
+    size_t n_slots, n;
+    uint32_t *words;    /* entries: [len, words...] */
+    size_t n_words, cap_words;
+};
+void lin_set_clear(struct lin_set *s);
+void lin_set_release(struct lin_set *s);
+/* Insert w[0..n); 1 if new, 0 if present. */
+int lin_set_add(struct lin_set *s, const uint32_t *w, uint32_t n);
+size_t lin_set_bytes(const struct lin_set *s);
+
+enum lin_outcome { LIN_OK, LIN_FAIL, LIN_TIMEOUT, LIN_NOMEM };
+enum lin_mode { LIN_FIRST, LIN_ALL };
+
+/* Per-thread search state, reused across segments. */
+struct lin_search {
+    const struct lin_input *in;
+    double deadline;             /* iso_now() limit; 0 = none */
+    size_t mem_limit;            /* memo bytes before giving up */
+    struct lin_set memo;
+    uint32_t *next, *prev;       /* event list: node i = call of op i, n + i = return */
+    uint64_t *bits;              /* linearized set, by local op id */
+    uint32_t *stack;             /* linearized ops (local ids) */
+    size_t *stack_st;            /* offset in st_words of the state before each */
+    uint32_t *st_words;          /* saved states */
+    size_t n_stack, cap_stack, n_st_words, cap_st_words;
+    uint32_t *st, st_n, st_cap;  /* current state */
+    uint32_t *key;               /* memo key scratch */
+    size_t cap_key, cap_n, cap_bits, cap_nodes;
+    /* deepest linearization seen in the current segment (the witness) */
+    uint32_t *best, n_best, best_common;
+    size_t best_from;            /* offset in from of the state it started at */
+    uint32_t p, m;               /* first op not linearized; 1 + last linearized */
+    const uint32_t *ids;         /* segment: local id -> op id */
+    uint32_t n;                  /* ops in the segment */
+    unsigned long steps;
+};
+
+void lin_search_init(struct lin_search *s, const struct lin_input *in);
+void lin_search_release(struct lin_search *s);
+/* Search ops ids[0..n) (call order) from each state in from. LIN_ALL
+ * collects every reachable final state into to; LIN_FIRST stops at the
+ * first. On LIN_FAIL, s->best[0..n_best) (local ids) is the longest
+ * linearizable prefix found, from the state at offset best_from in from. */
+enum lin_outcome lin_search_run(struct lin_search *s, const uint32_t *ids, uint32_t n,
+                                const struct lin_set *from, enum lin_mode mode,
+                                struct lin_set *to);
+
+/* Iteration over a set's tuples (s->words[off] = length, then the words):
+ * start at off = 0 when s->n > 0; returns the next offset or SIZE_MAX. */
+size_t lin_set_next(const struct lin_set *s, size_t off);
+
+/* One op of a witness, rendered so the report outlives the history. */
+struct lin_wop {
+    int64_t process;
+    int64_t call_index, ret_index;     /* :index of invoke / completion; -1 if none */
+    int64_t call_time, ret_time;       /* ns; -1 when absent */
+    int64_t point;                     /* linearized at: :index of the latest call so far */
+    char *f, *value_edn, *value_json;  /* f without colon */
+    char *why;                         /* stuck ops: why it could not go next */
+    int indet;
+};
+
+struct lin_witness {
+    char *key_edn, *key_json;          /* kv only */
+    char *init_edn, *init_json;        /* state the segment started from */
+    char *state_edn, *state_json;      /* state after the prefix */
+    uint32_t n_before;                 /* ops linearized in earlier segments */
+    struct lin_wop *prefix, *stuck;
+    size_t n_prefix, n_stuck;
+    struct lin_wop blocking;           /* the op that returned unplaced */
+};
+
+struct iso_lin_report {
+    iso_validity validity;
+    const char *model;
+    size_t n_ops, n_parts, n_segments, n_invalid, n_unknown;
+    const char *reason;                /* why unknown: static text, or NULL */
+    struct lin_witness *w;             /* one per invalid partition */
+    size_t n_w;
+    double seconds;
+};
+
+/* Check partition part: cut it at quiescent points, carry the possible
+ * states across each cut, search each segment. On LIN_FAIL fills w (when
+ * w and h are not NULL). *n_segments gets the segments searched. */
+enum lin_outcome lin_check_partition(struct lin_search *s, const iso_history *h,
+                                     uint32_t part, struct lin_witness *w,
+                                     uint32_t *n_segments);
+
+/* Check every partition of in (in parallel when worthwhile); fills r. */
+void lin_check_input(const struct lin_input *in, const iso_history *h,
+                     const iso_check_opts *o, struct iso_lin_report *r);
+/* Render the witness of a failed search (lin_report.c). */
+void lin_witness_build(struct lin_witness *w, const struct lin_search *s,
+                       const iso_history *h, const uint32_t *ids, uint32_t n,
+                       const struct lin_set *from, uint32_t n_before, uint32_t part);
+void lin_witness_release(struct lin_witness *w);
+/* State and op rendering shared by reports. */
+void lin_state_render(const struct lin_input *in, const iso_history *h,
+                      const uint32_t *st, uint32_t n, int json, iso_buf *out);
+
+#endif

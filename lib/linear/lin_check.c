@@ -1,0 +1,134 @@
+/*
+ * linear/lin_check.c -- iso_lin_check: build the ops, check the partitions
+ * (P-compositionality: a history is linearizable iff each key's
+ * sub-history is), in parallel threads when there are several, and fold
+ * the outcomes into a verdict: any non-linearizable partition makes the
+ * history invalid; otherwise an exhausted budget makes it unknown.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "lin.h"
+
+#define TOTAL_MEM_LIMIT ((size_t)3 << 29) /* 1.5 GiB of memo, split over threads */
+#define MIN_OPS_PER_THREAD 4096
+
+struct part_result {
+    enum lin_outcome out;
+    uint32_t n_segments;
+    struct lin_witness w;
+};
+
+struct job {
+    const struct lin_input *in;
+    const iso_history *h;
+    double deadline;
+    size_t mem_limit;
+    atomic_uint next;
+    struct part_result *res;
+};
+
+static void *worker(void *arg)
+{
+    struct job *job = arg;
+    struct lin_search s;
+    lin_search_init(&s, job->in);
+    s.deadline = job->deadline;
+    s.mem_limit = job->mem_limit;
+    for (;;) {
+        unsigned p = atomic_fetch_add(&job->next, 1);
+        if (p >= job->in->n_parts) break;
+        struct part_result *r = &job->res[p];
+        r->out = lin_check_partition(&s, job->h, p, &r->w, &r->n_segments);
+    }
+    lin_search_release(&s);
+    return NULL;
+}
+
+static unsigned thread_count(const struct lin_input *in, const iso_check_opts *o)
+{
+    long cores = o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    size_t by_size = in->n_ops / MIN_OPS_PER_THREAD + 1;
+    size_t n = cores < 1 ? 1 : (size_t)cores;
+    if (n > by_size) n = by_size;
+    if (n > in->n_parts) n = in->n_parts;
+    return n < 1 ? 1 : (unsigned)n;
+}
+
+static void run_parallel(struct job *job, unsigned n_threads)
+{
+    pthread_t *tid = iso_xcalloc(n_threads, sizeof *tid);
+    unsigned started = 0;
+    for (unsigned i = 1; i < n_threads; i++)
+        if (pthread_create(&tid[started], NULL, worker, job) == 0) started++;
+    worker(job);
+    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    free(tid);
+}
+
+static void fold(struct iso_lin_report *r, struct part_result *res, uint32_t n_parts)
+{
+    for (uint32_t p = 0; p < n_parts; p++) {
+        r->n_segments += res[p].n_segments;
+        if (res[p].out == LIN_FAIL) {
+            r->w[r->n_w++] = res[p].w;
+        } else if (res[p].out != LIN_OK) {
+            r->n_unknown++;
+            r->reason = res[p].out == LIN_TIMEOUT ? "timeout" : "memory budget exhausted";
+        }
+    }
+    r->n_invalid = r->n_w;
+    r->validity = r->n_invalid ? ISO_INVALID : r->n_unknown ? ISO_UNKNOWN : ISO_VALID;
+}
+
+void lin_check_input(const struct lin_input *in, const iso_history *h,
+                     const iso_check_opts *o, struct iso_lin_report *r)
+{
+    double t0 = iso_now();
+    unsigned n_threads = thread_count(in, o);
+    struct job job = {.in = in, .h = h, .mem_limit = TOTAL_MEM_LIMIT / n_threads};
+    job.deadline = o->timeout_ms > 0 ? t0 + (double)o->timeout_ms / 1000.0 : 0;
+    atomic_init(&job.next, 0);
+    job.res = iso_xcalloc((size_t)in->n_parts + 1, sizeof *job.res);
+    run_parallel(&job, n_threads);
+    r->model = in->model->name;
+    r->n_ops = in->part_off[in->n_parts];
+    r->n_parts = in->n_parts;
+    r->w = iso_xcalloc((size_t)in->n_parts + 1, sizeof *r->w);
+    fold(r, job.res, in->n_parts);
+    free(job.res);
+    r->seconds = iso_now() - t0;
+}
+
+static void set_types(iso_result *r, size_t n_invalid)
+{
+    r->types = iso_xmalloc(sizeof *r->types);
+    r->type_counts = iso_xmalloc(sizeof *r->type_counts);
+    r->types[0] = iso_xstrdup("nonlinearizable");
+    r->type_counts[0] = n_invalid;
+    r->n_types = 1;
+}
+
+int iso_lin_check(const iso_history *h, const iso_check_opts *o, iso_result *r,
+                  iso_error *err)
+{
+    struct lin_input in;
+    if (lin_input_build(&in, h, o, err) < 0) return -1;
+    struct iso_lin_report *l = iso_xcalloc(1, sizeof *l);
+    lin_check_input(&in, h, o, l);
+    lin_input_release(&in);
+    r->validity = l->validity;
+    r->lin = l;
+    if (l->validity == ISO_INVALID) set_types(r, l->n_invalid);
+    return 0;
+}
+
+void iso_lin_report_free(struct iso_lin_report *l)
+{
+    if (!l) return;
+    for (size_t i = 0; i < l->n_w; i++) lin_witness_release(&l->w[i]);
+    free(l->w);
+    free(l);
+}

@@ -1,0 +1,371 @@
+/*
+ * linear/lin_ops.c -- turns a history into the search's operations.
+ *
+ * An invocation pairs with the next completion on the same (integer)
+ * process. ok: the op took effect between the two. fail: it never happened
+ * (dropped), except a failed CAS read as "returned false" (LIN_CAS_FALSE).
+ * info, or no completion at all: it may take effect any time after the
+ * invocation, or never (LIN_INDET); such reads constrain nothing and are
+ * dropped. Reads, dequeues and set reads take their value from the
+ * completion; other ops from the completion if it has one, else the
+ * invocation. kv values are [key value] tuples and give one partition per
+ * key. Values are interned into dense ids, nil first.
+ */
+#include <string.h>
+#include "lin.h"
+
+struct vmap {               /* iso_val -> uint32, open addressing */
+    iso_val *keys;
+    uint32_t *vals;
+    size_t n_slots, n;
+};
+
+struct build {
+    struct lin_input *in;
+    const iso_history *h;
+    iso_error *err;
+    struct vmap values, procs, keys;
+    uint32_t *part;            /* per op: partition, ISO_NONE = dropped */
+    size_t cap_part, cap_values, cap_pkey;
+    iso_cas_fail cas;
+};
+
+static const struct { iso_workload w; const char *f; uint8_t kind; } fnames[] = {
+    {ISO_WORKLOAD_REGISTER, "read", LIN_READ},
+    {ISO_WORKLOAD_REGISTER, "write", LIN_WRITE},
+    {ISO_WORKLOAD_CAS_REGISTER, "read", LIN_READ},
+    {ISO_WORKLOAD_CAS_REGISTER, "write", LIN_WRITE},
+    {ISO_WORKLOAD_CAS_REGISTER, "cas", LIN_CAS},
+    {ISO_WORKLOAD_KV, "read", LIN_READ},
+    {ISO_WORKLOAD_KV, "write", LIN_WRITE},
+    {ISO_WORKLOAD_KV, "cas", LIN_CAS},
+    {ISO_WORKLOAD_MUTEX, "acquire", LIN_ACQUIRE},
+    {ISO_WORKLOAD_MUTEX, "release", LIN_RELEASE},
+    {ISO_WORKLOAD_FIFO_QUEUE, "enqueue", LIN_ENQUEUE},
+    {ISO_WORKLOAD_FIFO_QUEUE, "dequeue", LIN_DEQUEUE},
+    {ISO_WORKLOAD_SET, "add", LIN_ADD},
+    {ISO_WORKLOAD_SET, "read", LIN_READ_SET},
+};
+
+static uint64_t val_hash(const iso_store *s, iso_val v)
+{
+    if (iso_is_seq(v)) return iso_val_hash(s, v);
+    uint64_t h = v * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 31);
+}
+
+static void vmap_grow(struct vmap *m, const iso_store *s)
+{
+    size_t n = m->n_slots ? 2 * m->n_slots : 64;
+    iso_val *keys = iso_xmalloc(n * sizeof *keys);
+    uint32_t *vals = iso_xmalloc(n * sizeof *vals);
+    memset(vals, 0xff, n * sizeof *vals);
+    for (size_t i = 0; i < m->n_slots; i++) {
+        if (m->vals[i] == ISO_NONE) continue;
+        size_t j = (size_t)val_hash(s, m->keys[i]) & (n - 1);
+        while (vals[j] != ISO_NONE) j = (j + 1) & (n - 1);
+        keys[j] = m->keys[i];
+        vals[j] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->n_slots = n;
+}
+
+/* The value slot of key v; *fresh = 1 when v was absent (the caller must
+ * then store something other than ISO_NONE). */
+static uint32_t *vmap_slot(struct vmap *m, const iso_store *s, iso_val v, int *fresh)
+{
+    if (2 * (m->n + 1) > m->n_slots) vmap_grow(m, s);
+    size_t i = (size_t)val_hash(s, v) & (m->n_slots - 1);
+    for (; m->vals[i] != ISO_NONE; i = (i + 1) & (m->n_slots - 1))
+        if (m->keys[i] == v || (iso_is_seq(v) && iso_val_eq(s, m->keys[i], v))) {
+            *fresh = 0;
+            return &m->vals[i];
+        }
+    m->keys[i] = v;
+    m->n++;
+    *fresh = 1;
+    return &m->vals[i];
+}
+
+static void vmap_release(struct vmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+}
+
+static uint32_t intern(struct build *b, iso_val v)
+{
+    int fresh;
+    uint32_t *slot = vmap_slot(&b->values, &b->h->store, v, &fresh);
+    if (fresh) {
+        struct lin_input *in = b->in;
+        *slot = in->n_values;
+        ISO_GROW(in->values, b->cap_values, (size_t)in->n_values + 1);
+        in->values[in->n_values++] = v;
+    }
+    return *slot;
+}
+
+static int op_fail(struct build *b, uint32_t i, const char *what)
+{
+    const iso_op *op = &b->h->ops[i];
+    iso_buf f = {0};
+    iso_val_edn(&b->h->store, op->f, &f);
+    iso_fail(b->err, b->h->name, op->line, op->col, "%s (:f %s, model %s)",
+             what, iso_buf_cstr(&f), b->in->model->name);
+    iso_buf_free(&f);
+    return -1;
+}
+
+static int kind_of(const struct build *b, iso_val f)
+{
+    unsigned tag = iso_tag(f);
+    if (tag != ISO_TAG_KW && tag != ISO_TAG_STR && tag != ISO_TAG_SYM) return -1;
+    size_t len;
+    const char *text = iso_atom_text(&b->h->store, f, &len);
+    for (size_t i = 0; i < sizeof fnames / sizeof fnames[0]; i++)
+        if (fnames[i].w == b->in->model->workload && strlen(fnames[i].f) == len &&
+            memcmp(fnames[i].f, text, len) == 0)
+            return fnames[i].kind;
+    return -1;
+}
+
+/* The two items of a [x y] tuple, or 0. */
+static int pair(const iso_store *s, iso_val v, iso_val *x, iso_val *y)
+{
+    if (!iso_is_seq(v) || iso_seq_len(s, v) != 2) return 0;
+    const iso_val *it = iso_seq_items(s, v);
+    *x = it[0];
+    *y = it[1];
+    return 1;
+}
+
+static uint32_t key_part(struct build *b, iso_val key)
+{
+    int fresh;
+    uint32_t *slot = vmap_slot(&b->keys, &b->h->store, key, &fresh);
+    if (fresh) {
+        struct lin_input *in = b->in;
+        *slot = in->n_parts;
+        ISO_GROW(in->part_key, b->cap_pkey, (size_t)in->n_parts + 1);
+        in->part_key[in->n_parts++] = key;
+    }
+    return *slot;
+}
+
+static int set_read_args(struct build *b, struct lin_op *op, iso_val v, uint32_t at)
+{
+    const iso_store *s = &b->h->store;
+    struct lin_input *in = b->in;
+    if (!iso_is_nil(v) && (!iso_is_seq(v) || iso_seq_kind(s, v) == ISO_SEQ_MAP))
+        return op_fail(b, at, "a set read must be a collection");
+    size_t n = iso_is_nil(v) ? 0 : iso_seq_len(s, v);
+    op->a = (uint32_t)in->n_aux;
+    op->b = (uint32_t)n;
+    ISO_GROW(in->aux, in->cap_aux, in->n_aux + n);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = intern(b, iso_seq_items(s, v)[i]);
+        in->aux[in->n_aux++] = id;
+    }
+    return 0;
+}
+
+/* Fill op's arguments from value v (the model's part of the op's value). */
+static int set_args(struct build *b, struct lin_op *op, iso_val v, uint32_t at)
+{
+    iso_val x, y;
+    switch (op->kind) {
+    case LIN_CAS:
+        if (!pair(&b->h->store, v, &x, &y)) return op_fail(b, at, "a cas value must be [old new]");
+        op->a = intern(b, x);
+        op->b = intern(b, y);
+        return 0;
+    case LIN_READ_SET:
+        return set_read_args(b, op, v, at);
+    case LIN_ACQUIRE: case LIN_RELEASE:
+        return 0;
+    case LIN_DEQUEUE:
+        op->a = (op->flags & LIN_INDET) ? LIN_ANY : intern(b, v);
+        return 0;
+    default:
+        op->a = intern(b, v);
+        return 0;
+    }
+}
+
+/* Which value carries the op's arguments: reads report what they saw. */
+static iso_val op_value(const struct build *b, const struct lin_op *op, uint32_t cmp)
+{
+    const iso_op *c = cmp == ISO_NONE ? NULL : &b->h->ops[cmp];
+    const iso_op *inv = &b->h->ops[op->inv];
+    if (!c || c->type != ISO_OP_OK) return inv->value;
+    int reads = op->kind == LIN_READ || op->kind == LIN_READ_SET || op->kind == LIN_DEQUEUE;
+    return reads || !iso_is_nil(c->value) ? c->value : inv->value;
+}
+
+/* kv: split [key value]; the key comes from the invocation. */
+static int kv_split(struct build *b, uint32_t k, iso_val *v, uint32_t at)
+{
+    iso_val key, rest, key2;
+    const iso_op *inv = &b->h->ops[b->in->ops[k].inv];
+    if (!pair(&b->h->store, inv->value, &key, &rest) || !pair(&b->h->store, *v, &key2, &rest))
+        return op_fail(b, at, "a kv value must be [key value]");
+    b->part[k] = key_part(b, key);
+    *v = rest;
+    return 0;
+}
+
+/* Settle lin op k with its completion cmp (ISO_NONE: never completed). */
+static int finish(struct build *b, uint32_t k, uint32_t cmp)
+{
+    struct lin_op *op = &b->in->ops[k];
+    int type = cmp == ISO_NONE ? ISO_OP_INFO : b->h->ops[cmp].type;
+    uint32_t at = cmp == ISO_NONE ? op->inv : cmp;
+    int is_read = op->kind == LIN_READ || op->kind == LIN_READ_SET;
+    b->part[k] = 0;
+    if (type == ISO_OP_FAIL && !(op->kind == LIN_CAS && b->cas == ISO_CAS_FAIL_FALSE)) {
+        b->part[k] = ISO_NONE;
+        return 0;
+    }
+    op->flags |= type == ISO_OP_FAIL ? LIN_CAS_FALSE : 0;
+    op->cmp = cmp;
+    if (type == ISO_OP_INFO) {
+        op->flags |= LIN_INDET;
+        op->ret = LIN_NEVER;
+    } else {
+        op->ret = cmp;
+    }
+    iso_val v = op_value(b, op, cmp);
+    if (b->in->model->workload == ISO_WORKLOAD_KV && kv_split(b, k, &v, at) < 0) return -1;
+    if (type == ISO_OP_INFO && is_read) {
+        b->part[k] = ISO_NONE;
+        return 0;
+    }
+    return set_args(b, op, v, at);
+}
+
+static int on_invoke(struct build *b, uint32_t i)
+{
+    const iso_op *op = &b->h->ops[i];
+    int kind = kind_of(b, op->f);
+    if (kind < 0) return op_fail(b, i, "operation unknown to the model");
+    int fresh;
+    uint32_t *pend = vmap_slot(&b->procs, &b->h->store, op->process, &fresh);
+    uint32_t prev = fresh ? ISO_NONE : *pend;
+    struct lin_input *in = b->in;
+    uint32_t k = (uint32_t)in->n_ops;
+    ISO_GROW(in->ops, in->cap_ops, in->n_ops + 1);
+    ISO_GROW(b->part, b->cap_part, in->n_ops + 1);
+    in->ops[in->n_ops++] = (struct lin_op){
+        .call = i, .ret = LIN_NEVER, .inv = i, .cmp = ISO_NONE, .kind = (uint8_t)kind};
+    *pend = k;
+    /* an invocation while another is open: that one never completed */
+    return prev == ISO_NONE ? 0 : finish(b, prev, ISO_NONE);
+}
+
+static int on_complete(struct build *b, uint32_t i)
+{
+    int fresh;
+    uint32_t *pend = vmap_slot(&b->procs, &b->h->store, b->h->ops[i].process, &fresh);
+    if (fresh || *pend == ISO_NONE) {
+        if (fresh) *pend = ISO_NONE;
+        return op_fail(b, i, "completion without an invocation");
+    }
+    uint32_t k = *pend;
+    *pend = ISO_NONE;
+    return finish(b, k, i);
+}
+
+static int finish_open(struct build *b)
+{
+    for (size_t i = 0; i < b->procs.n_slots; i++)
+        if (b->procs.vals[i] != ISO_NONE && finish(b, b->procs.vals[i], ISO_NONE) < 0)
+            return -1;
+    return 0;
+}
+
+/* Replace each set read's element list by a bitset over value ids. */
+static void set_bitsets(struct lin_input *in)
+{
+    uint32_t w = lin_set_width(in->n_values);
+    size_t n_reads = 0, at = 0;
+    for (size_t i = 0; i < in->n_ops; i++) n_reads += in->ops[i].kind == LIN_READ_SET;
+    uint32_t *bits = iso_xcalloc(n_reads * w + 1, sizeof *bits);
+    for (size_t i = 0; i < in->n_ops; i++) {
+        struct lin_op *op = &in->ops[i];
+        if (op->kind != LIN_READ_SET || (op->flags & LIN_INDET)) continue;
+        for (uint32_t j = 0; j < op->b; j++) {
+            uint32_t id = in->aux[op->a + j];
+            bits[at + id / 32] |= (uint32_t)1 << (id % 32);
+        }
+        op->a = (uint32_t)at;
+        op->b = w;
+        at += w;
+    }
+    free(in->aux);
+    in->aux = bits;
+    in->n_aux = in->cap_aux = n_reads * w + 1;
+}
+
+static int build_ops(struct build *b)
+{
+    const iso_history *h = b->h;
+    for (size_t i = 0; i < h->n_ops; i++) {
+        if (!iso_op_is_client(&h->ops[i])) continue;
+        int rc = h->ops[i].type == ISO_OP_INVOKE ? on_invoke(b, (uint32_t)i)
+                                                 : on_complete(b, (uint32_t)i);
+        if (rc < 0) return -1;
+    }
+    return finish_open(b);
+}
+
+int lin_input_build(struct lin_input *in, const iso_history *h,
+                    const iso_check_opts *o, iso_error *err)
+{
+    memset(in, 0, sizeof *in);
+    in->model = lin_model_for(o->workload);
+    if (!in->model) return iso_fail(err, h->name, 0, 0, "not a linearizability workload");
+    struct build b = {.in = in, .h = h, .err = err};
+    b.cas = o->cas_fail != ISO_CAS_FAIL_DEFAULT ? o->cas_fail : h->cas_fail_default;
+    intern(&b, ISO_NIL);
+    int rc = build_ops(&b);
+    if (rc == 0 && in->model->workload == ISO_WORKLOAD_SET) set_bitsets(in);
+    if (rc == 0) lin_input_partition(in, b.part, in->model->workload == ISO_WORKLOAD_KV
+                                                 ? in->n_parts : 1);
+    vmap_release(&b.values);
+    vmap_release(&b.procs);
+    vmap_release(&b.keys);
+    free(b.part);
+    if (rc < 0) lin_input_release(in);
+    return rc;
+}
+
+void lin_input_partition(struct lin_input *in, const uint32_t *part, uint32_t n_parts)
+{
+    in->n_parts = n_parts;
+    in->part_off = iso_xcalloc((size_t)n_parts + 1, sizeof *in->part_off);
+    in->part_ops = iso_xmalloc((in->n_ops + 1) * sizeof *in->part_ops);
+    for (size_t i = 0; i < in->n_ops; i++)
+        if (part[i] != ISO_NONE) in->part_off[part[i] + 1]++;
+    for (uint32_t p = 0; p < n_parts; p++) in->part_off[p + 1] += in->part_off[p];
+    uint32_t *fill = iso_xmalloc(((size_t)n_parts + 1) * sizeof *fill);
+    memcpy(fill, in->part_off, (size_t)n_parts * sizeof *fill);
+    for (size_t i = 0; i < in->n_ops; i++)
+        if (part[i] != ISO_NONE) in->part_ops[fill[part[i]]++] = (uint32_t)i;
+    free(fill);
+}
+
+void lin_input_release(struct lin_input *in)
+{
+    free(in->ops);
+    free(in->aux);
+    free(in->values);
+    free(in->part_off);
+    free(in->part_ops);
+    free(in->part_key);
+    memset(in, 0, sizeof *in);
+}
