@@ -280,6 +280,10 @@ int iso_edn_form(iso_rd *rd, iso_val *out)
         iso_edn_skip(rd);
         if (iso_rd_eof(rd)) return edn_unterminated(rd, base);
         char c = rd->p[rd->pos];
+        if (rd->n_frames == base) {
+            rd->form_line = rd->line;
+            rd->form_col = (size_t)iso_rd_col(rd);
+        }
         iso_val v;
         int r = c == ')' || c == ']' || c == '}' ? edn_close(rd, base, &v) : edn_start(rd, base, &v);
         if (r < 0 || r == 2) return r;
@@ -315,12 +319,11 @@ int iso_read_edn(iso_history *h, const char *buf, size_t len, iso_error *err)
             rd.pos++;
             continue;
         }
-        uint32_t line = (uint32_t)rd.line, col = (uint32_t)iso_rd_col(&rd);
         iso_val v;
         r = iso_edn_form(&rd, &v);
         if (r == 2) r = iso_rd_unexpected(&rd, closer ? "an op map" : "an op map (unbalanced)");
         if (r == 0) continue; /* only discarded forms before the end */
-        if (r < 0 || iso_rd_add_op(&rd, v, line, col) != 0) {
+        if (r < 0 || iso_rd_add_op(&rd, v, (uint32_t)rd.form_line, (uint32_t)rd.form_col) != 0) {
             r = -1;
             break;
         }

@@ -34,6 +34,7 @@ typedef struct iso_rd {
     struct iso_rd_frame *frames;
     size_t n_frames, cap_frames;
     iso_buf scratch;      /* unescaped string bytes */
+    size_t form_line, form_col; /* where the last iso_edn_form began */
 } iso_rd;
 
 void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
@@ -81,7 +82,8 @@ void iso_rd_drop(iso_rd *rd, iso_val v);
  * fields live on as separate values). */
 int iso_rd_add_op(iso_rd *rd, iso_val map, uint32_t line, uint32_t col);
 
-/* EDN: read one form at the cursor. Returns 1 with *out set, 0 at the end
+/* EDN: read one form at the cursor (form_line, form_col: where it starts,
+ * after any discarded forms). Returns 1 with *out set, 0 at the end
  * of input, 2 when a closing delimiter ends an enclosing sequence the
  * caller opened (not consumed), -1 on error. */
 int iso_edn_form(iso_rd *rd, iso_val *out);

@@ -1,0 +1,67 @@
+/*
+ * readtest.h -- helpers for the reader tests: render values and ops as
+ * EDN text, and check that a malformed input fails at an exact position
+ * with a given message.
+ */
+#ifndef ISO_READTEST_H
+#define ISO_READTEST_H
+
+#include "testutil.h"
+#include "history.h"
+
+/* EDN text of v (a static buffer, valid until the next call). */
+static inline const char *rt_edn(const iso_history *h, iso_val v)
+{
+    static char out[4096];
+    iso_buf b = {0};
+    iso_val_edn(&h->store, v, &b);
+    snprintf(out, sizeof out, "%s", iso_buf_cstr(&b));
+    iso_buf_free(&b);
+    return out;
+}
+
+/* The :value of op i as EDN text. */
+static inline const char *rt_value(const iso_history *h, size_t i)
+{
+    assert_true(i < h->n_ops);
+    return rt_edn(h, h->ops[i].value);
+}
+
+/* Elle's printing of op i. */
+static inline const char *rt_op(const iso_history *h, size_t i, int json)
+{
+    static char out[4096];
+    iso_buf b = {0};
+    (json ? iso_op_json : iso_op_edn)(h, &h->ops[i], &b);
+    snprintf(out, sizeof out, "%s", iso_buf_cstr(&b));
+    iso_buf_free(&b);
+    return out;
+}
+
+/* A malformed input and where and why it must fail. */
+struct rt_bad {
+    const char *text;
+    iso_format format;
+    long line, col;
+    const char *msg; /* a substring of the message */
+};
+
+static inline void rt_expect_fail(const struct rt_bad *c)
+{
+    iso_history *h = (iso_history *)1;
+    iso_error err = {0};
+    int r = iso_history_read_mem("bad", c->text, strlen(c->text), c->format, &h, &err);
+    if (r != -1 || h != NULL)
+        fail_msg("read of %s succeeded, expected %ld:%ld: %s", c->text, c->line, c->col, c->msg);
+    if (err.line != c->line || err.col != c->col || !strstr(err.msg, c->msg) ||
+        strcmp(err.file, "bad") != 0)
+        fail_msg("input %s: got %s:%ld:%ld: %s, expected bad:%ld:%ld: ...%s...", c->text,
+                 err.file, err.line, err.col, err.msg, c->line, c->col, c->msg);
+}
+
+static inline void rt_expect_fails(const struct rt_bad *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) rt_expect_fail(&cases[i]);
+}
+
+#endif

@@ -1,0 +1,288 @@
+/* test_read_edn.c -- the EDN reader: every EDN feature, Elle's op rules
+ * (index, time, process, type), op printing, and malformed inputs. */
+#include "readtest.h"
+
+static void test_op_per_line(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read(
+        "{:type :invoke, :f :txn, :value [[:append 11 1] [:r 11 nil]], :process 10, :time 14532933, :index 0}\n"
+        "  {:type :ok, :f :txn, :value [[:append 11 1] [:r 11 [1]]], :process 10, :time 31076248, :index 2}\n"
+        "{:type :info, :f :start-partition, :process :nemesis, :value nil, :index 3}\n",
+        ISO_FORMAT_EDN);
+    assert_int_equal(iso_history_op_count(h), 3);
+    assert_int_equal(iso_history_format(h), ISO_FORMAT_EDN);
+    assert_int_equal(h->dense_index, 0);
+    assert_int_equal(h->ops[1].index, 2);
+    assert_int_equal(h->ops[1].time, 31076248);
+    assert_int_equal(h->ops[1].type, ISO_OP_OK);
+    assert_int_equal(h->ops[1].line, 2);
+    assert_int_equal(h->ops[1].col, 3);
+    assert_string_equal(rt_value(h, 1), "[[:append 11 1] [:r 11 [1]]]");
+    assert_true(iso_op_is_client(&h->ops[0]));
+    assert_false(iso_op_is_client(&h->ops[2]));
+    assert_string_equal(rt_edn(h, h->ops[2].process), ":nemesis");
+    assert_string_equal(rt_edn(h, h->ops[2].f), ":start-partition");
+    assert_int_equal(h->cas_fail_default, ISO_CAS_FAIL_NOOP);
+    iso_history_free(h);
+}
+
+static void test_dense_index_and_defaults(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read("{:process 0, :type :ok, :value [[:append :x 1] [:r :y [1]]]}\n"
+                             "{:process 1, :type :ok, :index 77}\n"
+                             "{:type :info, :f :crash}\n",
+                             ISO_FORMAT_EDN);
+    assert_int_equal(h->n_ops, 3);
+    assert_int_equal(h->dense_index, 1);
+    for (size_t i = 0; i < 3; i++) assert_int_equal(h->ops[i].index, (int64_t)i);
+    assert_int_equal(h->ops[0].time, -1);
+    assert_true(iso_is_nil(h->ops[1].value));
+    assert_true(iso_is_nil(h->ops[1].f));
+    assert_true(iso_is_nil(h->ops[2].process)); /* missing process: not a client */
+    assert_false(iso_op_is_client(&h->ops[2]));
+    iso_history_free(h);
+}
+
+static void test_top_level_sequences(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read("; a comment\n[{:process 4, :type :invoke, :f :write, :value 2}\n"
+                             " {:process 4, :type :ok, :f :write, :value 2}, ; trailing\n"
+                             "]\n({:process 1 :type :fail :f :cas :value [3 1]})\n",
+                             ISO_FORMAT_EDN);
+    assert_int_equal(h->n_ops, 3);
+    assert_int_equal(h->ops[1].line, 3);
+    assert_int_equal(h->ops[1].col, 2);
+    assert_int_equal(h->ops[2].type, ISO_OP_FAIL);
+    assert_string_equal(rt_value(h, 2), "[3 1]");
+    iso_history_free(h);
+}
+
+static void test_scalars(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read(
+        "{:type :ok :value [sym ns/sym :kw :ns/kw \"s\\\"t\\n\\u0041\\\\\" -7 +8 0 nil true false]}\n"
+        "{:type :ok :value [1.5 -2e10 3.25M 1/2 42N 007 ##Inf]}\n"
+        "{:type :ok :value [\\a \\newline \\space \\u0041 \\( \\o7]}\n",
+        ISO_FORMAT_EDN);
+    assert_string_equal(rt_value(h, 0),
+                        "[sym ns/sym :kw :ns/kw \"s\\\"t\\u000aA\\\\\" -7 8 0 nil true false]");
+    const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
+    assert_int_equal(iso_tag(it[0]), ISO_TAG_SYM);
+    assert_int_equal(iso_tag(it[2]), ISO_TAG_KW);
+    size_t n;
+    assert_string_equal(iso_atom_text(&h->store, it[2], &n), "kw");
+    assert_string_equal(iso_atom_text(&h->store, it[4], &n), "s\"t\nA\\");
+    assert_int_equal(iso_as_int(it[5]), -7);
+    assert_string_equal(rt_value(h, 1), "[1.5 -2e10 3.25M 1/2 42 7 ##Inf]");
+    it = iso_seq_items(&h->store, h->ops[1].value);
+    assert_int_equal(iso_tag(it[0]), ISO_TAG_FLOAT);
+    assert_int_equal(iso_tag(it[3]), ISO_TAG_FLOAT);
+    assert_true(it[4] == iso_int(42));
+    assert_string_equal(rt_value(h, 2), "[\\a \\newline \\space \\u0041 \\( \\o7]");
+    assert_int_equal(iso_tag(iso_seq_items(&h->store, h->ops[2].value)[0]), ISO_TAG_CHAR);
+    iso_history_free(h);
+}
+
+static void test_integers_exact(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read("{:type :ok :value [576460752303423487 -576460752303423488 "
+                             "576460752303423488 99999999999999999999999N -000000000000000000000012 "
+                             "-99999999999999999999 123456789012345678]}",
+                             ISO_FORMAT_EDN);
+    const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
+    assert_true(iso_is_int(it[0]) && iso_as_int(it[0]) == 576460752303423487LL);
+    assert_true(iso_is_int(it[1]) && iso_as_int(it[1]) == -576460752303423488LL);
+    assert_int_equal(iso_tag(it[2]), ISO_TAG_BIG);
+    assert_int_equal(iso_tag(it[3]), ISO_TAG_BIG);
+    assert_true(iso_is_int(it[4]) && iso_as_int(it[4]) == -12);
+    assert_int_equal(iso_tag(it[5]), ISO_TAG_BIG);
+    assert_true(iso_is_int(it[6]) && iso_as_int(it[6]) == 123456789012345678LL);
+    assert_string_equal(rt_value(h, 0),
+                        "[576460752303423487 -576460752303423488 576460752303423488 "
+                        "99999999999999999999999 -12 -99999999999999999999 123456789012345678]");
+    iso_history_free(h);
+}
+
+static void test_collections(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read("{:type :ok :value {0 10, 1 [], :k #{1 2}, \"s\" (a (b))}}\n"
+                             "{:type :ok :value [[] () {} #{}]}",
+                             ISO_FORMAT_EDN);
+    iso_val v = h->ops[0].value;
+    assert_int_equal(iso_seq_kind(&h->store, v), ISO_SEQ_MAP);
+    assert_int_equal(iso_seq_len(&h->store, v), 8);
+    assert_string_equal(rt_value(h, 0), "{0 10, 1 [], :k #{1 2}, \"s\" (a (b))}");
+    int found;
+    assert_true(iso_map_get(&h->store, v, "k", &found) != ISO_NIL && found);
+    assert_string_equal(rt_value(h, 1), "[[] () {} #{}]");
+    iso_history_free(h);
+}
+
+static void test_discard_and_tags(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read(
+        "#_ {:type :bogus}\n"
+        "#jepsen.history.Op{:index 5, :time 7, :type :ok, :process 0, :f :txn, :value [#_ 1 2]}\n"
+        "{:type :ok :index 6 #_#_ :value 3 :value [#inst \"2020-01-01T00:00:00Z\" #uuid \"abc\" #_ x]}\n"
+        "{:type :ok :index 7 :value #foo [1 #_ (2 3)]}\n",
+        ISO_FORMAT_EDN);
+    assert_int_equal(h->n_ops, 3);
+    assert_int_equal(h->ops[0].index, 5);
+    assert_int_equal(h->ops[0].line, 2);
+    assert_string_equal(rt_value(h, 0), "[2]");
+    assert_string_equal(rt_value(h, 1), "[#inst \"2020-01-01T00:00:00Z\" #uuid \"abc\"]");
+    assert_int_equal(iso_tag(iso_seq_items(&h->store, h->ops[1].value)[0]), ISO_TAG_FORM);
+    assert_string_equal(rt_value(h, 2), "[1]");
+    iso_history_free(h);
+}
+
+static void test_string_keys_and_types(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read("{\"type\" \"invoke\", \"process\" 3, \"value\" 1}\n"
+                             "{:type \"ok\" :process 3 :error [:no-client \"refused\"]}",
+                             ISO_FORMAT_EDN);
+    assert_int_equal(h->ops[0].type, ISO_OP_INVOKE);
+    assert_int_equal(h->ops[1].type, ISO_OP_OK);
+    assert_int_equal(iso_as_int(h->ops[0].process), 3);
+    assert_string_equal(rt_edn(h, h->ops[1].error), "[:no-client \"refused\"]");
+    iso_history_free(h);
+}
+
+static void test_print_ops(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read("{:process 0, :type :ok, :value [[:w :x 1] [:r :y 1]]}\n"
+                             "{:process :nemesis, :type :fail, :f :kill, :time 5, :error :down}",
+                             ISO_FORMAT_EDN);
+    assert_string_equal(rt_op(h, 0, 0),
+                        "{:index 0, :time -1, :type :ok, :process 0, :f nil, :value [[:w :x 1] [:r :y 1]]}");
+    assert_string_equal(rt_op(h, 0, 1),
+                        "{\"index\":0,\"time\":-1,\"type\":\"ok\",\"process\":0,\"f\":null,"
+                        "\"value\":[[\"w\",\"x\",1],[\"r\",\"y\",1]]}");
+    assert_string_equal(rt_op(h, 1, 0),
+                        "{:index 1, :time 5, :type :fail, :process :nemesis, :f :kill, :value nil, "
+                        ":error :down}");
+    assert_string_equal(rt_op(h, 1, 1),
+                        "{\"index\":1,\"time\":5,\"type\":\"fail\",\"process\":\"nemesis\",\"f\":\"kill\","
+                        "\"value\":null,\"error\":\"down\"}");
+    assert_string_equal(iso_op_type_name(ISO_OP_INFO), "info");
+    assert_string_equal(iso_op_type_name(9), "?");
+    iso_history_free(h);
+}
+
+static void test_empty_inputs(void **state)
+{
+    (void)state;
+    const char *inputs[] = {"", "\n\n", "; only a comment\n", "[]", "()", "#_ {:type :ok}"};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        iso_history *h = tu_read(inputs[i], ISO_FORMAT_EDN);
+        assert_int_equal(iso_history_op_count(h), 0);
+        iso_history_free(h);
+    }
+}
+
+/* Data need not be NUL-terminated: reading must stop at len. */
+static void test_not_terminated(void **state)
+{
+    (void)state;
+    const char text[] = "{:type :ok :value 12}{:type :ok :value 345";
+    iso_history *h = NULL;
+    iso_error err = {0};
+    assert_int_equal(iso_history_read_mem("t", text, 21, ISO_FORMAT_EDN, &h, &err), 0);
+    assert_int_equal(h->n_ops, 1);
+    iso_history_free(h);
+    char *p = malloc(20); /* "{:type :ok :value 12" without the brace: ASan sees overreads */
+    memcpy(p, text, 20);
+    assert_int_equal(iso_history_read_mem("t", p, 20, ISO_FORMAT_EDN, &h, &err), -1);
+    assert_string_equal(err.msg, "unterminated map (no closing '}')");
+    free(p);
+}
+
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    char text[600];
+    int n = snprintf(text, sizeof text, "{:type :ok :value ");
+    for (int i = 0; i < 300; i++) text[n++] = '[';
+    text[n] = 0;
+    struct rt_bad c = {text, ISO_FORMAT_EDN, 1, 19 + 255, "nesting deeper than 256"};
+    rt_expect_fail(&c);
+    n = snprintf(text, sizeof text, "{:type :ok :value ");
+    for (int i = 0; i < 255; i++) text[n++] = '[';
+    for (int i = 0; i < 255; i++) text[n++] = ']';
+    text[n++] = '}';
+    text[n] = 0;
+    iso_history *h = tu_read(text, ISO_FORMAT_EDN);
+    iso_history_free(h);
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    static const struct rt_bad cases[] = {
+        {"{:type :ok", ISO_FORMAT_EDN, 1, 1, "unterminated map"},
+        {"{:type :ok :value \"abc}", ISO_FORMAT_EDN, 1, 19, "unterminated string"},
+        {"{:type :bogus}", ISO_FORMAT_EDN, 1, 1,
+         ":type must be one of invoke, ok, fail, info, got :bogus"},
+        {"{:process 1}", ISO_FORMAT_EDN, 1, 1, ":type missing"},
+        {"{:type :ok :value [1 2)}", ISO_FORMAT_EDN, 1, 23,
+         "expected ']' to close the vector opened at 1:19, got ')'"},
+        {"{:type :ok :process}", ISO_FORMAT_EDN, 1, 1, "map literal must contain an even number of forms"},
+        {"{:index 0 :type :ok}\n{:type :ok}", ISO_FORMAT_EDN, 2, 1,
+         "integer :index required (the first op had one)"},
+        {"{:index 0 :type :ok}\n {:type :ok :index :x}", ISO_FORMAT_EDN, 2, 2,
+         "integer :index required (the first op had one), got :x"},
+        {"{:type :ok :value 12ab}", ISO_FORMAT_EDN, 1, 19, "invalid number '12ab'"},
+        {"{:type :ok :value 1.5e}", ISO_FORMAT_EDN, 1, 19, "invalid number '1.5e'"},
+        {"{:type :ok :value \\foo}", ISO_FORMAT_EDN, 1, 19, "invalid character literal '\\foo'"},
+        {"{:type :ok :value \"a\\qb\"}", ISO_FORMAT_EDN, 1, 21, "invalid escape in string"},
+        {"{:type :ok :value #:x{}}", ISO_FORMAT_EDN, 1, 19, "unsupported dispatch '#:'"},
+        {"{:type :ok :value #_}", ISO_FORMAT_EDN, 1, 21, "expected a form after '#_'"},
+        {"{:type :ok :value #inst}", ISO_FORMAT_EDN, 1, 24, "expected a form after '#tag'"},
+        {"{:type :ok :value #_", ISO_FORMAT_EDN, 1, 21, "expected a form after '#_'"},
+        {"[{:type :ok}", ISO_FORMAT_EDN, 1, 13, "unexpected end of input, expected ']'"},
+        {"{:type :ok :time 1.5}", ISO_FORMAT_EDN, 1, 1, ":time must be an integer, got 1.5"},
+        {"[1]", ISO_FORMAT_EDN, 1, 2, "op must be a map, got 1"},
+        {"\n\n  :x", ISO_FORMAT_EDN, 3, 3, "op must be a map, got :x"},
+        {"{:type :ok}\n}", ISO_FORMAT_EDN, 2, 1, "unexpected '}'"},
+        {"{:type :ok :value :}", ISO_FORMAT_EDN, 1, 19, "empty keyword"},
+        {"{:type :ok :value @x}", ISO_FORMAT_EDN, 1, 19, "unexpected '@', expected a form"},
+        {"{:type :ok :value 'x}", ISO_FORMAT_EDN, 1, 19, "unexpected '''"},
+        {"{:type :ok}\n{:type :ok :value [1\n 2\n", ISO_FORMAT_EDN, 2, 19, "unterminated vector"},
+        {"{:type :ok :value \"x\ny\" :f #{1}}\n{:type :ok :value (1 2]}", ISO_FORMAT_EDN, 3, 23,
+         "expected ')' to close the list opened at 3:19"},
+        {"{:type :ok :value \\", ISO_FORMAT_EDN, 1, 19, "invalid character literal"},
+        {"{:type :ok :value #", ISO_FORMAT_EDN, 1, 19, "unexpected end of input after '#'"},
+        {"{:type :ok :value \"\\u12\"}", ISO_FORMAT_EDN, 1, 20, "invalid escape in string"},
+        {"{:type :ok :value \"\xff\x01\"} \x01", ISO_FORMAT_EDN, 1, 25, "unexpected byte 0x01"},
+    };
+    rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_op_per_line),
+        cmocka_unit_test(test_dense_index_and_defaults),
+        cmocka_unit_test(test_top_level_sequences),
+        cmocka_unit_test(test_scalars),
+        cmocka_unit_test(test_integers_exact),
+        cmocka_unit_test(test_collections),
+        cmocka_unit_test(test_discard_and_tags),
+        cmocka_unit_test(test_string_keys_and_types),
+        cmocka_unit_test(test_print_ops),
+        cmocka_unit_test(test_empty_inputs),
+        cmocka_unit_test(test_not_terminated),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_malformed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
