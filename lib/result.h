@@ -27,6 +27,12 @@ struct iso_result {
     struct iso_lin_report *lin;
 };
 
+/* Keep the findings Elle would report (reportable types, redundant
+ * *-cycle-exists dropped), set validity, types and the not / also-not
+ * boundary. Takes ownership of findings[0..n). */
+void iso_result_build(iso_result *r, const uint8_t reportable[ISO_A_COUNT],
+                      iso_finding *findings, size_t n);
+
 /* Provided by linear/: checks a non-transactional workload. */
 int iso_lin_check(const iso_history *h, const iso_check_opts *o,
                   iso_result *r, iso_error *err);

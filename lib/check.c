@@ -1,0 +1,247 @@
+/*
+ * check.c -- the transactional pipeline: pair transactions, let the
+ * workload infer data edges and direct anomalies, add process or real-time
+ * order when a requested model needs it, search the graph for cycles, and
+ * hand every finding to result.c. Non-transactional workloads go to the
+ * linearizability checker (linear/).
+ */
+#include "check.h"
+#include "cycle.h"
+#include "models.h"
+#include "result.h"
+#include "explain.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void iso_check_opts_init(iso_check_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->cycle_search_timeout_ms = 1000;
+}
+
+void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *json)
+{
+    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + 1);
+    ctx->findings[ctx->n_findings++] = (iso_finding){type, iso_xstrdup(text), iso_xstrdup(json)};
+}
+
+void iso_ctx_val_text(const iso_ctx *ctx, iso_val v, iso_buf *out) { iso_val_edn(&ctx->h->store, v, out); }
+void iso_ctx_val_json(const iso_ctx *ctx, iso_val v, iso_buf *out) { iso_val_json(&ctx->h->store, v, out); }
+
+void iso_ctx_op_text(const iso_ctx *ctx, uint32_t txn, iso_buf *out)
+{
+    iso_op_edn(ctx->h, iso_txn_op(ctx->h, &ctx->txns.t[txn]), out);
+}
+
+void iso_ctx_op_json(const iso_ctx *ctx, uint32_t txn, iso_buf *out)
+{
+    iso_op_json(ctx->h, iso_txn_op(ctx->h, &ctx->txns.t[txn]), out);
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+/* Calls each(name, len, arg) for every comma-separated, trimmed name. */
+static int for_each_name(const char *list, int (*each)(const char *, void *), void *arg)
+{
+    char name[128];
+    for (const char *p = list; *p;) {
+        while (*p == ' ' || *p == ',') p++;
+        size_t n = 0;
+        while (p[n] && p[n] != ',') n++;
+        size_t m = n;
+        while (m && p[m - 1] == ' ') m--;
+        if (m) {
+            if (m >= sizeof name) m = sizeof name - 1;
+            memcpy(name, p, m);
+            name[m] = 0;
+            if (each(name, arg)) return -1;
+        }
+        p += n;
+    }
+    return 0;
+}
+
+typedef struct model_list {
+    int ids[64];
+    size_t n;
+    const char *bad;
+    char bad_buf[128];
+} model_list;
+
+static int add_model(const char *name, void *arg)
+{
+    model_list *ml = arg;
+    int m = iso_model_parse(name);
+    if (m < 0) {
+        snprintf(ml->bad_buf, sizeof ml->bad_buf, "%s", name);
+        ml->bad = ml->bad_buf;
+        return -1;
+    }
+    if (ml->n < sizeof ml->ids / sizeof ml->ids[0]) ml->ids[ml->n++] = m;
+    return 0;
+}
+
+static int add_anomaly(const char *name, void *arg)
+{
+    model_list *ml = arg;
+    int a = iso_anomaly_parse(name);
+    if (a < 0) {
+        snprintf(ml->bad_buf, sizeof ml->bad_buf, "%s", name);
+        ml->bad = ml->bad_buf;
+        return -1;
+    }
+    ((uint8_t *)ml->ids)[a] = 1; /* ids doubles as a byte set here */
+    return 0;
+}
+
+/* Elle's prohibited-anomaly-types: what the models forbid plus every
+ * anomaly implying one asked for. */
+int iso_reportable(const iso_check_opts *o, uint8_t set[ISO_A_COUNT], iso_error *err)
+{
+    model_list ml = {0};
+    memset(set, 0, ISO_A_COUNT);
+    const char *models = o->models ? o->models : "strict-serializable";
+    if (for_each_name(models, add_model, &ml))
+        return iso_fail(err, NULL, 0, 0, "unknown consistency model: %s (see isolde check --help)", ml.bad);
+    iso_models_prohibited(ml.ids, ml.n, set);
+    model_list al = {0};
+    _Static_assert(sizeof al.ids >= ISO_A_COUNT, "anomaly byte set fits");
+    if (o->anomalies && for_each_name(o->anomalies, add_anomaly, &al))
+        return iso_fail(err, NULL, 0, 0, "unknown anomaly: %s", al.bad);
+    uint8_t *asked = (uint8_t *)al.ids;
+    iso_anomalies_implying(asked);
+    for (int a = 0; a < ISO_A_COUNT; a++) set[a] |= asked[a];
+    return 0;
+}
+
+static iso_workload detect_workload(const iso_history *h)
+{
+    if (h->workload_hint != ISO_WORKLOAD_AUTO) return h->workload_hint;
+    for (size_t i = 0; i < h->n_ops; i++) {
+        const iso_op *op = &h->ops[i];
+        if (!iso_op_is_client(op) || !iso_is_seq(op->value)) continue;
+        size_t n = iso_seq_len(&h->store, op->value);
+        const iso_val *m = iso_seq_items(&h->store, op->value);
+        for (size_t j = 0; j < n; j++) {
+            if (!iso_is_seq(m[j]) || !iso_seq_len(&h->store, m[j])) continue;
+            iso_val f = iso_seq_items(&h->store, m[j])[0];
+            size_t len;
+            unsigned t = iso_tag(f);
+            if (t != ISO_TAG_KW && t != ISO_TAG_STR && t != ISO_TAG_SYM) continue;
+            const char *p = iso_atom_text(&h->store, f, &len);
+            if (len == 6 && memcmp(p, "append", 6) == 0) return ISO_WORKLOAD_LIST_APPEND;
+            if (len == 1 && *p == 'w') return ISO_WORKLOAD_RW_REGISTER;
+        }
+    }
+    return ISO_WORKLOAD_LIST_APPEND;
+}
+
+/* ---- the graph and its cycles ---------------------------------------------- */
+
+/* Elle's additional-graphs: real-time order if any reportable anomaly is a
+ * -realtime type, else process order if any is a -process type. */
+static uint8_t order_edges(const uint8_t reportable[ISO_A_COUNT])
+{
+    int rt = 0, proc = 0;
+    for (int b = 0; b < ISO_CB_COUNT; b++) {
+        rt |= reportable[ISO_CYCLE(b, ISO_CV_REALTIME)];
+        proc |= reportable[ISO_CYCLE(b, ISO_CV_PROCESS)];
+    }
+    return rt ? ISO_EDGE_REALTIME : proc ? ISO_EDGE_PROCESS : 0;
+}
+
+static void search_request(iso_search_req *req, const iso_check_opts *o, uint8_t extra)
+{
+    memset(req, 0, sizeof *req);
+    static const int bases[] = {ISO_CB_G0, ISO_CB_G1C, ISO_CB_G_SINGLE_ITEM,
+                                ISO_CB_G_NONADJACENT_ITEM, ISO_CB_G2_ITEM};
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+        req->want[ISO_CYCLE(bases[i], ISO_CV_PLAIN)] = 1;
+        req->want[ISO_CYCLE(bases[i], ISO_CV_PROCESS)] = !!(extra & ISO_EDGE_PROCESS);
+        req->want[ISO_CYCLE(bases[i], ISO_CV_REALTIME)] = !!(extra & ISO_EDGE_REALTIME);
+    }
+    for (int a = ISO_A_PL_1_CYCLE_EXISTS; a <= ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS; a++)
+        req->want[a] = 1;
+    req->timeout_ms = o->cycle_search_timeout_ms;
+    req->threads = o->threads > 0 ? o->threads : 2;
+}
+
+static void search_graph(iso_ctx *ctx, uint8_t extra)
+{
+    if (extra & ISO_EDGE_REALTIME) iso_realtime_edges(ctx->h, &ctx->txns, &ctx->edges);
+    if (extra & ISO_EDGE_PROCESS) iso_process_edges(ctx->h, &ctx->txns, &ctx->edges);
+    iso_graph g;
+    iso_graph_build(&g, (uint32_t)ctx->txns.n, &ctx->edges);
+    iso_edges_free(&ctx->edges);
+    if (g.n_edges == 0) iso_ctx_add_finding(ctx, ISO_A_EMPTY_TRANSACTION_GRAPH,
+                                            "No dependency between any two transactions could be "
+                                            "inferred, so nothing can be said about isolation.",
+                                            "true");
+    iso_search_req req;
+    iso_search_out out = {0};
+    search_request(&req, ctx->opts, extra);
+    iso_search_cycles(&g, &req, &out);
+    for (size_t i = 0; i < out.n_cycles; i++) iso_explain_cycle(ctx, &g, &out.cycles[i]);
+    for (size_t i = 0; i < out.n_exists; i++) iso_explain_cycle_exists(ctx, &out.exists[i]);
+    for (size_t i = 0; i < out.n_timeouts; i++) iso_explain_timeout(ctx, &out.timeouts[i]);
+    iso_search_out_free(&out);
+    iso_graph_free(&g);
+}
+
+static void ctx_free(iso_ctx *ctx)
+{
+    if (ctx->wl && ctx->wl->free) ctx->wl->free(ctx->wl_state);
+    for (size_t i = 0; i < ctx->n_findings; i++) {
+        free(ctx->findings[i].text);
+        free(ctx->findings[i].json);
+    }
+    free(ctx->findings);
+    iso_edges_free(&ctx->edges);
+    iso_txns_free(&ctx->txns);
+}
+
+static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workload wl,
+                      iso_result *r, iso_error *err)
+{
+    iso_ctx ctx = {0};
+    ctx.h = h;
+    ctx.opts = o;
+    ctx.wl = wl == ISO_WORKLOAD_RW_REGISTER ? &iso_rw_register_ops : &iso_list_append_ops;
+    int rc = iso_reportable(o, ctx.reportable, err);
+    if (!rc) rc = iso_txns_pair(h, &ctx.txns, err);
+    if (!rc) rc = ctx.wl->analyze(&ctx, err);
+    if (!rc) {
+        search_graph(&ctx, order_edges(ctx.reportable));
+        iso_result_build(r, ctx.reportable, ctx.findings, ctx.n_findings);
+        ctx.findings = NULL; /* now owned by the result */
+        ctx.n_findings = 0;
+    }
+    if (rc && !err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
+    ctx_free(&ctx);
+    return rc;
+}
+
+static int is_linear(iso_workload w)
+{
+    return w != ISO_WORKLOAD_AUTO && w != ISO_WORKLOAD_LIST_APPEND && w != ISO_WORKLOAD_RW_REGISTER;
+}
+
+int iso_check(const iso_history *h, const iso_check_opts *o, iso_result **out, iso_error *err)
+{
+    iso_check_opts defaults;
+    if (!o) { iso_check_opts_init(&defaults); o = &defaults; }
+    iso_error scratch;
+    if (!err) err = &scratch;
+    memset(err, 0, sizeof *err);
+    iso_workload wl = o->workload != ISO_WORKLOAD_AUTO ? o->workload : detect_workload(h);
+    iso_result *r = iso_xcalloc(1, sizeof *r);
+    int rc = is_linear(wl) ? iso_lin_check(h, o, r, err) : check_txns(h, o, wl, r, err);
+    if (rc) {
+        iso_result_free(r);
+        *out = NULL;
+        return -1;
+    }
+    *out = r;
+    return 0;
+}

@@ -1,0 +1,136 @@
+/* explain.c -- proofs of cycles: every edge justified in words and JSON. */
+#include "explain.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Why a came before b in process or real-time order. */
+static void explain_order(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const char *ta,
+                          const char *tb, iso_buf *text, iso_buf *json)
+{
+    const iso_history *h = ctx->h;
+    const iso_txn *x = &ctx->txns.t[a], *y = &ctx->txns.t[b];
+    const iso_op *ca = iso_txn_op(h, x);
+    if (bit == ISO_EDGE_PROCESS) {
+        iso_buf_printf(text, "process %" PRId64 " executed %s before %s", iso_as_int(ca->process), ta, tb);
+        iso_buf_printf(json, "{\"type\":\"process\",\"process\":%" PRId64 "}", iso_as_int(ca->process));
+        return;
+    }
+    const iso_op *ib = &h->ops[y->inv != ISO_NONE ? y->inv : y->cmp];
+    iso_buf_printf(text, "%s completed at index %" PRId64, ta, ca->index);
+    if (ca->time >= 0 && ib->time >= 0)
+        iso_buf_printf(text, ", %.3f seconds before the invocation of %s, at index %" PRId64,
+                       (double)(ib->time - ca->time) / 1e9, tb, ib->index);
+    else
+        iso_buf_printf(text, ", before the invocation of %s, at index %" PRId64, tb, ib->index);
+    iso_buf_puts(json, "{\"type\":\"realtime\",\"a'\":");
+    iso_op_json(h, ca, json);
+    iso_buf_puts(json, ",\"b\":");
+    iso_op_json(h, ib, json);
+    iso_buf_puts(json, "}");
+}
+
+void iso_explain_cycle(iso_ctx *ctx, const iso_graph *g, const iso_cycle *c)
+{
+    (void)g;
+    iso_buf text = {0}, json = {0}, why = {0};
+    iso_buf_puts(&text, "Let:\n");
+    for (uint32_t i = 0; i < c->len; i++) {
+        iso_buf_printf(&text, "  T%u = ", i + 1);
+        iso_ctx_op_text(ctx, c->v[i], &text);
+        iso_buf_puts(&text, "\n");
+    }
+    iso_buf_puts(&text, "\nThen:\n");
+    iso_buf_printf(&json, "{\"type\":\"%s\",\"cycle\":[", iso_anomaly_name(c->type));
+    for (uint32_t i = 0; i <= c->len; i++) {
+        if (i) iso_buf_puts(&json, ",");
+        iso_ctx_op_json(ctx, c->v[i % c->len], &json);
+    }
+    iso_buf_puts(&json, "],\"steps\":[");
+    for (uint32_t i = 0; i < c->len; i++) {
+        uint32_t a = c->v[i], b = c->v[(i + 1) % c->len];
+        char ta[16], tb[16];
+        snprintf(ta, sizeof ta, "T%u", i + 1);
+        snprintf(tb, sizeof tb, "T%u", (i + 1) % c->len + 1);
+        if (i) iso_buf_puts(&json, ",");
+        why.n = 0;
+        if (c->e[i] & ISO_EDGE_DATA) ctx->wl->explain(ctx, a, b, c->e[i], ta, tb, &why, &json);
+        else explain_order(ctx, a, b, c->e[i], ta, tb, &why, &json);
+        int last = i + 1 == c->len;
+        iso_buf_printf(&text, "  - %s%s < %s, because %s%s\n", last ? "However, " : "", ta, tb,
+                       iso_buf_cstr(&why), last ? ": a contradiction!" : ".");
+    }
+    iso_buf_puts(&json, "]}");
+    if (text.n && text.p[text.n - 1] == '\n') text.p[--text.n] = 0;
+    iso_ctx_add_finding(ctx, c->type, iso_buf_cstr(&text), iso_buf_cstr(&json));
+    iso_buf_free(&text);
+    iso_buf_free(&json);
+    iso_buf_free(&why);
+}
+
+/* Elle's cycle-exists-specs: the model each fallback proves violated, and
+ * the subgraph whose strongly connected component proves it. */
+static const struct exists_spec {
+    int type;
+    const char *model, *subgraph;
+} exists_specs[] = {
+    {ISO_A_PL_1_CYCLE_EXISTS, "read-uncommitted", "ww"},
+    {ISO_A_PL_2_CYCLE_EXISTS, "read-committed", "ww wr"},
+    {ISO_A_PL_SI_CYCLE_EXISTS, "snapshot-isolation", "ww wr, extended by rw"},
+    {ISO_A_PL_2_99_CYCLE_EXISTS, "repeatable-read", "ww wr rw"},
+    {ISO_A_PL_3_CYCLE_EXISTS, "serializable", "ww wr rw"},
+    {ISO_A_STRONG_SESSION_PL_1_CYCLE_EXISTS, "strong-session-read-uncommitted", "ww process"},
+    {ISO_A_STRONG_SESSION_PL_2_CYCLE_EXISTS, "strong-session-read-committed", "ww wr process"},
+    {ISO_A_STRONG_SESSION_SNAPSHOT_ISOLATION_CYCLE_EXISTS, "strong-session-snapshot-isolation",
+     "ww wr process, extended by rw"},
+    {ISO_A_STRONG_SESSION_SERIALIZABLE_CYCLE_EXISTS, "strong-session-serializable", "ww wr rw process"},
+    {ISO_A_STRONG_PL_1_CYCLE_EXISTS, "strong-read-uncommitted", "ww realtime"},
+    {ISO_A_STRONG_PL_2_CYCLE_EXISTS, "strong-read-committed", "ww wr realtime"},
+    {ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS, "strong-snapshot-isolation",
+     "ww wr realtime, extended by rw"},
+    {ISO_A_PL_SS_CYCLE_EXISTS, "strong-serializable", "ww wr rw realtime"},
+};
+
+static const struct exists_spec *exists_spec_of(int type)
+{
+    for (size_t i = 0; i < sizeof exists_specs / sizeof exists_specs[0]; i++)
+        if (exists_specs[i].type == type) return &exists_specs[i];
+    return &exists_specs[0];
+}
+
+const char *iso_cycle_exists_model(int type) { return exists_spec_of(type)->model; }
+
+void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e)
+{
+    const struct exists_spec *spec = exists_spec_of(e->type);
+    iso_buf text = {0}, json = {0};
+    iso_buf_printf(&text, "The search for a specific cycle ran out of time, but these %u transactions "
+                          "form a strongly connected component of the %s graph, so a cycle that %s "
+                          "forbids exists among them. Op indices:",
+                   e->size, spec->subgraph, spec->model);
+    iso_buf_printf(&json, "{\"type\":\"%s\",\"not\":\"%s\",\"subgraph\":\"%s\",\"scc-size\":%u,\"scc\":[",
+                   iso_anomaly_name(e->type), spec->model, spec->subgraph, e->size);
+    for (uint32_t i = 0; i < e->size; i++) {
+        int64_t idx = iso_txn_op(ctx->h, &ctx->txns.t[e->scc[i]])->index;
+        if (i < 64) iso_buf_printf(&text, " %" PRId64, idx);
+        else if (i == 64) iso_buf_printf(&text, " ... (%u more)", e->size - 64);
+        iso_buf_printf(&json, "%s%" PRId64, i ? "," : "", idx);
+    }
+    iso_buf_puts(&json, "]}");
+    iso_ctx_add_finding(ctx, e->type, iso_buf_cstr(&text), iso_buf_cstr(&json));
+    iso_buf_free(&text);
+    iso_buf_free(&json);
+}
+
+void iso_explain_timeout(iso_ctx *ctx, const iso_cycle_timeout *t)
+{
+    iso_buf text = {0}, json = {0};
+    iso_buf_printf(&text, "The search for %s in a strongly connected component of %u transactions "
+                          "ran out of its budget (raise it with -s/--cycle-search-timeout).",
+                   iso_anomaly_name(t->type), t->size);
+    iso_buf_printf(&json, "{\"anomaly-spec-type\":\"%s\",\"scc-size\":%u}", iso_anomaly_name(t->type), t->size);
+    iso_ctx_add_finding(ctx, ISO_A_CYCLE_SEARCH_TIMEOUT, iso_buf_cstr(&text), iso_buf_cstr(&json));
+    iso_buf_free(&text);
+    iso_buf_free(&json);
+}

@@ -1,0 +1,18 @@
+/*
+ * explain.h -- turn what the cycle search found into findings a database
+ * engineer can check by hand: Elle's "Let: ... Then: ..." proofs, with the
+ * key and value behind every edge, and Elle's JSON (cycle, steps).
+ */
+#ifndef ISO_EXPLAIN_H
+#define ISO_EXPLAIN_H
+
+#include "check.h"
+#include "cycle.h"
+
+void iso_explain_cycle(iso_ctx *ctx, const iso_graph *g, const iso_cycle *c);
+void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e);
+void iso_explain_timeout(iso_ctx *ctx, const iso_cycle_timeout *t);
+/* Friendly name of the model a *-cycle-exists anomaly rules out. */
+const char *iso_cycle_exists_model(int type);
+
+#endif
