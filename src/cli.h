@@ -23,6 +23,8 @@ int cli_check_option(cli_check *c, int argc, char **argv, int *i);
 /* Check h, print the report to stdout as the options ask, write -d files;
  * returns the exit status (0 valid, 1 invalid, 2 unknown, 3 error). */
 int cli_check_history(const cli_check *c, const char *name, const iso_history *h);
+/* Print an error as file:line:col: message. */
+void cli_print_error(const iso_error *e);
 /* Help text for the check options, one per line. */
 extern const char cli_check_help[];
 
