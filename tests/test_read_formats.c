@@ -1,0 +1,297 @@
+/* test_read_formats.c -- OneLite and jepsen.log readers, format detection,
+ * format and workload names, reading files (fixtures, the bad-input
+ * manifest, and every history in ../shared/corpus). */
+#include "readtest.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#define FIXTURES "tests/fixtures/read/"
+
+static iso_history *read_path(const char *path)
+{
+    iso_history *h = NULL;
+    iso_error err = {0};
+    if (iso_history_read_file(path, ISO_FORMAT_AUTO, &h, &err) != 0)
+        fail_msg("%s:%ld:%ld: %s", err.file, err.line, err.col, err.msg);
+    return h;
+}
+
+static void test_onelite_order(void **state)
+{
+    (void)state;
+    iso_history *h = read_path(FIXTURES "onelite-list-append.jsonl");
+    assert_int_equal(iso_history_format(h), ISO_FORMAT_ONELITE);
+    assert_int_equal(h->workload_hint, ISO_WORKLOAD_LIST_APPEND);
+    assert_int_equal(h->n_ops, 8);
+    assert_int_equal(h->dense_index, 1);
+    /* events by time; at 250 the invocation of line 3 precedes the
+     * completion of line 2, so the two stay concurrent */
+    static const int64_t times[] = {50, 100, 120, 250, 250, 260, 300, 900};
+    static const uint8_t types[] = {ISO_OP_INVOKE, ISO_OP_INVOKE, ISO_OP_FAIL, ISO_OP_INVOKE,
+                                    ISO_OP_OK, ISO_OP_INVOKE, ISO_OP_OK, ISO_OP_INFO};
+    static const int64_t procs[] = {2, 0, 2, 1, 0, 3, 1, 3};
+    for (size_t i = 0; i < 8; i++) {
+        assert_int_equal(h->ops[i].index, (int64_t)i);
+        assert_int_equal(h->ops[i].time, times[i]);
+        assert_int_equal(h->ops[i].type, types[i]);
+        assert_true(h->ops[i].process == iso_int(procs[i]));
+    }
+    assert_int_equal(h->ops[1].line, 2);
+    assert_string_equal(rt_value(h, 1), "[[\"append\" 3 41] [\"r\" 3 [41]]]");
+    assert_string_equal(rt_value(h, 4), rt_value(h, 1));
+    iso_history_free(h);
+}
+
+static void test_onelite_register(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read("{\"history\": \"register\"}\n"
+                             "{\"id\":1,\"p\":0,\"t0\":10,\"t1\":20,\"o\":\"ok\",\"m\":[[\"r\",1,0],[\"w\",1,0]]}\n",
+                             ISO_FORMAT_AUTO);
+    assert_int_equal(iso_history_format(h), ISO_FORMAT_ONELITE);
+    assert_int_equal(h->workload_hint, ISO_WORKLOAD_RW_REGISTER);
+    assert_string_equal(rt_value(h, 1), "[[\"r\" 1 nil] [\"w\" 1 0]]");
+    iso_history_free(h);
+}
+
+static void test_onelite_malformed(void **state)
+{
+    (void)state;
+    static const struct rt_bad cases[] = {
+        {"{\"history\":\"bank\"}", ISO_FORMAT_ONELITE, 1, 1, "expected a header"},
+        {"", ISO_FORMAT_ONELITE, 1, 1, "empty OneLite history"},
+        {"{\"history\":\"register\"}\n{\"t0\":1,\"t1\":2,\"o\":\"ok\",\"m\":[]}", ISO_FORMAT_ONELITE, 2, 1,
+         "\"p\" must be an integer"},
+        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":5,\"t1\":3,\"o\":\"ok\",\"m\":[]}", ISO_FORMAT_ONELITE, 2, 1,
+         "\"t1\" is before \"t0\""},
+        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"done\",\"m\":[]}", ISO_FORMAT_ONELITE, 2,
+         1, "\"o\" must be one of ok, fail, info"},
+        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\",\"m\":[1]}", ISO_FORMAT_ONELITE, 2,
+         1, "\"m\" must be an array of micro-ops"},
+        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\"}", ISO_FORMAT_ONELITE, 2, 1,
+         "\"m\" missing"},
+        {"{\"history\":\"register\"}\n[1]", ISO_FORMAT_ONELITE, 2, 1, "expected a transaction object"},
+        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\",\"m\":[[\"r\",1,0]}",
+         ISO_FORMAT_ONELITE, 2, 45, "expected ',' or ']' in array"},
+    };
+    rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
+}
+
+static void test_jepsen_log(void **state)
+{
+    (void)state;
+    iso_history *h = read_path(FIXTURES "jepsen.log");
+    assert_int_equal(iso_history_format(h), ISO_FORMAT_JEPSEN_LOG);
+    assert_int_equal(h->cas_fail_default, ISO_CAS_FAIL_FALSE);
+    assert_int_equal(h->n_ops, 8);
+    assert_string_equal(rt_op(h, 0, 0), "{:index 0, :time -1, :type :invoke, :process 2, :f :write, :value 4}");
+    assert_int_equal(h->ops[0].line, 3);
+    assert_string_equal(rt_value(h, 2), "[3 1]");
+    assert_int_equal(h->ops[4].type, ISO_OP_FAIL);
+    assert_int_equal(h->ops[5].type, ISO_OP_INFO);
+    assert_true(iso_is_nil(h->ops[5].value)); /* :timed-out */
+    assert_false(iso_op_is_client(&h->ops[6]));
+    assert_true(iso_is_nil(h->ops[7].value)); /* no value */
+    iso_history_free(h);
+    static const struct rt_bad bad = {"INFO  jepsen.util - 2\t:ok\t:read\t[1 2)\n", ISO_FORMAT_JEPSEN_LOG, 1,
+                                      37, "expected ']' to close the vector"};
+    rt_expect_fail(&bad);
+}
+
+static void test_detect(void **state)
+{
+    (void)state;
+    static const struct { const char *text; iso_format f; } cases[] = {
+        {"", ISO_FORMAT_EDN},
+        {"{:type :ok}", ISO_FORMAT_EDN},
+        {"\n [{:type :ok}]", ISO_FORMAT_EDN},
+        {"({:type :ok})", ISO_FORMAT_EDN},
+        {";; comment\n{:type :ok}", ISO_FORMAT_EDN},
+        {"#jepsen.history.Op{:type :ok}", ISO_FORMAT_EDN},
+        {"#_ x {:type :ok}", ISO_FORMAT_EDN},
+        {"[{\"type\":\"ok\"}]", ISO_FORMAT_JSON},
+        {"[\n  {\n    \"type\": \"ok\"}\n]", ISO_FORMAT_JSON},
+        {"[]", ISO_FORMAT_JSON},
+        {"{\"type\":\"ok\"}\n{\"type\":\"ok\"}", ISO_FORMAT_JSONL},
+        {"{ \"history\" : \"list-append\" }\n", ISO_FORMAT_ONELITE},
+        {"{\"history\": [{\"type\":\"ok\"}]}", ISO_FORMAT_JSONL},
+        {"# comment\n{\"type\":\"ok\"}", ISO_FORMAT_ISOCHECK},
+        {"#G0 comment", ISO_FORMAT_ISOCHECK},
+        {"INFO  jepsen.util - 2\t:invoke\t:write\t4\n", ISO_FORMAT_JEPSEN_LOG},
+        {"2017-01-01 INFO jepsen.core - start\nINFO  jepsen.util - 2\t:ok\t:read\t4\n", ISO_FORMAT_JEPSEN_LOG},
+        {"hello", ISO_FORMAT_EDN},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iso_format f = iso_detect_format(cases[i].text, strlen(cases[i].text));
+        if (f != cases[i].f)
+            fail_msg("detect(%s) = %s, expected %s", cases[i].text, iso_format_name(f),
+                     iso_format_name(cases[i].f));
+    }
+}
+
+static void test_fixtures_detected(void **state)
+{
+    (void)state;
+    static const struct { const char *file; iso_format f; size_t n; } cases[] = {
+        {"isocheck.jsonl", ISO_FORMAT_ISOCHECK, 2},
+        {"records.edn", ISO_FORMAT_EDN, 2},
+        {"array-lines.json", ISO_FORMAT_JSON, 2},
+        {"onelite-register.jsonl", ISO_FORMAT_ONELITE, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, FIXTURES "%s", cases[i].file);
+        iso_history *h = read_path(path);
+        assert_int_equal(iso_history_format(h), cases[i].f);
+        assert_int_equal(h->n_ops, cases[i].n);
+        assert_string_equal(h->name, path);
+        iso_history_free(h);
+    }
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    static const char *const formats[] = {"auto", "edn", "json", "jsonl", "onelite", "isocheck",
+                                          "jepsen-log"};
+    for (int i = 0; i < 7; i++) {
+        iso_format f;
+        assert_int_equal(iso_format_parse(formats[i], &f), 0);
+        assert_int_equal(f, i);
+        assert_string_equal(iso_format_name(f), formats[i]);
+    }
+    static const char *const workloads[] = {"auto", "list-append", "rw-register", "register",
+                                            "cas-register", "kv", "mutex", "fifo-queue", "set"};
+    for (int i = 0; i < 9; i++) {
+        iso_workload w;
+        assert_int_equal(iso_workload_parse(workloads[i], &w), 0);
+        assert_int_equal(w, i);
+        assert_string_equal(iso_workload_name(w), workloads[i]);
+    }
+    iso_format f = ISO_FORMAT_EDN;
+    iso_workload w = ISO_WORKLOAD_KV;
+    assert_int_equal(iso_format_parse("yaml", &f), -1);
+    assert_int_equal(iso_format_parse(NULL, &f), -1);
+    assert_int_equal(iso_workload_parse("bank", &w), -1);
+    assert_int_equal(f, ISO_FORMAT_EDN);
+    assert_int_equal(w, ISO_WORKLOAD_KV);
+    assert_string_equal(iso_format_name((iso_format)42), "?");
+    assert_string_equal(iso_workload_name((iso_workload)-1), "?");
+    assert_string_equal(iso_version(), ISO_VERSION);
+}
+
+static void test_file_errors(void **state)
+{
+    (void)state;
+    iso_history *h = (iso_history *)1;
+    iso_error err = {0};
+    assert_int_equal(iso_history_read_file("tests/fixtures/read/no-such-file.edn", ISO_FORMAT_AUTO, &h, &err), -1);
+    assert_null(h);
+    assert_string_equal(err.file, "tests/fixtures/read/no-such-file.edn");
+    assert_int_equal(err.line, 0);
+    assert_non_null(strstr(err.msg, "cannot open"));
+    assert_int_equal(iso_history_read_file(FIXTURES "bad", ISO_FORMAT_AUTO, &h, &err), -1);
+    assert_non_null(strstr(err.msg, "directory"));
+    assert_int_equal(iso_history_read_mem("m", "{}", 2, (iso_format)99, &h, &err), -1);
+    assert_non_null(strstr(err.msg, "unknown history format"));
+}
+
+/* Every file in bad/EXPECTED fails at its line:col with its message. */
+static void test_bad_manifest(void **state)
+{
+    (void)state;
+    FILE *m = fopen(FIXTURES "bad/EXPECTED", "r");
+    assert_non_null(m);
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, m)) {
+        char *file = strtok(line, "\t"), *pos = strtok(NULL, "\t"), *msg = strtok(NULL, "\n");
+        assert_non_null(msg);
+        char path[512];
+        snprintf(path, sizeof path, FIXTURES "bad/%s", file);
+        iso_history *h = NULL;
+        iso_error err = {0};
+        assert_int_equal(iso_history_read_file(path, ISO_FORMAT_AUTO, &h, &err), -1);
+        char got[64];
+        snprintf(got, sizeof got, "%ld:%ld", err.line, err.col);
+        assert_string_equal(err.file, path);
+        assert_string_equal(got, pos);
+        if (!strstr(err.msg, msg)) fail_msg("%s: got message '%s', expected '%s'", file, err.msg, msg);
+        n++;
+    }
+    fclose(m);
+    assert_true(n >= 5);
+}
+
+/* ---- the shared corpus ------------------------------------------------ */
+
+static int is_history(const char *name)
+{
+    size_t n = strlen(name);
+    if (strcmp(name, "elle-unit-cases.jsonl") == 0 || strcmp(name, "EXPECTED.json") == 0) return 0;
+    return (n > 4 && strcmp(name + n - 4, ".edn") == 0) || (n > 5 && strcmp(name + n - 5, ".json") == 0) ||
+           (n > 6 && strcmp(name + n - 6, ".jsonl") == 0);
+}
+
+/* Read every history under dir (an explicit stack of folders). */
+static size_t read_tree(const char *root, size_t *ops_huge)
+{
+    char **stack = malloc(64 * sizeof *stack);
+    size_t depth = 0, files = 0;
+    stack[depth++] = strdup(root);
+    while (depth) {
+        char *dir = stack[--depth];
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            if (e->d_name[0] == '.') continue;
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            struct stat st;
+            if (stat(path, &st) != 0) continue;
+            if (S_ISDIR(st.st_mode) && depth < 64) {
+                stack[depth++] = strdup(path);
+            } else if (S_ISREG(st.st_mode) && is_history(e->d_name)) {
+                iso_history *h = read_path(path);
+                assert_true(h->n_ops > 0);
+                if (strcmp(e->d_name, "huge-scc.edn") == 0) *ops_huge = h->n_ops;
+                iso_history_free(h);
+                files++;
+            }
+        }
+        if (d) closedir(d);
+        free(dir);
+    }
+    free(stack);
+    return files;
+}
+
+static void test_corpus(void **state)
+{
+    (void)state;
+    const char *shared = tu_shared_dir();
+    if (!shared) skip();
+    char root[512];
+    snprintf(root, sizeof root, "%s/corpus", shared);
+    size_t huge = 0, files = read_tree(root, &huge);
+    assert_true(files >= 90);
+    assert_int_equal(huge, 20602);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_onelite_order),
+        cmocka_unit_test(test_onelite_register),
+        cmocka_unit_test(test_onelite_malformed),
+        cmocka_unit_test(test_jepsen_log),
+        cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_fixtures_detected),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_file_errors),
+        cmocka_unit_test(test_bad_manifest),
+        cmocka_unit_test(test_corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
