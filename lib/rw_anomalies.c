@@ -1,0 +1,274 @@
+/*
+ * rw_anomalies.c -- rw-register anomalies found without cycles, as Elle's
+ * rw-register finds them: internal, G1a, G1b, lost-update (ok transactions
+ * only), cyclic-versions (from rw_versions.c); plus isolde's garbage-read,
+ * an ok read of a value no transaction wrote to that key.
+ */
+#include "rw_register.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A finding under construction: text and JSON side by side. */
+typedef struct out {
+    iso_buf text, json;
+} out;
+
+static void out_add(iso_ctx *ctx, out *o, int type)
+{
+    iso_buf_puts(&o->json, "}");
+    iso_ctx_add_finding(ctx, type, iso_buf_cstr(&o->text), iso_buf_cstr(&o->json));
+    iso_buf_free(&o->text);
+    iso_buf_free(&o->json);
+}
+
+/* "Let:\n  T1 = {...}\n...\nThen:\n  - " naming txns[i] T(i+1). */
+static void let(const iso_ctx *ctx, out *o, const uint32_t *txns, size_t n)
+{
+    iso_buf_puts(&o->text, "Let:\n");
+    for (size_t i = 0; i < n; i++) {
+        iso_buf_printf(&o->text, "  T%zu = ", i + 1);
+        iso_ctx_op_text(ctx, txns[i], &o->text);
+        iso_buf_puts(&o->text, "\n");
+    }
+    iso_buf_puts(&o->text, "\nThen:\n  - ");
+}
+
+static void put_val(const iso_ctx *ctx, out *o, iso_val v) { iso_ctx_val_text(ctx, v, &o->text); }
+
+/* ,"name":value in the JSON object (the first field without the comma). */
+static void field_val(const iso_ctx *ctx, out *o, const char *name, iso_val v)
+{
+    iso_buf_printf(&o->json, "%s\"%s\":", o->json.n ? "," : "{", name);
+    iso_ctx_val_json(ctx, v, &o->json);
+}
+
+static void field_op(const iso_ctx *ctx, out *o, const char *name, uint32_t txn)
+{
+    iso_buf_printf(&o->json, "%s\"%s\":", o->json.n ? "," : "{", name);
+    iso_ctx_op_json(ctx, txn, &o->json);
+}
+
+/* "T1 read :x = 1" */
+static void read_text(const iso_ctx *ctx, out *o, iso_val k, iso_val v)
+{
+    iso_buf_puts(&o->text, "T1 read ");
+    put_val(ctx, o, k);
+    iso_buf_puts(&o->text, " = ");
+    put_val(ctx, o, v);
+}
+
+/* ---- per-read anomalies: G1a, G1b, garbage-read --------------------------- */
+
+/* One read mop [r k v] of T1 = txn, written by writer (ISO_NONE: nobody). */
+static void read_case(iso_ctx *ctx, const rw_state *st, uint32_t txn, iso_val mop, uint32_t key,
+                      iso_val v, uint32_t writer, int type)
+{
+    out o = {{0}, {0}};
+    uint32_t tx[2] = {txn, writer};
+    iso_val k = st->keys.vals[key];
+    let(ctx, &o, tx, writer == ISO_NONE ? 1 : 2);
+    read_text(ctx, &o, k, v);
+    if (type == ISO_A_G1A) {
+        iso_buf_puts(&o.text, ", which T2 wrote, but T2 failed: T1 read aborted state.");
+    } else if (type == ISO_A_G1B) {
+        iso_buf_puts(&o.text, ", which T2 wrote, but T2 then wrote ");
+        put_val(ctx, &o, k);
+        for (uint32_t i = st->ext_off[writer]; i < st->ext_off[writer + 1]; i++)
+            if (st->ext[i].key == key && st->ext[i].wr != ISO_NONE) {
+                iso_buf_puts(&o.text, " = ");
+                put_val(ctx, &o, st->ver[st->ext[i].wr].val);
+            }
+        iso_buf_puts(&o.text, ": T1 read an intermediate state.");
+    } else {
+        iso_buf_puts(&o.text, ", but no transaction ever wrote ");
+        put_val(ctx, &o, v);
+        iso_buf_puts(&o.text, " to ");
+        put_val(ctx, &o, k);
+        iso_buf_puts(&o.text, ".");
+    }
+    field_op(ctx, &o, "op", txn);
+    field_val(ctx, &o, "mop", mop);
+    if (writer != ISO_NONE) field_op(ctx, &o, "writer", writer);
+    field_val(ctx, &o, "element", v);
+    out_add(ctx, &o, type);
+}
+
+static void read_anomalies(iso_ctx *ctx, const rw_state *st, uint32_t txn)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t n;
+    const iso_val *m = rw_txn_mops(ctx, txn, &n);
+    for (size_t j = 0; j < n; j++) {
+        iso_val k, v;
+        if (rw_mop(s, m[j], &k, &v) != RW_READ) continue;
+        uint32_t key = iso_keys_find(&st->keys, k);
+        const rw_ver *x = &st->ver[rw_ver_find(st, s, key, v)];
+        if (x->writer == ISO_NONE) {
+            if (!iso_is_nil(v)) read_case(ctx, st, txn, m[j], key, v, ISO_NONE, ISO_A_GARBAGE_READ);
+            continue;
+        }
+        if (ctx->txns.t[x->writer].type == ISO_OP_FAIL)
+            read_case(ctx, st, txn, m[j], key, v, x->writer, ISO_A_G1A);
+        if (x->wkind == RW_INTERMEDIATE && x->writer != txn)
+            read_case(ctx, st, txn, m[j], key, v, x->writer, ISO_A_G1B);
+    }
+}
+
+/* ---- internal: a read that disagrees with the txn's own earlier access ---- */
+
+typedef struct scratch {
+    uint32_t *stamp;  /* per key: txn + 1 of the last touch (lost update: read) */
+    uint32_t *wrote;  /* per key: txn + 1 that wrote it after reading it */
+    iso_val *val;     /* per key: internal state (lost update: first read) */
+} scratch;
+
+static void internal_one(iso_ctx *ctx, const rw_state *st, scratch *sc, uint32_t txn)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t n;
+    const iso_val *m = rw_txn_mops(ctx, txn, &n);
+    for (size_t j = 0; j < n; j++) {
+        iso_val k, v;
+        int kind = rw_mop(s, m[j], &k, &v);
+        uint32_t key = iso_keys_find(&st->keys, k);
+        int seen = sc->stamp[key] == txn + 1;
+        if (kind == RW_READ && seen && !iso_val_eq(s, sc->val[key], v)) {
+            out o = {{0}, {0}};
+            let(ctx, &o, &txn, 1);
+            read_text(ctx, &o, k, v);
+            iso_buf_puts(&o.text, ", but earlier in T1 ");
+            put_val(ctx, &o, k);
+            iso_buf_puts(&o.text, " was ");
+            put_val(ctx, &o, sc->val[key]);
+            iso_buf_puts(&o.text, ": T1 is internally inconsistent.");
+            field_op(ctx, &o, "op", txn);
+            field_val(ctx, &o, "mop", m[j]);
+            field_val(ctx, &o, "expected", sc->val[key]);
+            out_add(ctx, &o, ISO_A_INTERNAL);
+            return;
+        }
+        sc->stamp[key] = txn + 1;
+        sc->val[key] = v;
+    }
+}
+
+/* ---- lost update: two ok txns read one version of k, then both wrote k ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* (version read << 32 | txn) for every ok txn that read k and then wrote
+ * it, as Elle's lost-update-cases scans: writes before any read of k do
+ * not count, and only the first write after the first read does. */
+static void lu_collect(iso_ctx *ctx, const rw_state *st, scratch *sc, uint32_t txn,
+                       uint64_t **pairs, size_t *n, size_t *cap)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t nm;
+    const iso_val *m = rw_txn_mops(ctx, txn, &nm);
+    for (size_t j = 0; j < nm; j++) {
+        iso_val k, v;
+        int kind = rw_mop(s, m[j], &k, &v);
+        uint32_t key = iso_keys_find(&st->keys, k);
+        int read = sc->stamp[key] == txn + 1;
+        if (kind == RW_WRITE && read && sc->wrote[key] != txn + 1) {
+            uint64_t ver = rw_ver_find(st, s, key, sc->val[key]);
+            ISO_PUSH(*pairs, *n, *cap, ver << 32 | txn);
+            sc->wrote[key] = txn + 1;
+        } else if (kind == RW_READ && !read) {
+            sc->stamp[key] = txn + 1;
+            sc->val[key] = v;
+        }
+    }
+}
+
+static void lost_updates(iso_ctx *ctx, const rw_state *st, scratch *sc)
+{
+    uint64_t *p = NULL;
+    size_t n = 0, cap = 0;
+    for (uint32_t t = 0; t < ctx->txns.n; t++)
+        if (ctx->txns.t[t].type == ISO_OP_OK) lu_collect(ctx, st, sc, t, &p, &n, &cap);
+    if (n) qsort(p, n, sizeof *p, cmp_u64);
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && p[j] >> 32 == p[i] >> 32; j++) {}
+        if (j - i < 2) continue;
+        const rw_ver *x = &st->ver[p[i] >> 32];
+        iso_val k = st->keys.vals[x->key];
+        uint32_t *tx = iso_xmalloc((j - i) * sizeof *tx);
+        for (size_t q = i; q < j; q++) tx[q - i] = (uint32_t)p[q];
+        out o = {{0}, {0}};
+        let(ctx, &o, tx, j - i);
+        if (j - i == 2) iso_buf_puts(&o.text, "T1 and T2 both read ");
+        else iso_buf_printf(&o.text, "T1 ... T%zu all read ", j - i);
+        put_val(ctx, &o, k);
+        iso_buf_puts(&o.text, " = ");
+        put_val(ctx, &o, x->val);
+        iso_buf_puts(&o.text, ", then each wrote ");
+        put_val(ctx, &o, k);
+        iso_buf_puts(&o.text, ": all but one of these updates were lost.");
+        field_val(ctx, &o, "key", k);
+        field_val(ctx, &o, "value", x->val);
+        iso_buf_puts(&o.json, ",\"txns\":[");
+        for (size_t q = 0; q < j - i; q++) {
+            if (q) iso_buf_puts(&o.json, ",");
+            iso_ctx_op_json(ctx, tx[q], &o.json);
+        }
+        iso_buf_puts(&o.json, "]");
+        out_add(ctx, &o, ISO_A_LOST_UPDATE);
+        free(tx);
+    }
+    free(p);
+}
+
+void rw_find_anomalies(iso_ctx *ctx, const rw_state *st)
+{
+    scratch sc = {iso_xcalloc(st->keys.n + 1, sizeof(uint32_t)),
+                  iso_xcalloc(st->keys.n + 1, sizeof(uint32_t)),
+                  iso_xmalloc((st->keys.n + 1) * sizeof(iso_val))};
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        if (ctx->txns.t[t].type != ISO_OP_OK) continue;
+        read_anomalies(ctx, st, t);
+        internal_one(ctx, st, &sc, t);
+    }
+    memset(sc.stamp, 0, (st->keys.n + 1) * sizeof *sc.stamp);
+    lost_updates(ctx, st, &sc);
+    free(sc.stamp);
+    free(sc.wrote);
+    free(sc.val);
+}
+
+/* ---- cyclic versions ---------------------------------------------------- */
+
+void rw_report_cyclic(iso_ctx *ctx, const rw_state *st, const uint32_t *vers, size_t n,
+                      const uint32_t *cycle, size_t n_cycle, const int *sources,
+                      size_t n_sources)
+{
+    out o = {{0}, {0}};
+    iso_val k = st->keys.vals[st->ver[vers[0]].key];
+    iso_buf_puts(&o.text, "The inferred version order of key ");
+    iso_ctx_val_text(ctx, k, &o.text);
+    iso_buf_puts(&o.text, " is cyclic: ");
+    for (size_t i = 0; i <= n_cycle; i++) {
+        if (i) iso_buf_puts(&o.text, " < ");
+        iso_ctx_val_text(ctx, st->ver[cycle[i % n_cycle]].val, &o.text);
+    }
+    iso_buf_puts(&o.text, "\n  inferred from: ");
+    field_val(ctx, &o, "key", k);
+    iso_buf_puts(&o.json, ",\"scc\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) iso_buf_puts(&o.json, ",");
+        iso_ctx_val_json(ctx, st->ver[vers[i]].val, &o.json);
+    }
+    iso_buf_puts(&o.json, "],\"sources\":[");
+    for (size_t i = 0; i < n_sources; i++) {
+        iso_buf_printf(&o.text, "%s%s", i ? ", " : "", rw_source_name(sources[i]));
+        iso_buf_printf(&o.json, "%s\"%s\"", i ? "," : "", rw_source_name(sources[i]));
+    }
+    iso_buf_printf(&o.text, "\n  the %s evidence was set aside", rw_source_name(sources[n_sources - 1]));
+    iso_buf_puts(&o.json, "]");
+    out_add(ctx, &o, ISO_A_CYCLIC_VERSIONS);
+}

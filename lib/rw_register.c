@@ -1,0 +1,436 @@
+/*
+ * rw_register.c -- the rw-register workload: index every transaction's
+ * external reads and writes as versions (key, value), derive ww / wr / rw
+ * edges from the reduced version graph as Elle's rw-register does, and
+ * explain any such edge on demand.
+ */
+#include "rw_register.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- micro-ops --------------------------------------------------------- */
+
+static int atom_is(const iso_store *s, iso_val v, const char *name)
+{
+    unsigned t = iso_tag(v);
+    if (t != ISO_TAG_KW && t != ISO_TAG_STR && t != ISO_TAG_SYM) return 0;
+    size_t n;
+    const char *p = iso_atom_text(s, v, &n);
+    return n == strlen(name) && memcmp(p, name, n) == 0;
+}
+
+int rw_mop(const iso_store *s, iso_val mop, iso_val *k, iso_val *v)
+{
+    if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return -1;
+    size_t n = iso_seq_len(s, mop);
+    if (n < 2 || n > 3) return -1;
+    const iso_val *it = iso_seq_items(s, mop);
+    *k = it[1];
+    *v = n == 3 ? it[2] : ISO_NIL;
+    if (atom_is(s, it[0], "r")) return RW_READ;
+    if (atom_is(s, it[0], "w")) return RW_WRITE;
+    return -1;
+}
+
+static const iso_val *op_mops(const iso_store *s, const iso_op *op, size_t *n)
+{
+    if (!iso_is_seq(op->value) || iso_seq_kind(s, op->value) > ISO_SEQ_LIST) {
+        *n = 0;
+        return NULL;
+    }
+    *n = iso_seq_len(s, op->value);
+    return iso_seq_items(s, op->value);
+}
+
+const iso_val *rw_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n)
+{
+    return op_mops(&ctx->h->store, iso_txn_op(ctx->h, &ctx->txns.t[txn]), n);
+}
+
+void rw_txn_name(const iso_ctx *ctx, uint32_t txn, int capital, iso_buf *out)
+{
+    const iso_op *op = iso_txn_op(ctx->h, &ctx->txns.t[txn]);
+    iso_buf_printf(out, "%s %s transaction at index %lld", capital ? "The" : "the",
+                   iso_op_type_name(op->type), (long long)op->index);
+}
+
+/* ---- versions: (key, value) -> dense id ---------------------------------- */
+
+static uint64_t ver_hash(const iso_store *s, uint32_t key, iso_val v)
+{
+    return (iso_val_hash(s, v) ^ ((uint64_t)key * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+}
+
+static size_t ver_probe(const rw_state *st, const iso_store *s, uint32_t key, iso_val v)
+{
+    size_t mask = st->n_ver_slots - 1, i = (size_t)(ver_hash(s, key, v) >> 17) & mask;
+    for (;; i = (i + 1) & mask) {
+        uint32_t id = st->ver_slots[i];
+        if (!id) return i;
+        const rw_ver *x = &st->ver[id - 1];
+        if (x->key == key && iso_val_eq(s, x->val, v)) return i;
+    }
+}
+
+static void ver_rehash(rw_state *st, const iso_store *s)
+{
+    size_t n = st->n_ver_slots ? st->n_ver_slots * 2 : 1024;
+    free(st->ver_slots);
+    st->ver_slots = iso_xcalloc(n, sizeof *st->ver_slots);
+    st->n_ver_slots = n;
+    for (size_t id = 0; id < st->n_ver; id++)
+        st->ver_slots[ver_probe(st, s, st->ver[id].key, st->ver[id].val)] = (uint32_t)id + 1;
+}
+
+uint32_t rw_ver_find(const rw_state *st, const iso_store *s, uint32_t key, iso_val v)
+{
+    if (!st->n_ver_slots) return ISO_NONE;
+    uint32_t id = st->ver_slots[ver_probe(st, s, key, v)];
+    return id ? id - 1 : ISO_NONE;
+}
+
+uint32_t rw_ver_intern(rw_state *st, const iso_store *s, uint32_t key, iso_val v)
+{
+    if (2 * (st->n_ver + 1) > st->n_ver_slots) ver_rehash(st, s);
+    size_t i = ver_probe(st, s, key, v);
+    if (st->ver_slots[i]) return st->ver_slots[i] - 1;
+    ISO_PUSH(st->ver, st->n_ver, st->cap_ver,
+             ((rw_ver){v, key, ISO_NONE, 0, RW_UNWRITTEN}));
+    st->ver_slots[i] = (uint32_t)st->n_ver;
+    return (uint32_t)st->n_ver - 1;
+}
+
+/* ---- indexing: validate, intern, external reads and writes ---------------- */
+
+/* Elle asserts that all keys share one type: integers, strings, keywords... */
+static int key_class(const iso_store *s, iso_val k)
+{
+    unsigned t = iso_tag(k);
+    if (t == ISO_TAG_BIG) return ISO_TAG_INT;
+    if (t == ISO_TAG_SEQ) return 100 + (int)iso_seq_kind(s, k);
+    return (int)t;
+}
+
+static const char *class_name(int c)
+{
+    static const char *const names[] = {"an integer", "nil", "a boolean", "a string", "a keyword",
+                                        "a symbol", "an integer", "a float", "a character",
+                                        "a tagged literal"};
+    if (c >= 100) return c == 100 ? "a vector" : c == 101 ? "a list" : c == 102 ? "a set" : "a map";
+    return (size_t)c < sizeof names / sizeof names[0] ? names[c] : "a value";
+}
+
+typedef struct ix {
+    uint32_t *stamp;   /* per key: txn + 1 that last touched it */
+    uint32_t *ent;     /* per key: that txn's ext entry */
+    size_t cap;
+    int cls;           /* key class of the first key, -1 before it */
+    const iso_op *cls_op;
+    iso_val cls_key;
+} ix;
+
+static int fail_at(const iso_ctx *ctx, const iso_op *op, iso_error *err, const char *what,
+                   iso_val v, const char *tail)
+{
+    iso_buf b = {0};
+    iso_val_edn(&ctx->h->store, v, &b);
+    iso_fail(err, ctx->h->name, op->line, op->col, "%s %s (op index %lld)%s", what,
+             iso_buf_cstr(&b), (long long)op->index, tail);
+    iso_buf_free(&b);
+    return -1;
+}
+
+static int check_key(const iso_ctx *ctx, ix *x, const iso_op *op, iso_val k, iso_error *err)
+{
+    int c = key_class(&ctx->h->store, k);
+    if (x->cls < 0) {
+        x->cls = c;
+        x->cls_op = op;
+        x->cls_key = k;
+        return 0;
+    }
+    if (c == x->cls) return 0;
+    iso_buf a = {0}, b = {0};
+    iso_val_edn(&ctx->h->store, x->cls_key, &a);
+    iso_val_edn(&ctx->h->store, k, &b);
+    iso_fail(err, ctx->h->name, op->line, op->col,
+             "keys of different types: %s is %s, but key %s (op index %lld, line %u) is %s; "
+             "rw-register needs every key of one type", iso_buf_cstr(&b), class_name(c),
+             iso_buf_cstr(&a), (long long)x->cls_op->index, x->cls_op->line, class_name(x->cls));
+    iso_buf_free(&a);
+    iso_buf_free(&b);
+    return -1;
+}
+
+/* Every micro-op of op must be [r k v] or [w k v] over keys of one type. */
+static int check_op(const iso_ctx *ctx, ix *x, const iso_op *op, iso_error *err)
+{
+    const iso_store *s = &ctx->h->store;
+    if (!iso_is_nil(op->value) && (!iso_is_seq(op->value) || iso_seq_kind(s, op->value) > ISO_SEQ_LIST))
+        return fail_at(ctx, op, err, "a transaction must be a vector of micro-ops, not", op->value, "");
+    size_t n;
+    const iso_val *m = op_mops(s, op, &n);
+    for (size_t j = 0; j < n; j++) {
+        iso_val k, v;
+        if (rw_mop(s, m[j], &k, &v) < 0)
+            return fail_at(ctx, op, err, "micro-op", m[j],
+                           ": rw-register micro-ops are [\"r\", key, value] or [\"w\", key, value]");
+        if (check_key(ctx, x, op, k, err)) return -1;
+    }
+    return 0;
+}
+
+static int dup_write(const iso_ctx *ctx, uint32_t first, uint32_t txn, iso_val k, iso_val v,
+                     iso_error *err)
+{
+    const iso_op *a = iso_txn_op(ctx->h, &ctx->txns.t[first]);
+    const iso_op *b = iso_txn_op(ctx->h, &ctx->txns.t[txn]);
+    iso_buf kb = {0}, vb = {0};
+    iso_val_edn(&ctx->h->store, k, &kb);
+    iso_val_edn(&ctx->h->store, v, &vb);
+    iso_fail(err, ctx->h->name, b->line, b->col,
+             "Key %s had value %s written by more than one op: op index %lld (line %u) and "
+             "op index %lld (line %u); rw-register needs written values unique per key",
+             iso_buf_cstr(&kb), iso_buf_cstr(&vb), (long long)a->index, a->line,
+             (long long)b->index, b->line);
+    iso_buf_free(&kb);
+    iso_buf_free(&vb);
+    return -1;
+}
+
+/* The ext entry of key in txn, created on the transaction's first touch. */
+static rw_ext *touch(rw_state *st, ix *x, uint32_t txn, uint32_t key)
+{
+    if (key >= x->cap) {
+        size_t old = x->cap;
+        ISO_GROW(x->stamp, x->cap, (size_t)key + 1);
+        x->ent = iso_xrealloc(x->ent, x->cap * sizeof *x->ent);
+        memset(x->stamp + old, 0, (x->cap - old) * sizeof *x->stamp);
+    }
+    if (x->stamp[key] == txn + 1) return &st->ext[x->ent[key]];
+    x->stamp[key] = txn + 1;
+    x->ent[key] = (uint32_t)st->n_ext;
+    ISO_PUSH(st->ext, st->n_ext, st->cap_ext, ((rw_ext){key, ISO_NONE, ISO_NONE, 0, 0}));
+    return &st->ext[st->n_ext - 1];
+}
+
+static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, uint32_t t, iso_error *err)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t n;
+    const iso_val *m = rw_txn_mops(ctx, t, &n);
+    for (size_t j = 0; j < n; j++) {
+        iso_val kv, v;
+        int kind = rw_mop(s, m[j], &kv, &v);
+        uint32_t key = iso_keys_intern(&st->keys, kv);
+        uint32_t ver = rw_ver_intern(st, s, key, v);
+        size_t before = st->n_ext;
+        rw_ext *e = touch(st, x, t, key);
+        if (kind == RW_READ) {
+            if (st->n_ext > before) { e->rd = ver; e->rd_mop = (uint32_t)j; }
+            continue;
+        }
+        e->wr = ver;
+        e->wr_mop = (uint32_t)j;
+        rw_ver *w = &st->ver[ver];
+        if (w->writer != ISO_NONE && w->writer != t) return dup_write(ctx, w->writer, t, kv, v, err);
+        w->writer = t;
+        w->wmop = (uint32_t)j;
+        w->wkind = RW_INTERMEDIATE;
+    }
+    for (uint32_t i = st->ext_off[t]; i < st->n_ext; i++)
+        if (st->ext[i].wr != ISO_NONE) st->ver[st->ext[i].wr].wkind = RW_FINAL;
+    return 0;
+}
+
+static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
+{
+    const iso_history *h = ctx->h;
+    ix x = {NULL, NULL, 0, -1, NULL, 0};
+    int rc = 0;
+    st->ext_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->ext_off);
+    for (size_t t = 0; t < ctx->txns.n && !rc; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        if ((tx->inv != ISO_NONE && check_op(ctx, &x, &h->ops[tx->inv], err)) ||
+            (tx->cmp != ISO_NONE && check_op(ctx, &x, &h->ops[tx->cmp], err))) {
+            rc = -1;
+            break;
+        }
+        st->ext_off[t] = (uint32_t)st->n_ext;
+        rc = index_txn(ctx, st, &x, (uint32_t)t, err);
+    }
+    st->ext_off[ctx->txns.n] = (uint32_t)st->n_ext;
+    st->nil_ver = iso_xmalloc((st->keys.n + 1) * sizeof *st->nil_ver);
+    for (uint32_t k = 0; k < st->keys.n && !rc; k++)
+        st->nil_ver[k] = rw_ver_intern(st, &h->store, k, ISO_NIL);
+    free(x.stamp);
+    free(x.ent);
+    return rc;
+}
+
+/* CSR of the ok transactions externally reading each version. */
+static void index_readers(iso_ctx *ctx, rw_state *st)
+{
+    st->rd_off = iso_xcalloc(st->n_ver + 2, sizeof *st->rd_off);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t t = 0; t < ctx->txns.n; t++) {
+            if (ctx->txns.t[t].type != ISO_OP_OK) continue;
+            for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++) {
+                uint32_t r = st->ext[i].rd;
+                if (r == ISO_NONE) continue;
+                if (pass == 0) st->rd_off[r + 2]++;
+                else st->rd[st->rd_off[r + 1]++] = (uint32_t)t;
+            }
+        }
+        if (pass == 0) {
+            for (size_t v = 2; v < st->n_ver + 2; v++) st->rd_off[v] += st->rd_off[v - 1];
+            st->rd = iso_xmalloc((st->rd_off[st->n_ver + 1] + 1) * sizeof *st->rd);
+        }
+    }
+}
+
+/* ---- edges --------------------------------------------------------------- */
+
+/* The ok transaction whose external write is version v, or ISO_NONE. */
+static uint32_t ok_writer(const iso_ctx *ctx, const rw_state *st, uint32_t v)
+{
+    const rw_ver *w = &st->ver[v];
+    if (w->wkind != RW_FINAL || ctx->txns.t[w->writer].type != ISO_OP_OK) return ISO_NONE;
+    return w->writer;
+}
+
+static void add_edges(iso_ctx *ctx, const rw_state *st, const rw_vedge *ve, size_t n_ve)
+{
+    for (size_t t = 0; t < ctx->txns.n; t++) {
+        if (ctx->txns.t[t].type != ISO_OP_OK) continue;
+        for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++) {
+            uint32_t w = st->ext[i].rd == ISO_NONE ? ISO_NONE : ok_writer(ctx, st, st->ext[i].rd);
+            if (w != ISO_NONE && w != t) iso_edges_add(&ctx->edges, w, (uint32_t)t, ISO_EDGE_WR);
+        }
+    }
+    for (size_t i = 0; i < n_ve; i++) {
+        uint32_t w2 = ok_writer(ctx, st, ve[i].b), w1 = ok_writer(ctx, st, ve[i].a);
+        if (w2 == ISO_NONE) continue;
+        if (w1 != ISO_NONE && w1 != w2) iso_edges_add(&ctx->edges, w1, w2, ISO_EDGE_WW);
+        for (uint32_t r = st->rd_off[ve[i].a]; r < st->rd_off[ve[i].a + 1]; r++)
+            if (st->rd[r] != w2) iso_edges_add(&ctx->edges, st->rd[r], w2, ISO_EDGE_RW);
+    }
+}
+
+static int analyze(iso_ctx *ctx, iso_error *err)
+{
+    rw_state *st = iso_xcalloc(1, sizeof *st);
+    ctx->wl_state = st;
+    iso_keys_init(&st->keys, &ctx->h->store);
+    if (index_txns(ctx, st, err)) return -1;
+    index_readers(ctx, st);
+    rw_vedge *ve = NULL;
+    size_t n_ve = 0;
+    if (rw_version_graph(ctx, st, &ve, &n_ve, err)) return -1;
+    add_edges(ctx, st, ve, n_ve);
+    free(ve);
+    rw_find_anomalies(ctx, st);
+    return 0;
+}
+
+/* ---- explanations ------------------------------------------------------- */
+
+static void step_json(const iso_ctx *ctx, iso_buf *json, const char *type, iso_val key,
+                      iso_val value, const iso_val *value2, uint32_t am, uint32_t bm)
+{
+    iso_buf_printf(json, "{\"type\":\"%s\",\"key\":", type);
+    iso_ctx_val_json(ctx, key, json);
+    iso_buf_puts(json, ",\"value\":");
+    iso_ctx_val_json(ctx, value, json);
+    if (value2) {
+        iso_buf_puts(json, ",\"value'\":");
+        iso_ctx_val_json(ctx, *value2, json);
+    }
+    iso_buf_printf(json, ",\"a-mop-index\":%u,\"b-mop-index\":%u}", am, bm);
+}
+
+/* Render fmt with %K key, %A a's value, %B b's value, %1 ta, %2 tb. */
+static void render(const iso_ctx *ctx, iso_buf *text, const char *fmt, const char *ta,
+                   const char *tb, iso_val key, iso_val a, iso_val b)
+{
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%' || !p[1]) {
+            iso_buf_put(text, p, 1);
+            continue;
+        }
+        switch (*++p) {
+        case 'K': iso_ctx_val_text(ctx, key, text); break;
+        case 'A': iso_ctx_val_text(ctx, a, text); break;
+        case 'B': iso_ctx_val_text(ctx, b, text); break;
+        case '1': iso_buf_puts(text, ta); break;
+        case '2': iso_buf_puts(text, tb); break;
+        default: iso_buf_put(text, p, 1);
+        }
+    }
+}
+
+/* b's entry for key, or NULL. */
+static const rw_ext *ext_of(const rw_state *st, uint32_t txn, uint32_t key)
+{
+    for (uint32_t i = st->ext_off[txn]; i < st->ext_off[txn + 1]; i++)
+        if (st->ext[i].key == key) return &st->ext[i];
+    return NULL;
+}
+
+static int explain_key(const iso_ctx *ctx, const rw_ext *ea, const rw_ext *eb, int bit,
+                       const char *ta, const char *tb, iso_buf *text, iso_buf *json)
+{
+    const rw_state *st = ctx->wl_state;
+    iso_val key = st->keys.vals[ea->key];
+    if (bit == ISO_EDGE_WR) {
+        if (ea->wr == ISO_NONE || eb->rd != ea->wr) return 0;
+        iso_val v = st->ver[ea->wr].val;
+        render(ctx, text, "%1 wrote %K = %A, which was read by %2", ta, tb, key, v, v);
+        step_json(ctx, json, "wr", key, v, NULL, ea->wr_mop, eb->rd_mop);
+        return 1;
+    }
+    uint32_t va = bit == ISO_EDGE_WW ? ea->wr : ea->rd;
+    if (va == ISO_NONE || eb->wr == ISO_NONE || !rw_reduced_has(st, va, eb->wr)) return 0;
+    iso_val a = st->ver[va].val, b = st->ver[eb->wr].val;
+    if (bit == ISO_EDGE_WW) {
+        render(ctx, text, "%1 set key %K to %A, and %2 set it to %B, which came later in the "
+               "version order", ta, tb, key, a, b);
+        step_json(ctx, json, "ww", key, a, &b, ea->wr_mop, eb->wr_mop);
+    } else {
+        render(ctx, text, "%1 read key %K = %A, and %2 set it to %B, which came later in the "
+               "version order", ta, tb, key, a, b);
+        step_json(ctx, json, "rw", key, a, &b, ea->rd_mop, eb->wr_mop);
+    }
+    return 1;
+}
+
+static void explain(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const char *ta,
+                    const char *tb, iso_buf *text, iso_buf *json)
+{
+    const rw_state *st = ctx->wl_state;
+    for (uint32_t i = st->ext_off[a]; i < st->ext_off[a + 1]; i++) {
+        const rw_ext *eb = ext_of(st, b, st->ext[i].key);
+        if (eb && explain_key(ctx, &st->ext[i], eb, bit, ta, tb, text, json)) return;
+    }
+    iso_buf_printf(text, "%s precedes %s (no witness found)", ta, tb);
+    iso_buf_puts(json, "{\"type\":\"unknown\"}");
+}
+
+static void state_free(void *p)
+{
+    rw_state *st = p;
+    if (!st) return;
+    iso_keys_free(&st->keys);
+    free(st->ver);
+    free(st->ver_slots);
+    free(st->nil_ver);
+    free(st->ext_off);
+    free(st->ext);
+    free(st->rd_off);
+    free(st->rd);
+    free(st->red);
+    free(st);
+}
+
+const iso_workload_ops iso_rw_register_ops = {"rw-register", analyze, explain, state_free};

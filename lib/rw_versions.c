@@ -1,0 +1,516 @@
+/*
+ * rw_versions.c -- rw-register version graphs: the version-order evidence
+ * Elle's rw-register accepts (initial state, writes-follow-reads,
+ * sequential keys, linearizable keys, a transaction order), applied one
+ * source at a time; a source that makes any key's graph cyclic is reported
+ * as cyclic-versions and dropped, as Elle does. The accepted graph is then
+ * transitively reduced, so that ww / rw edges name adjacent versions.
+ *
+ * Sequential and linearizable keys relate a transaction's final value of a
+ * key to the first value of the next transactions touching that key, per
+ * process or per key in real time. Both are linear passes: the real-time
+ * one keeps, per key, the frontier of completed transactions (the reduction
+ * Elle's realtime-graph uses), so no transaction walks forward.
+ */
+#include "rw_register.h"
+#include "txn_order.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const source_names[RW_SRC_COUNT] = {
+    "initial-state", "wfr-keys", "sequential-keys", "linearizable-keys", "transaction-order"};
+
+const char *rw_source_name(int s) { return source_names[s]; }
+
+typedef struct vbuf {
+    iso_edges e;       /* version edges, bits = 1 */
+} vbuf;
+
+static void push(vbuf *b, uint32_t a, uint32_t c)
+{
+    if (a != c && a != ISO_NONE && c != ISO_NONE) iso_edges_add(&b->e, a, c, 1);
+}
+
+static int is_nil(const rw_state *st, uint32_t v) { return iso_is_nil(st->ver[v].val); }
+
+/* Elle's (or write read): the last value a transaction left for a key. */
+static uint32_t final_of(const rw_state *st, const rw_ext *e)
+{
+    if (e->wr != ISO_NONE && !is_nil(st, e->wr)) return e->wr;
+    return e->rd != ISO_NONE ? e->rd : st->nil_ver[e->key];
+}
+
+/* Elle's (or read write): the first value, for ok transactions; info
+ * transactions only tell their writes. */
+static uint32_t first_of(const rw_state *st, const rw_ext *e, int type)
+{
+    if (type != ISO_OP_OK) return e->wr;
+    if (e->rd != ISO_NONE && !is_nil(st, e->rd)) return e->rd;
+    return e->wr != ISO_NONE ? e->wr : st->nil_ver[e->key];
+}
+
+/* ---- sources ------------------------------------------------------------ */
+
+/* nil precedes every value an ok transaction read or an ok/info one wrote. */
+static void src_initial(const iso_ctx *ctx, const rw_state *st, vbuf *b)
+{
+    for (uint32_t v = 0; v < st->n_ver; v++) {
+        const rw_ver *x = &st->ver[v];
+        if (iso_is_nil(x->val)) continue;
+        int written = x->wkind == RW_FINAL && ctx->txns.t[x->writer].type != ISO_OP_FAIL;
+        if (written || st->rd_off[v + 1] > st->rd_off[v]) push(b, st->nil_ver[x->key], v);
+    }
+}
+
+/* A write follows the external read of the same key in one ok txn. */
+static void src_wfr(const iso_ctx *ctx, const rw_state *st, vbuf *b)
+{
+    for (size_t t = 0; t < ctx->txns.n; t++) {
+        if (ctx->txns.t[t].type != ISO_OP_OK) continue;
+        for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++)
+            if (st->ext[i].rd != ISO_NONE && !is_nil(st, st->ext[i].rd))
+                push(b, st->ext[i].rd, st->ext[i].wr);
+    }
+}
+
+/* (process, key) -> last ext entry, open addressing on a packed u64. */
+typedef struct pk_map {
+    uint64_t *k;       /* key + 1, 0 = empty */
+    uint32_t *v;
+    size_t n_slots;
+} pk_map;
+
+static uint32_t *pk_slot(pk_map *m, uint64_t key)
+{
+    size_t mask = m->n_slots - 1, i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & mask;
+    while (m->k[i] && m->k[i] != key + 1) i = (i + 1) & mask;
+    if (!m->k[i]) {
+        m->k[i] = key + 1;
+        m->v[i] = ISO_NONE;
+    }
+    return &m->v[i];
+}
+
+/* Per process, consecutive ok transactions touching a key (Elle's process
+ * graph, through transactions that do not touch it). */
+static void src_sequential(const iso_ctx *ctx, const rw_state *st, vbuf *b)
+{
+    iso_keys procs;
+    iso_keys_init(&procs, &ctx->h->store);
+    pk_map m = {0};
+    m.n_slots = 64;
+    while (m.n_slots < 2 * (size_t)st->n_ext + 2) m.n_slots *= 2;
+    m.k = iso_xcalloc(m.n_slots, sizeof *m.k);
+    m.v = iso_xmalloc(m.n_slots * sizeof *m.v);
+    for (size_t t = 0; t < ctx->txns.n; t++) {
+        if (ctx->txns.t[t].type != ISO_OP_OK) continue;
+        uint64_t p = iso_keys_intern(&procs, iso_txn_op(ctx->h, &ctx->txns.t[t])->process);
+        for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++) {
+            uint32_t *last = pk_slot(&m, p << 32 | st->ext[i].key);
+            if (*last != ISO_NONE)
+                push(b, final_of(st, &st->ext[*last]), first_of(st, &st->ext[i], ISO_OP_OK));
+            *last = i;
+        }
+    }
+    free(m.k);
+    free(m.v);
+    iso_keys_free(&procs);
+}
+
+/* One invocation or ok completion of a transaction touching a key. */
+typedef struct rt_event {
+    uint32_t ent;      /* ext entry */
+    uint32_t txn;
+    uint8_t cmp;       /* 1: completion */
+} rt_event;
+
+/* Events of every key in history order, grouped by key (counting sort). */
+static rt_event *rt_events(const iso_ctx *ctx, const rw_state *st, uint32_t *koff)
+{
+    const iso_txns *tx = &ctx->txns;
+    size_t nk = st->keys.n, n = 0;
+    uint32_t *pos_txn = iso_xmalloc((ctx->h->n_ops + 1) * sizeof *pos_txn);
+    memset(pos_txn, 0xff, (ctx->h->n_ops + 1) * sizeof *pos_txn);
+    memset(koff, 0, (nk + 2) * sizeof *koff);
+    for (uint32_t t = 0; t < tx->n; t++) {
+        int ok = tx->t[t].type == ISO_OP_OK;
+        if (!ok && tx->t[t].type != ISO_OP_INFO) continue;
+        if (tx->t[t].inv != ISO_NONE) pos_txn[tx->t[t].inv] = t;
+        if (ok) pos_txn[tx->t[t].cmp] = t;
+        for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++)
+            if (ok || st->ext[i].wr != ISO_NONE)
+                koff[st->ext[i].key + 2] += (tx->t[t].inv != ISO_NONE) + ok;
+    }
+    for (size_t k = 2; k < nk + 2; k++) koff[k] += koff[k - 1];
+    n = koff[nk + 1];
+    rt_event *ev = iso_xmalloc((n + 1) * sizeof *ev);
+    for (size_t pos = 0; pos < ctx->h->n_ops; pos++) {
+        uint32_t t = pos_txn[pos];
+        if (t == ISO_NONE) continue;
+        int ok = tx->t[t].type == ISO_OP_OK, cmp = pos == tx->t[t].cmp;
+        for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++)
+            if (ok || st->ext[i].wr != ISO_NONE)
+                ev[koff[st->ext[i].key + 1]++] = (rt_event){i, t, (uint8_t)cmp};
+    }
+    free(pos_txn);
+    return ev;
+}
+
+
+/* A completed ok transaction on a key's frontier. */
+typedef struct front_ent {
+    uint32_t ent;      /* its ext entry */
+    uint32_t cmp;      /* position of its completion */
+} front_ent;
+
+/* Per key, real-time order: every ok transaction completed before another
+ * is invoked, through the frontier of completions not yet implied. */
+static void src_linearizable(const iso_ctx *ctx, const rw_state *st, vbuf *b)
+{
+    const iso_txns *tx = &ctx->txns;
+    uint32_t *koff = iso_xmalloc((st->keys.n + 2) * sizeof *koff);
+    rt_event *ev = rt_events(ctx, st, koff);
+    front_ent *front = NULL;
+    size_t cap = 0;
+    for (size_t k = 0; k < st->keys.n; k++) {
+        size_t start = 0, end = 0;
+        for (uint32_t e = koff[k]; e < koff[k + 1]; e++) {
+            const iso_txn *t = &tx->t[ev[e].txn];
+            if (!ev[e].cmp) {
+                uint32_t first = first_of(st, &st->ext[ev[e].ent], t->type);
+                for (size_t i = start; i < end; i++) push(b, final_of(st, &st->ext[front[i].ent]), first);
+                continue;
+            }
+            /* completions before this one's invocation are implied by it */
+            while (t->inv != ISO_NONE && start < end && front[start].cmp < t->inv) start++;
+            ISO_PUSH(front, end, cap, ((front_ent){ev[e].ent, t->cmp}));
+        }
+    }
+    free(front);
+    free(ev);
+    free(koff);
+}
+
+/* One external write of a ranked transaction. */
+typedef struct ranked {
+    double rank;
+    uint32_t key, txn, ver;
+} ranked;
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+    const ranked *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+    return (a->txn > b->txn) - (a->txn < b->txn);
+}
+
+/* The database's own commit order: consecutive writes of each key. */
+static int src_txn_order(const iso_ctx *ctx, const rw_state *st, vbuf *b, iso_error *err)
+{
+    iso_txn_rank *r = NULL;
+    size_t nr = 0, n = 0, cap = 0;
+    if (iso_txn_order_read(ctx->opts->transaction_order_file, &r, &nr, err)) return -1;
+    ranked *w = NULL;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        double rank;
+        if (tx->cmp == ISO_NONE || tx->type == ISO_OP_FAIL ||
+            !iso_txn_order_find(r, nr, ctx->h->ops[tx->cmp].index, &rank)) continue;
+        for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++)
+            if (st->ext[i].wr != ISO_NONE)
+                ISO_PUSH(w, n, cap, ((ranked){rank, st->ext[i].key, t, st->ext[i].wr}));
+    }
+    if (n) qsort(w, n, sizeof *w, cmp_ranked);
+    for (size_t i = 1; i < n; i++)
+        if (w[i].key == w[i - 1].key) push(b, w[i - 1].ver, w[i].ver);
+    free(w);
+    free(r);
+    return 0;
+}
+
+/* ---- cycles ------------------------------------------------------------- */
+
+/* Stable bottom-up merge sort of ids under a comparator with context. */
+typedef int (*id_cmp)(const void *cx, uint32_t a, uint32_t b);
+
+static void msort(uint32_t *a, size_t n, id_cmp cmp, const void *cx)
+{
+    uint32_t *tmp = iso_xmalloc((n + 1) * sizeof *tmp), *src = a, *dst = tmp;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = cmp(cx, src[j], src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        uint32_t *x = src; src = dst; dst = x;
+    }
+    if (src != a) memcpy(a, src, n * sizeof *a);
+    free(tmp);
+}
+
+typedef struct vcx {
+    const rw_state *st;
+    const iso_store *s;
+} vcx;
+
+static int cmp_ver(const void *p, uint32_t a, uint32_t b)
+{
+    const vcx *c = p;
+    const rw_ver *x = &c->st->ver[a], *y = &c->st->ver[b];
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return iso_val_cmp(c->s, x->val, y->val);
+}
+
+/* A shortest cycle through scc[0] inside its component (BFS); returns its
+ * length, vertices in path[] (scc[0] first). */
+static size_t find_cycle(const iso_graph *g, const uint32_t *comp, uint32_t s, uint32_t *parent,
+                         uint32_t *queue, uint32_t *path)
+{
+    size_t head = 0, tail = 0;
+    uint32_t last = ISO_NONE;
+    queue[tail++] = s;
+    parent[s] = s;
+    while (head < tail && last == ISO_NONE) {
+        uint32_t v = queue[head++];
+        for (uint32_t i = g->off[v]; i < g->off[v + 1] && last == ISO_NONE; i++) {
+            uint32_t d = g->dst[i];
+            if (d == s) last = v;
+            else if (comp[d] == comp[s] && parent[d] == ISO_NONE) {
+                parent[d] = v;
+                queue[tail++] = d;
+            }
+        }
+    }
+    size_t n = 0;
+    for (uint32_t v = last; v != s; v = parent[v]) path[n++] = v;
+    path[n++] = s;
+    for (size_t i = 0; i < n / 2; i++) {
+        uint32_t x = path[i]; path[i] = path[n - 1 - i]; path[n - 1 - i] = x;
+    }
+    for (size_t i = 0; i < tail; i++) parent[queue[i]] = ISO_NONE;
+    return n;
+}
+
+/* Report every component of two or more versions, by key then least
+ * version. Returns the number reported. */
+static size_t report_sccs(iso_ctx *ctx, const rw_state *st, const iso_graph *g, const int *used,
+                          size_t n_used)
+{
+    uint32_t n = g->n, *comp = iso_xmalloc((n + 1) * sizeof *comp);
+    uint32_t nc = iso_scc(g, 1, comp);
+    uint32_t *off = iso_xcalloc((size_t)nc + 2, sizeof *off), *byc = iso_xmalloc((n + 1) * sizeof *byc);
+    for (uint32_t v = 0; v < n; v++) off[comp[v] + 2]++;
+    for (size_t c = 2; c < (size_t)nc + 2; c++) off[c] += off[c - 1];
+    for (uint32_t v = 0; v < n; v++) byc[off[comp[v] + 1]++] = v;
+    vcx cx = {st, &ctx->h->store};
+    uint32_t *reps = NULL;
+    size_t n_reps = 0, cap = 0;
+    for (uint32_t c = 0; c < nc; c++) {
+        if (off[c + 1] - off[c] < 2) continue;
+        msort(byc + off[c], off[c + 1] - off[c], cmp_ver, &cx);
+        ISO_PUSH(reps, n_reps, cap, byc[off[c]]);
+    }
+    if (n_reps) {
+        msort(reps, n_reps, cmp_ver, &cx);
+        uint32_t *parent = iso_xmalloc((n + 1) * sizeof *parent), *queue = iso_xmalloc((n + 1) * sizeof *queue);
+        uint32_t *path = iso_xmalloc((n + 1) * sizeof *path);
+        memset(parent, 0xff, (n + 1) * sizeof *parent);
+        for (size_t i = 0; i < n_reps; i++) {
+            uint32_t c = comp[reps[i]];
+            size_t len = find_cycle(g, comp, reps[i], parent, queue, path);
+            rw_report_cyclic(ctx, st, byc + off[c], off[c + 1] - off[c], path, len, used, n_used);
+        }
+        free(parent);
+        free(queue);
+        free(path);
+    }
+    free(reps);
+    free(off);
+    free(byc);
+    free(comp);
+    return n_reps;
+}
+
+/* Would adding nb to acc make a version graph cyclic? Reports if so. */
+static int cyclic_with(iso_ctx *ctx, const rw_state *st, const vbuf *acc, const vbuf *nb,
+                       const int *used, size_t n_used)
+{
+    iso_edges all = {0};
+    ISO_GROW(all.e, all.cap, acc->e.n + nb->e.n + 1);
+    memcpy(all.e, acc->e.e, acc->e.n * sizeof *all.e);
+    memcpy(all.e + acc->e.n, nb->e.e, nb->e.n * sizeof *all.e);
+    all.n = acc->e.n + nb->e.n;
+    iso_graph g;
+    iso_graph_build(&g, (uint32_t)st->n_ver, &all);
+    iso_edges_free(&all);
+    size_t n = report_sccs(ctx, st, &g, used, n_used);
+    iso_graph_free(&g);
+    return n > 0;
+}
+
+/* ---- transitive reduction ------------------------------------------------- */
+
+/* Topological ranks (Kahn) of an acyclic graph. */
+static uint32_t *topo_rank(const iso_graph *g)
+{
+    uint32_t n = g->n, head = 0, tail = 0;
+    uint32_t *indeg = iso_xcalloc((size_t)n + 1, sizeof *indeg);
+    uint32_t *queue = iso_xmalloc(((size_t)n + 1) * sizeof *queue);
+    uint32_t *rank = iso_xmalloc(((size_t)n + 1) * sizeof *rank);
+    for (size_t i = 0; i < g->n_edges; i++) indeg[g->dst[i]]++;
+    for (uint32_t v = 0; v < n; v++)
+        if (!indeg[v]) queue[tail++] = v;
+    while (head < tail) {
+        uint32_t v = queue[head];
+        rank[v] = head++;
+        for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++)
+            if (--indeg[g->dst[i]] == 0) queue[tail++] = g->dst[i];
+    }
+    free(indeg);
+    free(queue);
+    return rank;
+}
+
+typedef struct tr {
+    const iso_graph *g;
+    uint32_t *rank, *mark, *stack;
+    size_t budget;
+} tr;
+
+/* Mark (with u + 1) everything reachable in one or more steps from u's
+ * successors, up to the rank of the last of them. Returns work done. */
+static size_t mark_beyond(tr *r, uint32_t u)
+{
+    const iso_graph *g = r->g;
+    uint32_t maxr = 0, sp = 0;
+    size_t work = 0;
+    for (uint32_t i = g->off[u]; i < g->off[u + 1]; i++)
+        if (r->rank[g->dst[i]] > maxr) maxr = r->rank[g->dst[i]];
+    for (uint32_t i = g->off[u]; i < g->off[u + 1]; i++) r->stack[sp++] = g->dst[i];
+    while (sp) {
+        uint32_t v = r->stack[--sp];
+        for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++, work++) {
+            uint32_t d = g->dst[i];
+            if (r->rank[d] > maxr || r->mark[d] == u + 1) continue;
+            r->mark[d] = u + 1;
+            r->stack[sp++] = d;
+        }
+    }
+    return work;
+}
+
+/* Keep u -> v unless another path leads from u to v. nil reaches every
+ * other version of its key, so nil -> v is redundant exactly when v has a
+ * non-nil predecessor. Past a work budget, edges are kept (they are implied
+ * anyway, only less precise). */
+static void reduce(const rw_state *st, const iso_graph *g, rw_vedge **out, size_t *n_out)
+{
+    uint32_t n = g->n;
+    tr r = {g, topo_rank(g), iso_xcalloc((size_t)n + 1, sizeof(uint32_t)),
+            iso_xmalloc(((size_t)n + g->n_edges + 1) * sizeof(uint32_t)), 16 * ((size_t)n + g->n_edges) + (1u << 20)};
+    uint8_t *inner = iso_xcalloc((size_t)n + 1, 1); /* has a non-nil predecessor */
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t i = g->off[u]; i < g->off[u + 1] && !is_nil(st, u); i++) inner[g->dst[i]] = 1;
+    size_t cap = 0;
+    for (uint32_t u = 0; u < n; u++) {
+        uint32_t lo = g->off[u], hi = g->off[u + 1];
+        int nil = is_nil(st, u), deep = !nil && hi - lo >= 2 && r.budget > 0;
+        if (deep) {
+            size_t w = mark_beyond(&r, u);
+            r.budget = w < r.budget ? r.budget - w : 0;
+        }
+        for (uint32_t i = lo; i < hi; i++) {
+            uint32_t v = g->dst[i];
+            if ((nil && inner[v]) || (deep && r.mark[v] == u + 1)) continue;
+            ISO_PUSH(*out, *n_out, cap, ((rw_vedge){u, v}));
+        }
+    }
+    free(inner);
+    free(r.rank);
+    free(r.mark);
+    free(r.stack);
+}
+
+/* ---- the reduced edge set --------------------------------------------------- */
+
+static size_t red_slot(const rw_state *st, uint64_t key)
+{
+    size_t mask = st->n_red_slots - 1, i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 21) & mask;
+    while (st->red[i] && st->red[i] != key + 1) i = (i + 1) & mask;
+    return i;
+}
+
+int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b)
+{
+    if (!st->n_red_slots) return 0;
+    return st->red[red_slot(st, (uint64_t)a << 32 | b)] != 0;
+}
+
+static void index_reduced(rw_state *st, const rw_vedge *e, size_t n)
+{
+    st->n_red_slots = 64;
+    while (st->n_red_slots < 2 * n + 2) st->n_red_slots *= 2;
+    st->red = iso_xcalloc(st->n_red_slots, sizeof *st->red);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t key = (uint64_t)e[i].a << 32 | e[i].b;
+        st->red[red_slot(st, key)] = key + 1;
+    }
+}
+
+/* ---- sources in order ------------------------------------------------------- */
+
+static int wanted(const iso_check_opts *o, int s)
+{
+    switch (s) {
+    case RW_SRC_WFR: return o->wfr_keys;
+    case RW_SRC_SEQUENTIAL: return o->sequential_keys;
+    case RW_SRC_LINEARIZABLE: return o->linearizable_keys;
+    case RW_SRC_TXN_ORDER: return o->transaction_order_file != NULL;
+    default: return 1;
+    }
+}
+
+static int run_source(iso_ctx *ctx, const rw_state *st, int s, vbuf *b, iso_error *err)
+{
+    switch (s) {
+    case RW_SRC_INITIAL: src_initial(ctx, st, b); return 0;
+    case RW_SRC_WFR: src_wfr(ctx, st, b); return 0;
+    case RW_SRC_SEQUENTIAL: src_sequential(ctx, st, b); return 0;
+    case RW_SRC_LINEARIZABLE: src_linearizable(ctx, st, b); return 0;
+    default: return src_txn_order(ctx, st, b, err);
+    }
+}
+
+int rw_version_graph(iso_ctx *ctx, rw_state *st, rw_vedge **out, size_t *n_out, iso_error *err)
+{
+    vbuf acc = {{0}};
+    int used[RW_SRC_COUNT];
+    size_t n_used = 0;
+    for (int s = 0; s < RW_SRC_COUNT; s++) {
+        if (!wanted(ctx->opts, s)) continue;
+        vbuf nb = {{0}};
+        if (run_source(ctx, st, s, &nb, err)) {
+            iso_edges_free(&acc.e);
+            return -1;
+        }
+        used[n_used] = s;
+        if (s == RW_SRC_INITIAL || !cyclic_with(ctx, st, &acc, &nb, used, n_used + 1)) {
+            for (size_t i = 0; i < nb.e.n; i++) iso_edges_add(&acc.e, nb.e.e[i].src, nb.e.e[i].dst, 1);
+            n_used++;
+        }
+        iso_edges_free(&nb.e);
+    }
+    iso_graph g;
+    iso_graph_build(&g, (uint32_t)st->n_ver, &acc.e);
+    iso_edges_free(&acc.e);
+    *out = NULL;
+    *n_out = 0;
+    reduce(st, &g, out, n_out);
+    iso_graph_free(&g);
+    index_reduced(st, *out, *n_out);
+    return 0;
+}
