@@ -144,6 +144,61 @@ ISO_API int iso_result_write_dir(const iso_result *r, const char *dir,
                                  iso_error *err);
 ISO_API void iso_result_free(iso_result *r);
 
+/* ---- running -------------------------------------------------------- */
+#include <signal.h>
+
+/* Drive a database with concurrent clients and record what each client
+ * saw as an Elle-compatible JSON-lines history (one op per line, written
+ * before that client starts its next transaction). Backends: "sim" (the
+ * seeded in-process MVCC database: same seed, byte-identical history),
+ * "sqlite" (libsqlite3, when built with it) and "exec" (any client
+ * program speaking the line protocol of docs/FORMATS.md section 7). */
+typedef struct iso_run_opts {
+    const char *backend;      /* "sim" | "sqlite" | "exec"; default "sim" */
+    const char *url;          /* sqlite: database file; exec: shell command */
+    const char *history_path; /* where the history goes (required) */
+    iso_workload workload;    /* LIST_APPEND (default) or RW_REGISTER */
+    long txns;                /* transactions before the final reads; 2000 */
+    int clients;              /* concurrent clients; 8 */
+    int keys;                 /* hot keys in the pool; 8 (at most 1024) */
+    int max_writes_per_key;   /* a key retires after this many writes; 32 */
+    int max_txn_length;       /* micro-ops per transaction, 1..64; 4 */
+    double read_ratio;        /* share of reads among micro-ops; 0.5 */
+    double zipf;              /* key skew exponent; 0 = uniform */
+    uint64_t seed;            /* generator (and sim) seed; 1 */
+    int processes;            /* clients as forked processes, not threads */
+    /* sim */
+    const char *isolation;    /* see iso_run_isolation_name; "strict-serializable" */
+    double abort_rate;        /* share of commits the sim aborts at random */
+    double info_rate;         /* share of commits with an unknown outcome */
+    int stale;                /* serializable: snapshots up to this many
+                                 commits old; -1 = default (3) */
+    /* sqlite */
+    const char *begin;        /* "deferred" | "immediate" | "exclusive" */
+    const char *journal;      /* "wal" | "delete" */
+    long busy_timeout_ms;     /* 5000 */
+    /* exec */
+    long timeout_ms;          /* a reply later than this is info; 10000 */
+    /* control: the run stops early (no final reads) once *stop != 0 */
+    const volatile sig_atomic_t *stop;
+    /* called about ten times a second from the runner's thread */
+    void (*progress)(void *arg, long done, long total, double seconds);
+    void *progress_arg;
+} iso_run_opts;
+
+typedef struct iso_run_stats {
+    long ok, fail, info; /* transactions by outcome, final reads included */
+    double seconds;      /* wall time of the run */
+} iso_run_stats;
+
+ISO_API void iso_run_opts_init(iso_run_opts *o);
+/* Run o->backend and write the history to o->history_path. Returns 0 and
+ * fills *st (which may be NULL), or -1 with err set (the history written
+ * so far stays on disk). */
+ISO_API int iso_run(const iso_run_opts *o, iso_run_stats *st, iso_error *err);
+/* The sim's isolation levels by index; NULL past the last. */
+ISO_API const char *iso_run_isolation_name(int i);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,109 @@
+/*
+ * run/run.h -- the runner's internal pieces: a transaction as generated
+ * and executed, the seeded random source, the workload generator and the
+ * JSON-lines history writer. Backends (driver.h) and the simulated
+ * database (sim.h) speak in these types.
+ */
+#ifndef ISO_RUN_H
+#define ISO_RUN_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include "util.h"
+
+/* Micro-op functions. */
+enum run_f { RUN_R = 0, RUN_APPEND, RUN_W };
+/* What a transaction came to; also the recorded op type after invoke. */
+enum run_outcome { RUN_OK = 0, RUN_FAIL, RUN_INFO };
+
+#define RUN_MAX_MOPS 64   /* longest transaction (and final-read chunk) */
+#define RUN_MAX_KEYS 1024 /* largest hot-key pool */
+
+typedef struct run_mop {
+    uint8_t f;        /* enum run_f */
+    uint8_t nil;      /* read result is nil (registers; unread lists) */
+    int64_t key;
+    int64_t value;    /* written value; a register read's result */
+    uint32_t off, len; /* a list read's result: res[off .. off+len) */
+} run_mop;
+
+/* One transaction: its micro-ops and, once run, the values it read. */
+typedef struct run_txn {
+    run_mop mops[RUN_MAX_MOPS];
+    uint32_t n;
+    int list_append;  /* 1: append / list reads; 0: w / register reads */
+    int64_t *res;     /* list-read elements */
+    size_t n_res, cap_res;
+    char error[120];  /* why it failed / is indeterminate; "" if none */
+} run_txn;
+
+void run_txn_release(run_txn *t);
+/* Forget every read result (before the txn is run, or run again). */
+void run_txn_clear_reads(run_txn *t);
+/* Append one element to the list read by mop i (which must be the last
+ * list read begun). */
+void run_txn_read_elem(run_txn *t, uint32_t i, int64_t elem);
+/* Start the result of list read i (empty, not nil). */
+void run_txn_read_begin(run_txn *t, uint32_t i);
+
+/* splitmix64: small, fast, and the same sequence on every platform. */
+static inline uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* Uniform in [0, n), n > 0. */
+static inline uint32_t rng_below(uint64_t *s, uint32_t n)
+{
+    return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+/* Uniform in [0, 1). */
+static inline double rng_unit(uint64_t *s)
+{
+    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* ---- generator ---- */
+
+typedef struct gen_params {
+    int list_append;
+    long txns;              /* transactions before the final reads */
+    int keys;               /* hot-key pool size, 1..RUN_MAX_KEYS */
+    int max_writes_per_key; /* a key retires after this many writes */
+    int max_txn_length;     /* 1..RUN_MAX_MOPS */
+    double read_ratio;      /* share of reads, 0..1 */
+    double zipf;            /* skew exponent over the pool; 0 = uniform */
+    uint64_t seed;
+} gen_params;
+
+/* Fixed-size (no pointers), so that forked clients can share it. */
+typedef struct gen {
+    gen_params p;
+    uint64_t rng;
+    long made;                     /* transactions handed out */
+    int64_t next_key;              /* keys 0 .. next_key-1 exist */
+    int64_t final_key;             /* next key the final reads visit */
+    int64_t pool_key[RUN_MAX_KEYS];
+    uint32_t pool_writes[RUN_MAX_KEYS];
+    double cdf[RUN_MAX_KEYS];      /* zipf: cumulative weights, last = 1 */
+} gen;
+
+void gen_init(gen *g, const gen_params *p);
+/* Fill t with the next transaction; returns 0 when all have been made. */
+int gen_next(gen *g, run_txn *t);
+/* Fill t with the next chunk of the final read of every key; returns 0
+ * when every key has been read. */
+int gen_final(gen *g, run_txn *t);
+
+/* ---- history lines ---- */
+
+/* Append t's micro-ops as a JSON array; reads are null unless with_reads. */
+void rec_value(iso_buf *b, const run_txn *t, int with_reads);
+/* Append one Elle JSON line: type is ISO_OP_* (history.h numbering:
+ * 0 invoke, 1 ok, 2 fail, 3 info). Reads are null unless type is ok. */
+void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
+              const run_txn *t, int64_t time_ns);
+
+#endif
