@@ -43,7 +43,8 @@ typedef struct iso_graph {
     size_t n_edges;
 } iso_graph;
 
-/* Build CSR from triples (es is sorted in place; self-loops dropped). */
+/* Build CSR from triples: rows sorted by dst, parallel edges merged (bits
+ * OR-ed), self-loops and out-of-range endpoints dropped. es is unchanged. */
 void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es);
 void iso_graph_free(iso_graph *g);
 /* Bits of the edge a -> b, 0 if none (binary search in a's row). */

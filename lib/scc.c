@@ -1,0 +1,88 @@
+/*
+ * scc.c -- strongly connected components of a CSR graph, restricted to the
+ * edges whose bits intersect a mask.
+ *
+ * Tarjan's algorithm with an explicit call stack (vertex, next edge) in
+ * place of recursion: histories reach millions of transactions. Components
+ * are numbered as Tarjan closes them (sinks of the condensation first).
+ */
+#include "graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tarjan {
+    const iso_graph *g;
+    uint8_t mask;
+    uint32_t *comp;          /* ISO_NONE until the vertex's component closes */
+    uint32_t *idx, *low;     /* discovery order, lowest reachable on stack */
+    uint32_t *stk;           /* Tarjan's stack of open vertices */
+    uint32_t *cv, *ce;       /* call stack: vertex and its next edge */
+    uint32_t n_idx, sp, cp, n_comp;
+} tarjan;
+
+static void visit(tarjan *t, uint32_t v)
+{
+    t->idx[v] = t->low[v] = t->n_idx++;
+    t->stk[t->sp++] = v;
+    t->cv[t->cp] = v;
+    t->ce[t->cp++] = t->g->off[v];
+}
+
+/* v's edges are done: close its component if it is a root, and pass its
+ * low link to its caller. */
+static void finish(tarjan *t, uint32_t v)
+{
+    t->cp--;
+    if (t->low[v] == t->idx[v]) {
+        uint32_t w;
+        do {
+            w = t->stk[--t->sp];
+            t->comp[w] = t->n_comp;
+        } while (w != v);
+        t->n_comp++;
+    }
+    if (t->cp > 0) {
+        uint32_t u = t->cv[t->cp - 1];
+        if (t->low[v] < t->low[u]) t->low[u] = t->low[v];
+    }
+}
+
+static void run_from(tarjan *t, uint32_t root)
+{
+    const iso_graph *g = t->g;
+    visit(t, root);
+    while (t->cp > 0) {
+        uint32_t v = t->cv[t->cp - 1], e = t->ce[t->cp - 1];
+        if (e == g->off[v + 1]) {
+            finish(t, v);
+            continue;
+        }
+        t->ce[t->cp - 1]++;
+        if (!(g->bits[e] & t->mask)) continue;
+        uint32_t w = g->dst[e];
+        if (t->idx[w] == ISO_NONE) visit(t, w);
+        else if (t->comp[w] == ISO_NONE && t->idx[w] < t->low[v]) t->low[v] = t->idx[w];
+    }
+}
+
+uint32_t iso_scc(const iso_graph *g, uint8_t mask, uint32_t *comp)
+{
+    size_t n = g->n ? g->n : 1;
+    tarjan t = {.g = g, .mask = mask, .comp = comp};
+    t.idx = iso_xmalloc(n * sizeof *t.idx);
+    t.low = iso_xmalloc(n * sizeof *t.low);
+    t.stk = iso_xmalloc(n * sizeof *t.stk);
+    t.cv = iso_xmalloc(n * sizeof *t.cv);
+    t.ce = iso_xmalloc(n * sizeof *t.ce);
+    memset(t.idx, 0xff, n * sizeof *t.idx);
+    memset(comp, 0xff, (size_t)g->n * sizeof *comp);
+    for (uint32_t v = 0; v < g->n; v++)
+        if (t.idx[v] == ISO_NONE) run_from(&t, v);
+    free(t.idx);
+    free(t.low);
+    free(t.stk);
+    free(t.cv);
+    free(t.ce);
+    return t.n_comp;
+}
