@@ -14,7 +14,9 @@
 #include <string.h>
 #include "lin.h"
 
-struct vmap {               /* iso_val -> uint32, open addressing */
+#define IDLE (ISO_NONE - 1)  /* a process with no open invocation */
+
+struct vmap {               /* iso_val -> uint32 (not ISO_NONE), open addressing */
     iso_val *keys;
     uint32_t *vals;
     size_t n_slots, n;
@@ -255,7 +257,7 @@ static int on_invoke(struct build *b, uint32_t i)
     if (kind < 0) return op_fail(b, i, "operation unknown to the model");
     int fresh;
     uint32_t *pend = vmap_slot(&b->procs, &b->h->store, op->process, &fresh);
-    uint32_t prev = fresh ? ISO_NONE : *pend;
+    uint32_t prev = fresh ? IDLE : *pend;
     struct lin_input *in = b->in;
     uint32_t k = (uint32_t)in->n_ops;
     ISO_GROW(in->ops, in->cap_ops, in->n_ops + 1);
@@ -264,26 +266,26 @@ static int on_invoke(struct build *b, uint32_t i)
         .call = i, .ret = LIN_NEVER, .inv = i, .cmp = ISO_NONE, .kind = (uint8_t)kind};
     *pend = k;
     /* an invocation while another is open: that one never completed */
-    return prev == ISO_NONE ? 0 : finish(b, prev, ISO_NONE);
+    return prev == IDLE ? 0 : finish(b, prev, ISO_NONE);
 }
 
 static int on_complete(struct build *b, uint32_t i)
 {
     int fresh;
     uint32_t *pend = vmap_slot(&b->procs, &b->h->store, b->h->ops[i].process, &fresh);
-    if (fresh || *pend == ISO_NONE) {
-        if (fresh) *pend = ISO_NONE;
+    if (fresh || *pend == IDLE) {
+        *pend = IDLE;
         return op_fail(b, i, "completion without an invocation");
     }
     uint32_t k = *pend;
-    *pend = ISO_NONE;
+    *pend = IDLE;
     return finish(b, k, i);
 }
 
 static int finish_open(struct build *b)
 {
     for (size_t i = 0; i < b->procs.n_slots; i++)
-        if (b->procs.vals[i] != ISO_NONE && finish(b, b->procs.vals[i], ISO_NONE) < 0)
+        if (b->procs.vals[i] < IDLE && finish(b, b->procs.vals[i], ISO_NONE) < 0)
             return -1;
     return 0;
 }
