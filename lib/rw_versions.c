@@ -262,6 +262,8 @@ static int cmp_ver(const void *p, uint32_t a, uint32_t b)
     const vcx *c = p;
     const rw_ver *x = &c->st->ver[a], *y = &c->st->ver[b];
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (iso_is_nil(x->val) || iso_is_nil(y->val)) /* the initial state first */
+        return iso_is_nil(y->val) - iso_is_nil(x->val);
     return iso_val_cmp(c->s, x->val, y->val);
 }
 
