@@ -209,10 +209,11 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
     ctx.opts = o;
     ctx.wl = wl == ISO_WORKLOAD_RW_REGISTER ? &iso_rw_register_ops : &iso_list_append_ops;
     int rc = iso_reportable(o, ctx.reportable, err);
-    if (!rc) rc = iso_txns_pair(h, &ctx.txns, err);
+    uint8_t extra = order_edges(ctx.reportable);
+    if (!rc) rc = iso_txns_pair(h, extra != 0, &ctx.txns, err);
     if (!rc) rc = ctx.wl->analyze(&ctx, err);
     if (!rc) {
-        search_graph(&ctx, order_edges(ctx.reportable));
+        search_graph(&ctx, extra);
         iso_result_build(r, ctx.reportable, ctx.findings, ctx.n_findings);
         ctx.findings = NULL; /* now owned by the result */
         ctx.n_findings = 0;

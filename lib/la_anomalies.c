@@ -350,27 +350,43 @@ static void dirty_update_case(iso_ctx *ctx, const la_state *st, uint32_t key, co
     f_emit(ctx, &f, ISO_A_DIRTY_UPDATE);
 }
 
-/* Elle's dirty-update-cases: walk the version order; a failed writer
- * followed (through info writers) by an ok one. */
+/* Elle's dirty-update-cases: walk the key's version order as Elle infers
+ * it over every client op, failed ones too (so a lone append counts only
+ * when no invocation repeats it); a failed writer followed (through info
+ * writers) by an ok one promotes aborted state. */
 static void dirty_updates(iso_ctx *ctx, const la_state *st)
 {
+    const iso_store *s = &ctx->h->store;
     for (uint32_t key = 0; key < st->keys.n; key++) {
         const la_key *k = &st->k[key];
         if (!k->has_fail) continue;
+        const iso_val *order = k->appends_ops == 1 ? &k->single : k->full;
+        size_t len = k->appends_ops == 1 ? 1 : k->full_len;
+        if (k->appends_ops == 1) { /* the lone append, wherever it was */
+            for (size_t i = 0; i < st->n_ap; i++)
+                if (st->ap[i].key == key) order = &st->ap[i].value;
+        }
         int t1type = ISO_OP_OK;
         uint32_t t1 = ISO_NONE;
         size_t from = 0;
-        for (size_t i = 0; i < k->len; i++) {
-            const la_append *a = la_find(st, key, k->order[i]);
+        iso_val *vs = iso_xmalloc((len ? len : 1) * sizeof *vs);
+        size_t nv = 0;
+        for (size_t i = 0; i < len; i++) {
+            int dup = 0;
+            for (size_t j = 0; j < i && !dup; j++) dup = iso_val_eq(s, order[j], order[i]);
+            if (dup) continue;
+            vs[nv++] = order[i];
+            const la_append *a = la_find(st, key, order[i]);
             int t2type = a && a->type != ISO_OP_INVOKE ? a->type : ISO_OP_INFO;
             if (t2type == ISO_OP_INFO) continue; /* we can't say; keep the range */
             if (t2type == ISO_OP_OK && t1type == ISO_OP_FAIL)
-                dirty_update_case(ctx, st, key, k->order + from, i + 1 - from, t1, a->txn);
+                dirty_update_case(ctx, st, key, vs + from, nv - from, t1, a->txn);
             if (t2type == ISO_OP_FAIL && t1type == ISO_OP_FAIL) continue; /* cover the range */
             t1 = a->txn;
             t1type = t2type;
-            from = i;
+            from = nv - 1;
         }
+        free(vs);
     }
 }
 

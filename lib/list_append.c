@@ -159,6 +159,8 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
     st->k = iso_xcalloc(st->keys.n + 1, sizeof *st->k);
     for (size_t i = 0; i < st->n_ap; i++) {
         const la_append *a = &st->ap[i];
+        const iso_txn *tx = &ctx->txns.t[a->txn];
+        st->k[a->key].appends_ops += (tx->inv != ISO_NONE) + (tx->cmp != ISO_NONE);
         if (a->type == ISO_OP_FAIL) st->k[a->key].has_fail = 1;
         if (a->type == ISO_OP_OK || a->type == ISO_OP_INFO) {
             st->k[a->key].appends_plus++;
@@ -173,7 +175,7 @@ static int find_longest(iso_ctx *ctx, la_state *st, iso_error *err)
 {
     const iso_store *s = &ctx->h->store;
     for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        if (!in_plus(&ctx->txns.t[t])) continue;
+        if (ctx->txns.t[t].cmp == ISO_NONE) continue;
         size_t n;
         const iso_val *m = la_txn_mops(ctx, t, &n);
         for (size_t j = 0; j < n; j++) {
@@ -185,6 +187,8 @@ static int find_longest(iso_ctx *ctx, la_state *st, iso_error *err)
             const iso_val *items = la_read_items(s, v, &len);
             if (!len) continue;
             la_key *k = &st->k[iso_keys_find(&st->keys, mop_key(s, m[j]))];
+            if (len > k->full_len) { k->full = items; k->full_len = (uint32_t)len; }
+            if (!in_plus(&ctx->txns.t[t])) continue;
             size_t common = len < k->len ? len : k->len;
             if (memcmp(items, k->order, common * sizeof *items) != 0) {
                 for (size_t i = 0; i < common && !k->incompatible; i++)

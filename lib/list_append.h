@@ -39,6 +39,10 @@ typedef struct la_key {
     uint8_t single_only;  /* order came from the key's only append */
     uint8_t has_fail;     /* a failed transaction appended to this key */
     uint32_t clean;       /* order[0..clean) were appended by ok/info txns */
+    /* Elle's dirty-update orders over all client ops, failed ones too: */
+    const iso_val *full;  /* longest read by any completed txn */
+    uint32_t full_len;
+    uint32_t appends_ops; /* append micro-ops in invocations and completions */
     uint32_t appends_plus;/* appends in ok/info txns */
     iso_val single;       /* the value when appends_plus == 1 */
     uint32_t slot0;       /* readers of version i (0 = initial) live in */

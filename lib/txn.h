@@ -23,9 +23,11 @@ typedef struct iso_txns {
     size_t n;
 } iso_txns;
 
-/* Pair the client ops of h. Fails (with the op's position) on an
- * invocation while the same process still has one outstanding. */
-int iso_txns_pair(const iso_history *h, iso_txns *out, iso_error *err);
+/* Pair the client ops of h. An invocation while the same process still has
+ * one outstanding makes pairing ambiguous: with strict set that is an error
+ * (with the op's position); otherwise, as Elle does when it needs no
+ * real-time or process order, every completion stands alone. */
+int iso_txns_pair(const iso_history *h, int strict, iso_txns *out, iso_error *err);
 void iso_txns_free(iso_txns *t);
 
 /* The op whose value describes the transaction: the completion if any,

@@ -100,6 +100,18 @@ static int value_option(cli_check *c, const char *a, const char *v)
     return 1;
 }
 
+/* Options that take a value. */
+static int takes_value(const char *a)
+{
+    static const char *const names[] = {
+        "-m", "--model", "-c", "--consistency-models", "-a", "--anomalies", "-d", "--directory",
+        "-f", "--format", "-s", "--cycle-search-timeout", "--max-examples", "-j", "--threads",
+        "--transaction-order", "--timeout", "--cas-fail"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(a, names[i])) return 1;
+    return 0;
+}
+
 int cli_check_option(cli_check *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
@@ -110,10 +122,9 @@ int cli_check_option(cli_check *c, int argc, char **argv, int *i)
     if (a[0] == '-' && a[1] == '-' && eq && (size_t)(eq - a) < sizeof name) {
         memcpy(name, a, (size_t)(eq - a));
         name[eq - a] = 0;
-        return value_option(c, name, eq + 1);
+        return takes_value(name) ? value_option(c, name, eq + 1) : 0;
     }
-    int r = value_option(c, a, "");
-    if (r == 0) return 0; /* not a check option */
+    if (!takes_value(a)) return 0; /* not a check option */
     if (*i + 1 >= argc) {
         fprintf(stderr, "isolde: %s needs a value\n", a);
         return -1;

@@ -29,7 +29,7 @@ static fx *run(const char *edn, const iso_check_opts *o)
     f->ctx.h = f->h;
     f->ctx.opts = &f->o;
     f->ctx.wl = &iso_rw_register_ops;
-    assert_int_equal(iso_txns_pair(f->h, &f->ctx.txns, &f->err), 0);
+    assert_int_equal(iso_txns_pair(f->h, 1, &f->ctx.txns, &f->err), 0);
     f->rc = iso_rw_register_ops.analyze(&f->ctx, &f->err);
     return f;
 }
