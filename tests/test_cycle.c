@@ -1,0 +1,377 @@
+/*
+ * test_cycle.c -- the typed cycle search: classification, each producible
+ * cycle type on a minimal graph, implication skipping, the budget and its
+ * cycle-exists fallback, thread determinism, and a randomized cross-check
+ * against a brute-force enumeration of closed walks on small graphs.
+ */
+#include "testutil.h"
+#include "cycle.h"
+
+#define W ISO_EDGE_WW
+#define R ISO_EDGE_WR
+#define A ISO_EDGE_RW
+#define P ISO_EDGE_PROCESS
+#define T ISO_EDGE_REALTIME
+
+static void build(iso_graph *g, uint32_t n, const uint32_t (*es)[3], size_t m)
+{
+    iso_edges e = {0};
+    for (size_t i = 0; i < m; i++) iso_edges_add(&e, es[i][0], es[i][1], (uint8_t)es[i][2]);
+    iso_graph_build(g, n, &e);
+    iso_edges_free(&e);
+}
+
+static void want_all(iso_search_req *q)
+{
+    memset(q, 0, sizeof *q);
+    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) q->want[t] = 1;
+}
+
+/* A reported cycle must be a genuine closed walk of its type. */
+static void check_genuine(const iso_graph *g, const iso_cycle *c)
+{
+    assert_true(c->len >= 2);
+    for (uint32_t i = 0; i < c->len; i++) {
+        uint8_t b = c->e[i];
+        assert_true(b && !(b & (b - 1)));
+        assert_true(iso_graph_edge(g, c->v[i], c->v[(i + 1) % c->len]) & b);
+    }
+    assert_int_equal(iso_cycle_classify(c->e, c->len), c->type);
+}
+
+static void test_classify(void **st)
+{
+    (void)st;
+    uint8_t g0[] = {W, W}, g1c[] = {W, R}, gs[] = {R, A, W}, gn[] = {A, W, A, R},
+            g2[] = {A, A, W}, g2wrap[] = {A, W, A}, rt[] = {W, T, P}, pr[] = {W, P};
+    assert_int_equal(iso_cycle_classify(g0, 2), ISO_A_G0);
+    assert_int_equal(iso_cycle_classify(g1c, 2), ISO_A_G1C);
+    assert_int_equal(iso_cycle_classify(gs, 3), ISO_A_G_SINGLE_ITEM);
+    assert_int_equal(iso_cycle_classify(gn, 4), ISO_A_G_NONADJACENT_ITEM);
+    assert_int_equal(iso_cycle_classify(g2, 3), ISO_A_G2_ITEM);
+    assert_int_equal(iso_cycle_classify(g2wrap, 3), ISO_A_G2_ITEM);
+    assert_int_equal(iso_cycle_classify(rt, 3), ISO_A_G0_REALTIME);
+    assert_int_equal(iso_cycle_classify(pr, 2), ISO_A_G0_PROCESS);
+    assert_int_equal(iso_cycle_classify(g0, 0), -1);
+}
+
+/* For each producible type: a minimal graph whose only cycle has that
+ * type; the search must report exactly it, with that cycle. */
+static void test_each_type(void **st)
+{
+    (void)st;
+    static const uint8_t lab[][4] = {
+        {W, W}, {W, P}, {W, T}, {W, R}, {R, P}, {R, T},
+        {A, W}, {A, P}, {A, T}, {A, W, A, W}, {A, P, A, W}, {A, T, A, W},
+        {A, A, W}, {A, A, P}, {A, A, T},
+    };
+    static const int type[] = {
+        ISO_A_G0, ISO_A_G0_PROCESS, ISO_A_G0_REALTIME, ISO_A_G1C, ISO_A_G1C_PROCESS,
+        ISO_A_G1C_REALTIME, ISO_A_G_SINGLE_ITEM, ISO_A_G_SINGLE_ITEM_PROCESS,
+        ISO_A_G_SINGLE_ITEM_REALTIME, ISO_A_G_NONADJACENT_ITEM,
+        ISO_A_G_NONADJACENT_ITEM_PROCESS, ISO_A_G_NONADJACENT_ITEM_REALTIME,
+        ISO_A_G2_ITEM, ISO_A_G2_ITEM_PROCESS, ISO_A_G2_ITEM_REALTIME,
+    };
+    for (size_t i = 0; i < sizeof type / sizeof type[0]; i++) {
+        uint32_t es[4][3], len = lab[i][3] ? 4 : lab[i][2] ? 3 : 2;
+        for (uint32_t j = 0; j < len; j++) {
+            es[j][0] = j + 1;
+            es[j][1] = (j + 1) % len + 1;
+            es[j][2] = lab[i][j];
+        }
+        iso_graph g;
+        build(&g, 6, (const uint32_t (*)[3])es, len);
+        iso_search_req q;
+        want_all(&q);
+        iso_search_out out = {0};
+        assert_int_equal(iso_search_cycles(&g, &q, &out), 0);
+        assert_int_equal(out.n_cycles, 1);
+        assert_int_equal(out.cycles[0].type, type[i]);
+        assert_int_equal(out.cycles[0].len, len);
+        check_genuine(&g, &out.cycles[0]);
+        assert_int_equal(out.n_timeouts, 0);
+        assert_int_equal(out.n_exists, 0);
+        iso_search_out_free(&out);
+        iso_graph_free(&g);
+    }
+}
+
+/* G-single-item implies G2-item: with both cycles in one component only
+ * the G-single-item is reported; G0 (not implied) is reported too. With
+ * G-single-item unwanted, the G2-item cycle appears. Predicate types are
+ * never produced. */
+static void test_implication_skip(void **st)
+{
+    (void)st;
+    static const uint32_t es[][3] = {
+        {0, 1, A}, {1, 0, W},            /* G-single-item */
+        {0, 2, A}, {2, 3, A}, {3, 0, W}, /* G2-item */
+        {0, 4, W}, {4, 0, W},            /* G0 */
+    };
+    iso_graph g;
+    build(&g, 5, es, sizeof es / sizeof es[0]);
+    iso_search_req q;
+    want_all(&q);
+    iso_search_out out = {0};
+    iso_search_cycles(&g, &q, &out);
+    assert_int_equal(out.n_cycles, 2);
+    assert_int_equal(out.cycles[0].type, ISO_A_G_SINGLE_ITEM); /* severity order */
+    assert_int_equal(out.cycles[1].type, ISO_A_G0);
+    for (size_t i = 0; i < out.n_cycles; i++) check_genuine(&g, &out.cycles[i]);
+    iso_search_out_free(&out);
+    memset(&q, 0, sizeof q);
+    q.want[ISO_A_G2_ITEM] = q.want[ISO_A_G_SINGLE] = q.want[ISO_A_G2] = 1;
+    iso_search_cycles(&g, &q, &out);
+    assert_int_equal(out.n_cycles, 1);
+    assert_int_equal(out.cycles[0].type, ISO_A_G2_ITEM);
+    assert_int_equal(out.cycles[0].len, 3);
+    iso_search_out_free(&out);
+    iso_graph_free(&g);
+}
+
+/* The shortest cycle is found even when a long one is met first. */
+static void test_shortest(void **st)
+{
+    (void)st;
+    iso_edges e = {0};
+    for (uint32_t i = 0; i < 50; i++) iso_edges_add(&e, i, i + 1, W); /* long ring */
+    iso_edges_add(&e, 50, 0, W);
+    iso_edges_add(&e, 40, 37, W); /* a 4-cycle 37->38->39->40->37 */
+    iso_graph g;
+    iso_graph_build(&g, 51, &e);
+    iso_edges_free(&e);
+    iso_search_req q = {0};
+    q.want[ISO_A_G0] = 1;
+    iso_search_out out = {0};
+    iso_search_cycles(&g, &q, &out);
+    assert_int_equal(out.n_cycles, 1);
+    assert_int_equal(out.cycles[0].len, 4);
+    check_genuine(&g, &out.cycles[0]);
+    iso_search_out_free(&out);
+    iso_graph_free(&g);
+}
+
+/* Two ww chains joined by rw edges, with rw chords from one chain into the
+ * other: no G-single-item exists, and proving that takes one search per
+ * chord head. A 1 ms budget cannot finish it: a timeout, and the
+ * cycle-exists proofs of the wanted models whose subgraph is cyclic, less
+ * those of models stronger than one already shown violated (Elle's rule:
+ * serializable implies snapshot isolation, so PL-3 is redundant). */
+static void chains(iso_graph *g, uint32_t m)
+{
+    iso_edges e = {0};
+    for (uint32_t i = 0; i + 1 < m; i++) {
+        iso_edges_add(&e, i, i + 1, W);
+        iso_edges_add(&e, m + i, m + i + 1, W);
+        iso_edges_add(&e, i, m + i + 1, A);
+    }
+    iso_edges_add(&e, m - 1, m, A);
+    iso_edges_add(&e, 2 * m - 1, 0, A);
+    iso_graph_build(g, 2 * m, &e);
+    iso_edges_free(&e);
+}
+
+static void test_timeout_fallback(void **st)
+{
+    (void)st;
+    const uint32_t m = 20000;
+    iso_graph g;
+    chains(&g, m);
+    iso_search_req q = {0};
+    q.want[ISO_A_G_SINGLE_ITEM] = q.want[ISO_A_PL_1_CYCLE_EXISTS] = 1;
+    q.want[ISO_A_PL_2_CYCLE_EXISTS] = q.want[ISO_A_PL_SI_CYCLE_EXISTS] = 1;
+    q.want[ISO_A_PL_2_99_CYCLE_EXISTS] = q.want[ISO_A_PL_3_CYCLE_EXISTS] = 1;
+    q.timeout_ms = 1;
+    iso_search_out out = {0};
+    iso_search_cycles(&g, &q, &out);
+    assert_int_equal(out.n_cycles, 0);
+    assert_int_equal(out.n_timeouts, 1);
+    assert_int_equal(out.timeouts[0].type, ISO_A_G_SINGLE_ITEM);
+    assert_int_equal(out.timeouts[0].size, 2 * m);
+    assert_int_equal(out.n_exists, 2);
+    assert_int_equal(out.exists[0].type, ISO_A_PL_SI_CYCLE_EXISTS);
+    assert_int_equal(out.exists[1].type, ISO_A_PL_2_99_CYCLE_EXISTS); /* PL-3: redundant */
+    for (size_t i = 0; i < out.n_exists; i++) {
+        assert_true(out.exists[i].size >= 2);
+        for (uint32_t j = 1; j < out.exists[i].size; j++)
+            assert_true(out.exists[i].scc[j - 1] < out.exists[i].scc[j]);
+    }
+    iso_search_out_free(&out);
+    iso_graph_free(&g);
+    chains(&g, 300); /* unlimited: the search proves absence */
+    q.timeout_ms = 0;
+    iso_search_cycles(&g, &q, &out);
+    assert_int_equal(out.n_cycles + out.n_timeouts + out.n_exists, 0);
+    iso_search_out_free(&out);
+    iso_graph_free(&g);
+}
+
+/* ---- randomized cross-check against brute force --------------------- */
+
+#define MAXN 7
+#define MAXL 8
+
+typedef struct oracle {
+    uint32_t n;
+    uint8_t adj[MAXN][MAXN];
+    uint32_t comp[MAXN];                  /* mutual reachability class */
+    uint32_t min[MAXN][ISO_N_CYCLE_TYPES]; /* by class: shortest walk, 0 = none */
+} oracle;
+
+static uint64_t rng_state = 0x243f6a8885a308d3ull;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 33) % n;
+}
+
+/* Enumerate every closed walk from s up to MAXL edges, one label per edge. */
+static void walks(oracle *o, uint32_t s, uint32_t v, uint8_t *lab, uint32_t len)
+{
+    if (len && v == s) {
+        int t = iso_cycle_classify(lab, len);
+        uint32_t *m = &o->min[o->comp[s]][t];
+        if (*m == 0 || len < *m) *m = len;
+    }
+    if (len == MAXL) return;
+    for (uint32_t y = 0; y < o->n; y++)
+        for (uint8_t b = o->adj[v][y]; b; b &= (uint8_t)(b - 1)) {
+            lab[len] = b & (uint8_t)-b;
+            walks(o, s, y, lab, len + 1);
+        }
+}
+
+/* Edge labels a walk of the type may use; 0 for predicate types. */
+static uint8_t type_labels(int t)
+{
+    static const uint8_t base[] = {W, W | R, W | R | A, 0, W | R | A, 0, W | R | A, 0};
+    static const uint8_t var[] = {0, P, P | T};
+    return base[t / 3] ? (uint8_t)(base[t / 3] | var[t % 3]) : 0;
+}
+
+/* Classes: mutual reachability over the labels any wanted type may use. */
+static void oracle_run(oracle *o, const iso_search_req *q)
+{
+    uint8_t reach[MAXN][MAXN] = {{0}}, use = 0;
+    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++)
+        if (q->want[t]) use |= type_labels(t);
+    for (uint32_t a = 0; a < o->n; a++)
+        for (uint32_t b = 0; b < o->n; b++) reach[a][b] = a == b || (o->adj[a][b] & use);
+    for (uint32_t k = 0; k < o->n; k++)
+        for (uint32_t a = 0; a < o->n; a++)
+            for (uint32_t b = 0; b < o->n; b++) reach[a][b] |= reach[a][k] && reach[k][b];
+    for (uint32_t a = 0; a < o->n; a++) {
+        o->comp[a] = a;
+        for (uint32_t b = 0; b < a; b++)
+            if (reach[a][b] && reach[b][a]) { o->comp[a] = o->comp[b]; break; }
+    }
+    memset(o->min, 0, sizeof o->min);
+    uint8_t lab[MAXL];
+    for (uint32_t s = 0; s < o->n; s++) walks(o, s, s, lab, 0);
+}
+
+static void random_want(iso_search_req *q)
+{
+    memset(q, 0, sizeof *q);
+    uint32_t mode = rnd(3);
+    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) q->want[t] = mode == 0 || rnd(3) == 0;
+    if (mode != 1) return;
+    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) /* close upward, as models do */
+        for (int u = 0; u < ISO_N_CYCLE_TYPES; u++)
+            if (q->want[t] && iso_anomaly_implies(u, t)) q->want[u] = 1;
+}
+
+static size_t seen_type[ISO_N_CYCLE_TYPES]; /* reported over the run */
+
+static void cross_check_one(const oracle *o, const iso_graph *g, const iso_search_req *q,
+                            const iso_search_out *out)
+{
+    int got[MAXN][ISO_N_CYCLE_TYPES] = {{0}}; /* reported length by class */
+    for (size_t i = 0; i < out->n_cycles; i++) {
+        const iso_cycle *c = &out->cycles[i];
+        check_genuine(g, c);
+        assert_true(q->want[c->type]);
+        uint32_t k = o->comp[c->v[0]];
+        for (uint32_t j = 0; j < c->len; j++) assert_int_equal(o->comp[c->v[j]], k);
+        assert_int_equal(got[k][c->type], 0);
+        got[k][c->type] = (int)c->len;
+        seen_type[c->type]++;
+    }
+    for (uint32_t k = 0; k < o->n; k++)
+        for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) {
+            if (got[k][t]) { /* shortest, and not implied by another reported */
+                if ((uint32_t)got[k][t] <= MAXL) assert_int_equal(o->min[k][t], got[k][t]);
+                else assert_int_equal(o->min[k][t], 0);
+                for (int u = 0; u < ISO_N_CYCLE_TYPES; u++)
+                    assert_false(u != t && got[k][u] && iso_anomaly_implies(u, t));
+            } else if (q->want[t] && o->min[k][t]) { /* present: implied */
+                int covered = 0;
+                for (int u = 0; u < ISO_N_CYCLE_TYPES; u++)
+                    covered |= got[k][u] && iso_anomaly_implies(u, t);
+                if (!covered) fail_msg("type %s (len %u) missed in class %u",
+                                       iso_anomaly_name(t), o->min[k][t], k);
+            }
+        }
+}
+
+static void same_out(const iso_search_out *a, const iso_search_out *b)
+{
+    assert_int_equal(a->n_cycles, b->n_cycles);
+    for (size_t i = 0; i < a->n_cycles; i++) {
+        assert_int_equal(a->cycles[i].type, b->cycles[i].type);
+        assert_int_equal(a->cycles[i].len, b->cycles[i].len);
+        assert_memory_equal(a->cycles[i].v, b->cycles[i].v, a->cycles[i].len * sizeof(uint32_t));
+        assert_memory_equal(a->cycles[i].e, b->cycles[i].e, a->cycles[i].len);
+    }
+}
+
+static void test_random_cross_check(void **st)
+{
+    (void)st;
+    static const uint8_t labels[] = {W, R, A, P, T};
+    for (int round = 0; round < 4000; round++) {
+        oracle o;
+        memset(&o, 0, sizeof o);
+        o.n = 2 + rnd(MAXN - 1);
+        uint32_t dens = 2 + rnd(4);
+        iso_edges e = {0};
+        for (uint32_t a = 0; a < o.n; a++)
+            for (uint32_t b = 0; b < o.n; b++) {
+                if (a == b || rnd(10) >= dens) continue;
+                uint8_t bits = labels[rnd(5)];
+                if (rnd(4) == 0) bits |= labels[rnd(5)];
+                o.adj[a][b] = bits;
+                iso_edges_add(&e, a, b, bits);
+            }
+        iso_graph g;
+        iso_graph_build(&g, o.n, &e);
+        iso_edges_free(&e);
+        iso_search_req q;
+        random_want(&q);
+        oracle_run(&o, &q);
+        iso_search_out out = {0}, out3 = {0};
+        iso_search_cycles(&g, &q, &out);
+        cross_check_one(&o, &g, &q, &out);
+        q.threads = 3;
+        iso_search_cycles(&g, &q, &out3);
+        same_out(&out, &out3);
+        iso_search_out_free(&out);
+        iso_search_out_free(&out3);
+        iso_graph_free(&g);
+    }
+    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) /* the run covered every type */
+        assert_true(type_labels(t) == 0 || seen_type[t] >= 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_each_type),
+        cmocka_unit_test(test_implication_skip),
+        cmocka_unit_test(test_shortest),
+        cmocka_unit_test(test_timeout_fallback),
+        cmocka_unit_test(test_random_cross_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
