@@ -1,0 +1,130 @@
+/* test_list_append.c -- list-append inference and direct anomalies, end to
+ * end through iso_check: verdict, anomaly types and the not boundary. */
+#include "testutil.h"
+
+typedef struct la_case {
+    const char *name, *history, *models, *anomalies;
+    iso_validity valid;
+    const char *types; /* comma-separated, sorted */
+    const char *not_;  /* comma-separated, sorted */
+} la_case;
+
+#define OK(p, v) "{:type :ok, :process " #p ", :value " v "}\n"
+#define FAIL(p, v) "{:type :fail, :process " #p ", :value " v "}\n"
+#define INFO(p, v) "{:type :info, :process " #p ", :value " v "}\n"
+
+static const la_case cases[] = {
+    {"G0", OK(0, "[[:append :x 1] [:append :y 1]]") OK(1, "[[:append :x 2] [:append :y 2]]")
+               OK(2, "[[:r :x [1 2]] [:r :y [2 1]]]"),
+     "", "G0", ISO_INVALID, "G0", "read-uncommitted"},
+    {"G1a", FAIL(0, "[[:append :x 1]]") OK(1, "[[:r :x [1]]]"), "read-committed", NULL, ISO_INVALID,
+     "G1a,empty-transaction-graph", "read-committed"},
+    {"G1b", OK(0, "[[:append :x 1] [:append :x 2]]") OK(1, "[[:r :x [1]]]"), "", "G1", ISO_INVALID, "G1b",
+     "read-committed"},
+    {"G1c", OK(0, "[[:append :x 1] [:r :y [1]]]") OK(1, "[[:append :y 1] [:r :x [1]]]"), "read-committed",
+     NULL, ISO_INVALID, "G1c", "read-committed"},
+    {"G-single-item", OK(0, "[[:append :x 1] [:append :y 1]]") OK(1, "[[:r :x []] [:r :y [1]]]"),
+     "serializable", NULL, ISO_INVALID, "G-single-item", "consistent-view,repeatable-read"},
+    {"G2-item", OK(0, "[[:r :x []] [:append :y 1]]") OK(1, "[[:r :y []] [:append :x 1]]"), "serializable",
+     NULL, ISO_INVALID, "G2-item", "repeatable-read"},
+    {"G2-item allowed by SI", OK(0, "[[:r :x []] [:append :y 1]]") OK(1, "[[:r :y []] [:append :x 1]]"),
+     "snapshot-isolation", NULL, ISO_VALID, NULL, NULL},
+    {"internal", OK(0, "[[:append :x 1] [:r :x [2]]]") OK(1, "[[:append :x 2]]"), "", "internal", ISO_INVALID,
+     "internal", "read-atomic"},
+    {"future-read", OK(0, "[[:r :x [1]] [:append :x 1]]"), "read-committed", NULL, ISO_INVALID,
+     "empty-transaction-graph,future-read", "read-committed"},
+    {"duplicate-elements", OK(0, "[[:append :x 1]]") OK(1, "[[:append :x 2]]") OK(2, "[[:r :x [1 2 1]]]"),
+     "read-uncommitted", NULL, ISO_INVALID, "duplicate-elements", "read-uncommitted"},
+    {"incompatible-order", OK(0, "[[:append :x 1]]") OK(1, "[[:append :x 2]]") OK(2, "[[:r :x [1 2]]]")
+                               OK(3, "[[:r :x [2 1]]]"),
+     "read-committed", NULL, ISO_INVALID, "incompatible-order", "read-committed"},
+    {"lost-update", OK(0, "[[:append :x 0]]") OK(1, "[[:r :x [0]] [:append :x 1]]")
+                        OK(2, "[[:r :x [0]] [:append :x 2]]") OK(3, "[[:r :x [0 1 2]]]"),
+     "serializable", NULL, ISO_INVALID, "G2-item,lost-update", "cursor-stability,update-atomic"},
+    {"dirty-update", FAIL(0, "[[:append :x 1]]") OK(1, "[[:append :x 2]]") OK(2, "[[:r :x [1 2]]]"), "",
+     "dirty-update", ISO_INVALID, "dirty-update", "read-committed"},
+    {"garbage-read", OK(0, "[[:append :x 1]]") OK(1, "[[:r :x [1 9]]]"), "read-uncommitted", NULL,
+     ISO_INVALID, "garbage-read", "read-uncommitted"},
+    {"info append observed", INFO(0, "[[:append :x 1]]") OK(1, "[[:r :x [1]]]"), "strict-serializable", NULL,
+     ISO_VALID, NULL, NULL},
+    {"unobserved append follows the last read", OK(0, "[[:append :x 1]]") OK(1, "[[:r :x [1]] [:r :y [1]]]")
+                                                     OK(2, "[[:append :x 2] [:append :y 1]]"),
+     "serializable", NULL, ISO_INVALID, "G-single-item", "consistent-view,repeatable-read"},
+    {"serial history", OK(0, "[[:append :x 1]]") OK(0, "[[:r :x [1]] [:append :x 2]]") OK(1, "[[:r :x [1 2]]]"),
+     "strict-serializable", NULL, ISO_VALID, NULL, NULL},
+};
+
+
+static void run_case(const la_case *c)
+{
+    iso_history *h = tu_read(c->history, ISO_FORMAT_EDN);
+    iso_check_opts o;
+    iso_check_opts_init(&o);
+    o.workload = ISO_WORKLOAD_LIST_APPEND;
+    o.models = c->models;
+    o.anomalies = c->anomalies;
+    iso_result *r = NULL;
+    iso_error err = {0};
+    if (iso_check(h, &o, &r, &err)) fail_msg("%s: check failed: %s", c->name, err.msg);
+    char types[512] = "", nots[512] = "";
+    for (size_t i = 0; i < iso_result_type_count(r); i++)
+        snprintf(types + strlen(types), sizeof types - strlen(types), "%s%s", i ? "," : "", iso_result_type(r, i));
+    for (size_t i = 0; i < iso_result_not_count(r); i++)
+        snprintf(nots + strlen(nots), sizeof nots - strlen(nots), "%s%s", i ? "," : "", iso_result_not(r, i));
+    if (iso_result_validity(r) != c->valid || strcmp(types, c->types ? c->types : "") ||
+        strcmp(nots, c->not_ ? c->not_ : ""))
+        fail_msg("%s: got valid=%d types=[%s] not=[%s]", c->name, iso_result_validity(r), types, nots);
+    iso_result_free(r);
+    iso_history_free(h);
+}
+
+static void all_cases(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+}
+
+static void duplicate_append_is_an_error(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read(OK(0, "[[:append :x 1]]") OK(1, "[[:append :x 1]]"), ISO_FORMAT_EDN);
+    iso_check_opts o;
+    iso_check_opts_init(&o);
+    o.workload = ISO_WORKLOAD_LIST_APPEND;
+    iso_result *r = NULL;
+    iso_error err = {0};
+    assert_int_equal(iso_check(h, &o, &r, &err), -1);
+    assert_null(r);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.msg, "already appended"));
+    iso_history_free(h);
+}
+
+static void proof_names_keys_and_values(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read(OK(0, "[[:append :x 1] [:r :y [1]]]") OK(1, "[[:append :y 1] [:r :x [1]]]"),
+                             ISO_FORMAT_EDN);
+    iso_result *r = NULL;
+    assert_int_equal(iso_check(h, NULL, &r, NULL), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    iso_result_write_text(r, f, NULL);
+    fclose(f);
+    assert_non_null(strstr(text, "T2 observed T1's append of 1 to key :"));
+    assert_non_null(strstr(text, "However, T2 < T1, because"));
+    free(text);
+    iso_result_free(r);
+    iso_history_free(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(all_cases),
+        cmocka_unit_test(duplicate_append_is_an_error),
+        cmocka_unit_test(proof_names_keys_and_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
