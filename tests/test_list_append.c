@@ -40,7 +40,7 @@ static const la_case cases[] = {
      "read-committed", NULL, ISO_INVALID, "incompatible-order", "read-committed"},
     {"lost-update", OK(0, "[[:append :x 0]]") OK(1, "[[:r :x [0]] [:append :x 1]]")
                         OK(2, "[[:r :x [0]] [:append :x 2]]") OK(3, "[[:r :x [0 1 2]]]"),
-     "serializable", NULL, ISO_INVALID, "G2-item,lost-update", "cursor-stability,update-atomic"},
+     "serializable", NULL, ISO_INVALID, "G-single-item,lost-update", "cursor-stability,update-atomic"},
     {"dirty-update", FAIL(0, "[[:append :x 1]]") OK(1, "[[:append :x 2]]") OK(2, "[[:r :x [1 2]]]"), "",
      "dirty-update", ISO_INVALID, "dirty-update", "read-committed"},
     {"garbage-read", OK(0, "[[:append :x 1]]") OK(1, "[[:r :x [1 9]]]"), "read-uncommitted", NULL,
