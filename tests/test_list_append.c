@@ -44,7 +44,7 @@ static const la_case cases[] = {
     {"dirty-update", FAIL(0, "[[:append :x 1]]") OK(1, "[[:append :x 2]]") OK(2, "[[:r :x [1 2]]]"), "",
      "dirty-update", ISO_INVALID, "dirty-update", "read-committed"},
     {"garbage-read", OK(0, "[[:append :x 1]]") OK(1, "[[:r :x [1 9]]]"), "read-uncommitted", NULL,
-     ISO_INVALID, "garbage-read", "read-uncommitted"},
+     ISO_INVALID, "empty-transaction-graph,garbage-read", "read-uncommitted"},
     {"info append observed", INFO(0, "[[:append :x 1]]") OK(1, "[[:r :x [1]]]"), "strict-serializable", NULL,
      ISO_VALID, NULL, NULL},
     {"unobserved append follows the last read", OK(0, "[[:append :x 1]]") OK(1, "[[:r :x [1]] [:r :y [1]]]")
