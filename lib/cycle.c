@@ -195,6 +195,7 @@ typedef struct jobs {
     uint32_t *verts;         /* vertices of the jobs' components, grouped */
     uint32_t *start;         /* job i owns verts[start[i] .. start[i + 1]) */
     uint32_t *cid;           /* job i's component id */
+    uint32_t *local_id;      /* each vertex's position in its job's verts */
     uint8_t mask;            /* edges any wanted search may use */
     size_t n, next;
     pthread_mutex_t lock;
@@ -217,7 +218,8 @@ static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
         int type = search_order[t];
         cyc_spec sp;
         if (!req->want[type] || implied(found, type) || !cyc_spec_init(&sp, type)) continue;
-        int r = cyc_search_type(S, &sp, &walks[t]);
+        if (S->deadline > 0 && iso_now() > S->deadline) S->timed_out = 1;
+        int r = S->timed_out ? CYC_TIMEOUT : cyc_search_type(S, &sp, &walks[t]);
         if (r == CYC_FOUND) found[t] = 1;
         if (r == CYC_TIMEOUT) {
             o->timeout = (iso_cycle_timeout){type, S->L->k};
@@ -231,7 +233,8 @@ static void search_component(const jobs *J, size_t i, comp_out *o)
 {
     cyc_local L;
     uint32_t k = J->start[i + 1] - J->start[i];
-    cyc_local_build(&L, J->g, J->verts + J->start[i], k, J->comp, J->cid[i], J->mask);
+    cyc_local_build(&L, J->g, J->verts + J->start[i], k, J->local_id, J->comp, J->cid[i],
+                    J->mask);
     double deadline = J->req->timeout_ms > 0 ? iso_now() + (double)J->req->timeout_ms / 1e3 : 0;
     cyc_search S;
     cyc_search_init(&S, &L, deadline);
@@ -316,8 +319,13 @@ static void make_jobs(jobs *J, uint32_t n, uint32_t nc)
     for (size_t i = 0; i < J->n; i++) J->start[i + 1] = J->start[i] + size[J->cid[i]];
     uint32_t *fill = size; /* reuse: next free slot per job */
     for (size_t i = 0; i < J->n; i++) fill[i] = J->start[i];
-    for (uint32_t v = 0; v < n; v++)
-        if (job_of[J->comp[v]] != ISO_NONE) J->verts[fill[job_of[J->comp[v]]]++] = v;
+    J->local_id = iso_xmalloc((n ? n : 1) * sizeof *J->local_id);
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t j = job_of[J->comp[v]];
+        if (j == ISO_NONE) continue;
+        J->local_id[v] = fill[j] - J->start[j];
+        J->verts[fill[j]++] = v;
+    }
     free(size);
     free(job_of);
 }
@@ -348,6 +356,7 @@ int iso_search_cycles(const iso_graph *g, const iso_search_req *req, iso_search_
     free(J.verts);
     free(J.start);
     free(J.cid);
+    free(J.local_id);
     free(comp);
     return 0;
 }

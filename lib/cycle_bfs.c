@@ -91,19 +91,8 @@ int cyc_spec_init(cyc_spec *sp, int type)
 
 /* ---- the component as a graph of its own ---------------------------- */
 
-static uint32_t local_of(const uint32_t *verts, uint32_t k, uint32_t g)
-{
-    uint32_t lo = 0, hi = k;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (verts[mid] < g) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts,
-                     uint32_t k, const uint32_t *comp, uint32_t c, uint8_t mask)
+void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts, uint32_t k,
+                     const uint32_t *local_id, const uint32_t *comp, uint32_t c, uint8_t mask)
 {
     iso_edges fwd = {0}, rev = {0};
     for (uint32_t i = 0; i < k; i++) {
@@ -111,7 +100,7 @@ void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts,
         for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++) {
             uint8_t b = g->bits[e] & mask;
             if (!b || comp[g->dst[e]] != c) continue;
-            uint32_t j = local_of(verts, k, g->dst[e]);
+            uint32_t j = local_id[g->dst[e]];
             iso_edges_add(&fwd, i, j, b);
             iso_edges_add(&rev, j, i, b);
         }
@@ -136,7 +125,6 @@ void cyc_search_init(cyc_search *S, const cyc_local *L, double deadline)
     S->L = L;
     S->seen = iso_xcalloc(L->k, sizeof *S->seen);
     S->tgt = iso_xcalloc(L->k, sizeof *S->tgt);
-    S->sub = iso_xmalloc((L->k ? L->k : 1) * sizeof *S->sub);
     S->cand = iso_xmalloc(L->k ? L->k : 1);
     S->deadline = deadline;
 }
@@ -145,7 +133,7 @@ void cyc_search_free(cyc_search *S)
 {
     free(S->seen);
     free(S->tgt);
-    free(S->sub);
+    for (unsigned i = 0; i < S->n_subs; i++) free(S->subs[i].sub);
     free(S->cand);
     free(S->q);
 }
@@ -297,12 +285,28 @@ static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
     free(in_a);
 }
 
+/* Point S->sub at the sub-components under mask (computed once per mask:
+ * the 15 types use 9 masks). Returns their count. */
+static uint32_t sub_components(cyc_search *S, uint8_t mask)
+{
+    for (unsigned i = 0; i < S->n_subs; i++)
+        if (S->subs[i].mask == mask) {
+            S->sub = S->subs[i].sub;
+            return S->subs[i].n;
+        }
+    struct cyc_subs *c = &S->subs[S->n_subs++];
+    c->mask = mask;
+    c->sub = iso_xmalloc((S->L->k ? S->L->k : 1) * sizeof *c->sub);
+    c->n = iso_scc(&S->L->g, mask, c->sub);
+    S->sub = c->sub;
+    return c->n;
+}
+
 int cyc_search_type(cyc_search *S, const cyc_spec *sp, cyc_walk *best)
 {
     const cyc_local *L = S->L;
     int first = best->len == 0, found = 0;
-    uint32_t n_sub = iso_scc(&L->g, sp->allow, S->sub);
-    choose_seeds(S, sp, n_sub);
+    choose_seeds(S, sp, sub_components(S, sp->allow));
     cyc_walk w = {0};
     for (uint32_t v = 0; v < L->k; v++) {
         uint8_t x = S->cand[S->sub[v]];

@@ -42,8 +42,10 @@ typedef struct cyc_local {
     iso_graph g, r;         /* edges inside the component, and reversed */
 } cyc_local;
 
-void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts,
-                     uint32_t k, const uint32_t *comp, uint32_t c, uint8_t mask);
+/* verts: the component's vertices, ascending; local_id[v]: v's position
+ * in its own component's list (one array serves every component). */
+void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts, uint32_t k,
+                     const uint32_t *local_id, const uint32_t *comp, uint32_t c, uint8_t mask);
 void cyc_local_free(cyc_local *L);
 
 /* A closed walk in local ids: v[i] -e[i]-> v[i+1 mod len]. */
@@ -61,6 +63,8 @@ typedef struct cyc_search {
     uint64_t *seen;      /* per vertex: bit per compact state */
     uint32_t *tgt;       /* == stamp: a tail of the current seed edges */
     uint32_t *sub;       /* sub-component under the type's allowed edges */
+    struct cyc_subs { uint8_t mask; uint32_t n; uint32_t *sub; } subs[16];
+    unsigned n_subs;     /* sub-components computed so far, by mask */
     uint8_t *cand;       /* per sub-component: seed label, 0 = none */
     uint32_t stamp;
     cyc_qent *q;

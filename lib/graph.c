@@ -1,10 +1,11 @@
 /*
  * graph.c -- edge triples and their frozen CSR form.
  *
- * iso_graph_build counts out-degrees, scatters each edge into its row as a
- * packed (dst << 8 | bits) word, sorts every row, then merges parallel
- * edges (OR-ing their bits) and drops self-loops while compacting the rows
- * in place. No per-edge allocation; one temporary word per edge.
+ * iso_graph_build counts out-degrees, scatters each edge into its row of
+ * the final dst / bits arrays, sorts every row, then merges parallel edges
+ * (OR-ing their bits) and drops self-loops while compacting the rows in
+ * place. No per-edge allocation and no temporary copy of the edges: on
+ * this machine kind fresh pages cost more than the sorting.
  */
 #include "graph.h"
 
@@ -29,38 +30,52 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Rows are usually short: insertion sort them, qsort the long ones. */
-static void sort_row(uint64_t *w, size_t n)
+/* Sort a row of (dst, bits) pairs by dst. Rows are usually short: insertion
+ * sort them; long ones go through tmp as packed words and qsort. */
+static void sort_row(uint32_t *d, uint8_t *b, size_t n, uint64_t **tmp, size_t *cap)
 {
     if (n > 32) {
-        qsort(w, n, sizeof *w, cmp_u64);
+        ISO_GROW(*tmp, *cap, n);
+        for (size_t i = 0; i < n; i++) (*tmp)[i] = (uint64_t)d[i] << 8 | b[i];
+        qsort(*tmp, n, sizeof **tmp, cmp_u64);
+        for (size_t i = 0; i < n; i++) {
+            d[i] = (uint32_t)((*tmp)[i] >> 8);
+            b[i] = (uint8_t)(*tmp)[i];
+        }
         return;
     }
     for (size_t i = 1; i < n; i++) {
-        uint64_t x = w[i];
+        uint32_t x = d[i];
+        uint8_t y = b[i];
         size_t j = i;
-        for (; j > 0 && w[j - 1] > x; j--) w[j] = w[j - 1];
-        w[j] = x;
+        for (; j > 0 && d[j - 1] > x; j--) {
+            d[j] = d[j - 1];
+            b[j] = b[j - 1];
+        }
+        d[j] = x;
+        b[j] = y;
     }
 }
 
-/* Scatter the triples into rows of packed words; off gets row starts. */
-static uint64_t *scatter(uint32_t n, const iso_edges *es, uint32_t *off)
+/* Scatter the triples into rows; off gets row starts. */
+static void scatter(iso_graph *g, const iso_edges *es)
 {
+    uint32_t n = g->n, *off = g->off;
     memset(off, 0, ((size_t)n + 1) * sizeof *off);
     for (size_t i = 0; i < es->n; i++)
         if (es->e[i].src < n && es->e[i].dst < n) off[es->e[i].src + 1]++;
     for (uint32_t v = 0; v < n; v++) off[v + 1] += off[v];
-    uint64_t *w = iso_xmalloc((size_t)off[n] * sizeof *w);
+    g->dst = iso_xmalloc(((size_t)off[n] + 1) * sizeof *g->dst);
+    g->bits = iso_xmalloc((size_t)off[n] + 1);
     uint32_t *fill = iso_xmalloc(((size_t)n + 1) * sizeof *fill);
     memcpy(fill, off, ((size_t)n + 1) * sizeof *fill);
     for (size_t i = 0; i < es->n; i++) {
         const iso_edge *e = &es->e[i];
-        if (e->src < n && e->dst < n)
-            w[fill[e->src]++] = (uint64_t)e->dst << 8 | e->bits;
+        if (e->src >= n || e->dst >= n) continue;
+        g->dst[fill[e->src]] = e->dst;
+        g->bits[fill[e->src]++] = e->bits;
     }
     free(fill);
-    return w;
 }
 
 void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es)
@@ -69,31 +84,27 @@ void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es)
     memset(g, 0, sizeof *g);
     g->n = n;
     g->off = iso_xmalloc(((size_t)n + 1) * sizeof *g->off);
-    uint64_t *w = scatter(n, es, g->off);
-    size_t out = 0;
+    scatter(g, es);
+    uint64_t *tmp = NULL;
+    size_t cap = 0, out = 0;
     for (uint32_t v = 0; v < n; v++) {
         uint32_t lo = g->off[v], hi = g->off[v + 1];
-        sort_row(w + lo, hi - lo);
+        sort_row(g->dst + lo, g->bits + lo, hi - lo, &tmp, &cap);
         g->off[v] = (uint32_t)out;
         for (uint32_t i = lo; i < hi; i++) {
-            uint32_t d = (uint32_t)(w[i] >> 8);
-            uint8_t b = (uint8_t)w[i];
-            if (d == v || b == 0) continue;
-            if (out > g->off[v] && (uint32_t)(w[out - 1] >> 8) == d)
-                w[out - 1] |= b;
-            else
-                w[out++] = w[i];
+            uint32_t d = g->dst[i];
+            if (d == v || g->bits[i] == 0) continue;
+            if (out > g->off[v] && g->dst[out - 1] == d) {
+                g->bits[out - 1] |= g->bits[i];
+            } else {
+                g->dst[out] = d;
+                g->bits[out++] = g->bits[i];
+            }
         }
     }
     g->off[n] = (uint32_t)out;
     g->n_edges = out;
-    g->dst = iso_xmalloc(out * sizeof *g->dst);
-    g->bits = iso_xmalloc(out * sizeof *g->bits);
-    for (size_t i = 0; i < out; i++) {
-        g->dst[i] = (uint32_t)(w[i] >> 8);
-        g->bits[i] = (uint8_t)w[i];
-    }
-    free(w);
+    free(tmp);
 }
 
 void iso_graph_free(iso_graph *g)
