@@ -55,8 +55,8 @@ static int json_escape(iso_rd *rd)
     return 0;
 }
 
-/* A string at pos (on the opening quote). */
-static int json_string(iso_rd *rd, iso_val *out)
+/* A string with escapes, or an error. */
+static int json_string_slow(iso_rd *rd, iso_val *out)
 {
     size_t line = rd->line, col = (size_t)iso_rd_col(rd), start = ++rd->pos;
     int escaped = 0;
@@ -66,7 +66,7 @@ static int json_string(iso_rd *rd, iso_val *out)
         if (c == '"') {
             const char *p = escaped ? rd->scratch.p : rd->p + start;
             size_t n = escaped ? rd->scratch.n : rd->pos - start;
-            *out = iso_atom(&rd->h->store, ISO_TAG_STR, p ? p : "", n);
+            *out = iso_rd_atom(rd, ISO_TAG_STR, p ? p : "", n);
             rd->pos++;
             return 0;
         }
@@ -86,15 +86,44 @@ static int json_string(iso_rd *rd, iso_val *out)
     return iso_rd_fail_at(rd, line, col, "unterminated string");
 }
 
+/* A string at pos (on the opening quote). */
+static int json_string(iso_rd *rd, iso_val *out)
+{
+    const char *p = rd->p;
+    size_t start = rd->pos + 1, i = start;
+    while (i < rd->len && p[i] != '"' && p[i] != '\\' && (unsigned char)p[i] >= 0x20) i++;
+    if (i == rd->len || p[i] != '"') return json_string_slow(rd, out);
+    *out = iso_rd_atom(rd, ISO_TAG_STR, p + start, i - start);
+    rd->pos = i + 1;
+    return 0;
+}
+
 static size_t digits(const char *p, size_t i, size_t len)
 {
     while (i < len && p[i] >= '0' && p[i] <= '9') i++;
     return i;
 }
 
+/* A plain non-negative integer of up to 17 digits (the common case);
+ * 0 when the full grammar is needed. */
+static int json_small_int(iso_rd *rd, iso_val *out)
+{
+    const char *p = rd->p;
+    size_t i = rd->pos, end = rd->len - i > 17 ? i + 17 : rd->len;
+    int64_t v = 0;
+    while (i < end && p[i] >= '0' && p[i] <= '9') v = v * 10 + (p[i++] - '0');
+    char c = i < rd->len ? (char)(p[i] | 0x20) : 0; /* lower case */
+    if (c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) return 0;
+    if (p[rd->pos] == '0' && i > rd->pos + 1) return 0;
+    rd->pos = i;
+    *out = iso_int(v);
+    return 1;
+}
+
 /* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
 static int json_number(iso_rd *rd, iso_val *out)
 {
+    if (rd->p[rd->pos] != '-' && json_small_int(rd, out)) return 0;
     const char *p = rd->p;
     size_t start = rd->pos, i = start + (p[start] == '-'), len = rd->len;
     size_t j = digits(p, i, len);
@@ -115,7 +144,7 @@ static int json_number(iso_rd *rd, iso_val *out)
     }
     if (j < len && ((p[j] >= 'a' && p[j] <= 'z') || (p[j] >= 'A' && p[j] <= 'Z') || p[j] == '.'))
         goto bad;
-    if (is_float) *out = iso_atom(&rd->h->store, ISO_TAG_FLOAT, p + start, j - start);
+    if (is_float) *out = iso_rd_atom(rd, ISO_TAG_FLOAT, p + start, j - start);
     else *out = iso_rd_int(rd, p + start, j - start);
     rd->pos = j;
     return 0;
@@ -168,8 +197,11 @@ static int json_key(iso_rd *rd)
     return 0;
 }
 
-/* After an item of the top frame: ',' (returns 0, ready for the next
- * value), or the closer (returns 1 with *out the closed composite). */
+/* Parser states between steps of iso_json_value. */
+enum { S_VALUE, S_DONE, S_AFTER }; /* want a value; v is complete; item pushed */
+
+/* After an item of the top frame: ',' (S_VALUE), or the closer (S_DONE
+ * with *out the closed composite). */
 static int json_after_item(iso_rd *rd, iso_val *out)
 {
     struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
@@ -178,17 +210,17 @@ static int json_after_item(iso_rd *rd, iso_val *out)
     char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos];
     if (c == ',') {
         rd->pos++;
-        return obj ? json_key(rd) : 0;
+        return obj ? json_key(rd) : S_VALUE;
     }
     if (c == (obj ? '}' : ']')) {
         rd->pos++;
         *out = iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC);
-        return 1;
+        return S_DONE;
     }
     return iso_rd_unexpected(rd, obj ? "',' or '}' in object" : "',' or ']' in array");
 }
 
-/* Right after an opener: the empty composite (1), or ready for an item. */
+/* Right after an opener: the empty composite (S_DONE), or S_VALUE. */
 static int json_after_open(iso_rd *rd, iso_val *out)
 {
     struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
@@ -197,36 +229,72 @@ static int json_after_open(iso_rd *rd, iso_val *out)
     if (!iso_rd_eof(rd) && rd->p[rd->pos] == (obj ? '}' : ']')) {
         rd->pos++;
         *out = iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC);
-        return 1;
+        return S_DONE;
     }
-    return obj ? json_key(rd) : 0;
+    return obj ? json_key(rd) : S_VALUE;
+}
+
+/* A run of small integers in an array ("[1,2,3]", the bulk of list-append
+ * reads), without the general machinery. Returns S_VALUE having consumed
+ * nothing, S_AFTER after pushing items, or S_DONE when the array closed. */
+static int json_int_run(iso_rd *rd, iso_val *out)
+{
+    int state = S_VALUE;
+    iso_val v;
+    while (rd->pos < rd->len && rd->p[rd->pos] >= '0' && rd->p[rd->pos] <= '9' &&
+           json_small_int(rd, &v)) {
+        iso_rd_item(rd, v);
+        state = S_AFTER;
+        char c = rd->pos < rd->len ? rd->p[rd->pos] : 0;
+        if (c == ']') {
+            rd->pos++;
+            *out = iso_rd_close(rd, ISO_SEQ_VEC);
+            return S_DONE;
+        }
+        if (c != ',' || rd->pos + 1 == rd->len) break;
+        rd->pos++;
+        state = S_VALUE;
+    }
+    return state;
+}
+
+/* The start of a value: a scalar (S_DONE), or an opener (S_VALUE, or
+ * S_DONE when empty); in arrays, integer runs may go further. */
+static int json_next(iso_rd *rd, size_t base, iso_val *out)
+{
+    iso_json_skip(rd, 0);
+    if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "a JSON value");
+    if (rd->n_frames > base && rd->frames[rd->n_frames - 1].kind == J_ARRAY) {
+        int r = json_int_run(rd, out);
+        if (r != S_VALUE) return r;
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "a JSON value");
+    }
+    int r = json_start(rd, base, out);
+    if (r == 1) return json_after_open(rd, out);
+    return r < 0 ? -1 : S_DONE;
 }
 
 int iso_json_value(iso_rd *rd, iso_val *out)
 {
     size_t base = rd->n_frames;
-    iso_val v;
-    for (;;) {
-        iso_json_skip(rd, 0);
-        if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "a JSON value");
-        int r = json_start(rd, base, &v);
-        if (r < 0) return -1;
-        if (r == 1) {
-            r = json_after_open(rd, &v);
-            if (r < 0) return -1;
-            if (r == 0) continue;
+    iso_val v = ISO_NIL;
+    int state = S_VALUE;
+    while (state >= 0) {
+        if (state == S_VALUE) {
+            state = json_next(rd, base, &v);
+            continue;
         }
-        for (;;) { /* v is complete */
+        if (state == S_DONE) {
             if (rd->n_frames == base) {
                 *out = v;
                 return 0;
             }
             iso_rd_item(rd, v);
-            r = json_after_item(rd, &v);
-            if (r < 0) return -1;
-            if (r == 0) break;
         }
+        state = json_after_item(rd, &v);
     }
+    return -1;
 }
 
 /* One op object at the cursor. */

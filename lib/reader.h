@@ -14,6 +14,8 @@
 
 #include "history.h"
 
+#include <string.h>
+
 /* One open composite (or EDN #_ / #tag prefix) of a value being parsed. */
 struct iso_rd_frame {
     size_t start;        /* offset of the opener in the input */
@@ -35,6 +37,7 @@ typedef struct iso_rd {
     size_t n_frames, cap_frames;
     iso_buf scratch;      /* unescaped string bytes */
     size_t form_line, form_col; /* where the last iso_edn_form began */
+    struct iso_rd_short { uint64_t bytes; uint32_t tag_len; iso_val v; } cache[256];
 } iso_rd;
 
 void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
@@ -56,6 +59,23 @@ int iso_rd_fail_at(iso_rd *rd, size_t line, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* "unexpected 'x'" / "unexpected end of input" at the cursor. */
 int iso_rd_unexpected(iso_rd *rd, const char *expected);
+
+/* Intern an atom; atoms of up to 8 bytes (keys, "ok", "append", small
+ * keywords) hit a direct-mapped cache instead of hashing their text. */
+static inline iso_val iso_rd_atom(iso_rd *rd, unsigned tag, const char *p, size_t n)
+{
+    if (n > 8) return iso_atom(&rd->h->store, tag, p, n);
+    uint64_t bytes = 0;
+    memcpy(&bytes, p, n);
+    uint32_t tag_len = (uint32_t)(tag << 8 | n);
+    struct iso_rd_short *e = &rd->cache[((bytes + tag_len) * 0x9e3779b97f4a7c15ull) >> 56];
+    if (e->bytes != bytes || e->tag_len != tag_len) {
+        e->bytes = bytes;
+        e->tag_len = tag_len;
+        e->v = iso_atom(&rd->h->store, tag, p, n);
+    }
+    return e->v;
+}
 
 /* Open a frame (fails past ISO_MAX_DEPTH open frames above base). */
 int iso_rd_open(iso_rd *rd, size_t base, uint8_t kind);

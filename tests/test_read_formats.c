@@ -240,7 +240,7 @@ static size_t read_tree(const char *root, size_t *ops_huge)
     char **stack = malloc(64 * sizeof *stack);
     size_t depth = 0, files = 0;
     stack[depth++] = strdup(root);
-    while (depth) {
+    while (depth) { /* failures longjmp out: leaks then are the test's */
         char *dir = stack[--depth];
         DIR *d = opendir(dir);
         struct dirent *e;

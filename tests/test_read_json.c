@@ -69,6 +69,25 @@ static void test_values(void **state)
     iso_history_free(h);
 }
 
+/* Integer runs in arrays take a fast path: every way they can end. */
+static void test_integer_runs(void **state)
+{
+    (void)state;
+    iso_history *h = tu_read("{\"type\":\"ok\",\"value\":[[1,2,3],[4, 5 ,6 ],[7,\"x\",8.5,-9,0,10],[0],[],"
+                             "[11,[12]],[1000000000000000000,13]]}",
+                             ISO_FORMAT_JSONL);
+    assert_string_equal(rt_value(h, 0),
+                        "[[1 2 3] [4 5 6] [7 \"x\" 8.5 -9 0 10] [0] [] [11 [12]] [1000000000000000000 13]]");
+    iso_history_free(h);
+    static const struct rt_bad cases[] = {
+        {"{\"type\":\"ok\",\"value\":[1,2", ISO_FORMAT_JSONL, 1, 26, "expected ',' or ']' in array"},
+        {"{\"type\":\"ok\",\"value\":[1,", ISO_FORMAT_JSONL, 1, 25, "expected a JSON value"},
+        {"{\"type\":\"ok\",\"value\":[1,02]}", ISO_FORMAT_JSONL, 1, 25, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":[1,2x]}", ISO_FORMAT_JSONL, 1, 25, "invalid number"},
+    };
+    rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
+}
+
 static void test_integers_exact(void **state)
 {
     (void)state;
@@ -173,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_array),
         cmocka_unit_test(test_lines_and_comments),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_integer_runs),
         cmocka_unit_test(test_integers_exact),
         cmocka_unit_test(test_same_ops_as_edn),
         cmocka_unit_test(test_empty),
