@@ -4,7 +4,8 @@
  * talks the line protocol of docs/FORMATS.md section 7 over a socket pair
  * (its stdin and stdout). A client that dies, hangs past --timeout or
  * answers garbage costs an info; the runner then reconnects, which kills
- * the old process group and starts a new one.
+ * the old process group and starts a new one. Clients see ISOLDE_RUN_ID,
+ * the same for every client of one run.
  */
 #include <errno.h>
 #include <poll.h>
@@ -27,6 +28,18 @@ struct exec_conn {
     char *in;           /* bytes received, not yet consumed */
     size_t n_in, cap_in;
 };
+
+/* Clients of one run share ISOLDE_RUN_ID (so that the first can reset
+ * the database and a restarted one does not). Set before any client
+ * starts, while the runner is single-threaded. */
+static int exec_setup(const iso_run_opts *o, iso_error *err)
+{
+    char id[64];
+    snprintf(id, sizeof id, "%ld-%.0f", (long)getpid(), iso_now() * 1e9);
+    if (setenv("ISOLDE_RUN_ID", id, 1) != 0)
+        return iso_fail(err, NULL, 0, 0, "setenv: %s", strerror(errno));
+    return 0;
+}
 
 static int exec_open(const iso_run_opts *o, void **out, iso_error *err)
 {
@@ -132,4 +145,4 @@ static int exec_txn(void *conn, run_txn *t)
     return RUN_INFO;
 }
 
-const run_driver run_driver_exec = {"exec", NULL, exec_open, exec_txn, exec_close};
+const run_driver run_driver_exec = {"exec", exec_setup, exec_open, exec_txn, exec_close};

@@ -1,0 +1,108 @@
+#!/bin/sh
+# CLI tests of `isolde run`: the sim's verdicts at and above its level,
+# byte-identical histories per seed, SQLite in every begin/journal mode,
+# the exec protocol with examples/exec_sqlite.py and with clients that
+# answer garbage, hang or die, SIGINT (stops, still checks) and SIGKILL
+# (leaves a checkable history), and argument errors.
+build=${1:-build}
+isolde=${ISOLDE:-$build/isolde}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+expect_status() { # want, then command
+    want=$1; shift
+    "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
+    if [ "$got" = "$want" ]; then ok; else bad "$* -> exit $got, wanted $want"; tail -5 "$tmp/err"; fi
+}
+expect_out() { # pattern: in the last command's stdout
+    grep -q -- "$1" "$tmp/out" && ok || bad "output lacks '$1'"
+}
+
+# The sim: clean at its level, the next level's anomaly with proof.
+expect_status 0 "$isolde" run sim -i serializable -c serializable -n 2000 --seed 1
+expect_status 1 "$isolde" run sim -i snapshot-isolation -c serializable -n 2000 -p 8 --seed 1
+expect_out 'G2-item'
+expect_out 'run: sim snapshot-isolation, list-append, 8 clients'
+expect_status 1 "$isolde" run sim -i read-committed -c snapshot-isolation -m rw-register --wfr-keys -n 3000 --seed 3
+expect_out 'G-single-item'
+expect_status 1 "$isolde" run sim -i serializable -n 2000 --seed 2
+expect_out 'realtime'
+expect_status 0 "$isolde" run sim --abort-rate 0.1 --info-rate 0.1 --zipf 1.2 --keys 20 -n 3000
+expect_status 1 "$isolde" run sim -i lost-update -c snapshot-isolation -n 1000
+
+# Same seed, same bytes; another seed, other bytes.
+"$isolde" run sim -i serializable -c serializable --seed 5 -o "$tmp/a.jsonl" >/dev/null
+"$isolde" run sim -i serializable -c serializable --seed 5 -o "$tmp/b.jsonl" >/dev/null
+"$isolde" run sim -i serializable -c serializable --seed 6 -o "$tmp/c.jsonl" >/dev/null
+cmp -s "$tmp/a.jsonl" "$tmp/b.jsonl" && ok || bad "same seed gave different histories"
+cmp -s "$tmp/a.jsonl" "$tmp/c.jsonl" && bad "different seeds gave the same history" || ok
+# The history is Elle JSON lines that `check` reads as well.
+expect_status 0 "$isolde" check -c serializable "$tmp/a.jsonl"
+head -1 "$tmp/a.jsonl" | grep -q '^{"index":0,"type":"invoke","process":[0-9]*,"f":"txn","value":\[' \
+    && ok || bad "history line shape"
+
+# SQLite: strict-serializable in every mode, threads and processes.
+if "$isolde" run sqlite -n 10 >/dev/null 2>&1; then
+    for b in deferred immediate exclusive; do
+        for j in wal delete; do
+            expect_status 0 "$isolde" run sqlite --url "$tmp/$b-$j.db" --begin $b --journal $j -n 300 -p 4
+        done
+    done
+    expect_status 0 "$isolde" run sqlite -m rw-register --wfr-keys -n 1000
+    expect_status 0 "$isolde" run sqlite --processes -n 1000
+    expect_out '8 processes'
+    expect_status 3 "$isolde" run sqlite --begin sometimes -n 10
+else
+    echo "note: built without SQLite; skipping sqlite runs"
+fi
+
+# exec: the example client, then clients that fail in every way.
+if command -v python3 >/dev/null; then
+    expect_status 0 "$isolde" run exec --url "python3 examples/exec_sqlite.py $tmp/exec.db" -n 300 -p 4
+    expect_out 'txns (30[01] ok, 0 fail, 0 info)'
+    expect_status 0 "$isolde" run exec --url "python3 examples/exec_sqlite.py $tmp/exec.db" \
+        -m rw-register -n 200 -p 4 -c serializable
+fi
+expect_status 2 "$isolde" run exec --url "echo garbage" -n 10 -p 2
+expect_out '11 txns (0 ok, 0 fail, 11 info)'
+expect_status 2 "$isolde" run exec --url "sleep 5" --timeout 100 -n 2 -p 2
+expect_out '3 txns (0 ok, 0 fail, 3 info)'
+expect_status 2 "$isolde" run exec --url "exit 1" -n 4 -p 2
+expect_status 3 "$isolde" run exec -n 4
+
+# SIGINT stops the clients; the history so far is still checked.
+"$isolde" run sim -n 100000000 -o "$tmp/int.jsonl" >"$tmp/out" 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; st=$?
+[ "$st" = 0 ] && ok || bad "interrupted run exited $st"
+expect_out '(interrupted)'
+expect_out 'valid?: true'
+
+# SIGKILL leaves a history that checks.
+if "$isolde" run sqlite -n 10 >/dev/null 2>&1; then
+    "$isolde" run sqlite --url "$tmp/kill.db" -n 100000000 -o "$tmp/kill.jsonl" >/dev/null 2>&1 &
+    pid=$!
+    sleep 1
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    [ -s "$tmp/kill.jsonl" ] && ok || bad "no history after SIGKILL"
+    expect_status 0 "$isolde" check "$tmp/kill.jsonl"
+fi
+
+# Argument errors.
+expect_status 3 "$isolde" run
+expect_status 3 "$isolde" run nosuchdb
+expect_status 3 "$isolde" run sim -i chaos
+expect_status 3 "$isolde" run sim -n -5
+expect_status 3 "$isolde" run sim --read-ratio 2
+expect_status 3 "$isolde" run sim --bogus
+expect_status 0 "$isolde" run --help
+expect_out 'read-uncommitted'
+
+echo "run: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
