@@ -115,52 +115,42 @@ static void ext_graph(const cyc_local *L, uint8_t n, iso_graph *h)
     iso_edges_free(&es);
 }
 
-/* The smallest non-trivial component of h (ties: the one with the lowest
- * vertex); its vertices, divided by stride, go to *out (ascending, unique).
- * Returns the count, 0 if h is acyclic. */
-static uint32_t smallest_scc(const iso_graph *h, uint32_t stride, uint32_t **out)
+/* The smallest non-trivial class of comp[0..n) (ties: the one holding the
+ * lowest vertex); its vertices, divided by stride, go to *out (ascending,
+ * unique). Returns their count, 0 if every class is a single vertex. */
+static uint32_t smallest_class(const uint32_t *comp, uint32_t n, uint32_t nc, uint32_t stride,
+                               uint32_t **out)
 {
-    uint32_t *comp = iso_xmalloc((h->n ? h->n : 1) * sizeof *comp);
-    uint32_t nc = iso_scc(h, 0xff, comp);
     uint32_t *size = iso_xcalloc(nc ? nc : 1, sizeof *size);
-    for (uint32_t v = 0; v < h->n; v++) size[comp[v]]++;
-    uint32_t best = ISO_NONE, n = 0;
-    for (uint32_t v = 0; v < h->n; v++)
+    for (uint32_t v = 0; v < n; v++) size[comp[v]]++;
+    uint32_t best = ISO_NONE, m = 0;
+    for (uint32_t v = 0; v < n; v++)
         if (size[comp[v]] > 1 && (best == ISO_NONE || size[comp[v]] < size[best])) best = comp[v];
     if (best != ISO_NONE) {
         *out = iso_xmalloc(size[best] * sizeof **out);
-        for (uint32_t v = 0; v < h->n; v++)
-            if (comp[v] == best && (n == 0 || (*out)[n - 1] != v / stride)) (*out)[n++] = v / stride;
+        for (uint32_t v = 0; v < n; v++)
+            if (comp[v] == best && (m == 0 || (*out)[m - 1] != v / stride)) (*out)[m++] = v / stride;
     }
     free(size);
-    free(comp);
-    return n;
-}
-
-/* The component's subgraph of spec's model, one unit bit per edge. */
-static void ce_graph(const cyc_local *L, const ce_spec *sp, iso_graph *h)
-{
-    if (sp->ext) {
-        ext_graph(L, sp->n, h);
-        return;
-    }
-    iso_edges es = {0};
-    uint8_t mask = (uint8_t)(sp->n | (sp->rw ? ISO_EDGE_RW : 0));
-    for (uint32_t a = 0; a < L->k; a++)
-        for (uint32_t e = L->g.off[a]; e < L->g.off[a + 1]; e++)
-            if (L->g.bits[e] & mask) iso_edges_add(&es, a, L->g.dst[e], 1);
-    iso_graph_build(h, L->k, &es);
-    iso_edges_free(&es);
+    return m;
 }
 
 /* Does the component violate spec's model? Fills x with the proof. */
-static int ce_violated(const cyc_local *L, const ce_spec *sp, iso_cycle_exists *x)
+static int ce_violated(cyc_search *S, const ce_spec *sp, iso_cycle_exists *x)
 {
-    iso_graph h;
-    uint32_t *locals = NULL;
-    ce_graph(L, sp, &h);
-    uint32_t n = smallest_scc(&h, sp->ext ? 2 : 1, &locals);
-    iso_graph_free(&h);
+    const cyc_local *L = S->L;
+    uint32_t *locals = NULL, n;
+    if (sp->ext) {
+        iso_graph h;
+        ext_graph(L, sp->n, &h);
+        uint32_t *comp = iso_xmalloc((h.n ? h.n : 1) * sizeof *comp);
+        n = smallest_class(comp, h.n, iso_scc(&h, 0xff, comp), 2, &locals);
+        free(comp);
+        iso_graph_free(&h);
+    } else {
+        uint32_t nc = cyc_sub_components(S, (uint8_t)(sp->n | (sp->rw ? ISO_EDGE_RW : 0)));
+        n = smallest_class(S->sub, L->k, nc, 1, &locals);
+    }
     if (!n) return 0;
     for (uint32_t i = 0; i < n; i++) locals[i] = L->glob[locals[i]];
     *x = (iso_cycle_exists){sp->type, n, locals};
@@ -169,7 +159,7 @@ static int ce_violated(const cyc_local *L, const ce_spec *sp, iso_cycle_exists *
 
 /* Elle's cycle-exists-cases: a model already shown violated makes every
  * stronger model's case redundant. */
-static void cycle_exists(const cyc_local *L, const iso_search_req *req, comp_out *o)
+static void cycle_exists(cyc_search *S, const iso_search_req *req, comp_out *o)
 {
     int found[N_CE] = {0};
     for (size_t i = 0; i < N_CE; i++) {
@@ -180,7 +170,7 @@ static void cycle_exists(const cyc_local *L, const iso_search_req *req, comp_out
         for (size_t j = 0; j < i; j++)
             redundant |= found[j] && m >= 0 && prohibited[ce_specs[j].type];
         iso_cycle_exists x;
-        if (redundant || !ce_violated(L, &ce_specs[i], &x)) continue;
+        if (redundant || !ce_violated(S, &ce_specs[i], &x)) continue;
         found[i] = 1;
         ISO_PUSH(o->exists, o->n_exists, o->cap_exists, x);
     }
@@ -242,7 +232,7 @@ static void search_component(const jobs *J, size_t i, comp_out *o)
     int found[N_SEARCH] = {0};
     memset(walks, 0, sizeof walks);
     o->timeout.type = -1;
-    if (!find_types(&S, J->req, walks, found, o)) cycle_exists(&L, J->req, o);
+    if (!find_types(&S, J->req, walks, found, o)) cycle_exists(&S, J->req, o);
     for (size_t t = 0; t < N_SEARCH && !S.timed_out; t++) { /* pass 2: shorten */
         cyc_spec sp;
         if (found[t] && cyc_spec_init(&sp, search_order[t])) cyc_search_type(&S, &sp, &walks[t]);

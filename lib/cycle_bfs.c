@@ -91,26 +91,42 @@ int cyc_spec_init(cyc_spec *sp, int type)
 
 /* ---- the component as a graph of its own ---------------------------- */
 
+/* Local ids keep the global order, so each local row is the global row
+ * filtered, already sorted; the reverse graph is its transpose by counting. */
 void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts, uint32_t k,
                      const uint32_t *local_id, const uint32_t *comp, uint32_t c, uint8_t mask)
 {
-    iso_edges fwd = {0}, rev = {0};
-    for (uint32_t i = 0; i < k; i++) {
-        uint32_t v = verts[i];
-        for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++) {
-            uint8_t b = g->bits[e] & mask;
-            if (!b || comp[g->dst[e]] != c) continue;
-            uint32_t j = local_id[g->dst[e]];
-            iso_edges_add(&fwd, i, j, b);
-            iso_edges_add(&rev, j, i, b);
-        }
-    }
-    L->k = k;
+    iso_graph *f = &L->g, *r = &L->r;
+    L->k = f->n = r->n = k;
     L->glob = verts;
-    iso_graph_build(&L->g, k, &fwd);
-    iso_graph_build(&L->r, k, &rev);
-    iso_edges_free(&fwd);
-    iso_edges_free(&rev);
+    f->off = iso_xmalloc(((size_t)k + 1) * sizeof *f->off);
+    r->off = iso_xcalloc((size_t)k + 2, sizeof *r->off);
+    size_t m = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        f->off[i] = (uint32_t)m;
+        for (uint32_t e = g->off[verts[i]]; e < g->off[verts[i] + 1]; e++)
+            m += (g->bits[e] & mask) && comp[g->dst[e]] == c;
+    }
+    f->off[k] = (uint32_t)m;
+    f->n_edges = r->n_edges = m;
+    f->dst = iso_xmalloc((m ? m : 1) * sizeof *f->dst);
+    f->bits = iso_xmalloc(m ? m : 1);
+    r->dst = iso_xmalloc((m ? m : 1) * sizeof *r->dst);
+    r->bits = iso_xmalloc(m ? m : 1);
+    for (uint32_t i = 0, j = 0; i < k; i++)
+        for (uint32_t e = g->off[verts[i]]; e < g->off[verts[i] + 1]; e++)
+            if ((g->bits[e] & mask) && comp[g->dst[e]] == c) {
+                f->dst[j] = local_id[g->dst[e]];
+                f->bits[j++] = g->bits[e] & mask;
+                r->off[f->dst[j - 1] + 2]++;
+            }
+    for (uint32_t i = 0; i < k; i++) r->off[i + 2] += r->off[i + 1];
+    for (uint32_t i = 0; i < k; i++) /* r->off[d + 1] is d's next free slot */
+        for (uint32_t e = f->off[i]; e < f->off[i + 1]; e++) {
+            uint32_t at = r->off[f->dst[e] + 1]++;
+            r->dst[at] = i;
+            r->bits[at] = f->bits[e];
+        }
 }
 
 void cyc_local_free(cyc_local *L)
@@ -285,9 +301,7 @@ static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
     free(in_a);
 }
 
-/* Point S->sub at the sub-components under mask (computed once per mask:
- * the 15 types use 9 masks). Returns their count. */
-static uint32_t sub_components(cyc_search *S, uint8_t mask)
+uint32_t cyc_sub_components(cyc_search *S, uint8_t mask)
 {
     for (unsigned i = 0; i < S->n_subs; i++)
         if (S->subs[i].mask == mask) {
@@ -306,7 +320,7 @@ int cyc_search_type(cyc_search *S, const cyc_spec *sp, cyc_walk *best)
 {
     const cyc_local *L = S->L;
     int first = best->len == 0, found = 0;
-    choose_seeds(S, sp, sub_components(S, sp->allow));
+    choose_seeds(S, sp, cyc_sub_components(S, sp->allow));
     cyc_walk w = {0};
     for (uint32_t v = 0; v < L->k; v++) {
         uint8_t x = S->cand[S->sub[v]];

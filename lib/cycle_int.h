@@ -77,6 +77,9 @@ typedef struct cyc_search {
 enum cyc_result { CYC_ABSENT = 0, CYC_FOUND = 1, CYC_TIMEOUT = -1 };
 
 void cyc_search_init(cyc_search *S, const cyc_local *L, double deadline);
+/* Point S->sub at the strongly connected sub-components under mask
+ * (computed once per mask: the 15 types use 9). Returns their count. */
+uint32_t cyc_sub_components(cyc_search *S, uint8_t mask);
 void cyc_search_free(cyc_search *S);
 /* Find a closed walk of sp's type: the first one (best->len == 0 on entry)
  * or, when best holds one, a strictly shorter one, until none is left. */
