@@ -7,7 +7,7 @@
  * as keywords and as strings, so that recognising a field is a comparison
  * of atom ids (see FIELD_ATOMS) rather than of text.
  */
-#include "history.h"
+#include "reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef MAP_POPULATE
+#ifndef MAP_POPULATE /* prefault the mapping in one go where supported */
 #define MAP_POPULATE 0
 #endif
 #ifndef ISO_VERSION
@@ -177,20 +177,6 @@ static int read_as(iso_history *h, const char *data, size_t len, iso_error *err)
     }
 }
 
-/* Ask for transparent huge pages on a large array: one fault per 2 MiB
- * instead of per 4 KiB (touching fresh pages dominates reading). */
-static void huge_pages(void *p, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-    uintptr_t a = ((uintptr_t)p + 0x1fffff) & ~(uintptr_t)0x1fffff;
-    uintptr_t b = ((uintptr_t)p + n) & ~(uintptr_t)0x1fffff;
-    if (b > a) madvise((void *)a, b - a, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)n;
-#endif
-}
-
 int iso_history_read_mem(const char *name, const char *data, size_t len,
                          iso_format format, iso_history **out, iso_error *err)
 {
@@ -207,8 +193,7 @@ int iso_history_read_mem(const char *name, const char *data, size_t len,
     iso_history *h = iso_history_new(name, format);
     /* Values take about two words per 8 input bytes: reserve that much
      * (untouched pages cost nothing) to avoid copying while growing. */
-    ISO_GROW(h->store.words, h->store.cap_words, len / 4 + 64);
-    huge_pages(h->store.words, h->store.cap_words * sizeof *h->store.words);
+    iso_rd_reserve(h, len / 4 + 64);
     if (format == ISO_FORMAT_JEPSEN_LOG) h->cas_fail_default = ISO_CAS_FAIL_FALSE;
     if (read_as(h, data, len, err) != 0) {
         iso_history_free(h);

@@ -329,13 +329,18 @@ static int json_array(iso_rd *rd)
     return iso_rd_eof(rd) ? 0 : iso_rd_unexpected(rd, "end of input after the array");
 }
 
-static int json_lines(iso_rd *rd)
+int iso_json_lines(iso_history *h, const char *buf, size_t len, size_t *lines, iso_error *err)
 {
+    iso_rd rd;
+    iso_rd_init(&rd, h, buf, len, err);
+    int r = 0;
     for (;;) {
-        iso_json_skip(rd, 1);
-        if (iso_rd_eof(rd)) return 0;
-        if (json_op(rd) != 0) return -1;
+        iso_json_skip(&rd, 1);
+        if (iso_rd_eof(&rd) || (r = json_op(&rd)) != 0) break;
     }
+    *lines = rd.line - 1;
+    iso_rd_release(&rd);
+    return r;
 }
 
 int iso_read_json(iso_history *h, const char *buf, size_t len, iso_error *err)
@@ -343,7 +348,8 @@ int iso_read_json(iso_history *h, const char *buf, size_t len, iso_error *err)
     iso_rd rd;
     iso_rd_init(&rd, h, buf, len, err);
     iso_json_skip(&rd, 1);
-    int r = !iso_rd_eof(&rd) && rd.p[rd.pos] == '[' ? json_array(&rd) : json_lines(&rd);
+    int array = !iso_rd_eof(&rd) && rd.p[rd.pos] == '[';
+    int r = array ? json_array(&rd) : iso_read_json_split(h, buf, len, ISO_SPLIT_MIN, err);
     iso_rd_release(&rd);
     return r;
 }

@@ -117,6 +117,16 @@ static inline void iso_edn_skip(iso_rd *rd)
     iso_edn_skip_slow(rd);
 }
 
+/* JSON lines of buf[0, len) into h on this thread; *lines = newlines seen. */
+int iso_json_lines(iso_history *h, const char *buf, size_t len, size_t *lines,
+                   iso_error *err);
+/* JSON lines on two threads when len >= min_len (read_split.c). */
+#define ISO_SPLIT_MIN ((size_t)1 << 20)
+int iso_read_json_split(iso_history *h, const char *buf, size_t len, size_t min_len,
+                        iso_error *err);
+/* Reserve room for n words in h's store, on huge pages where possible. */
+void iso_rd_reserve(iso_history *h, size_t n);
+
 /* JSON: read one value at the cursor (after whitespace). */
 int iso_json_value(iso_rd *rd, iso_val *out);
 /* Skip JSON whitespace; with comments, also '#' lines (IsoCheck). */

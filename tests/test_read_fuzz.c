@@ -4,11 +4,13 @@
  * Seeds are the reader fixtures, small corpus files and a few inline
  * histories; each round copies a seed into an exact-size heap buffer (so
  * ASan sees any overread), applies a few random byte mutations (fixed
- * seed), and reads it as detected and as a random forced format. The only
+ * seed), and reads it as detected and as a random forced format. The
  * assertion: the read returns 0 with a history, or -1 with a message and
- * no history. Run under ASan+UBSan by `make sanitize`.
+ * no history; and the two-thread JSON-lines reader agrees with the
+ * sequential one. Run under ASan+UBSan by `make sanitize`.
  */
 #include "readtest.h"
+#include "reader.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -139,6 +141,23 @@ static void read_once(const char *p, size_t n, iso_format f)
     free(buf);
 }
 
+/* The two-thread JSON-lines reader agrees with the sequential one. */
+static void split_agrees(const char *p, size_t n)
+{
+    char *buf = malloc(n ? n : 1);
+    memcpy(buf, p, n);
+    iso_history *seq = iso_history_new("f", ISO_FORMAT_JSONL), *par = iso_history_new("f", ISO_FORMAT_JSONL);
+    iso_error e1 = {0}, e2 = {0};
+    size_t lines;
+    int r1 = iso_json_lines(seq, buf, n, &lines, &e1), r2 = iso_read_json_split(par, buf, n, 0, &e2);
+    assert_int_equal(r1, r2);
+    if (r1) assert_string_equal(e1.msg, e2.msg);
+    else assert_int_equal(seq->n_ops, par->n_ops);
+    iso_history_free(seq);
+    iso_history_free(par);
+    free(buf);
+}
+
 static void test_mutations(void **state)
 {
     (void)state;
@@ -152,6 +171,7 @@ static void test_mutations(void **state)
         n = mutate(work, n, 2 * MAX_SEED + 64);
         read_once(work, n, ISO_FORMAT_AUTO);
         read_once(work, n, (iso_format)(1 + next() % 6));
+        if (round % 4 == 0) split_agrees(work, n);
     }
     free(work);
     for (size_t i = 0; i < s.n; i++) free(s.data[i]);

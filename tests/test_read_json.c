@@ -1,6 +1,7 @@
 /* test_read_json.c -- the JSON reader: arrays of ops (elle-cli), JSON lines,
  * IsoCheck comment lines, every JSON value form, and malformed inputs. */
 #include "readtest.h"
+#include "reader.h"
 
 static void test_array(void **state)
 {
@@ -186,6 +187,85 @@ static void test_malformed(void **state)
     rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* A JSON-lines text of n ops with varied values (comments every 97 lines;
+ * op `drop_index` without :index when >= 0). */
+static char *make_lines(size_t n, long drop_index, const char *bad_line, size_t bad_at)
+{
+    iso_buf b = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (i % 97 == 5) iso_buf_puts(&b, "# a comment ending in }\n");
+        if (bad_line && i == bad_at) { iso_buf_puts(&b, bad_line); continue; }
+        if ((long)i == drop_index) iso_buf_printf(&b, "{\"type\":\"ok\",\"process\":%zu}\n", i % 7);
+        else
+            iso_buf_printf(&b, "{\"index\":%zu,\"type\":\"%s\",\"process\":%zu,\"time\":%zu,"
+                               "\"value\":[[\"append\",\"k%zu\",%zu],[\"r\",%zu,[1,2,%zu]],"
+                               "{\"s\":\"e\\u00e9\\n%zu\",\"f\":%zu.5,\"big\":1%zu00000000000000000000}]}\n",
+                           i * 2, i % 2 ? "ok" : "invoke", i % 7, i * 10, i % 13, i, i % 5, i, i, i, i);
+    }
+    return (char *)iso_buf_cstr(&b);
+}
+
+static void expect_same(const iso_history *a, const iso_history *b)
+{
+    assert_int_equal(a->n_ops, b->n_ops);
+    assert_int_equal(a->dense_index, b->dense_index);
+    for (size_t i = 0; i < a->n_ops; i++) {
+        char x[4096];
+        snprintf(x, sizeof x, "%s", rt_op(a, i, 0));
+        assert_string_equal(x, rt_op(b, i, 0));
+        assert_int_equal(a->ops[i].line, b->ops[i].line);
+        assert_int_equal(a->ops[i].col, b->ops[i].col);
+    }
+}
+
+/* Reading on two threads gives exactly the sequential result. */
+static void test_split_same_as_sequential(void **state)
+{
+    (void)state;
+    static const struct { size_t n; long drop; } cases[] = {{3000, -1}, {3000, 0}, {2, -1}, {1, -1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *text = make_lines(cases[c].n, cases[c].drop, NULL, 0);
+        size_t len = strlen(text), lines;
+        iso_error err = {0};
+        iso_history *seq = iso_history_new("s", ISO_FORMAT_JSONL), *par = iso_history_new("s", ISO_FORMAT_JSONL);
+        if (iso_json_lines(seq, text, len, &lines, &err)) fail_msg("%ld:%ld: %s", err.line, err.col, err.msg);
+        assert_int_equal(iso_read_json_split(par, text, len, 0, &err), 0);
+        expect_same(seq, par);
+        if (cases[c].n > 100) /* the halves ran: the second one's words sit past a gap */
+            assert_true(par->store.n_words > seq->store.n_words);
+        if (cases[c].drop == 0) assert_int_equal(par->ops[2999].index, 2999);
+        iso_history_free(seq);
+        iso_history_free(par);
+        free(text);
+    }
+}
+
+/* Errors anywhere are those of a sequential read. */
+static void test_split_errors(void **state)
+{
+    (void)state;
+    static const struct { long drop; const char *bad; size_t at; } cases[] = {
+        {2500, NULL, 0},                       /* a later op without :index */
+        {-1, "{\"type\":\"ok\",\"value\":[1,]}\n", 2900}, /* syntax, second half */
+        {-1, "{\"type\":\"ok\",\"value\":[1,]}\n", 10},   /* syntax, first half */
+        {-1, "{\"type\":\"ok\",\"value\":[1,\n", 1499}, /* unclosed across the middle */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *text = make_lines(3000, cases[c].drop, cases[c].bad, cases[c].at);
+        size_t len = strlen(text), lines;
+        iso_error e1 = {0}, e2 = {0};
+        iso_history *seq = iso_history_new("s", ISO_FORMAT_JSONL), *par = iso_history_new("s", ISO_FORMAT_JSONL);
+        assert_int_equal(iso_json_lines(seq, text, len, &lines, &e1), -1);
+        assert_int_equal(iso_read_json_split(par, text, len, 0, &e2), -1);
+        assert_int_equal(e1.line, e2.line);
+        assert_int_equal(e1.col, e2.col);
+        assert_string_equal(e1.msg, e2.msg);
+        iso_history_free(seq);
+        iso_history_free(par);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +278,8 @@ int main(void)
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_split_same_as_sequential),
+        cmocka_unit_test(test_split_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

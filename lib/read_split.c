@@ -1,0 +1,134 @@
+/*
+ * read_split.c -- JSON lines read on two threads.
+ *
+ * The input is cut at a record boundary near the middle: a line starting
+ * with '{' right after a line ending in '}'. In valid JSON lines that is
+ * always between two top-level values (JSON strings hold no raw newline,
+ * and two values inside a composite need a ',' between them). Each half is
+ * parsed into its own history; the second half's values are written
+ * straight into the first history's word array at offset base, so merging
+ * only renumbers atoms and shifts composite offsets in place.
+ *
+ * No realloc can move that array while both run: a JSON text of b bytes
+ * never needs more than b words (each composite spends 2 bytes on brackets
+ * for its header and its place in its parent; each scalar at least 1 byte;
+ * each further item a ',' byte), so the first half fits below base and the
+ * second in the rest. If either half fails, or the halves disagree on
+ * :index rules, the whole input is read again on one thread, so errors are
+ * exactly those of a sequential read.
+ */
+#include "reader.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct half {
+    iso_history *h;
+    const char *buf;
+    size_t len, lines;
+    iso_error err;
+    int r;
+};
+
+static void *read_half(void *arg)
+{
+    struct half *x = arg;
+    x->r = iso_json_lines(x->h, x->buf, x->len, &x->lines, &x->err);
+    return NULL;
+}
+
+/* The first record boundary at or after mid, or 0. */
+static size_t boundary(const char *p, size_t len, size_t mid)
+{
+    for (size_t i = mid; i + 1 < len; i++) {
+        const char *nl = memchr(p + i, '\n', len - i - 1);
+        if (!nl) return 0;
+        i = (size_t)(nl - p);
+        size_t j = i > 0 && p[i - 1] == '\r' ? i - 1 : i;
+        if (p[i + 1] == '{' && j > 0 && p[j - 1] == '}') return i + 1;
+    }
+    return 0;
+}
+
+static iso_val remap(iso_val v, const uint32_t *atom, size_t base)
+{
+    unsigned t = iso_tag(v);
+    if (t == ISO_TAG_SEQ) return iso_mk(t, iso_payload(v) + base);
+    if (t >= ISO_TAG_STR && t <= ISO_TAG_FORM) return iso_mk(t, atom[iso_payload(v)]);
+    return v;
+}
+
+/* Renumber the second half's atoms and composites into h's. */
+static void merge(iso_history *h, iso_history *h2, size_t base, size_t lines)
+{
+    iso_store *s2 = &h2->store;
+    uint32_t *atom = iso_xmalloc((s2->n_atoms + 1) * sizeof *atom);
+    for (size_t id = 0; id < s2->n_atoms; id++) {
+        const struct iso_atom *a = &s2->atoms[id];
+        atom[id] = (uint32_t)iso_payload(iso_atom(&h->store, a->tag, s2->text + a->off, a->len));
+    }
+    iso_val *w = s2->words;
+    for (size_t i = 0; i < s2->n_words; i += (w[i] & 0xffffffffu) + 1)
+        for (size_t k = 1; k <= (w[i] & 0xffffffffu); k++) w[i + k] = remap(w[i + k], atom, base);
+    h->store.n_words = base + s2->n_words;
+    ISO_GROW(h->ops, h->cap_ops, h->n_ops + h2->n_ops);
+    for (size_t j = 0; j < h2->n_ops; j++) {
+        iso_op op = h2->ops[j];
+        op.process = remap(op.process, atom, base);
+        op.f = remap(op.f, atom, base);
+        op.value = remap(op.value, atom, base);
+        op.error = remap(op.error, atom, base);
+        op.line += (uint32_t)lines;
+        if (h->dense_index) op.index = (int64_t)h->n_ops;
+        h->ops[h->n_ops++] = op;
+    }
+    free(atom);
+}
+
+/* Both halves read: would one sequential read agree? Not when the first
+ * op had an :index and the second half's first op has none. */
+static int halves_agree(const iso_history *h, const iso_history *h2)
+{
+    return h->n_ops == 0 || h->dense_index || !h2->dense_index;
+}
+
+static int parallel(iso_history *h, const char *buf, size_t len, size_t split, iso_error *err)
+{
+    size_t base = split + 64;
+    iso_rd_reserve(h, len + 128);
+    iso_history *h2 = iso_history_new(h->name, h->format);
+    h2->store.words = h->store.words + base;
+    h2->store.cap_words = h->store.cap_words - base;
+    h->store.cap_words = base; /* never reached: see the bound above */
+    struct half second = {.h = h2, .buf = buf + split, .len = len - split};
+    pthread_t t;
+    int threaded = pthread_create(&t, NULL, read_half, &second) == 0;
+    if (!threaded) read_half(&second);
+    size_t lines = 0;
+    int r = iso_json_lines(h, buf, split, &lines, err);
+    if (threaded) pthread_join(t, NULL);
+    int ok = r == 0 && second.r == 0 && halves_agree(h, h2);
+    if (ok) {
+        if (h->n_ops == 0) h->dense_index = h2->dense_index;
+        merge(h, h2, base, lines);
+    }
+    h->store.cap_words = base + h2->store.cap_words;
+    h2->store.words = NULL; /* h owns the array */
+    iso_history_free(h2);
+    return ok ? 0 : -1;
+}
+
+int iso_read_json_split(iso_history *h, const char *buf, size_t len, size_t min_len,
+                        iso_error *err)
+{
+    size_t lines, split = len >= min_len && h->n_ops == 0 && h->store.n_words == 0
+                              ? boundary(buf, len, len / 2) : 0;
+    if (split && parallel(h, buf, len, split, err) == 0) return 0;
+    if (split) { /* read again on one thread, for the exact first error */
+        h->n_ops = 0;
+        h->store.n_words = 0;
+        h->dense_index = 0;
+    }
+    return iso_json_lines(h, buf, len, &lines, err);
+}
