@@ -94,12 +94,19 @@ int main(int argc, char **argv)
     uint32_t nc = iso_scc(&g, 0xff, comp);
     t0 = mark("scc (all edges)", t0, nc);
     iso_search_req req = {.timeout_ms = 1000, .threads = 2};
-    for (int a = 0; a < ISO_A_COUNT; a++) req.want[a] = iso_is_cycle_type(a) || (a >= ISO_A_PL_1_CYCLE_EXISTS && a <= ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS);
+    for (int a = 0; a <= ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS; a++) req.want[a] = 1;
     iso_search_out out = {0};
     iso_search_cycles(&g, &req, &out);
     t0 = mark("cycle search", t0, out.n_cycles);
-    for (size_t i = 0; i < out.n_cycles; i++)
-        printf("  %-28s len %u\n", iso_anomaly_name(out.cycles[i].type), out.cycles[i].len);
+    size_t count[ISO_N_CYCLE_TYPES] = {0}, longest[ISO_N_CYCLE_TYPES] = {0};
+    for (size_t i = 0; i < out.n_cycles; i++) {
+        count[out.cycles[i].type]++;
+        if (out.cycles[i].len > longest[out.cycles[i].type])
+            longest[out.cycles[i].type] = out.cycles[i].len;
+    }
+    for (int a = 0; a < ISO_N_CYCLE_TYPES; a++)
+        if (count[a])
+            printf("  %-28s %6zu cycles, longest %zu\n", iso_anomaly_name(a), count[a], longest[a]);
     for (size_t i = 0; i < out.n_timeouts; i++)
         printf("  timeout in %s (component of %u)\n", iso_anomaly_name(out.timeouts[i].type),
                out.timeouts[i].size);
