@@ -42,75 +42,97 @@ void run_txn_read_elem(run_txn *t, uint32_t i, int64_t elem)
     t->mops[i].len++;
 }
 
-static void put_i64(iso_buf *b, int64_t v)
+/* Formatting writes straight into reserved space: a line's length is
+ * bounded up front (line_bound), so no per-piece capacity checks. */
+#define I64_MAX_CHARS 20
+
+static char *put_i64(char *p, int64_t v)
 {
-    char tmp[24];
+    char tmp[I64_MAX_CHARS];
     int n = 0;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     do {
-        tmp[sizeof tmp - 1 - n++] = (char)('0' + u % 10);
+        tmp[n++] = (char)('0' + u % 10);
         u /= 10;
     } while (u);
-    if (v < 0) tmp[sizeof tmp - 1 - n++] = '-';
-    iso_buf_put(b, tmp + sizeof tmp - n, (size_t)n);
+    if (v < 0) *p++ = '-';
+    while (n) *p++ = tmp[--n];
+    return p;
 }
 
-#define PUT(b, lit) iso_buf_put((b), lit, sizeof lit - 1)
-
-static void put_read(iso_buf *b, const run_txn *t, const run_mop *m)
+static char *put_lit(char *p, const char *s)
 {
-    if (m->nil) {
-        PUT(b, "null");
-    } else if (!t->list_append) {
-        put_i64(b, m->value);
-    } else {
-        PUT(b, "[");
-        for (uint32_t j = 0; j < m->len; j++) {
-            if (j) PUT(b, ",");
-            put_i64(b, t->res[m->off + j]);
-        }
-        PUT(b, "]");
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+static size_t value_bound(const run_txn *t, int with_reads)
+{
+    size_t n = 2 + (size_t)t->n * (16 + 2 * (I64_MAX_CHARS + 1));
+    for (uint32_t i = 0; with_reads && i < t->n; i++)
+        n += (size_t)t->mops[i].len * (I64_MAX_CHARS + 1);
+    return n;
+}
+
+static char *put_read(char *p, const run_txn *t, const run_mop *m)
+{
+    if (m->nil) return put_lit(p, "null");
+    if (!t->list_append) return put_i64(p, m->value);
+    *p++ = '[';
+    for (uint32_t j = 0; j < m->len; j++) {
+        if (j) *p++ = ',';
+        p = put_i64(p, t->res[m->off + j]);
     }
+    *p++ = ']';
+    return p;
 }
 
-static void put_mop(iso_buf *b, const run_txn *t, const run_mop *m, int with_reads)
+static char *put_value(char *p, const run_txn *t, int with_reads)
 {
-    static const char *names[] = {"[\"r\",", "[\"append\",", "[\"w\","};
-    iso_buf_puts(b, names[m->f]);
-    put_i64(b, m->key);
-    PUT(b, ",");
-    if (m->f != RUN_R) put_i64(b, m->value);
-    else if (with_reads) put_read(b, t, m);
-    else PUT(b, "null");
-    PUT(b, "]");
+    static const char *const names[] = {"[\"r\",", "[\"append\",", "[\"w\","};
+    *p++ = '[';
+    for (uint32_t i = 0; i < t->n; i++) {
+        const run_mop *m = &t->mops[i];
+        if (i) *p++ = ',';
+        p = put_lit(p, names[m->f]);
+        p = put_i64(p, m->key);
+        *p++ = ',';
+        if (m->f != RUN_R) p = put_i64(p, m->value);
+        else if (with_reads) p = put_read(p, t, m);
+        else p = put_lit(p, "null");
+        *p++ = ']';
+    }
+    *p++ = ']';
+    return p;
 }
 
 void rec_value(iso_buf *b, const run_txn *t, int with_reads)
 {
-    PUT(b, "[");
-    for (uint32_t i = 0; i < t->n; i++) {
-        if (i) PUT(b, ",");
-        put_mop(b, t, &t->mops[i], with_reads);
-    }
-    PUT(b, "]");
+    ISO_GROW(b->p, b->cap, b->n + value_bound(t, with_reads));
+    b->n = (size_t)(put_value(b->p + b->n, t, with_reads) - b->p);
 }
 
 void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
               const run_txn *t, int64_t time_ns)
 {
-    PUT(b, "{\"index\":");
-    put_i64(b, index);
-    PUT(b, ",\"type\":\"");
-    iso_buf_puts(b, iso_op_type_name(type));
-    PUT(b, "\",\"process\":");
-    put_i64(b, process);
-    PUT(b, ",\"f\":\"txn\",\"value\":");
-    rec_value(b, t, type == ISO_OP_OK);
-    PUT(b, ",\"time\":");
-    put_i64(b, time_ns);
+    int with_reads = type == ISO_OP_OK;
+    ISO_GROW(b->p, b->cap, b->n + 128 + 3 * I64_MAX_CHARS + value_bound(t, with_reads));
+    char *p = b->p + b->n;
+    p = put_lit(p, "{\"index\":");
+    p = put_i64(p, index);
+    p = put_lit(p, ",\"type\":\"");
+    p = put_lit(p, iso_op_type_name(type));
+    p = put_lit(p, "\",\"process\":");
+    p = put_i64(p, process);
+    p = put_lit(p, ",\"f\":\"txn\",\"value\":");
+    p = put_value(p, t, with_reads);
+    p = put_lit(p, ",\"time\":");
+    p = put_i64(p, time_ns);
+    b->n = (size_t)(p - b->p);
     if (type != ISO_OP_INVOKE && type != ISO_OP_OK && t->error[0]) {
-        PUT(b, ",\"error\":");
+        iso_buf_puts(b, ",\"error\":");
         iso_json_string(b, t->error, strlen(t->error));
     }
-    PUT(b, "}\n");
+    iso_buf_put(b, "}\n", 2);
 }

@@ -4,9 +4,10 @@
  *
  * The generator, the counters and the history file live in one shared
  * mapping under one mutex (process-shared when clients are forked), so
- * threads and processes run the same client loop. Each op is formatted and
- * written with write(2) under the mutex, in index order, before its client
- * goes on: a SIGKILL leaves a complete prefix on disk. After an info the
+ * threads and processes run the same client loop. Ops are formatted under
+ * the mutex, in index order, and every completion is written out with
+ * write(2) before its client goes on: a SIGKILL leaves a complete prefix
+ * on disk. After an info the
  * client reconnects under a new process id. When every client is done, the
  * runner reads every key with a connection of its own.
  */
@@ -37,6 +38,8 @@ struct shared {
     char errmsg[600];
     int fd;
     double t0;
+    size_t n_pend;        /* bytes of pend not yet written */
+    char pend[1 << 20];   /* recorded lines (written at each completion) */
 };
 
 struct ctx {
@@ -98,15 +101,37 @@ static void fail_locked(struct shared *sh, const char *fmt, const char *arg)
     sh->stop = 1;
 }
 
+static void write_locked(struct shared *sh, const char *p, size_t n)
+{
+    if (write_all(sh->fd, p, n) < 0) fail_locked(sh, "cannot write the history: %s", strerror(errno));
+}
+
 /* Record one op (caller holds the lock): index and time are taken here,
- * so the file's order is the index order and times never go backwards. */
+ * so the file's order is the index order and times never go backwards.
+ * Invocations wait in pend; a completion writes pend out (group commit:
+ * one write(2) per transaction at most, and fewer under concurrency).
+ * An op is thus on disk before its client goes on, and any op that could
+ * have observed an invocation's effects comes after it in pend. */
 static void emit(struct shared *sh, iso_buf *b, int type, int64_t process,
                  const run_txn *t)
 {
     b->n = 0;
     int64_t ns = (int64_t)((iso_now() - sh->t0) * 1e9);
     rec_line(b, sh->next_index++, type, process, t, ns);
-    if (write_all(sh->fd, b->p, b->n) < 0) fail_locked(sh, "cannot write the history: %s", strerror(errno));
+    if (sh->n_pend + b->n > sizeof sh->pend) {
+        write_locked(sh, sh->pend, sh->n_pend);
+        sh->n_pend = 0;
+    }
+    if (b->n > sizeof sh->pend) {
+        write_locked(sh, b->p, b->n);
+    } else {
+        memcpy(sh->pend + sh->n_pend, b->p, b->n);
+        sh->n_pend += b->n;
+    }
+    if (type != ISO_OP_INVOKE && sh->n_pend) {
+        write_locked(sh, sh->pend, sh->n_pend);
+        sh->n_pend = 0;
+    }
 }
 
 static void count(struct shared *sh, int outcome)
@@ -310,6 +335,7 @@ static int run_driver_clients(const iso_run_opts *o, const run_driver *drv, int 
     if (o->processes) run_processes(&x, o->clients);
     else run_threads(&x, o->clients);
     if (!sh->stop && !external_stop(o)) client_loop(&x, sh->next_process++, 1);
+    if (sh->n_pend) write_locked(sh, sh->pend, sh->n_pend);
     st->ok = sh->ok;
     st->fail = sh->fail;
     st->info = sh->info;
