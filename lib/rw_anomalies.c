@@ -96,22 +96,21 @@ static void read_case(iso_ctx *ctx, const rw_state *st, uint32_t txn, iso_val mo
 
 static void read_anomalies(iso_ctx *ctx, const rw_state *st, uint32_t txn)
 {
-    const iso_store *s = &ctx->h->store;
     size_t n;
     const iso_val *m = rw_txn_mops(ctx, txn, &n);
+    const uint32_t *mv = st->mop + st->mop_off[txn];
     for (size_t j = 0; j < n; j++) {
-        iso_val k, v;
-        if (rw_mop(s, m[j], &k, &v) != RW_READ) continue;
-        uint32_t key = iso_keys_find(&st->keys, k);
-        const rw_ver *x = &st->ver[rw_ver_find(st, s, key, v)];
+        if (mv[j] & RW_MOP_W) continue;
+        const rw_ver *x = &st->ver[mv[j]];
         if (x->writer == ISO_NONE) {
-            if (!iso_is_nil(v)) read_case(ctx, st, txn, m[j], key, v, ISO_NONE, ISO_A_GARBAGE_READ);
+            if (!iso_is_nil(x->val))
+                read_case(ctx, st, txn, m[j], x->key, x->val, ISO_NONE, ISO_A_GARBAGE_READ);
             continue;
         }
         if (ctx->txns.t[x->writer].type == ISO_OP_FAIL)
-            read_case(ctx, st, txn, m[j], key, v, x->writer, ISO_A_G1A);
+            read_case(ctx, st, txn, m[j], x->key, x->val, x->writer, ISO_A_G1A);
         if (x->wkind == RW_INTERMEDIATE && x->writer != txn)
-            read_case(ctx, st, txn, m[j], key, v, x->writer, ISO_A_G1B);
+            read_case(ctx, st, txn, m[j], x->key, x->val, x->writer, ISO_A_G1B);
     }
 }
 
@@ -120,36 +119,34 @@ static void read_anomalies(iso_ctx *ctx, const rw_state *st, uint32_t txn)
 typedef struct scratch {
     uint32_t *stamp;  /* per key: txn + 1 of the last touch (lost update: read) */
     uint32_t *wrote;  /* per key: txn + 1 that wrote it after reading it */
-    iso_val *val;     /* per key: internal state (lost update: first read) */
+    uint32_t *ver;    /* per key: internal state (lost update: first read) */
 } scratch;
 
 static void internal_one(iso_ctx *ctx, const rw_state *st, scratch *sc, uint32_t txn)
 {
-    const iso_store *s = &ctx->h->store;
     size_t n;
     const iso_val *m = rw_txn_mops(ctx, txn, &n);
+    const uint32_t *mv = st->mop + st->mop_off[txn];
     for (size_t j = 0; j < n; j++) {
-        iso_val k, v;
-        int kind = rw_mop(s, m[j], &k, &v);
-        uint32_t key = iso_keys_find(&st->keys, k);
-        int seen = sc->stamp[key] == txn + 1;
-        if (kind == RW_READ && seen && !iso_val_eq(s, sc->val[key], v)) {
+        uint32_t ver = mv[j] & ~RW_MOP_W, key = st->ver[ver].key;
+        if (!(mv[j] & RW_MOP_W) && sc->stamp[key] == txn + 1 && sc->ver[key] != ver) {
             out o = {{0}, {0}};
+            iso_val k = st->keys.vals[key], was = st->ver[sc->ver[key]].val;
             let(ctx, &o, &txn, 1);
-            read_text(ctx, &o, k, v);
+            read_text(ctx, &o, k, st->ver[ver].val);
             iso_buf_puts(&o.text, ", but earlier in T1 ");
             put_val(ctx, &o, k);
             iso_buf_puts(&o.text, " was ");
-            put_val(ctx, &o, sc->val[key]);
+            put_val(ctx, &o, was);
             iso_buf_puts(&o.text, ": T1 is internally inconsistent.");
             field_op(ctx, &o, "op", txn);
             field_val(ctx, &o, "mop", m[j]);
-            field_val(ctx, &o, "expected", sc->val[key]);
+            field_val(ctx, &o, "expected", was);
             out_add(ctx, &o, ISO_A_INTERNAL);
             return;
         }
         sc->stamp[key] = txn + 1;
-        sc->val[key] = v;
+        sc->ver[key] = ver;
     }
 }
 
@@ -164,24 +161,18 @@ static int cmp_u64(const void *a, const void *b)
 /* (version read << 32 | txn) for every ok txn that read k and then wrote
  * it, as Elle's lost-update-cases scans: writes before any read of k do
  * not count, and only the first write after the first read does. */
-static void lu_collect(iso_ctx *ctx, const rw_state *st, scratch *sc, uint32_t txn,
-                       uint64_t **pairs, size_t *n, size_t *cap)
+static void lu_collect(const rw_state *st, scratch *sc, uint32_t txn, uint64_t **pairs,
+                       size_t *n, size_t *cap)
 {
-    const iso_store *s = &ctx->h->store;
-    size_t nm;
-    const iso_val *m = rw_txn_mops(ctx, txn, &nm);
-    for (size_t j = 0; j < nm; j++) {
-        iso_val k, v;
-        int kind = rw_mop(s, m[j], &k, &v);
-        uint32_t key = iso_keys_find(&st->keys, k);
+    for (uint32_t j = st->mop_off[txn]; j < st->mop_off[txn + 1]; j++) {
+        uint32_t ver = st->mop[j] & ~RW_MOP_W, key = st->ver[ver].key;
         int read = sc->stamp[key] == txn + 1;
-        if (kind == RW_WRITE && read && sc->wrote[key] != txn + 1) {
-            uint64_t ver = rw_ver_find(st, s, key, sc->val[key]);
-            ISO_PUSH(*pairs, *n, *cap, ver << 32 | txn);
+        if ((st->mop[j] & RW_MOP_W) && read && sc->wrote[key] != txn + 1) {
+            ISO_PUSH(*pairs, *n, *cap, (uint64_t)sc->ver[key] << 32 | txn);
             sc->wrote[key] = txn + 1;
-        } else if (kind == RW_READ && !read) {
+        } else if (!(st->mop[j] & RW_MOP_W) && !read) {
             sc->stamp[key] = txn + 1;
-            sc->val[key] = v;
+            sc->ver[key] = ver;
         }
     }
 }
@@ -191,7 +182,7 @@ static void lost_updates(iso_ctx *ctx, const rw_state *st, scratch *sc)
     uint64_t *p = NULL;
     size_t n = 0, cap = 0;
     for (uint32_t t = 0; t < ctx->txns.n; t++)
-        if (ctx->txns.t[t].type == ISO_OP_OK) lu_collect(ctx, st, sc, t, &p, &n, &cap);
+        if (ctx->txns.t[t].type == ISO_OP_OK) lu_collect(st, sc, t, &p, &n, &cap);
     if (n) qsort(p, n, sizeof *p, cmp_u64);
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && p[j] >> 32 == p[i] >> 32; j++) {}
@@ -228,7 +219,7 @@ void rw_find_anomalies(iso_ctx *ctx, const rw_state *st)
 {
     scratch sc = {iso_xcalloc(st->keys.n + 1, sizeof(uint32_t)),
                   iso_xcalloc(st->keys.n + 1, sizeof(uint32_t)),
-                  iso_xmalloc((st->keys.n + 1) * sizeof(iso_val))};
+                  iso_xmalloc((st->keys.n + 1) * sizeof(uint32_t))};
     for (uint32_t t = 0; t < ctx->txns.n; t++) {
         if (ctx->txns.t[t].type != ISO_OP_OK) continue;
         read_anomalies(ctx, st, t);
@@ -238,7 +229,7 @@ void rw_find_anomalies(iso_ctx *ctx, const rw_state *st)
     lost_updates(ctx, st, &sc);
     free(sc.stamp);
     free(sc.wrote);
-    free(sc.val);
+    free(sc.ver);
 }
 
 /* ---- cyclic versions ---------------------------------------------------- */

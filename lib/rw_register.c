@@ -227,6 +227,7 @@ static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, uint32_t t, iso_error *e
         uint32_t ver = rw_ver_intern(st, s, key, v);
         size_t before = st->n_ext;
         rw_ext *e = touch(st, x, t, key);
+        ISO_PUSH(st->mop, st->n_mop, st->cap_mop, ver | (kind == RW_WRITE ? RW_MOP_W : 0));
         if (kind == RW_READ) {
             if (st->n_ext > before) { e->rd = ver; e->rd_mop = (uint32_t)j; }
             continue;
@@ -250,6 +251,7 @@ static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
     ix x = {NULL, NULL, 0, -1, NULL, 0};
     int rc = 0;
     st->ext_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->ext_off);
+    st->mop_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->mop_off);
     for (size_t t = 0; t < ctx->txns.n && !rc; t++) {
         const iso_txn *tx = &ctx->txns.t[t];
         if ((tx->inv != ISO_NONE && check_op(ctx, &x, &h->ops[tx->inv], err)) ||
@@ -258,9 +260,11 @@ static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
             break;
         }
         st->ext_off[t] = (uint32_t)st->n_ext;
+        st->mop_off[t] = (uint32_t)st->n_mop;
         rc = index_txn(ctx, st, &x, (uint32_t)t, err);
     }
     st->ext_off[ctx->txns.n] = (uint32_t)st->n_ext;
+    st->mop_off[ctx->txns.n] = (uint32_t)st->n_mop;
     st->nil_ver = iso_xmalloc((st->keys.n + 1) * sizeof *st->nil_ver);
     for (uint32_t k = 0; k < st->keys.n && !rc; k++)
         st->nil_ver[k] = rw_ver_intern(st, &h->store, k, ISO_NIL);
@@ -427,6 +431,8 @@ static void state_free(void *p)
     free(st->nil_ver);
     free(st->ext_off);
     free(st->ext);
+    free(st->mop_off);
+    free(st->mop);
     free(st->rd_off);
     free(st->rd);
     free(st->red);

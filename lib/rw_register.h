@@ -22,6 +22,9 @@
 /* Micro-op kinds. */
 enum rw_mop { RW_READ = 1, RW_WRITE = 2 };
 
+/* In rw_state.mop: the micro-op is a write. */
+#define RW_MOP_W 0x80000000u
+
 /* How a version's writer wrote it. */
 enum rw_wkind { RW_UNWRITTEN = 0, RW_FINAL, RW_INTERMEDIATE };
 
@@ -58,6 +61,9 @@ typedef struct rw_state {
     uint32_t *ver_slots;    /* open addressing over ver: (key, value) */
     size_t n_ver_slots;
     uint32_t *nil_ver;      /* per key: the version (key, nil) */
+    uint32_t *mop_off;      /* txn t's micro-ops: mop[mop_off[t] .. mop_off[t+1]) */
+    uint32_t *mop;          /* each micro-op's version, | RW_MOP_W for writes */
+    size_t n_mop, cap_mop;
     uint32_t *ext_off;      /* txn t's keys: ext[ext_off[t] .. ext_off[t+1]) */
     rw_ext *ext;
     size_t n_ext, cap_ext;
