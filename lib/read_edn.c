@@ -55,10 +55,25 @@ static size_t skip_digits(const char *p, size_t i, size_t end)
     return i;
 }
 
+/* A plain non-negative integer of up to 17 digits ending at a delimiter
+ * (the common case); 0 when the full grammar is needed. */
+static int edn_small_int(iso_rd *rd, iso_val *out)
+{
+    const char *p = rd->p;
+    size_t i = rd->pos, end = rd->len - i > 17 ? i + 17 : rd->len;
+    int64_t v = 0;
+    while (i < end && p[i] >= '0' && p[i] <= '9') v = v * 10 + (p[i++] - '0');
+    if (i < rd->len && !is_delim((unsigned char)p[i])) return 0;
+    rd->pos = i;
+    *out = iso_int(v);
+    return 1;
+}
+
 /* Numbers: [+-]d+N? integers; [+-]d+(.d*)?([eE][+-]?d+)?M? floats;
  * [+-]d+/d+ ratios (kept as FLOAT atoms, as written). */
 static int edn_number(iso_rd *rd, iso_val *out)
 {
+    if (edn_small_int(rd, out)) return 0;
     const char *p = rd->p;
     size_t start = rd->pos, end = token_end(rd, start);
     size_t i = start + (p[start] == '+' || p[start] == '-');
@@ -66,7 +81,7 @@ static int edn_number(iso_rd *rd, iso_val *out)
     if (j == end || (j + 1 == end && p[j] == 'N')) {
         *out = iso_rd_int(rd, p + start, j - start);
     } else if (p[j] == '/' && skip_digits(p, j + 1, end) == end && j + 1 < end) {
-        *out = iso_atom(&rd->h->store, ISO_TAG_FLOAT, p + start, end - start);
+        *out = iso_rd_atom(rd, ISO_TAG_FLOAT, p + start, end - start);
     } else {
         if (p[j] == '.') j = skip_digits(p, j + 1, end);
         if (j < end && (p[j] == 'e' || p[j] == 'E')) {
@@ -77,7 +92,7 @@ static int edn_number(iso_rd *rd, iso_val *out)
         if (j != end)
             return iso_rd_fail(rd, "invalid number '%.*s'", (int)(end - start > 40 ? 40 : end - start),
                                p + start);
-        *out = iso_atom(&rd->h->store, ISO_TAG_FLOAT, p + start, end - start);
+        *out = iso_rd_atom(rd, ISO_TAG_FLOAT, p + start, end - start);
     }
     rd->pos = end;
     return 0;
@@ -91,7 +106,7 @@ static int edn_symbol(iso_rd *rd, iso_val *out)
     if (n == 3 && memcmp(p, "nil", 3) == 0) *out = ISO_NIL;
     else if (n == 4 && memcmp(p, "true", 4) == 0) *out = ISO_TRUE;
     else if (n == 5 && memcmp(p, "false", 5) == 0) *out = ISO_FALSE;
-    else *out = iso_atom(&rd->h->store, ISO_TAG_SYM, p, n);
+    else *out = iso_rd_atom(rd, ISO_TAG_SYM, p, n);
     return 0;
 }
 
@@ -99,7 +114,7 @@ static int edn_keyword(iso_rd *rd, iso_val *out)
 {
     size_t start = rd->pos + 1, end = token_end(rd, start);
     if (end == start) return iso_rd_fail(rd, "empty keyword");
-    *out = iso_atom(&rd->h->store, ISO_TAG_KW, rd->p + start, end - start);
+    *out = iso_rd_atom(rd, ISO_TAG_KW, rd->p + start, end - start);
     rd->pos = end;
     return 0;
 }
@@ -132,7 +147,7 @@ static int edn_string(iso_rd *rd, iso_val *out)
         if (c == '"') {
             const char *p = escaped ? rd->scratch.p : rd->p + start;
             size_t n = escaped ? rd->scratch.n : rd->pos - start;
-            *out = iso_atom(&rd->h->store, ISO_TAG_STR, p, n);
+            *out = iso_rd_atom(rd, ISO_TAG_STR, p, n);
             rd->pos++;
             return 0;
         }
@@ -169,7 +184,7 @@ static int edn_char(iso_rd *rd, iso_val *out)
     if (!ok && p[0] == 'u' && n == 5) ok = iso_rd_hex4(p + 1) >= 0;
     if (!ok && p[0] == 'o' && n >= 2 && n <= 4) ok = skip_digits(p, 1, n) == n;
     if (!ok) return iso_rd_fail(rd, "invalid character literal '\\%.*s'", (int)(n > 20 ? 20 : n), p);
-    *out = iso_atom(&rd->h->store, ISO_TAG_CHAR, p, n);
+    *out = iso_rd_atom(rd, ISO_TAG_CHAR, p, n);
     rd->pos = end;
     return 0;
 }
@@ -185,7 +200,7 @@ static int edn_dispatch(iso_rd *rd, size_t base, iso_val *out)
     }
     if (c == '#') { /* ##Inf ##-Inf ##NaN */
         size_t end = token_end(rd, rd->pos + 2);
-        *out = iso_atom(&rd->h->store, ISO_TAG_FLOAT, rd->p + rd->pos, end - rd->pos);
+        *out = iso_rd_atom(rd, ISO_TAG_FLOAT, rd->p + rd->pos, end - rd->pos);
         rd->pos = end;
         return 0;
     }
@@ -257,7 +272,7 @@ static int edn_complete(iso_rd *rd, size_t base, iso_val *v)
         }
         rd->n_frames--;
         if (!iso_is_seq(*v))
-            *v = iso_atom(&rd->h->store, ISO_TAG_FORM, rd->p + f->start, rd->pos - f->start);
+            *v = iso_rd_atom(rd, ISO_TAG_FORM, rd->p + f->start, rd->pos - f->start);
     }
     return 1;
 }

@@ -109,12 +109,18 @@ int iso_rd_add_op(iso_rd *rd, iso_val map, uint32_t line, uint32_t col);
 int iso_edn_form(iso_rd *rd, iso_val *out);
 /* Skip EDN whitespace, commas and ';' comments. */
 void iso_edn_skip_slow(iso_rd *rd);
+static inline int iso_edn_solid(unsigned char c) { return c > ' ' && c != ',' && c != ';'; }
 static inline void iso_edn_skip(iso_rd *rd)
 {
-    if (rd->pos < rd->len && (unsigned char)rd->p[rd->pos] > ' ' && rd->p[rd->pos] != ',' &&
-        rd->p[rd->pos] != ';')
-        return;
-    iso_edn_skip_slow(rd);
+    if (rd->pos < rd->len && !iso_edn_solid((unsigned char)rd->p[rd->pos])) {
+        /* one separator before a token: the usual case, "1 2" or "a, b" */
+        if (rd->pos + 1 < rd->len && (rd->p[rd->pos] == ' ' || rd->p[rd->pos] == ',') &&
+            iso_edn_solid((unsigned char)rd->p[rd->pos + 1])) {
+            rd->pos++;
+            return;
+        }
+        iso_edn_skip_slow(rd);
+    }
 }
 
 /* JSON lines of buf[0, len) into h on this thread; *lines = newlines seen. */
