@@ -117,7 +117,7 @@ void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts, ui
         for (uint32_t e = g->off[verts[i]]; e < g->off[verts[i] + 1]; e++)
             if ((g->bits[e] & mask) && comp[g->dst[e]] == c) {
                 f->dst[j] = local_id[g->dst[e]];
-                f->bits[j++] = g->bits[e] & mask;
+                f->bits[j++] = g->bits[e]; /* unmasked: cyc_lead needs every relation */
                 r->off[f->dst[j - 1] + 2]++;
             }
     for (uint32_t i = 0; i < k; i++) r->off[i + 2] += r->off[i + 1];
@@ -188,7 +188,7 @@ static int mark_tails(cyc_search *S, uint32_t v, uint8_t x)
     }
     int any = 0;
     for (uint32_t e = r->off[v]; e < r->off[v + 1]; e++)
-        if ((r->bits[e] & x) && S->sub[r->dst[e]] == S->sub[v]) {
+        if ((cyc_lead(r->bits[e]) & x) && S->sub[r->dst[e]] == S->sub[v]) {
             S->tgt[r->dst[e]] = S->stamp;
             any = 1;
         }
@@ -230,7 +230,7 @@ static long expand(cyc_search *S, const cyc_spec *sp, size_t qi)
     for (uint32_t e = g->off[cur.v]; e < g->off[cur.v + 1]; e++) {
         uint32_t y = g->dst[e];
         if (S->sub[y] != c) continue;
-        for (uint8_t lb = g->bits[e] & sp->allow; lb; lb &= (uint8_t)(lb - 1)) {
+        for (uint8_t lb = cyc_lead(g->bits[e]) & sp->allow; lb; lb &= (uint8_t)(lb - 1)) {
             uint8_t l = lb & (uint8_t)-lb;
             uint8_t s = cyc_step(cur.s, l) & sp->keep;
             if (!push(S, sp, y, s, (uint32_t)qi, cur.depth + 1, l)) continue;
@@ -277,11 +277,11 @@ static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
     uint8_t *in_a = iso_xcalloc(S->L->k ? S->L->k : 1, 1);
     for (uint32_t v = 0; v < S->L->k; v++)
         for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++)
-            if (S->sub[g->dst[e]] == S->sub[v] && (g->bits[e] & sp->allow & A)) in_a[g->dst[e]] = 1;
+            if (S->sub[g->dst[e]] == S->sub[v] && (cyc_lead(g->bits[e]) & sp->allow & A)) in_a[g->dst[e]] = 1;
     for (uint32_t v = 0; v < S->L->k; v++)
         for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++) {
             uint32_t c = S->sub[v];
-            uint8_t b = g->bits[e] & sp->allow;
+            uint8_t b = cyc_lead(g->bits[e]) & sp->allow;
             if (S->sub[g->dst[e]] != c) continue;
             for (unsigned i = 0; i < 5; i++) cnt[c * 6 + i] += b >> i & 1;
             if ((b & A) && in_a[v]) cnt[c * 6 + 5]++;

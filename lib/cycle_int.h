@@ -30,6 +30,12 @@ typedef struct cyc_spec {
     uint8_t cidx[256];/* state (masked by keep) -> compact index < 64 */
 } cyc_spec;
 
+/* The relation an edge stands for in a cycle: Elle's explainer tries ww,
+ * wr, rw, then process and real-time order, and names a pair by the first
+ * that explains it; the bits are in that order, so it is the lowest bit.
+ * Searching by it finds exactly the cycles Elle's classifier accepts. */
+static inline uint8_t cyc_lead(uint8_t bits) { return bits & (uint8_t)(0u - bits); }
+
 /* Returns 0 if the type cannot be produced (predicate types). */
 int cyc_spec_init(cyc_spec *sp, int type);
 uint8_t cyc_step(uint8_t s, uint8_t label);

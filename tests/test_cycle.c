@@ -225,7 +225,8 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)(rng_state >> 33) % n;
 }
 
-/* Enumerate every closed walk from s up to MAXL edges, one label per edge. */
+/* Enumerate every closed walk from s up to MAXL edges; each edge stands for
+ * its leading relation, as Elle's explainer names it (cyc_lead). */
 static void walks(oracle *o, uint32_t s, uint32_t v, uint8_t *lab, uint32_t len)
 {
     if (len && v == s) {
@@ -235,8 +236,8 @@ static void walks(oracle *o, uint32_t s, uint32_t v, uint8_t *lab, uint32_t len)
     }
     if (len == MAXL) return;
     for (uint32_t y = 0; y < o->n; y++)
-        for (uint8_t b = o->adj[v][y]; b; b &= (uint8_t)(b - 1)) {
-            lab[len] = b & (uint8_t)-b;
+        if (o->adj[v][y]) {
+            lab[len] = o->adj[v][y] & (uint8_t)-o->adj[v][y];
             walks(o, s, y, lab, len + 1);
         }
 }
