@@ -94,9 +94,14 @@ static void test_zipf_skews_and_seed_repeats(void **state)
 
 /* ---- history lines ---- */
 
+/* Keeps t's result array (so that tests can reuse t without leaks). */
 static void sample(run_txn *t)
 {
+    int64_t *res = t->res;
+    size_t cap = t->cap_res;
     memset(t, 0, sizeof *t);
+    t->res = res;
+    t->cap_res = cap;
     t->list_append = 1;
     t->n = 3;
     t->mops[0] = (run_mop){RUN_APPEND, 1, 3, 7, 0, 0};
@@ -107,7 +112,7 @@ static void sample(run_txn *t)
 static void test_lines(void **state)
 {
     (void)state;
-    run_txn t;
+    run_txn t = {0};
     iso_buf b = {0};
     sample(&t);
     rec_line(&b, 0, 0, 2, &t, 100);
@@ -186,8 +191,8 @@ static void test_exec_garbage(void **state)
         "{\"type\":\"ok\",\"value\":[[\"append\",3,7],[\"r\",4,[1,]],[\"r\",5,null]]}",
         "{\"type\":\"ok\",\"value\":[[\"append\",3,7],[\"r\",4,\"x\"],[\"r\",5,null]]}",
         "{\"type\":\"fail\"} trailing", "{\"type\":\"fail\"", "{\"type\":\"fail\",}",
-        "{\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
-        "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],\"type\":\"fail\"}",
+        ("{\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+         "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],\"type\":\"fail\"}"),
         "{\"type\":\"ok\",\"value\":[[\"append\",3,99999999999999999999999],[\"r\",4,null],[\"r\",5,null]]}",
     };
     run_txn t = {0};
