@@ -55,52 +55,6 @@ void rw_txn_name(const iso_ctx *ctx, uint32_t txn, int capital, iso_buf *out)
                    iso_op_type_name(op->type), (long long)op->index);
 }
 
-/* ---- versions: (key, value) -> dense id ---------------------------------- */
-
-static uint64_t ver_hash(const iso_store *s, uint32_t key, iso_val v)
-{
-    return (iso_val_hash(s, v) ^ ((uint64_t)key * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
-}
-
-static size_t ver_probe(const rw_state *st, const iso_store *s, uint32_t key, iso_val v)
-{
-    size_t mask = st->n_ver_slots - 1, i = (size_t)(ver_hash(s, key, v) >> 17) & mask;
-    for (;; i = (i + 1) & mask) {
-        uint32_t id = st->ver_slots[i];
-        if (!id) return i;
-        const rw_ver *x = &st->ver[id - 1];
-        if (x->key == key && iso_val_eq(s, x->val, v)) return i;
-    }
-}
-
-static void ver_rehash(rw_state *st, const iso_store *s)
-{
-    size_t n = st->n_ver_slots ? st->n_ver_slots * 2 : 1024;
-    free(st->ver_slots);
-    st->ver_slots = iso_xcalloc(n, sizeof *st->ver_slots);
-    st->n_ver_slots = n;
-    for (size_t id = 0; id < st->n_ver; id++)
-        st->ver_slots[ver_probe(st, s, st->ver[id].key, st->ver[id].val)] = (uint32_t)id + 1;
-}
-
-uint32_t rw_ver_find(const rw_state *st, const iso_store *s, uint32_t key, iso_val v)
-{
-    if (!st->n_ver_slots) return ISO_NONE;
-    uint32_t id = st->ver_slots[ver_probe(st, s, key, v)];
-    return id ? id - 1 : ISO_NONE;
-}
-
-uint32_t rw_ver_intern(rw_state *st, const iso_store *s, uint32_t key, iso_val v)
-{
-    if (2 * (st->n_ver + 1) > st->n_ver_slots) ver_rehash(st, s);
-    size_t i = ver_probe(st, s, key, v);
-    if (st->ver_slots[i]) return st->ver_slots[i] - 1;
-    ISO_PUSH(st->ver, st->n_ver, st->cap_ver,
-             ((rw_ver){v, key, ISO_NONE, 0, RW_UNWRITTEN}));
-    st->ver_slots[i] = (uint32_t)st->n_ver;
-    return (uint32_t)st->n_ver - 1;
-}
-
 /* ---- indexing: validate, intern, external reads and writes ---------------- */
 
 /* Elle asserts that all keys share one type: integers, strings, keywords... */
@@ -124,7 +78,6 @@ static const char *class_name(int c)
 typedef struct ix {
     uint32_t *stamp;   /* per key: txn + 1 that last touched it */
     uint32_t *ent;     /* per key: that txn's ext entry */
-    size_t cap;
     int cls;           /* key class of the first key, -1 before it */
     const iso_op *cls_op;
     iso_val cls_key;
@@ -202,42 +155,33 @@ static int dup_write(const iso_ctx *ctx, uint32_t first, uint32_t txn, iso_val k
 /* The ext entry of key in txn, created on the transaction's first touch. */
 static rw_ext *touch(rw_state *st, ix *x, uint32_t txn, uint32_t key)
 {
-    if (key >= x->cap) {
-        size_t old = x->cap;
-        ISO_GROW(x->stamp, x->cap, (size_t)key + 1);
-        x->ent = iso_xrealloc(x->ent, x->cap * sizeof *x->ent);
-        memset(x->stamp + old, 0, (x->cap - old) * sizeof *x->stamp);
-    }
     if (x->stamp[key] == txn + 1) return &st->ext[x->ent[key]];
     x->stamp[key] = txn + 1;
     x->ent[key] = (uint32_t)st->n_ext;
-    ISO_PUSH(st->ext, st->n_ext, st->cap_ext, ((rw_ext){key, ISO_NONE, ISO_NONE, 0, 0}));
-    return &st->ext[st->n_ext - 1];
+    st->ext[st->n_ext] = (rw_ext){key, ISO_NONE, ISO_NONE, 0, 0};
+    return &st->ext[st->n_ext++];
 }
 
+/* External reads and writes of txn t, and the writer of each version. */
 static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, uint32_t t, iso_error *err)
 {
-    const iso_store *s = &ctx->h->store;
-    size_t n;
-    const iso_val *m = rw_txn_mops(ctx, t, &n);
-    for (size_t j = 0; j < n; j++) {
-        iso_val kv, v;
-        int kind = rw_mop(s, m[j], &kv, &v);
-        uint32_t key = iso_keys_intern(&st->keys, kv);
-        uint32_t ver = rw_ver_intern(st, s, key, v);
+    const uint32_t *mv = st->mop + st->mop_off[t];
+    uint32_t n = st->mop_off[t + 1] - st->mop_off[t];
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t ver = mv[j] & ~RW_MOP_W;
+        rw_ver *w = &st->ver[ver];
         size_t before = st->n_ext;
-        rw_ext *e = touch(st, x, t, key);
-        ISO_PUSH(st->mop, st->n_mop, st->cap_mop, ver | (kind == RW_WRITE ? RW_MOP_W : 0));
-        if (kind == RW_READ) {
-            if (st->n_ext > before) { e->rd = ver; e->rd_mop = (uint32_t)j; }
+        rw_ext *e = touch(st, x, t, w->key);
+        if (!(mv[j] & RW_MOP_W)) {
+            if (st->n_ext > before) { e->rd = ver; e->rd_mop = j; }
             continue;
         }
         e->wr = ver;
-        e->wr_mop = (uint32_t)j;
-        rw_ver *w = &st->ver[ver];
-        if (w->writer != ISO_NONE && w->writer != t) return dup_write(ctx, w->writer, t, kv, v, err);
+        e->wr_mop = j;
+        if (w->writer != ISO_NONE && w->writer != t)
+            return dup_write(ctx, w->writer, t, st->keys.vals[w->key], w->val, err);
         w->writer = t;
-        w->wmop = (uint32_t)j;
+        w->wmop = j;
         w->wkind = RW_INTERMEDIATE;
     }
     for (uint32_t i = st->ext_off[t]; i < st->n_ext; i++)
@@ -245,32 +189,108 @@ static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, uint32_t t, iso_error *e
     return 0;
 }
 
+/* Every micro-op's key id and value (vals[i]), kind in st->mop; returns
+ * the number of micro-ops. */
+static size_t intern_keys(iso_ctx *ctx, rw_state *st, iso_val **vals)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t total = 0;
+    for (size_t t = 0; t < ctx->txns.n; t++) {
+        size_t n;
+        rw_txn_mops(ctx, (uint32_t)t, &n);
+        st->mop_off[t] = (uint32_t)total;
+        total += n;
+    }
+    st->mop_off[ctx->txns.n] = (uint32_t)total;
+    st->mop = iso_xmalloc((total + 1) * sizeof *st->mop);
+    *vals = iso_xmalloc((total + 1) * sizeof **vals);
+    for (size_t t = 0, i = 0; t < ctx->txns.n; t++) {
+        size_t n;
+        const iso_val *m = rw_txn_mops(ctx, (uint32_t)t, &n);
+        for (size_t j = 0; j < n; j++, i++) {
+            iso_val k;
+            int kind = rw_mop(s, m[j], &k, &(*vals)[i]);
+            st->mop[i] = iso_keys_intern(&st->keys, k) | (kind == RW_WRITE ? RW_MOP_W : 0);
+        }
+    }
+    return total;
+}
+
+/* Dense version ids, key by key, so that one key's versions sit together
+ * and each key's value table stays small: nil first, then values in the
+ * order the history first mentions them. st->mop gets each version. */
+static void intern_versions(iso_ctx *ctx, rw_state *st, const iso_val *vals, size_t total)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t nk = st->keys.n, big = 0;
+    uint32_t *koff = iso_xcalloc(nk + 2, sizeof *koff), *order = iso_xmalloc((total + 1) * sizeof *order);
+    for (size_t i = 0; i < total; i++) koff[(st->mop[i] & ~RW_MOP_W) + 2]++;
+    for (size_t k = 2; k < nk + 2; k++) koff[k] += koff[k - 1];
+    for (size_t i = 0; i < total; i++) order[koff[(st->mop[i] & ~RW_MOP_W) + 1]++] = (uint32_t)i;
+    for (size_t k = 0; k < nk; k++)
+        if (koff[k + 1] - koff[k] > big) big = koff[k + 1] - koff[k];
+    size_t cap = 16;
+    while (cap < 2 * big + 2) cap *= 2;
+    uint32_t *slot = iso_xcalloc(cap, sizeof *slot); /* version + 1 */
+    st->ver = iso_xmalloc((total + nk + 1) * sizeof *st->ver);
+    st->nil_ver = iso_xmalloc((nk + 1) * sizeof *st->nil_ver);
+    for (uint32_t k = 0; k < nk; k++) {
+        size_t cnt = koff[k + 1] - koff[k], mask = 16;
+        while (mask < 2 * cnt + 2) mask *= 2;
+        mask--;
+        uint32_t base = (uint32_t)st->n_ver;
+        st->nil_ver[k] = base;
+        st->ver[st->n_ver++] = (rw_ver){ISO_NIL, k, ISO_NONE, 0, RW_UNWRITTEN};
+        for (uint32_t o = koff[k]; o < koff[k + 1]; o++) {
+            iso_val v = vals[order[o]];
+            uint32_t id = base;
+            if (!iso_is_nil(v)) {
+                size_t h = (size_t)(iso_val_hash(s, v) >> 7) & mask;
+                while (slot[h] && !iso_val_eq(s, st->ver[slot[h] - 1].val, v)) h = (h + 1) & mask;
+                if (!slot[h]) {
+                    st->ver[st->n_ver] = (rw_ver){v, k, ISO_NONE, 0, RW_UNWRITTEN};
+                    slot[h] = (uint32_t)++st->n_ver;
+                }
+                id = slot[h] - 1;
+            }
+            st->mop[order[o]] = id | (st->mop[order[o]] & RW_MOP_W);
+        }
+        memset(slot, 0, (mask + 1) * sizeof *slot);
+    }
+    free(slot);
+    free(order);
+    free(koff);
+}
+
 static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
     const iso_history *h = ctx->h;
-    ix x = {NULL, NULL, 0, -1, NULL, 0};
+    ix x = {NULL, NULL, -1, NULL, 0};
     int rc = 0;
-    st->ext_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->ext_off);
-    st->mop_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->mop_off);
     for (size_t t = 0; t < ctx->txns.n && !rc; t++) {
         const iso_txn *tx = &ctx->txns.t[t];
-        if ((tx->inv != ISO_NONE && check_op(ctx, &x, &h->ops[tx->inv], err)) ||
-            (tx->cmp != ISO_NONE && check_op(ctx, &x, &h->ops[tx->cmp], err))) {
-            rc = -1;
-            break;
-        }
-        st->ext_off[t] = (uint32_t)st->n_ext;
-        st->mop_off[t] = (uint32_t)st->n_mop;
-        rc = index_txn(ctx, st, &x, (uint32_t)t, err);
+        rc = (tx->inv != ISO_NONE && check_op(ctx, &x, &h->ops[tx->inv], err)) ||
+             (tx->cmp != ISO_NONE && check_op(ctx, &x, &h->ops[tx->cmp], err));
     }
-    st->ext_off[ctx->txns.n] = (uint32_t)st->n_ext;
-    st->mop_off[ctx->txns.n] = (uint32_t)st->n_mop;
-    st->nil_ver = iso_xmalloc((st->keys.n + 1) * sizeof *st->nil_ver);
-    for (uint32_t k = 0; k < st->keys.n && !rc; k++)
-        st->nil_ver[k] = rw_ver_intern(st, &h->store, k, ISO_NIL);
+    st->mop_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->mop_off);
+    st->ext_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->ext_off);
+    st->ext_off[0] = 0;
+    if (rc) return -1;
+    iso_val *vals;
+    size_t total = intern_keys(ctx, st, &vals);
+    intern_versions(ctx, st, vals, total);
+    free(vals);
+    st->ext = iso_xmalloc((total + 1) * sizeof *st->ext);
+    x.stamp = iso_xcalloc(st->keys.n + 1, sizeof *x.stamp);
+    x.ent = iso_xmalloc((st->keys.n + 1) * sizeof *x.ent);
+    for (size_t t = 0; t < ctx->txns.n && !rc; t++) {
+        st->ext_off[t] = (uint32_t)st->n_ext;
+        rc = index_txn(ctx, st, &x, (uint32_t)t, err);
+        st->ext_off[t + 1] = (uint32_t)st->n_ext;
+    }
     free(x.stamp);
     free(x.ent);
-    return rc;
+    return rc ? -1 : 0;
 }
 
 /* CSR of the ok transactions externally reading each version. */
@@ -427,7 +447,6 @@ static void state_free(void *p)
     if (!st) return;
     iso_keys_free(&st->keys);
     free(st->ver);
-    free(st->ver_slots);
     free(st->nil_ver);
     free(st->ext_off);
     free(st->ext);

@@ -56,25 +56,20 @@ enum rw_source { RW_SRC_INITIAL, RW_SRC_WFR, RW_SRC_SEQUENTIAL, RW_SRC_LINEARIZA
 
 typedef struct rw_state {
     iso_keys keys;          /* key value -> dense id */
-    rw_ver *ver;            /* versions */
-    size_t n_ver, cap_ver;
-    uint32_t *ver_slots;    /* open addressing over ver: (key, value) */
-    size_t n_ver_slots;
+    rw_ver *ver;            /* versions, key by key, nil first */
+    size_t n_ver;
     uint32_t *nil_ver;      /* per key: the version (key, nil) */
     uint32_t *mop_off;      /* txn t's micro-ops: mop[mop_off[t] .. mop_off[t+1]) */
     uint32_t *mop;          /* each micro-op's version, | RW_MOP_W for writes */
-    size_t n_mop, cap_mop;
     uint32_t *ext_off;      /* txn t's keys: ext[ext_off[t] .. ext_off[t+1]) */
     rw_ext *ext;
-    size_t n_ext, cap_ext;
+    size_t n_ext;
     uint32_t *rd_off, *rd;  /* CSR: ok external readers of each version */
     uint64_t *red;          /* reduced version edges (a << 32 | b) + 1, hashed */
     size_t n_red_slots;
 } rw_state;
 
 /* rw_register.c */
-uint32_t rw_ver_find(const rw_state *st, const iso_store *s, uint32_t key, iso_val v);
-uint32_t rw_ver_intern(rw_state *st, const iso_store *s, uint32_t key, iso_val v);
 /* Parse micro-op i of a value: kind, key and value; -1 if malformed. */
 int rw_mop(const iso_store *s, iso_val mop, iso_val *k, iso_val *v);
 /* The transaction's value as micro-ops (n = 0 for nil). */
