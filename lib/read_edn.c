@@ -119,51 +119,6 @@ static int edn_keyword(iso_rd *rd, iso_val *out)
     return 0;
 }
 
-/* One escape after the backslash at pos; appends to scratch. */
-static int edn_escape(iso_rd *rd)
-{
-    static const char from[] = "\"\\'bfnrt", to[] = "\"\\'\b\f\n\r\t";
-    char c = rd->pos + 1 < rd->len ? rd->p[rd->pos + 1] : 0;
-    const char *e = c ? strchr(from, c) : NULL;
-    if (e) {
-        iso_buf_put(&rd->scratch, &to[e - from], 1);
-        rd->pos += 2;
-        return 0;
-    }
-    long cp = c == 'u' && rd->pos + 6 <= rd->len ? iso_rd_hex4(rd->p + rd->pos + 2) : -1;
-    if (cp < 0) return iso_rd_fail(rd, "invalid escape in string");
-    iso_rd_utf8(rd, (uint32_t)cp);
-    rd->pos += 6;
-    return 0;
-}
-
-static int edn_string(iso_rd *rd, iso_val *out)
-{
-    size_t line = rd->line, col = (size_t)iso_rd_col(rd), start = ++rd->pos;
-    int escaped = 0;
-    rd->scratch.n = 0;
-    while (rd->pos < rd->len) {
-        char c = rd->p[rd->pos];
-        if (c == '"') {
-            const char *p = escaped ? rd->scratch.p : rd->p + start;
-            size_t n = escaped ? rd->scratch.n : rd->pos - start;
-            *out = iso_rd_atom(rd, ISO_TAG_STR, p, n);
-            rd->pos++;
-            return 0;
-        }
-        if (c == '\\') {
-            if (!escaped) iso_buf_put(&rd->scratch, rd->p + start, rd->pos - start);
-            escaped = 1;
-            if (edn_escape(rd) != 0) return -1;
-            continue;
-        }
-        if (c == '\n') iso_rd_newline(rd);
-        if (escaped) iso_buf_put(&rd->scratch, &c, 1);
-        rd->pos++;
-    }
-    return iso_rd_fail_at(rd, line, col, "unterminated string");
-}
-
 /* \c, \newline, \space, \tab, \return, \backspace, \formfeed, \uXXXX,
  * \oNNN; the atom keeps the text after the backslash. */
 static int edn_char(iso_rd *rd, iso_val *out)
@@ -223,7 +178,7 @@ static int edn_start(iso_rd *rd, size_t base, iso_val *out)
         if (iso_rd_open(rd, base, c == '[' ? E_VEC : c == '(' ? E_LIST : E_MAP) != 0) return -1;
         rd->pos++;
         return 1;
-    case '"': return edn_string(rd, out);
+    case '"': return iso_rd_string(rd, out, 0);
     case ':': return edn_keyword(rd, out);
     case '\\': return edn_char(rd, out);
     case '#': return edn_dispatch(rd, base, out);

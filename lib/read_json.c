@@ -29,75 +29,6 @@ void iso_json_skip_slow(iso_rd *rd, int comments)
     }
 }
 
-/* One escape after the backslash at pos; appends to scratch. */
-static int json_escape(iso_rd *rd)
-{
-    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-    char c = rd->pos + 1 < rd->len ? rd->p[rd->pos + 1] : 0;
-    const char *e = c ? strchr(from, c) : NULL;
-    if (e) {
-        iso_buf_put(&rd->scratch, &to[e - from], 1);
-        rd->pos += 2;
-        return 0;
-    }
-    long cp = c == 'u' && rd->pos + 6 <= rd->len ? iso_rd_hex4(rd->p + rd->pos + 2) : -1;
-    if (cp < 0) return iso_rd_fail(rd, "invalid escape in string");
-    rd->pos += 6;
-    if (cp >= 0xd800 && cp < 0xdc00 && rd->pos + 6 <= rd->len &&
-        rd->p[rd->pos] == '\\' && rd->p[rd->pos + 1] == 'u') {
-        long lo = iso_rd_hex4(rd->p + rd->pos + 2);
-        if (lo >= 0xdc00 && lo < 0xe000) {
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-            rd->pos += 6;
-        }
-    }
-    iso_rd_utf8(rd, (uint32_t)cp);
-    return 0;
-}
-
-/* A string with escapes, or an error. */
-static int json_string_slow(iso_rd *rd, iso_val *out)
-{
-    size_t line = rd->line, col = (size_t)iso_rd_col(rd), start = ++rd->pos;
-    int escaped = 0;
-    rd->scratch.n = 0;
-    while (rd->pos < rd->len) {
-        unsigned char c = (unsigned char)rd->p[rd->pos];
-        if (c == '"') {
-            const char *p = escaped ? rd->scratch.p : rd->p + start;
-            size_t n = escaped ? rd->scratch.n : rd->pos - start;
-            *out = iso_rd_atom(rd, ISO_TAG_STR, p ? p : "", n);
-            rd->pos++;
-            return 0;
-        }
-        if (c < 0x20) {
-            if (c == '\n') break;
-            return iso_rd_fail(rd, "control character 0x%02x in string", c);
-        }
-        if (c == '\\') {
-            if (!escaped) iso_buf_put(&rd->scratch, rd->p + start, rd->pos - start);
-            escaped = 1;
-            if (json_escape(rd) != 0) return -1;
-            continue;
-        }
-        if (escaped) iso_buf_put(&rd->scratch, (const char *)&c, 1);
-        rd->pos++;
-    }
-    return iso_rd_fail_at(rd, line, col, "unterminated string");
-}
-
-/* A string at pos (on the opening quote). */
-static int json_string(iso_rd *rd, iso_val *out)
-{
-    const char *p = rd->p;
-    size_t start = rd->pos + 1, i = start;
-    while (i < rd->len && p[i] != '"' && p[i] != '\\' && (unsigned char)p[i] >= 0x20) i++;
-    if (i == rd->len || p[i] != '"') return json_string_slow(rd, out);
-    *out = iso_rd_atom(rd, ISO_TAG_STR, p + start, i - start);
-    rd->pos = i + 1;
-    return 0;
-}
-
 static size_t digits(const char *p, size_t i, size_t len)
 {
     while (i < len && p[i] >= '0' && p[i] <= '9') i++;
@@ -176,7 +107,7 @@ static int json_start(iso_rd *rd, size_t base, iso_val *out)
         rd->pos++;
         return 1;
     }
-    if (c == '"') return json_string(rd, out);
+    if (c == '"') return iso_rd_string(rd, out, 1);
     if (c == '-' || (c >= '0' && c <= '9')) return json_number(rd, out);
     return json_literal(rd, out);
 }
@@ -188,7 +119,7 @@ static int json_key(iso_rd *rd)
     iso_json_skip(rd, 0);
     if (iso_rd_eof(rd) || rd->p[rd->pos] != '"')
         return iso_rd_unexpected(rd, "a string key in object");
-    if (json_string(rd, &k) != 0) return -1;
+    if (iso_rd_string(rd, &k, 1) != 0) return -1;
     iso_rd_item(rd, k);
     iso_json_skip(rd, 0);
     if (iso_rd_eof(rd) || rd->p[rd->pos] != ':')

@@ -139,6 +139,77 @@ void iso_rd_drop(iso_rd *rd, iso_val v)
     if (iso_is_seq(v) && off + 1 + iso_seq_len(s, v) == s->n_words) s->n_words = off;
 }
 
+/* One escape after the backslash at pos, appended to scratch: the
+ * single-character ones in from (meaning to), or \uXXXX (with JSON's
+ * surrogate pairs). */
+static int escape(iso_rd *rd, const char *from, const char *to)
+{
+    char c = rd->pos + 1 < rd->len ? rd->p[rd->pos + 1] : 0;
+    const char *e = c ? strchr(from, c) : NULL;
+    if (e) {
+        iso_buf_put(&rd->scratch, &to[e - from], 1);
+        rd->pos += 2;
+        return 0;
+    }
+    long cp = c == 'u' && rd->pos + 6 <= rd->len ? iso_rd_hex4(rd->p + rd->pos + 2) : -1;
+    if (cp < 0) return iso_rd_fail(rd, "invalid escape in string");
+    rd->pos += 6;
+    if (cp >= 0xd800 && cp < 0xdc00 && rd->pos + 6 <= rd->len &&
+        rd->p[rd->pos] == '\\' && rd->p[rd->pos + 1] == 'u') {
+        long lo = iso_rd_hex4(rd->p + rd->pos + 2);
+        if (lo >= 0xdc00 && lo < 0xe000) {
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            rd->pos += 6;
+        }
+    }
+    iso_rd_utf8(rd, (uint32_t)cp);
+    return 0;
+}
+
+/* The general case of iso_rd_string: escapes, raw control bytes, errors. */
+static int string_slow(iso_rd *rd, iso_val *out, int json)
+{
+    static const char *const from[] = {"\"\\'bfnrt", "\"\\/bfnrt"};
+    static const char *const to[] = {"\"\\'\b\f\n\r\t", "\"\\/\b\f\n\r\t"};
+    size_t line = rd->line, col = (size_t)iso_rd_col(rd), start = ++rd->pos;
+    int escaped = 0;
+    rd->scratch.n = 0;
+    while (rd->pos < rd->len) {
+        char c = rd->p[rd->pos];
+        if (c == '"') {
+            const char *p = escaped ? rd->scratch.p : rd->p + start;
+            *out = iso_rd_atom(rd, ISO_TAG_STR, p, escaped ? rd->scratch.n : rd->pos - start);
+            rd->pos++;
+            return 0;
+        }
+        if (c == '\\') {
+            if (!escaped) iso_buf_put(&rd->scratch, rd->p + start, rd->pos - start);
+            escaped = 1;
+            if (escape(rd, from[json], to[json]) != 0) return -1;
+            continue;
+        }
+        if (json && (unsigned char)c < 0x20) {
+            if (c == '\n') break;
+            return iso_rd_fail(rd, "control character 0x%02x in string", (unsigned char)c);
+        }
+        if (c == '\n') iso_rd_newline(rd);
+        if (escaped) iso_buf_put(&rd->scratch, &c, 1);
+        rd->pos++;
+    }
+    return iso_rd_fail_at(rd, line, col, "unterminated string");
+}
+
+int iso_rd_string(iso_rd *rd, iso_val *out, int json)
+{
+    const char *p = rd->p;
+    size_t start = rd->pos + 1, i = start;
+    while (i < rd->len && p[i] != '"' && p[i] != '\\' && (unsigned char)p[i] >= 0x20) i++;
+    if (i == rd->len || p[i] != '"') return string_slow(rd, out, json);
+    *out = iso_rd_atom(rd, ISO_TAG_STR, p + start, i - start);
+    rd->pos = i + 1;
+    return 0;
+}
+
 int iso_rd_add_op(iso_rd *rd, iso_val map, uint32_t line, uint32_t col)
 {
     if (iso_history_add_op_map(rd->h, map, line, col, rd->err) != 0) return -1;

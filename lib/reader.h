@@ -87,6 +87,9 @@ static inline void iso_rd_item(iso_rd *rd, iso_val v)
 /* Pop the top frame, copying its items into a composite of kind. */
 iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind);
 
+/* A string at pos (on its opening quote), with EDN's escapes or JSON's
+ * (json: raw control characters are errors). */
+int iso_rd_string(iso_rd *rd, iso_val *out, int json);
 /* An integer from optional sign and decimal digits (validated by the
  * caller): inline when it fits, else an exact BIG atom. */
 iso_val iso_rd_int(iso_rd *rd, const char *p, size_t n);
