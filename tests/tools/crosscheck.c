@@ -1,0 +1,768 @@
+/*
+ * crosscheck.c -- randomized soundness cross-check of the transactional
+ * checker. It generates small histories by simulating a sloppy database
+ * (fixed seeds), checks each with iso_check under several models, and
+ * decides the same question by exhaustive search over serial orders
+ * (serializable, strict-serializable) or commit orders with snapshots
+ * (snapshot-isolation). An "invalid" verdict the search refutes is a
+ * soundness failure; "valid" where no order exists is counted as
+ * incompleteness (Elle's inference is incomplete by design), not failed.
+ *
+ * usage: crosscheck [-n COUNT] [-s SEED] [-w la|rw|all] [-i INDEX] [-p] [-v]
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isolde.h"
+
+#define MAXT 7  /* transactions per history */
+#define MAXM 3  /* micro-ops per transaction */
+#define MAXK 3  /* keys */
+#define MAXP 5  /* process slots */
+#define MAXL 32 /* elements of one list read */
+#define NIL (-1)
+#define GARBAGE 100 /* values from here on were never written */
+
+enum { WL_LA, WL_RW };
+enum { F_APPEND, F_WRITE, F_READ };
+enum { T_OK, T_FAIL, T_INFO };
+/* The orders the exhaustive search looks for. */
+enum { BF_SER, BF_SESSION, BF_STRICT, BF_SI, BF_SESSION_SI, BF_STRONG_SI, BF_KINDS };
+enum { O_PROC = 1, O_RT = 2, O_SNAP = 4 };
+static const int bf_flags[BF_KINDS] = {0, O_PROC, O_RT, O_SNAP, O_SNAP | O_PROC, O_SNAP | O_RT};
+
+typedef struct mop {
+    int f, key, val; /* val: the appended / written value */
+    int n;           /* read: element count (LA), 1 (RW); -1 unknown */
+    int rd[MAXL];    /* read: the list (LA), or rd[0] = value / NIL (RW) */
+} mop;
+
+typedef struct txn {
+    int type, proc, inv, cmp; /* inv/cmp: positions in the event list */
+    int nm;
+    mop m[MAXM];
+} txn;
+
+typedef struct hist {
+    int wl, n, nkeys;
+    txn t[MAXT];
+    int ev[2 * MAXT]; /* txn * 2 + (0 invoke | 1 completion), in time order */
+} hist;
+
+/* Per-key contents: a list (LA) or a register (RW: len 0 = nil, else 1). */
+typedef struct kstate {
+    int len[MAXK];
+    int v[MAXK][MAXL];
+} kstate;
+
+/* ---- random numbers (splitmix64) ---------------------------------------- */
+
+typedef struct rng { uint64_t s; } rng;
+
+static uint64_t rng_next(rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int rnd(rng *r, int n) { return (int)(rng_next(r) % (uint64_t)n); }
+static bool chance(rng *r, double p) { return (double)(rng_next(r) >> 11) * 0x1p-53 < p; }
+static double unit(rng *r) { return ((double)(rng_next(r) >> 11) + 0.5) * 0x1p-53; }
+
+/* ---- the simulated database ---------------------------------------------- */
+
+/* How sloppy the database is for one history. */
+typedef struct faults {
+    double fail, info; /* outcome rates */
+    double stale;      /* a txn reads from an older snapshot */
+    double corrupt;    /* a read is mangled (prefix, drop, dup, swap, garbage) */
+    double reorder;    /* adjacent commits swapped (breaks real-time order) */
+    double lost;       /* an append / write silently not applied */
+    double dirty;      /* a failed txn's writes are applied anyway */
+    bool info_reads;   /* :info completions report what they read */
+} faults;
+
+static void pick_faults(rng *r, faults *f)
+{
+    static const double out[3] = {0.0, 0.1, 0.25};
+    memset(f, 0, sizeof *f);
+    f->fail = out[rnd(r, 3)];
+    f->info = out[rnd(r, 3)];
+    f->info_reads = chance(r, 0.3);
+    int level = rnd(r, 10);
+    if (level >= 3) f->stale = level >= 6 ? 0.3 : 0.5;
+    if (level >= 6) {
+        f->corrupt = 0.06 * (level - 5);
+        f->reorder = 0.3;
+        f->lost = 0.05;
+        f->dirty = 0.4;
+    }
+}
+
+static void gen_txns(hist *h, rng *r, const faults *f)
+{
+    int next[MAXK] = {0};
+    h->n = chance(r, 0.1) ? MAXT : 2 + rnd(r, MAXT - 2);
+    h->nkeys = 1 + rnd(r, MAXK);
+    for (int i = 0; i < h->n; i++) {
+        txn *t = &h->t[i];
+        memset(t, 0, sizeof *t);
+        double u = unit(r);
+        t->type = u < f->fail ? T_FAIL : u < f->fail + f->info ? T_INFO : T_OK;
+        t->nm = 1 + rnd(r, MAXM);
+        for (int j = 0; j < t->nm; j++) {
+            mop *m = &t->m[j];
+            m->key = rnd(r, h->nkeys);
+            m->n = -1;
+            if (chance(r, 0.5)) m->f = F_READ;
+            else m->f = h->wl == WL_LA ? F_APPEND : F_WRITE, m->val = ++next[m->key];
+        }
+    }
+}
+
+/* Processes run their transactions one at a time; at each step a random
+ * process invokes its next one or completes its current one. After an
+ * :info completion the process continues under a fresh id, as in Jepsen. */
+static void gen_schedule(hist *h, rng *r)
+{
+    int nproc = 2 + rnd(r, MAXP - 1);
+    int queue[MAXP][MAXT], qn[MAXP] = {0}, qh[MAXP] = {0}, run[MAXP], gen[MAXP] = {0};
+    for (int p = 0; p < MAXP; p++) run[p] = -1;
+    for (int i = 0; i < h->n; i++) {
+        int p = rnd(r, nproc);
+        queue[p][qn[p]++] = i;
+    }
+    for (int e = 0; e < 2 * h->n; e++) {
+        int ready[MAXP], nr = 0, idle[MAXP], ni = 0;
+        for (int p = 0; p < nproc; p++) {
+            if (run[p] >= 0 || qh[p] < qn[p]) ready[nr++] = p;
+            if (run[p] < 0 && qh[p] < qn[p]) idle[ni++] = p;
+        }
+        int p = ni && chance(r, 0.6) ? idle[rnd(r, ni)] : ready[rnd(r, nr)];
+        if (run[p] >= 0) {
+            txn *t = &h->t[run[p]];
+            t->cmp = e, h->ev[e] = run[p] * 2 + 1, run[p] = -1;
+            if (t->type == T_INFO) gen[p]++;
+        } else {
+            int i = queue[p][qh[p]++];
+            h->t[i].inv = e, h->t[i].proc = p + nproc * gen[p];
+            h->ev[e] = i * 2, run[p] = i;
+        }
+    }
+}
+
+/* The order the database applies transactions in: a commit point inside
+ * each interval (any time after invocation for :info), some swapped. A
+ * failed txn is applied only when the database is dirty. */
+static int gen_commit_order(const hist *h, rng *r, const faults *f, int *order)
+{
+    double at[MAXT];
+    int n = 0;
+    for (int i = 0; i < h->n; i++) {
+        const txn *t = &h->t[i];
+        bool applied = t->type == T_OK || (t->type == T_INFO && chance(r, 0.5)) ||
+                       (t->type == T_FAIL && chance(r, f->dirty));
+        if (!applied) continue;
+        double end = t->type == T_INFO ? 2 * h->n : t->cmp;
+        at[i] = t->inv + unit(r) * (end - t->inv);
+        int j = n++;
+        for (; j > 0 && at[order[j - 1]] > at[i]; j--) order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (int j = 0; j + 1 < n; j++)
+        if (chance(r, f->reorder)) {
+            int x = order[j];
+            order[j] = order[j + 1], order[j + 1] = x;
+        }
+    return n;
+}
+
+static void kput(kstate *s, int wl, int key, int val)
+{
+    if (wl == WL_RW) s->len[key] = 1, s->v[key][0] = val;
+    else if (s->len[key] < MAXL) s->v[key][s->len[key]++] = val;
+}
+
+/* One mangled read of key from view (final: the key's last state). */
+static void corrupt_read(const hist *h, rng *r, const kstate *final, mop *m)
+{
+    const int *fv = final->v[m->key];
+    int flen = final->len[m->key];
+    if (h->wl == WL_RW) {
+        int c = rnd(r, 3);
+        m->rd[0] = c == 0 ? NIL : c == 1 ? GARBAGE + rnd(r, 5) : 1 + rnd(r, 2 * MAXT);
+        return;
+    }
+    switch (rnd(r, 5)) {
+    case 0: /* a prefix of the final list: stale, future or intermediate */
+        m->n = rnd(r, flen + 1);
+        memcpy(m->rd, fv, (size_t)m->n * sizeof *fv);
+        break;
+    case 1: /* drop one element */
+        if (m->n > 0) {
+            int x = rnd(r, m->n);
+            memmove(m->rd + x, m->rd + x + 1, (size_t)(m->n - x - 1) * sizeof *fv);
+            m->n--;
+        }
+        break;
+    case 2: /* duplicate one element */
+        if (m->n > 0 && m->n < MAXL) m->rd[m->n] = m->rd[rnd(r, m->n)], m->n++;
+        break;
+    case 3: /* swap two neighbours */
+        if (m->n > 1) {
+            int x = rnd(r, m->n - 1), y = m->rd[x];
+            m->rd[x] = m->rd[x + 1], m->rd[x + 1] = y;
+        }
+        break;
+    default: /* an element nobody appended */
+        if (m->n < MAXL) m->rd[m->n++] = GARBAGE + rnd(r, 5);
+    }
+}
+
+/* Run a txn whose reads see the state after `snap` commits plus its own
+ * writes. :ok completions report their reads, :info ones only sometimes. */
+static void gen_reads(hist *h, rng *r, const faults *f, const kstate *view0, int txn_id,
+                      const kstate *final)
+{
+    txn *t = &h->t[txn_id];
+    if (t->type == T_FAIL || (t->type == T_INFO && !f->info_reads)) return;
+    kstate view = *view0;
+    for (int j = 0; j < t->nm; j++) {
+        mop *m = &t->m[j];
+        if (m->f != F_READ) {
+            kput(&view, h->wl, m->key, m->val);
+            continue;
+        }
+        m->n = h->wl == WL_RW ? 1 : view.len[m->key];
+        if (h->wl == WL_RW) m->rd[0] = view.len[m->key] ? view.v[m->key][0] : NIL;
+        else memcpy(m->rd, view.v[m->key], (size_t)m->n * sizeof m->rd[0]);
+        if (chance(r, f->corrupt)) corrupt_read(h, r, final, m);
+    }
+}
+
+static void gen_history(hist *h, int wl, uint64_t seed)
+{
+    rng r = {seed};
+    faults f;
+    int order[MAXT];
+    bool applied[MAXT] = {false};
+    static kstate states[MAXT + 1];
+    memset(h, 0, sizeof *h);
+    h->wl = wl;
+    pick_faults(&r, &f);
+    gen_txns(h, &r, &f);
+    gen_schedule(h, &r);
+    int nord = gen_commit_order(h, &r, &f, order);
+    memset(&states[0], 0, sizeof states[0]);
+    for (int p = 0; p < nord; p++) {
+        const txn *t = &h->t[order[p]];
+        states[p + 1] = states[p];
+        applied[order[p]] = true;
+        for (int j = 0; j < t->nm; j++)
+            if (t->m[j].f != F_READ && !chance(&r, f.lost))
+                kput(&states[p + 1], wl, t->m[j].key, t->m[j].val);
+    }
+    for (int p = 0; p < nord; p++) {
+        int snap = chance(&r, f.stale) ? rnd(&r, p + 1) : p;
+        gen_reads(h, &r, &f, &states[snap], order[p], &states[nord]);
+    }
+    for (int i = 0; i < h->n; i++) /* :info txns that ran but never committed */
+        if (!applied[i]) gen_reads(h, &r, &f, &states[rnd(&r, nord + 1)], i, &states[nord]);
+}
+
+/* ---- JSON lines ------------------------------------------------------------ */
+
+typedef struct buf {
+    char s[65536];
+    size_t n;
+} buf;
+
+static void put(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= sizeof b->s - b->n) {
+        fprintf(stderr, "crosscheck: history too long\n");
+        exit(2);
+    }
+    b->n += (size_t)k;
+}
+
+static void put_mop(buf *b, int wl, const mop *m, bool with_reads)
+{
+    if (m->f != F_READ) {
+        put(b, "[\"%s\",%d,%d]", m->f == F_APPEND ? "append" : "w", m->key, m->val);
+        return;
+    }
+    put(b, "[\"r\",%d,", m->key);
+    if (!with_reads || m->n < 0 || (wl == WL_RW && m->rd[0] == NIL)) put(b, "null]");
+    else if (wl == WL_RW) put(b, "%d]", m->rd[0]);
+    else {
+        put(b, "[");
+        for (int i = 0; i < m->n; i++) put(b, "%s%d", i ? "," : "", m->rd[i]);
+        put(b, "]]");
+    }
+}
+
+static void write_jsonl(const hist *h, buf *b)
+{
+    static const char *types[] = {"ok", "fail", "info"};
+    b->n = 0;
+    for (int e = 0; e < 2 * h->n; e++) {
+        const txn *t = &h->t[h->ev[e] / 2];
+        bool done = h->ev[e] & 1;
+        put(b, "{\"index\":%d,\"type\":\"%s\",\"process\":%d,\"f\":\"txn\",\"value\":[", e,
+            done ? types[t->type] : "invoke", t->proc);
+        for (int j = 0; j < t->nm; j++) {
+            if (j) put(b, ",");
+            put_mop(b, h->wl, &t->m[j], done);
+        }
+        put(b, "],\"time\":%d}\n", e * 1000);
+    }
+}
+
+/* ---- exhaustive search ------------------------------------------------------- */
+
+/* Serializable: a serial order of all :ok and some :info txns whose every
+ * known read sees exactly the state at its point. Snapshot isolation: an
+ * order of commits where each txn reads the state after some earlier
+ * prefix (its snapshot) plus its own writes, and no txn committed after
+ * its snapshot writes a key it writes. O_PROC / O_RT: the order extends
+ * process / real-time order, and (with O_SNAP) so does every snapshot. */
+typedef struct search {
+    const hist *h;
+    int flags;
+    unsigned must, cand;   /* txns that must / may be placed */
+    unsigned pred[MAXT];   /* txns that must come first */
+    unsigned writes[MAXT]; /* keys each txn writes (bit set) */
+    int pos[MAXT];         /* position of each placed txn */
+    kstate st[MAXT + 1];   /* state after each placed prefix */
+    int order[MAXT];
+    long nodes;
+} search;
+
+/* Apply txn i over base, its reads seeing view + its own writes. */
+static bool run_txn(const search *s, int i, const kstate *view0, const kstate *base, kstate *out)
+{
+    const txn *t = &s->h->t[i];
+    kstate view = *view0;
+    *out = *base;
+    for (int j = 0; j < t->nm; j++) {
+        const mop *m = &t->m[j];
+        if (m->f != F_READ) {
+            kput(&view, s->h->wl, m->key, m->val);
+            kput(out, s->h->wl, m->key, m->val);
+            continue;
+        }
+        if (m->n < 0) continue; /* unknown: an :info or :fail completion */
+        int len = view.len[m->key];
+        const int *v = view.v[m->key];
+        bool same = s->h->wl == WL_RW
+                        ? (m->rd[0] == NIL ? len == 0 : len == 1 && v[0] == m->rd[0])
+                        : m->n == len && !memcmp(m->rd, v, (size_t)len * sizeof *v);
+        if (!same) return false;
+    }
+    return true;
+}
+
+/* Can txn i go at position d? Snapshot isolation tries every snapshot from
+ * the newest down, stopping where an intervening commit writes its keys or
+ * the snapshot would miss a predecessor. */
+static bool place(search *s, int d, int i)
+{
+    if (!(s->flags & O_SNAP)) return run_txn(s, i, &s->st[d], &s->st[d], &s->st[d + 1]);
+    int lo = 0;
+    for (int j = 0; j < s->h->n; j++)
+        if ((s->pred[i] >> j & 1) && s->pos[j] + 1 > lo) lo = s->pos[j] + 1;
+    for (int snap = d; snap >= lo; snap--) {
+        if (snap < d && (s->writes[s->order[snap]] & s->writes[i])) break;
+        if (run_txn(s, i, &s->st[snap], &s->st[d], &s->st[d + 1])) return true;
+    }
+    return false;
+}
+
+/* Depth at most MAXT, so plain recursion. */
+static bool dfs(search *s, int d, unsigned placed)
+{
+    if ((placed & s->must) == s->must) {
+        for (int k = d; k < MAXT; k++) s->order[k] = -1;
+        return true;
+    }
+    for (int i = 0; i < s->h->n; i++) {
+        unsigned bit = 1u << i;
+        if ((placed & bit) || !(s->cand & bit) || (s->pred[i] & ~placed)) continue;
+        s->nodes++;
+        s->order[d] = i, s->pos[i] = d;
+        if (place(s, d, i) && dfs(s, d + 1, placed | bit)) return true;
+    }
+    return false;
+}
+
+/* Must txn j come before txn i? Only :ok txns have completions. */
+static bool precedes(const hist *h, int j, int i, int flags)
+{
+    const txn *a = &h->t[j], *b = &h->t[i];
+    if (a->type != T_OK || a->cmp > b->inv) return false;
+    return (flags & O_RT) || ((flags & O_PROC) && a->proc == b->proc);
+}
+
+static bool reports_reads(const txn *t)
+{
+    for (int j = 0; j < t->nm; j++)
+        if (t->m[j].f == F_READ && t->m[j].n >= 0) return true;
+    return false;
+}
+
+/* Does an order exist? On success s->order holds it (-1 terminated).
+ * trust_info: an :info txn that reports reads must be in the order (Elle's
+ * list-append reads them as if it committed). */
+static bool brute_force(search *s, const hist *h, int kind, bool trust_info)
+{
+    memset(s, 0, sizeof *s);
+    s->h = h, s->flags = bf_flags[kind];
+    for (int i = 0; i < h->n; i++) {
+        const txn *t = &h->t[i];
+        if (t->type == T_OK || (trust_info && t->type == T_INFO && reports_reads(t)))
+            s->must |= 1u << i;
+        if (t->type != T_FAIL) s->cand |= 1u << i;
+        for (int j = 0; j < t->nm; j++)
+            if (t->m[j].f != F_READ) s->writes[i] |= 1u << t->m[j].key;
+        for (int j = 0; j < h->n; j++)
+            if (precedes(h, j, i, s->flags)) s->pred[i] |= 1u << j;
+    }
+    return dfs(s, 0, 0);
+}
+
+/* ---- the search's own tests ------------------------------------------------ */
+
+/* "la|ok 0 0 1 a0.1 r1=|info 1 2 3 r0=1,2|..." : workload, then per txn
+ * type, process, invocation and completion positions, micro-ops: aK.V
+ * append, wK.V write, rK=1,2 read (LA list; RW value, "-" nil), rK? unknown. */
+static void parse_spec(hist *h, const char *spec)
+{
+    char copy[512], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", spec);
+    memset(h, 0, sizeof *h);
+    h->nkeys = MAXK;
+    h->wl = !strcmp(strtok_r(copy, "|", &save), "rw") ? WL_RW : WL_LA;
+    for (char *ts; (ts = strtok_r(NULL, "|", &save)) != NULL; h->n++) {
+        txn *t = &h->t[h->n];
+        char type[8], *save2 = NULL;
+        sscanf(ts, "%7s %d %d %d", type, &t->proc, &t->inv, &t->cmp);
+        t->type = type[0] == 'o' ? T_OK : type[0] == 'f' ? T_FAIL : T_INFO;
+        strtok_r(ts, " ", &save2);
+        for (int skip = 0; skip < 3; skip++) strtok_r(NULL, " ", &save2);
+        for (char *ms; (ms = strtok_r(NULL, " ", &save2)) != NULL; t->nm++) {
+            mop *m = &t->m[t->nm];
+            m->key = ms[1] - '0', m->n = -1;
+            m->f = ms[0] == 'a' ? F_APPEND : ms[0] == 'w' ? F_WRITE : F_READ;
+            if (m->f != F_READ) m->val = atoi(ms + 3);
+            else if (ms[2] == '=' && h->wl == WL_RW)
+                m->n = 1, m->rd[0] = ms[3] == '-' ? NIL : atoi(ms + 3);
+            else if (ms[2] == '=')
+                for (char *v = ms + 3, *end; *v; v = *end ? end + 1 : end)
+                    m->rd[++m->n] = (int)strtol(v, &end, 10);
+            if (m->f == F_READ && ms[2] == '=' && h->wl == WL_LA) m->n++;
+        }
+    }
+}
+
+/* Known answers, one digit per search kind in enum order:
+ * ser, strong-session-ser, strict-ser, SI, strong-session-SI, strong SI. */
+static const struct { const char *spec, *want; } selftests[] = {
+    {"la|ok 0 0 1 a0.1|ok 1 2 3 r0=1", "111111"},
+    {"la|ok 0 0 1 a0.1|ok 1 2 3 r0=", "110110"},     /* stale read */
+    {"la|ok 0 0 1 a0.1|ok 0 2 3 r0=", "100100"},     /* same process */
+    {"rw|ok 0 0 2 r0=- r1=- w0.1|ok 1 1 3 r0=- r1=- w1.1", "000111"}, /* write skew */
+    {"la|ok 0 0 3 r0= a1.1|ok 1 1 2 a0.1 r1=", "000111"},
+    {"la|ok 0 0 2 r0= a0.1|ok 1 1 3 r0= a0.2", "000000"}, /* lost update */
+    {"la|ok 0 0 2 a0.1 r1=1|ok 1 1 3 a1.1 r0=1", "000000"}, /* G1c */
+    {"la|info 0 0 1 a0.1|ok 1 2 3 r0=1", "111111"},
+    {"la|info 0 0 1 a0.1|ok 1 2 3 r0=", "111111"},
+    {"la|fail 0 0 1 a0.1|ok 1 2 3 r0=1", "000000"},  /* G1a */
+    {"la|ok 0 0 1 a0.1 r0=1", "111111"},
+    {"la|ok 0 0 1 a0.1 r0=", "000000"},              /* internal */
+    {"la|info 0 0 1 r0=7|ok 1 2 3 r0=", "111111"},   /* :info reads may be dropped */
+    {"la|info 0 0 9 a0.2 r0=1,2|ok 1 1 2 a0.1|ok 2 3 4 r0=1", "111111"},
+    {"la|info 0 0 9 a0.2 r0=2,1|ok 1 1 2 a0.1|ok 2 3 4 r0=1,2", "000000"},
+    {"rw|ok 0 0 1 w0.1|ok 1 2 3 w0.2|ok 2 4 5 r0=1", "110110"},
+    {"la|ok 0 0 3 a0.1 a0.2|ok 1 1 2 r0=1", "000000"},  /* G1b */
+};
+
+static int run_selftests(void)
+{
+    int bad = 0;
+    for (size_t c = 0; c < sizeof selftests / sizeof selftests[0]; c++) {
+        hist h;
+        static search s;
+        parse_spec(&h, selftests[c].spec);
+        for (int b = 0; b < BF_KINDS; b++)
+            if (brute_force(&s, &h, b, false) != (selftests[c].want[b] == '1')) {
+                printf("crosscheck: search self-test %zu (%s) kind %d: got %d\n", c,
+                       selftests[c].spec, b, !(selftests[c].want[b] == '1'));
+                bad++;
+            }
+    }
+    return bad;
+}
+
+/* ---- checking ---------------------------------------------------------------- */
+
+typedef struct cfg {
+    int wl;
+    const char *model;
+    int bf;
+    int wfr, seq, lin;
+    const char *label;
+} cfg;
+
+static const cfg cfgs[] = {
+    {WL_LA, "serializable", BF_SER, 0, 0, 0, "list-append serializable"},
+    {WL_LA, "strong-session-serializable", BF_SESSION, 0, 0, 0,
+     "list-append strong-session-serializable"},
+    {WL_LA, "strict-serializable", BF_STRICT, 0, 0, 0, "list-append strict-serializable"},
+    {WL_LA, "snapshot-isolation", BF_SI, 0, 0, 0, "list-append snapshot-isolation"},
+    {WL_LA, "strong-session-snapshot-isolation", BF_SESSION_SI, 0, 0, 0,
+     "list-append strong-session-snapshot-isolation"},
+    {WL_LA, "strong-snapshot-isolation", BF_STRONG_SI, 0, 0, 0,
+     "list-append strong-snapshot-isolation"},
+    {WL_RW, "serializable", BF_SER, 0, 0, 0, "rw-register serializable"},
+    {WL_RW, "strict-serializable", BF_STRICT, 0, 0, 0, "rw-register strict-serializable"},
+    {WL_RW, "snapshot-isolation", BF_SI, 0, 0, 0, "rw-register snapshot-isolation"},
+    {WL_RW, "strong-snapshot-isolation", BF_STRONG_SI, 0, 0, 0,
+     "rw-register strong-snapshot-isolation"},
+    {WL_RW, "serializable", BF_SER, 1, 0, 0, "rw-register serializable --wfr-keys"},
+    {WL_RW, "strong-session-serializable", BF_SESSION, 1, 1, 0,
+     "rw-register strong-session-ser wfr+seq-keys"},
+    {WL_RW, "strict-serializable", BF_STRICT, 1, 1, 1, "rw-register strict-ser wfr+seq+lin-keys"},
+};
+#define NCFG (sizeof cfgs / sizeof cfgs[0])
+
+typedef struct stats {
+    long runs, valid, invalid, unknown, errors;
+    long impossible, unsound, missed, missed_observed, unknown_impossible, info_read;
+} stats;
+
+typedef struct ctx {
+    uint64_t seed;
+    int only, print_all, verbose;
+    long failures, printed;
+    stats st[NCFG];
+    long nodes;
+} ctx;
+
+/* List-append with no :info appends and, per key, some :ok read holding
+ * every :ok append: the version order is fully known, so Elle's inference
+ * is complete and "valid" where no order exists is worth a look. */
+static bool fully_observed(const hist *h)
+{
+    for (int k = 0; k < h->nkeys; k++) {
+        int appends = 0, longest = 0;
+        for (int i = 0; i < h->n; i++)
+            for (int j = 0; j < h->t[i].nm; j++) {
+                const mop *m = &h->t[i].m[j];
+                if (m->key != k) continue;
+                if (m->f == F_APPEND && h->t[i].type == T_INFO) return false;
+                if (m->f == F_APPEND && h->t[i].type == T_OK) appends++;
+                if (m->f == F_READ && h->t[i].type == T_OK && m->n > longest) longest = m->n;
+            }
+        if (longest < appends) return false;
+    }
+    return true;
+}
+
+static void report(ctx *c, const char *what, long idx, const cfg *k, const buf *jsonl,
+                   const iso_result *res, const search *s)
+{
+    if (c->printed++ >= 5) return;
+    printf("\n%s: history %ld (crosscheck -s %llu -i %ld), %s\n", what, idx,
+           (unsigned long long)c->seed, idx, k->label);
+    fwrite(jsonl->s, 1, jsonl->n, stdout);
+    if (res) {
+        printf("checker: ");
+        fflush(stdout);
+        iso_result_write_json(res, stdout);
+        printf("\n");
+    }
+    if (s && s->order[0] >= 0) {
+        printf("order found by exhaustive search (completion indices):");
+        for (int d = 0; d < MAXT && s->order[d] >= 0; d++) {
+            const txn *t = &s->h->t[s->order[d]];
+            printf(" %d", t->type == T_INFO ? t->inv : t->cmp);
+        }
+        printf("\n");
+    }
+}
+
+static iso_validity run_check(const iso_history *ih, const cfg *k, iso_result **res, iso_error *err)
+{
+    iso_check_opts o;
+    iso_check_opts_init(&o);
+    o.workload = k->wl == WL_LA ? ISO_WORKLOAD_LIST_APPEND : ISO_WORKLOAD_RW_REGISTER;
+    o.models = k->model;
+    o.threads = 1;
+    o.wfr_keys = k->wfr, o.sequential_keys = k->seq, o.linearizable_keys = k->lin;
+    if (iso_check(ih, &o, res, err) != 0) return ISO_ERROR;
+    return iso_result_validity(*res);
+}
+
+/* What the exhaustive search says about one history. */
+typedef struct truth {
+    bool possible[BF_KINDS]; /* an order exists (:info txns optional) */
+    bool trusted[BF_KINDS];  /* one exists with :info txns that report reads */
+    search wit[BF_KINDS];    /* the order behind trusted[] */
+} truth;
+
+static void check_one(ctx *c, long idx, const hist *h, const buf *jsonl, const iso_history *ih,
+                      size_t ci, const truth *tr)
+{
+    const cfg *k = &cfgs[ci];
+    stats *st = &c->st[ci];
+    iso_result *res = NULL;
+    iso_error err = {0};
+    iso_validity v = run_check(ih, k, &res, &err);
+    bool possible = tr->possible[k->bf];
+    st->runs++;
+    st->impossible += !possible;
+    if (v == ISO_ERROR) {
+        st->errors++, c->failures++;
+        report(c, "CHECKER ERROR", idx, k, jsonl, NULL, NULL);
+        if (c->printed <= 5) printf("error: %s:%ld:%ld: %s\n", err.file, err.line, err.col, err.msg);
+    } else if (v == ISO_INVALID) {
+        st->invalid++;
+        if (tr->trusted[k->bf]) {
+            st->unsound++, c->failures++;
+            report(c, "SOUNDNESS FAILURE", idx, k, jsonl, res, &tr->wit[k->bf]);
+        } else if (possible) st->info_read++;
+    } else if (v == ISO_UNKNOWN) {
+        st->unknown++;
+        st->unknown_impossible += !possible;
+    } else {
+        st->valid++;
+        if (!possible) {
+            st->missed++;
+            bool obs = h->wl == WL_LA && fully_observed(h);
+            st->missed_observed += obs;
+            if (c->verbose && (obs || c->verbose > 1))
+                report(c, obs ? "MISSED (fully observed)" : "missed", idx, k, jsonl, res, NULL);
+        }
+    }
+    iso_result_free(res);
+}
+
+/* The search kinds are ordered by strength: a stronger one never succeeds
+ * where a weaker one fails. */
+static bool consistent(const bool *p)
+{
+    return !(p[BF_STRICT] && !p[BF_SESSION]) && !(p[BF_SESSION] && !p[BF_SER]) &&
+           !(p[BF_SER] && !p[BF_SI]) && !(p[BF_STRONG_SI] && !p[BF_SESSION_SI]) &&
+           !(p[BF_SESSION_SI] && !p[BF_SI]) && !(p[BF_STRICT] && !p[BF_STRONG_SI]);
+}
+
+static void search_all(ctx *c, const hist *h, truth *tr)
+{
+    bool trust = false;
+    for (int i = 0; i < h->n && h->wl == WL_LA; i++)
+        trust |= h->t[i].type == T_INFO && reports_reads(&h->t[i]);
+    for (int b = 0; b < BF_KINDS; b++) {
+        tr->trusted[b] = brute_force(&tr->wit[b], h, b, trust);
+        c->nodes += tr->wit[b].nodes;
+        tr->possible[b] = tr->trusted[b];
+        if (trust && !tr->trusted[b]) {
+            static search tmp;
+            tr->possible[b] = brute_force(&tmp, h, b, false);
+            c->nodes += tmp.nodes;
+        }
+    }
+    if (!consistent(tr->possible) || !consistent(tr->trusted)) {
+        fprintf(stderr, "crosscheck: exhaustive search is inconsistent\n");
+        exit(2);
+    }
+}
+
+static void run_history(ctx *c, long idx, int wl)
+{
+    hist h;
+    static buf jsonl;
+    static truth tr;
+    gen_history(&h, wl, c->seed * 0x100000001b3ULL + (uint64_t)idx * 2 + (uint64_t)wl);
+    write_jsonl(&h, &jsonl);
+    if (c->print_all) fwrite(jsonl.s, 1, jsonl.n, stdout), printf("\n");
+    search_all(c, &h, &tr);
+    iso_history *ih = NULL;
+    iso_error err = {0};
+    if (iso_history_read_mem("crosscheck", jsonl.s, jsonl.n, ISO_FORMAT_JSONL, &ih, &err) != 0) {
+        c->failures++;
+        report(c, "READ ERROR", idx, &cfgs[wl == WL_LA ? 0 : 6], &jsonl, NULL, NULL);
+        printf("error: %s:%ld:%ld: %s\n", err.file, err.line, err.col, err.msg);
+        return;
+    }
+    for (size_t ci = 0; ci < NCFG; ci++)
+        if (cfgs[ci].wl == wl) check_one(c, idx, &h, &jsonl, ih, ci, &tr);
+    iso_history_free(ih);
+}
+
+static void print_stats(const ctx *c)
+{
+    printf("%-48s %5s %5s %5s %5s %5s %5s %5s %5s %5s %5s\n", "configuration", "runs", "valid",
+           "inval", "unkn", "noord", "unsnd", "miss", "misob", "unkno", "infrd");
+    for (size_t i = 0; i < NCFG; i++) {
+        const stats *s = &c->st[i];
+        if (!s->runs) continue;
+        printf("%-48s %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld\n", cfgs[i].label,
+               s->runs, s->valid, s->invalid, s->unknown, s->impossible, s->unsound, s->missed,
+               s->missed_observed, s->unknown_impossible, s->info_read);
+    }
+    printf("noord: exhaustive search found no order; unsnd: checker said invalid though an\n"
+           "order exists (must be 0); miss: no order, checker said valid (incompleteness);\n"
+           "misob: of those, list-append histories with every :ok append read and no :info\n"
+           "appends; unkno: no order, checker said unknown; infrd: invalid only because an\n"
+           ":info txn's reads were trusted (Elle's list-append semantics). Search nodes: %ld.\n",
+           c->nodes);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: crosscheck [-n COUNT] [-s SEED] [-w la|rw|all] [-i INDEX] [-p] [-v]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    ctx c = {.seed = 1, .only = -1};
+    long count = 2000;
+    const char *w = "all";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-p")) c.print_all = 1;
+        else if (!strcmp(a, "-v")) c.verbose++;
+        else if (i + 1 >= argc) usage();
+        else if (!strcmp(a, "-n")) count = atol(argv[++i]);
+        else if (!strcmp(a, "-s")) c.seed = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(a, "-i")) c.only = atoi(argv[++i]);
+        else if (!strcmp(a, "-w")) w = argv[++i];
+        else usage();
+    }
+    if (run_selftests()) return 1;
+    bool la = !strcmp(w, "all") || !strcmp(w, "la"), rw = !strcmp(w, "all") || !strcmp(w, "rw");
+    if (!la && !rw) usage();
+    for (long i = 0; i < count; i++) {
+        if (c.only >= 0 && i != c.only) continue;
+        if (la) run_history(&c, i, WL_LA);
+        if (rw) run_history(&c, i, WL_RW);
+    }
+    print_stats(&c);
+    long checks = 0;
+    for (size_t i = 0; i < NCFG; i++) checks += c.st[i].runs;
+    printf("random: %ld passed, %ld failed\n", checks - c.failures, c.failures);
+    return c.failures ? 1 : 0;
+}
