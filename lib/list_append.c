@@ -10,13 +10,13 @@
 
 /* ---- micro-ops --------------------------------------------------------- */
 
-static int atom_is(const iso_store *s, iso_val v, const char *name)
+static int atom_is(const iso_store *s, iso_val v, const char *name, size_t len)
 {
     unsigned t = iso_tag(v);
     if (t != ISO_TAG_KW && t != ISO_TAG_STR && t != ISO_TAG_SYM) return 0;
     size_t n;
     const char *p = iso_atom_text(s, v, &n);
-    return n == strlen(name) && memcmp(p, name, n) == 0;
+    return n == len && memcmp(p, name, n) == 0;
 }
 
 int la_mop_kind(const iso_store *s, iso_val mop)
@@ -25,8 +25,8 @@ int la_mop_kind(const iso_store *s, iso_val mop)
     size_t n = iso_seq_len(s, mop);
     if (n < 2 || n > 3) return 0;
     const iso_val *it = iso_seq_items(s, mop);
-    if (atom_is(s, it[0], "append") && n == 3) return LA_APPEND;
-    if (atom_is(s, it[0], "r")) return LA_READ;
+    if (n == 3 && atom_is(s, it[0], "append", 6)) return LA_APPEND;
+    if (atom_is(s, it[0], "r", 1)) return LA_READ;
     return 0;
 }
 
@@ -200,11 +200,20 @@ static int find_longest(iso_ctx *ctx, la_state *st, iso_error *err)
     return 0;
 }
 
-/* Pass 3: each key's version order (distinct elements) and positions. */
+/* Pass 3: each key's version order (distinct elements), positions, and
+ * which append stands at each position. */
 static void build_orders(la_state *st, const iso_store *s)
 {
     iso_val *tmp = NULL;
-    size_t cap = 0;
+    size_t cap = 0, slots = 0;
+    for (uint32_t key = 0; key < st->keys.n; key++) {
+        la_key *k = &st->k[key];
+        if (k->appends_plus == 1) k->len = 1;
+        k->slot0 = (uint32_t)slots;
+        slots += k->len + 1; /* an upper bound before deduplication */
+    }
+    st->n_slots = slots;
+    st->at = iso_xmalloc((slots ? slots : 1) * sizeof *st->at);
     for (uint32_t key = 0; key < st->keys.n; key++) {
         la_key *k = &st->k[key];
         if (k->appends_plus == 1) { /* Elle: a single append needs no read */
@@ -221,6 +230,7 @@ static void build_orders(la_state *st, const iso_store *s)
             for (uint32_t j = 0; !a && j < out; j++) seen |= iso_val_eq(s, tmp[j], k->order[i]);
             if (seen) continue;
             if (a) a->pos = out;
+            st->at[k->slot0 + out] = a ? (uint32_t)(a - st->ap) : ISO_NONE;
             tmp[out++] = k->order[i];
         }
         for (k->clean = 0; k->clean < out; k->clean++) {
@@ -240,53 +250,55 @@ static void build_orders(la_state *st, const iso_store *s)
 
 /* The reader slot of a read: 0 = initial state, i + 1 = after element i;
  * ISO_NONE if its last element is not in the order. Info reads of nil are
- * no reads at all (Elle's read-index). */
+ * no reads at all (Elle's read-index). *last gets the append the read ends
+ * with, if any. */
 static uint32_t read_slot(const la_state *st, const iso_store *s, const iso_txn *tx,
-                          uint32_t key, iso_val v)
+                          uint32_t key, iso_val v, const la_append **last)
 {
+    *last = NULL;
     if (iso_is_nil(v) && tx->type == ISO_OP_INFO) return ISO_NONE;
     size_t n;
     const iso_val *items = la_read_items(s, v, &n);
     if (!n) return 0;
-    const la_append *a = la_find(st, key, items[n - 1]);
+    const la_append *a = *last = la_find(st, key, items[n - 1]);
     return a && a->pos != ISO_NONE ? a->pos + 1 : ISO_NONE;
 }
 
-/* Pass 4: readers of each version, as CSR over all keys' slots. */
-static void index_readers(iso_ctx *ctx, la_state *st)
+/* A writer in Elle's write-index: an ok or info completion. */
+static int is_writer(const la_append *a)
+{
+    return a && (a->type == ISO_OP_OK || a->type == ISO_OP_INFO);
+}
+
+typedef struct la_read { uint32_t slot, txn; } la_read;
+
+/* Pass 4: every read of an ok/info txn: a wr edge from the writer of its
+ * last element, and the reader of its version, gathered into CSR. */
+static void index_reads(iso_ctx *ctx, la_state *st)
 {
     const iso_store *s = &ctx->h->store;
-    size_t total = 0;
-    for (uint32_t key = 0; key < st->keys.n; key++) {
-        st->k[key].slot0 = (uint32_t)total;
-        total += st->k[key].len + 1;
-    }
-    st->n_slots = total;
-    st->rd_off = iso_xcalloc(total + 2, sizeof *st->rd_off);
-    for (int fill = 0; fill < 2; fill++) {
-        if (fill) {
-            for (size_t i = 1; i <= total + 1; i++) st->rd_off[i] += st->rd_off[i - 1];
-            st->rd = iso_xmalloc((st->rd_off[total + 1] + 1) * sizeof *st->rd);
-        }
-        for (uint32_t t = 0; t < ctx->txns.n; t++) {
-            const iso_txn *tx = &ctx->txns.t[t];
-            if (!in_plus(tx)) continue;
-            size_t n;
-            const iso_val *m = la_txn_mops(ctx, t, &n);
-            for (size_t j = 0; j < n; j++) {
-                if (la_mop_kind(s, m[j]) != LA_READ) continue;
-                uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
-                uint32_t slot = read_slot(st, s, tx, key, mop_val(s, m[j]));
-                if (slot == ISO_NONE) continue;
-                size_t at = st->k[key].slot0 + slot + 1;
-                if (fill) st->rd[st->rd_off[at - 1]++] = t;
-                else st->rd_off[at]++;
-            }
+    la_read *rs = NULL;
+    size_t nr = 0, cap = 0;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        if (!in_plus(tx)) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(ctx, t, &n);
+        for (size_t j = 0; j < n; j++) {
+            if (la_mop_kind(s, m[j]) != LA_READ) continue;
+            uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+            const la_append *last;
+            uint32_t slot = read_slot(st, s, tx, key, mop_val(s, m[j]), &last);
+            if (is_writer(last) && last->txn != t) iso_edges_add(&ctx->edges, last->txn, t, ISO_EDGE_WR);
+            if (slot != ISO_NONE) ISO_PUSH(rs, nr, cap, ((la_read){st->k[key].slot0 + slot, t}));
         }
     }
-    /* after filling, rd_off[i] holds the end of slot i: shift back */
-    memmove(st->rd_off + 1, st->rd_off, total * sizeof *st->rd_off);
-    st->rd_off[0] = 0;
+    st->rd_off = iso_xcalloc(st->n_slots + 2, sizeof *st->rd_off);
+    for (size_t i = 0; i < nr; i++) st->rd_off[rs[i].slot + 2]++;
+    for (size_t i = 2; i < st->n_slots + 2; i++) st->rd_off[i] += st->rd_off[i - 1];
+    st->rd = iso_xmalloc((nr ? nr : 1) * sizeof *st->rd);
+    for (size_t i = 0; i < nr; i++) st->rd[st->rd_off[rs[i].slot + 1]++] = rs[i].txn;
+    free(rs);
 }
 
 int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev)
@@ -303,41 +315,33 @@ int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev)
 static const la_append *writer_of(const la_state *st, uint32_t key, iso_val v)
 {
     const la_append *a = la_find(st, key, v);
-    return a && (a->type == ISO_OP_OK || a->type == ISO_OP_INFO) ? a : NULL;
+    return is_writer(a) ? a : NULL;
+}
+
+/* The position an append follows: its own, or after the last observed
+ * element when it was never read. */
+static uint32_t follows(const la_state *st, const la_append *a)
+{
+    return a->pos != ISO_NONE ? a->pos : st->k[a->key].len;
 }
 
 static uint32_t prev_slot(const la_state *st, uint32_t key, iso_val v)
 {
-    const la_append *a = la_find(st, key, v);
-    return st->k[key].slot0 + (a && a->pos != ISO_NONE ? a->pos : st->k[key].len);
+    return st->k[key].slot0 + follows(st, la_find(st, key, v));
 }
 
-/* Pass 5: ww, rw and wr edges of every ok/info transaction. */
-static void add_edges(iso_ctx *ctx, la_state *st)
+/* Pass 5: ww and rw edges into every append of an ok/info txn. */
+static void add_append_edges(iso_ctx *ctx, la_state *st)
 {
-    const iso_store *s = &ctx->h->store;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        if (!in_plus(&ctx->txns.t[t])) continue;
-        size_t n;
-        const iso_val *m = la_txn_mops(ctx, t, &n);
-        for (size_t j = 0; j < n; j++) {
-            int kind = la_mop_kind(s, m[j]);
-            uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
-            iso_val v = mop_val(s, m[j]), prev;
-            if (kind == LA_APPEND) {
-                const la_append *w;
-                if (la_prev_element(st, key, v, &prev) && (w = writer_of(st, key, prev)) && w->txn != t)
-                    iso_edges_add(&ctx->edges, w->txn, t, ISO_EDGE_WW);
-                uint32_t slot = prev_slot(st, key, v);
-                for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1]; r++)
-                    if (st->rd[r] != t) iso_edges_add(&ctx->edges, st->rd[r], t, ISO_EDGE_RW);
-            } else {
-                size_t len;
-                const iso_val *items = la_read_items(s, v, &len);
-                const la_append *w = len ? writer_of(st, key, items[len - 1]) : NULL;
-                if (w && w->txn != t) iso_edges_add(&ctx->edges, w->txn, t, ISO_EDGE_WR);
-            }
-        }
+    for (size_t i = 0; i < st->n_ap; i++) {
+        const la_append *a = &st->ap[i];
+        if (!is_writer(a)) continue;
+        uint32_t p = follows(st, a), slot = st->k[a->key].slot0 + p;
+        uint32_t w = p ? st->at[slot - 1] : ISO_NONE;
+        if (w != ISO_NONE && is_writer(&st->ap[w]) && st->ap[w].txn != a->txn)
+            iso_edges_add(&ctx->edges, st->ap[w].txn, a->txn, ISO_EDGE_WW);
+        for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1]; r++)
+            if (st->rd[r] != a->txn) iso_edges_add(&ctx->edges, st->rd[r], a->txn, ISO_EDGE_RW);
     }
 }
 
@@ -348,8 +352,8 @@ static int analyze(iso_ctx *ctx, iso_error *err)
     iso_keys_init(&st->keys, &ctx->h->store);
     if (index_appends(ctx, st, err) || find_longest(ctx, st, err)) return -1;
     build_orders(st, &ctx->h->store);
-    index_readers(ctx, st);
-    add_edges(ctx, st);
+    index_reads(ctx, st);
+    add_append_edges(ctx, st);
     la_find_anomalies(ctx, st);
     return 0;
 }
@@ -486,6 +490,7 @@ static void state_free(void *p)
     free(st->ap_slots);
     free(st->rd_off);
     free(st->rd);
+    free(st->at);
     iso_keys_free(&st->keys);
     free(st);
 }

@@ -57,6 +57,7 @@ typedef struct la_state {
     size_t n_ap_slots;
     uint32_t *rd_off;     /* reader CSR over all keys' version slots */
     uint32_t *rd;
+    uint32_t *at;         /* at[slot0 + i]: append (index into ap) of order[i] */
     size_t n_slots;
 } la_state;
 
