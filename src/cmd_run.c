@@ -35,6 +35,7 @@ static const char run_usage[] =
     "      --seed N            random seed (1)\n"
     "  -o, --output FILE       keep the history in FILE (JSON lines)\n"
     "      --threads | --processes   clients as threads (default) or processes\n"
+    "                          (the sim runs its clients on one seeded schedule)\n"
     "  -i, --isolation L       sim level (strict-serializable): %s\n"
     "      --abort-rate F      sim: share of commits aborted at random (0)\n"
     "      --info-rate F       sim: share of commits with unknown outcome (0)\n"

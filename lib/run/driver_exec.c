@@ -74,15 +74,18 @@ static void exec_close(void *conn)
 {
     struct exec_conn *c = conn;
     close(c->fd);
-    /* Give a well-behaved client a moment to exit on EOF, then kill. */
-    for (int i = 0; i < 20 && waitpid(c->pid, NULL, WNOHANG) == 0; i++) {
+    /* Give a well-behaved client 100 ms to exit on EOF, then kill its
+     * process group. */
+    int gone = waitpid(c->pid, NULL, WNOHANG) != 0;
+    for (int i = 0; !gone && i < 20; i++) {
         struct timespec ts = {0, 5000000L};
         nanosleep(&ts, NULL);
-        if (i == 19) {
-            kill(-c->pid, SIGKILL);
-            kill(c->pid, SIGKILL);
-            waitpid(c->pid, NULL, 0);
-        }
+        gone = waitpid(c->pid, NULL, WNOHANG) != 0;
+    }
+    if (!gone) {
+        kill(-c->pid, SIGKILL);
+        kill(c->pid, SIGKILL);
+        waitpid(c->pid, NULL, 0);
     }
     iso_buf_free(&c->req);
     free(c->in);
