@@ -154,8 +154,12 @@ static int edn_dispatch(iso_rd *rd, size_t base, iso_val *out)
         return 1;
     }
     if (c == '#') { /* ##Inf ##-Inf ##NaN */
-        size_t end = token_end(rd, rd->pos + 2);
-        *out = iso_rd_atom(rd, ISO_TAG_FLOAT, rd->p + rd->pos, end - rd->pos);
+        size_t end = token_end(rd, rd->pos + 2), n = end - rd->pos;
+        const char *p = rd->p + rd->pos;
+        if (!((n == 5 && (memcmp(p, "##Inf", 5) == 0 || memcmp(p, "##NaN", 5) == 0)) ||
+              (n == 6 && memcmp(p, "##-Inf", 6) == 0)))
+            return iso_rd_fail(rd, "invalid symbolic value '%.*s'", (int)(n > 20 ? 20 : n), p);
+        *out = iso_rd_atom(rd, ISO_TAG_FLOAT, p, n);
         rd->pos = end;
         return 0;
     }

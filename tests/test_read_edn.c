@@ -65,7 +65,7 @@ static void test_scalars(void **state)
     (void)state;
     iso_history *h = tu_read(
         "{:type :ok :value [sym ns/sym :kw :ns/kw \"s\\\"t\\n\\u0041\\\\\" -7 +8 0 nil true false]}\n"
-        "{:type :ok :value [1.5 -2e10 3.25M 1/2 42N 007 ##Inf]}\n"
+        "{:type :ok :value [1.5 -2e10 3.25M 1/2 42N 007 ##Inf ##-Inf ##NaN]}\n"
         "{:type :ok :value [\\a \\newline \\space \\u0041 \\( \\o7]}\n",
         ISO_FORMAT_EDN);
     assert_string_equal(rt_value(h, 0),
@@ -77,7 +77,7 @@ static void test_scalars(void **state)
     assert_string_equal(iso_atom_text(&h->store, it[2], &n), "kw");
     assert_string_equal(iso_atom_text(&h->store, it[4], &n), "s\"t\nA\\");
     assert_int_equal(iso_as_int(it[5]), -7);
-    assert_string_equal(rt_value(h, 1), "[1.5 -2e10 3.25M 1/2 42 7 ##Inf]");
+    assert_string_equal(rt_value(h, 1), "[1.5 -2e10 3.25M 1/2 42 7 ##Inf ##-Inf ##NaN]");
     it = iso_seq_items(&h->store, h->ops[1].value);
     assert_int_equal(iso_tag(it[0]), ISO_TAG_FLOAT);
     assert_int_equal(iso_tag(it[3]), ISO_TAG_FLOAT);
@@ -261,6 +261,7 @@ static void test_malformed(void **state)
          "expected ')' to close the list opened at 3:19"},
         {"{:type :ok :value \\", ISO_FORMAT_EDN, 1, 19, "invalid character literal"},
         {"{:type :ok :value #", ISO_FORMAT_EDN, 1, 19, "unexpected end of input after '#'"},
+        {"{:type :ok :value ##Foo}", ISO_FORMAT_EDN, 1, 19, "invalid symbolic value '##Foo'"},
         {"{:type :ok :value \"\\u12\"}", ISO_FORMAT_EDN, 1, 20, "invalid escape in string"},
         {"{:type :ok :value \"\xff\x01\"} \x01", ISO_FORMAT_EDN, 1, 25, "unexpected byte 0x01"},
     };
