@@ -6,8 +6,9 @@
  * always between two top-level values (JSON strings hold no raw newline,
  * and two values inside a composite need a ',' between them). Each half is
  * parsed into its own history; the second half's values are written
- * straight into the first history's word array at offset base, so merging
- * only renumbers atoms and shifts composite offsets in place.
+ * straight into the first history's word array from offset base on, so
+ * merging only renumbers atoms (in place, and only if the halves interned
+ * them in different orders).
  *
  * No realloc can move that array while both run: a JSON text of b bytes
  * never needs more than b words (each composite spends 2 bytes on brackets
@@ -51,34 +52,35 @@ static size_t boundary(const char *p, size_t len, size_t mid)
     return 0;
 }
 
-static iso_val remap(iso_val v, const uint32_t *atom, size_t base)
+static iso_val remap(iso_val v, const uint32_t *atom)
 {
     unsigned t = iso_tag(v);
-    if (t == ISO_TAG_SEQ) return iso_mk(t, iso_payload(v) + base);
-    if (t >= ISO_TAG_STR && t <= ISO_TAG_FORM) return iso_mk(t, atom[iso_payload(v)]);
-    return v;
+    return t >= ISO_TAG_STR && t <= ISO_TAG_FORM ? iso_mk(t, atom[iso_payload(v)]) : v;
 }
 
-/* Renumber the second half's atoms and composites into h's. */
+/* Renumber the second half's atoms (its words from base on) into h's;
+ * nothing to do when both halves interned the same atoms in one order. */
 static void merge(iso_history *h, iso_history *h2, size_t base, size_t lines)
 {
     iso_store *s2 = &h2->store;
     uint32_t *atom = iso_xmalloc((s2->n_atoms + 1) * sizeof *atom);
+    int same = 1;
     for (size_t id = 0; id < s2->n_atoms; id++) {
         const struct iso_atom *a = &s2->atoms[id];
         atom[id] = (uint32_t)iso_payload(iso_atom(&h->store, a->tag, s2->text + a->off, a->len));
+        same &= atom[id] == id;
     }
     iso_val *w = s2->words;
-    for (size_t i = 0; i < s2->n_words; i += (w[i] & 0xffffffffu) + 1)
-        for (size_t k = 1; k <= (w[i] & 0xffffffffu); k++) w[i + k] = remap(w[i + k], atom, base);
-    h->store.n_words = base + s2->n_words;
+    for (size_t i = base; !same && i < s2->n_words; i += (w[i] & 0xffffffffu) + 1)
+        for (size_t k = 1; k <= (w[i] & 0xffffffffu); k++) w[i + k] = remap(w[i + k], atom);
+    h->store.n_words = s2->n_words;
     ISO_GROW(h->ops, h->cap_ops, h->n_ops + h2->n_ops);
     for (size_t j = 0; j < h2->n_ops; j++) {
         iso_op op = h2->ops[j];
-        op.process = remap(op.process, atom, base);
-        op.f = remap(op.f, atom, base);
-        op.value = remap(op.value, atom, base);
-        op.error = remap(op.error, atom, base);
+        op.process = remap(op.process, atom);
+        op.f = remap(op.f, atom);
+        op.value = remap(op.value, atom);
+        op.error = remap(op.error, atom);
         op.line += (uint32_t)lines;
         if (h->dense_index) op.index = (int64_t)h->n_ops;
         h->ops[h->n_ops++] = op;
@@ -97,9 +99,11 @@ static int parallel(iso_history *h, const char *buf, size_t len, size_t split, i
 {
     size_t base = split + 64;
     iso_rd_reserve(h, len + 128);
+    size_t cap = h->store.cap_words;
     iso_history *h2 = iso_history_new(h->name, h->format);
-    h2->store.words = h->store.words + base;
-    h2->store.cap_words = h->store.cap_words - base;
+    h2->store.words = h->store.words; /* the second half appends from base */
+    h2->store.n_words = base;
+    h2->store.cap_words = cap;
     h->store.cap_words = base; /* never reached: see the bound above */
     struct half second = {.h = h2, .buf = buf + split, .len = len - split};
     pthread_t t;
@@ -113,7 +117,7 @@ static int parallel(iso_history *h, const char *buf, size_t len, size_t split, i
         if (h->n_ops == 0) h->dense_index = h2->dense_index;
         merge(h, h2, base, lines);
     }
-    h->store.cap_words = base + h2->store.cap_words;
+    h->store.cap_words = cap;
     h2->store.words = NULL; /* h owns the array */
     iso_history_free(h2);
     return ok ? 0 : -1;
