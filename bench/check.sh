@@ -1,0 +1,110 @@
+#!/bin/sh
+# bench/check.sh -- the transactional checker benchmark (issues 2 and 3):
+# times `isolde check -c strict-serializable` on generated list-append and
+# rw-register histories and prints one row per case with wall time,
+# throughput, peak RSS, the verdict and the issue's targets (PASS / MISS).
+# A verdict other than the one the generator guarantees (valid -> 0,
+# anomalous -> 1) is marked WRONG and makes the script exit 1.
+#
+#   sh bench/check.sh BUILD_DIR
+# Environment: ISOLDE_BENCH_SIZES (default "100000 1000000"),
+# ISOLDE_BENCH_TIMEOUT (seconds per run, default 60), TMPDIR (histories are
+# kept in $TMPDIR/isolde-bench and reused while the generator is unchanged).
+set -u
+build=${1:-build}
+isolde=$build/isolde
+gen=$build/bench/gen_history
+peak=$build/bench/peak
+sizes=${ISOLDE_BENCH_SIZES:-"100000 1000000"}
+limit=${ISOLDE_BENCH_TIMEOUT:-60}
+dir=${TMPDIR:-/tmp}/isolde-bench
+huge=${ISOLDE_SHARED:-../shared}/corpus/elle/jepsen-io-elle/histories/huge-scc.edn
+failed=0
+
+for x in "$isolde" "$gen" "$peak"; do
+    [ -x "$x" ] || { echo "check.sh: $x missing (run make BUILD=$build all tests)"; exit 1; }
+done
+mkdir -p "$dir" || exit 1
+errf=$dir/stderr.txt
+# Generated files are named after the generator's checksum; older ones go.
+tag=$(cksum < "$gen" | cut -d' ' -f1)
+find "$dir" -name 'h-*' ! -name "h-$tag-*" -exec rm -f {} +
+
+# history WORKLOAD SIZE FORMAT FLAVOUR: prints the path, generating it once.
+history() {
+    f=$dir/h-$tag-$1-$2-$4.$3
+    if [ ! -s "$f" ]; then
+        a=; [ "$4" = anomalous ] && a=-a
+        "$gen" -m "$1" -n "$2" -f "$3" $a -s 42 > "$f.tmp" && mv "$f.tmp" "$f" || return 1
+    fi
+    echo "$f"
+}
+
+verdict_name() {
+    case $1 in
+    0) echo valid ;; 1) echo invalid ;; 2) echo unknown ;; 3) echo error ;;
+    timeout) echo timeout ;; *) echo "crash($1)" ;;
+    esac
+}
+
+header() {
+    printf '%-11s %7s %-5s %-9s %-8s %6s %7s %6s %9s %6s %7s %-8s %-15s %s\n' \
+        workload txns fmt flavour options MB wall_s cpu_s txn/s MB/s peak_MB verdict target result
+}
+
+# row WORKLOAD SIZE FORMAT FLAVOUR FILE OPTIONS WALL_S CPU_S PEAK_KB STATUS
+row() {
+    want=0; [ "$4" = anomalous ] && want=1
+    bytes=$(wc -c < "$5")
+    awk -v w="$1" -v n="$2" -v fmt="$3" -v fl="$4" -v b="$bytes" -v opt="$6" -v t="$7" \
+        -v cpu="$8" -v kb="$9" -v st="${10}" -v vn="$(verdict_name "${10}")" -v want="$want" 'BEGIN {
+        mb = b / 1e6; pk = kb / 1024; tt = (t > 0 ? t : 0.001)
+        if (n == 100000) { target = "<=0.15s"; ok = t <= 0.15 }
+        else if (n == 1000000) { target = "<=1.5s <=400MB"; ok = t <= 1.5 && pk <= 400 }
+        else { target = "-"; ok = -1 }
+        res = (st != want) ? "WRONG" : ok == 1 ? "PASS" : ok == 0 ? "MISS" : "-"
+        printf "%-11s %7d %-5s %-9s %-8s %6.1f %7.3f %6.2f %9.0f %6.1f %7.1f %-8s %-15s %s\n",
+            w, n, fmt, fl, opt, mb, t, cpu, n / tt, mb / tt, pk, vn, target, res
+        exit(res == "WRONG")
+    }' || failed=1
+}
+
+# run WORKLOAD SIZE FORMAT FLAVOUR [CHECK OPTIONS...]
+run() {
+    w=$1 n=$2 fmt=$3 fl=$4
+    shift 4
+    f=$(history "$w" "$n" "$fmt" "$fl") || { echo "$w $n $fmt $fl: generator failed"; failed=1; return; }
+    cat "$f" > /dev/null
+    opt=-; [ $# -gt 0 ] && opt=lin-keys
+    set -- $("$peak" -t "$limit" "$isolde" check -m "$w" -c strict-serializable "$@" "$f" 2> "$errf")
+    row "$w" "$n" "$fmt" "$fl" "$f" "$opt" "$@"
+    case $4 in 0|1|2) ;; *) echo "    stderr: $(head -c 300 "$errf")" ;; esac
+}
+
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)," \
+     "$(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo)"
+header
+for n in $sizes; do
+    for fmt in jsonl edn; do
+        for fl in valid anomalous; do run list-append "$n" "$fmt" "$fl"; done
+    done
+done
+for n in $sizes; do
+    for fl in valid anomalous; do
+        run rw-register "$n" jsonl "$fl"
+        run rw-register "$n" jsonl "$fl" --linearizable-keys
+    done
+done
+
+if [ -f "$huge" ]; then
+    cat "$huge" > /dev/null
+    set -- $("$peak" -t "$limit" "$isolde" check -m list-append -c strict-serializable "$huge" 2> "$errf")
+    res=MISS; [ "$4" = 1 ] && res=PASS
+    echo "huge-scc.edn (Elle, list-append, strict-serializable): $1 s wall, $2 s cpu," \
+         "peak $(($3 / 1024)) MB, verdict $(verdict_name "$4")" \
+         "(target: invalid, a definite verdict, within the default budget) $res"
+else
+    echo "huge-scc.edn: not found at $huge, skipped"
+fi
+rm -f "$errf"
+exit "$failed"
