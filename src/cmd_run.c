@@ -276,8 +276,11 @@ int cmd_run(int argc, char **argv)
     if (!r.o.url && !strcmp(r.o.backend, "sqlite")) r.o.url = tmp_db = temp_path("db");
     r.o.history_path = r.output ? r.output : tmp_hist;
     int status = run_and_check(&r, r.o.history_path);
-    if (tmp_hist && status == ISO_VALID) remove(tmp_hist);
-    else if (tmp_hist) fprintf(stderr, "isolde run: history kept in %s\n", tmp_hist);
+    /* A temporary history is kept only as evidence of a verdict. */
+    if (tmp_hist && (status == ISO_INVALID || status == ISO_UNKNOWN))
+        fprintf(stderr, "isolde run: history kept in %s\n", tmp_hist);
+    else if (tmp_hist)
+        remove(tmp_hist);
     if (tmp_db) remove_db(tmp_db);
     free(tmp_hist);
     free(tmp_db);

@@ -8,6 +8,7 @@ build=${1:-build}
 isolde=${ISOLDE:-$build/isolde}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export TMPDIR="$tmp" # histories kept as evidence, temporary databases
 pass=0; fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
