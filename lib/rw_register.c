@@ -163,19 +163,20 @@ static rw_ext *touch(rw_state *st, ix *x, uint32_t txn, uint32_t key)
 }
 
 /* External reads and writes of txn t, and the writer of each version. */
-static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, uint32_t t, iso_error *err)
+static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, const uint32_t *keys, uint32_t t,
+                     iso_error *err)
 {
-    const uint32_t *mv = st->mop + st->mop_off[t];
+    const uint32_t *mv = st->mop + st->mop_off[t], *mk = keys + st->mop_off[t];
     uint32_t n = st->mop_off[t + 1] - st->mop_off[t];
     for (uint32_t j = 0; j < n; j++) {
         uint32_t ver = mv[j] & ~RW_MOP_W;
-        rw_ver *w = &st->ver[ver];
         size_t before = st->n_ext;
-        rw_ext *e = touch(st, x, t, w->key);
+        rw_ext *e = touch(st, x, t, mk[j]);
         if (!(mv[j] & RW_MOP_W)) {
             if (st->n_ext > before) { e->rd = ver; e->rd_mop = j; }
             continue;
         }
+        rw_ver *w = &st->ver[ver];
         e->wr = ver;
         e->wr_mop = j;
         if (w->writer != ISO_NONE && w->writer != t)
@@ -219,14 +220,18 @@ static size_t intern_keys(iso_ctx *ctx, rw_state *st, iso_val **vals)
 /* Dense version ids, key by key, so that one key's versions sit together
  * and each key's value table stays small: nil first, then values in the
  * order the history first mentions them. st->mop gets each version. */
-static void intern_versions(iso_ctx *ctx, rw_state *st, const iso_val *vals, size_t total)
+static void intern_versions(iso_ctx *ctx, rw_state *st, const iso_val *vals, uint32_t *keys,
+                            size_t total)
 {
     const iso_store *s = &ctx->h->store;
     size_t nk = st->keys.n, big = 0;
     uint32_t *koff = iso_xcalloc(nk + 2, sizeof *koff), *order = iso_xmalloc((total + 1) * sizeof *order);
-    for (size_t i = 0; i < total; i++) koff[(st->mop[i] & ~RW_MOP_W) + 2]++;
+    for (size_t i = 0; i < total; i++) {
+        keys[i] = st->mop[i] & ~RW_MOP_W;
+        koff[keys[i] + 2]++;
+    }
     for (size_t k = 2; k < nk + 2; k++) koff[k] += koff[k - 1];
-    for (size_t i = 0; i < total; i++) order[koff[(st->mop[i] & ~RW_MOP_W) + 1]++] = (uint32_t)i;
+    for (size_t i = 0; i < total; i++) order[koff[keys[i] + 1]++] = (uint32_t)i;
     for (size_t k = 0; k < nk; k++)
         if (koff[k + 1] - koff[k] > big) big = koff[k + 1] - koff[k];
     size_t cap = 16;
@@ -278,16 +283,18 @@ static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
     if (rc) return -1;
     iso_val *vals;
     size_t total = intern_keys(ctx, st, &vals);
-    intern_versions(ctx, st, vals, total);
+    uint32_t *keys = iso_xmalloc((total + 1) * sizeof *keys); /* each micro-op's key */
+    intern_versions(ctx, st, vals, keys, total);
     free(vals);
     st->ext = iso_xmalloc((total + 1) * sizeof *st->ext);
     x.stamp = iso_xcalloc(st->keys.n + 1, sizeof *x.stamp);
     x.ent = iso_xmalloc((st->keys.n + 1) * sizeof *x.ent);
     for (size_t t = 0; t < ctx->txns.n && !rc; t++) {
         st->ext_off[t] = (uint32_t)st->n_ext;
-        rc = index_txn(ctx, st, &x, (uint32_t)t, err);
+        rc = index_txn(ctx, st, &x, keys, (uint32_t)t, err);
         st->ext_off[t + 1] = (uint32_t)st->n_ext;
     }
+    free(keys);
     free(x.stamp);
     free(x.ent);
     return rc ? -1 : 0;
@@ -316,28 +323,33 @@ static void index_readers(iso_ctx *ctx, rw_state *st)
 
 /* ---- edges --------------------------------------------------------------- */
 
-/* The ok transaction whose external write is version v, or ISO_NONE. */
-static uint32_t ok_writer(const iso_ctx *ctx, const rw_state *st, uint32_t v)
+/* Per version, the ok transaction whose external write it is (Elle's
+ * ext-index of ok ops), or ISO_NONE. */
+static void index_ok_writers(iso_ctx *ctx, rw_state *st)
 {
-    const rw_ver *w = &st->ver[v];
-    if (w->wkind != RW_FINAL || ctx->txns.t[w->writer].type != ISO_OP_OK) return ISO_NONE;
-    return w->writer;
+    st->okw = iso_xmalloc((st->n_ver + 1) * sizeof *st->okw);
+    for (size_t v = 0; v < st->n_ver; v++) {
+        const rw_ver *w = &st->ver[v];
+        int ok = w->wkind == RW_FINAL && ctx->txns.t[w->writer].type == ISO_OP_OK;
+        st->okw[v] = ok ? w->writer : ISO_NONE;
+    }
 }
 
-static void add_edges(iso_ctx *ctx, const rw_state *st, const rw_vedge *ve, size_t n_ve)
+static void add_edges(iso_ctx *ctx, const rw_state *st)
 {
     for (size_t t = 0; t < ctx->txns.n; t++) {
         if (ctx->txns.t[t].type != ISO_OP_OK) continue;
         for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++) {
-            uint32_t w = st->ext[i].rd == ISO_NONE ? ISO_NONE : ok_writer(ctx, st, st->ext[i].rd);
+            uint32_t w = st->ext[i].rd == ISO_NONE ? ISO_NONE : st->okw[st->ext[i].rd];
             if (w != ISO_NONE && w != t) iso_edges_add(&ctx->edges, w, (uint32_t)t, ISO_EDGE_WR);
         }
     }
-    for (size_t i = 0; i < n_ve; i++) {
-        uint32_t w2 = ok_writer(ctx, st, ve[i].b), w1 = ok_writer(ctx, st, ve[i].a);
+    for (size_t i = 0; i < st->n_red; i++) {
+        const rw_vedge *e = &st->red[i];
+        uint32_t w2 = st->okw[e->b], w1 = st->okw[e->a];
         if (w2 == ISO_NONE) continue;
         if (w1 != ISO_NONE && w1 != w2) iso_edges_add(&ctx->edges, w1, w2, ISO_EDGE_WW);
-        for (uint32_t r = st->rd_off[ve[i].a]; r < st->rd_off[ve[i].a + 1]; r++)
+        for (uint32_t r = st->rd_off[e->a]; r < st->rd_off[e->a + 1]; r++)
             if (st->rd[r] != w2) iso_edges_add(&ctx->edges, st->rd[r], w2, ISO_EDGE_RW);
     }
 }
@@ -349,11 +361,9 @@ static int analyze(iso_ctx *ctx, iso_error *err)
     iso_keys_init(&st->keys, &ctx->h->store);
     if (index_txns(ctx, st, err)) return -1;
     index_readers(ctx, st);
-    rw_vedge *ve = NULL;
-    size_t n_ve = 0;
-    if (rw_version_graph(ctx, st, &ve, &n_ve, err)) return -1;
-    add_edges(ctx, st, ve, n_ve);
-    free(ve);
+    index_ok_writers(ctx, st);
+    if (rw_version_graph(ctx, st, err)) return -1;
+    add_edges(ctx, st);
     rw_find_anomalies(ctx, st);
     return 0;
 }
@@ -455,6 +465,7 @@ static void state_free(void *p)
     free(st->rd_off);
     free(st->rd);
     free(st->red);
+    free(st->okw);
     free(st);
 }
 

@@ -65,8 +65,9 @@ typedef struct rw_state {
     rw_ext *ext;
     size_t n_ext;
     uint32_t *rd_off, *rd;  /* CSR: ok external readers of each version */
-    uint64_t *red;          /* reduced version edges (a << 32 | b) + 1, hashed */
-    size_t n_red_slots;
+    uint32_t *okw;          /* per version: the ok txn whose external write it is */
+    rw_vedge *red;          /* reduced version graph, sorted by (a, b) */
+    size_t n_red;
 } rw_state;
 
 /* rw_register.c */
@@ -79,9 +80,8 @@ void rw_txn_name(const iso_ctx *ctx, uint32_t txn, int capital, iso_buf *out);
 int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b);
 
 /* rw_versions.c: version graphs from the requested sources; cyclic ones
- * become findings. Fills st->red and returns the reduced edges (*n). */
-int rw_version_graph(iso_ctx *ctx, rw_state *st, rw_vedge **out, size_t *n,
-                     iso_error *err);
+ * become findings. Fills st->red with the reduced graph. */
+int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err);
 const char *rw_source_name(int source);
 
 /* rw_anomalies.c */

@@ -439,28 +439,18 @@ static void reduce(const rw_state *st, const iso_graph *g, rw_vedge **out, size_
 
 /* ---- the reduced edge set --------------------------------------------------- */
 
-static size_t red_slot(const rw_state *st, uint64_t key)
-{
-    size_t mask = st->n_red_slots - 1, i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 21) & mask;
-    while (st->red[i] && st->red[i] != key + 1) i = (i + 1) & mask;
-    return i;
-}
-
+/* reduce() emits edges by source, each row by destination: binary search. */
 int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b)
 {
-    if (!st->n_red_slots) return 0;
-    return st->red[red_slot(st, (uint64_t)a << 32 | b)] != 0;
-}
-
-static void index_reduced(rw_state *st, const rw_vedge *e, size_t n)
-{
-    st->n_red_slots = 64;
-    while (st->n_red_slots < 2 * n + 2) st->n_red_slots *= 2;
-    st->red = iso_xcalloc(st->n_red_slots, sizeof *st->red);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t key = (uint64_t)e[i].a << 32 | e[i].b;
-        st->red[red_slot(st, key)] = key + 1;
+    size_t lo = 0, hi = st->n_red;
+    uint64_t key = (uint64_t)a << 32 | b;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t m = (uint64_t)st->red[mid].a << 32 | st->red[mid].b;
+        if (m < key) lo = mid + 1;
+        else hi = mid;
     }
+    return lo < st->n_red && st->red[lo].a == a && st->red[lo].b == b;
 }
 
 /* ---- sources in order ------------------------------------------------------- */
@@ -487,7 +477,7 @@ static int run_source(iso_ctx *ctx, const rw_state *st, int s, vbuf *b, iso_erro
     }
 }
 
-int rw_version_graph(iso_ctx *ctx, rw_state *st, rw_vedge **out, size_t *n_out, iso_error *err)
+int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
     vbuf acc = {{0}};
     int used[RW_SRC_COUNT];
@@ -509,10 +499,7 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, rw_vedge **out, size_t *n_out, 
     iso_graph g;
     iso_graph_build(&g, (uint32_t)st->n_ver, &acc.e);
     iso_edges_free(&acc.e);
-    *out = NULL;
-    *n_out = 0;
-    reduce(st, &g, out, n_out);
+    reduce(st, &g, &st->red, &st->n_red);
     iso_graph_free(&g);
-    index_reduced(st, *out, *n_out);
     return 0;
 }
