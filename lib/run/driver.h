@@ -1,8 +1,8 @@
 /*
  * run/driver.h -- what a database backend provides to the runner. A new
  * database (PostgreSQL, MariaDB, ...) is one driver_<name>.c filling this
- * table plus a line in runner.c's list; the runner, generator and recorder
- * stay as they are.
+ * table plus a line in drivers.c; the runner, generator and recorder stay
+ * as they are.
  *
  * Threading: setup runs once in the runner before any client starts; each
  * client then opens its own connection (in its own thread, or in its own
@@ -30,5 +30,8 @@ typedef struct run_driver {
 
 extern const run_driver run_driver_sqlite;
 extern const run_driver run_driver_exec;
+
+/* The backend called name, or NULL (drivers.c). */
+const run_driver *run_driver_find(const char *name);
 
 #endif

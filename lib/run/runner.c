@@ -69,19 +69,6 @@ void iso_run_opts_init(iso_run_opts *o)
     o->timeout_ms = 10000;
 }
 
-static const run_driver *find_driver(const char *name)
-{
-    static const run_driver *const drivers[] = {
-#ifdef ISO_HAVE_SQLITE
-        &run_driver_sqlite,
-#endif
-        &run_driver_exec,
-    };
-    for (size_t i = 0; i < sizeof drivers / sizeof drivers[0]; i++)
-        if (strcmp(drivers[i]->name, name) == 0) return drivers[i];
-    return NULL;
-}
-
 static int write_all(int fd, const char *p, size_t n)
 {
     while (n > 0) {
@@ -360,7 +347,7 @@ int iso_run(const iso_run_opts *o, iso_run_stats *st, iso_error *err)
     memset(st, 0, sizeof *st);
     const char *backend = o->backend ? o->backend : "sim";
     int is_sim = strcmp(backend, "sim") == 0;
-    const run_driver *drv = is_sim ? NULL : find_driver(backend);
+    const run_driver *drv = is_sim ? NULL : run_driver_find(backend);
     if (!is_sim && !drv)
         return iso_fail(err, NULL, 0, 0, "unknown backend '%s' (try sim, sqlite, exec)", backend);
     if (o->clients < 1 || o->clients > 4096)
