@@ -11,8 +11,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "== runner: sim, 1,000,000 transactions, 8 clients, history on disk"
-"$bin" sim 1000000 "" "$tmp/sim.jsonl"
+sim=$("$bin" sim 1000000 "" "$tmp/sim.jsonl"); echo "$sim"
 rm -f "$tmp/sim.jsonl"
+echo "$sim" | awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "txns/s,") r = $i }
+    END { printf "sim target >= 200000 txns/s: %s\n", (r >= 200000 ? "met" : "MISSED") }' 
 
 "$bin" sqlite 10 "$tmp/probe.db" >/dev/null 2>&1 || { echo "runner: no SQLite; done"; exit 0; }
 cpu_of() { sed -n 's/.*cpu \([0-9.]*\) s.*/\1/p'; }
