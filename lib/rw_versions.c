@@ -343,8 +343,8 @@ static int cyclic_with(iso_ctx *ctx, const rw_state *st, const vbuf *acc, const 
 {
     iso_edges all = {0};
     ISO_GROW(all.e, all.cap, acc->e.n + nb->e.n + 1);
-    memcpy(all.e, acc->e.e, acc->e.n * sizeof *all.e);
-    memcpy(all.e + acc->e.n, nb->e.e, nb->e.n * sizeof *all.e);
+    if (acc->e.n) memcpy(all.e, acc->e.e, acc->e.n * sizeof *all.e);
+    if (nb->e.n) memcpy(all.e + acc->e.n, nb->e.e, nb->e.n * sizeof *all.e);
     all.n = acc->e.n + nb->e.n;
     iso_graph g;
     iso_graph_build(&g, (uint32_t)st->n_ver, &all);
