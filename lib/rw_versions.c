@@ -4,13 +4,16 @@
  * sequential keys, linearizable keys, a transaction order), applied one
  * source at a time; a source that makes any key's graph cyclic is reported
  * as cyclic-versions and dropped, as Elle does. The accepted graph is then
- * transitively reduced, so that ww / rw edges name adjacent versions.
+ * transitively reduced, so that ww / rw edges name adjacent versions (Elle
+ * links every edge; cycles exist in one graph exactly when in the other).
  *
  * Sequential and linearizable keys relate a transaction's final value of a
  * key to the first value of the next transactions touching that key, per
  * process or per key in real time. Both are linear passes: the real-time
  * one keeps, per key, the frontier of completed transactions (the reduction
- * Elle's realtime-graph uses), so no transaction walks forward.
+ * Elle's realtime-graph uses), so no transaction walks forward. The
+ * transaction order (Elle's :transaction-order) ranks completions; each
+ * key's external writes follow in rank order (reads are not ordered by it).
  */
 #include "rw_register.h"
 #include "txn_order.h"
