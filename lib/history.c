@@ -19,9 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef MAP_POPULATE /* prefault the mapping in one go where supported */
-#define MAP_POPULATE 0
-#endif
 #ifndef ISO_VERSION
 #define ISO_VERSION "0.0.0"
 #endif
@@ -177,8 +174,9 @@ static int read_as(iso_history *h, const char *data, size_t len, iso_error *err)
     }
 }
 
-int iso_history_read_mem(const char *name, const char *data, size_t len,
-                         iso_format format, iso_history **out, iso_error *err)
+/* Read data[0, len); mapped: it is a private file mapping of ours. */
+static int read_buffer(const char *name, const char *data, size_t len, iso_format format,
+                       int mapped, iso_history **out, iso_error *err)
 {
     *out = NULL;
     if ((unsigned)format >= COUNT(format_names))
@@ -193,14 +191,22 @@ int iso_history_read_mem(const char *name, const char *data, size_t len,
     iso_history *h = iso_history_new(name, format);
     /* Values take about two words per 8 input bytes: reserve that much
      * (untouched pages cost nothing) to avoid copying while growing. */
-    iso_rd_reserve(h, len / 4 + 64);
+    ISO_GROW(h->store.words, h->store.cap_words, len / 4 + 64);
+    h->drop_input = mapped;
     if (format == ISO_FORMAT_JEPSEN_LOG) h->cas_fail_default = ISO_CAS_FAIL_FALSE;
     if (read_as(h, data, len, err) != 0) {
         iso_history_free(h);
         return -1;
     }
+    h->drop_input = 0; /* the input is gone after this */
     *out = h;
     return 0;
+}
+
+int iso_history_read_mem(const char *name, const char *data, size_t len,
+                         iso_format format, iso_history **out, iso_error *err)
+{
+    return read_buffer(name, data, len, format, 0, out, err);
 }
 
 /* Whole file into *buf: mapped when it is a regular file, else read. */
@@ -214,7 +220,7 @@ static int slurp(int fd, const char *path, char **buf, size_t *len, int *mapped,
     *buf = NULL;
     *len = 0;
     if (S_ISREG(st.st_mode) && st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
             *buf = p;
             *len = (size_t)st.st_size;
@@ -248,7 +254,7 @@ int iso_history_read_file(const char *path, iso_format format, iso_history **out
     int r = slurp(fd, path, &buf, &len, &mapped, err);
     close(fd);
     if (r != 0) return -1;
-    r = iso_history_read_mem(path, buf ? buf : "", len, format, out, err);
+    r = read_buffer(path, buf ? buf : "", len, format, mapped, out, err);
     if (mapped) munmap(buf, len);
     else free(buf);
     return r;

@@ -39,6 +39,9 @@ struct iso_history {
     int dense_index;              /* first op had no :index: all get 0..n-1 */
     /* linearizability: how the format reads failed CAS ops */
     iso_cas_fail cas_fail_default;
+    /* the input is a private file mapping: readers may give its consumed
+     * pages back (madvise) while reading */
+    int drop_input;
 };
 
 iso_history *iso_history_new(const char *name, iso_format format);

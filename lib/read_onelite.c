@@ -112,6 +112,7 @@ static int txn_line(struct ol *o, iso_val v, uint32_t line, uint32_t col)
     if (!found_m || normalise(o, &t) != 0)
         return found_m ? -1 : iso_rd_fail_at(&o->rd, line, col, "\"m\" missing");
     iso_rd_drop(&o->rd, v);
+    iso_rd_consumed(&o->rd);
     ISO_PUSH(o->txns, o->n_txns, o->cap_txns, t);
     return 0;
 }

@@ -98,12 +98,13 @@ static int halves_agree(const iso_history *h, const iso_history *h2)
 static int parallel(iso_history *h, const char *buf, size_t len, size_t split, iso_error *err)
 {
     size_t base = split + 64;
-    iso_rd_reserve(h, len + 128);
+    ISO_GROW(h->store.words, h->store.cap_words, len + 128);
     size_t cap = h->store.cap_words;
     iso_history *h2 = iso_history_new(h->name, h->format);
     h2->store.words = h->store.words; /* the second half appends from base */
     h2->store.n_words = base;
     h2->store.cap_words = cap;
+    h2->drop_input = h->drop_input;
     h->store.cap_words = base; /* never reached: see the bound above */
     struct half second = {.h = h2, .buf = buf + split, .len = len - split};
     pthread_t t;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
                  iso_error *err)
@@ -210,20 +211,21 @@ int iso_rd_string(iso_rd *rd, iso_val *out, int json)
     return 0;
 }
 
+void iso_rd_consumed(iso_rd *rd)
+{
+    if (!rd->h->drop_input || rd->pos - rd->dropped < ISO_DROP_CHUNK) return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)(rd->p + rd->dropped) + page - 1) & ~(page - 1);
+    uintptr_t b = (uintptr_t)(rd->p + rd->pos) & ~(page - 1);
+    if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+    rd->dropped = rd->pos;
+}
+
 int iso_rd_add_op(iso_rd *rd, iso_val map, uint32_t line, uint32_t col)
 {
     if (iso_history_add_op_map(rd->h, map, line, col, rd->err) != 0) return -1;
     iso_rd_drop(rd, map);
+    iso_rd_consumed(rd);
     return 0;
 }
 
-void iso_rd_reserve(iso_history *h, size_t n)
-{
-    iso_store *s = &h->store;
-    ISO_GROW(s->words, s->cap_words, n);
-#ifdef MADV_HUGEPAGE /* one fault per 2 MiB: touching fresh pages is costly */
-    uintptr_t a = ((uintptr_t)s->words + 0x1fffff) & ~(uintptr_t)0x1fffff;
-    uintptr_t b = ((uintptr_t)(s->words + s->cap_words)) & ~(uintptr_t)0x1fffff;
-    if (b > a) madvise((void *)a, b - a, MADV_HUGEPAGE);
-#endif
-}

@@ -37,6 +37,7 @@ typedef struct iso_rd {
     size_t n_frames, cap_frames;
     iso_buf scratch;      /* unescaped string bytes */
     size_t form_line, form_col; /* where the last iso_edn_form began */
+    size_t dropped;       /* input before this was given back (drop_input) */
     struct iso_rd_short { uint64_t bytes; uint32_t tag_len; iso_val v; } cache[256];
 } iso_rd;
 
@@ -101,8 +102,13 @@ long iso_rd_hex4(const char *p);
 /* Forget composite v if it is the last one stored (its items live on as
  * separate values): for maps read only to pick fields from. */
 void iso_rd_drop(iso_rd *rd, iso_val v);
+/* With h->drop_input, give the pages of the input the cursor has passed
+ * back to the kernel every ISO_DROP_CHUNK bytes (a file mapping's pages
+ * would otherwise all stay resident until the end). */
+#define ISO_DROP_CHUNK ((size_t)8 << 20)
+void iso_rd_consumed(iso_rd *rd);
 /* Hand a parsed op map to the history, then drop the map's own words (its
- * fields live on as separate values). */
+ * fields live on as separate values) and consumed input. */
 int iso_rd_add_op(iso_rd *rd, iso_val map, uint32_t line, uint32_t col);
 
 /* EDN: read one form at the cursor (form_line, form_col: where it starts,
@@ -133,8 +139,6 @@ int iso_json_lines(iso_history *h, const char *buf, size_t len, size_t *lines,
 #define ISO_SPLIT_MIN ((size_t)1 << 20)
 int iso_read_json_split(iso_history *h, const char *buf, size_t len, size_t min_len,
                         iso_error *err);
-/* Reserve room for n words in h's store, on huge pages where possible. */
-void iso_rd_reserve(iso_history *h, size_t n);
 
 /* JSON: read one value at the cursor (after whitespace). */
 int iso_json_value(iso_rd *rd, iso_val *out);

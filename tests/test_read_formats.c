@@ -2,6 +2,7 @@
  * format and workload names, reading files (fixtures, the bad-input
  * manifest, and every history in ../shared/corpus). */
 #include "readtest.h"
+#include "reader.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -197,6 +198,45 @@ static void test_file_errors(void **state)
     assert_non_null(strstr(err.msg, "unknown history format"));
 }
 
+/* A file larger than ISO_DROP_CHUNK, read from its mapping (its pages
+ * given back while reading, on two threads) and from memory, alike. */
+static void test_large_file(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"jsonl", "edn"};
+    for (int k = 0; k < 2; k++) {
+        char path[] = "/tmp/isolde-read-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        FILE *f = fdopen(fd, "w");
+        size_t n = 0;
+        for (long i = 0; n < ISO_DROP_CHUNK * 5 / 2; i++)
+            n += (size_t)fprintf(f, k == 0 ? "{\"type\":\"ok\",\"process\":%ld,\"value\":[[\"r\",%ld,[%ld,%ld]]]}\n"
+                                           : "{:type :ok, :process %ld, :value [[:r %ld [%ld %ld]]]}\n",
+                                 i % 5, i % 1000, i, i + 1);
+        fclose(f);
+        iso_history *a = read_path(path), *b = NULL;
+        iso_error err = {0};
+        char *text = malloc(n);
+        f = fopen(path, "rb");
+        assert_int_equal(fread(text, 1, n, f), n);
+        fclose(f);
+        unlink(path);
+        assert_int_equal(iso_history_read_mem(kinds[k], text, n, ISO_FORMAT_AUTO, &b, &err), 0);
+        assert_int_equal(a->n_ops, b->n_ops);
+        for (size_t i = 0; i < a->n_ops; i += a->n_ops / 97) {
+            char x[4096];
+            snprintf(x, sizeof x, "%s", rt_op(a, i, 0));
+            assert_string_equal(x, rt_op(b, i, 0));
+            assert_int_equal(a->ops[i].line, b->ops[i].line);
+        }
+        assert_string_equal(rt_value(a, a->n_ops - 1), rt_value(b, b->n_ops - 1));
+        iso_history_free(a);
+        iso_history_free(b);
+        free(text);
+    }
+}
+
 /* Every file in bad/EXPECTED fails at its line:col with its message. */
 static void test_bad_manifest(void **state)
 {
@@ -290,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_fixtures_detected),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_file_errors),
+        cmocka_unit_test(test_large_file),
         cmocka_unit_test(test_bad_manifest),
         cmocka_unit_test(test_corpus),
     };
