@@ -49,6 +49,8 @@ typedef struct txn {
 
 typedef struct hist {
     int wl, n, nkeys;
+    bool str_keys;  /* keys written as "k0".. instead of 0.. */
+    bool lost_info; /* :info completions left out (invocations never answered) */
     txn t[MAXT];
     int ev[2 * MAXT]; /* txn * 2 + (0 invoke | 1 completion), in time order */
 } hist;
@@ -85,7 +87,7 @@ typedef struct faults {
     double reorder;    /* adjacent commits swapped (breaks real-time order) */
     double lost;       /* an append / write silently not applied */
     double dirty;      /* a failed txn's writes are applied anyway */
-    bool info_reads;   /* :info completions report what they read */
+    bool info_reads;   /* :info and :fail completions report what they read */
 } faults;
 
 static void pick_faults(rng *r, faults *f)
@@ -231,7 +233,7 @@ static void gen_reads(hist *h, rng *r, const faults *f, const kstate *view0, int
                       const kstate *final)
 {
     txn *t = &h->t[txn_id];
-    if (t->type == T_FAIL || (t->type == T_INFO && !f->info_reads)) return;
+    if (t->type != T_OK && (!f->info_reads || (t->type == T_INFO && h->lost_info))) return;
     kstate view = *view0;
     for (int j = 0; j < t->nm; j++) {
         mop *m = &t->m[j];
@@ -256,6 +258,7 @@ static void gen_history(hist *h, int wl, uint64_t seed)
     memset(h, 0, sizeof *h);
     h->wl = wl;
     pick_faults(&r, &f);
+    h->str_keys = chance(&r, 0.3), h->lost_info = chance(&r, 0.3);
     gen_txns(h, &r, &f);
     gen_schedule(h, &r);
     int nord = gen_commit_order(h, &r, &f, order);
@@ -272,7 +275,7 @@ static void gen_history(hist *h, int wl, uint64_t seed)
         int snap = chance(&r, f.stale) ? rnd(&r, p + 1) : p;
         gen_reads(h, &r, &f, &states[snap], order[p], &states[nord]);
     }
-    for (int i = 0; i < h->n; i++) /* :info txns that ran but never committed */
+    for (int i = 0; i < h->n; i++) /* txns that ran but never committed */
         if (!applied[i]) gen_reads(h, &r, &f, &states[rnd(&r, nord + 1)], i, &states[nord]);
 }
 
@@ -297,15 +300,19 @@ static void put(buf *b, const char *fmt, ...)
     b->n += (size_t)k;
 }
 
-static void put_mop(buf *b, int wl, const mop *m, bool with_reads)
+static void put_key(buf *b, const hist *h, int key)
 {
-    if (m->f != F_READ) {
-        put(b, "[\"%s\",%d,%d]", m->f == F_APPEND ? "append" : "w", m->key, m->val);
-        return;
-    }
-    put(b, "[\"r\",%d,", m->key);
-    if (!with_reads || m->n < 0 || (wl == WL_RW && m->rd[0] == NIL)) put(b, "null]");
-    else if (wl == WL_RW) put(b, "%d]", m->rd[0]);
+    if (h->str_keys) put(b, "\"k%d\",", key);
+    else put(b, "%d,", key);
+}
+
+static void put_mop(buf *b, const hist *h, const mop *m, bool with_reads)
+{
+    put(b, "[\"%s\",", m->f == F_APPEND ? "append" : m->f == F_WRITE ? "w" : "r");
+    put_key(b, h, m->key);
+    if (m->f != F_READ) put(b, "%d]", m->val);
+    else if (!with_reads || m->n < 0 || (h->wl == WL_RW && m->rd[0] == NIL)) put(b, "null]");
+    else if (h->wl == WL_RW) put(b, "%d]", m->rd[0]);
     else {
         put(b, "[");
         for (int i = 0; i < m->n; i++) put(b, "%s%d", i ? "," : "", m->rd[i]);
@@ -313,18 +320,33 @@ static void put_mop(buf *b, int wl, const mop *m, bool with_reads)
     }
 }
 
-static void write_jsonl(const hist *h, buf *b)
+static bool skipped(const hist *h, int e)
+{
+    return (h->ev[e] & 1) && h->t[h->ev[e] / 2].type == T_INFO && h->lost_info;
+}
+
+/* The "index" of event e in the JSON lines. */
+static int line_index(const hist *h, int e)
+{
+    int index = 0;
+    for (int i = 0; i < e; i++) index += !skipped(h, i);
+    return index;
+}
+
+/* One op per line; indices are dense over the lines written. */
+static void write_jsonl(const hist *h, buf *b, bool hide_fail_reads)
 {
     static const char *types[] = {"ok", "fail", "info"};
     b->n = 0;
-    for (int e = 0; e < 2 * h->n; e++) {
+    for (int e = 0, index = 0; e < 2 * h->n; e++) {
         const txn *t = &h->t[h->ev[e] / 2];
         bool done = h->ev[e] & 1;
-        put(b, "{\"index\":%d,\"type\":\"%s\",\"process\":%d,\"f\":\"txn\",\"value\":[", e,
-            done ? types[t->type] : "invoke", t->proc);
+        if (skipped(h, e)) continue;
+        put(b, "{\"index\":%d,\"type\":\"%s\",\"process\":%d,\"f\":\"txn\",\"value\":[",
+            index++, done ? types[t->type] : "invoke", t->proc);
         for (int j = 0; j < t->nm; j++) {
             if (j) put(b, ",");
-            put_mop(b, h->wl, &t->m[j], done);
+            put_mop(b, h, &t->m[j], done && !(hide_fail_reads && t->type == T_FAIL));
         }
         put(b, "],\"time\":%d}\n", e * 1000);
     }
@@ -549,8 +571,10 @@ static const cfg cfgs[] = {
 
 typedef struct stats {
     long runs, valid, invalid, unknown, errors;
-    long impossible, unsound, missed, missed_observed, unknown_impossible, info_read;
+    long impossible, unsound, missed, missed_observed, unknown_impossible, info_read, fail_read;
 } stats;
+
+#define MAXTYPES 64
 
 typedef struct ctx {
     uint64_t seed;
@@ -558,7 +582,24 @@ typedef struct ctx {
     long failures, printed;
     stats st[NCFG];
     long nodes;
+    char types[MAXTYPES][40]; /* anomaly types reported so far, and how often */
+    long type_count[MAXTYPES];
+    int ntypes;
 } ctx;
+
+static void count_types(ctx *c, const iso_result *res)
+{
+    for (size_t i = 0; i < iso_result_type_count(res); i++) {
+        const char *name = iso_result_type(res, i);
+        int t = 0;
+        while (t < c->ntypes && strcmp(c->types[t], name)) t++;
+        if (t == c->ntypes) {
+            if (t == MAXTYPES) continue;
+            snprintf(c->types[c->ntypes++], sizeof c->types[0], "%s", name);
+        }
+        c->type_count[t]++;
+    }
+}
 
 /* List-append with no :info appends and, per key, some :ok read holding
  * every :ok append: the version order is fully known, so Elle's inference
@@ -597,7 +638,7 @@ static void report(ctx *c, const char *what, long idx, const cfg *k, const buf *
         printf("order found by exhaustive search (completion indices):");
         for (int d = 0; d < MAXT && s->order[d] >= 0; d++) {
             const txn *t = &s->h->t[s->order[d]];
-            printf(" %d", t->type == T_INFO ? t->inv : t->cmp);
+            printf(" %d", line_index(s->h, t->type == T_INFO ? t->inv : t->cmp));
         }
         printf("\n");
     }
@@ -622,6 +663,25 @@ typedef struct truth {
     search wit[BF_KINDS];    /* the order behind trusted[] */
 } truth;
 
+/* Is the checker's "invalid" gone once :fail completions stop reporting
+ * reads? Elle infers dirty-update from every client op's reads. */
+static bool rests_on_fail_reads(const hist *h, const cfg *k)
+{
+    static buf b;
+    bool any = false;
+    for (int i = 0; i < h->n; i++) any |= h->t[i].type == T_FAIL && reports_reads(&h->t[i]);
+    if (!any) return false;
+    write_jsonl(h, &b, true);
+    iso_history *ih = NULL;
+    iso_result *res = NULL;
+    iso_error err = {0};
+    if (iso_history_read_mem("crosscheck", b.s, b.n, ISO_FORMAT_JSONL, &ih, &err) != 0) return false;
+    iso_validity v = run_check(ih, k, &res, &err);
+    iso_result_free(res);
+    iso_history_free(ih);
+    return v != ISO_INVALID && v != ISO_ERROR;
+}
+
 static void check_one(ctx *c, long idx, const hist *h, const buf *jsonl, const iso_history *ih,
                       size_t ci, const truth *tr)
 {
@@ -639,7 +699,9 @@ static void check_one(ctx *c, long idx, const hist *h, const buf *jsonl, const i
         if (c->printed <= 5) printf("error: %s:%ld:%ld: %s\n", err.file, err.line, err.col, err.msg);
     } else if (v == ISO_INVALID) {
         st->invalid++;
-        if (tr->trusted[k->bf]) {
+        count_types(c, res);
+        if (tr->trusted[k->bf] && rests_on_fail_reads(h, k)) st->fail_read++;
+        else if (tr->trusted[k->bf]) {
             st->unsound++, c->failures++;
             report(c, "SOUNDNESS FAILURE", idx, k, jsonl, res, &tr->wit[k->bf]);
         } else if (possible) st->info_read++;
@@ -695,7 +757,7 @@ static void run_history(ctx *c, long idx, int wl)
     static buf jsonl;
     static truth tr;
     gen_history(&h, wl, c->seed * 0x100000001b3ULL + (uint64_t)idx * 2 + (uint64_t)wl);
-    write_jsonl(&h, &jsonl);
+    write_jsonl(&h, &jsonl, false);
     if (c->print_all) fwrite(jsonl.s, 1, jsonl.n, stdout), printf("\n");
     search_all(c, &h, &tr);
     iso_history *ih = NULL;
@@ -713,21 +775,26 @@ static void run_history(ctx *c, long idx, int wl)
 
 static void print_stats(const ctx *c)
 {
-    printf("%-48s %5s %5s %5s %5s %5s %5s %5s %5s %5s %5s\n", "configuration", "runs", "valid",
-           "inval", "unkn", "noord", "unsnd", "miss", "misob", "unkno", "infrd");
+    printf("%-48s %5s %5s %5s %5s %5s %5s %5s %5s %5s %5s %5s\n", "configuration", "runs",
+           "valid", "inval", "unkn", "noord", "unsnd", "miss", "misob", "unkno", "infrd", "flrd");
     for (size_t i = 0; i < NCFG; i++) {
         const stats *s = &c->st[i];
         if (!s->runs) continue;
-        printf("%-48s %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld\n", cfgs[i].label,
+        printf("%-48s %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld\n", cfgs[i].label,
                s->runs, s->valid, s->invalid, s->unknown, s->impossible, s->unsound, s->missed,
-               s->missed_observed, s->unknown_impossible, s->info_read);
+               s->missed_observed, s->unknown_impossible, s->info_read, s->fail_read);
     }
     printf("noord: exhaustive search found no order; unsnd: checker said invalid though an\n"
            "order exists (must be 0); miss: no order, checker said valid (incompleteness);\n"
            "misob: of those, list-append histories with every :ok append read and no :info\n"
            "appends; unkno: no order, checker said unknown; infrd: invalid only because an\n"
-           ":info txn's reads were trusted (Elle's list-append semantics). Search nodes: %ld.\n",
+           ":info txn's reads were trusted (Elle's list-append semantics); flrd: invalid only\n"
+           "because of :fail txns' reads (Elle infers dirty-update from them). Nodes: %ld.\n",
            c->nodes);
+    printf("anomaly types in invalid verdicts:");
+    for (int t = 0; t < c->ntypes; t++)
+        printf("%s %s %ld", t % 4 ? "," : "\n ", c->types[t], c->type_count[t]);
+    printf("\n");
 }
 
 static void usage(void)
