@@ -58,6 +58,33 @@ static iso_val remap(iso_val v, const uint32_t *atom)
     return t >= ISO_TAG_STR && t <= ISO_TAG_FORM ? iso_mk(t, atom[iso_payload(v)]) : v;
 }
 
+/* Append h2's ops to h's, renumbered. They are moved from the end in
+ * chunks, shrinking h2's array as they go, so that both arrays are not
+ * fully resident at once. */
+static void move_ops(iso_history *h, iso_history *h2, const uint32_t *atom, size_t lines)
+{
+    enum { CHUNK = 1 << 16 };
+    size_t n1 = h->n_ops, total = n1 + h2->n_ops;
+    ISO_GROW(h->ops, h->cap_ops, total);
+    while (h2->n_ops) {
+        size_t lo = h2->n_ops > CHUNK ? h2->n_ops - CHUNK : 0;
+        for (size_t j = lo; j < h2->n_ops; j++) {
+            iso_op op = h2->ops[j];
+            op.process = remap(op.process, atom);
+            op.f = remap(op.f, atom);
+            op.value = remap(op.value, atom);
+            op.error = remap(op.error, atom);
+            op.line += (uint32_t)lines;
+            if (h->dense_index) op.index = (int64_t)(n1 + j);
+            h->ops[n1 + j] = op;
+        }
+        h2->n_ops = lo;
+        if (lo) h2->ops = iso_xrealloc(h2->ops, lo * sizeof *h2->ops);
+        h2->cap_ops = lo;
+    }
+    h->n_ops = total;
+}
+
 /* Renumber the second half's atoms (its words from base on) into h's;
  * nothing to do when both halves interned the same atoms in one order. */
 static void merge(iso_history *h, iso_history *h2, size_t base, size_t lines)
@@ -74,17 +101,7 @@ static void merge(iso_history *h, iso_history *h2, size_t base, size_t lines)
     for (size_t i = base; !same && i < s2->n_words; i += (w[i] & 0xffffffffu) + 1)
         for (size_t k = 1; k <= (w[i] & 0xffffffffu); k++) w[i + k] = remap(w[i + k], atom);
     h->store.n_words = s2->n_words;
-    ISO_GROW(h->ops, h->cap_ops, h->n_ops + h2->n_ops);
-    for (size_t j = 0; j < h2->n_ops; j++) {
-        iso_op op = h2->ops[j];
-        op.process = remap(op.process, atom);
-        op.f = remap(op.f, atom);
-        op.value = remap(op.value, atom);
-        op.error = remap(op.error, atom);
-        op.line += (uint32_t)lines;
-        if (h->dense_index) op.index = (int64_t)h->n_ops;
-        h->ops[h->n_ops++] = op;
-    }
+    move_ops(h, h2, atom, lines);
     free(atom);
 }
 
