@@ -35,39 +35,55 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TOOLS    := $(TOOL_SRC:%.c=$(BUILD)/%)
 
+# Quiet by default; `make V=1` shows the commands.
+ifeq ($(V),1)
+  Q :=
+  say = @true
+else
+  Q := @
+  say = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
 .PHONY: all lib tests demo check unit cli-tests conformance crosscheck sanitize bench install clean deps
 all: $(BUILD)/isolde $(BUILD)/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libisolde.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/libisolde.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/libisolde.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/isolde.pc: isolde.pc.in Makefile
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' $< > $@
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' $< > $@
 
 # Unit tests may use internal headers (lib/); they link the static library.
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libisolde.a tests/testutil.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+	$(call say,TEST,$@)
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
 
 $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
 
 tests: $(TESTS) $(TOOLS) $(BUILD)/isolde
 

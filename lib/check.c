@@ -151,9 +151,10 @@ static uint8_t order_edges(const uint8_t reportable[ISO_A_COUNT])
     return rt ? ISO_EDGE_REALTIME : proc ? ISO_EDGE_PROCESS : 0;
 }
 
-static void search_request(iso_search_req *req, const iso_check_opts *o, uint8_t extra)
+static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extra)
 {
     memset(req, 0, sizeof *req);
+    memcpy(req->data_order, ctx->wl->data_order, sizeof req->data_order);
     static const int bases[] = {ISO_CB_G0, ISO_CB_G1C, ISO_CB_G_SINGLE_ITEM,
                                 ISO_CB_G_NONADJACENT_ITEM, ISO_CB_G2_ITEM};
     for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
@@ -163,8 +164,8 @@ static void search_request(iso_search_req *req, const iso_check_opts *o, uint8_t
     }
     for (int a = ISO_A_PL_1_CYCLE_EXISTS; a <= ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS; a++)
         req->want[a] = 1;
-    req->timeout_ms = o->cycle_search_timeout_ms;
-    req->threads = o->threads > 0 ? o->threads : 2;
+    req->timeout_ms = ctx->opts->cycle_search_timeout_ms;
+    req->threads = ctx->opts->threads > 0 ? ctx->opts->threads : 2;
 }
 
 static void search_graph(iso_ctx *ctx, uint8_t extra)
@@ -180,7 +181,7 @@ static void search_graph(iso_ctx *ctx, uint8_t extra)
                                             "true");
     iso_search_req req;
     iso_search_out out = {0};
-    search_request(&req, ctx->opts, extra);
+    search_request(&req, ctx, extra);
     iso_search_cycles(&g, &req, &out);
     for (size_t i = 0; i < out.n_cycles; i++) iso_explain_cycle(ctx, &g, &out.cycles[i]);
     for (size_t i = 0; i < out.n_exists; i++) iso_explain_cycle_exists(ctx, &out.exists[i]);
@@ -210,7 +211,7 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
     ctx.wl = wl == ISO_WORKLOAD_RW_REGISTER ? &iso_rw_register_ops : &iso_list_append_ops;
     int rc = iso_reportable(o, ctx.reportable, err);
     uint8_t extra = order_edges(ctx.reportable);
-    if (!rc) rc = iso_txns_pair(h, extra != 0, &ctx.txns, err);
+    if (!rc) rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx.txns, err);
     if (!rc) rc = ctx.wl->analyze(&ctx, err);
     if (!rc) {
         search_graph(&ctx, extra);

@@ -25,6 +25,10 @@ typedef struct iso_ctx iso_ctx;
 
 typedef struct iso_workload_ops {
     const char *name;
+    /* The order in which explain() names an edge that carries several data
+     * relations (Elle's analyzer order); the cycle search classifies edges
+     * the same way. */
+    uint8_t data_order[3];
     int (*analyze)(iso_ctx *ctx, iso_error *err);
     /* Why a -bit-> b holds. ta/tb name the transactions ("T1"); text gets
      * e.g. "T1 appended 2 after T2 appended 1 to :x" and json gets
@@ -45,6 +49,10 @@ struct iso_ctx {
     const iso_workload_ops *wl;
     void *wl_state;
 };
+
+/* What makes a check fail (Elle's prohibited-anomaly-types) for o's models
+ * and anomalies; -1 with err on an unknown name. */
+int iso_reportable(const iso_check_opts *o, uint8_t set[ISO_A_COUNT], iso_error *err);
 
 /* Takes ownership of neither string (copies both). */
 void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *json);

@@ -187,6 +187,7 @@ typedef struct jobs {
     uint32_t *cid;           /* job i's component id */
     uint32_t *local_id;      /* each vertex's position in its job's verts */
     uint8_t mask;            /* edges any wanted search may use */
+    uint8_t lead[32];        /* cyc_lead_table */
     size_t n, next;
     pthread_mutex_t lock;
     comp_out *outs;
@@ -227,7 +228,7 @@ static void search_component(const jobs *J, size_t i, comp_out *o)
                     J->mask);
     double deadline = J->req->timeout_ms > 0 ? iso_now() + (double)J->req->timeout_ms / 1e3 : 0;
     cyc_search S;
-    cyc_search_init(&S, &L, deadline);
+    cyc_search_init(&S, &L, deadline, J->lead);
     cyc_walk walks[N_SEARCH];
     int found[N_SEARCH] = {0};
     memset(walks, 0, sizeof walks);
@@ -336,6 +337,7 @@ int iso_search_cycles(const iso_graph *g, const iso_search_req *req, iso_search_
 {
     jobs J = {.g = g, .req = req, .mask = union_mask(req)};
     if (!J.mask || g->n == 0) return 0;
+    cyc_lead_table(req, J.lead);
     uint32_t *comp = iso_xmalloc((size_t)g->n * sizeof *comp);
     J.comp = comp;
     make_jobs(&J, g->n, iso_scc(g, J.mask, comp));

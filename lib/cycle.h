@@ -36,6 +36,10 @@ typedef struct iso_search_req {
     uint8_t want[ISO_A_COUNT]; /* nonzero: search this cycle type / report
                                   this *-cycle-exists type */
     long timeout_ms;           /* per component; <= 0: no limit */
+    /* The data relations in the order the workload's explainer names an
+     * edge (Elle's analyzer order): an edge stands for the first of these it
+     * carries, else process, else real-time order. {0} = ww, wr, rw. */
+    uint8_t data_order[3];
     int threads;               /* components searched in parallel */
 } iso_search_req;
 

@@ -135,7 +135,18 @@ void cyc_local_free(cyc_local *L)
     iso_graph_free(&L->r);
 }
 
-void cyc_search_init(cyc_search *S, const cyc_local *L, double deadline)
+void cyc_lead_table(const iso_search_req *req, uint8_t lead[32])
+{
+    static const uint8_t dflt[3] = {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW};
+    const uint8_t *order = req->data_order[0] ? req->data_order : dflt;
+    for (unsigned b = 0; b < 32; b++) {
+        lead[b] = b & ISO_EDGE_PROCESS ? ISO_EDGE_PROCESS : b & ISO_EDGE_REALTIME;
+        for (int i = 2; i >= 0; i--)
+            if (b & order[i]) lead[b] = order[i];
+    }
+}
+
+void cyc_search_init(cyc_search *S, const cyc_local *L, double deadline, const uint8_t *lead)
 {
     memset(S, 0, sizeof *S);
     S->L = L;
@@ -143,6 +154,7 @@ void cyc_search_init(cyc_search *S, const cyc_local *L, double deadline)
     S->tgt = iso_xcalloc(L->k, sizeof *S->tgt);
     S->cand = iso_xmalloc(L->k ? L->k : 1);
     S->deadline = deadline;
+    S->lead = lead;
 }
 
 void cyc_search_free(cyc_search *S)
@@ -188,7 +200,7 @@ static int mark_tails(cyc_search *S, uint32_t v, uint8_t x)
     }
     int any = 0;
     for (uint32_t e = r->off[v]; e < r->off[v + 1]; e++)
-        if ((cyc_lead(r->bits[e]) & x) && S->sub[r->dst[e]] == S->sub[v]) {
+        if ((S->lead[r->bits[e] & 31] & x) && S->sub[r->dst[e]] == S->sub[v]) {
             S->tgt[r->dst[e]] = S->stamp;
             any = 1;
         }
@@ -230,7 +242,7 @@ static long expand(cyc_search *S, const cyc_spec *sp, size_t qi)
     for (uint32_t e = g->off[cur.v]; e < g->off[cur.v + 1]; e++) {
         uint32_t y = g->dst[e];
         if (S->sub[y] != c) continue;
-        for (uint8_t lb = cyc_lead(g->bits[e]) & sp->allow; lb; lb &= (uint8_t)(lb - 1)) {
+        for (uint8_t lb = S->lead[g->bits[e] & 31] & sp->allow; lb; lb &= (uint8_t)(lb - 1)) {
             uint8_t l = lb & (uint8_t)-lb;
             uint8_t s = cyc_step(cur.s, l) & sp->keep;
             if (!push(S, sp, y, s, (uint32_t)qi, cur.depth + 1, l)) continue;
@@ -277,11 +289,11 @@ static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
     uint8_t *in_a = iso_xcalloc(S->L->k ? S->L->k : 1, 1);
     for (uint32_t v = 0; v < S->L->k; v++)
         for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++)
-            if (S->sub[g->dst[e]] == S->sub[v] && (cyc_lead(g->bits[e]) & sp->allow & A)) in_a[g->dst[e]] = 1;
+            if (S->sub[g->dst[e]] == S->sub[v] && (S->lead[g->bits[e] & 31] & sp->allow & A)) in_a[g->dst[e]] = 1;
     for (uint32_t v = 0; v < S->L->k; v++)
         for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++) {
             uint32_t c = S->sub[v];
-            uint8_t b = cyc_lead(g->bits[e]) & sp->allow;
+            uint8_t b = S->lead[g->bits[e] & 31] & sp->allow;
             if (S->sub[g->dst[e]] != c) continue;
             for (unsigned i = 0; i < 5; i++) cnt[c * 6 + i] += b >> i & 1;
             if ((b & A) && in_a[v]) cnt[c * 6 + 5]++;

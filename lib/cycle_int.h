@@ -30,11 +30,12 @@ typedef struct cyc_spec {
     uint8_t cidx[256];/* state (masked by keep) -> compact index < 64 */
 } cyc_spec;
 
-/* The relation an edge stands for in a cycle: Elle's explainer tries ww,
- * wr, rw, then process and real-time order, and names a pair by the first
- * that explains it; the bits are in that order, so it is the lowest bit.
- * Searching by it finds exactly the cycles Elle's classifier accepts. */
-static inline uint8_t cyc_lead(uint8_t bits) { return bits & (uint8_t)(0u - bits); }
+/* The relation an edge stands for in a cycle: Elle's explainer tries the
+ * workload's data relations in its order, then process and real-time
+ * order, and names a pair by the first that explains it. Searching by it
+ * finds exactly the cycles Elle's classifier accepts. lead[bits] is that
+ * relation for every combination of the five edge bits. */
+void cyc_lead_table(const iso_search_req *req, uint8_t lead[32]);
 
 /* Returns 0 if the type cannot be produced (predicate types). */
 int cyc_spec_init(cyc_spec *sp, int type);
@@ -76,13 +77,14 @@ typedef struct cyc_search {
     cyc_qent *q;
     size_t nq, capq;
     double deadline;     /* iso_now() limit, 0 = none */
+    const uint8_t *lead; /* cyc_lead_table */
     unsigned long steps;
     int timed_out;
 } cyc_search;
 
 enum cyc_result { CYC_ABSENT = 0, CYC_FOUND = 1, CYC_TIMEOUT = -1 };
 
-void cyc_search_init(cyc_search *S, const cyc_local *L, double deadline);
+void cyc_search_init(cyc_search *S, const cyc_local *L, double deadline, const uint8_t *lead);
 /* Point S->sub at the strongly connected sub-components under mask
  * (computed once per mask: the 15 types use 9). Returns their count. */
 uint32_t cyc_sub_components(cyc_search *S, uint8_t mask);

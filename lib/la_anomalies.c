@@ -464,7 +464,7 @@ static void lost_updates(iso_ctx *ctx, const la_state *st)
     lu_entry *e = NULL;
     size_t n = 0, cap = 0;
     collect_lost_updates(ctx, st, &e, &n, &cap);
-    qsort(e, n, sizeof *e, lu_cmp);
+    if (n) qsort(e, n, sizeof *e, lu_cmp);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && e[j].key == e[i].key && e[j].hash == e[i].hash) j++;
@@ -528,10 +528,12 @@ static void incompatible_key(iso_ctx *ctx, const la_state *st, uint32_t key)
             if (!iso_is_seq(v) || !iso_seq_len(s, v)) continue;
             int seen = 0;
             for (size_t i = 0; i < n && !seen; i++) seen = iso_val_eq(s, reads[i].v, v);
-            if (!seen) ISO_PUSH(reads, n, cap, ((sized_read){iso_seq_len(s, v), n, v}));
+            if (seen) continue;
+            size_t at = n;
+            ISO_PUSH(reads, n, cap, ((sized_read){iso_seq_len(s, v), at, v}));
         }
     }
-    qsort(reads, n, sizeof *reads, by_len);
+    if (n) qsort(reads, n, sizeof *reads, by_len);
     for (size_t i = 0; i + 1 < n; i++) {
         if (is_prefix(s, reads[i].v, reads[i + 1].v)) continue;
         finding f;

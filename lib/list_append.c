@@ -124,10 +124,28 @@ static void mark_intermediate(la_state *st, size_t first, size_t last)
             if (st->ap[j].key == st->ap[i].key) st->ap[i].intermediate = 1;
 }
 
+/* Size the append index once: twice the append micro-ops of the history. */
+static void presize_appends(const iso_ctx *ctx, la_state *st)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t n = 0;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        size_t nm;
+        const iso_val *m = la_txn_mops(ctx, t, &nm);
+        for (size_t j = 0; j < nm; j++) n += la_mop_kind(s, m[j]) == LA_APPEND;
+    }
+    st->n_ap = n; /* ap_index sizes by n_ap */
+    ap_index(st);
+    st->n_ap = 0;
+    st->ap = iso_xmalloc((n ? n : 1) * sizeof *st->ap);
+    st->cap_ap = n ? n : 1;
+}
+
 /* Pass 1: validate every transaction, intern keys, index every append. */
 static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
 {
     const iso_store *s = &ctx->h->store;
+    presize_appends(ctx, st);
     for (uint32_t t = 0; t < ctx->txns.n; t++) {
         const iso_txn *tx = &ctx->txns.t[t];
         iso_val value = iso_txn_op(ctx->h, tx)->value;
@@ -190,7 +208,7 @@ static int find_longest(iso_ctx *ctx, la_state *st, iso_error *err)
             if (len > k->full_len) { k->full = items; k->full_len = (uint32_t)len; }
             if (!in_plus(&ctx->txns.t[t])) continue;
             size_t common = len < k->len ? len : k->len;
-            if (memcmp(items, k->order, common * sizeof *items) != 0) {
+            if (common && memcmp(items, k->order, common * sizeof *items) != 0) {
                 for (size_t i = 0; i < common && !k->incompatible; i++)
                     if (!iso_val_eq(s, items[i], k->order[i])) k->incompatible = 1;
             }
@@ -495,4 +513,6 @@ static void state_free(void *p)
     free(st);
 }
 
-const iso_workload_ops iso_list_append_ops = {"list-append", analyze, explain, state_free};
+/* Elle's list-append explainer tries ww, then wr, then rw. */
+const iso_workload_ops iso_list_append_ops = {
+    "list-append", {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW}, analyze, explain, state_free};

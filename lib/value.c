@@ -94,21 +94,6 @@ iso_val iso_seq(iso_store *s, enum iso_seq_kind kind, const iso_val *items, size
     return iso_mk(ISO_TAG_SEQ, off);
 }
 
-enum iso_seq_kind iso_seq_kind(const iso_store *s, iso_val v)
-{
-    return (enum iso_seq_kind)(s->words[iso_payload(v)] >> 32);
-}
-
-size_t iso_seq_len(const iso_store *s, iso_val v)
-{
-    return (size_t)(s->words[iso_payload(v)] & 0xffffffffu);
-}
-
-const iso_val *iso_seq_items(const iso_store *s, iso_val v)
-{
-    return s->words + iso_payload(v) + 1;
-}
-
 iso_val iso_map_get(const iso_store *s, iso_val map, const char *key, int *found)
 {
     *found = 0;
@@ -128,10 +113,9 @@ iso_val iso_map_get(const iso_store *s, iso_val map, const char *key, int *found
     return ISO_NIL;
 }
 
-int iso_val_eq(const iso_store *s, iso_val a, iso_val b)
+/* Composites: same kind, same items. */
+int iso_val_eq_seq(const iso_store *s, iso_val a, iso_val b)
 {
-    if (a == b) return 1;
-    if (!iso_is_seq(a) || !iso_is_seq(b)) return 0;
     size_t n = iso_seq_len(s, a);
     if (iso_seq_kind(s, a) != iso_seq_kind(s, b) || n != iso_seq_len(s, b)) return 0;
     const iso_val *x = iso_seq_items(s, a), *y = iso_seq_items(s, b);
@@ -140,19 +124,13 @@ int iso_val_eq(const iso_store *s, iso_val a, iso_val b)
     return 1;
 }
 
-uint64_t iso_val_hash(const iso_store *s, iso_val v)
+uint64_t iso_val_hash_seq(const iso_store *s, iso_val v)
 {
-    uint64_t h = v;
-    if (iso_is_seq(v)) {
-        size_t n = iso_seq_len(s, v);
-        const iso_val *it = iso_seq_items(s, v);
-        h = 0x9e3779b97f4a7c15ull ^ iso_seq_kind(s, v);
-        for (size_t i = 0; i < n; i++) h = (h ^ iso_val_hash(s, it[i])) * 0x100000001b3ull;
-    }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h;
+    size_t n = iso_seq_len(s, v);
+    const iso_val *it = iso_seq_items(s, v);
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ iso_seq_kind(s, v);
+    for (size_t i = 0; i < n; i++) h = (h ^ iso_val_hash(s, it[i])) * 0x100000001b3ull;
+    return iso_mix64(h);
 }
 
 static void print_seq(const iso_store *s, iso_val v, iso_buf *out, int json)

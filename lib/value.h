@@ -78,16 +78,41 @@ const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len);
 /* Append a composite of n items (for maps, n = 2 * pairs, keys and values
  * alternating) and return its value. */
 iso_val iso_seq(iso_store *s, enum iso_seq_kind kind, const iso_val *items, size_t n);
-enum iso_seq_kind iso_seq_kind(const iso_store *s, iso_val v);
-size_t iso_seq_len(const iso_store *s, iso_val v);       /* items (maps: 2*pairs) */
-const iso_val *iso_seq_items(const iso_store *s, iso_val v);
+static inline enum iso_seq_kind iso_seq_kind(const iso_store *s, iso_val v)
+{
+    return (enum iso_seq_kind)(s->words[iso_payload(v)] >> 32);
+}
+/* Items (maps: 2 * pairs). */
+static inline size_t iso_seq_len(const iso_store *s, iso_val v)
+{
+    return (size_t)(s->words[iso_payload(v)] & 0xffffffffu);
+}
+static inline const iso_val *iso_seq_items(const iso_store *s, iso_val v)
+{
+    return s->words + iso_payload(v) + 1;
+}
 /* Look up a keyword/string key in a map value; ISO_NONE-like: returns 0 and
  * sets *found = 0 when absent. */
 iso_val iso_map_get(const iso_store *s, iso_val map, const char *key, int *found);
 
 /* Structural equality and hash (word equality unless composites). */
-int iso_val_eq(const iso_store *s, iso_val a, iso_val b);
-uint64_t iso_val_hash(const iso_store *s, iso_val v);
+int iso_val_eq_seq(const iso_store *s, iso_val a, iso_val b);
+uint64_t iso_val_hash_seq(const iso_store *s, iso_val v);
+static inline uint64_t iso_mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+static inline int iso_val_eq(const iso_store *s, iso_val a, iso_val b)
+{
+    return a == b || (iso_is_seq(a) && iso_is_seq(b) && iso_val_eq_seq(s, a, b));
+}
+static inline uint64_t iso_val_hash(const iso_store *s, iso_val v)
+{
+    return iso_is_seq(v) ? iso_val_hash_seq(s, v) : iso_mix64(v);
+}
 
 /* Printing. EDN prints keywords as :k; JSON prints them as "k". */
 void iso_val_edn(const iso_store *s, iso_val v, iso_buf *out);
