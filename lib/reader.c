@@ -22,6 +22,7 @@ void iso_rd_release(iso_rd *rd)
 {
     free(rd->items);
     free(rd->frames);
+    free(rd->cons);
     iso_buf_free(&rd->scratch);
 }
 
@@ -70,10 +71,65 @@ int iso_rd_open(iso_rd *rd, size_t base, uint8_t kind)
     return 0;
 }
 
+/* Small composites of scalars (micro-ops such as [:append 3 41], which an
+ * invocation and its completion both carry) are stored once per reader:
+ * equal values share one place in the store. Maps are not (op maps are
+ * dropped after use). */
+static int consable(enum iso_seq_kind kind, const iso_val *items, size_t n)
+{
+    if (kind == ISO_SEQ_MAP || n > 4) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (iso_is_seq(items[i])) return 0;
+    return 1;
+}
+
+static uint32_t cons_hash(enum iso_seq_kind kind, const iso_val *items, size_t n)
+{
+    uint64_t h = (uint64_t)kind << 8 | n;
+    for (size_t i = 0; i < n; i++) h = (h ^ items[i]) * 0x9e3779b97f4a7c15ull;
+    return (uint32_t)(h >> 32);
+}
+
+static void cons_grow(iso_rd *rd)
+{
+    size_t cap = rd->cap_cons ? rd->cap_cons * 2 : 1024;
+    struct iso_rd_cons *t = iso_xcalloc(cap, sizeof *t);
+    for (size_t i = 0; i < rd->cap_cons; i++) {
+        if (!rd->cons[i].off1) continue;
+        size_t j = rd->cons[i].hash & (cap - 1);
+        while (t[j].off1) j = (j + 1) & (cap - 1);
+        t[j] = rd->cons[i];
+    }
+    free(rd->cons);
+    rd->cons = t;
+    rd->cap_cons = cap;
+}
+
+static iso_val cons(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, size_t n)
+{
+    iso_store *s = &rd->h->store;
+    uint32_t hash = cons_hash(kind, items, n);
+    if (rd->n_cons * 2 >= rd->cap_cons) cons_grow(rd);
+    size_t i = hash & (rd->cap_cons - 1);
+    for (; rd->cons[i].off1; i = (i + 1) & (rd->cap_cons - 1)) {
+        const iso_val *w = s->words + rd->cons[i].off1 - 1;
+        if (rd->cons[i].hash == hash && w[0] == ((uint64_t)kind << 32 | n) &&
+            memcmp(w + 1, items, n * sizeof *items) == 0)
+            return iso_mk(ISO_TAG_SEQ, rd->cons[i].off1 - 1);
+    }
+    iso_val v = iso_seq(s, kind, items, n);
+    rd->cons[i] = (struct iso_rd_cons){(uint32_t)iso_payload(v) + 1, hash};
+    rd->n_cons++;
+    return v;
+}
+
 iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind)
 {
     struct iso_rd_frame *f = &rd->frames[--rd->n_frames];
-    iso_val v = iso_seq(&rd->h->store, kind, rd->items + f->items, rd->n_items - f->items);
+    const iso_val *items = rd->items + f->items;
+    size_t n = rd->n_items - f->items;
+    iso_val v = consable(kind, items, n) ? cons(rd, kind, items, n)
+                                         : iso_seq(&rd->h->store, kind, items, n);
     rd->n_items = f->items;
     return v;
 }
