@@ -4,13 +4,14 @@
 # over serial / snapshot orders. Then the regression fixtures in
 # tests/fixtures/crosscheck (EXPECTED.tsv, tab-separated: file, workload,
 # models, extra options or -, expected exit status of `isolde check`, note).
-# COUNT: $ISOLDE_CROSSCHECK_N, else 3000 (300 under ISOLDE_SANITIZE=1).
+# Histories per workload: $ISOLDE_CROSSCHECK_N, else 4000 (500 under
+# ISOLDE_SANITIZE=1).
 build=${1:-build}
 tool="$build/tests/tools/crosscheck"
 isolde="$build/isolde"
 dir=tests/fixtures/crosscheck
-n=${ISOLDE_CROSSCHECK_N:-3000}
-[ -n "$ISOLDE_SANITIZE" ] && [ -z "$ISOLDE_CROSSCHECK_N" ] && n=300
+n=${ISOLDE_CROSSCHECK_N:-4000}
+[ -n "$ISOLDE_SANITIZE" ] && [ -z "$ISOLDE_CROSSCHECK_N" ] && n=500
 [ -x "$tool" ] || { echo "crosscheck: $tool not built"; exit 1; }
 [ -x "$isolde" ] || { echo "crosscheck: $isolde not built"; exit 1; }
 out=$("$tool" -n "$n" -s 1); rc=$?

@@ -544,34 +544,37 @@ typedef struct cfg {
     const char *model;
     int bf;
     int wfr, seq, lin;
+    int stronger; /* a row whose model implies this one's (same evidence), or -1 */
     const char *label;
 } cfg;
 
 static const cfg cfgs[] = {
-    {WL_LA, "serializable", BF_SER, 0, 0, 0, "list-append serializable"},
-    {WL_LA, "strong-session-serializable", BF_SESSION, 0, 0, 0,
+    {WL_LA, "serializable", BF_SER, 0, 0, 0, 1, "list-append serializable"},
+    {WL_LA, "strong-session-serializable", BF_SESSION, 0, 0, 0, 2,
      "list-append strong-session-serializable"},
-    {WL_LA, "strict-serializable", BF_STRICT, 0, 0, 0, "list-append strict-serializable"},
-    {WL_LA, "snapshot-isolation", BF_SI, 0, 0, 0, "list-append snapshot-isolation"},
-    {WL_LA, "strong-session-snapshot-isolation", BF_SESSION_SI, 0, 0, 0,
-     "list-append strong-session-snapshot-isolation"},
-    {WL_LA, "strong-snapshot-isolation", BF_STRONG_SI, 0, 0, 0,
-     "list-append strong-snapshot-isolation"},
-    {WL_RW, "serializable", BF_SER, 0, 0, 0, "rw-register serializable"},
-    {WL_RW, "strict-serializable", BF_STRICT, 0, 0, 0, "rw-register strict-serializable"},
-    {WL_RW, "snapshot-isolation", BF_SI, 0, 0, 0, "rw-register snapshot-isolation"},
-    {WL_RW, "strong-snapshot-isolation", BF_STRONG_SI, 0, 0, 0,
-     "rw-register strong-snapshot-isolation"},
-    {WL_RW, "serializable", BF_SER, 1, 0, 0, "rw-register serializable --wfr-keys"},
-    {WL_RW, "strong-session-serializable", BF_SESSION, 1, 1, 0,
-     "rw-register strong-session-ser wfr+seq-keys"},
-    {WL_RW, "strict-serializable", BF_STRICT, 1, 1, 1, "rw-register strict-ser wfr+seq+lin-keys"},
+    {WL_LA, "strict-serializable", BF_STRICT, 0, 0, 0, -1, "list-append strict-serializable"},
+    {WL_LA, "snapshot-isolation", BF_SI, 0, 0, 0, 4, "list-append snapshot-isolation"},
+    {WL_LA, "strong-session-snapshot-isolation", BF_SESSION_SI, 0, 0, 0, 5,
+     "list-append strong-session-SI"},
+    {WL_LA, "strong-snapshot-isolation", BF_STRONG_SI, 0, 0, 0, 2,
+     "list-append strong-SI"},
+    {WL_RW, "serializable", BF_SER, 0, 0, 0, 7, "rw-register serializable"},
+    {WL_RW, "strict-serializable", BF_STRICT, 0, 0, 0, -1, "rw-register strict-serializable"},
+    {WL_RW, "snapshot-isolation", BF_SI, 0, 0, 0, 9, "rw-register snapshot-isolation"},
+    {WL_RW, "strong-snapshot-isolation", BF_STRONG_SI, 0, 0, 0, 7,
+     "rw-register strong-SI"},
+    {WL_RW, "serializable", BF_SER, 1, 0, 0, -1, "rw-register serializable --wfr-keys"},
+    {WL_RW, "strong-session-serializable", BF_SESSION, 1, 1, 0, -1,
+     "rw-register strong-session-ser wfr+seq"},
+    {WL_RW, "strict-serializable", BF_STRICT, 1, 1, 1, -1,
+     "rw-register strict-ser wfr+seq+lin"},
 };
 #define NCFG (sizeof cfgs / sizeof cfgs[0])
 
 typedef struct stats {
     long runs, valid, invalid, unknown, errors;
     long impossible, unsound, missed, missed_observed, unknown_impossible, info_read, fail_read;
+    long nonmono;
 } stats;
 
 #define MAXTYPES 64
@@ -682,8 +685,8 @@ static bool rests_on_fail_reads(const hist *h, const cfg *k)
     return v != ISO_INVALID && v != ISO_ERROR;
 }
 
-static void check_one(ctx *c, long idx, const hist *h, const buf *jsonl, const iso_history *ih,
-                      size_t ci, const truth *tr)
+static iso_validity check_one(ctx *c, long idx, const hist *h, const buf *jsonl,
+                              const iso_history *ih, size_t ci, const truth *tr)
 {
     const cfg *k = &cfgs[ci];
     stats *st = &c->st[ci];
@@ -719,6 +722,7 @@ static void check_one(ctx *c, long idx, const hist *h, const buf *jsonl, const i
         }
     }
     iso_result_free(res);
+    return v;
 }
 
 /* The search kinds are ordered by strength: a stronger one never succeeds
@@ -768,28 +772,39 @@ static void run_history(ctx *c, long idx, int wl)
         printf("error: %s:%ld:%ld: %s\n", err.file, err.line, err.col, err.msg);
         return;
     }
+    iso_validity v[NCFG];
     for (size_t ci = 0; ci < NCFG; ci++)
-        if (cfgs[ci].wl == wl) check_one(c, idx, &h, &jsonl, ih, ci, &tr);
+        if (cfgs[ci].wl == wl) v[ci] = check_one(c, idx, &h, &jsonl, ih, ci, &tr);
+    for (size_t ci = 0; ci < NCFG; ci++) /* a stronger model must not pass */
+        if (cfgs[ci].wl == wl && cfgs[ci].stronger >= 0 && v[ci] == ISO_INVALID &&
+            v[cfgs[ci].stronger] != ISO_INVALID) {
+            c->st[ci].nonmono++;
+            if (c->verbose) report(c, "NOT MONOTONIC (stronger model passes)", idx, &cfgs[ci], &jsonl,
+                                   NULL, NULL);
+        }
     iso_history_free(ih);
 }
 
 static void print_stats(const ctx *c)
 {
-    printf("%-48s %5s %5s %5s %5s %5s %5s %5s %5s %5s %5s %5s\n", "configuration", "runs",
-           "valid", "inval", "unkn", "noord", "unsnd", "miss", "misob", "unkno", "infrd", "flrd");
+    printf("%-44s %5s %5s %5s %5s %5s %5s %5s %5s %5s %5s %5s %5s\n", "configuration", "runs",
+           "valid", "inval", "unkn", "noord", "unsnd", "miss", "misob", "unkno", "infrd", "flrd",
+           "nmono");
     for (size_t i = 0; i < NCFG; i++) {
         const stats *s = &c->st[i];
         if (!s->runs) continue;
-        printf("%-48s %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld\n", cfgs[i].label,
-               s->runs, s->valid, s->invalid, s->unknown, s->impossible, s->unsound, s->missed,
-               s->missed_observed, s->unknown_impossible, s->info_read, s->fail_read);
+        printf("%-44s %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld %5ld\n",
+               cfgs[i].label, s->runs, s->valid, s->invalid, s->unknown, s->impossible,
+               s->unsound, s->missed, s->missed_observed, s->unknown_impossible, s->info_read,
+               s->fail_read, s->nonmono);
     }
     printf("noord: exhaustive search found no order; unsnd: checker said invalid though an\n"
            "order exists (must be 0); miss: no order, checker said valid (incompleteness);\n"
            "misob: of those, list-append histories with every :ok append read and no :info\n"
            "appends; unkno: no order, checker said unknown; infrd: invalid only because an\n"
            ":info txn's reads were trusted (Elle's list-append semantics); flrd: invalid only\n"
-           "because of :fail txns' reads (Elle infers dirty-update from them). Nodes: %ld.\n",
+           "because of :fail txns' reads (Elle infers dirty-update from them); nmono: invalid\n"
+           "here but not under the stronger model of the row named in cfgs[]. Nodes: %ld.\n",
            c->nodes);
     printf("anomaly types in invalid verdicts:");
     for (int t = 0; t < c->ntypes; t++)
