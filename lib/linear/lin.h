@@ -113,9 +113,12 @@ struct lin_search {
     uint64_t *bits;              /* linearized set, by local op id */
     uint32_t *stack;             /* linearized ops (local ids) */
     size_t *stack_st;            /* offset in st_words of the state before each */
+    uint8_t *stack_how;          /* how each was chosen (lin_search.c), for backtracking */
     uint32_t *st_words;          /* saved states */
     size_t n_stack, cap_stack, n_st_words, cap_st_words;
     uint32_t *st, st_n, st_cap;  /* current state */
+    uint64_t *prod;              /* register producers: value << 32 | local id, sorted */
+    size_t n_prod, cap_prod;
     uint32_t *key;               /* memo key scratch */
     size_t cap_key, cap_n, cap_bits, cap_nodes;
     /* deepest linearization seen in the current segment (the witness) */
@@ -136,6 +139,11 @@ void lin_search_release(struct lin_search *s);
 enum lin_outcome lin_search_run(struct lin_search *s, const uint32_t *ids, uint32_t n,
                                 const struct lin_set *from, enum lin_mode mode,
                                 struct lin_set *to);
+
+/* Register models: build the segment's producer index (lin_prune.c); is
+ * free op x (local id) a read or CAS that can no longer be satisfied? */
+void lin_prune_prepare(struct lin_search *s);
+int lin_prune_dead(const struct lin_search *s, uint32_t x);
 
 /* Iteration over a set's tuples (s->words[off] = length, then the words):
  * start at off = 0 when s->n > 0; returns the next offset or SIZE_MAX. */

@@ -12,6 +12,14 @@
  * every determinate op is placed. Lifting and relinking is the dancing-links
  * trick, so a step costs O(1) plus the memo key.
  *
+ * Two reductions keep the search narrow. An observer (a read, a set read,
+ * a CAS that returned false) never changes the state, so when one is legal
+ * among the ops free to go next it is placed at once with no alternative
+ * to explore: any linearization that places it later stays valid with it
+ * moved here. Otherwise the op whose return comes first (the urgent one,
+ * which must go soonest) is tried first, then the rest in list order.
+ * lin_prune.c adds early dead ends for registers.
+ *
  * A configuration is (linearized set, model state). Ops are numbered in
  * call order, so the set is coded as p (first op not linearized), m (one
  * past the last linearized) and the holes between them: a handful of words
@@ -45,8 +53,8 @@ void lin_search_release(struct lin_search *s)
 {
     lin_set_release(&s->memo);
     free(s->next); free(s->prev); free(s->bits);
-    free(s->stack); free(s->stack_st); free(s->st_words);
-    free(s->st); free(s->key); free(s->best);
+    free(s->stack); free(s->stack_st); free(s->stack_how); free(s->st_words);
+    free(s->st); free(s->key); free(s->best); free(s->prod);
     memset(s, 0, sizeof *s);
 }
 
@@ -104,6 +112,7 @@ static void prepare(struct lin_search *s, const uint32_t *ids, uint32_t n,
         s->cap_n = n;
         s->stack = iso_xrealloc(s->stack, n * sizeof *s->stack);
         s->stack_st = iso_xrealloc(s->stack_st, n * sizeof *s->stack_st);
+        s->stack_how = iso_xrealloc(s->stack_how, n);
         s->best = iso_xrealloc(s->best, n * sizeof *s->best);
     }
     ISO_GROW(s->key, s->cap_key, 3 + (size_t)n + s->st_cap);
@@ -113,6 +122,7 @@ static void prepare(struct lin_search *s, const uint32_t *ids, uint32_t n,
     s->n_best = s->best_common = 0;
     s->best_from = 0;
     build_list(s);
+    lin_prune_prepare(s);
 }
 
 static void unlink_node(struct lin_search *s, uint32_t v)
@@ -199,9 +209,13 @@ static void load_state(struct lin_search *s, const uint32_t *saved)
     memcpy(s->st, saved + 1, s->st_n * sizeof *s->st);
 }
 
-static void push(struct lin_search *s, uint32_t x, size_t off, size_t from_off)
+/* How an op was chosen: what to do when backtracking over it. */
+enum how { HOW_OBSERVER, HOW_URGENT, HOW_ANY };
+
+static void push(struct lin_search *s, uint32_t x, size_t off, size_t from_off, int how)
 {
     s->stack[s->n_stack] = x;
+    s->stack_how[s->n_stack] = (uint8_t)how;
     s->stack_st[s->n_stack++] = off;
     s->n_st_words = off + 1 + s->st_words[off];
     unlink_node(s, x);
@@ -214,40 +228,82 @@ static void push(struct lin_search *s, uint32_t x, size_t off, size_t from_off)
     }
 }
 
-/* Try to linearize local op x next; 1 if done. */
-static int try_op(struct lin_search *s, uint32_t x, size_t from_off)
+enum { TRY_ILLEGAL, TRY_SEEN, TRY_PLACED };
+
+/* Try to linearize local op x next. */
+static int try_op(struct lin_search *s, uint32_t x, size_t from_off, int how)
 {
     const struct lin_input *in = s->in;
     size_t off = save_state(s);
+    int rc = TRY_ILLEGAL;
     if (in->model->step(s->st, &s->st_n, &in->ops[s->ids[x]], in->aux)) {
         uint32_t p = s->p, m = s->m;
         mark(s, x);
         if (lin_set_add(&s->memo, s->key, build_key(s))) {
-            push(s, x, off, from_off);
-            return 1;
+            push(s, x, off, from_off, how);
+            return TRY_PLACED;
         }
         s->bits[x >> 6] &= ~(1ull << (x & 63));
         s->p = p;
         s->m = m;
+        rc = TRY_SEEN;
     }
     load_state(s, s->st_words + off);
-    return 0;
+    return rc;
 }
 
-/* Undo the last linearization; the cursor resumes after its call. */
-static int backtrack(struct lin_search *s, uint32_t *cur)
+static int is_observer(const struct lin_op *op)
 {
-    if (!s->n_stack) return 0;
-    uint32_t x = s->stack[--s->n_stack];
-    size_t off = s->stack_st[s->n_stack];
-    if (s->n_stack < s->best_common) s->best_common = (uint32_t)s->n_stack;
-    load_state(s, s->st_words + off);
-    s->n_st_words = off;
-    unmark(s, x);
-    relink_node(s, s->n + x);
-    relink_node(s, x);
-    *cur = s->next[x];
-    return 1;
+    return op->kind == LIN_READ || op->kind == LIN_READ_SET || (op->flags & LIN_CAS_FALSE);
+}
+
+/* The op of the first return in the list, or END when every determinate
+ * op is placed (the list ends, or only indeterminate returns remain). */
+static uint32_t urgent_op(const struct lin_search *s)
+{
+    uint32_t cur = s->next[HEAD(s)];
+    while (cur != END && cur < s->n) cur = s->next[cur];
+    if (cur == END || (s->in->ops[s->ids[cur - s->n]].flags & LIN_INDET)) return END;
+    return cur - s->n;
+}
+
+/* Place a legal observer among the free ops: TRY_PLACED, TRY_SEEN (that
+ * configuration failed before, or a free op can no longer be satisfied:
+ * this one fails too) or TRY_ILLEGAL. */
+static int place_observer(struct lin_search *s, size_t from_off)
+{
+    for (uint32_t cur = s->next[HEAD(s)]; cur != END && cur < s->n; cur = s->next[cur]) {
+        if (lin_prune_dead(s, cur)) return TRY_SEEN;
+        if (!is_observer(&s->in->ops[s->ids[cur]])) continue;
+        int rc = try_op(s, cur, from_off, HOW_OBSERVER);
+        if (rc != TRY_ILLEGAL) return rc;
+    }
+    return TRY_ILLEGAL;
+}
+
+/* Where a scan of the free ops stands. */
+struct scan { uint32_t cur, urgent; };
+
+/* Undo linearizations back to the last choice with alternatives left and
+ * set sc to resume there. 0 when the stack is exhausted. */
+static int backtrack(struct lin_search *s, struct scan *sc)
+{
+    for (;;) {
+        if (!s->n_stack) return 0;
+        uint32_t x = s->stack[--s->n_stack];
+        size_t off = s->stack_st[s->n_stack];
+        int how = s->stack_how[s->n_stack];
+        if (s->n_stack < s->best_common) s->best_common = (uint32_t)s->n_stack;
+        load_state(s, s->st_words + off);
+        s->n_st_words = off;
+        unmark(s, x);
+        relink_node(s, s->n + x);
+        relink_node(s, x);
+        if (how == HOW_OBSERVER) continue;
+        sc->urgent = urgent_op(s);
+        sc->cur = how == HOW_URGENT ? s->next[HEAD(s)] : s->next[x];
+        return 1;
+    }
 }
 
 static enum lin_outcome over_budget(const struct lin_search *s, const struct lin_set *to)
@@ -258,29 +314,51 @@ static enum lin_outcome over_budget(const struct lin_search *s, const struct lin
     return bytes > s->mem_limit ? LIN_NOMEM : LIN_OK;
 }
 
-static int all_placed(const struct lin_search *s, uint32_t cur)
+#define FRESH (END - 1)  /* cursor: a new configuration to start on */
+
+/* At a new configuration: 1 if a step was taken (still FRESH), 0 to scan
+ * the free ops, -1 to backtrack. */
+static int start_config(struct lin_search *s, struct scan *sc, size_t from_off)
 {
-    return cur == END || (cur >= s->n && (s->in->ops[s->ids[cur - s->n]].flags & LIN_INDET));
+    int rc = place_observer(s, from_off);
+    if (rc == TRY_PLACED) return 1;
+    if (rc == TRY_SEEN) return -1;
+    if (try_op(s, sc->urgent, from_off, HOW_URGENT) == TRY_PLACED) return 1;
+    sc->cur = s->next[HEAD(s)];
+    return 0;
+}
+
+/* One scan step at a free op: 1 if it was placed. */
+static int scan_op(struct lin_search *s, struct scan *sc, size_t from_off)
+{
+    uint32_t x = sc->cur;
+    if (x != sc->urgent && try_op(s, x, from_off, HOW_ANY) == TRY_PLACED)
+        return 1;
+    sc->cur = s->next[x];
+    return 0;
 }
 
 static enum lin_outcome walk(struct lin_search *s, enum lin_mode mode,
                              struct lin_set *to, size_t from_off)
 {
-    uint32_t cur = s->next[HEAD(s)];
+    struct scan sc = {FRESH, END};
     for (;;) {
         if ((++s->steps & 4095) == 0) {
             enum lin_outcome b = over_budget(s, to);
             if (b != LIN_OK) return b;
         }
-        if (all_placed(s, cur)) {
-            if (mode == LIN_FIRST) return LIN_OK;
-            lin_set_add(to, s->st, s->st_n);
-            if (!backtrack(s, &cur)) return LIN_FAIL;
-        } else if (cur < s->n) {
-            cur = try_op(s, cur, from_off) ? s->next[HEAD(s)] : s->next[cur];
-        } else if (!backtrack(s, &cur)) {
-            return LIN_FAIL;
+        int rc = -1;
+        if (sc.cur == FRESH) {
+            sc.urgent = urgent_op(s);
+            if (sc.urgent != END) rc = start_config(s, &sc, from_off);
+            else if (mode == LIN_FIRST) return LIN_OK;
+            else lin_set_add(to, s->st, s->st_n);
+        } else if (sc.cur < s->n) {
+            rc = scan_op(s, &sc, from_off);
+            if (!rc) continue;
         }
+        if (rc > 0) sc.cur = FRESH;
+        else if (rc < 0 && !backtrack(s, &sc)) return LIN_FAIL;
     }
 }
 
