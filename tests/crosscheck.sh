@@ -4,14 +4,14 @@
 # over serial / snapshot orders. Then the regression fixtures in
 # tests/fixtures/crosscheck (EXPECTED.tsv, tab-separated: file, workload,
 # models, extra options or -, expected exit status of `isolde check`, note).
-# Histories per workload: $ISOLDE_CROSSCHECK_N, else 4000 (500 under
+# Histories per workload: $ISOLDE_CROSSCHECK_N, else 4000 (1000 under
 # ISOLDE_SANITIZE=1).
 build=${1:-build}
 tool="$build/tests/tools/crosscheck"
 isolde="$build/isolde"
 dir=tests/fixtures/crosscheck
 n=${ISOLDE_CROSSCHECK_N:-4000}
-[ -n "$ISOLDE_SANITIZE" ] && [ -z "$ISOLDE_CROSSCHECK_N" ] && n=500
+[ -n "$ISOLDE_SANITIZE" ] && [ -z "$ISOLDE_CROSSCHECK_N" ] && n=1000
 [ -x "$tool" ] || { echo "crosscheck: $tool not built"; exit 1; }
 [ -x "$isolde" ] || { echo "crosscheck: $isolde not built"; exit 1; }
 out=$("$tool" -n "$n" -s 1); rc=$?
