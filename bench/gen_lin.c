@@ -6,9 +6,10 @@
  * About one op in 2000 crashes (:info; it took effect or not, at random)
  * and its client continues as a new process, as Jepsen does.
  *
- *   gen_lin register|cas-register|kv N_OPS [KEYS [CLIENTS [SEED]]] > history.edn
+ *   gen_lin register|cas-register|kv N_OPS [KEYS [CLIENTS [SEED [edn|jsonl]]]]
  *
- * N_OPS counts operations (an invocation and its completion).
+ * N_OPS counts operations (an invocation and its completion); the history
+ * goes to stdout as EDN op maps or JSON lines.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -97,34 +98,43 @@ static void apply(struct gop *ops, size_t n, uint32_t keys)
     free(reg);
 }
 
-static void put_val(FILE *out, int v)
+static void put_val(FILE *out, int v, int json)
 {
-    if (v < 0) fputs("nil", out);
+    if (v < 0) fputs(json ? "null" : "nil", out);
     else fprintf(out, "%d", v);
 }
 
-static void print_op(FILE *out, const struct gop *op, int complete, int kv, size_t index, int64_t t)
+static void print_value(FILE *out, const struct gop *op, int complete, int kv, int json)
+{
+    const char *sep = json ? "," : " ";
+    if (kv) fprintf(out, "[%u%s", op->key, sep);
+    if (op->f == F_CAS) fprintf(out, "[%d%s%d]", op->old, sep, op->v);
+    else put_val(out, op->f == F_READ && (!complete || op->type == T_INFO) ? -1 : op->v, json);
+    if (kv) fputs("]", out);
+}
+
+static void print_op(FILE *out, const struct gop *op, int complete, int kv, size_t index,
+                     int64_t t, int json)
 {
     static const char *const fs[] = {"read", "write", "cas"};
     static const char *const ts[] = {"ok", "fail", "info"};
-    fprintf(out, "{:type :%s, :f :%s, :value ", complete ? ts[op->type] : "invoke", fs[op->f]);
-    if (kv) fprintf(out, "[%u ", op->key);
-    if (op->f == F_CAS) {
-        fprintf(out, "[%d %d]", op->old, op->v);
-    } else if (op->f == F_READ && (!complete || op->type == T_INFO)) {
-        fputs("nil", out);
-    } else {
-        put_val(out, op->v);
-    }
-    if (kv) fputs("]", out);
-    fprintf(out, ", :process %lld, :time %lld, :index %zu}\n", (long long)op->process,
-            (long long)t * 1000, index);
+    const char *type = complete ? ts[op->type] : "invoke";
+    if (json) fprintf(out, "{\"type\":\"%s\",\"f\":\"%s\",\"value\":", type, fs[op->f]);
+    else fprintf(out, "{:type :%s, :f :%s, :value ", type, fs[op->f]);
+    print_value(out, op, complete, kv, json);
+    if (json)
+        fprintf(out, ",\"process\":%lld,\"time\":%lld,\"index\":%zu}\n", (long long)op->process,
+                (long long)t * 1000, index);
+    else
+        fprintf(out, ", :process %lld, :time %lld, :index %zu}\n", (long long)op->process,
+                (long long)t * 1000, index);
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: gen_lin register|cas-register|kv N_OPS [KEYS [CLIENTS [SEED]]]\n");
+        fprintf(stderr, "usage: gen_lin register|cas-register|kv N_OPS "
+                        "[KEYS [CLIENTS [SEED [edn|jsonl]]]]\n");
         return 2;
     }
     int kv = strcmp(argv[1], "kv") == 0, cas = kv || strcmp(argv[1], "cas-register") == 0;
@@ -132,6 +142,7 @@ int main(int argc, char **argv)
     uint32_t keys = kv && argc > 3 ? (uint32_t)atoi(argv[3]) : 1;
     uint32_t clients = argc > 4 ? (uint32_t)atoi(argv[4]) : 10;
     seed = argc > 5 ? strtoull(argv[5], NULL, 10) | 1 : 88172645463325252ull;
+    int json = argc > 6 && strcmp(argv[6], "jsonl") == 0;
     if (!n || !keys || !clients) return 2;
     struct gop *ops = calloc(n, sizeof *ops);
     struct ev *evs = malloc(2 * n * sizeof *evs);
@@ -143,7 +154,7 @@ int main(int argc, char **argv)
     }
     qsort(evs, 2 * n, sizeof *evs, by_time);
     for (size_t i = 0; i < 2 * n; i++)
-        print_op(stdout, &ops[evs[i].op], evs[i].complete, kv, i, evs[i].time);
+        print_op(stdout, &ops[evs[i].op], evs[i].complete, kv, i, evs[i].time, json);
     free(ops);
     free(evs);
     return 0;

@@ -1,0 +1,82 @@
+#!/bin/sh
+# bench/lin.sh -- the linearizability benchmark (issue 5): generates
+# linearizable register and kv histories with bench/gen_lin (10 clients,
+# values 0..4, about 1 op in 2000 crashing as :info) and times
+# `isolde check -m register|kv` on each. One row per case: operations,
+# wall time (reading included), the checker's own time (from its report),
+# throughput, peak RSS, verdict, and the issue's target (PASS / MISS).
+# A verdict other than "linearizable" is WRONG and makes the script exit 1.
+#
+#   sh bench/lin.sh BUILD_DIR
+# Environment: ISOLDE_BENCH_TIMEOUT (seconds per run, default 60), TMPDIR
+# (histories are kept in $TMPDIR/isolde-bench-lin while gen_lin is unchanged).
+set -u
+build=${1:-build}
+isolde=$build/isolde
+gen=$build/bench/gen_lin
+limit=${ISOLDE_BENCH_TIMEOUT:-60}
+dir=${TMPDIR:-/tmp}/isolde-bench-lin
+failed=0
+
+for x in "$isolde" "$gen"; do
+    [ -x "$x" ] || { echo "lin.sh: $x missing (run make BUILD=$build all tests)"; exit 1; }
+done
+mkdir -p "$dir" || exit 1
+tag=$(cksum < "$gen" | cut -d' ' -f1)
+find "$dir" -name 'l-*' ! -name "l-$tag-*" -exec rm -f {} +
+
+# history MODEL OPS KEYS FORMAT: prints the path, generating it once.
+history() {
+    f=$dir/l-$tag-$1-$2-$3.$4
+    if [ ! -s "$f" ]; then
+        "$gen" "$1" "$2" "$3" 10 42 "$4" > "$f.tmp" && mv "$f.tmp" "$f" || return 1
+    fi
+    echo "$f"
+}
+
+# measure FILE MODEL: sets wall, peak_kb, status; the report goes to $dir/out.txt
+measure() {
+    file=$1 model=$2
+    if [ -x "$build/bench/peak" ]; then
+        set -- $("$build/bench/peak" -t "$limit" "$isolde" check -m "$model" "$file" 2>/dev/null)
+        wall=$1 peak_kb=$3 status=$4
+        "$isolde" check -m "$model" "$file" > "$dir/out.txt" 2>&1
+    else
+        /usr/bin/time -f "%e %M" -o "$dir/time.txt" timeout "$limit" \
+            "$isolde" check -m "$model" "$file" > "$dir/out.txt" 2>&1
+        status=$?
+        [ "$status" -eq 124 ] && status=timeout
+        read -r wall peak_kb < "$dir/time.txt"
+    fi
+}
+
+printf '%-24s %9s %8s %8s %11s %8s %-14s %s\n' case ops wall_s check_s ops/s peak_MB verdict target
+row() { # name model ops keys max_s max_mb format
+    f=$(history "$2" "$3" "$4" "$7") || { echo "$1: generator failed"; failed=1; return; }
+    measure "$f" "$2"
+    check_s=$(sed -n 's/.*checked in \([0-9.]*\) s.*/\1/p' "$dir/out.txt" | head -1)
+    [ -n "$check_s" ] || check_s=-
+    mb=$((peak_kb / 1024))
+    rate=$(awk -v n="$3" -v t="$wall" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
+    case $status in
+    0) verdict=linearizable ;;
+    *) verdict="WRONG($status)"; failed=1 ;;
+    esac
+    target=PASS
+    if [ "$5" != - ]; then
+        awk -v t="$wall" -v m="$5" 'BEGIN { exit !(t <= m) }' || target=MISS
+        [ "$mb" -le "$6" ] || target=MISS
+        target="$target (<= $5 s, <= $6 MB)"
+    else
+        target="-"
+    fi
+    printf '%-24s %9s %8s %8s %11s %8s %-14s %s\n' "$1" "$3" "$wall" "$check_s" "$rate" "$mb" \
+        "$verdict" "$target"
+}
+
+row "register 10 clients" register 10000 1 - - edn
+row "register 10 clients" register 20000 1 - - edn
+row "register 10 clients" register 100000 1 5 1024 edn
+row "kv 1000 keys, edn" kv 1000000 1000 1 1024 edn
+row "kv 1000 keys, jsonl" kv 1000000 1000 1 1024 jsonl
+exit "$failed"
