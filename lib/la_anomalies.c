@@ -66,11 +66,10 @@ static void f_begin(finding *f)
 
 /* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */
 static void read_cases(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop,
-                       uint32_t key, const iso_val *items, size_t n)
+                       uint32_t key, const iso_val *items, size_t n, const la_append *last)
 {
     const la_key *k = &st->k[key];
-    int trusted = !k->incompatible && !k->owned && !k->single_only;
-    for (size_t i = trusted ? (n < k->clean ? n : k->clean) : 0; i < n; i++) {
+    for (size_t i = la_trusted(k) ? (n < k->clean ? n : k->clean) : 0; i < n; i++) {
         const la_append *a = la_find(st, key, items[i]);
         if (a && a->type != ISO_OP_FAIL) continue;
         finding f;
@@ -91,7 +90,6 @@ static void read_cases(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop
         f_key_json(ctx, &f, "element", items[i]);
         f_emit(ctx, &f, a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
     }
-    const la_append *last = n ? la_find(st, key, items[n - 1]) : NULL;
     if (last && last->intermediate && last->txn != t) {
         finding f;
         f_begin(&f);
@@ -153,43 +151,37 @@ static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val
     free(dup);
 }
 
-static void scan_reads(iso_ctx *ctx, const la_state *st)
+void la_read_anomalies(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop, uint32_t key,
+                       const iso_val *items, size_t n, const la_append *last, int ok)
 {
-    const iso_store *s = &ctx->h->store;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        const iso_txn *tx = &ctx->txns.t[t];
-        if (tx->cmp == ISO_NONE || (tx->type != ISO_OP_OK && tx->type != ISO_OP_INFO)) continue;
-        size_t n;
-        const iso_val *m = la_txn_mops(ctx, t, &n);
-        for (size_t j = 0; j < n; j++) {
-            if (la_mop_kind(s, m[j]) != LA_READ) continue;
-            uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
-            size_t len;
-            const iso_val *items = la_read_items(s, mop_val(s, m[j]), &len);
-            const la_key *k = &st->k[key];
-            if (tx->type == ISO_OP_OK) read_cases(ctx, st, t, m[j], key, items, len);
-            if (k->incompatible || k->owned || k->single_only) duplicate_cases(ctx, t, m[j], items, len);
-        }
-    }
+    if (ok) read_cases(ctx, st, t, mop, key, items, n, last);
+    if (!la_trusted(&st->k[key])) duplicate_cases(ctx, t, mop, items, n);
 }
 
 /* ---- within one transaction ----------------------------------------------- */
 
 enum { ST_NONE, ST_NIL, ST_KNOWN, ST_SUFFIX };
-typedef struct kstate {
+typedef struct la_kstate {
     iso_val key;
     int kind;
-    iso_val *list;
+    iso_val *list; /* kept across transactions, reused */
     size_t n, cap;
 } kstate;
 
-static kstate *state_of(kstate **ks, size_t *nk, size_t *cap, const iso_store *s, iso_val key)
+static kstate *state_of(la_state *st, size_t *nk, const iso_store *s, iso_val key)
 {
     for (size_t i = 0; i < *nk; i++)
-        if (iso_val_eq(s, (*ks)[i].key, key)) return &(*ks)[i];
-    ISO_GROW(*ks, *cap, *nk + 1);
-    (*ks)[*nk] = (kstate){key, ST_NONE, NULL, 0, 0};
-    return &(*ks)[(*nk)++];
+        if (iso_val_eq(s, st->ks[i].key, key)) return &st->ks[i];
+    if (*nk == st->ks_cap) {
+        size_t old = st->ks_cap;
+        ISO_GROW(st->ks, st->ks_cap, *nk + 1);
+        memset(st->ks + old, 0, (st->ks_cap - old) * sizeof *st->ks);
+    }
+    kstate *k = &st->ks[(*nk)++];
+    k->key = key;
+    k->kind = ST_NONE;
+    k->n = 0;
+    return k;
 }
 
 static int read_matches(const iso_store *s, const kstate *k, const iso_val *items, size_t n)
@@ -237,12 +229,12 @@ static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k
 
 /* Elle's op-int-case: the first read that disagrees with the transaction's
  * own earlier reads and appends of that key. */
-static void internal_txn(iso_ctx *ctx, uint32_t t, const iso_val *m, size_t n, kstate **ks, size_t *cap)
+static void internal_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
 {
     const iso_store *s = &ctx->h->store;
     size_t nk = 0;
     for (size_t j = 0; j < n; j++) {
-        kstate *k = state_of(ks, &nk, cap, s, mop_key(s, m[j]));
+        kstate *k = state_of(st, &nk, s, mop_key(s, m[j]));
         iso_val v = mop_val(s, m[j]);
         if (la_mop_kind(s, m[j]) == LA_APPEND) {
             if (k->kind == ST_NONE) k->kind = ST_SUFFIX;
@@ -260,7 +252,6 @@ static void internal_txn(iso_ctx *ctx, uint32_t t, const iso_val *m, size_t n, k
         k->n = 0;
         for (size_t i = 0; i < len; i++) ISO_PUSH(k->list, k->n, k->cap, items[i]);
     }
-    for (size_t i = 0; i < nk; i++) free((*ks)[i].list);
 }
 
 /* Elle's op-future-read-case: an append of an element the txn already read. */
@@ -304,21 +295,22 @@ static int repeats_key(const iso_store *s, const iso_val *m, size_t n)
     return 0;
 }
 
-static void scan_txns(iso_ctx *ctx)
+static void collect_lost_updates(const iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m,
+                                 size_t n);
+
+void la_txn_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
 {
-    const iso_store *s = &ctx->h->store;
-    kstate *ks = NULL;
-    size_t cap = 0;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        const iso_txn *tx = &ctx->txns.t[t];
-        if (tx->cmp == ISO_NONE || tx->type != ISO_OP_OK) continue;
-        size_t n;
-        const iso_val *m = la_txn_mops(ctx, t, &n);
-        if (n < 2 || !repeats_key(s, m, n)) continue;
-        internal_txn(ctx, t, m, n, &ks, &cap);
-        future_read_txn(ctx, t, m, n);
-    }
-    free(ks);
+    if (n < 2 || !repeats_key(&ctx->h->store, m, n)) return;
+    internal_txn(ctx, st, t, m, n);
+    future_read_txn(ctx, t, m, n);
+    collect_lost_updates(ctx, st, t, m, n);
+}
+
+void la_anomalies_free(la_state *st)
+{
+    for (size_t i = 0; i < st->ks_cap; i++) free(st->ks[i].list);
+    free(st->ks);
+    free(st->lu);
 }
 
 /* ---- per key ---------------------------------------------------------------- */
@@ -392,11 +384,7 @@ static void dirty_updates(iso_ctx *ctx, const la_state *st)
 
 /* ---- lost update ---------------------------------------------------------- */
 
-typedef struct lu_entry {
-    uint32_t key, txn;
-    iso_val value;
-    uint64_t hash;
-} lu_entry;
+typedef la_lu lu_entry;
 
 static int lu_cmp(const void *a, const void *b)
 {
@@ -408,29 +396,23 @@ static int lu_cmp(const void *a, const void *b)
 
 /* Elle's lost-update-cases: per ok txn, the first (external) read of each
  * key, grouped with the txn's first write of that key. */
-static void collect_lost_updates(const iso_ctx *ctx, const la_state *st, lu_entry **out,
-                                 size_t *n_out, size_t *cap_out)
+static void collect_lost_updates(const iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m,
+                                 size_t n)
 {
     const iso_store *s = &ctx->h->store;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        const iso_txn *tx = &ctx->txns.t[t];
-        if (tx->cmp == ISO_NONE || tx->type != ISO_OP_OK) continue;
-        size_t n;
-        const iso_val *m = la_txn_mops(ctx, t, &n);
-        for (size_t j = 0; j < n; j++) {
-            if (la_mop_kind(s, m[j]) != LA_APPEND) continue;
-            iso_val key = mop_key(s, m[j]);
-            size_t r = 0, w = 0;
-            while (r < j && (la_mop_kind(s, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key))) r++;
-            if (r == j) continue; /* no read of key before this write */
-            /* Elle marks k written only when it was read: the first such write counts */
-            for (w = r + 1; w < j; w++)
-                if (la_mop_kind(s, m[w]) == LA_APPEND && iso_val_eq(s, mop_key(s, m[w]), key)) break;
-            if (w < j) continue;
-            uint32_t kid = iso_keys_find(&st->keys, key);
-            iso_val v = mop_val(s, m[r]);
-            ISO_PUSH(*out, *n_out, *cap_out, ((lu_entry){kid, t, v, iso_val_hash(s, v)}));
-        }
+    for (size_t j = 0; j < n; j++) {
+        if (la_mop_kind(s, m[j]) != LA_APPEND) continue;
+        iso_val key = mop_key(s, m[j]);
+        size_t r = 0, w = 0;
+        while (r < j && (la_mop_kind(s, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key))) r++;
+        if (r == j) continue; /* no read of key before this write */
+        /* Elle marks k written only when it was read: the first such write counts */
+        for (w = r + 1; w < j; w++)
+            if (la_mop_kind(s, m[w]) == LA_APPEND && iso_val_eq(s, mop_key(s, m[w]), key)) break;
+        if (w < j) continue;
+        uint32_t kid = iso_keys_find(&st->keys, key);
+        iso_val v = mop_val(s, m[r]);
+        ISO_PUSH(st->lu, st->n_lu, st->cap_lu, ((lu_entry){kid, t, v, iso_val_hash(s, v)}));
     }
 }
 
@@ -461,9 +443,8 @@ static void lost_update_case(iso_ctx *ctx, const la_state *st, const lu_entry *e
 static void lost_updates(iso_ctx *ctx, const la_state *st)
 {
     const iso_store *s = &ctx->h->store;
-    lu_entry *e = NULL;
-    size_t n = 0, cap = 0;
-    collect_lost_updates(ctx, st, &e, &n, &cap);
+    lu_entry *e = st->lu;
+    size_t n = st->n_lu;
     if (n) qsort(e, n, sizeof *e, lu_cmp);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -483,7 +464,6 @@ static void lost_updates(iso_ctx *ctx, const la_state *st)
         }
         i = j;
     }
-    free(e);
 }
 
 /* ---- incompatible orders ---------------------------------------------------- */
@@ -557,12 +537,10 @@ static void incompatible_key(iso_ctx *ctx, const la_state *st, uint32_t key)
     free(reads);
 }
 
-void la_find_anomalies(iso_ctx *ctx, la_state *st)
+void la_key_anomalies(iso_ctx *ctx, la_state *st)
 {
     for (uint32_t key = 0; key < st->keys.n; key++)
         if (st->k[key].incompatible) incompatible_key(ctx, st, key);
-    scan_reads(ctx, st);
-    scan_txns(ctx);
     dirty_updates(ctx, st);
     lost_updates(ctx, st);
 }

@@ -124,6 +124,31 @@ static void mark_intermediate(la_state *st, size_t first, size_t last)
             if (st->ap[j].key == st->ap[i].key) st->ap[i].intermediate = 1;
 }
 
+/* The longest read of each key, over ok/info txns (the version order) and
+ * over every completion (dirty-update's order); flag keys whose reads
+ * disagree. */
+static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key, iso_error *err)
+{
+    const iso_store *s = &ctx->h->store;
+    iso_val v = mop_val(s, mop);
+    if (iso_is_nil(v)) return 0;
+    if (!iso_is_seq(v) || iso_seq_kind(s, v) > ISO_SEQ_LIST)
+        return bad_txn(ctx, t, "a list-append read must return a list", mop, err);
+    size_t len;
+    const iso_val *items = la_read_items(s, v, &len);
+    if (!len) return 0;
+    la_key *k = &st->k[key];
+    if (len > k->full_len) { k->full = items; k->full_len = (uint32_t)len; }
+    if (!in_plus(&ctx->txns.t[t])) return 0;
+    size_t common = len < k->len ? len : k->len;
+    if (common && memcmp(items, k->order, common * sizeof *items) != 0) {
+        for (size_t i = 0; i < common && !k->incompatible; i++)
+            if (!iso_val_eq(s, items[i], k->order[i])) k->incompatible = 1;
+    }
+    if (len > k->len) { k->order = items; k->len = (uint32_t)len; }
+    return 0;
+}
+
 /* Size the append index once: twice the append micro-ops of the history. */
 static void presize_appends(const iso_ctx *ctx, la_state *st)
 {
@@ -141,7 +166,8 @@ static void presize_appends(const iso_ctx *ctx, la_state *st)
     st->cap_ap = n ? n : 1;
 }
 
-/* Pass 1: validate every transaction, intern keys, index every append. */
+/* Pass 1: validate every transaction, intern keys, index every append,
+ * track each key's longest read, and check each ok txn on its own. */
 static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
 {
     const iso_store *s = &ctx->h->store;
@@ -158,7 +184,15 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
             if (!kind)
                 return bad_txn(ctx, t, "list-append micro-ops are [:append k v] or [:r k v]", m[j], err);
             uint32_t key = iso_keys_intern(&st->keys, mop_key(s, m[j]));
-            if (kind != LA_APPEND) continue;
+            if (key >= st->n_k) {
+                size_t old = st->n_k;
+                ISO_GROW(st->k, st->n_k, key + 1);
+                memset(st->k + old, 0, (st->n_k - old) * sizeof *st->k);
+            }
+            if (kind == LA_READ) {
+                if (tx->cmp != ISO_NONE && track_read(ctx, st, t, m[j], key, err)) return -1;
+                continue;
+            }
             iso_val v = mop_val(s, m[j]);
             if (2 * (st->n_ap + 1) > st->n_ap_slots) {
                 ap_index(st);
@@ -173,8 +207,8 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
             st->ap_slots[slot] = (uint32_t)st->n_ap;
         }
         mark_intermediate(st, first, st->n_ap);
+        if (tx->type == ISO_OP_OK && tx->cmp != ISO_NONE) la_txn_anomalies(ctx, st, t, m, n);
     }
-    st->k = iso_xcalloc(st->keys.n + 1, sizeof *st->k);
     for (size_t i = 0; i < st->n_ap; i++) {
         const la_append *a = &st->ap[i];
         const iso_txn *tx = &ctx->txns.t[a->txn];
@@ -188,37 +222,7 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
     return 0;
 }
 
-/* Pass 2: the longest read of each key; flag keys whose reads disagree. */
-static int find_longest(iso_ctx *ctx, la_state *st, iso_error *err)
-{
-    const iso_store *s = &ctx->h->store;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        if (ctx->txns.t[t].cmp == ISO_NONE) continue;
-        size_t n;
-        const iso_val *m = la_txn_mops(ctx, t, &n);
-        for (size_t j = 0; j < n; j++) {
-            if (la_mop_kind(s, m[j]) != LA_READ) continue;
-            iso_val v = mop_val(s, m[j]);
-            if (iso_is_nil(v)) continue;
-            if (!iso_is_seq(v)) return bad_txn(ctx, t, "a list-append read must return a list", m[j], err);
-            size_t len;
-            const iso_val *items = la_read_items(s, v, &len);
-            if (!len) continue;
-            la_key *k = &st->k[iso_keys_find(&st->keys, mop_key(s, m[j]))];
-            if (len > k->full_len) { k->full = items; k->full_len = (uint32_t)len; }
-            if (!in_plus(&ctx->txns.t[t])) continue;
-            size_t common = len < k->len ? len : k->len;
-            if (common && memcmp(items, k->order, common * sizeof *items) != 0) {
-                for (size_t i = 0; i < common && !k->incompatible; i++)
-                    if (!iso_val_eq(s, items[i], k->order[i])) k->incompatible = 1;
-            }
-            if (len > k->len) { k->order = items; k->len = (uint32_t)len; }
-        }
-    }
-    return 0;
-}
-
-/* Pass 3: each key's version order (distinct elements), positions, and
+/* Pass 2: each key's version order (distinct elements), positions, and
  * which append stands at each position. */
 static void build_orders(la_state *st, const iso_store *s)
 {
@@ -266,32 +270,30 @@ static void build_orders(la_state *st, const iso_store *s)
     free(tmp);
 }
 
-/* The reader slot of a read: 0 = initial state, i + 1 = after element i;
- * ISO_NONE if its last element is not in the order. Info reads of nil are
- * no reads at all (Elle's read-index). *last gets the append the read ends
- * with, if any. */
-static uint32_t read_slot(const la_state *st, const iso_store *s, const iso_txn *tx,
-                          uint32_t key, iso_val v, const la_append **last)
-{
-    *last = NULL;
-    if (iso_is_nil(v) && tx->type == ISO_OP_INFO) return ISO_NONE;
-    size_t n;
-    const iso_val *items = la_read_items(s, v, &n);
-    if (!n) return 0;
-    const la_append *a = *last = la_find(st, key, items[n - 1]);
-    return a && a->pos != ISO_NONE ? a->pos + 1 : ISO_NONE;
-}
-
 /* A writer in Elle's write-index: an ok or info completion. */
 static int is_writer(const la_append *a)
 {
     return a && (a->type == ISO_OP_OK || a->type == ISO_OP_INFO);
 }
 
+/* The append a non-empty read ends with, if any: found by position when
+ * every read of the key is a prefix of its order, else by value. */
+static const la_append *read_last(const la_state *st, uint32_t key, const iso_val *items, size_t n)
+{
+    const la_key *k = &st->k[key];
+    if (la_trusted(k)) {
+        uint32_t at = st->at[k->slot0 + n - 1];
+        return at == ISO_NONE ? NULL : &st->ap[at];
+    }
+    return la_find(st, key, items[n - 1]);
+}
+
 typedef struct la_read { uint32_t slot, txn; } la_read;
 
-/* Pass 4: every read of an ok/info txn: a wr edge from the writer of its
- * last element, and the reader of its version, gathered into CSR. */
+/* Pass 3: every read of an ok/info txn: a wr edge from the writer of its
+ * last element; the reader of its version, gathered into CSR (slot 0 is
+ * the initial state, i + 1 the state after element i; an info read of nil
+ * is no read at all, as in Elle's read-index); and its anomalies. */
 static void index_reads(iso_ctx *ctx, la_state *st)
 {
     const iso_store *s = &ctx->h->store;
@@ -304,11 +306,16 @@ static void index_reads(iso_ctx *ctx, la_state *st)
         const iso_val *m = la_txn_mops(ctx, t, &n);
         for (size_t j = 0; j < n; j++) {
             if (la_mop_kind(s, m[j]) != LA_READ) continue;
+            iso_val v = mop_val(s, m[j]);
+            if (iso_is_nil(v) && tx->type == ISO_OP_INFO) continue;
             uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
-            const la_append *last;
-            uint32_t slot = read_slot(st, s, tx, key, mop_val(s, m[j]), &last);
+            size_t len;
+            const iso_val *items = la_read_items(s, v, &len);
+            const la_append *last = len ? read_last(st, key, items, len) : NULL;
+            uint32_t slot = !len ? 0 : last && last->pos != ISO_NONE ? last->pos + 1 : ISO_NONE;
             if (is_writer(last) && last->txn != t) iso_edges_add(&ctx->edges, last->txn, t, ISO_EDGE_WR);
             if (slot != ISO_NONE) ISO_PUSH(rs, nr, cap, ((la_read){st->k[key].slot0 + slot, t}));
+            la_read_anomalies(ctx, st, t, m[j], key, items, len, last, tx->type == ISO_OP_OK);
         }
     }
     st->rd_off = iso_xcalloc(st->n_slots + 2, sizeof *st->rd_off);
@@ -348,7 +355,7 @@ static uint32_t prev_slot(const la_state *st, uint32_t key, iso_val v)
     return st->k[key].slot0 + follows(st, la_find(st, key, v));
 }
 
-/* Pass 5: ww and rw edges into every append of an ok/info txn. */
+/* Pass 4: ww and rw edges into every append of an ok/info txn. */
 static void add_append_edges(iso_ctx *ctx, la_state *st)
 {
     for (size_t i = 0; i < st->n_ap; i++) {
@@ -368,11 +375,11 @@ static int analyze(iso_ctx *ctx, iso_error *err)
     la_state *st = iso_xcalloc(1, sizeof *st);
     ctx->wl_state = st;
     iso_keys_init(&st->keys, &ctx->h->store);
-    if (index_appends(ctx, st, err) || find_longest(ctx, st, err)) return -1;
+    if (index_appends(ctx, st, err)) return -1;
     build_orders(st, &ctx->h->store);
     index_reads(ctx, st);
     add_append_edges(ctx, st);
-    la_find_anomalies(ctx, st);
+    la_key_anomalies(ctx, st);
     return 0;
 }
 
@@ -509,6 +516,7 @@ static void state_free(void *p)
     free(st->rd_off);
     free(st->rd);
     free(st->at);
+    la_anomalies_free(st);
     iso_keys_free(&st->keys);
     free(st);
 }

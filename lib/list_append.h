@@ -48,9 +48,17 @@ typedef struct la_key {
     uint32_t slot0;       /* readers of version i (0 = initial) live in */
 } la_key;                 /* readers[rd_off[slot0 + i] .. rd_off[slot0+i+1]) */
 
+/* A committed txn's first read of a key it then appends to (lost-update). */
+typedef struct la_lu {
+    uint32_t key, txn;
+    iso_val value;
+    uint64_t hash;
+} la_lu;
+
 typedef struct la_state {
     iso_keys keys;        /* key iso_val -> dense id */
-    la_key *k;
+    la_key *k;            /* per key id; n_k >= keys.n */
+    size_t n_k;
     la_append *ap;        /* every append, in txn order */
     size_t n_ap, cap_ap;
     uint32_t *ap_slots;   /* open addressing over ap: (key, value) */
@@ -59,6 +67,10 @@ typedef struct la_state {
     uint32_t *rd;
     uint32_t *at;         /* at[slot0 + i]: append (index into ap) of order[i] */
     size_t n_slots;
+    la_lu *lu;            /* lost-update candidates */
+    size_t n_lu, cap_lu;
+    struct la_kstate *ks; /* scratch for internal-consistency checks */
+    size_t ks_cap;
 } la_state;
 
 /* Micro-op access on a transaction's value. */
@@ -74,6 +86,20 @@ const iso_val *la_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n);
 int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev);
 
 /* la_anomalies.c */
-void la_find_anomalies(iso_ctx *ctx, la_state *st);
+/* An ok txn on its own: internal, future-read, lost-update candidates. */
+void la_txn_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n);
+/* One read of an ok or info txn, ending with append `last` (or NULL):
+ * G1a, G1b, garbage-read (ok only), duplicate-elements. */
+void la_read_anomalies(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop, uint32_t key,
+                       const iso_val *items, size_t n, const la_append *last, int ok);
+/* Per key, once orders are known: incompatible-order, dirty-update, and
+ * the lost-update groups. */
+void la_key_anomalies(iso_ctx *ctx, la_state *st);
+void la_anomalies_free(la_state *st);
+/* Every read of key is a prefix of its version order, element for element. */
+static inline int la_trusted(const la_key *k)
+{
+    return !k->incompatible && !k->owned && !k->single_only;
+}
 
 #endif
