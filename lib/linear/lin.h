@@ -3,11 +3,13 @@
  *
  * Data flow: lin_ops.c turns a history into lin_ops (one per invocation
  * that may have taken effect), grouped into partitions (one per key for
- * kv, else one) in invocation order; lin_split.c cuts each partition at
- * quiescent points and carries the possible model states across the cuts;
- * lin_search.c runs the Wing-Gong-Lowe search over one segment with a memo
- * of (linearized set, model state); lin_report.c renders the verdict and,
- * for a non-linearizable partition, the witness.
+ * kv, else one) in invocation order; lin_check.c checks the partitions in
+ * parallel threads; lin_split.c cuts each partition at quiescent points
+ * and carries the possible model states across the cuts; lin_search.c runs
+ * the Wing-Gong-Lowe search over one segment with a memo (lin_memo.c) of
+ * (linearized set, model state) and early dead ends (lin_prune.c);
+ * lin_models.c holds the models' steps; lin_report.c builds the witness of
+ * a non-linearizable partition and lin_write.c prints text and JSON.
  *
  * Values are interned into dense 32-bit ids (nil is id 0), so a register's
  * state is one word. A model state is a short array of words: one for
