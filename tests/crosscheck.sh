@@ -8,7 +8,7 @@
 # ISOLDE_SANITIZE=1).
 build=${1:-build}
 tool="$build/tests/tools/crosscheck"
-isolde="$build/isolde"
+isolde=${ISOLDE:-$build/isolde}
 dir=tests/fixtures/crosscheck
 n=${ISOLDE_CROSSCHECK_N:-4000}
 [ -n "$ISOLDE_SANITIZE" ] && [ -z "$ISOLDE_CROSSCHECK_N" ] && n=1000

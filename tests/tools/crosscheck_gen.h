@@ -16,7 +16,7 @@
 
 #include "isolde.h"
 
-#define MAXT 7  /* transactions per history */
+#define MAXT 8  /* transactions per history */
 #define MAXM 3  /* micro-ops per transaction */
 #define MAXK 3  /* keys */
 #define MAXP 5  /* process slots */
