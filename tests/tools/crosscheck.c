@@ -247,7 +247,7 @@ typedef struct stats {
 typedef struct ctx {
     uint64_t seed;
     int only, print_all, verbose;
-    long failures, printed;
+    long failures, printed, printed_notes; /* reports shown: failures, -v notes */
     stats st[NCFG];
     long nodes;
     char types[MAXTYPES][40]; /* anomaly types reported so far, and how often */
@@ -289,10 +289,12 @@ static bool fully_observed(const hist *h)
     return true;
 }
 
-static void report(ctx *c, const char *what, long idx, const cfg *k, const buf *jsonl,
+/* Show a history, the checker's result and the search's order; at most
+ * five failures and five -v notes per run. */
+static void report(ctx *c, bool note, const char *what, long idx, const cfg *k, const buf *jsonl,
                    const iso_result *res, const search *s)
 {
-    if (c->printed++ >= 5) return;
+    if ((note ? c->printed_notes++ : c->printed++) >= 5) return;
     printf("\n%s: history %ld (crosscheck -s %llu -i %ld), %s\n", what, idx,
            (unsigned long long)c->seed, idx, k->label);
     fwrite(jsonl->s, 1, jsonl->n, stdout);
@@ -303,7 +305,7 @@ static void report(ctx *c, const char *what, long idx, const cfg *k, const buf *
         printf("\n");
     }
     if (s && s->order[0] >= 0) {
-        printf("order found by exhaustive search (completion indices):");
+        printf("order found by exhaustive search (completion indices; :info invocations):");
         for (int d = 0; d < MAXT && s->order[d] >= 0; d++) {
             const txn *t = &s->h->t[s->order[d]];
             printf(" %d", line_index(s->h, t->type == T_INFO ? t->inv : t->cmp));
@@ -343,7 +345,8 @@ static bool rests_on_fail_reads(const hist *h, const cfg *k)
     iso_history *ih = NULL;
     iso_result *res = NULL;
     iso_error err = {0};
-    if (iso_history_read_mem("crosscheck", b.s, b.n, ISO_FORMAT_JSONL, &ih, &err) != 0) return false;
+    if (iso_history_read_mem("crosscheck", b.s, b.n, ISO_FORMAT_JSONL, &ih, &err) != 0)
+        return false;
     iso_validity v = run_check(ih, k, &res, &err);
     iso_result_free(res);
     iso_history_free(ih);
@@ -363,15 +366,16 @@ static iso_validity check_one(ctx *c, long idx, const hist *h, const buf *jsonl,
     st->impossible += !possible;
     if (v == ISO_ERROR) {
         st->errors++, c->failures++;
-        report(c, "CHECKER ERROR", idx, k, jsonl, NULL, NULL);
-        if (c->printed <= 5) printf("error: %s:%ld:%ld: %s\n", err.file, err.line, err.col, err.msg);
+        report(c, false, "CHECKER ERROR", idx, k, jsonl, NULL, NULL);
+        if (c->printed <= 5)
+            printf("error: %s:%ld:%ld: %s\n", err.file, err.line, err.col, err.msg);
     } else if (v == ISO_INVALID) {
         st->invalid++;
         count_types(c, res);
         if (tr->trusted[k->bf] && rests_on_fail_reads(h, k)) st->fail_read++;
         else if (tr->trusted[k->bf]) {
             st->unsound++, c->failures++;
-            report(c, "SOUNDNESS FAILURE", idx, k, jsonl, res, &tr->wit[k->bf]);
+            report(c, false, "SOUNDNESS FAILURE", idx, k, jsonl, res, &tr->wit[k->bf]);
         } else if (possible) st->info_read++;
     } else if (v == ISO_UNKNOWN) {
         st->unknown++;
@@ -383,7 +387,8 @@ static iso_validity check_one(ctx *c, long idx, const hist *h, const buf *jsonl,
             bool obs = h->wl == WL_LA && fully_observed(h);
             st->missed_observed += obs;
             if (c->verbose && (obs || c->verbose > 1))
-                report(c, obs ? "MISSED (fully observed)" : "missed", idx, k, jsonl, res, NULL);
+                report(c, true, obs ? "MISSED (fully observed)" : "missed", idx, k, jsonl, res,
+                       NULL);
         }
     }
     iso_result_free(res);
@@ -433,7 +438,7 @@ static void run_history(ctx *c, long idx, int wl)
     iso_error err = {0};
     if (iso_history_read_mem("crosscheck", jsonl.s, jsonl.n, ISO_FORMAT_JSONL, &ih, &err) != 0) {
         c->failures++;
-        report(c, "READ ERROR", idx, &cfgs[wl == WL_LA ? 0 : 6], &jsonl, NULL, NULL);
+        report(c, false, "READ ERROR", idx, &cfgs[wl == WL_LA ? 0 : 6], &jsonl, NULL, NULL);
         printf("error: %s:%ld:%ld: %s\n", err.file, err.line, err.col, err.msg);
         return;
     }
@@ -444,8 +449,9 @@ static void run_history(ctx *c, long idx, int wl)
         if (cfgs[ci].wl == wl && cfgs[ci].stronger >= 0 && v[ci] == ISO_INVALID &&
             v[cfgs[ci].stronger] != ISO_INVALID) {
             c->st[ci].nonmono++;
-            if (c->verbose) report(c, "NOT MONOTONIC (stronger model passes)", idx, &cfgs[ci], &jsonl,
-                                   NULL, NULL);
+            if (c->verbose)
+                report(c, true, "NOT MONOTONIC (stronger model passes)", idx, &cfgs[ci],
+                       &jsonl, NULL, NULL);
         }
     iso_history_free(ih);
 }
