@@ -351,6 +351,32 @@ static void test_memo_set(void **state)
     lin_set_release(&s);
 }
 
+/* Quiescent cuts: concurrent writes of 1, 2, 3, then (after a cut) reads
+ * of 2 and 3 in turn, or of 1 then 2 -- whichever end state of the writes
+ * a greedy pass carries on, the search must find the one that works, two
+ * segments back when a cut separates the reads; a read of 4 is final. */
+static void test_cuts_carry_every_state(void **state)
+{
+    (void)state;
+    static const uint32_t reads[][2] = {{2, 3}, {1, 2}, {3, 1}, {4, 1}, {2, 2}};
+    for (size_t c = 0; c < sizeof reads / sizeof reads[0]; c++) {
+        struct hist h = {.n = 6};
+        h.ops[0] = mk(0, 10, LIN_WRITE, 1, 0);
+        h.ops[1] = mk(1, 11, LIN_WRITE, 2, 0);
+        h.ops[2] = mk(2, 12, LIN_WRITE, 3, 0);
+        h.ops[3] = mk(13, 14, LIN_WRITE, 0, 0);        /* a lone op: a cut each side */
+        h.ops[3].kind = LIN_READ;
+        h.ops[3].a = reads[c][0];
+        h.ops[4] = mk(15, 17, LIN_READ, reads[c][1], 0);
+        h.ops[5] = mk(16, 18, LIN_READ, reads[c][1], 0);
+        hist_input(&h, ISO_WORKLOAD_REGISTER);
+        int want = brute(&h);
+        assert_int_equal(want, reads[c][0] != 4 && reads[c][0] == reads[c][1] ? 1 : 0);
+        assert_int_equal(engine(&h), want ? LIN_OK : LIN_FAIL);
+        hist_release(&h);
+    }
+}
+
 /* A long, no-quiescence history searches quickly (the memo at work):
  * 4 writers of the same value overlap in a chain. */
 static void test_long_chain(void **state)
@@ -385,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_mutex_and_queue),
         cmocka_unit_test(test_set_model),
         cmocka_unit_test(test_long_chain),
+        cmocka_unit_test(test_cuts_carry_every_state),
         cmocka_unit_test(test_cross_cas),
         cmocka_unit_test(test_cross_register),
         cmocka_unit_test(test_cross_mutex),

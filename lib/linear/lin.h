@@ -136,7 +136,7 @@ void lin_search_init(struct lin_search *s, const struct lin_input *in);
 void lin_search_release(struct lin_search *s);
 /* Search ops ids[0..n) (call order) from each state in from. LIN_ALL
  * collects every reachable final state into to; LIN_FIRST stops at the
- * first. On LIN_FAIL, s->best[0..n_best) (local ids) is the longest
+ * first, adding its final state to to. On LIN_FAIL, s->best[0..n_best) (local ids) is the longest
  * linearizable prefix found, from the state at offset best_from in from. */
 enum lin_outcome lin_search_run(struct lin_search *s, const uint32_t *ids, uint32_t n,
                                 const struct lin_set *from, enum lin_mode mode,

@@ -351,8 +351,7 @@ static enum lin_outcome walk(struct lin_search *s, enum lin_mode mode,
         if (sc.cur == FRESH) {
             sc.urgent = urgent_op(s);
             if (sc.urgent != END) rc = start_config(s, &sc, from_off);
-            else if (mode == LIN_FIRST) return LIN_OK;
-            else lin_set_add(to, s->st, s->st_n);
+            else if (lin_set_add(to, s->st, s->st_n) && mode == LIN_FIRST) return LIN_OK;
         } else if (sc.cur < s->n) {
             rc = scan_op(s, &sc, from_off);
             if (!rc) continue;

@@ -7,9 +7,18 @@
  * move an op across it, so each segment is searched on its own, from every
  * state the previous segments can end in (all of them are collected, a
  * set deduplicated by lin_set); the last segment only needs one success.
+ *
+ * Collecting every end state is the expensive part, so segments start
+ * greedy: one way through, one end state carried on. A greedy success
+ * proves nothing false; when a later segment fails, the nearest greedy
+ * segment before it is redone exactly and the walk resumes there; a
+ * second failure redoes every segment exactly. Only a failure after exact
+ * segments is final, and gets the witness. A segment of one op (the
+ * common case for a key of a kv history) is always exact: a step from
+ * each state.
+ *
  * The memo never spans a cut, which bounds its size by the longest busy
- * stretch instead of the whole history. A segment of one op (the common
- * case for a key of a kv history) is just a step from each state.
+ * stretch instead of the whole history.
  */
 #include <string.h>
 #include "lin.h"
@@ -49,32 +58,136 @@ static enum lin_outcome single_op(const struct lin_input *in, const struct lin_o
     return to->n ? LIN_OK : LIN_FAIL;
 }
 
+/* The segments of a partition and the states each starts from, kept in
+ * one arena as [len, words...] tuples so a failure can resume earlier. */
+struct walk {
+    struct lin_search *s;
+    const uint32_t *ids;
+    uint32_t n_segs;
+    uint32_t *start;          /* n_segs + 1 segment bounds */
+    uint8_t *exact;
+    size_t *from_off;         /* where segment i's states begin in states */
+    size_t *from_words;       /* how many words they take */
+    uint32_t *from_n;         /* and how many states */
+    struct lin_set states;    /* words only: the arena */
+    struct lin_set to, buf;
+};
+
+static void cut(struct walk *wk, const struct lin_input *in, uint32_t n)
+{
+    size_t cap = 0;
+    wk->n_segs = 0;
+    for (uint32_t a = 0; a < n; a = segment_end(in->ops, wk->ids, a, n))
+        ISO_PUSH(wk->start, wk->n_segs, cap, a);
+    ISO_GROW(wk->start, cap, (size_t)wk->n_segs + 1);
+    wk->start[wk->n_segs] = n;
+    wk->exact = iso_xcalloc((size_t)wk->n_segs + 1, 1);
+    wk->from_off = iso_xcalloc((size_t)wk->n_segs + 1, sizeof *wk->from_off);
+    wk->from_words = iso_xcalloc((size_t)wk->n_segs + 1, sizeof *wk->from_words);
+    wk->from_n = iso_xcalloc((size_t)wk->n_segs + 1, sizeof *wk->from_n);
+}
+
+/* A read-only view of segment i's starting states. */
+static struct lin_set from_view(const struct walk *wk, uint32_t i)
+{
+    return (struct lin_set){.words = wk->states.words + wk->from_off[i],
+                            .n_words = wk->from_words[i], .n = wk->from_n[i]};
+}
+
+/* Store wk->to as the starting states of segment k, at arena offset off
+ * (dropping whatever came after). */
+static void keep_states(struct walk *wk, uint32_t k, size_t off)
+{
+    struct lin_set *st = &wk->states;
+    ISO_GROW(st->words, st->cap_words, off + wk->to.n_words + 1);
+    memcpy(st->words + off, wk->to.words, wk->to.n_words * sizeof *st->words);
+    st->n_words = off + wk->to.n_words;
+    wk->from_off[k] = off;
+    wk->from_words[k] = wk->to.n_words;
+    wk->from_n[k] = (uint32_t)wk->to.n;
+}
+
+static enum lin_outcome run_segment(struct walk *wk, uint32_t i)
+{
+    const struct lin_input *in = wk->s->in;
+    uint32_t a = wk->start[i], b = wk->start[i + 1];
+    struct lin_set from = from_view(wk, i);
+    lin_set_clear(&wk->to);
+    if (b == a + 1) {
+        wk->exact[i] = 1;
+        if (single_op(in, &in->ops[wk->ids[a]], &from, &wk->to, &wk->buf) == LIN_OK)
+            return LIN_OK;
+    }
+    enum lin_mode mode = wk->exact[i] && i + 1 < wk->n_segs ? LIN_ALL : LIN_FIRST;
+    return lin_search_run(wk->s, wk->ids + a, b - a, &from, mode, &wk->to);
+}
+
+/* After segment i failed: the segment to resume at, or UINT32_MAX when
+ * every segment before i is exact (the failure is final). The first retry
+ * at a failure point redoes the nearest greedy segment exactly; the next
+ * makes every segment from the earliest greedy one exact. */
+static uint32_t resume_at(struct walk *wk, uint32_t i, uint32_t *fail_at, int *retries)
+{
+    uint32_t j = i, k = 0;
+    while (j > 0 && wk->exact[j - 1]) j--;
+    if (j == 0) return UINT32_MAX;
+    if (i != *fail_at) *retries = 0;
+    *fail_at = i;
+    if ((*retries)++ == 0) {
+        wk->exact[j - 1] = 1;
+        return j - 1;
+    }
+    while (wk->exact[k]) k++;
+    memset(wk->exact + k, 1, i - k);
+    return k;
+}
+
+static enum lin_outcome walk_segments(struct walk *wk, const iso_history *h, uint32_t part,
+                                      struct lin_witness *w, uint32_t *n_searched)
+{
+    int retries = 0;
+    uint32_t fail_at = UINT32_MAX;
+    for (uint32_t i = 0; i < wk->n_segs;) {
+        enum lin_outcome res = run_segment(wk, i);
+        (*n_searched)++;
+        if (res == LIN_OK) {
+            keep_states(wk, i + 1, wk->from_off[i] + wk->from_words[i]);
+            i++;
+            continue;
+        }
+        if (res != LIN_FAIL) return res;
+        uint32_t j = resume_at(wk, i, &fail_at, &retries);
+        if (j == UINT32_MAX) {
+            struct lin_set from = from_view(wk, i);
+            if (w && h)
+                lin_witness_build(w, wk->s, h, wk->ids + wk->start[i],
+                                  wk->start[i + 1] - wk->start[i], &from, wk->start[i], part);
+            return LIN_FAIL;
+        }
+        i = j;
+    }
+    return LIN_OK;
+}
+
 enum lin_outcome lin_check_partition(struct lin_search *s, const iso_history *h,
                                      uint32_t part, struct lin_witness *w,
                                      uint32_t *n_segments)
 {
     const struct lin_input *in = s->in;
-    const uint32_t *ids = in->part_ops + in->part_off[part];
     uint32_t n = in->part_off[part + 1] - in->part_off[part];
-    struct lin_set from = {0}, to = {0}, buf = {0}, tmp;
-    enum lin_outcome res = LIN_OK;
-    initial_states(in, &from);
+    struct walk wk = {.s = s, .ids = in->part_ops + in->part_off[part]};
+    cut(&wk, in, n);
+    initial_states(in, &wk.to);
+    keep_states(&wk, 0, 0);
     *n_segments = 0;
-    for (uint32_t a = 0, b; a < n && res == LIN_OK; a = b) {
-        b = segment_end(in->ops, ids, a, n);
-        lin_set_clear(&to);
-        res = b == a + 1 ? single_op(in, &in->ops[ids[a]], &from, &to, &buf) : LIN_FAIL;
-        if (res != LIN_OK)
-            res = lin_search_run(s, ids + a, b - a, &from, b == n ? LIN_FIRST : LIN_ALL, &to);
-        (*n_segments)++;
-        if (res == LIN_FAIL && w && h)
-            lin_witness_build(w, s, h, ids + a, b - a, &from, a, part);
-        tmp = from;
-        from = to;
-        to = tmp;
-    }
-    lin_set_release(&from);
-    lin_set_release(&to);
-    lin_set_release(&buf);
+    enum lin_outcome res = walk_segments(&wk, h, part, w, n_segments);
+    free(wk.start);
+    free(wk.exact);
+    free(wk.from_off);
+    free(wk.from_words);
+    free(wk.from_n);
+    lin_set_release(&wk.states);
+    lin_set_release(&wk.to);
+    lin_set_release(&wk.buf);
     return res;
 }
