@@ -3,10 +3,11 @@
  * linearizability benchmarks: clients run ops back to back with random
  * think time and latency against an atomic register (one, or one per key
  * for kv); each op takes effect at a random point inside its interval.
- * About one op in 2000 crashes (:info; it took effect or not, at random)
- * and its client continues as a new process, as Jepsen does.
+ * About one op in CRASH (default 2000; 0 = none) crashes (:info; it took
+ * effect or not, at random) and its client continues as a new process, as
+ * Jepsen does.
  *
- *   gen_lin register|cas-register|kv N_OPS [KEYS [CLIENTS [SEED [edn|jsonl]]]]
+ *   gen_lin register|cas-register|kv N_OPS [KEYS [CLIENTS [SEED [edn|jsonl [CRASH]]]]]
  *
  * N_OPS counts operations (an invocation and its completion); the history
  * goes to stdout as EDN op maps or JSON lines.
@@ -30,6 +31,7 @@ struct gop {
 struct ev { int64_t time; uint32_t op; uint8_t complete; };
 
 static uint64_t seed = 1;
+static uint32_t crash_every = 2000;
 
 static uint32_t rnd(uint32_t n)
 {
@@ -68,7 +70,7 @@ static void make_ops(struct gop *ops, size_t n, uint32_t clients, uint32_t keys,
         op->f = (uint8_t)rnd(cas ? 3 : 2);
         op->v = (int8_t)rnd(5);
         op->old = (int8_t)rnd(5);
-        op->type = rnd(2000) == 0 ? T_INFO : T_OK;
+        op->type = crash_every && rnd(crash_every) == 0 ? T_INFO : T_OK;
         op->applied = op->type != T_INFO || rnd(2);
         if (op->type == T_INFO) proc[c] += clients;
         now[c] = op->ret;
@@ -134,7 +136,7 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: gen_lin register|cas-register|kv N_OPS "
-                        "[KEYS [CLIENTS [SEED [edn|jsonl]]]]\n");
+                        "[KEYS [CLIENTS [SEED [edn|jsonl [CRASH]]]]]\n");
         return 2;
     }
     int kv = strcmp(argv[1], "kv") == 0, cas = kv || strcmp(argv[1], "cas-register") == 0;
@@ -143,6 +145,7 @@ int main(int argc, char **argv)
     uint32_t clients = argc > 4 ? (uint32_t)atoi(argv[4]) : 10;
     seed = argc > 5 ? strtoull(argv[5], NULL, 10) | 1 : 88172645463325252ull;
     int json = argc > 6 && strcmp(argv[6], "jsonl") == 0;
+    if (argc > 7) crash_every = (uint32_t)atoi(argv[7]);
     if (!n || !keys || !clients) return 2;
     struct gop *ops = calloc(n, sizeof *ops);
     struct ev *evs = malloc(2 * n * sizeof *evs);

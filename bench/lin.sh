@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/lin.sh -- the linearizability benchmark (issue 5): generates
 # linearizable register and kv histories with bench/gen_lin (10 clients,
-# values 0..4, about 1 op in 2000 crashing as :info) and times
+# values 0..4, about 1 op in 2000 crashing as :info, or none) and times
 # `isolde check -m register|kv` on each. One row per case: operations,
 # wall time (reading included), the checker's own time (from its report),
 # throughput, peak RSS, verdict, and the issue's target (PASS / MISS).
@@ -25,11 +25,11 @@ mkdir -p "$dir" || exit 1
 tag=$(cksum < "$gen" | cut -d' ' -f1)
 find "$dir" -name 'l-*' ! -name "l-$tag-*" -exec rm -f {} +
 
-# history MODEL OPS KEYS FORMAT: prints the path, generating it once.
+# history MODEL OPS KEYS FORMAT CRASH: prints the path, generating it once.
 history() {
-    f=$dir/l-$tag-$1-$2-$3.$4
+    f=$dir/l-$tag-$1-$2-$3-$5.$4
     if [ ! -s "$f" ]; then
-        "$gen" "$1" "$2" "$3" 10 42 "$4" > "$f.tmp" && mv "$f.tmp" "$f" || return 1
+        "$gen" "$1" "$2" "$3" 10 42 "$4" "$5" > "$f.tmp" && mv "$f.tmp" "$f" || return 1
     fi
     echo "$f"
 }
@@ -51,8 +51,8 @@ measure() {
 }
 
 printf '%-24s %9s %8s %8s %11s %8s %-14s %s\n' case ops wall_s check_s ops/s peak_MB verdict target
-row() { # name model ops keys max_s max_mb format
-    f=$(history "$2" "$3" "$4" "$7") || { echo "$1: generator failed"; failed=1; return; }
+row() { # name model ops keys max_s max_mb format crash
+    f=$(history "$2" "$3" "$4" "$7" "$8") || { echo "$1: generator failed"; failed=1; return; }
     measure "$f" "$2"
     check_s=$(sed -n 's/.*checked in \([0-9.]*\) s.*/\1/p' "$dir/out.txt" | head -1)
     [ -n "$check_s" ] || check_s=-
@@ -74,9 +74,11 @@ row() { # name model ops keys max_s max_mb format
         "$verdict" "$target"
 }
 
-row "register 10 clients" register 10000 1 - - edn
-row "register 10 clients" register 20000 1 - - edn
-row "register 10 clients" register 100000 1 5 1024 edn
-row "kv 1000 keys, edn" kv 1000000 1000 1 1024 edn
-row "kv 1000 keys, jsonl" kv 1000000 1000 1 1024 jsonl
+row "register 10 clients" register 10000 1 - - edn 2000
+row "register 10 clients" register 20000 1 - - edn 2000
+row "register 10 clients" register 100000 1 5 1024 edn 2000
+row "register, no crashes" register 100000 1 5 1024 edn 0
+row "cas-register 10 clients" cas-register 100000 1 5 1024 edn 2000
+row "kv 1000 keys, edn" kv 1000000 1000 1 1024 edn 2000
+row "kv 1000 keys, jsonl" kv 1000000 1000 1 1024 jsonl 2000
 exit "$failed"
