@@ -121,8 +121,7 @@ static bool brute_force(search *s, const hist *h, int kind, bool trust_info)
         if (t->type == T_OK || (trust_info && t->type == T_INFO && reports_reads(t)))
             s->must |= 1u << i;
         if (t->type != T_FAIL) s->cand |= 1u << i;
-        for (int j = 0; j < t->nm; j++)
-            if (t->m[j].f != F_READ) s->writes[i] |= 1u << t->m[j].key;
+        s->writes[i] = txn_writes(t);
         for (int j = 0; j < h->n; j++)
             if (precedes(h, j, i, s->flags)) s->pred[i] |= 1u << j;
     }

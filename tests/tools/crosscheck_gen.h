@@ -76,6 +76,7 @@ static double unit(rng *r) { return ((double)(rng_next(r) >> 11) + 0.5) * 0x1p-5
 typedef struct faults {
     double fail, info; /* outcome rates */
     double stale;      /* a txn reads from an older snapshot */
+    bool fcw;          /* ... but none older than a commit writing its keys */
     double corrupt;    /* a read is mangled (prefix, drop, dup, swap, garbage) */
     double reorder;    /* adjacent commits swapped (breaks real-time order) */
     double lost;       /* an append / write silently not applied */
@@ -91,7 +92,8 @@ static void pick_faults(rng *r, faults *f)
     f->info = out[rnd(r, 3)];
     f->info_reads = chance(r, 0.3);
     int level = rnd(r, 10);
-    if (level >= 3) f->stale = level >= 6 ? 0.3 : 0.5;
+    if (level >= 3) f->stale = level >= 6 ? 0.3 : 0.9;
+    f->fcw = level >= 3 && level < 6; /* snapshot isolation done right */
     if (level >= 6) {
         f->corrupt = 0.06 * (level - 5);
         f->reorder = 0.3;
@@ -241,6 +243,26 @@ static void gen_reads(hist *h, rng *r, const faults *f, const kstate *view0, int
     }
 }
 
+/* Keys a txn writes, as a bit set. */
+static unsigned txn_writes(const txn *t)
+{
+    unsigned keys = 0;
+    for (int j = 0; j < t->nm; j++)
+        if (t->m[j].f != F_READ) keys |= 1u << t->m[j].key;
+    return keys;
+}
+
+/* The snapshot of the txn at position p: the latest state, or an older
+ * one; with first-committer-wins, never older than a conflicting commit. */
+static int pick_snapshot(const hist *h, rng *r, const faults *f, const int *order, int p)
+{
+    if (!chance(r, f->stale)) return p;
+    int lo = f->fcw ? p : 0;
+    unsigned w = txn_writes(&h->t[order[p]]);
+    while (lo > 0 && f->fcw && !(txn_writes(&h->t[order[lo - 1]]) & w)) lo--;
+    return chance(r, 0.5) ? lo : lo + rnd(r, p - lo + 1);
+}
+
 static void gen_history(hist *h, int wl, uint64_t seed)
 {
     rng r = {seed};
@@ -264,10 +286,9 @@ static void gen_history(hist *h, int wl, uint64_t seed)
             if (t->m[j].f != F_READ && !chance(&r, f.lost))
                 kput(&states[p + 1], wl, t->m[j].key, t->m[j].val);
     }
-    for (int p = 0; p < nord; p++) {
-        int snap = chance(&r, f.stale) ? rnd(&r, p + 1) : p;
-        gen_reads(h, &r, &f, &states[snap], order[p], &states[nord]);
-    }
+    for (int p = 0; p < nord; p++)
+        gen_reads(h, &r, &f, &states[pick_snapshot(h, &r, &f, order, p)], order[p],
+                  &states[nord]);
     for (int i = 0; i < h->n; i++) /* txns that ran but never committed */
         if (!applied[i]) gen_reads(h, &r, &f, &states[rnd(&r, nord + 1)], i, &states[nord]);
 }
