@@ -243,6 +243,9 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
     uint8_t extra = order_edges(ctx.reportable);
     phase(NULL);
     if (!rc) rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx.txns, err);
+    if (!rc && ctx.txns.n >= ISO_MAX_TXNS)
+        rc = iso_fail(err, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx.txns.n,
+                      ISO_MAX_TXNS - 1);
     phase("pairing");
     if (!rc) rc = ctx.wl->analyze(&ctx, err);
     phase(ctx.wl->name);

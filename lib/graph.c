@@ -14,7 +14,7 @@
 
 void iso_edges_add(iso_edges *es, uint32_t src, uint32_t dst, uint8_t bits)
 {
-    ISO_PUSH(es->e, es->n, es->cap, ((iso_edge){src, dst, bits}));
+    ISO_PUSH(es->e, es->n, es->cap, ((iso_edge){src, dst | (uint32_t)bits << 27}));
 }
 
 void iso_edges_free(iso_edges *es)
@@ -63,7 +63,7 @@ static void scatter(iso_graph *g, const iso_edges *es)
     uint32_t n = g->n, *off = g->off;
     memset(off, 0, ((size_t)n + 1) * sizeof *off);
     for (size_t i = 0; i < es->n; i++)
-        if (es->e[i].src < n && es->e[i].dst < n) off[es->e[i].src + 1]++;
+        if (es->e[i].src < n && iso_edge_dst(&es->e[i]) < n) off[es->e[i].src + 1]++;
     for (uint32_t v = 0; v < n; v++) off[v + 1] += off[v];
     g->dst = iso_xmalloc(((size_t)off[n] + 1) * sizeof *g->dst);
     g->bits = iso_xmalloc((size_t)off[n] + 1);
@@ -71,9 +71,9 @@ static void scatter(iso_graph *g, const iso_edges *es)
     memcpy(fill, off, ((size_t)n + 1) * sizeof *fill);
     for (size_t i = 0; i < es->n; i++) {
         const iso_edge *e = &es->e[i];
-        if (e->src >= n || e->dst >= n) continue;
-        g->dst[fill[e->src]] = e->dst;
-        g->bits[fill[e->src]++] = e->bits;
+        if (e->src >= n || iso_edge_dst(e) >= n) continue;
+        g->dst[fill[e->src]] = iso_edge_dst(e);
+        g->bits[fill[e->src]++] = iso_edge_bits(e);
     }
     free(fill);
 }

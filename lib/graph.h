@@ -22,10 +22,16 @@ enum iso_edge_bit {
 };
 #define ISO_EDGE_DATA (ISO_EDGE_WW | ISO_EDGE_WR | ISO_EDGE_RW)
 
+/* An edge as inference emits it: 8 bytes, the destination in the low 27
+ * bits of dst_bits and the edge bits above (histories are limited to 2^27
+ * transactions, ISO_MAX_TXNS). */
 typedef struct iso_edge {
-    uint32_t src, dst;
-    uint8_t bits;
+    uint32_t src;
+    uint32_t dst_bits;
 } iso_edge;
+#define ISO_MAX_TXNS ((uint32_t)1 << 27)
+static inline uint32_t iso_edge_dst(const iso_edge *e) { return e->dst_bits & (ISO_MAX_TXNS - 1); }
+static inline uint8_t iso_edge_bits(const iso_edge *e) { return (uint8_t)(e->dst_bits >> 27); }
 
 typedef struct iso_edges {
     iso_edge *e;

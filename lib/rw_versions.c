@@ -494,7 +494,7 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         }
         used[n_used] = s;
         if (s == RW_SRC_INITIAL || !cyclic_with(ctx, st, &acc, &nb, used, n_used + 1)) {
-            for (size_t i = 0; i < nb.e.n; i++) iso_edges_add(&acc.e, nb.e.e[i].src, nb.e.e[i].dst, 1);
+            for (size_t i = 0; i < nb.e.n; i++) iso_edges_add(&acc.e, nb.e.e[i].src, iso_edge_dst(&nb.e.e[i]), 1);
             n_used++;
         }
         iso_edges_free(&nb.e);

@@ -40,7 +40,7 @@ static void done(hist *x, uint32_t id, int p, int type)
 static int has(const iso_edges *es, uint32_t a, uint32_t b, uint8_t bit)
 {
     for (size_t i = 0; i < es->n; i++)
-        if (es->e[i].src == a && es->e[i].dst == b && es->e[i].bits == bit) return 1;
+        if (es->e[i].src == a && iso_edge_dst(&es->e[i]) == b && iso_edge_bits(&es->e[i]) == bit) return 1;
     return 0;
 }
 
@@ -136,7 +136,7 @@ static void test_random_closure(void **st)
         iso_edges es = {0};
         iso_realtime_edges(x.h, &t, &es);
         uint8_t reach[14][14] = {{0}};
-        for (size_t i = 0; i < es.n; i++) reach[es.e[i].src][es.e[i].dst] = 1;
+        for (size_t i = 0; i < es.n; i++) reach[es.e[i].src][iso_edge_dst(&es.e[i])] = 1;
         for (size_t k = 0; k < x.n; k++)
             for (size_t i = 0; i < x.n; i++)
                 for (size_t j = 0; j < x.n; j++) reach[i][j] |= reach[i][k] && reach[k][j];

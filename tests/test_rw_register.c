@@ -54,7 +54,7 @@ static uint8_t edge(const fx *f, uint32_t a, uint32_t b)
 {
     uint8_t bits = 0;
     for (size_t i = 0; i < f->ctx.edges.n; i++)
-        if (f->ctx.edges.e[i].src == a && f->ctx.edges.e[i].dst == b) bits |= f->ctx.edges.e[i].bits;
+        if (f->ctx.edges.e[i].src == a && iso_edge_dst(&f->ctx.edges.e[i]) == b) bits |= iso_edge_bits(&f->ctx.edges.e[i]);
     return bits;
 }
 
@@ -579,7 +579,7 @@ static void random_shapes_never_crash(void **state)
         fx *f = run(iso_buf_cstr(&b), &o);
         for (size_t i = 0; f->rc == 0 && i < f->ctx.edges.n; i++) {
             assert_true(f->ctx.edges.e[i].src < f->ctx.txns.n);
-            assert_true(f->ctx.edges.e[i].dst < f->ctx.txns.n);
+            assert_true(iso_edge_dst(&f->ctx.edges.e[i]) < f->ctx.txns.n);
         }
         if (f->rc) assert_true(f->err.line >= 1);
         done(f);
