@@ -4,6 +4,7 @@
  * future-read, duplicate-elements, incompatible-order, dirty-update and
  * lost-update, each rendered for people and as Elle's JSON.
  */
+#include "finding.h"
 #include "list_append.h"
 
 #include <stdlib.h>
@@ -13,53 +14,6 @@ static iso_val mop_key(const iso_store *s, iso_val m) { return iso_seq_items(s, 
 static iso_val mop_val(const iso_store *s, iso_val m)
 {
     return iso_seq_len(s, m) == 3 ? iso_seq_items(s, m)[2] : ISO_NIL;
-}
-
-/* A finding under construction: text and JSON side by side. */
-typedef struct finding {
-    iso_buf text, json;
-} finding;
-
-static void f_let(const iso_ctx *ctx, finding *f, const uint32_t *txns, size_t n)
-{
-    iso_buf_puts(&f->text, "Let:\n");
-    for (size_t i = 0; i < n; i++) {
-        iso_buf_printf(&f->text, "  T%zu = ", i + 1);
-        iso_ctx_op_text(ctx, txns[i], &f->text);
-        iso_buf_puts(&f->text, "\n");
-    }
-    iso_buf_puts(&f->text, "\nThen:\n  - ");
-}
-
-static void f_val(const iso_ctx *ctx, finding *f, iso_val v)
-{
-    iso_ctx_val_text(ctx, v, &f->text);
-}
-
-static void f_key_json(const iso_ctx *ctx, finding *f, const char *name, iso_val v)
-{
-    iso_buf_printf(&f->json, "%s\"%s\":", f->json.n > 1 ? "," : "", name);
-    iso_ctx_val_json(ctx, v, &f->json);
-}
-
-static void f_op_json(const iso_ctx *ctx, finding *f, const char *name, uint32_t txn)
-{
-    iso_buf_printf(&f->json, "%s\"%s\":", f->json.n > 1 ? "," : "", name);
-    iso_ctx_op_json(ctx, txn, &f->json);
-}
-
-static void f_emit(iso_ctx *ctx, finding *f, int type)
-{
-    iso_buf_puts(&f->json, "}");
-    iso_ctx_add_finding(ctx, type, iso_buf_cstr(&f->text), iso_buf_cstr(&f->json));
-    iso_buf_free(&f->text);
-    iso_buf_free(&f->json);
-}
-
-static void f_begin(finding *f)
-{
-    memset(f, 0, sizeof *f);
-    iso_buf_puts(&f->json, "{");
 }
 
 /* ---- reads of other transactions' writes --------------------------------- */
@@ -72,41 +26,39 @@ static void read_cases(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop
     for (size_t i = la_trusted(k) ? (n < k->clean ? n : k->clean) : 0; i < n; i++) {
         const la_append *a = la_find(st, key, items[i]);
         if (a && a->type != ISO_OP_FAIL) continue;
-        finding f;
-        f_begin(&f);
+        iso_fb f = {{0}, {0}};
         uint32_t tx[2] = {t, a ? a->txn : t};
-        f_let(ctx, &f, tx, a ? 2 : 1);
+        iso_fb_let(ctx, &f, tx, a ? 2 : 1);
         iso_buf_puts(&f.text, "T1 read ");
-        f_val(ctx, &f, mop_key(&ctx->h->store, mop));
+        iso_fb_val(ctx, &f, mop_key(&ctx->h->store, mop));
         iso_buf_puts(&f.text, " = ");
-        f_val(ctx, &f, mop_val(&ctx->h->store, mop));
+        iso_fb_val(ctx, &f, mop_val(&ctx->h->store, mop));
         iso_buf_puts(&f.text, ", which includes ");
-        f_val(ctx, &f, items[i]);
+        iso_fb_val(ctx, &f, items[i]);
         iso_buf_puts(&f.text, a ? "; T2 appended it but failed: T1 read aborted state."
                                 : "; no transaction ever appended that element to that key.");
-        f_op_json(ctx, &f, "op", t);
-        f_key_json(ctx, &f, "mop", mop);
-        if (a) f_op_json(ctx, &f, "writer", a->txn);
-        f_key_json(ctx, &f, "element", items[i]);
-        f_emit(ctx, &f, a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
+        iso_fb_field_op(ctx, &f, "op", t);
+        iso_fb_field(ctx, &f, "mop", mop);
+        if (a) iso_fb_field_op(ctx, &f, "writer", a->txn);
+        iso_fb_field(ctx, &f, "element", items[i]);
+        iso_fb_emit(ctx, &f, a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
     }
     if (last && last->intermediate && last->txn != t) {
-        finding f;
-        f_begin(&f);
+        iso_fb f = {{0}, {0}};
         uint32_t tx[2] = {t, last->txn};
-        f_let(ctx, &f, tx, 2);
+        iso_fb_let(ctx, &f, tx, 2);
         iso_buf_puts(&f.text, "T1 read ");
-        f_val(ctx, &f, mop_key(&ctx->h->store, mop));
+        iso_fb_val(ctx, &f, mop_key(&ctx->h->store, mop));
         iso_buf_puts(&f.text, " = ");
-        f_val(ctx, &f, mop_val(&ctx->h->store, mop));
+        iso_fb_val(ctx, &f, mop_val(&ctx->h->store, mop));
         iso_buf_puts(&f.text, ", ending in ");
-        f_val(ctx, &f, items[n - 1]);
+        iso_fb_val(ctx, &f, items[n - 1]);
         iso_buf_puts(&f.text, ", but T2 appended to that key again after it: T1 read an intermediate state.");
-        f_op_json(ctx, &f, "op", t);
-        f_key_json(ctx, &f, "mop", mop);
-        f_op_json(ctx, &f, "writer", last->txn);
-        f_key_json(ctx, &f, "element", items[n - 1]);
-        f_emit(ctx, &f, ISO_A_G1B);
+        iso_fb_field_op(ctx, &f, "op", t);
+        iso_fb_field(ctx, &f, "mop", mop);
+        iso_fb_field_op(ctx, &f, "writer", last->txn);
+        iso_fb_field(ctx, &f, "element", items[n - 1]);
+        iso_fb_emit(ctx, &f, ISO_A_G1B);
     }
 }
 
@@ -126,15 +78,15 @@ static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val
         if (count > 1 && !before) dup[nd++] = items[i];
     }
     if (nd) {
-        finding f;
-        f_begin(&f);
-        f_let(ctx, &f, &t, 1);
+        iso_fb f = {{0}, {0}};
+        iso_fb_let(ctx, &f, &t, 1);
         iso_buf_puts(&f.text, "T1 read ");
-        f_val(ctx, &f, mop_val(s, mop));
+        iso_fb_val(ctx, &f, mop_val(s, mop));
         iso_buf_puts(&f.text, ", which lists the same appended element more than once.");
-        f_op_json(ctx, &f, "op", t);
-        f_key_json(ctx, &f, "mop", mop);
-        iso_buf_puts(&f.json, ",\"duplicates\":{");
+        iso_fb_field_op(ctx, &f, "op", t);
+        iso_fb_field(ctx, &f, "mop", mop);
+        iso_fb_key(&f, "duplicates");
+        iso_buf_puts(&f.json, "{");
         for (size_t i = 0; i < nd; i++) {
             size_t count = 0;
             for (size_t j = 0; j < n; j++) count += iso_val_eq(s, dup[i], items[j]);
@@ -146,7 +98,7 @@ static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val
             iso_buf_free(&tmp);
         }
         iso_buf_puts(&f.json, "}");
-        f_emit(ctx, &f, ISO_A_DUPLICATE_ELEMENTS);
+        iso_fb_emit(ctx, &f, ISO_A_DUPLICATE_ELEMENTS);
     }
     free(dup);
 }
@@ -200,9 +152,8 @@ static int read_matches(const iso_store *s, const kstate *k, const iso_val *item
 
 static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k)
 {
-    finding f;
-    f_begin(&f);
-    f_let(ctx, &f, &t, 1);
+    iso_fb f = {{0}, {0}};
+    iso_fb_let(ctx, &f, &t, 1);
     iso_buf exp = {0}, expj = {0};
     iso_buf_puts(&exp, "[");
     iso_buf_puts(&expj, "[");
@@ -215,16 +166,17 @@ static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k
     iso_buf_puts(&exp, "]");
     iso_buf_puts(&expj, "]");
     iso_buf_puts(&f.text, "T1 read ");
-    f_val(ctx, &f, mop_val(&ctx->h->store, mop));
+    iso_fb_val(ctx, &f, mop_val(&ctx->h->store, mop));
     iso_buf_puts(&f.text, " from ");
-    f_val(ctx, &f, mop_key(&ctx->h->store, mop));
+    iso_fb_val(ctx, &f, mop_key(&ctx->h->store, mop));
     iso_buf_printf(&f.text, ", but its own earlier reads and appends imply %s.", iso_buf_cstr(&exp));
-    f_op_json(ctx, &f, "op", t);
-    f_key_json(ctx, &f, "mop", mop);
-    iso_buf_printf(&f.json, ",\"expected\":%s", iso_buf_cstr(&expj));
+    iso_fb_field_op(ctx, &f, "op", t);
+    iso_fb_field(ctx, &f, "mop", mop);
+    iso_fb_key(&f, "expected");
+    iso_buf_puts(&f.json, iso_buf_cstr(&expj));
     iso_buf_free(&exp);
     iso_buf_free(&expj);
-    f_emit(ctx, &f, ISO_A_INTERNAL);
+    iso_fb_emit(ctx, &f, ISO_A_INTERNAL);
 }
 
 /* Elle's op-int-case: the first read that disagrees with the transaction's
@@ -267,20 +219,19 @@ static void future_read_txn(iso_ctx *ctx, uint32_t t, const iso_val *m, size_t n
             const iso_val *items = la_read_items(s, mop_val(s, m[r]), &len);
             for (size_t i = 0; i < len; i++) {
                 if (!iso_val_eq(s, items[i], v)) continue;
-                finding f;
-                f_begin(&f);
-                f_let(ctx, &f, &t, 1);
+                iso_fb f = {{0}, {0}};
+                iso_fb_let(ctx, &f, &t, 1);
                 iso_buf_puts(&f.text, "T1 read ");
-                f_val(ctx, &f, mop_val(s, m[r]));
+                iso_fb_val(ctx, &f, mop_val(s, m[r]));
                 iso_buf_puts(&f.text, " from ");
-                f_val(ctx, &f, key);
+                iso_fb_val(ctx, &f, key);
                 iso_buf_puts(&f.text, ", which includes ");
-                f_val(ctx, &f, v);
+                iso_fb_val(ctx, &f, v);
                 iso_buf_puts(&f.text, ", an element T1 itself appends only later.");
-                f_op_json(ctx, &f, "op", t);
-                f_key_json(ctx, &f, "mop", m[r]);
-                f_key_json(ctx, &f, "element", v);
-                f_emit(ctx, &f, ISO_A_FUTURE_READ);
+                iso_fb_field_op(ctx, &f, "op", t);
+                iso_fb_field(ctx, &f, "mop", m[r]);
+                iso_fb_field(ctx, &f, "element", v);
+                iso_fb_emit(ctx, &f, ISO_A_FUTURE_READ);
                 return;
             }
         }
@@ -318,28 +269,30 @@ void la_anomalies_free(la_state *st)
 static void dirty_update_case(iso_ctx *ctx, const la_state *st, uint32_t key, const iso_val *vs,
                               size_t n, uint32_t t1, uint32_t t2)
 {
-    finding f;
-    f_begin(&f);
+    iso_fb f = {{0}, {0}};
     uint32_t tx[2] = {t1, t2};
-    f_let(ctx, &f, tx, 2);
+    iso_fb_let(ctx, &f, tx, 2);
     iso_buf_puts(&f.text, "T1 failed, yet its append to ");
-    f_val(ctx, &f, st->keys.vals[key]);
+    iso_fb_val(ctx, &f, st->keys.vals[key]);
     iso_buf_puts(&f.text, " stands in the version order before T2's committed append: versions ");
-    f_key_json(ctx, &f, "key", st->keys.vals[key]);
-    iso_buf_puts(&f.json, ",\"values\":[");
+    iso_fb_field(ctx, &f, "key", st->keys.vals[key]);
+    iso_fb_key(&f, "values");
+    iso_buf_puts(&f.json, "[");
     iso_buf_puts(&f.text, "[");
     for (size_t i = 0; i < n; i++) {
         if (i) { iso_buf_puts(&f.json, ","); iso_buf_puts(&f.text, " "); }
         iso_ctx_val_json(ctx, vs[i], &f.json);
-        f_val(ctx, &f, vs[i]);
+        iso_fb_val(ctx, &f, vs[i]);
     }
     iso_buf_puts(&f.text, "] promote aborted state to committed state.");
-    iso_buf_puts(&f.json, "],\"txns\":[");
+    iso_buf_puts(&f.json, "]");
+    iso_fb_key(&f, "txns");
+    iso_buf_puts(&f.json, "[");
     iso_ctx_op_json(ctx, t1, &f.json);
     iso_buf_puts(&f.json, ",\"...\",");
     iso_ctx_op_json(ctx, t2, &f.json);
     iso_buf_puts(&f.json, "]");
-    f_emit(ctx, &f, ISO_A_DIRTY_UPDATE);
+    iso_fb_emit(ctx, &f, ISO_A_DIRTY_UPDATE);
 }
 
 /* Elle's dirty-update-cases: walk the key's version order as Elle infers
@@ -418,26 +371,26 @@ static void collect_lost_updates(const iso_ctx *ctx, la_state *st, uint32_t t, c
 
 static void lost_update_case(iso_ctx *ctx, const la_state *st, const lu_entry *e, size_t n)
 {
-    finding f;
-    f_begin(&f);
+    iso_fb f = {{0}, {0}};
     uint32_t *tx = iso_xmalloc(n * sizeof *tx);
     for (size_t i = 0; i < n; i++) tx[i] = e[i].txn;
-    f_let(ctx, &f, tx, n);
+    iso_fb_let(ctx, &f, tx, n);
     iso_buf_printf(&f.text, "T1..T%zu all read ", n);
-    f_val(ctx, &f, st->keys.vals[e->key]);
+    iso_fb_val(ctx, &f, st->keys.vals[e->key]);
     iso_buf_puts(&f.text, " = ");
-    f_val(ctx, &f, e->value);
+    iso_fb_val(ctx, &f, e->value);
     iso_buf_puts(&f.text, " and then appended to it, and all committed: all but one update was lost.");
-    f_key_json(ctx, &f, "key", st->keys.vals[e->key]);
-    f_key_json(ctx, &f, "value", e->value);
-    iso_buf_puts(&f.json, ",\"txns\":[");
+    iso_fb_field(ctx, &f, "key", st->keys.vals[e->key]);
+    iso_fb_field(ctx, &f, "value", e->value);
+    iso_fb_key(&f, "txns");
+    iso_buf_puts(&f.json, "[");
     for (size_t i = 0; i < n; i++) {
         if (i) iso_buf_puts(&f.json, ",");
         iso_ctx_op_json(ctx, tx[i], &f.json);
     }
     iso_buf_puts(&f.json, "]");
     free(tx);
-    f_emit(ctx, &f, ISO_A_LOST_UPDATE);
+    iso_fb_emit(ctx, &f, ISO_A_LOST_UPDATE);
 }
 
 static void lost_updates(iso_ctx *ctx, const la_state *st)
@@ -516,22 +469,22 @@ static void incompatible_key(iso_ctx *ctx, const la_state *st, uint32_t key)
     if (n) qsort(reads, n, sizeof *reads, by_len);
     for (size_t i = 0; i + 1 < n; i++) {
         if (is_prefix(s, reads[i].v, reads[i + 1].v)) continue;
-        finding f;
-        f_begin(&f);
+        iso_fb f = {{0}, {0}};
         iso_buf_puts(&f.text, "Reads of ");
-        f_val(ctx, &f, st->keys.vals[key]);
+        iso_fb_val(ctx, &f, st->keys.vals[key]);
         iso_buf_puts(&f.text, " disagree on the order of appends: ");
-        f_val(ctx, &f, reads[i].v);
+        iso_fb_val(ctx, &f, reads[i].v);
         iso_buf_puts(&f.text, " is not a prefix of ");
-        f_val(ctx, &f, reads[i + 1].v);
+        iso_fb_val(ctx, &f, reads[i + 1].v);
         iso_buf_puts(&f.text, ", so no single version order explains both.");
-        f_key_json(ctx, &f, "key", st->keys.vals[key]);
-        iso_buf_puts(&f.json, ",\"values\":[");
+        iso_fb_field(ctx, &f, "key", st->keys.vals[key]);
+        iso_fb_key(&f, "values");
+    iso_buf_puts(&f.json, "[");
         iso_ctx_val_json(ctx, reads[i].v, &f.json);
         iso_buf_puts(&f.json, ",");
         iso_ctx_val_json(ctx, reads[i + 1].v, &f.json);
         iso_buf_puts(&f.json, "]");
-        f_emit(ctx, &f, ISO_A_INCOMPATIBLE_ORDER);
+        iso_fb_emit(ctx, &f, ISO_A_INCOMPATIBLE_ORDER);
         break;
     }
     free(reads);

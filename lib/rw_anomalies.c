@@ -4,58 +4,19 @@
  * only), cyclic-versions (from rw_versions.c); plus isolde's garbage-read,
  * an ok read of a value no transaction wrote to that key.
  */
+#include "finding.h"
 #include "rw_register.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A finding under construction: text and JSON side by side. */
-typedef struct out {
-    iso_buf text, json;
-} out;
-
-static void out_add(iso_ctx *ctx, out *o, int type)
-{
-    iso_buf_puts(&o->json, "}");
-    iso_ctx_add_finding(ctx, type, iso_buf_cstr(&o->text), iso_buf_cstr(&o->json));
-    iso_buf_free(&o->text);
-    iso_buf_free(&o->json);
-}
-
-/* "Let:\n  T1 = {...}\n...\nThen:\n  - " naming txns[i] T(i+1). */
-static void let(const iso_ctx *ctx, out *o, const uint32_t *txns, size_t n)
-{
-    iso_buf_puts(&o->text, "Let:\n");
-    for (size_t i = 0; i < n; i++) {
-        iso_buf_printf(&o->text, "  T%zu = ", i + 1);
-        iso_ctx_op_text(ctx, txns[i], &o->text);
-        iso_buf_puts(&o->text, "\n");
-    }
-    iso_buf_puts(&o->text, "\nThen:\n  - ");
-}
-
-static void put_val(const iso_ctx *ctx, out *o, iso_val v) { iso_ctx_val_text(ctx, v, &o->text); }
-
-/* ,"name":value in the JSON object (the first field without the comma). */
-static void field_val(const iso_ctx *ctx, out *o, const char *name, iso_val v)
-{
-    iso_buf_printf(&o->json, "%s\"%s\":", o->json.n ? "," : "{", name);
-    iso_ctx_val_json(ctx, v, &o->json);
-}
-
-static void field_op(const iso_ctx *ctx, out *o, const char *name, uint32_t txn)
-{
-    iso_buf_printf(&o->json, "%s\"%s\":", o->json.n ? "," : "{", name);
-    iso_ctx_op_json(ctx, txn, &o->json);
-}
-
 /* "T1 read :x = 1" */
-static void read_text(const iso_ctx *ctx, out *o, iso_val k, iso_val v)
+static void read_text(const iso_ctx *ctx, iso_fb *o, iso_val k, iso_val v)
 {
     iso_buf_puts(&o->text, "T1 read ");
-    put_val(ctx, o, k);
+    iso_fb_val(ctx, o, k);
     iso_buf_puts(&o->text, " = ");
-    put_val(ctx, o, v);
+    iso_fb_val(ctx, o, v);
 }
 
 /* ---- per-read anomalies: G1a, G1b, garbage-read --------------------------- */
@@ -64,34 +25,34 @@ static void read_text(const iso_ctx *ctx, out *o, iso_val k, iso_val v)
 static void read_case(iso_ctx *ctx, const rw_state *st, uint32_t txn, iso_val mop, uint32_t key,
                       iso_val v, uint32_t writer, int type)
 {
-    out o = {{0}, {0}};
+    iso_fb o = {{0}, {0}};
     uint32_t tx[2] = {txn, writer};
     iso_val k = st->keys.vals[key];
-    let(ctx, &o, tx, writer == ISO_NONE ? 1 : 2);
+    iso_fb_let(ctx, &o, tx, writer == ISO_NONE ? 1 : 2);
     read_text(ctx, &o, k, v);
     if (type == ISO_A_G1A) {
         iso_buf_puts(&o.text, ", which T2 wrote, but T2 failed: T1 read aborted state.");
     } else if (type == ISO_A_G1B) {
         iso_buf_puts(&o.text, ", which T2 wrote, but T2 then wrote ");
-        put_val(ctx, &o, k);
+        iso_fb_val(ctx, &o, k);
         for (uint32_t i = st->ext_off[writer]; i < st->ext_off[writer + 1]; i++)
             if (st->ext[i].key == key && st->ext[i].wr != ISO_NONE) {
                 iso_buf_puts(&o.text, " = ");
-                put_val(ctx, &o, st->ver[st->ext[i].wr].val);
+                iso_fb_val(ctx, &o, st->ver[st->ext[i].wr].val);
             }
         iso_buf_puts(&o.text, ": T1 read an intermediate state.");
     } else {
         iso_buf_puts(&o.text, ", but no transaction ever wrote ");
-        put_val(ctx, &o, v);
+        iso_fb_val(ctx, &o, v);
         iso_buf_puts(&o.text, " to ");
-        put_val(ctx, &o, k);
+        iso_fb_val(ctx, &o, k);
         iso_buf_puts(&o.text, ".");
     }
-    field_op(ctx, &o, "op", txn);
-    field_val(ctx, &o, "mop", mop);
-    if (writer != ISO_NONE) field_op(ctx, &o, "writer", writer);
-    field_val(ctx, &o, "element", v);
-    out_add(ctx, &o, type);
+    iso_fb_field_op(ctx, &o, "op", txn);
+    iso_fb_field(ctx, &o, "mop", mop);
+    if (writer != ISO_NONE) iso_fb_field_op(ctx, &o, "writer", writer);
+    iso_fb_field(ctx, &o, "element", v);
+    iso_fb_emit(ctx, &o, type);
 }
 
 /* Per version, whether a read of it is an anomaly: a byte each, so the
@@ -150,19 +111,19 @@ static void internal_one(iso_ctx *ctx, const rw_state *st, scratch *sc, uint32_t
     for (size_t j = 0; j < n; j++) {
         uint32_t ver = mv[j] & ~RW_MOP_W, key = st->ver[ver].key;
         if (!(mv[j] & RW_MOP_W) && sc->stamp[key] == txn + 1 && sc->ver[key] != ver) {
-            out o = {{0}, {0}};
+            iso_fb o = {{0}, {0}};
             iso_val k = st->keys.vals[key], was = st->ver[sc->ver[key]].val;
-            let(ctx, &o, &txn, 1);
+            iso_fb_let(ctx, &o, &txn, 1);
             read_text(ctx, &o, k, st->ver[ver].val);
             iso_buf_puts(&o.text, ", but earlier in T1 ");
-            put_val(ctx, &o, k);
+            iso_fb_val(ctx, &o, k);
             iso_buf_puts(&o.text, " was ");
-            put_val(ctx, &o, was);
+            iso_fb_val(ctx, &o, was);
             iso_buf_puts(&o.text, ": T1 is internally inconsistent.");
-            field_op(ctx, &o, "op", txn);
-            field_val(ctx, &o, "mop", m[j]);
-            field_val(ctx, &o, "expected", was);
-            out_add(ctx, &o, ISO_A_INTERNAL);
+            iso_fb_field_op(ctx, &o, "op", txn);
+            iso_fb_field(ctx, &o, "mop", m[j]);
+            iso_fb_field(ctx, &o, "expected", was);
+            iso_fb_emit(ctx, &o, ISO_A_INTERNAL);
             return;
         }
         sc->stamp[key] = txn + 1;
@@ -211,25 +172,26 @@ static void lost_updates(iso_ctx *ctx, const rw_state *st, scratch *sc)
         iso_val k = st->keys.vals[x->key];
         uint32_t *tx = iso_xmalloc((j - i) * sizeof *tx);
         for (size_t q = i; q < j; q++) tx[q - i] = (uint32_t)p[q];
-        out o = {{0}, {0}};
-        let(ctx, &o, tx, j - i);
+        iso_fb o = {{0}, {0}};
+        iso_fb_let(ctx, &o, tx, j - i);
         if (j - i == 2) iso_buf_puts(&o.text, "T1 and T2 both read ");
         else iso_buf_printf(&o.text, "T1 ... T%zu all read ", j - i);
-        put_val(ctx, &o, k);
+        iso_fb_val(ctx, &o, k);
         iso_buf_puts(&o.text, " = ");
-        put_val(ctx, &o, x->val);
+        iso_fb_val(ctx, &o, x->val);
         iso_buf_puts(&o.text, ", then each wrote ");
-        put_val(ctx, &o, k);
+        iso_fb_val(ctx, &o, k);
         iso_buf_puts(&o.text, ": all but one of these updates were lost.");
-        field_val(ctx, &o, "key", k);
-        field_val(ctx, &o, "value", x->val);
-        iso_buf_puts(&o.json, ",\"txns\":[");
+        iso_fb_field(ctx, &o, "key", k);
+        iso_fb_field(ctx, &o, "value", x->val);
+        iso_fb_key(&o, "txns");
+        iso_buf_puts(&o.json, "[");
         for (size_t q = 0; q < j - i; q++) {
             if (q) iso_buf_puts(&o.json, ",");
             iso_ctx_op_json(ctx, tx[q], &o.json);
         }
         iso_buf_puts(&o.json, "]");
-        out_add(ctx, &o, ISO_A_LOST_UPDATE);
+        iso_fb_emit(ctx, &o, ISO_A_LOST_UPDATE);
         free(tx);
     }
     free(p);
@@ -260,7 +222,7 @@ void rw_report_cyclic(iso_ctx *ctx, const rw_state *st, const uint32_t *vers, si
                       const uint32_t *cycle, size_t n_cycle, const int *sources,
                       size_t n_sources)
 {
-    out o = {{0}, {0}};
+    iso_fb o = {{0}, {0}};
     iso_val k = st->keys.vals[st->ver[vers[0]].key];
     iso_buf_puts(&o.text, "The inferred version order of key ");
     iso_ctx_val_text(ctx, k, &o.text);
@@ -270,18 +232,21 @@ void rw_report_cyclic(iso_ctx *ctx, const rw_state *st, const uint32_t *vers, si
         iso_ctx_val_text(ctx, st->ver[cycle[i % n_cycle]].val, &o.text);
     }
     iso_buf_puts(&o.text, "\n  inferred from: ");
-    field_val(ctx, &o, "key", k);
-    iso_buf_puts(&o.json, ",\"scc\":[");
+    iso_fb_field(ctx, &o, "key", k);
+    iso_fb_key(&o, "scc");
+    iso_buf_puts(&o.json, "[");
     for (size_t i = 0; i < n; i++) {
         if (i) iso_buf_puts(&o.json, ",");
         iso_ctx_val_json(ctx, st->ver[vers[i]].val, &o.json);
     }
-    iso_buf_puts(&o.json, "],\"sources\":[");
+    iso_buf_puts(&o.json, "]");
+    iso_fb_key(&o, "sources");
+    iso_buf_puts(&o.json, "[");
     for (size_t i = 0; i < n_sources; i++) {
         iso_buf_printf(&o.text, "%s%s", i ? ", " : "", rw_source_name(sources[i]));
         iso_buf_printf(&o.json, "%s\"%s\"", i ? "," : "", rw_source_name(sources[i]));
     }
     iso_buf_printf(&o.text, "\n  the %s evidence was set aside", rw_source_name(sources[n_sources - 1]));
     iso_buf_puts(&o.json, "]");
-    out_add(ctx, &o, ISO_A_CYCLIC_VERSIONS);
+    iso_fb_emit(ctx, &o, ISO_A_CYCLIC_VERSIONS);
 }
