@@ -305,6 +305,50 @@ const char *iso_op_type_name(int type)
 
 /* ---- printing ------------------------------------------------------- */
 
+/* EDN of a string as elle-cli reads a JSON :f or micro-op name: a keyword. */
+static void print_name(const iso_store *s, iso_val v, iso_buf *out)
+{
+    size_t n;
+    const char *p = iso_tag(v) == ISO_TAG_STR ? iso_atom_text(s, v, &n) : NULL;
+    int plain = p && n;
+    for (size_t i = 0; plain && i < n; i++)
+        plain = p[i] > ' ' && !strchr("()[]{}\",;:#'`~@^", p[i]);
+    if (!plain) {
+        iso_val_edn(s, v, out);
+        return;
+    }
+    iso_buf_put(out, ":", 1);
+    iso_buf_put(out, p, n);
+}
+
+/* A transaction as EDN, micro-op names as keywords: elle-cli turns
+ * ["append" "x" 1] from JSON into [:append "x" 1], and so do our reports. */
+static void print_value_edn(const iso_store *s, iso_val v, iso_buf *out)
+{
+    int txn = iso_is_seq(v) && iso_seq_kind(s, v) <= ISO_SEQ_LIST;
+    size_t n = txn ? iso_seq_len(s, v) : 0;
+    const iso_val *m = txn ? iso_seq_items(s, v) : NULL;
+    for (size_t i = 0; txn && i < n; i++)
+        txn = iso_is_seq(m[i]) && iso_seq_kind(s, m[i]) == ISO_SEQ_VEC && iso_seq_len(s, m[i]);
+    if (!txn || !n) {
+        iso_val_edn(s, v, out);
+        return;
+    }
+    iso_buf_puts(out, iso_seq_kind(s, v) == ISO_SEQ_VEC ? "[" : "(");
+    for (size_t i = 0; i < n; i++) {
+        size_t k = iso_seq_len(s, m[i]);
+        const iso_val *x = iso_seq_items(s, m[i]);
+        iso_buf_puts(out, i ? " [" : "[");
+        print_name(s, x[0], out);
+        for (size_t j = 1; j < k; j++) {
+            iso_buf_put(out, " ", 1);
+            iso_val_edn(s, x[j], out);
+        }
+        iso_buf_puts(out, "]");
+    }
+    iso_buf_puts(out, iso_seq_kind(s, v) == ISO_SEQ_VEC ? "]" : ")");
+}
+
 static void print_op(const iso_history *h, const iso_op *op, iso_buf *out, int json)
 {
     void (*val)(const iso_store *, iso_val, iso_buf *) = json ? iso_val_json : iso_val_edn;
@@ -317,7 +361,10 @@ static void print_op(const iso_history *h, const iso_op *op, iso_buf *out, int j
     for (size_t i = 0; i < COUNT(names); i++) {
         if (i == 3 && iso_is_nil(vals[i])) break;
         iso_buf_printf(out, "%s%s%s", sep, names[i], eq);
-        val(&h->store, vals[i], out);
+        if (json) val(&h->store, vals[i], out);
+        else if (i == 1) print_name(&h->store, vals[i], out);
+        else if (i == 2) print_value_edn(&h->store, vals[i], out);
+        else val(&h->store, vals[i], out);
     }
     iso_buf_puts(out, "}");
 }
