@@ -38,8 +38,8 @@ typedef struct iso_rd {
     iso_buf scratch;      /* unescaped string bytes */
     size_t form_line, form_col; /* where the last iso_edn_form began */
     size_t dropped;       /* input before this was given back (drop_input) */
-    struct iso_rd_cons { uint32_t off1, hash; } *cons; /* stored small composites */
-    size_t n_cons, cap_cons;
+    struct iso_rd_cons { uint32_t off1, hash; } *cons; /* recently stored composites */
+    size_t cap_cons;
     struct iso_rd_short { uint64_t bytes; uint32_t tag_len; iso_val v; } cache[256];
 } iso_rd;
 
