@@ -115,7 +115,8 @@ install: all
 	install -m 755 $(BUILD)/libisolde.so $(DESTDIR)$(PREFIX)/lib/libisolde.so.0
 	ln -sf libisolde.so.0 $(DESTDIR)$(PREFIX)/lib/libisolde.so
 	install -m 644 include/isolde.h $(DESTDIR)$(PREFIX)/include/isolde.h
-	install -m 644 $(BUILD)/isolde.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/isolde.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
+	    isolde.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/isolde.pc
 
 clean:
 	rm -rf build build-san

@@ -1,0 +1,43 @@
+#!/bin/sh
+# `make install PREFIX=...` installs a library, header, pkg-config file and
+# binary that a program can build and link against (static and shared).
+build=${1:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+make -s BUILD="$build" install PREFIX="$tmp/prefix" >"$tmp/log" 2>&1 && ok || { bad "make install"; cat "$tmp/log"; }
+for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h lib/pkgconfig/isolde.pc; do
+    [ -e "$tmp/prefix/$f" ] && ok || bad "installed $f"
+done
+cat >"$tmp/use.c" <<'C'
+#include <isolde.h>
+#include <string.h>
+int main(void)
+{
+    const char *h = "{:type :ok, :process 0, :value [[:append :x 1] [:r :y [1]]]}\n"
+                    "{:type :ok, :process 1, :value [[:append :y 1] [:r :x [1]]]}\n";
+    iso_history *hist; iso_result *r; iso_error err; iso_check_opts o;
+    if (iso_history_read_mem("mem", h, strlen(h), ISO_FORMAT_AUTO, &hist, &err)) return 10;
+    iso_check_opts_init(&o);
+    o.models = "read-committed";
+    if (iso_check(hist, &o, &r, &err)) return 11;
+    int v = iso_result_validity(r);
+    int g1c = iso_result_instance_count(r, "G1c") == 1;
+    iso_result_free(r);
+    iso_history_free(hist);
+    return v == ISO_INVALID && g1c ? 0 : 12;
+}
+C
+export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
+cc -o "$tmp/use-static" "$tmp/use.c" $(pkg-config --cflags isolde) "$tmp/prefix/lib/libisolde.a" \
+    $(pkg-config --libs-only-other --static isolde) $(pkg-config --static --libs isolde | sed 's/-lisolde//') \
+    && "$tmp/use-static" && ok || bad "a program built against libisolde.a checks a history"
+cc -o "$tmp/use-shared" "$tmp/use.c" $(pkg-config --cflags --libs isolde) \
+    && LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/use-shared" && ok || bad "a program linked against libisolde.so checks a history"
+"$tmp/prefix/bin/isolde" --version >/dev/null && ok || bad "installed isolde runs"
+
+echo "install: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
