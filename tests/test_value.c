@@ -1,0 +1,100 @@
+/* test_value.c -- tagged values: interning, integers, composites, printing,
+ * equality and hashing; dense key ids. */
+#include "testutil.h"
+#include "keys.h"
+#include "value.h"
+
+static void atoms_intern(void **state)
+{
+    (void)state;
+    iso_store s;
+    iso_store_init(&s);
+    iso_val a = iso_atom(&s, ISO_TAG_KW, "x", 1), b = iso_atom(&s, ISO_TAG_KW, "x", 1);
+    iso_val c = iso_atom(&s, ISO_TAG_STR, "x", 1);
+    assert_true(a == b);
+    assert_true(a != c); /* :x and "x" differ */
+    for (int i = 0; i < 5000; i++) { /* force rehashing */
+        char buf[16];
+        int n = snprintf(buf, sizeof buf, "k%d", i);
+        iso_atom(&s, ISO_TAG_SYM, buf, (size_t)n);
+    }
+    assert_true(iso_atom(&s, ISO_TAG_KW, "x", 1) == a);
+    size_t len;
+    assert_string_equal(iso_atom_text(&s, c, &len), "x");
+    iso_store_free(&s);
+}
+
+static void integers(void **state)
+{
+    (void)state;
+    iso_store s;
+    iso_store_init(&s);
+    assert_int_equal(iso_as_int(iso_int(-42)), -42);
+    assert_int_equal(iso_as_int(iso_int_text(&s, "123456789012345", 15)), 123456789012345LL);
+    iso_val big = iso_int_text(&s, "123456789012345678901", 21); /* kept exactly */
+    assert_int_equal(iso_tag(big), ISO_TAG_BIG);
+    iso_buf b = {0};
+    iso_val_edn(&s, big, &b);
+    assert_string_equal(iso_buf_cstr(&b), "123456789012345678901");
+    iso_buf_free(&b);
+    iso_store_free(&s);
+}
+
+static void composites_print_and_compare(void **state)
+{
+    (void)state;
+    iso_store s;
+    iso_store_init(&s);
+    iso_val kw = iso_atom(&s, ISO_TAG_KW, "append", 6), str = iso_atom(&s, ISO_TAG_STR, "a\"b", 3);
+    iso_val m1[] = {kw, str, iso_int(1)}, m2[] = {kw, str, iso_int(1)};
+    iso_val x = iso_seq(&s, ISO_SEQ_VEC, m1, 3), y = iso_seq(&s, ISO_SEQ_VEC, m2, 3);
+    assert_true(x != y);
+    assert_true(iso_val_eq(&s, x, y));
+    assert_true(iso_val_hash(&s, x) == iso_val_hash(&s, y));
+    iso_val z = iso_seq(&s, ISO_SEQ_LIST, m1, 3);
+    assert_false(iso_val_eq(&s, x, z)); /* vector vs list */
+    iso_buf e = {0}, j = {0};
+    iso_val_edn(&s, x, &e);
+    iso_val_json(&s, x, &j);
+    assert_string_equal(iso_buf_cstr(&e), "[:append \"a\\\"b\" 1]");
+    assert_string_equal(iso_buf_cstr(&j), "[\"append\",\"a\\\"b\",1]");
+    iso_val kv[] = {iso_atom(&s, ISO_TAG_KW, "k", 1), ISO_NIL};
+    iso_val map = iso_seq(&s, ISO_SEQ_MAP, kv, 2);
+    int found;
+    iso_map_get(&s, map, "k", &found);
+    assert_true(found);
+    iso_map_get(&s, map, "q", &found);
+    assert_false(found);
+    iso_buf_free(&e);
+    iso_buf_free(&j);
+    iso_store_free(&s);
+}
+
+static void dense_keys(void **state)
+{
+    (void)state;
+    iso_store s;
+    iso_store_init(&s);
+    iso_keys k;
+    iso_keys_init(&k, &s);
+    iso_val items[] = {iso_int(1), iso_int(2)};
+    iso_val v1 = iso_seq(&s, ISO_SEQ_VEC, items, 2), v2 = iso_seq(&s, ISO_SEQ_VEC, items, 2);
+    for (int i = 0; i < 1000; i++) assert_int_equal(iso_keys_intern(&k, iso_int(i)), (uint32_t)i);
+    uint32_t id = iso_keys_intern(&k, v1);
+    assert_int_equal(iso_keys_intern(&k, v2), id); /* structurally equal keys */
+    assert_int_equal(iso_keys_find(&k, iso_int(7)), 7);
+    assert_int_equal(iso_keys_find(&k, iso_int(5000)), ISO_NONE);
+    iso_keys_free(&k);
+    iso_store_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(atoms_intern),
+        cmocka_unit_test(integers),
+        cmocka_unit_test(composites_print_and_compare),
+        cmocka_unit_test(dense_keys),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
