@@ -75,7 +75,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libisolde.a tests/testutil.h
 	$(call say,TEST,$@)
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libisolde.a
+$(BUILD)/tests/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
