@@ -1,19 +1,8 @@
 #!/bin/sh
 # CLI tests of `isolde check`: exit statuses, JSON shape, -d files, error
 # messages with file:line:col for malformed input, and argument errors.
-build=${1:-build}
-isolde=${ISOLDE:-$build/isolde}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. tests/clilib.sh "$@"
 
-expect_status() { # want, then command
-    want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$* -> exit $got, wanted $want"; cat "$tmp/err"; fi
-}
 
 # Verdicts of the examples.
 expect_status 0 "$isolde" check examples/valid.jsonl
@@ -84,5 +73,4 @@ expect_status 0 "$isolde" check --help
 expect_status 0 "$isolde" --version
 expect_status 3 "$isolde" frobnicate
 
-echo "cli check: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "cli check"

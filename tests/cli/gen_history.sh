@@ -3,21 +3,10 @@
 # valid under every model and rw-register option, anomalous ones are invalid
 # with the same anomaly types in JSON lines and EDN, and output is a pure
 # function of the seed. Exits 1 on any failure.
-build=${1:-build}
-isolde=${ISOLDE:-$build/isolde}
+. tests/clilib.sh "$@"
 gen=$build/bench/gen_history
 [ -x "$gen" ] || { echo "FAIL: $gen missing (make tests builds it)"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-expect_status() { # want, then command
-    want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$* -> exit $got, wanted $want"; head -c 500 "$tmp/err"; fi
-}
 
 types() { # file, then options: the sorted anomaly types isolde reports
     f=$1; shift
@@ -56,5 +45,4 @@ cmp -s "$tmp/x1" "$tmp/x3" && bad "different seeds gave the same history" || ok
 expect_status 2 "$gen" -m bank
 expect_status 2 "$gen" -p 0
 
-echo "gen_history: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "gen_history"

@@ -1,12 +1,7 @@
 #!/bin/sh
 # `make install PREFIX=...` installs a library, header, pkg-config file and
 # binary that a program can build and link against (static and shared).
-build=${1:-build}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. tests/clilib.sh "$@"
 
 make -s BUILD="$build" install PREFIX="$tmp/prefix" >"$tmp/log" 2>&1 && ok || { bad "make install"; cat "$tmp/log"; }
 for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h lib/pkgconfig/isolde.pc; do
@@ -39,5 +34,4 @@ cc -o "$tmp/use-shared" "$tmp/use.c" $(pkg-config --cflags --libs isolde) \
     && LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/use-shared" && ok || bad "a program linked against libisolde.so checks a history"
 "$tmp/prefix/bin/isolde" --version >/dev/null && ok || bad "installed isolde runs"
 
-echo "install: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "install"

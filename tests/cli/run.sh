@@ -4,23 +4,9 @@
 # the exec protocol with examples/exec_sqlite.py and with clients that
 # answer garbage, hang or die, SIGINT (stops, still checks) and SIGKILL
 # (leaves a checkable history), and argument errors.
-build=${1:-build}
-isolde=${ISOLDE:-$build/isolde}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/clilib.sh "$@"
 export TMPDIR="$tmp" # histories kept as evidence, temporary databases
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-expect_status() { # want, then command
-    want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$* -> exit $got, wanted $want"; tail -5 "$tmp/err"; fi
-}
-expect_out() { # pattern: in the last command's stdout
-    grep -q -- "$1" "$tmp/out" && ok || bad "output lacks '$1'"
-}
 
 # The sim: clean at its level, the next level's anomaly with proof.
 expect_status 0 "$isolde" run sim -i serializable -c serializable -n 2000 --seed 1
@@ -107,5 +93,4 @@ expect_status 3 "$isolde" run sim --bogus
 expect_status 0 "$isolde" run --help
 expect_out 'read-uncommitted'
 
-echo "run: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "run"

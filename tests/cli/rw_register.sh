@@ -2,21 +2,9 @@
 # CLI tests of `isolde check -m rw-register` on tests/fixtures/rw: verdicts,
 # each version-order option, garbage reads, cyclic versions, the
 # transaction-order file, JSON shape and workload errors.
-build=${1:-build}
-isolde=${ISOLDE:-$build/isolde}
+. tests/clilib.sh "$@"
 fx=tests/fixtures/rw
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-expect_status() { # want, then command
-    want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$* -> exit $got, wanted $want"; cat "$tmp/err"; fi
-}
-expect_out() { grep -q -- "$1" "$tmp/out" && ok || bad "output lacks '$1'"; }
 expect_err() { grep -q -- "$1" "$tmp/err" && ok || bad "stderr lacks '$1'"; }
 
 # A serial history is valid, with and without every version-order option.
@@ -58,5 +46,4 @@ printf '{"index":0,"type":"ok","process":0,"value":[["append","x",1]]}\n' >"$tmp
 expect_status 3 "$isolde" check -m rw-register "$tmp/append.jsonl"
 expect_err 'append.jsonl:1:1'
 
-echo "rw_register.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "rw_register.sh"
