@@ -152,7 +152,7 @@ ISO_API void iso_result_free(iso_result *r);
  * before that client starts its next transaction). Backends: "sim" (the
  * seeded in-process MVCC database: same seed, byte-identical history),
  * "sqlite" (libsqlite3, when built with it) and "exec" (any client
- * program speaking the line protocol of docs/FORMATS.md section 7). */
+ * program speaking the line protocol of docs/FORMATS.md). */
 typedef struct iso_run_opts {
     const char *backend;      /* "sim" | "sqlite" | "exec"; default "sim" */
     const char *url;          /* sqlite: database file; exec: shell command */
