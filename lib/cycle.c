@@ -193,6 +193,22 @@ typedef struct jobs {
     comp_out *outs;
 } jobs;
 
+/* Each type's spec, computed once (cyc_spec_init walks 256 states). */
+static cyc_spec specs[ISO_N_CYCLE_TYPES];
+static uint8_t spec_ok[ISO_N_CYCLE_TYPES];
+static pthread_once_t specs_once = PTHREAD_ONCE_INIT;
+
+static void init_specs(void)
+{
+    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) spec_ok[t] = (uint8_t)cyc_spec_init(&specs[t], t);
+}
+
+static const cyc_spec *spec_of(int type)
+{
+    pthread_once(&specs_once, init_specs);
+    return iso_is_cycle_type(type) && spec_ok[type] ? &specs[type] : NULL;
+}
+
 static int implied(const int *found, int type)
 {
     for (size_t t = 0; t < N_SEARCH; t++)
@@ -207,10 +223,10 @@ static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
 {
     for (size_t t = 0; t < N_SEARCH; t++) {
         int type = search_order[t];
-        cyc_spec sp;
-        if (!req->want[type] || implied(found, type) || !cyc_spec_init(&sp, type)) continue;
+        const cyc_spec *sp = spec_of(type);
+        if (!req->want[type] || implied(found, type) || !sp) continue;
         if (S->deadline > 0 && iso_now() > S->deadline) S->timed_out = 1;
-        int r = S->timed_out ? CYC_TIMEOUT : cyc_search_type(S, &sp, &walks[t]);
+        int r = S->timed_out ? CYC_TIMEOUT : cyc_search_type(S, sp, &walks[t]);
         if (r == CYC_FOUND) found[t] = 1;
         if (r == CYC_TIMEOUT) {
             o->timeout = (iso_cycle_timeout){type, S->L->k};
@@ -235,8 +251,8 @@ static void search_component(const jobs *J, size_t i, comp_out *o)
     o->timeout.type = -1;
     if (!find_types(&S, J->req, walks, found, o)) cycle_exists(&S, J->req, o);
     for (size_t t = 0; t < N_SEARCH && !S.timed_out; t++) { /* pass 2: shorten */
-        cyc_spec sp;
-        if (found[t] && cyc_spec_init(&sp, search_order[t])) cyc_search_type(&S, &sp, &walks[t]);
+        const cyc_spec *sp = spec_of(search_order[t]);
+        if (found[t] && sp) cyc_search_type(&S, sp, &walks[t]);
     }
     for (size_t t = 0; t < N_SEARCH; t++) {
         if (found[t]) {
@@ -280,9 +296,8 @@ static void run_jobs(jobs *J, int threads)
 static uint8_t union_mask(const iso_search_req *req)
 {
     uint8_t m = 0;
-    cyc_spec sp;
     for (int t = 0; t < ISO_N_CYCLE_TYPES; t++)
-        if (req->want[t] && cyc_spec_init(&sp, t)) m |= sp.allow;
+        if (req->want[t] && spec_of(t)) m |= spec_of(t)->allow;
     for (size_t i = 0; i < N_CE; i++)
         if (req->want[ce_specs[i].type])
             m |= ce_specs[i].n | (ce_specs[i].rw || ce_specs[i].ext ? ISO_EDGE_RW : 0);
