@@ -127,6 +127,7 @@ struct lin_search {
     uint32_t *best, n_best, best_common;
     size_t best_from;            /* offset in from of the state it started at */
     uint32_t p, m;               /* first op not linearized; 1 + last linearized */
+    uint32_t culprit;            /* a read found dead, while backjumping; else UINT32_MAX */
     const uint32_t *ids;         /* segment: local id -> op id */
     uint32_t n;                  /* ops in the segment */
     unsigned long steps;

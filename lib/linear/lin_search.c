@@ -118,6 +118,7 @@ static void prepare(struct lin_search *s, const uint32_t *ids, uint32_t n,
     ISO_GROW(s->key, s->cap_key, 3 + (size_t)n + s->st_cap);
     s->st = iso_xrealloc(s->st, (s->st_cap + 1) * sizeof *s->st);
     s->p = s->m = 0;
+    s->culprit = END;
     s->n_stack = s->n_st_words = 0;
     s->n_best = s->best_common = 0;
     s->best_from = 0;
@@ -273,7 +274,10 @@ static uint32_t urgent_op(const struct lin_search *s)
 static int place_observer(struct lin_search *s, size_t from_off)
 {
     for (uint32_t cur = s->next[HEAD(s)]; cur != END && cur < s->n; cur = s->next[cur]) {
-        if (lin_prune_dead(s, cur)) return TRY_SEEN;
+        if (lin_prune_dead(s, cur)) {
+            s->culprit = cur;
+            return TRY_SEEN;
+        }
         if (!is_observer(&s->in->ops[s->ids[cur]])) continue;
         int rc = try_op(s, cur, from_off, HOW_OBSERVER);
         if (rc != TRY_ILLEGAL) return rc;
@@ -285,11 +289,16 @@ static int place_observer(struct lin_search *s, size_t from_off)
 struct scan { uint32_t cur, urgent; };
 
 /* Undo linearizations back to the last choice with alternatives left and
- * set sc to resume there. 0 when the stack is exhausted. */
+ * set sc to resume there. 0 when the stack is exhausted. After a dead read
+ * (s->culprit), every configuration where it is still dead is skipped too:
+ * none of them can be completed (backjumping). */
 static int backtrack(struct lin_search *s, struct scan *sc)
 {
     for (;;) {
-        if (!s->n_stack) return 0;
+        if (!s->n_stack) {
+            s->culprit = END;
+            return 0;
+        }
         uint32_t x = s->stack[--s->n_stack];
         size_t off = s->stack_st[s->n_stack];
         int how = s->stack_how[s->n_stack];
@@ -300,6 +309,8 @@ static int backtrack(struct lin_search *s, struct scan *sc)
         relink_node(s, s->n + x);
         relink_node(s, x);
         if (how == HOW_OBSERVER) continue;
+        if (s->culprit != END && lin_prune_dead(s, s->culprit)) continue;
+        s->culprit = END;
         sc->urgent = urgent_op(s);
         sc->cur = how == HOW_URGENT ? s->next[HEAD(s)] : s->next[x];
         return 1;
