@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,14 +352,20 @@ static void print_op(const iso_history *h, const iso_op *op, iso_buf *out, int j
 {
     void (*val)(const iso_store *, iso_val, iso_buf *) = json ? iso_val_json : iso_val_edn;
     const char *sep = json ? ",\"" : ", :", *eq = json ? "\":" : " ";
-    iso_buf_printf(out, json ? "{\"index\":%" PRId64 ",\"time\":%" PRId64 ",\"type\":\"%s\""
-                             : "{:index %" PRId64 ", :time %" PRId64 ", :type :%s",
-                   op->index, op->time, iso_op_type_name(op->type));
+    iso_buf_puts(out, json ? "{\"index\":" : "{:index ");
+    iso_buf_int(out, op->index);
+    iso_buf_puts(out, json ? ",\"time\":" : ", :time ");
+    iso_buf_int(out, op->time);
+    iso_buf_puts(out, json ? ",\"type\":\"" : ", :type :");
+    iso_buf_puts(out, iso_op_type_name(op->type));
+    if (json) iso_buf_puts(out, "\"");
     static const char *const names[] = {"process", "f", "value", "error"};
     const iso_val vals[] = {op->process, op->f, op->value, op->error};
     for (size_t i = 0; i < COUNT(names); i++) {
         if (i == 3 && iso_is_nil(vals[i])) break;
-        iso_buf_printf(out, "%s%s%s", sep, names[i], eq);
+        iso_buf_puts(out, sep);
+        iso_buf_puts(out, names[i]);
+        iso_buf_puts(out, eq);
         if (json) val(&h->store, vals[i], out);
         else if (i == 1) print_name(&h->store, vals[i], out);
         else if (i == 2) print_value_edn(&h->store, vals[i], out);

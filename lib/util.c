@@ -86,6 +86,15 @@ void iso_buf_put(iso_buf *b, const char *s, size_t n)
 
 void iso_buf_puts(iso_buf *b, const char *s) { iso_buf_put(b, s, strlen(s)); }
 
+void iso_buf_int(iso_buf *b, int64_t v)
+{
+    char tmp[24], *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do *--p = (char)('0' + u % 10); while (u /= 10);
+    if (v < 0) *--p = '-';
+    iso_buf_put(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
 void iso_buf_printf(iso_buf *b, const char *fmt, ...)
 {
     va_list ap;

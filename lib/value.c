@@ -1,7 +1,6 @@
 /* value.c -- interning of atoms, composite storage and printing of values. */
 #include "value.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,7 +200,7 @@ static void print_atom(const iso_store *s, iso_val v, iso_buf *out, int json)
 static void print_val(const iso_store *s, iso_val v, iso_buf *out, int json)
 {
     switch (iso_tag(v)) {
-    case ISO_TAG_INT: iso_buf_printf(out, "%" PRId64, iso_as_int(v)); return;
+    case ISO_TAG_INT: iso_buf_int(out, iso_as_int(v)); return;
     case ISO_TAG_NIL: iso_buf_puts(out, json ? "null" : "nil"); return;
     case ISO_TAG_BOOL: iso_buf_puts(out, v == ISO_TRUE ? "true" : "false"); return;
     case ISO_TAG_SEQ: print_seq(s, v, out, json); return;
