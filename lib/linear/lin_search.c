@@ -18,7 +18,8 @@
  * to explore: any linearization that places it later stays valid with it
  * moved here. Otherwise the op whose return comes first (the urgent one,
  * which must go soonest) is tried first, then the rest in list order.
- * lin_prune.c adds early dead ends for registers.
+ * lin_prune.c adds early dead ends for registers, and backtracking jumps
+ * over every configuration in which such a dead read stays dead.
  *
  * A configuration is (linearized set, model state). Ops are numbered in
  * call order, so the set is coded as p (first op not linearized), m (one
