@@ -169,40 +169,15 @@ static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extr
     req->threads = ctx->opts->threads > 0 ? ctx->opts->threads : 2;
 }
 
-/* Resident memory in MB, from /proc (0 where there is none). */
-static long rss_mb(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    long pages = 0, rss = 0;
-    if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &rss) != 2) rss = 0;
-        fclose(f);
-    }
-    return rss * 4096 / (1024 * 1024);
-}
-
-/* With ISOLDE_TIMING set, each phase's wall time and the resident memory
- * after it go to stderr. */
-static void phase(const char *name)
-{
-    static double last;
-    static int on = -1;
-    if (on < 0) on = getenv("ISOLDE_TIMING") != NULL;
-    if (!on) return;
-    double now = iso_now();
-    if (name) fprintf(stderr, "isolde: %-16s %7.3f s  %6ld MB resident\n", name, now - last, rss_mb());
-    last = now;
-}
-
 static void search_graph(iso_ctx *ctx, uint8_t extra)
 {
     if (extra & ISO_EDGE_REALTIME) iso_realtime_edges(ctx->h, &ctx->txns, &ctx->edges);
     if (extra & ISO_EDGE_PROCESS) iso_process_edges(ctx->h, &ctx->txns, &ctx->edges);
-    phase("order edges");
+    iso_phase("order edges");
     iso_graph g;
     iso_graph_build(&g, (uint32_t)ctx->txns.n, &ctx->edges);
     iso_edges_free(&ctx->edges);
-    phase("graph (CSR)");
+    iso_phase("graph (CSR)");
     if (g.n_edges == 0) iso_ctx_add_finding(ctx, ISO_A_EMPTY_TRANSACTION_GRAPH,
                                             "No dependency between any two transactions could be "
                                             "inferred, so nothing can be said about isolation.",
@@ -211,13 +186,13 @@ static void search_graph(iso_ctx *ctx, uint8_t extra)
     iso_search_out out = {0};
     search_request(&req, ctx, extra);
     iso_search_cycles(&g, &req, &out);
-    phase("cycle search");
+    iso_phase("cycle search");
     for (size_t i = 0; i < out.n_cycles; i++) iso_explain_cycle(ctx, &g, &out.cycles[i]);
     for (size_t i = 0; i < out.n_exists; i++) iso_explain_cycle_exists(ctx, &out.exists[i]);
     for (size_t i = 0; i < out.n_timeouts; i++) iso_explain_timeout(ctx, &out.timeouts[i]);
     iso_search_out_free(&out);
     iso_graph_free(&g);
-    phase("proofs");
+    iso_phase("proofs");
 }
 
 static void ctx_free(iso_ctx *ctx)
@@ -241,14 +216,14 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
     ctx.wl = wl == ISO_WORKLOAD_RW_REGISTER ? &iso_rw_register_ops : &iso_list_append_ops;
     int rc = iso_reportable(o, ctx.reportable, err);
     uint8_t extra = order_edges(ctx.reportable);
-    phase(NULL);
+    iso_phase(NULL);
     if (!rc) rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx.txns, err);
     if (!rc && ctx.txns.n >= ISO_MAX_TXNS)
         rc = iso_fail(err, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx.txns.n,
                       ISO_MAX_TXNS - 1);
-    phase("pairing");
+    iso_phase("pairing");
     if (!rc) rc = ctx.wl->analyze(&ctx, err);
-    phase(ctx.wl->name);
+    iso_phase(ctx.wl->name);
     if (!rc) {
         search_graph(&ctx, extra);
         iso_result_build(r, ctx.reportable, ctx.findings, ctx.n_findings);

@@ -376,9 +376,13 @@ static int analyze(iso_ctx *ctx, iso_error *err)
     ctx->wl_state = st;
     iso_keys_init(&st->keys, &ctx->h->store);
     if (index_appends(ctx, st, err)) return -1;
+    iso_phase("la: appends");
     build_orders(st, &ctx->h->store);
+    iso_phase("la: orders");
     index_reads(ctx, st);
+    iso_phase("la: reads");
     add_append_edges(ctx, st);
+    iso_phase("la: ww/rw");
     la_key_anomalies(ctx, st);
     return 0;
 }

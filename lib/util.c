@@ -121,3 +121,28 @@ void iso_buf_free(iso_buf *b)
     b->p = NULL;
     b->n = b->cap = 0;
 }
+
+/* Resident memory in MB, from /proc (0 where there is none). */
+static long rss_mb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, rss = 0;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &rss) != 2) rss = 0;
+        fclose(f);
+    }
+    return rss * 4096 / (1024 * 1024);
+}
+
+/* With ISOLDE_TIMING set, each phase's wall time and the resident memory
+ * after it go to stderr. */
+void iso_phase(const char *name)
+{
+    static double last;
+    static int on = -1;
+    if (on < 0) on = getenv("ISOLDE_TIMING") != NULL;
+    if (!on) return;
+    double now = iso_now();
+    if (name) fprintf(stderr, "isolde: %-16s %7.3f s  %6ld MB resident\n", name, now - last, rss_mb());
+    last = now;
+}

@@ -36,6 +36,11 @@ void iso_grow(void **arr, size_t *cap, size_t need, size_t sz);
 int iso_fail(iso_error *err, const char *file, long line, long col,
              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* With ISOLDE_TIMING set in the environment, print the wall time since the
+ * previous call and the resident memory, labelled name, to stderr; NULL
+ * only starts the clock. */
+void iso_phase(const char *name);
+
 /* Seconds on a monotonic clock. */
 double iso_now(void);
 
