@@ -3,22 +3,7 @@
 # linearizable (0), not (1), out of budget (2) and bad input (3); the JSON
 # witness; jepsen.log CAS semantics and --cas-fail; kv partitions; the
 # Knossos corpus histories when ../shared is present. Exits 1 on failure.
-build=${1:-build}
-isolde=${ISOLDE:-$build/isolde}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-expect_status() { # want, then command
-    want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$* -> exit $got, wanted $want"; cat "$tmp/err"; fi
-}
-expect_out() { # pattern: in the last command's stdout
-    grep -q -- "$1" "$tmp/out" && ok || { bad "output lacks $1"; head -20 "$tmp/out"; }
-}
+. tests/clilib.sh "$@"
 
 cat >"$tmp/bad.edn" <<'EOF'
 {:type :invoke, :f :write, :value 0, :process 0}
@@ -95,5 +80,4 @@ elif [ "${CI:-}" = true ]; then
     bad "CI=true but $k is missing"
 fi
 
-echo "lin: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "lin"
