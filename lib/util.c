@@ -138,8 +138,8 @@ static long rss_mb(void)
  * after it go to stderr. */
 void iso_phase(const char *name)
 {
-    static double last;
-    static int on = -1;
+    static _Thread_local double last;
+    static _Thread_local int on = -1;
     if (on < 0) on = getenv("ISOLDE_TIMING") != NULL;
     if (!on) return;
     double now = iso_now();
