@@ -90,7 +90,9 @@ tests: $(TESTS) $(TOOLS) $(BUILD)/isolde
 deps:
 	@sh tools/deps.sh
 
-demo: all
+# deps first, then a fresh make: pkg-config sees what deps installed.
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@sh tools/demo.sh $(BUILD)/isolde
 
 unit: tests
