@@ -27,10 +27,11 @@ int main(void)
 }
 C
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
-cc -o "$tmp/use-static" "$tmp/use.c" $(pkg-config --cflags isolde) "$tmp/prefix/lib/libisolde.a" \
+san=""; [ -n "${ISOLDE_SANITIZE:-}" ] && san="-fsanitize=address,undefined" # a sanitized library
+cc $san -o "$tmp/use-static" "$tmp/use.c" $(pkg-config --cflags isolde) "$tmp/prefix/lib/libisolde.a" \
     $(pkg-config --libs-only-other --static isolde) $(pkg-config --static --libs isolde | sed 's/-lisolde//') \
     && "$tmp/use-static" && ok || bad "a program built against libisolde.a checks a history"
-cc -o "$tmp/use-shared" "$tmp/use.c" $(pkg-config --cflags --libs isolde) \
+cc $san -o "$tmp/use-shared" "$tmp/use.c" $(pkg-config --cflags --libs isolde) \
     && LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/use-shared" && ok || bad "a program linked against libisolde.so checks a history"
 "$tmp/prefix/bin/isolde" --version >/dev/null && ok || bad "installed isolde runs"
 
