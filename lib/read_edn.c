@@ -270,7 +270,7 @@ int iso_edn_form(iso_rd *rd, iso_val *out)
 }
 
 /* The top level: forms that are op maps, or vectors / lists of them. */
-int iso_read_edn(iso_history *h, const char *buf, size_t len, iso_error *err)
+int iso_edn_lines(iso_history *h, const char *buf, size_t len, size_t *lines, iso_error *err)
 {
     iso_rd rd;
     iso_rd_init(&rd, h, buf, len, err);
@@ -302,6 +302,12 @@ int iso_read_edn(iso_history *h, const char *buf, size_t len, iso_error *err)
             break;
         }
     }
+    *lines = rd.line - 1;
     iso_rd_release(&rd);
     return r;
+}
+
+int iso_read_edn(iso_history *h, const char *buf, size_t len, iso_error *err)
+{
+    return iso_read_split(h, buf, len, ISO_SPLIT_MIN, iso_edn_lines, err);
 }

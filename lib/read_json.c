@@ -280,7 +280,7 @@ int iso_read_json(iso_history *h, const char *buf, size_t len, iso_error *err)
     iso_rd_init(&rd, h, buf, len, err);
     iso_json_skip(&rd, 1);
     int array = !iso_rd_eof(&rd) && rd.p[rd.pos] == '[';
-    int r = array ? json_array(&rd) : iso_read_json_split(h, buf, len, ISO_SPLIT_MIN, err);
+    int r = array ? json_array(&rd) : iso_read_split(h, buf, len, ISO_SPLIT_MIN, iso_json_lines, err);
     iso_rd_release(&rd);
     return r;
 }

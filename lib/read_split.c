@@ -1,10 +1,14 @@
 /*
- * read_split.c -- JSON lines read on two threads.
+ * read_split.c -- one-op-per-line histories (JSON lines, Jepsen's EDN) read
+ * on two threads.
  *
  * The input is cut at a record boundary near the middle: a line starting
  * with '{' right after a line ending in '}'. In valid JSON lines that is
  * always between two top-level values (JSON strings hold no raw newline,
- * and two values inside a composite need a ',' between them). Each half is
+ * and two values inside a composite need a ',' between them). EDN strings
+ * may hold newlines and EDN items need no separator, so there the cut may
+ * fall inside a form -- but then the first half ends inside it, fails, and
+ * the input is read again on one thread. Each half is
  * parsed into its own history; the second half's values are written
  * straight into the first history's word array from offset base on, so
  * merging only renumbers atoms (in place, and only if the halves interned
@@ -25,6 +29,7 @@
 #include <string.h>
 
 struct half {
+    iso_lines_fn read_lines;
     iso_history *h;
     const char *buf;
     size_t len, lines;
@@ -35,7 +40,7 @@ struct half {
 static void *read_half(void *arg)
 {
     struct half *x = arg;
-    x->r = iso_json_lines(x->h, x->buf, x->len, &x->lines, &x->err);
+    x->r = x->read_lines(x->h, x->buf, x->len, &x->lines, &x->err);
     return NULL;
 }
 
@@ -112,7 +117,8 @@ static int halves_agree(const iso_history *h, const iso_history *h2)
     return h->n_ops == 0 || h->dense_index || !h2->dense_index;
 }
 
-static int parallel(iso_history *h, const char *buf, size_t len, size_t split, iso_error *err)
+static int parallel(iso_history *h, const char *buf, size_t len, size_t split,
+                    iso_lines_fn read_lines, iso_error *err)
 {
     size_t base = split + 64;
     ISO_GROW(h->store.words, h->store.cap_words, len + 128);
@@ -123,12 +129,12 @@ static int parallel(iso_history *h, const char *buf, size_t len, size_t split, i
     h2->store.cap_words = cap;
     h2->drop_input = h->drop_input;
     h->store.cap_words = base; /* never reached: see the bound above */
-    struct half second = {.h = h2, .buf = buf + split, .len = len - split};
+    struct half second = {.read_lines = read_lines, .h = h2, .buf = buf + split, .len = len - split};
     pthread_t t;
     int threaded = pthread_create(&t, NULL, read_half, &second) == 0;
     if (!threaded) read_half(&second);
     size_t lines = 0;
-    int r = iso_json_lines(h, buf, split, &lines, err);
+    int r = read_lines(h, buf, split, &lines, err);
     if (threaded) pthread_join(t, NULL);
     int ok = r == 0 && second.r == 0 && halves_agree(h, h2);
     if (ok) {
@@ -141,16 +147,16 @@ static int parallel(iso_history *h, const char *buf, size_t len, size_t split, i
     return ok ? 0 : -1;
 }
 
-int iso_read_json_split(iso_history *h, const char *buf, size_t len, size_t min_len,
-                        iso_error *err)
+int iso_read_split(iso_history *h, const char *buf, size_t len, size_t min_len,
+                   iso_lines_fn read_lines, iso_error *err)
 {
     size_t lines, split = len >= min_len && h->n_ops == 0 && h->store.n_words == 0
                               ? boundary(buf, len, len / 2) : 0;
-    if (split && parallel(h, buf, len, split, err) == 0) return 0;
+    if (split && parallel(h, buf, len, split, read_lines, err) == 0) return 0;
     if (split) { /* read again on one thread, for the exact first error */
         h->n_ops = 0;
         h->store.n_words = 0;
         h->dense_index = 0;
     }
-    return iso_json_lines(h, buf, len, &lines, err);
+    return read_lines(h, buf, len, &lines, err);
 }

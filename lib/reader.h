@@ -134,13 +134,18 @@ static inline void iso_edn_skip(iso_rd *rd)
     }
 }
 
-/* JSON lines of buf[0, len) into h on this thread; *lines = newlines seen. */
+/* A reader of a sequence of top-level op forms, buf[0, len) into h on this
+ * thread; *lines = newlines seen. */
+typedef int (*iso_lines_fn)(iso_history *h, const char *buf, size_t len, size_t *lines,
+                            iso_error *err);
 int iso_json_lines(iso_history *h, const char *buf, size_t len, size_t *lines,
                    iso_error *err);
-/* JSON lines on two threads when len >= min_len (read_split.c). */
+int iso_edn_lines(iso_history *h, const char *buf, size_t len, size_t *lines, iso_error *err);
+/* One op per line (JSON lines, Jepsen's history.edn) on two threads when
+ * len >= min_len (read_split.c). */
 #define ISO_SPLIT_MIN ((size_t)1 << 20)
-int iso_read_json_split(iso_history *h, const char *buf, size_t len, size_t min_len,
-                        iso_error *err);
+int iso_read_split(iso_history *h, const char *buf, size_t len, size_t min_len,
+                   iso_lines_fn read_lines, iso_error *err);
 
 /* JSON: read one value at the cursor (after whitespace). */
 int iso_json_value(iso_rd *rd, iso_val *out);

@@ -229,7 +229,7 @@ static void test_split_same_as_sequential(void **state)
         iso_error err = {0};
         iso_history *seq = iso_history_new("s", ISO_FORMAT_JSONL), *par = iso_history_new("s", ISO_FORMAT_JSONL);
         if (iso_json_lines(seq, text, len, &lines, &err)) fail_msg("%ld:%ld: %s", err.line, err.col, err.msg);
-        assert_int_equal(iso_read_json_split(par, text, len, 0, &err), 0);
+        assert_int_equal(iso_read_split(par, text, len, 0, iso_json_lines, &err), 0);
         expect_same(seq, par);
         if (cases[c].n > 100) /* the halves ran: the second one's words sit past a gap */
             assert_true(par->store.n_words > seq->store.n_words);
@@ -256,7 +256,7 @@ static void test_split_errors(void **state)
         iso_error e1 = {0}, e2 = {0};
         iso_history *seq = iso_history_new("s", ISO_FORMAT_JSONL), *par = iso_history_new("s", ISO_FORMAT_JSONL);
         assert_int_equal(iso_json_lines(seq, text, len, &lines, &e1), -1);
-        assert_int_equal(iso_read_json_split(par, text, len, 0, &e2), -1);
+        assert_int_equal(iso_read_split(par, text, len, 0, iso_json_lines, &e2), -1);
         assert_int_equal(e1.line, e2.line);
         assert_int_equal(e1.col, e2.col);
         assert_string_equal(e1.msg, e2.msg);
