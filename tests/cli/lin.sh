@@ -80,4 +80,10 @@ elif [ "${CI:-}" = true ]; then
     bad "CI=true but $k is missing"
 fi
 
+# A read of nil after a completed write of 3 is stale (docs/DEVIATIONS.md).
+printf '{:type :invoke, :f :write, :value 3, :process 0}\n{:type :ok, :f :write, :value 3, :process 0}\n{:type :invoke, :f :read, :value nil, :process 1}\n{:type :ok, :f :read, :value nil, :process 1}\n' >"$tmp/nilread.edn"
+expect_status 1 "$isolde" check -m register "$tmp/nilread.edn"
+printf '{:type :invoke, :f :read, :value nil, :process 1}\n{:type :ok, :f :read, :value nil, :process 1}\n{:type :invoke, :f :write, :value 3, :process 0}\n{:type :ok, :f :write, :value 3, :process 0}\n' >"$tmp/nilfirst.edn"
+expect_status 0 "$isolde" check -m register "$tmp/nilfirst.edn"
+
 finish "lin"
