@@ -187,7 +187,7 @@ static void search_graph(iso_ctx *ctx, uint8_t extra)
     search_request(&req, ctx, extra);
     iso_search_cycles(&g, &req, &out);
     iso_phase("cycle search");
-    for (size_t i = 0; i < out.n_cycles; i++) iso_explain_cycle(ctx, &g, &out.cycles[i]);
+    for (size_t i = 0; i < out.n_cycles; i++) iso_explain_cycle(ctx, &out.cycles[i]);
     for (size_t i = 0; i < out.n_exists; i++) iso_explain_cycle_exists(ctx, &out.exists[i]);
     for (size_t i = 0; i < out.n_timeouts; i++) iso_explain_timeout(ctx, &out.timeouts[i]);
     iso_search_out_free(&out);

@@ -31,9 +31,8 @@ static void explain_order(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, c
     iso_buf_puts(json, "}");
 }
 
-void iso_explain_cycle(iso_ctx *ctx, const iso_graph *g, const iso_cycle *c)
+void iso_explain_cycle(iso_ctx *ctx, const iso_cycle *c)
 {
-    (void)g;
     iso_buf text = {0}, json = {0}, why = {0};
     iso_buf_puts(&text, "Let:\n");
     for (uint32_t i = 0; i < c->len; i++) {

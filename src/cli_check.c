@@ -62,6 +62,7 @@ static int flag_option(cli_check *c, const char *a)
 
 static int is(const char *a, const char *s, const char *l) { return (s && !strcmp(a, s)) || !strcmp(a, l); }
 
+/* An option named by takes_value() with its value v. */
 static int value_option(cli_check *c, const char *a, const char *v)
 {
     long n;
@@ -96,7 +97,7 @@ static int value_option(cli_check *c, const char *a, const char *v)
         if (!strcmp(v, "noop")) c->opts.cas_fail = ISO_CAS_FAIL_NOOP;
         else if (!strcmp(v, "false")) c->opts.cas_fail = ISO_CAS_FAIL_FALSE;
         else { fprintf(stderr, "isolde: --cas-fail takes noop or false\n"); return -1; }
-    } else return 0;
+    }
     return 1;
 }
 
