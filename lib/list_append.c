@@ -149,21 +149,13 @@ static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint3
     return 0;
 }
 
-/* Size the append index once: twice the append micro-ops of the history. */
+/* Size the append index for about one append per transaction; it grows
+ * (rehashing) if there are more. */
 static void presize_appends(const iso_ctx *ctx, la_state *st)
 {
-    const iso_store *s = &ctx->h->store;
-    size_t n = 0;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        size_t nm;
-        const iso_val *m = la_txn_mops(ctx, t, &nm);
-        for (size_t j = 0; j < nm; j++) n += la_mop_kind(s, m[j]) == LA_APPEND;
-    }
-    st->n_ap = n; /* ap_index sizes by n_ap */
+    st->n_ap = ctx->txns.n; /* ap_index sizes by n_ap */
     ap_index(st);
     st->n_ap = 0;
-    st->ap = iso_xmalloc((n ? n : 1) * sizeof *st->ap);
-    st->cap_ap = n ? n : 1;
 }
 
 /* Pass 1: validate every transaction, intern keys, index every append,
