@@ -63,6 +63,7 @@ void iso_history_free(iso_history *h)
     if (!h) return;
     iso_store_free(&h->store);
     free(h->ops);
+    free(h->extras);
     free(h->name);
     free(h);
 }
@@ -70,9 +71,17 @@ void iso_history_free(iso_history *h)
 size_t iso_history_op_count(const iso_history *h) { return h ? h->n_ops : 0; }
 iso_format iso_history_format(const iso_history *h) { return h->format; }
 
-void iso_history_add_op(iso_history *h, const iso_op *op)
+void iso_history_add_op(iso_history *h, const iso_op *op, iso_val f, iso_val error)
 {
+    size_t e = h->n_extras;
+    for (size_t i = 0; i < 4 && i < h->n_extras; i++) /* the recent ones repeat */
+        if (h->extras[h->n_extras - 1 - i].f == f && h->extras[h->n_extras - 1 - i].error == error) {
+            e = h->n_extras - 1 - i;
+            break;
+        }
+    if (e == h->n_extras) ISO_PUSH(h->extras, h->n_extras, h->cap_extras, ((iso_op_extra){f, error}));
     ISO_PUSH(h->ops, h->n_ops, h->cap_ops, *op);
+    h->ops[h->n_ops - 1].extra = (uint32_t)e;
 }
 
 /* The id of a pre-interned keyword/string atom, or -1. */
@@ -156,10 +165,9 @@ int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line, uint32_t 
     if (op_type(h, fields, have, &op, err) != 0 || op_numbers(h, fields, have, &op, err) != 0)
         return -1;
     op.process = have[F_PROCESS] ? fields[F_PROCESS] : ISO_NIL;
-    op.f = have[F_F] ? fields[F_F] : ISO_NIL;
     op.value = have[F_VALUE] ? fields[F_VALUE] : ISO_NIL;
-    op.error = have[F_ERROR] ? fields[F_ERROR] : ISO_NIL;
-    iso_history_add_op(h, &op);
+    iso_history_add_op(h, &op, have[F_F] ? fields[F_F] : ISO_NIL,
+                       have[F_ERROR] ? fields[F_ERROR] : ISO_NIL);
     return 0;
 }
 
@@ -360,7 +368,7 @@ static void print_op(const iso_history *h, const iso_op *op, iso_buf *out, int j
     iso_buf_puts(out, iso_op_type_name(op->type));
     if (json) iso_buf_puts(out, "\"");
     static const char *const names[] = {"process", "f", "value", "error"};
-    const iso_val vals[] = {op->process, op->f, op->value, op->error};
+    const iso_val vals[] = {op->process, iso_op_f(h, op), op->value, iso_op_error(h, op)};
     for (size_t i = 0; i < COUNT(names); i++) {
         if (i == 3 && iso_is_nil(vals[i])) break;
         iso_buf_puts(out, sep);

@@ -18,16 +18,22 @@ enum iso_op_type { ISO_OP_INVOKE = 0, ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO };
 /* Untrusted input limits: deeper nesting than this is rejected. */
 #define ISO_MAX_DEPTH 256
 
+/* 48 bytes: histories hold millions. An op's :f and :error, which repeat
+ * (or are absent) op after op, live once in the history's extras table. */
 typedef struct iso_op {
     int64_t index;     /* :index, given or dense */
     int64_t time;      /* :time in ns; -1 when absent */
     iso_val process;   /* an integer for client ops; anything else otherwise */
-    iso_val f;         /* :f, or nil */
     iso_val value;     /* :value, or nil */
-    iso_val error;     /* :error, or nil (kept for reports) */
     uint32_t line, col; /* where the op starts in the input (1-based) */
+    uint32_t extra;    /* h->extras[extra]: :f and :error (see iso_op_f) */
     uint8_t type;      /* enum iso_op_type */
 } iso_op;
+
+typedef struct iso_op_extra {
+    iso_val f;         /* :f, or nil */
+    iso_val error;     /* :error, or nil (kept for reports) */
+} iso_op_extra;
 
 struct iso_history {
     char *name;                   /* file name, for messages */
@@ -36,6 +42,8 @@ struct iso_history {
     iso_store store;
     iso_op *ops;
     size_t n_ops, cap_ops;
+    iso_op_extra *extras;
+    size_t n_extras, cap_extras;
     int dense_index;              /* first op had no :index: all get 0..n-1 */
     /* linearizability: how the format reads failed CAS ops */
     iso_cas_fail cas_fail_default;
@@ -49,10 +57,16 @@ iso_history *iso_history_new(const char *name, iso_format format);
 /* Add an op from a parsed map (EDN or JSON). line/col locate the map. */
 int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line,
                            uint32_t col, iso_error *err);
-/* Add an op built by a reader that does not produce maps. */
-void iso_history_add_op(iso_history *h, const iso_op *op);
+/* Add an op built by a reader that does not produce maps, with its :f and
+ * :error (nil when absent). */
+void iso_history_add_op(iso_history *h, const iso_op *op, iso_val f, iso_val error);
 
 static inline int iso_op_is_client(const iso_op *op) { return iso_is_int(op->process); }
+static inline iso_val iso_op_f(const iso_history *h, const iso_op *op) { return h->extras[op->extra].f; }
+static inline iso_val iso_op_error(const iso_history *h, const iso_op *op)
+{
+    return h->extras[op->extra].error;
+}
 
 /* Readers: each fills h from buf[0..len) or returns -1 with err set. */
 int iso_read_edn(iso_history *h, const char *buf, size_t len, iso_error *err);

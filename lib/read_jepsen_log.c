@@ -48,11 +48,10 @@ static int op_line(iso_rd *rd)
     rd->pos = (size_t)(at - rd->p) + 11;
     while (rd->pos < rd->len && (rd->p[rd->pos] == ' ' || rd->p[rd->pos] == '\t')) rd->pos++;
     if (rd->pos < rd->len && (rd->p[rd->pos] == '-' || rd->p[rd->pos] == ':')) rd->pos++;
-    iso_op op = {.index = (int64_t)h->n_ops, .time = -1, .error = ISO_NIL,
-                 .line = (uint32_t)rd->line, .col = 1};
-    iso_val type;
+    iso_op op = {.index = (int64_t)h->n_ops, .time = -1, .line = (uint32_t)rd->line, .col = 1};
+    iso_val type, f;
     if (probe(rd, &op.process) || (!iso_is_int(op.process) && iso_tag(op.process) != ISO_TAG_KW) ||
-        probe(rd, &type) || op_type(&h->store, type) < 0 || probe(rd, &op.f))
+        probe(rd, &type) || op_type(&h->store, type) < 0 || probe(rd, &f))
         return 0;
     op.type = (uint8_t)op_type(&h->store, type);
     int r = iso_edn_form(rd, &op.value);
@@ -64,7 +63,7 @@ static int op_line(iso_rd *rd)
         const char *p = iso_atom_text(&h->store, op.value, &n);
         if (n == 9 && memcmp(p, "timed-out", 9) == 0) op.value = ISO_NIL;
     }
-    iso_history_add_op(h, &op);
+    iso_history_add_op(h, &op, f, ISO_NIL);
     return 0;
 }
 

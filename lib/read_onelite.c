@@ -139,10 +139,9 @@ static void emit(struct ol *o)
     for (size_t i = 0; i < 2 * o->n_txns; i++) {
         const struct ol_txn *t = &o->txns[ev[i].txn];
         iso_op op = {.index = (int64_t)h->n_ops, .time = ev[i].time, .process = t->p,
-                     .f = ISO_NIL, .value = t->m, .error = ISO_NIL,
-                     .line = t->line, .col = t->col,
+                     .value = t->m, .line = t->line, .col = t->col,
                      .type = ev[i].completion ? t->type : ISO_OP_INVOKE};
-        iso_history_add_op(h, &op);
+        iso_history_add_op(h, &op, ISO_NIL, ISO_NIL);
     }
     free(ev);
 }

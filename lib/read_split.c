@@ -69,16 +69,18 @@ static iso_val remap(iso_val v, const uint32_t *atom)
 static void move_ops(iso_history *h, iso_history *h2, const uint32_t *atom, size_t lines)
 {
     enum { CHUNK = 1 << 16 };
-    size_t n1 = h->n_ops, total = n1 + h2->n_ops;
+    size_t n1 = h->n_ops, total = n1 + h2->n_ops, e1 = h->n_extras;
+    for (size_t i = 0; i < h2->n_extras; i++) /* h2's :f / :error pairs follow h's */
+        ISO_PUSH(h->extras, h->n_extras, h->cap_extras,
+                 ((iso_op_extra){remap(h2->extras[i].f, atom), remap(h2->extras[i].error, atom)}));
     ISO_GROW(h->ops, h->cap_ops, total);
     while (h2->n_ops) {
         size_t lo = h2->n_ops > CHUNK ? h2->n_ops - CHUNK : 0;
         for (size_t j = lo; j < h2->n_ops; j++) {
             iso_op op = h2->ops[j];
             op.process = remap(op.process, atom);
-            op.f = remap(op.f, atom);
             op.value = remap(op.value, atom);
-            op.error = remap(op.error, atom);
+            op.extra += (uint32_t)e1;
             op.line += (uint32_t)lines;
             if (h->dense_index) op.index = (int64_t)(n1 + j);
             h->ops[n1 + j] = op;

@@ -17,8 +17,8 @@ typedef struct hist {
 static void op(hist *x, int process, int type)
 {
     iso_op o = {.index = (int64_t)x->h->n_ops, .time = -1, .process = iso_int(process),
-                .f = ISO_NIL, .value = ISO_NIL, .error = ISO_NIL, .type = (uint8_t)type};
-    iso_history_add_op(x->h, &o);
+                .value = ISO_NIL, .type = (uint8_t)type};
+    iso_history_add_op(x->h, &o, ISO_NIL, ISO_NIL);
 }
 
 /* Invoke a new transaction on process p; returns its id. */

@@ -22,7 +22,7 @@ static void test_op_per_line(void **state)
     assert_true(iso_op_is_client(&h->ops[0]));
     assert_false(iso_op_is_client(&h->ops[2]));
     assert_string_equal(rt_edn(h, h->ops[2].process), ":nemesis");
-    assert_string_equal(rt_edn(h, h->ops[2].f), ":start-partition");
+    assert_string_equal(rt_edn(h, iso_op_f(h, &h->ops[2])), ":start-partition");
     assert_int_equal(h->cas_fail_default, ISO_CAS_FAIL_NOOP);
     iso_history_free(h);
 }
@@ -39,7 +39,7 @@ static void test_dense_index_and_defaults(void **state)
     for (size_t i = 0; i < 3; i++) assert_int_equal(h->ops[i].index, (int64_t)i);
     assert_int_equal(h->ops[0].time, -1);
     assert_true(iso_is_nil(h->ops[1].value));
-    assert_true(iso_is_nil(h->ops[1].f));
+    assert_true(iso_is_nil(iso_op_f(h, &h->ops[1])));
     assert_true(iso_is_nil(h->ops[2].process)); /* missing process: not a client */
     assert_false(iso_op_is_client(&h->ops[2]));
     iso_history_free(h);
@@ -152,7 +152,7 @@ static void test_string_keys_and_types(void **state)
     assert_int_equal(h->ops[0].type, ISO_OP_INVOKE);
     assert_int_equal(h->ops[1].type, ISO_OP_OK);
     assert_int_equal(iso_as_int(h->ops[0].process), 3);
-    assert_string_equal(rt_edn(h, h->ops[1].error), "[:no-client \"refused\"]");
+    assert_string_equal(rt_edn(h, iso_op_error(h, &h->ops[1])), "[:no-client \"refused\"]");
     iso_history_free(h);
 }
 

@@ -16,8 +16,8 @@ static void test_array(void **state)
     assert_int_equal(h->ops[1].line, 2);
     assert_int_equal(h->ops[1].col, 2);
     assert_string_equal(rt_value(h, 1), "[[\"w\" \"x\" 2]]");
-    assert_string_equal(rt_edn(h, h->ops[1].f), "\"txn\"");
-    assert_int_equal(iso_tag(h->ops[1].f), ISO_TAG_STR);
+    assert_string_equal(rt_edn(h, iso_op_f(h, &h->ops[1])), "\"txn\"");
+    assert_int_equal(iso_tag(iso_op_f(h, &h->ops[1])), ISO_TAG_STR);
     assert_int_equal(h->ops[0].type, ISO_OP_INVOKE);
     assert_int_equal(h->ops[1].type, ISO_OP_OK);
     iso_history_free(h);

@@ -116,7 +116,7 @@ static int op_fail(struct build *b, uint32_t i, const char *what)
 {
     const iso_op *op = &b->h->ops[i];
     iso_buf f = {0};
-    iso_val_edn(&b->h->store, op->f, &f);
+    iso_val_edn(&b->h->store, iso_op_f(b->h, op), &f);
     iso_fail(b->err, b->h->name, op->line, op->col, "%s (:f %s, model %s)",
              what, iso_buf_cstr(&f), b->in->model->name);
     iso_buf_free(&f);
@@ -253,7 +253,7 @@ static int finish(struct build *b, uint32_t k, uint32_t cmp)
 static int on_invoke(struct build *b, uint32_t i)
 {
     const iso_op *op = &b->h->ops[i];
-    int kind = kind_of(b, op->f);
+    int kind = kind_of(b, iso_op_f(b->h, op));
     if (kind < 0) return op_fail(b, i, "operation unknown to the model");
     int fresh;
     uint32_t *pend = vmap_slot(&b->procs, &b->h->store, op->process, &fresh);
