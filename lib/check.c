@@ -175,8 +175,7 @@ static void search_graph(iso_ctx *ctx, uint8_t extra)
     if (extra & ISO_EDGE_PROCESS) iso_process_edges(ctx->h, &ctx->txns, &ctx->edges);
     iso_phase("order edges");
     iso_graph g;
-    iso_graph_build(&g, (uint32_t)ctx->txns.n, &ctx->edges);
-    iso_edges_free(&ctx->edges);
+    iso_graph_build_consume(&g, (uint32_t)ctx->txns.n, &ctx->edges);
     iso_phase("graph (CSR)");
     if (g.n_edges == 0) iso_ctx_add_finding(ctx, ISO_A_EMPTY_TRANSACTION_GRAPH,
                                             "No dependency between any two transactions could be "

@@ -57,8 +57,10 @@ static void sort_row(uint32_t *d, uint8_t *b, size_t n, uint64_t **tmp, size_t *
     }
 }
 
-/* Scatter the triples into rows; off gets row starts. */
-static void scatter(iso_graph *g, const iso_edges *es)
+/* Scatter the triples into rows; off gets row starts. With consume, the
+ * triples are placed from the end and their array shrinks as it goes, so
+ * that the rows and the triples are never both whole in memory. */
+static void scatter(iso_graph *g, iso_edges *es, int consume)
 {
     uint32_t n = g->n, *off = g->off;
     memset(off, 0, ((size_t)n + 1) * sizeof *off);
@@ -68,23 +70,30 @@ static void scatter(iso_graph *g, const iso_edges *es)
     g->dst = iso_xmalloc(((size_t)off[n] + 1) * sizeof *g->dst);
     g->bits = iso_xmalloc((size_t)off[n] + 1);
     uint32_t *fill = iso_xmalloc(((size_t)n + 1) * sizeof *fill);
-    memcpy(fill, off, ((size_t)n + 1) * sizeof *fill);
-    for (size_t i = 0; i < es->n; i++) {
+    memcpy(fill, off + 1, (size_t)n * sizeof *fill); /* row ends, filled downwards */
+    enum { CHUNK = 1 << 20 };
+    for (size_t i = es->n; i-- > 0;) {
         const iso_edge *e = &es->e[i];
-        if (e->src >= n || iso_edge_dst(e) >= n) continue;
-        g->dst[fill[e->src]] = iso_edge_dst(e);
-        g->bits[fill[e->src]++] = iso_edge_bits(e);
+        if (e->src < n && iso_edge_dst(e) < n) {
+            g->dst[--fill[e->src]] = iso_edge_dst(e);
+            g->bits[fill[e->src]] = iso_edge_bits(e);
+        }
+        if (consume && i % CHUNK == 0 && i) { /* give placed triples back */
+            es->e = iso_xrealloc(es->e, i * sizeof *es->e);
+            es->n = es->cap = i;
+        }
     }
     free(fill);
+    if (consume) iso_edges_free(es);
 }
 
-void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es)
+static void build(iso_graph *g, uint32_t n, iso_edges *es, int consume)
 {
     /* Edge counts above 2^32 would need 48 GB of triples: not supported. */
     memset(g, 0, sizeof *g);
     g->n = n;
     g->off = iso_xmalloc(((size_t)n + 1) * sizeof *g->off);
-    scatter(g, es);
+    scatter(g, es, consume);
     uint64_t *tmp = NULL;
     size_t cap = 0, out = 0;
     for (uint32_t v = 0; v < n; v++) {
@@ -106,6 +115,9 @@ void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es)
     g->n_edges = out;
     free(tmp);
 }
+
+void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es) { build(g, n, es, 0); }
+void iso_graph_build_consume(iso_graph *g, uint32_t n, iso_edges *es) { build(g, n, es, 1); }
 
 void iso_graph_free(iso_graph *g)
 {

@@ -52,6 +52,9 @@ typedef struct iso_graph {
 /* Build CSR from triples: rows sorted by dst, parallel edges merged (bits
  * OR-ed), self-loops and out-of-range endpoints dropped. es is unchanged. */
 void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es);
+/* The same, freeing the triples while it builds (es is left empty): the
+ * peak holds the triples or the rows, not both. */
+void iso_graph_build_consume(iso_graph *g, uint32_t n, iso_edges *es);
 void iso_graph_free(iso_graph *g);
 /* Bits of the edge a -> b, 0 if none (binary search in a's row). */
 uint8_t iso_graph_edge(const iso_graph *g, uint32_t a, uint32_t b);

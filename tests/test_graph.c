@@ -66,8 +66,16 @@ static void test_random_against_matrix(void **st)
         }
     }
     assert_int_equal(g.n_edges, count);
+    iso_graph c; /* consuming the triples builds the same graph */
+    iso_graph_build_consume(&c, N, &es);
+    assert_int_equal(es.n, 0);
+    assert_null(es.e);
+    assert_int_equal(c.n_edges, g.n_edges);
+    assert_memory_equal(c.off, g.off, (N + 1) * sizeof *c.off);
+    assert_memory_equal(c.dst, g.dst, g.n_edges * sizeof *c.dst);
+    assert_memory_equal(c.bits, g.bits, g.n_edges);
+    iso_graph_free(&c);
     iso_graph_free(&g);
-    iso_edges_free(&es);
 }
 
 static void test_empty(void **st)
