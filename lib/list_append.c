@@ -82,7 +82,7 @@ const la_append *la_find(const la_state *st, uint32_t key, iso_val v)
 static void ap_index(la_state *st)
 {
     size_t n = 1024;
-    while (n < 2 * st->n_ap + 2) n *= 2;
+    while (3 * n < 4 * st->n_ap + 4) n *= 2; /* load at most 3/4 */
     free(st->ap_slots);
     st->ap_slots = iso_xcalloc(n, sizeof *st->ap_slots);
     st->n_ap_slots = n;
@@ -186,7 +186,7 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
                 continue;
             }
             iso_val v = mop_val(s, m[j]);
-            if (2 * (st->n_ap + 1) > st->n_ap_slots) {
+            if (4 * (st->n_ap + 1) > 3 * st->n_ap_slots) {
                 ap_index(st);
                 for (size_t i = 0; i < st->n_ap; i++)
                     st->ap_slots[ap_probe(st, s, st->ap[i].key, st->ap[i].value)] = (uint32_t)i + 1;
