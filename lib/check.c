@@ -215,7 +215,6 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
     ctx.wl = wl == ISO_WORKLOAD_RW_REGISTER ? &iso_rw_register_ops : &iso_list_append_ops;
     int rc = iso_reportable(o, ctx.reportable, err);
     uint8_t extra = order_edges(ctx.reportable);
-    iso_phase(NULL);
     if (!rc) rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx.txns, err);
     if (!rc && ctx.txns.n >= ISO_MAX_TXNS)
         rc = iso_fail(err, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx.txns.n,

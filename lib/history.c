@@ -253,6 +253,7 @@ int iso_history_read_file(const char *path, iso_format format, iso_history **out
                           iso_error *err)
 {
     *out = NULL;
+    iso_phase(NULL);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return iso_fail(err, path, 0, 0, "cannot open: %s", strerror(errno));
     char *buf = NULL;
@@ -264,6 +265,7 @@ int iso_history_read_file(const char *path, iso_format format, iso_history **out
     r = read_buffer(path, buf ? buf : "", len, format, mapped, out, err);
     if (mapped) munmap(buf, len);
     else free(buf);
+    iso_phase("read");
     return r;
 }
 
