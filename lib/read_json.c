@@ -112,6 +112,29 @@ static int json_start(iso_rd *rd, size_t base, iso_val *out)
     return json_literal(rd, out);
 }
 
+/* A key as it stood at this place in the previous object: its atom without
+ * scanning or hashing; else the key read in full, remembered. */
+static int json_key_text(iso_rd *rd, iso_val *k)
+{
+    size_t place = (rd->n_items - rd->frames[rd->n_frames - 1].items) / 2;
+    struct iso_rd_key *kp = place < 8 ? &rd->keys[place] : NULL;
+    const char *p = rd->p + rd->pos;
+    if (kp && kp->len && rd->len - rd->pos > kp->len && memcmp(p, kp->text, kp->len) == 0) {
+        rd->pos += kp->len;
+        *k = kp->v;
+        return 0;
+    }
+    size_t start = rd->pos;
+    if (iso_rd_string(rd, k, 1) != 0) return -1;
+    size_t n = rd->pos - start; /* with both quotes */
+    if (kp && n <= sizeof kp->text && !memchr(p, '\\', n)) {
+        memcpy(kp->text, p, n);
+        kp->len = (uint32_t)n;
+        kp->v = *k;
+    }
+    return 0;
+}
+
 /* After '{' or ',' in an object: a key, then ':'. */
 static int json_key(iso_rd *rd)
 {
@@ -119,7 +142,7 @@ static int json_key(iso_rd *rd)
     iso_json_skip(rd, 0);
     if (iso_rd_eof(rd) || rd->p[rd->pos] != '"')
         return iso_rd_unexpected(rd, "a string key in object");
-    if (iso_rd_string(rd, &k, 1) != 0) return -1;
+    if (json_key_text(rd, &k) != 0) return -1;
     iso_rd_item(rd, k);
     iso_json_skip(rd, 0);
     if (iso_rd_eof(rd) || rd->p[rd->pos] != ':')

@@ -41,6 +41,9 @@ typedef struct iso_rd {
     struct iso_rd_cons { uint32_t off1, hash; } *cons; /* recently stored composites */
     size_t cap_cons;
     struct iso_rd_short { uint64_t bytes; uint32_t tag_len; iso_val v; } cache[256];
+    /* JSON: the key last seen at each place in an object ("index" first,
+     * "type" second ...), quotes included; op after op they repeat. */
+    struct iso_rd_key { char text[16]; uint32_t len; iso_val v; } keys[8];
 } iso_rd;
 
 void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
