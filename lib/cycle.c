@@ -57,6 +57,35 @@ static const ce_spec ce_specs[] = {
 };
 #define N_CE (sizeof ce_specs / sizeof ce_specs[0])
 
+static const ce_spec *ce_spec_of(int type)
+{
+    for (size_t i = 0; i < N_CE; i++)
+        if (ce_specs[i].type == type) return &ce_specs[i];
+    return NULL;
+}
+
+const char *iso_cycle_exists_model(int type)
+{
+    const ce_spec *c = ce_spec_of(type);
+    return c ? iso_model_friendly(iso_model_parse(c->model)) : "?";
+}
+
+void iso_cycle_exists_subgraph(int type, iso_buf *out)
+{
+    const ce_spec *c = ce_spec_of(type);
+    if (!c) return;
+    uint8_t rels = (uint8_t)(c->n | (c->rw ? ISO_EDGE_RW : 0));
+    static const struct { uint8_t bit; const char *name; } names[] = {
+        {W, "ww"}, {R, "wr"}, {ISO_EDGE_RW, "rw"}, {P, "process"}, {T, "realtime"}};
+    const char *sep = "";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (rels & names[i].bit) {
+            iso_buf_printf(out, "%s%s", sep, names[i].name);
+            sep = " ";
+        }
+    if (c->ext) iso_buf_puts(out, ", extended by rw");
+}
+
 int iso_cycle_classify(const uint8_t *e, uint32_t len)
 {
     if (len == 0) return -1;

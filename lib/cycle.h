@@ -56,6 +56,12 @@ int iso_search_cycles(const iso_graph *g, const iso_search_req *req,
                       iso_search_out *out);
 void iso_search_out_free(iso_search_out *out);
 
+/* For a *-cycle-exists anomaly: the friendly name of the model it rules
+ * out, and the subgraph whose strongly connected component proves it (e.g.
+ * "ww wr realtime, extended by rw"). */
+const char *iso_cycle_exists_model(int type);
+void iso_cycle_exists_subgraph(int type, iso_buf *out);
+
 /* Classify a cycle by its edge bits, as Elle's cycle-explainer does. */
 int iso_cycle_classify(const uint8_t *e, uint32_t len);
 

@@ -68,48 +68,17 @@ void iso_explain_cycle(iso_ctx *ctx, const iso_cycle *c)
     iso_buf_free(&why);
 }
 
-/* Elle's cycle-exists-specs: the model each fallback proves violated, and
- * the subgraph whose strongly connected component proves it. */
-static const struct exists_spec {
-    int type;
-    const char *model, *subgraph;
-} exists_specs[] = {
-    {ISO_A_PL_1_CYCLE_EXISTS, "read-uncommitted", "ww"},
-    {ISO_A_PL_2_CYCLE_EXISTS, "read-committed", "ww wr"},
-    {ISO_A_PL_SI_CYCLE_EXISTS, "snapshot-isolation", "ww wr, extended by rw"},
-    {ISO_A_PL_2_99_CYCLE_EXISTS, "repeatable-read", "ww wr rw"},
-    {ISO_A_PL_3_CYCLE_EXISTS, "serializable", "ww wr rw"},
-    {ISO_A_STRONG_SESSION_PL_1_CYCLE_EXISTS, "strong-session-read-uncommitted", "ww process"},
-    {ISO_A_STRONG_SESSION_PL_2_CYCLE_EXISTS, "strong-session-read-committed", "ww wr process"},
-    {ISO_A_STRONG_SESSION_SNAPSHOT_ISOLATION_CYCLE_EXISTS, "strong-session-snapshot-isolation",
-     "ww wr process, extended by rw"},
-    {ISO_A_STRONG_SESSION_SERIALIZABLE_CYCLE_EXISTS, "strong-session-serializable", "ww wr rw process"},
-    {ISO_A_STRONG_PL_1_CYCLE_EXISTS, "strong-read-uncommitted", "ww realtime"},
-    {ISO_A_STRONG_PL_2_CYCLE_EXISTS, "strong-read-committed", "ww wr realtime"},
-    {ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS, "strong-snapshot-isolation",
-     "ww wr realtime, extended by rw"},
-    {ISO_A_PL_SS_CYCLE_EXISTS, "strong-serializable", "ww wr rw realtime"},
-};
-
-static const struct exists_spec *exists_spec_of(int type)
-{
-    for (size_t i = 0; i < sizeof exists_specs / sizeof exists_specs[0]; i++)
-        if (exists_specs[i].type == type) return &exists_specs[i];
-    return &exists_specs[0];
-}
-
-const char *iso_cycle_exists_model(int type) { return exists_spec_of(type)->model; }
-
 void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e)
 {
-    const struct exists_spec *spec = exists_spec_of(e->type);
-    iso_buf text = {0}, json = {0};
+    iso_buf text = {0}, json = {0}, sub = {0};
+    const char *model = iso_cycle_exists_model(e->type);
+    iso_cycle_exists_subgraph(e->type, &sub);
     iso_buf_printf(&text, "The search for a specific cycle ran out of time, but these %u transactions "
                           "form a strongly connected component of the %s graph, so a cycle that %s "
                           "forbids exists among them. Op indices:",
-                   e->size, spec->subgraph, spec->model);
+                   e->size, iso_buf_cstr(&sub), model);
     iso_buf_printf(&json, "{\"type\":\"%s\",\"not\":\"%s\",\"subgraph\":\"%s\",\"scc-size\":%u,\"scc\":[",
-                   iso_anomaly_name(e->type), spec->model, spec->subgraph, e->size);
+                   iso_anomaly_name(e->type), model, iso_buf_cstr(&sub), e->size);
     for (uint32_t i = 0; i < e->size; i++) {
         int64_t idx = iso_txn_op(ctx->h, &ctx->txns.t[e->scc[i]])->index;
         if (i < 64) iso_buf_printf(&text, " %" PRId64, idx);
@@ -120,6 +89,7 @@ void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e)
     iso_ctx_add_finding(ctx, e->type, iso_buf_cstr(&text), iso_buf_cstr(&json));
     iso_buf_free(&text);
     iso_buf_free(&json);
+    iso_buf_free(&sub);
 }
 
 void iso_explain_timeout(iso_ctx *ctx, const iso_cycle_timeout *t)

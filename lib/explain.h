@@ -12,7 +12,5 @@
 void iso_explain_cycle(iso_ctx *ctx, const iso_cycle *c);
 void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e);
 void iso_explain_timeout(iso_ctx *ctx, const iso_cycle_timeout *t);
-/* Friendly name of the model a *-cycle-exists anomaly rules out. */
-const char *iso_cycle_exists_model(int type);
 
 #endif

@@ -5,7 +5,7 @@
  * public result.
  */
 #include "result.h"
-#include "explain.h"
+#include "cycle.h"
 #include "models.h"
 
 #include <stdlib.h>

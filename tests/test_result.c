@@ -3,6 +3,7 @@
 #include "testutil.h"
 #include "result.h"
 #include "models.h"
+#include "cycle.h"
 
 static iso_finding *findings(const int *types, size_t n)
 {
@@ -97,6 +98,25 @@ static void counts_and_unknown_names(void **state)
     assert_non_null(strstr(err.msg, "no-such"));
 }
 
+static void cycle_exists_names(void **state)
+{
+    (void)state;
+    static const struct { int type; const char *model, *subgraph; } cases[] = {
+        {ISO_A_PL_1_CYCLE_EXISTS, "read-uncommitted", "ww"},
+        {ISO_A_PL_SI_CYCLE_EXISTS, "snapshot-isolation", "ww wr, extended by rw"},
+        {ISO_A_PL_3_CYCLE_EXISTS, "serializable", "ww wr rw"},
+        {ISO_A_STRONG_SESSION_PL_2_CYCLE_EXISTS, "strong-session-read-committed", "ww wr process"},
+        {ISO_A_PL_SS_CYCLE_EXISTS, "strong-serializable", "ww wr rw realtime"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iso_buf b = {0};
+        iso_cycle_exists_subgraph(cases[i].type, &b);
+        assert_string_equal(iso_buf_cstr(&b), cases[i].subgraph);
+        assert_string_equal(iso_cycle_exists_model(cases[i].type), cases[i].model);
+        iso_buf_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -104,6 +124,7 @@ int main(void)
         cmocka_unit_test(unknown_only_when_nothing_prohibited),
         cmocka_unit_test(redundant_cycle_exists_dropped),
         cmocka_unit_test(counts_and_unknown_names),
+        cmocka_unit_test(cycle_exists_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
