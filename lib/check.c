@@ -127,12 +127,8 @@ static iso_workload detect_workload(const iso_history *h)
         for (size_t j = 0; j < n; j++) {
             if (!iso_is_seq(m[j]) || !iso_seq_len(&h->store, m[j])) continue;
             iso_val f = iso_seq_items(&h->store, m[j])[0];
-            size_t len;
-            unsigned t = iso_tag(f);
-            if (t != ISO_TAG_KW && t != ISO_TAG_STR && t != ISO_TAG_SYM) continue;
-            const char *p = iso_atom_text(&h->store, f, &len);
-            if (len == 6 && memcmp(p, "append", 6) == 0) return ISO_WORKLOAD_LIST_APPEND;
-            if (len == 1 && *p == 'w') return ISO_WORKLOAD_RW_REGISTER;
+            if (iso_name_is(&h->store, f, "append")) return ISO_WORKLOAD_LIST_APPEND;
+            if (iso_name_is(&h->store, f, "w")) return ISO_WORKLOAD_RW_REGISTER;
         }
     }
     return ISO_WORKLOAD_LIST_APPEND;

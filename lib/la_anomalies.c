@@ -10,12 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static iso_val mop_key(const iso_store *s, iso_val m) { return iso_seq_items(s, m)[1]; }
-static iso_val mop_val(const iso_store *s, iso_val m)
-{
-    return iso_seq_len(s, m) == 3 ? iso_seq_items(s, m)[2] : ISO_NIL;
-}
-
 /* ---- reads of other transactions' writes --------------------------------- */
 
 /* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */

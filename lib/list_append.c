@@ -10,31 +10,15 @@
 
 /* ---- micro-ops --------------------------------------------------------- */
 
-static int atom_is(const iso_store *s, iso_val v, const char *name, size_t len)
-{
-    unsigned t = iso_tag(v);
-    if (t != ISO_TAG_KW && t != ISO_TAG_STR && t != ISO_TAG_SYM) return 0;
-    size_t n;
-    const char *p = iso_atom_text(s, v, &n);
-    return n == len && memcmp(p, name, n) == 0;
-}
-
 int la_mop_kind(const iso_store *s, iso_val mop)
 {
     if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return 0;
     size_t n = iso_seq_len(s, mop);
     if (n < 2 || n > 3) return 0;
     const iso_val *it = iso_seq_items(s, mop);
-    if (n == 3 && atom_is(s, it[0], "append", 6)) return LA_APPEND;
-    if (atom_is(s, it[0], "r", 1)) return LA_READ;
+    if (n == 3 && iso_name_is(s, it[0], "append")) return LA_APPEND;
+    if (iso_name_is(s, it[0], "r")) return LA_READ;
     return 0;
-}
-
-static iso_val mop_key(const iso_store *s, iso_val mop) { return iso_seq_items(s, mop)[1]; }
-
-static iso_val mop_val(const iso_store *s, iso_val mop)
-{
-    return iso_seq_len(s, mop) == 3 ? iso_seq_items(s, mop)[2] : ISO_NIL;
 }
 
 const iso_val *la_read_items(const iso_store *s, iso_val v, size_t *n)

@@ -75,6 +75,11 @@ typedef struct la_state {
 
 /* Micro-op access on a transaction's value. */
 int la_mop_kind(const iso_store *s, iso_val mop);
+static inline iso_val mop_key(const iso_store *s, iso_val mop) { return iso_seq_items(s, mop)[1]; }
+static inline iso_val mop_val(const iso_store *s, iso_val mop)
+{
+    return iso_seq_len(s, mop) == 3 ? iso_seq_items(s, mop)[2] : ISO_NIL;
+}
 /* The append record of (key, value), or NULL. */
 const la_append *la_find(const la_state *st, uint32_t key, iso_val v);
 /* Items and length of a read's list value (nil = empty). */

@@ -11,15 +11,6 @@
 
 /* ---- micro-ops --------------------------------------------------------- */
 
-static int atom_is(const iso_store *s, iso_val v, const char *name)
-{
-    unsigned t = iso_tag(v);
-    if (t != ISO_TAG_KW && t != ISO_TAG_STR && t != ISO_TAG_SYM) return 0;
-    size_t n;
-    const char *p = iso_atom_text(s, v, &n);
-    return n == strlen(name) && memcmp(p, name, n) == 0;
-}
-
 int rw_mop(const iso_store *s, iso_val mop, iso_val *k, iso_val *v)
 {
     if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return -1;
@@ -28,8 +19,8 @@ int rw_mop(const iso_store *s, iso_val mop, iso_val *k, iso_val *v)
     const iso_val *it = iso_seq_items(s, mop);
     *k = it[1];
     *v = n == 3 ? it[2] : ISO_NIL;
-    if (atom_is(s, it[0], "r")) return RW_READ;
-    if (atom_is(s, it[0], "w")) return RW_WRITE;
+    if (iso_name_is(s, it[0], "r")) return RW_READ;
+    if (iso_name_is(s, it[0], "w")) return RW_WRITE;
     return -1;
 }
 

@@ -83,6 +83,19 @@ const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len)
     return s->text + a->off;
 }
 
+const char *iso_name_text(const iso_store *s, iso_val v, size_t *len)
+{
+    unsigned t = iso_tag(v);
+    return t == ISO_TAG_KW || t == ISO_TAG_STR || t == ISO_TAG_SYM ? iso_atom_text(s, v, len) : NULL;
+}
+
+int iso_name_is(const iso_store *s, iso_val v, const char *name)
+{
+    size_t n;
+    const char *p = iso_name_text(s, v, &n);
+    return p && n == strlen(name) && memcmp(p, name, n) == 0;
+}
+
 iso_val iso_seq(iso_store *s, enum iso_seq_kind kind, const iso_val *items, size_t n)
 {
     ISO_GROW(s->words, s->cap_words, s->n_words + n + 1);

@@ -74,6 +74,11 @@ iso_val iso_atom(iso_store *s, unsigned tag, const char *text, size_t len);
 /* An integer from decimal text: inline if it fits, else a BIG atom. */
 iso_val iso_int_text(iso_store *s, const char *text, size_t len);
 const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len);
+/* The text of a name however a format spells it -- keyword, string or
+ * symbol (:append, "append", append) -- or NULL for any other value. */
+const char *iso_name_text(const iso_store *s, iso_val v, size_t *len);
+/* v is a name (as above) spelled name. */
+int iso_name_is(const iso_store *s, iso_val v, const char *name);
 
 /* Append a composite of n items (for maps, n = 2 * pairs, keys and values
  * alternating) and return its value. */

@@ -125,10 +125,9 @@ static int op_fail(struct build *b, uint32_t i, const char *what)
 
 static int kind_of(const struct build *b, iso_val f)
 {
-    unsigned tag = iso_tag(f);
-    if (tag != ISO_TAG_KW && tag != ISO_TAG_STR && tag != ISO_TAG_SYM) return -1;
     size_t len;
-    const char *text = iso_atom_text(&b->h->store, f, &len);
+    const char *text = iso_name_text(&b->h->store, f, &len);
+    if (!text) return -1;
     for (size_t i = 0; i < sizeof fnames / sizeof fnames[0]; i++)
         if (fnames[i].w == b->in->model->workload && strlen(fnames[i].f) == len &&
             memcmp(fnames[i].f, text, len) == 0)

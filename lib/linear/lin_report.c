@@ -77,7 +77,7 @@ static void fill_wop(struct lin_wop *w, const iso_history *h, const struct lin_o
     const iso_op *cmp = op->cmp == ISO_NONE ? NULL : &h->ops[op->cmp];
     iso_val v = cmp && cmp->type == ISO_OP_OK && !iso_is_nil(cmp->value) ? cmp->value : inv->value;
     size_t len = 0;
-    const char *f = iso_tag(iso_op_f(h, inv)) == ISO_TAG_INT ? "" : iso_atom_text(&h->store, iso_op_f(h, inv), &len);
+    const char *f = iso_name_text(&h->store, iso_op_f(h, inv), &len); /* known names only */
     memset(w, 0, sizeof *w);
     w->process = iso_as_int(inv->process);
     w->call_index = inv->index;
