@@ -299,12 +299,9 @@ static void dirty_updates(iso_ctx *ctx, const la_state *st)
     for (uint32_t key = 0; key < st->keys.n; key++) {
         const la_key *k = &st->k[key];
         if (!k->has_fail) continue;
-        const iso_val *order = k->appends_ops == 1 ? &k->single : k->full;
+        /* a lone append, wherever it was, needs no read */
+        const iso_val *order = k->appends_ops == 1 ? &st->ap[k->last_ap].value : k->full;
         size_t len = k->appends_ops == 1 ? 1 : k->full_len;
-        if (k->appends_ops == 1) { /* the lone append, wherever it was */
-            for (size_t i = 0; i < st->n_ap; i++)
-                if (st->ap[i].key == key) order = &st->ap[i].value;
-        }
         int t1type = ISO_OP_OK;
         uint32_t t1 = ISO_NONE;
         size_t from = 0;

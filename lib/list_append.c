@@ -189,6 +189,7 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
         const la_append *a = &st->ap[i];
         const iso_txn *tx = &ctx->txns.t[a->txn];
         st->k[a->key].appends_ops += (tx->inv != ISO_NONE) + (tx->cmp != ISO_NONE);
+        st->k[a->key].last_ap = (uint32_t)i;
         if (a->type == ISO_OP_FAIL) st->k[a->key].has_fail = 1;
         if (a->type == ISO_OP_OK || a->type == ISO_OP_INFO) {
             st->k[a->key].appends_plus++;

@@ -43,6 +43,7 @@ typedef struct la_key {
     const iso_val *full;  /* longest read by any completed txn */
     uint32_t full_len;
     uint32_t appends_ops; /* append micro-ops in invocations and completions */
+    uint32_t last_ap;     /* the key's last append (index into ap) */
     uint32_t appends_plus;/* appends in ok/info txns */
     iso_val single;       /* the value when appends_plus == 1 */
     uint32_t slot0;       /* readers of version i (0 = initial) live in */
