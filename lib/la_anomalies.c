@@ -422,24 +422,48 @@ static int is_prefix(const iso_store *s, iso_val a, iso_val b)
     return 1;
 }
 
-typedef struct sized_read {
-    size_t len, seen; /* length, and order of first appearance */
+typedef struct keyed_read {
+    uint32_t key;
+    size_t len, seen; /* length, and order of appearance */
     iso_val v;
-} sized_read;
+} keyed_read;
 
-static int by_len(const void *a, const void *b)
+static int by_key_len(const void *a, const void *b)
 {
-    const sized_read *x = a, *y = b;
+    const keyed_read *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
     if (x->len != y->len) return x->len < y->len ? -1 : 1;
     return x->seen < y->seen ? -1 : x->seen > y->seen;
 }
 
-/* Elle's incompatible-orders: distinct reads sorted by length; the first
- * adjacent pair where the shorter is not a prefix of the longer. */
-static void incompatible_key(iso_ctx *ctx, const la_state *st, uint32_t key)
+static void incompatible_case(iso_ctx *ctx, const la_state *st, uint32_t key, iso_val a, iso_val b)
+{
+    iso_fb f = {{0}, {0}};
+    iso_buf_puts(&f.text, "Reads of ");
+    iso_fb_val(ctx, &f, st->keys.vals[key]);
+    iso_buf_puts(&f.text, " disagree on the order of appends: ");
+    iso_fb_val(ctx, &f, a);
+    iso_buf_puts(&f.text, " is not a prefix of ");
+    iso_fb_val(ctx, &f, b);
+    iso_buf_puts(&f.text, ", so no single version order explains both.");
+    iso_fb_field(ctx, &f, "key", st->keys.vals[key]);
+    iso_fb_key(&f, "values");
+    iso_buf_puts(&f.json, "[");
+    iso_ctx_val_json(ctx, a, &f.json);
+    iso_buf_puts(&f.json, ",");
+    iso_ctx_val_json(ctx, b, &f.json);
+    iso_buf_puts(&f.json, "]");
+    iso_fb_emit(ctx, &f, ISO_A_INCOMPATIBLE_ORDER);
+}
+
+/* Elle's incompatible-orders, for every key whose reads disagree, in one
+ * pass over the transactions: per key, the distinct non-empty reads sorted
+ * by length; the first adjacent pair where the shorter is not a prefix of
+ * the longer. */
+static void incompatible_orders(iso_ctx *ctx, const la_state *st)
 {
     const iso_store *s = &ctx->h->store;
-    sized_read *reads = NULL;
+    keyed_read *r = NULL;
     size_t n = 0, cap = 0;
     for (uint32_t t = 0; t < ctx->txns.n; t++) {
         const iso_txn *tx = &ctx->txns.t[t];
@@ -447,44 +471,34 @@ static void incompatible_key(iso_ctx *ctx, const la_state *st, uint32_t key)
         size_t nm;
         const iso_val *m = la_txn_mops(ctx, t, &nm);
         for (size_t j = 0; j < nm; j++) {
-            if (la_mop_kind(s, m[j]) != LA_READ || iso_keys_find(&st->keys, mop_key(s, m[j])) != key) continue;
+            if (la_mop_kind(s, m[j]) != LA_READ) continue;
+            uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
             iso_val v = mop_val(s, m[j]);
-            if (!iso_is_seq(v) || !iso_seq_len(s, v)) continue;
-            int seen = 0;
-            for (size_t i = 0; i < n && !seen; i++) seen = iso_val_eq(s, reads[i].v, v);
-            if (seen) continue;
+            if (!st->k[key].incompatible || !iso_is_seq(v) || !iso_seq_len(s, v)) continue;
             size_t at = n;
-            ISO_PUSH(reads, n, cap, ((sized_read){iso_seq_len(s, v), at, v}));
+            ISO_PUSH(r, n, cap, ((keyed_read){key, iso_seq_len(s, v), at, v}));
         }
     }
-    if (n) qsort(reads, n, sizeof *reads, by_len);
-    for (size_t i = 0; i + 1 < n; i++) {
-        if (is_prefix(s, reads[i].v, reads[i + 1].v)) continue;
-        iso_fb f = {{0}, {0}};
-        iso_buf_puts(&f.text, "Reads of ");
-        iso_fb_val(ctx, &f, st->keys.vals[key]);
-        iso_buf_puts(&f.text, " disagree on the order of appends: ");
-        iso_fb_val(ctx, &f, reads[i].v);
-        iso_buf_puts(&f.text, " is not a prefix of ");
-        iso_fb_val(ctx, &f, reads[i + 1].v);
-        iso_buf_puts(&f.text, ", so no single version order explains both.");
-        iso_fb_field(ctx, &f, "key", st->keys.vals[key]);
-        iso_fb_key(&f, "values");
-    iso_buf_puts(&f.json, "[");
-        iso_ctx_val_json(ctx, reads[i].v, &f.json);
-        iso_buf_puts(&f.json, ",");
-        iso_ctx_val_json(ctx, reads[i + 1].v, &f.json);
-        iso_buf_puts(&f.json, "]");
-        iso_fb_emit(ctx, &f, ISO_A_INCOMPATIBLE_ORDER);
-        break;
+    if (n) qsort(r, n, sizeof *r, by_key_len);
+    for (size_t i = 0; i < n;) {
+        size_t end = i, prev = i;
+        while (end < n && r[end].key == r[i].key) end++;
+        for (size_t j = i + 1; j < end; j++) {
+            if (iso_val_eq(s, r[j].v, r[prev].v)) continue; /* the same read again */
+            if (!is_prefix(s, r[prev].v, r[j].v)) {
+                incompatible_case(ctx, st, r[i].key, r[prev].v, r[j].v);
+                break;
+            }
+            prev = j;
+        }
+        i = end;
     }
-    free(reads);
+    free(r);
 }
 
 void la_key_anomalies(iso_ctx *ctx, la_state *st)
 {
-    for (uint32_t key = 0; key < st->keys.n; key++)
-        if (st->k[key].incompatible) incompatible_key(ctx, st, key);
+    incompatible_orders(ctx, st);
     dirty_updates(ctx, st);
     lost_updates(ctx, st);
 }
