@@ -63,36 +63,36 @@ static int for_each_name(const char *list, int (*each)(const char *, void *), vo
     return 0;
 }
 
-typedef struct model_list {
-    int ids[64];
-    size_t n;
-    const char *bad;
-    char bad_buf[128];
-} model_list;
+/* The names of -c or -a as they parse: model ids, or a set of anomalies;
+ * the first unknown name. */
+typedef struct names {
+    int models[64];
+    size_t n_models;
+    uint8_t anomalies[ISO_A_COUNT];
+    char bad[128];
+} names;
 
 static int add_model(const char *name, void *arg)
 {
-    model_list *ml = arg;
+    names *ns = arg;
     int m = iso_model_parse(name);
     if (m < 0) {
-        snprintf(ml->bad_buf, sizeof ml->bad_buf, "%s", name);
-        ml->bad = ml->bad_buf;
+        snprintf(ns->bad, sizeof ns->bad, "%s", name);
         return -1;
     }
-    if (ml->n < sizeof ml->ids / sizeof ml->ids[0]) ml->ids[ml->n++] = m;
+    if (ns->n_models < sizeof ns->models / sizeof ns->models[0]) ns->models[ns->n_models++] = m;
     return 0;
 }
 
 static int add_anomaly(const char *name, void *arg)
 {
-    model_list *ml = arg;
+    names *ns = arg;
     int a = iso_anomaly_parse(name);
     if (a < 0) {
-        snprintf(ml->bad_buf, sizeof ml->bad_buf, "%s", name);
-        ml->bad = ml->bad_buf;
+        snprintf(ns->bad, sizeof ns->bad, "%s", name);
         return -1;
     }
-    ((uint8_t *)ml->ids)[a] = 1; /* ids doubles as a byte set here */
+    ns->anomalies[a] = 1;
     return 0;
 }
 
@@ -100,19 +100,14 @@ static int add_anomaly(const char *name, void *arg)
  * anomaly implying one asked for. */
 int iso_reportable(const iso_check_opts *o, uint8_t set[ISO_A_COUNT], iso_error *err)
 {
-    model_list ml = {0};
-    memset(set, 0, ISO_A_COUNT);
-    const char *models = o->models ? o->models : "strict-serializable";
-    if (for_each_name(models, add_model, &ml))
-        return iso_fail(err, NULL, 0, 0, "unknown consistency model: %s (see isolde check --help)", ml.bad);
-    iso_models_prohibited(ml.ids, ml.n, set);
-    model_list al = {0};
-    _Static_assert(sizeof al.ids >= ISO_A_COUNT, "anomaly byte set fits");
-    if (o->anomalies && for_each_name(o->anomalies, add_anomaly, &al))
-        return iso_fail(err, NULL, 0, 0, "unknown anomaly: %s", al.bad);
-    uint8_t *asked = (uint8_t *)al.ids;
-    iso_anomalies_implying(asked);
-    for (int a = 0; a < ISO_A_COUNT; a++) set[a] |= asked[a];
+    names ns = {0};
+    if (for_each_name(o->models ? o->models : "strict-serializable", add_model, &ns))
+        return iso_fail(err, NULL, 0, 0, "unknown consistency model: %s (see isolde check --help)", ns.bad);
+    if (o->anomalies && for_each_name(o->anomalies, add_anomaly, &ns))
+        return iso_fail(err, NULL, 0, 0, "unknown anomaly: %s", ns.bad);
+    iso_models_prohibited(ns.models, ns.n_models, set);
+    iso_anomalies_implying(ns.anomalies);
+    for (int a = 0; a < ISO_A_COUNT; a++) set[a] |= ns.anomalies[a];
     return 0;
 }
 
@@ -211,6 +206,7 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
     ctx.wl = wl == ISO_WORKLOAD_RW_REGISTER ? &iso_rw_register_ops : &iso_list_append_ops;
     int rc = iso_reportable(o, ctx.reportable, err);
     uint8_t extra = order_edges(ctx.reportable);
+    iso_phase(NULL);
     if (!rc) rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx.txns, err);
     if (!rc && ctx.txns.n >= ISO_MAX_TXNS)
         rc = iso_fail(err, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx.txns.n,
