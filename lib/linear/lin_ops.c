@@ -12,23 +12,21 @@
  * key. Values are interned into dense ids, nil first.
  */
 #include <string.h>
+#include "keys.h"
 #include "lin.h"
 
 #define IDLE (ISO_NONE - 1)  /* a process with no open invocation */
-
-struct vmap {               /* iso_val -> uint32 (not ISO_NONE), open addressing */
-    iso_val *keys;
-    uint32_t *vals;
-    size_t n_slots, n;
-};
 
 struct build {
     struct lin_input *in;
     const iso_history *h;
     iso_error *err;
-    struct vmap values, procs, keys;
+    iso_keys values, keys;     /* value -> dense id (nil first); kv key -> partition */
+    iso_keys procs;            /* process -> dense id */
+    uint32_t *open;            /* per process id: its open op, or IDLE */
+    size_t n_open;
     uint32_t *part;            /* per op: partition, ISO_NONE = dropped */
-    size_t cap_part, cap_values, cap_pkey;
+    size_t cap_part;
     iso_cas_fail cas;
 };
 
@@ -49,68 +47,7 @@ static const struct { iso_workload w; const char *f; uint8_t kind; } fnames[] = 
     {ISO_WORKLOAD_SET, "read", LIN_READ_SET},
 };
 
-static uint64_t val_hash(const iso_store *s, iso_val v)
-{
-    if (iso_is_seq(v)) return iso_val_hash(s, v);
-    uint64_t h = v * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 31);
-}
-
-static void vmap_grow(struct vmap *m, const iso_store *s)
-{
-    size_t n = m->n_slots ? 2 * m->n_slots : 64;
-    iso_val *keys = iso_xmalloc(n * sizeof *keys);
-    uint32_t *vals = iso_xmalloc(n * sizeof *vals);
-    memset(vals, 0xff, n * sizeof *vals);
-    for (size_t i = 0; i < m->n_slots; i++) {
-        if (m->vals[i] == ISO_NONE) continue;
-        size_t j = (size_t)val_hash(s, m->keys[i]) & (n - 1);
-        while (vals[j] != ISO_NONE) j = (j + 1) & (n - 1);
-        keys[j] = m->keys[i];
-        vals[j] = m->vals[i];
-    }
-    free(m->keys);
-    free(m->vals);
-    m->keys = keys;
-    m->vals = vals;
-    m->n_slots = n;
-}
-
-/* The value slot of key v; *fresh = 1 when v was absent (the caller must
- * then store something other than ISO_NONE). */
-static uint32_t *vmap_slot(struct vmap *m, const iso_store *s, iso_val v, int *fresh)
-{
-    if (2 * (m->n + 1) > m->n_slots) vmap_grow(m, s);
-    size_t i = (size_t)val_hash(s, v) & (m->n_slots - 1);
-    for (; m->vals[i] != ISO_NONE; i = (i + 1) & (m->n_slots - 1))
-        if (m->keys[i] == v || (iso_is_seq(v) && iso_val_eq(s, m->keys[i], v))) {
-            *fresh = 0;
-            return &m->vals[i];
-        }
-    m->keys[i] = v;
-    m->n++;
-    *fresh = 1;
-    return &m->vals[i];
-}
-
-static void vmap_release(struct vmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-}
-
-static uint32_t intern(struct build *b, iso_val v)
-{
-    int fresh;
-    uint32_t *slot = vmap_slot(&b->values, &b->h->store, v, &fresh);
-    if (fresh) {
-        struct lin_input *in = b->in;
-        *slot = in->n_values;
-        ISO_GROW(in->values, b->cap_values, (size_t)in->n_values + 1);
-        in->values[in->n_values++] = v;
-    }
-    return *slot;
-}
+static uint32_t intern(struct build *b, iso_val v) { return iso_keys_intern(&b->values, v); }
 
 static int op_fail(struct build *b, uint32_t i, const char *what)
 {
@@ -145,18 +82,7 @@ static int pair(const iso_store *s, iso_val v, iso_val *x, iso_val *y)
     return 1;
 }
 
-static uint32_t key_part(struct build *b, iso_val key)
-{
-    int fresh;
-    uint32_t *slot = vmap_slot(&b->keys, &b->h->store, key, &fresh);
-    if (fresh) {
-        struct lin_input *in = b->in;
-        *slot = in->n_parts;
-        ISO_GROW(in->part_key, b->cap_pkey, (size_t)in->n_parts + 1);
-        in->part_key[in->n_parts++] = key;
-    }
-    return *slot;
-}
+static uint32_t key_part(struct build *b, iso_val key) { return iso_keys_intern(&b->keys, key); }
 
 static int set_read_args(struct build *b, struct lin_op *op, iso_val v, uint32_t at)
 {
@@ -249,14 +175,24 @@ static int finish(struct build *b, uint32_t k, uint32_t cmp)
     return set_args(b, op, v, at);
 }
 
+/* The open op of a process (IDLE when none). */
+static uint32_t *open_of(struct build *b, iso_val process)
+{
+    uint32_t p = iso_keys_intern(&b->procs, process);
+    if (p >= b->n_open) {
+        size_t old = b->n_open;
+        ISO_GROW(b->open, b->n_open, p + 1);
+        for (size_t i = old; i < b->n_open; i++) b->open[i] = IDLE;
+    }
+    return &b->open[p];
+}
+
 static int on_invoke(struct build *b, uint32_t i)
 {
     const iso_op *op = &b->h->ops[i];
     int kind = kind_of(b, iso_op_f(b->h, op));
     if (kind < 0) return op_fail(b, i, "operation unknown to the model");
-    int fresh;
-    uint32_t *pend = vmap_slot(&b->procs, &b->h->store, op->process, &fresh);
-    uint32_t prev = fresh ? IDLE : *pend;
+    uint32_t *pend = open_of(b, op->process), prev = *pend;
     struct lin_input *in = b->in;
     uint32_t k = (uint32_t)in->n_ops;
     ISO_GROW(in->ops, in->cap_ops, in->n_ops + 1);
@@ -270,9 +206,8 @@ static int on_invoke(struct build *b, uint32_t i)
 
 static int on_complete(struct build *b, uint32_t i)
 {
-    int fresh;
-    uint32_t *pend = vmap_slot(&b->procs, &b->h->store, b->h->ops[i].process, &fresh);
-    if (fresh || *pend == IDLE) {
+    uint32_t *pend = open_of(b, b->h->ops[i].process);
+    if (*pend == IDLE) {
         *pend = IDLE;
         return op_fail(b, i, "completion without an invocation");
     }
@@ -283,9 +218,8 @@ static int on_complete(struct build *b, uint32_t i)
 
 static int finish_open(struct build *b)
 {
-    for (size_t i = 0; i < b->procs.n_slots; i++)
-        if (b->procs.vals[i] < IDLE && finish(b, b->procs.vals[i], ISO_NONE) < 0)
-            return -1;
+    for (size_t i = 0; i < b->procs.n; i++)
+        if (b->open[i] < IDLE && finish(b, b->open[i], ISO_NONE) < 0) return -1;
     return 0;
 }
 
@@ -332,14 +266,24 @@ int lin_input_build(struct lin_input *in, const iso_history *h,
     if (!in->model) return iso_fail(err, h->name, 0, 0, "not a linearizability workload");
     struct build b = {.in = in, .h = h, .err = err};
     b.cas = o->cas_fail != ISO_CAS_FAIL_DEFAULT ? o->cas_fail : h->cas_fail_default;
+    iso_keys_init(&b.values, &h->store);
+    iso_keys_init(&b.keys, &h->store);
+    iso_keys_init(&b.procs, &h->store);
     intern(&b, ISO_NIL);
     int rc = build_ops(&b);
+    /* the interned values and kv keys become the input's tables */
+    in->values = b.values.vals;
+    in->n_values = (uint32_t)b.values.n;
+    in->part_key = b.keys.vals;
+    in->n_parts = (uint32_t)b.keys.n;
+    b.values.vals = b.keys.vals = NULL;
     if (rc == 0 && in->model->workload == ISO_WORKLOAD_SET) set_bitsets(in);
     if (rc == 0) lin_input_partition(in, b.part, in->model->workload == ISO_WORKLOAD_KV
                                                  ? in->n_parts : 1);
-    vmap_release(&b.values);
-    vmap_release(&b.procs);
-    vmap_release(&b.keys);
+    iso_keys_free(&b.values);
+    iso_keys_free(&b.keys);
+    iso_keys_free(&b.procs);
+    free(b.open);
     free(b.part);
     if (rc < 0) lin_input_release(in);
     return rc;
