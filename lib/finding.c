@@ -33,6 +33,40 @@ void iso_fb_field_op(const iso_ctx *ctx, iso_fb *f, const char *name, uint32_t t
     iso_ctx_op_json(ctx, txn, &f->json);
 }
 
+void iso_edge_text(const iso_ctx *ctx, iso_buf *text, const char *fmt, const char *ta,
+                   const char *tb, iso_val key, iso_val a, iso_val b)
+{
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%' || !p[1]) {
+            iso_buf_put(text, p, 1);
+            continue;
+        }
+        switch (*++p) {
+        case 'K': iso_ctx_val_text(ctx, key, text); break;
+        case 'A': iso_ctx_val_text(ctx, a, text); break;
+        case 'B': iso_ctx_val_text(ctx, b, text); break;
+        case '1': iso_buf_puts(text, ta); break;
+        case '2': iso_buf_puts(text, tb); break;
+        default: iso_buf_put(text, p, 1);
+        }
+    }
+}
+
+void iso_edge_json(const iso_ctx *ctx, iso_buf *json, const char *type, iso_val key,
+                   const char *value_raw, iso_val value, const iso_val *value2, long am, long bm)
+{
+    iso_buf_printf(json, "{\"type\":\"%s\",\"key\":", type);
+    iso_ctx_val_json(ctx, key, json);
+    iso_buf_puts(json, ",\"value\":");
+    if (value_raw) iso_buf_puts(json, value_raw);
+    else iso_ctx_val_json(ctx, value, json);
+    if (value2) {
+        iso_buf_puts(json, ",\"value'\":");
+        iso_ctx_val_json(ctx, *value2, json);
+    }
+    iso_buf_printf(json, ",\"a-mop-index\":%ld,\"b-mop-index\":%ld}", am, bm);
+}
+
 void iso_fb_emit(iso_ctx *ctx, iso_fb *f, int type)
 {
     iso_buf_puts(&f->json, f->json.n ? "}" : "{}");

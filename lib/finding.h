@@ -25,4 +25,15 @@ void iso_fb_field_op(const iso_ctx *ctx, iso_fb *f, const char *name, uint32_t t
 /* Close the JSON object, add the finding to ctx, and free the buffers. */
 void iso_fb_emit(iso_ctx *ctx, iso_fb *f, int type);
 
+/* Pieces of a workload's explanation of one edge (iso_workload_ops.explain).
+ * The words: fmt with %1 and %2 the two transactions' names, %K the key, %A
+ * and %B two values, as EDN. */
+void iso_edge_text(const iso_ctx *ctx, iso_buf *text, const char *fmt, const char *ta,
+                   const char *tb, iso_val key, iso_val a, iso_val b);
+/* Elle's JSON step {"type","key","value","value'","a-mop-index","b-mop-index"};
+ * value_raw, when given, is written in place of value (Elle's
+ * "elle.list-append/init"); value2 may be NULL. */
+void iso_edge_json(const iso_ctx *ctx, iso_buf *json, const char *type, iso_val key,
+                   const char *value_raw, iso_val value, const iso_val *value2, long am, long bm);
+
 #endif

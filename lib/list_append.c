@@ -3,6 +3,7 @@
  * key's version order from its reads, and derive ww / wr / rw edges as
  * Elle's list-append does; explain any such edge on demand.
  */
+#include "finding.h"
 #include "list_append.h"
 
 #include <stdlib.h>
@@ -387,24 +388,6 @@ static long mop_index_of(const iso_ctx *ctx, uint32_t txn, int kind, uint32_t ke
     return -1;
 }
 
-static void step_json(const iso_ctx *ctx, iso_buf *json, const char *type, iso_val key,
-                      const iso_val *value, int init, const iso_val *value2, long am, long bm)
-{
-    iso_buf_printf(json, "{\"type\":\"%s\",\"key\":", type);
-    iso_ctx_val_json(ctx, key, json);
-    iso_buf_puts(json, ",\"value\":");
-    if (init) iso_buf_puts(json, "\"elle.list-append/init\"");
-    else iso_ctx_val_json(ctx, *value, json);
-    if (value2) {
-        iso_buf_puts(json, ",\"value'\":");
-        iso_ctx_val_json(ctx, *value2, json);
-    }
-    iso_buf_printf(json, ",\"a-mop-index\":%ld,\"b-mop-index\":%ld}", am, bm);
-}
-
-static void text_vals(const iso_ctx *ctx, iso_buf *text, const char *fmt, const char *ta,
-                      const char *tb, iso_val a, iso_val b, iso_val key);
-
 static int explain_append(const iso_ctx *ctx, uint32_t a, int bit, size_t j,
                           iso_val kv, iso_val v, const char *ta, const char *tb,
                           iso_buf *text, iso_buf *json)
@@ -416,8 +399,9 @@ static int explain_append(const iso_ctx *ctx, uint32_t a, int bit, size_t j,
     if (bit == ISO_EDGE_WW) {
         const la_append *w = has_prev ? writer_of(st, key, prev) : NULL;
         if (!w || w->txn != a) return 0;
-        text_vals(ctx, text, "%2$s appended %5$s after %1$s appended %4$s to %6$s", ta, tb, prev, v, kv);
-        step_json(ctx, json, "ww", kv, &prev, 0, &v, mop_index_of(ctx, a, LA_APPEND, key, prev, 0), (long)j);
+        iso_edge_text(ctx, text, "%2 appended %B after %1 appended %A to %K", ta, tb, kv, prev, v);
+        iso_edge_json(ctx, json, "ww", kv, NULL, prev, &v, mop_index_of(ctx, a, LA_APPEND, key, prev, 0),
+                      (long)j);
         return 1;
     }
     uint32_t slot = prev_slot(st, key, v);
@@ -425,35 +409,13 @@ static int explain_append(const iso_ctx *ctx, uint32_t a, int bit, size_t j,
     for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1] && !found; r++) found = st->rd[r] == a;
     if (!found) return 0;
     if (has_prev)
-        text_vals(ctx, text, "%1$s did not observe %2$s's append of %5$s to %6$s", ta, tb, prev, v, kv);
+        iso_edge_text(ctx, text, "%1 did not observe %2's append of %B to %K", ta, tb, kv, prev, v);
     else
-        text_vals(ctx, text, "%1$s observed the initial (nil) state of %6$s, which %2$s created by appending %5$s",
-                  ta, tb, v, v, kv);
+        iso_edge_text(ctx, text, "%1 observed the initial (nil) state of %K, which %2 created by appending %B",
+                      ta, tb, kv, v, v);
     long am = mop_index_of(ctx, a, LA_READ, key, prev, has_prev ? 1 : 2);
-    step_json(ctx, json, "rw", kv, &prev, !has_prev, &v, am, (long)j);
+    iso_edge_json(ctx, json, "rw", kv, has_prev ? NULL : "\"elle.list-append/init\"", prev, &v, am, (long)j);
     return 1;
-}
-
-/* Format with positional arguments: 1 ta, 2 tb, 3 unused, 4 a, 5 b, 6 key. */
-static void text_vals(const iso_ctx *ctx, iso_buf *text, const char *fmt, const char *ta,
-                      const char *tb, iso_val a, iso_val b, iso_val key)
-{
-    iso_buf va = {0}, vb = {0}, vk = {0};
-    iso_ctx_val_text(ctx, a, &va);
-    iso_ctx_val_text(ctx, b, &vb);
-    iso_ctx_val_text(ctx, key, &vk);
-    const char *args[7] = {"", ta, tb, "", iso_buf_cstr(&va), iso_buf_cstr(&vb), iso_buf_cstr(&vk)};
-    for (const char *p = fmt; *p; p++) {
-        if (p[0] == '%' && p[1] >= '1' && p[1] <= '6' && p[2] == '$' && p[3] == 's') {
-            iso_buf_puts(text, args[p[1] - '0']);
-            p += 3;
-        } else {
-            iso_buf_put(text, p, 1);
-        }
-    }
-    iso_buf_free(&va);
-    iso_buf_free(&vb);
-    iso_buf_free(&vk);
 }
 
 static void explain(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const char *ta,
@@ -474,10 +436,10 @@ static void explain(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const c
             const iso_val *items = la_read_items(s, v, &len);
             const la_append *w = len ? writer_of(st, key, items[len - 1]) : NULL;
             if (!w || w->txn != a) continue;
-            text_vals(ctx, text, "%2$s observed %1$s's append of %4$s to key %6$s", ta, tb, items[len - 1],
-                      items[len - 1], kv);
-            step_json(ctx, json, "wr", kv, &items[len - 1], 0, NULL,
-                      mop_index_of(ctx, a, LA_APPEND, key, items[len - 1], 0), (long)j);
+            iso_edge_text(ctx, text, "%2 observed %1's append of %A to key %K", ta, tb, kv, items[len - 1],
+                          items[len - 1]);
+            iso_edge_json(ctx, json, "wr", kv, NULL, items[len - 1], NULL,
+                          mop_index_of(ctx, a, LA_APPEND, key, items[len - 1], 0), (long)j);
             return;
         }
     }

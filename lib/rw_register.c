@@ -4,6 +4,7 @@
  * edges from the reduced version graph as Elle's rw-register does, and
  * explain any such edge on demand.
  */
+#include "finding.h"
 #include "rw_register.h"
 
 #include <stdlib.h>
@@ -361,40 +362,6 @@ static int analyze(iso_ctx *ctx, iso_error *err)
 
 /* ---- explanations ------------------------------------------------------- */
 
-static void step_json(const iso_ctx *ctx, iso_buf *json, const char *type, iso_val key,
-                      iso_val value, const iso_val *value2, uint32_t am, uint32_t bm)
-{
-    iso_buf_printf(json, "{\"type\":\"%s\",\"key\":", type);
-    iso_ctx_val_json(ctx, key, json);
-    iso_buf_puts(json, ",\"value\":");
-    iso_ctx_val_json(ctx, value, json);
-    if (value2) {
-        iso_buf_puts(json, ",\"value'\":");
-        iso_ctx_val_json(ctx, *value2, json);
-    }
-    iso_buf_printf(json, ",\"a-mop-index\":%u,\"b-mop-index\":%u}", am, bm);
-}
-
-/* Render fmt with %K key, %A a's value, %B b's value, %1 ta, %2 tb. */
-static void render(const iso_ctx *ctx, iso_buf *text, const char *fmt, const char *ta,
-                   const char *tb, iso_val key, iso_val a, iso_val b)
-{
-    for (const char *p = fmt; *p; p++) {
-        if (*p != '%' || !p[1]) {
-            iso_buf_put(text, p, 1);
-            continue;
-        }
-        switch (*++p) {
-        case 'K': iso_ctx_val_text(ctx, key, text); break;
-        case 'A': iso_ctx_val_text(ctx, a, text); break;
-        case 'B': iso_ctx_val_text(ctx, b, text); break;
-        case '1': iso_buf_puts(text, ta); break;
-        case '2': iso_buf_puts(text, tb); break;
-        default: iso_buf_put(text, p, 1);
-        }
-    }
-}
-
 /* b's entry for key, or NULL. */
 static const rw_ext *ext_of(const rw_state *st, uint32_t txn, uint32_t key)
 {
@@ -411,21 +378,21 @@ static int explain_key(const iso_ctx *ctx, const rw_ext *ea, const rw_ext *eb, i
     if (bit == ISO_EDGE_WR) {
         if (ea->wr == ISO_NONE || eb->rd != ea->wr) return 0;
         iso_val v = st->ver[ea->wr].val;
-        render(ctx, text, "%1 wrote %K = %A, which was read by %2", ta, tb, key, v, v);
-        step_json(ctx, json, "wr", key, v, NULL, ea->wr_mop, eb->rd_mop);
+        iso_edge_text(ctx, text, "%1 wrote %K = %A, which was read by %2", ta, tb, key, v, v);
+        iso_edge_json(ctx, json, "wr", key, NULL, v, NULL, ea->wr_mop, eb->rd_mop);
         return 1;
     }
     uint32_t va = bit == ISO_EDGE_WW ? ea->wr : ea->rd;
     if (va == ISO_NONE || eb->wr == ISO_NONE || !rw_reduced_has(st, va, eb->wr)) return 0;
     iso_val a = st->ver[va].val, b = st->ver[eb->wr].val;
     if (bit == ISO_EDGE_WW) {
-        render(ctx, text, "%1 set key %K to %A, and %2 set it to %B, which came later in the "
+        iso_edge_text(ctx, text, "%1 set key %K to %A, and %2 set it to %B, which came later in the "
                "version order", ta, tb, key, a, b);
-        step_json(ctx, json, "ww", key, a, &b, ea->wr_mop, eb->wr_mop);
+        iso_edge_json(ctx, json, "ww", key, NULL, a, &b, ea->wr_mop, eb->wr_mop);
     } else {
-        render(ctx, text, "%1 read key %K = %A, and %2 set it to %B, which came later in the "
+        iso_edge_text(ctx, text, "%1 read key %K = %A, and %2 set it to %B, which came later in the "
                "version order", ta, tb, key, a, b);
-        step_json(ctx, json, "rw", key, a, &b, ea->rd_mop, eb->wr_mop);
+        iso_edge_json(ctx, json, "rw", key, NULL, a, &b, ea->rd_mop, eb->wr_mop);
     }
     return 1;
 }
