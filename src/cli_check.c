@@ -60,57 +60,64 @@ static int flag_option(cli_check *c, const char *a)
     return 1;
 }
 
-static int is(const char *a, const char *s, const char *l) { return (s && !strcmp(a, s)) || !strcmp(a, l); }
+/* Options that take a value, by short and long name. */
+enum value_opt { O_MODEL, O_MODELS, O_ANOMALIES, O_DIR, O_FORMAT, O_BUDGET, O_EXAMPLES, O_THREADS,
+                 O_ORDER, O_TIMEOUT, O_CAS_FAIL };
+static const struct { const char *s, *l; enum value_opt o; } value_opts[] = {
+    {"-m", "--model", O_MODEL},
+    {"-c", "--consistency-models", O_MODELS},
+    {"-a", "--anomalies", O_ANOMALIES},
+    {"-d", "--directory", O_DIR},
+    {"-f", "--format", O_FORMAT},
+    {"-s", "--cycle-search-timeout", O_BUDGET},
+    {NULL, "--max-examples", O_EXAMPLES},
+    {"-j", "--threads", O_THREADS},
+    {NULL, "--transaction-order", O_ORDER},
+    {NULL, "--timeout", O_TIMEOUT},
+    {NULL, "--cas-fail", O_CAS_FAIL},
+};
 
-/* An option named by takes_value() with its value v. */
-static int value_option(cli_check *c, const char *a, const char *v)
+/* The value option named a, or -1. */
+static int value_opt_of(const char *a)
 {
-    long n;
-    if (is(a, "-m", "--model")) {
-        if (iso_workload_parse(v, &c->opts.workload)) {
-            fprintf(stderr, "isolde: unknown model '%s' (list-append, rw-register, register, "
-                            "cas-register, kv, mutex, fifo-queue, set)\n", v);
-            return -1;
-        }
-    } else if (is(a, "-c", "--consistency-models")) c->opts.models = v;
-    else if (is(a, "-a", "--anomalies")) c->opts.anomalies = v;
-    else if (is(a, "-d", "--directory")) c->dir = v;
-    else if (is(a, "-f", "--format")) {
-        if (iso_format_parse(v, &c->format)) {
-            fprintf(stderr, "isolde: unknown format '%s'\n", v);
-            return -1;
-        }
-    } else if (is(a, "-s", "--cycle-search-timeout")) {
-        if (arg_long(a, v, &n)) return -1;
-        c->opts.cycle_search_timeout_ms = n;
-    } else if (is(a, NULL, "--max-examples")) {
-        if (arg_long(a, v, &n)) return -1;
-        c->report.max_examples = (int)n;
-    } else if (is(a, "-j", "--threads")) {
-        if (arg_long(a, v, &n)) return -1;
-        c->opts.threads = (int)n;
-    } else if (is(a, NULL, "--transaction-order")) c->opts.transaction_order_file = v;
-    else if (is(a, NULL, "--timeout")) {
-        if (arg_long(a, v, &n)) return -1;
-        c->opts.timeout_ms = n;
-    } else if (is(a, NULL, "--cas-fail")) {
+    for (size_t i = 0; i < sizeof value_opts / sizeof value_opts[0]; i++)
+        if ((value_opts[i].s && !strcmp(a, value_opts[i].s)) || !strcmp(a, value_opts[i].l))
+            return (int)value_opts[i].o;
+    return -1;
+}
+
+/* Set option o (spelled a) to v; 1 on success, -1 (with a message) on a
+ * bad value. */
+static int value_option(cli_check *c, int o, const char *a, const char *v)
+{
+    long n = 0;
+    int numeric = o == O_BUDGET || o == O_EXAMPLES || o == O_THREADS || o == O_TIMEOUT;
+    if (numeric && arg_long(a, v, &n)) return -1;
+    switch ((enum value_opt)o) {
+    case O_MODEL:
+        if (!iso_workload_parse(v, &c->opts.workload)) break;
+        fprintf(stderr, "isolde: unknown model '%s' (list-append, rw-register, register, "
+                        "cas-register, kv, mutex, fifo-queue, set)\n", v);
+        return -1;
+    case O_FORMAT:
+        if (!iso_format_parse(v, &c->format)) break;
+        fprintf(stderr, "isolde: unknown format '%s'\n", v);
+        return -1;
+    case O_CAS_FAIL:
         if (!strcmp(v, "noop")) c->opts.cas_fail = ISO_CAS_FAIL_NOOP;
         else if (!strcmp(v, "false")) c->opts.cas_fail = ISO_CAS_FAIL_FALSE;
         else { fprintf(stderr, "isolde: --cas-fail takes noop or false\n"); return -1; }
+        break;
+    case O_MODELS: c->opts.models = v; break;
+    case O_ANOMALIES: c->opts.anomalies = v; break;
+    case O_DIR: c->dir = v; break;
+    case O_ORDER: c->opts.transaction_order_file = v; break;
+    case O_BUDGET: c->opts.cycle_search_timeout_ms = n; break;
+    case O_EXAMPLES: c->report.max_examples = (int)n; break;
+    case O_THREADS: c->opts.threads = (int)n; break;
+    case O_TIMEOUT: c->opts.timeout_ms = n; break;
     }
     return 1;
-}
-
-/* Options that take a value. */
-static int takes_value(const char *a)
-{
-    static const char *const names[] = {
-        "-m", "--model", "-c", "--consistency-models", "-a", "--anomalies", "-d", "--directory",
-        "-f", "--format", "-s", "--cycle-search-timeout", "--max-examples", "-j", "--threads",
-        "--transaction-order", "--timeout", "--cas-fail"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(a, names[i])) return 1;
-    return 0;
 }
 
 int cli_check_option(cli_check *c, int argc, char **argv, int *i)
@@ -123,14 +130,16 @@ int cli_check_option(cli_check *c, int argc, char **argv, int *i)
     if (a[0] == '-' && a[1] == '-' && eq && (size_t)(eq - a) < sizeof name) {
         memcpy(name, a, (size_t)(eq - a));
         name[eq - a] = 0;
-        return takes_value(name) ? value_option(c, name, eq + 1) : 0;
+        int o = value_opt_of(name);
+        return o < 0 ? 0 : value_option(c, o, name, eq + 1);
     }
-    if (!takes_value(a)) return 0; /* not a check option */
+    int o = value_opt_of(a);
+    if (o < 0) return 0; /* not a check option */
     if (*i + 1 >= argc) {
         fprintf(stderr, "isolde: %s needs a value\n", a);
         return -1;
     }
-    return value_option(c, a, argv[++*i]);
+    return value_option(c, o, a, argv[++*i]);
 }
 
 static void print_error(const iso_error *e)
