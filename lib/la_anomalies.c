@@ -182,7 +182,7 @@ static void internal_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *
     for (size_t j = 0; j < n; j++) {
         kstate *k = state_of(st, &nk, s, mop_key(s, m[j]));
         iso_val v = mop_val(s, m[j]);
-        if (la_mop_kind(s, m[j]) == LA_APPEND) {
+        if (la_mop_kind(st, m[j]) == LA_APPEND) {
             if (k->kind == ST_NONE) k->kind = ST_SUFFIX;
             if (k->kind == ST_NIL) k->kind = ST_KNOWN;
             ISO_PUSH(k->list, k->n, k->cap, v);
@@ -201,14 +201,14 @@ static void internal_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *
 }
 
 /* Elle's op-future-read-case: an append of an element the txn already read. */
-static void future_read_txn(iso_ctx *ctx, uint32_t t, const iso_val *m, size_t n)
+static void future_read_txn(iso_ctx *ctx, const la_state *st, uint32_t t, const iso_val *m, size_t n)
 {
     const iso_store *s = &ctx->h->store;
     for (size_t j = 0; j < n; j++) {
-        if (la_mop_kind(s, m[j]) != LA_APPEND) continue;
+        if (la_mop_kind(st, m[j]) != LA_APPEND) continue;
         iso_val key = mop_key(s, m[j]), v = mop_val(s, m[j]);
         for (size_t r = 0; r < j; r++) {
-            if (la_mop_kind(s, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key)) continue;
+            if (la_mop_kind(st, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key)) continue;
             size_t len;
             const iso_val *items = la_read_items(s, mop_val(s, m[r]), &len);
             for (size_t i = 0; i < len; i++) {
@@ -247,7 +247,7 @@ void la_txn_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, 
 {
     if (n < 2 || !repeats_key(&ctx->h->store, m, n)) return;
     internal_txn(ctx, st, t, m, n);
-    future_read_txn(ctx, t, m, n);
+    future_read_txn(ctx, st, t, m, n);
     collect_lost_updates(ctx, st, t, m, n);
 }
 
@@ -345,14 +345,14 @@ static void collect_lost_updates(const iso_ctx *ctx, la_state *st, uint32_t t, c
 {
     const iso_store *s = &ctx->h->store;
     for (size_t j = 0; j < n; j++) {
-        if (la_mop_kind(s, m[j]) != LA_APPEND) continue;
+        if (la_mop_kind(st, m[j]) != LA_APPEND) continue;
         iso_val key = mop_key(s, m[j]);
         size_t r = 0, w = 0;
-        while (r < j && (la_mop_kind(s, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key))) r++;
+        while (r < j && (la_mop_kind(st, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key))) r++;
         if (r == j) continue; /* no read of key before this write */
         /* Elle marks k written only when it was read: the first such write counts */
         for (w = r + 1; w < j; w++)
-            if (la_mop_kind(s, m[w]) == LA_APPEND && iso_val_eq(s, mop_key(s, m[w]), key)) break;
+            if (la_mop_kind(st, m[w]) == LA_APPEND && iso_val_eq(s, mop_key(s, m[w]), key)) break;
         if (w < j) continue;
         uint32_t kid = iso_keys_find(&st->keys, key);
         iso_val v = mop_val(s, m[r]);
@@ -471,7 +471,7 @@ static void incompatible_orders(iso_ctx *ctx, const la_state *st)
         size_t nm;
         const iso_val *m = la_txn_mops(ctx, t, &nm);
         for (size_t j = 0; j < nm; j++) {
-            if (la_mop_kind(s, m[j]) != LA_READ) continue;
+            if (la_mop_kind(st, m[j]) != LA_READ) continue;
             uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
             iso_val v = mop_val(s, m[j]);
             if (!st->k[key].incompatible || !iso_is_seq(v) || !iso_seq_len(s, v)) continue;

@@ -11,14 +11,15 @@
 
 /* ---- micro-ops --------------------------------------------------------- */
 
-int la_mop_kind(const iso_store *s, iso_val mop)
+int la_mop_kind(const la_state *st, iso_val mop)
 {
+    const iso_store *s = st->keys.store;
     if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return 0;
     size_t n = iso_seq_len(s, mop);
     if (n < 2 || n > 3) return 0;
     const iso_val *it = iso_seq_items(s, mop);
-    if (n == 3 && iso_name_is(s, it[0], "append")) return LA_APPEND;
-    if (iso_name_is(s, it[0], "r")) return LA_READ;
+    if (n == 3 && iso_name_atoms_has(&st->append_name, it[0])) return LA_APPEND;
+    if (iso_name_atoms_has(&st->read_name, it[0])) return LA_READ;
     return 0;
 }
 
@@ -40,39 +41,6 @@ static int in_plus(const iso_txn *t)
     return t->cmp != ISO_NONE && (t->type == ISO_OP_OK || t->type == ISO_OP_INFO);
 }
 
-/* ---- the append index: (key, value) -> append record ------------------ */
-
-static uint64_t ap_hash(const iso_store *s, uint32_t key, iso_val v)
-{
-    return iso_val_hash(s, v) ^ ((uint64_t)key * 0x9e3779b97f4a7c15ull);
-}
-
-static size_t ap_probe(const la_state *st, const iso_store *s, uint32_t key, iso_val v)
-{
-    size_t mask = st->n_ap_slots - 1, i = ap_hash(s, key, v) & mask;
-    for (; st->ap_slots[i]; i = (i + 1) & mask) {
-        const la_append *a = &st->ap[st->ap_slots[i] - 1];
-        if (a->key == key && iso_val_eq(s, a->value, v)) break;
-    }
-    return i;
-}
-
-const la_append *la_find(const la_state *st, uint32_t key, iso_val v)
-{
-    if (!st->n_ap_slots) return NULL;
-    size_t i = ap_probe(st, st->keys.store, key, v);
-    return st->ap_slots[i] ? &st->ap[st->ap_slots[i] - 1] : NULL;
-}
-
-static void ap_index(la_state *st)
-{
-    size_t n = 1024;
-    while (3 * n < 4 * st->n_ap + 4) n *= 2; /* load at most 3/4 */
-    free(st->ap_slots);
-    st->ap_slots = iso_xcalloc(n, sizeof *st->ap_slots);
-    st->n_ap_slots = n;
-}
-
 /* Reject a transaction that is not list-append, naming the op's position. */
 static int bad_txn(const iso_ctx *ctx, uint32_t txn, const char *what, iso_val v,
                    iso_error *err)
@@ -86,17 +54,21 @@ static int bad_txn(const iso_ctx *ctx, uint32_t txn, const char *what, iso_val v
     return -1;
 }
 
-static int dup_append(const iso_ctx *ctx, const la_append *first, uint32_t txn,
-                      iso_val mop, iso_error *err)
+/* The workload violation: append `later` repeats an earlier (key, value). */
+static int dup_append(const iso_ctx *ctx, const la_state *st, size_t later, iso_error *err)
 {
-    const iso_op *a = iso_txn_op(ctx->h, &ctx->txns.t[first->txn]);
-    const iso_op *b = iso_txn_op(ctx->h, &ctx->txns.t[txn]);
+    const la_append *b = &st->ap[later], *a = la_find(st, b->key, b->value);
+    const iso_op *first = iso_txn_op(ctx->h, &ctx->txns.t[a->txn]);
+    const iso_op *op = iso_txn_op(ctx->h, &ctx->txns.t[b->txn]);
     iso_buf m = {0};
-    iso_val_edn(&ctx->h->store, mop, &m);
-    iso_fail(err, ctx->h->name, b->line, b->col,
-             "%s appends a value already appended to that key by the op at line %u "
+    iso_buf_puts(&m, "appending ");
+    iso_val_edn(&ctx->h->store, b->value, &m);
+    iso_buf_puts(&m, " to key ");
+    iso_val_edn(&ctx->h->store, st->keys.vals[b->key], &m);
+    iso_fail(err, ctx->h->name, op->line, op->col,
+             "%s repeats a value already appended to that key by the op at line %u "
              "(index %lld); list-append needs every appended value unique per key",
-             iso_buf_cstr(&m), a->line, (long long)a->index);
+             iso_buf_cstr(&m), first->line, (long long)first->index);
     iso_buf_free(&m);
     return -1;
 }
@@ -134,21 +106,11 @@ static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint3
     return 0;
 }
 
-/* Size the append index for about one append per transaction; it grows
- * (rehashing) if there are more. */
-static void presize_appends(const iso_ctx *ctx, la_state *st)
-{
-    st->n_ap = ctx->txns.n; /* ap_index sizes by n_ap */
-    ap_index(st);
-    st->n_ap = 0;
-}
-
 /* Pass 1: validate every transaction, intern keys, index every append,
  * track each key's longest read, and check each ok txn on its own. */
 static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
 {
     const iso_store *s = &ctx->h->store;
-    presize_appends(ctx, st);
     for (uint32_t t = 0; t < ctx->txns.n; t++) {
         const iso_txn *tx = &ctx->txns.t[t];
         iso_val value = iso_txn_op(ctx->h, tx)->value;
@@ -157,7 +119,7 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
         size_t n, first = st->n_ap;
         const iso_val *m = la_txn_mops(ctx, t, &n);
         for (size_t j = 0; j < n; j++) {
-            int kind = la_mop_kind(s, m[j]);
+            int kind = la_mop_kind(st, m[j]);
             if (!kind)
                 return bad_txn(ctx, t, "list-append micro-ops are [:append k v] or [:r k v]", m[j], err);
             uint32_t key = iso_keys_intern(&st->keys, mop_key(s, m[j]));
@@ -170,22 +132,16 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
                 if (tx->cmp != ISO_NONE && track_read(ctx, st, t, m[j], key, err)) return -1;
                 continue;
             }
-            iso_val v = mop_val(s, m[j]);
-            if (4 * (st->n_ap + 1) > 3 * st->n_ap_slots) {
-                ap_index(st);
-                for (size_t i = 0; i < st->n_ap; i++)
-                    st->ap_slots[ap_probe(st, s, st->ap[i].key, st->ap[i].value)] = (uint32_t)i + 1;
-            }
-            size_t slot = ap_probe(st, s, key, v);
-            if (st->ap_slots[slot]) return dup_append(ctx, &st->ap[st->ap_slots[slot] - 1], t, m[j], err);
             uint8_t type = tx->cmp == ISO_NONE ? ISO_OP_INVOKE : tx->type;
             ISO_PUSH(st->ap, st->n_ap, st->cap_ap,
-                     ((la_append){key, t, ISO_NONE, (uint16_t)(j < 65535 ? j : 65535), type, 0, v}));
-            st->ap_slots[slot] = (uint32_t)st->n_ap;
+                     ((la_append){key, t, ISO_NONE, (uint16_t)(j < 65535 ? j : 65535), type, 0,
+                                  mop_val(s, m[j])}));
         }
         mark_intermediate(st, first, st->n_ap);
         if (tx->type == ISO_OP_OK && tx->cmp != ISO_NONE) la_txn_anomalies(ctx, st, t, m, n);
     }
+    long dup = la_index_appends(st);
+    if (dup >= 0) return dup_append(ctx, st, (size_t)dup, err);
     for (size_t i = 0; i < st->n_ap; i++) {
         const la_append *a = &st->ap[i];
         const iso_txn *tx = &ctx->txns.t[a->txn];
@@ -234,8 +190,8 @@ static void build_orders(la_state *st, const iso_store *s)
             tmp[out++] = k->order[i];
         }
         for (k->clean = 0; k->clean < out; k->clean++) {
-            const la_append *a = la_find(st, key, tmp[k->clean]);
-            if (!a || (a->type != ISO_OP_OK && a->type != ISO_OP_INFO)) break;
+            uint32_t at = st->at[k->slot0 + k->clean];
+            if (at == ISO_NONE || (st->ap[at].type != ISO_OP_OK && st->ap[at].type != ISO_OP_INFO)) break;
         }
         if (out != k->len) { /* duplicates: keep a deduplicated copy */
             iso_val *copy = iso_xmalloc(out * sizeof *copy);
@@ -283,7 +239,7 @@ static void index_reads(iso_ctx *ctx, la_state *st)
         size_t n;
         const iso_val *m = la_txn_mops(ctx, t, &n);
         for (size_t j = 0; j < n; j++) {
-            if (la_mop_kind(s, m[j]) != LA_READ) continue;
+            if (la_mop_kind(st, m[j]) != LA_READ) continue;
             iso_val v = mop_val(s, m[j]);
             if (iso_is_nil(v) && tx->type == ISO_OP_INFO) continue;
             uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
@@ -353,6 +309,8 @@ static int analyze(iso_ctx *ctx, iso_error *err)
     la_state *st = iso_xcalloc(1, sizeof *st);
     ctx->wl_state = st;
     iso_keys_init(&st->keys, &ctx->h->store);
+    iso_name_atoms_find(&ctx->h->store, "append", &st->append_name);
+    iso_name_atoms_find(&ctx->h->store, "r", &st->read_name);
     if (index_appends(ctx, st, err)) return -1;
     iso_phase("la: appends");
     build_orders(st, &ctx->h->store);
@@ -375,7 +333,7 @@ static long mop_index_of(const iso_ctx *ctx, uint32_t txn, int kind, uint32_t ke
     size_t n;
     const iso_val *m = la_txn_mops(ctx, txn, &n);
     for (size_t j = 0; j < n; j++) {
-        if (la_mop_kind(s, m[j]) != kind || iso_keys_find(&st->keys, mop_key(s, m[j])) != key) continue;
+        if (la_mop_kind(st, m[j]) != kind || iso_keys_find(&st->keys, mop_key(s, m[j])) != key) continue;
         iso_val x = mop_val(s, m[j]);
         if (match_last) {
             size_t len;
@@ -426,7 +384,7 @@ static void explain(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const c
     size_t n;
     const iso_val *m = la_txn_mops(ctx, b, &n);
     for (size_t j = 0; j < n; j++) {
-        int kind = la_mop_kind(s, m[j]);
+        int kind = la_mop_kind(st, m[j]);
         iso_val kv = mop_key(s, m[j]), v = mop_val(s, m[j]);
         if (kind == LA_APPEND && bit != ISO_EDGE_WR) {
             if (explain_append(ctx, a, bit, j, kv, v, ta, tb, text, json)) return;
@@ -456,6 +414,7 @@ static void state_free(void *p)
     free(st->k);
     free(st->ap);
     free(st->ap_slots);
+    free(st->dense);
     free(st->rd_off);
     free(st->rd);
     free(st->at);

@@ -47,7 +47,10 @@ typedef struct la_key {
     uint32_t appends_plus;/* appends in ok/info txns */
     iso_val single;       /* the value when appends_plus == 1 */
     uint32_t slot0;       /* readers of version i (0 = initial) live in */
-} la_key;                 /* readers[rd_off[slot0 + i] .. rd_off[slot0+i+1]) */
+                          /* readers[rd_off[slot0 + i] .. rd_off[slot0+i+1]) */
+    uint32_t dense_off, dense_len; /* dense[dense_off + v - dense_min]: */
+    int64_t dense_min;    /* the append of integer v (dense_len 0: hashed) */
+} la_key;
 
 /* A committed txn's first read of a key it then appends to (lost-update). */
 typedef struct la_lu {
@@ -58,11 +61,13 @@ typedef struct la_lu {
 
 typedef struct la_state {
     iso_keys keys;        /* key iso_val -> dense id */
+    iso_name_atoms append_name, read_name; /* "append" and "r" */
     la_key *k;            /* per key id; n_k >= keys.n */
     size_t n_k;
     la_append *ap;        /* every append, in txn order */
     size_t n_ap, cap_ap;
-    uint32_t *ap_slots;   /* open addressing over ap: (key, value) */
+    uint32_t *dense;      /* per-key tables of ap index + 1 (la_appends.c) */
+    uint32_t *ap_slots;   /* open addressing over other keys' appends */
     size_t n_ap_slots;
     uint32_t *rd_off;     /* reader CSR over all keys' version slots */
     uint32_t *rd;
@@ -75,12 +80,15 @@ typedef struct la_state {
 } la_state;
 
 /* Micro-op access on a transaction's value. */
-int la_mop_kind(const iso_store *s, iso_val mop);
+int la_mop_kind(const la_state *st, iso_val mop);
 static inline iso_val mop_key(const iso_store *s, iso_val mop) { return iso_seq_items(s, mop)[1]; }
 static inline iso_val mop_val(const iso_store *s, iso_val mop)
 {
     return iso_seq_len(s, mop) == 3 ? iso_seq_items(s, mop)[2] : ISO_NIL;
 }
+/* la_appends.c: index st->ap[0..n_ap) by (key, value); -1, or the index
+ * of the first append that repeats an earlier one. */
+long la_index_appends(la_state *st);
 /* The append record of (key, value), or NULL. */
 const la_append *la_find(const la_state *st, uint32_t key, iso_val v);
 /* Items and length of a read's list value (nil = empty). */

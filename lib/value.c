@@ -42,17 +42,24 @@ static void rehash(iso_store *s)
     s->n_slots = n;
 }
 
+/* The slot holding atom (tag, text) of hash h, or the empty slot where it
+ * would go. */
+static size_t atom_slot(const iso_store *s, unsigned tag, const char *p, size_t n, uint32_t h)
+{
+    size_t i = h & (s->n_slots - 1);
+    for (; s->slots[i]; i = (i + 1) & (s->n_slots - 1)) {
+        uint32_t id = s->slots[i] - 1;
+        if (s->atoms[id].hash == h && atom_eq(s, &s->atoms[id], tag, p, n)) break;
+    }
+    return i;
+}
+
 iso_val iso_atom(iso_store *s, unsigned tag, const char *p, size_t n)
 {
     if (s->n_atoms * 2 >= s->n_slots) rehash(s);
     uint32_t h = hash_bytes(tag, p, n);
-    size_t i = h & (s->n_slots - 1);
-    while (s->slots[i]) {
-        uint32_t id = s->slots[i] - 1;
-        if (s->atoms[id].hash == h && atom_eq(s, &s->atoms[id], tag, p, n))
-            return iso_mk(tag, id);
-        i = (i + 1) & (s->n_slots - 1);
-    }
+    size_t i = atom_slot(s, tag, p, n, h);
+    if (s->slots[i]) return iso_mk(tag, s->slots[i] - 1);
     ISO_GROW(s->text, s->cap_text, s->n_text + n + 1);
     memcpy(s->text + s->n_text, p, n);
     s->text[s->n_text + n] = 0;
@@ -61,6 +68,20 @@ iso_val iso_atom(iso_store *s, unsigned tag, const char *p, size_t n)
     s->n_text += n + 1;
     s->slots[i] = (uint32_t)s->n_atoms + 1;
     return iso_mk(tag, s->n_atoms++);
+}
+
+/* The atom (tag, text) if the store has it, else ISO_NO_VAL. */
+static iso_val atom_find(const iso_store *s, unsigned tag, const char *p, size_t n)
+{
+    if (!s->n_slots) return ISO_NO_VAL;
+    size_t i = atom_slot(s, tag, p, n, hash_bytes(tag, p, n));
+    return s->slots[i] ? iso_mk(tag, s->slots[i] - 1) : ISO_NO_VAL;
+}
+
+void iso_name_atoms_find(const iso_store *s, const char *name, iso_name_atoms *out)
+{
+    static const unsigned tags[3] = {ISO_TAG_KW, ISO_TAG_STR, ISO_TAG_SYM};
+    for (int i = 0; i < 3; i++) out->v[i] = atom_find(s, tags[i], name, strlen(name));
 }
 
 iso_val iso_int_text(iso_store *s, const char *p, size_t n)

@@ -79,6 +79,16 @@ const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len);
 const char *iso_name_text(const iso_store *s, iso_val v, size_t *len);
 /* v is a name (as above) spelled name. */
 int iso_name_is(const iso_store *s, iso_val v, const char *name);
+/* The atoms that spell one name as a keyword, a string and a symbol in a
+ * store (ISO_NO_VAL where it has none), so that hot loops compare words
+ * instead of text: iso_name_atoms_has(n, v) == iso_name_is(s, v, name). */
+#define ISO_NO_VAL (~(iso_val)0) /* tag 15: no value has it */
+typedef struct iso_name_atoms { iso_val v[3]; } iso_name_atoms;
+void iso_name_atoms_find(const iso_store *s, const char *name, iso_name_atoms *out);
+static inline int iso_name_atoms_has(const iso_name_atoms *n, iso_val v)
+{
+    return v == n->v[0] || v == n->v[1] || v == n->v[2];
+}
 
 /* Append a composite of n items (for maps, n = 2 * pairs, keys and values
  * alternating) and return its value. */

@@ -50,6 +50,10 @@ static const la_case cases[] = {
     {"unobserved append follows the last read", OK(0, "[[:append :x 1]]") OK(1, "[[:r :x [1]] [:r :y [1]]]")
                                                      OK(2, "[[:append :x 2] [:append :y 1]]"),
      "serializable", NULL, ISO_INVALID, "G-single-item", "consistent-view,repeatable-read"},
+    /* values the append index hashes instead of indexing densely */
+    {"sparse and string values", OK(0, "[[:append :x 5] [:append :y \"a\"]]") OK(2, "[[:append :x 1000000]]")
+                                     OK(1, "[[:r :x [5]] [:r :y []]]") OK(3, "[[:r :x [5 1000000]]]"),
+     "serializable", NULL, ISO_INVALID, "G-single-item", "consistent-view,repeatable-read"},
     {"serial history", OK(0, "[[:append :x 1]]") OK(0, "[[:r :x [1]] [:append :x 2]]") OK(1, "[[:r :x [1 2]]]"),
      "strict-serializable", NULL, ISO_VALID, NULL, NULL},
 };
@@ -87,17 +91,26 @@ static void all_cases(void **state)
 static void duplicate_append_is_an_error(void **state)
 {
     (void)state;
-    iso_history *h = tu_read(OK(0, "[[:append :x 1]]") OK(1, "[[:append :x 1]]"), ISO_FORMAT_EDN);
-    iso_check_opts o;
-    iso_check_opts_init(&o);
-    o.workload = ISO_WORKLOAD_LIST_APPEND;
-    iso_result *r = NULL;
-    iso_error err = {0};
-    assert_int_equal(iso_check(h, &o, &r, &err), -1);
-    assert_null(r);
-    assert_int_equal(err.line, 2);
-    assert_non_null(strstr(err.msg, "already appended"));
-    iso_history_free(h);
+    static const char *const histories[] = {
+        /* dense per-key values, strings, sparse integers */
+        OK(0, "[[:append :x 1]]") OK(1, "[[:append :x 1]]"),
+        OK(0, "[[:append :x \"a\"]]") OK(1, "[[:append :x \"a\"] [:append :x \"b\"]]"),
+        OK(0, "[[:append :x 1] [:append :x 1000000]]") OK(1, "[[:append :x 1000000]]"),
+    };
+    for (size_t i = 0; i < sizeof histories / sizeof histories[0]; i++) {
+        iso_history *h = tu_read(histories[i], ISO_FORMAT_EDN);
+        iso_check_opts o;
+        iso_check_opts_init(&o);
+        o.workload = ISO_WORKLOAD_LIST_APPEND;
+        iso_result *r = NULL;
+        iso_error err = {0};
+        assert_int_equal(iso_check(h, &o, &r, &err), -1);
+        assert_null(r);
+        assert_int_equal(err.line, 2);
+        assert_non_null(strstr(err.msg, "already appended"));
+        assert_non_null(strstr(err.msg, "line 1"));
+        iso_history_free(h);
+    }
 }
 
 static void proof_names_keys_and_values(void **state)
