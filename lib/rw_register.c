@@ -12,16 +12,17 @@
 
 /* ---- micro-ops --------------------------------------------------------- */
 
-int rw_mop(const iso_store *s, iso_val mop, iso_val *k, iso_val *v)
+int rw_mop(const rw_state *st, iso_val mop, iso_val *k, iso_val *v)
 {
+    const iso_store *s = st->keys.store;
     if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return -1;
     size_t n = iso_seq_len(s, mop);
     if (n < 2 || n > 3) return -1;
     const iso_val *it = iso_seq_items(s, mop);
     *k = it[1];
     *v = n == 3 ? it[2] : ISO_NIL;
-    if (iso_name_is(s, it[0], "r")) return RW_READ;
-    if (iso_name_is(s, it[0], "w")) return RW_WRITE;
+    if (iso_name_atoms_has(&st->read_name, it[0])) return RW_READ;
+    if (iso_name_atoms_has(&st->write_name, it[0])) return RW_WRITE;
     return -1;
 }
 
@@ -109,7 +110,7 @@ static int check_key(const iso_ctx *ctx, ix *x, const iso_op *op, iso_val k, iso
 }
 
 /* Every micro-op of op must be [r k v] or [w k v] over keys of one type. */
-static int check_op(const iso_ctx *ctx, ix *x, const iso_op *op, iso_error *err)
+static int check_op(const iso_ctx *ctx, const rw_state *st, ix *x, const iso_op *op, iso_error *err)
 {
     const iso_store *s = &ctx->h->store;
     if (!iso_is_nil(op->value) && (!iso_is_seq(op->value) || iso_seq_kind(s, op->value) > ISO_SEQ_LIST))
@@ -118,7 +119,7 @@ static int check_op(const iso_ctx *ctx, ix *x, const iso_op *op, iso_error *err)
     const iso_val *m = op_mops(s, op, &n);
     for (size_t j = 0; j < n; j++) {
         iso_val k, v;
-        if (rw_mop(s, m[j], &k, &v) < 0)
+        if (rw_mop(st, m[j], &k, &v) < 0)
             return fail_at(ctx, op, err, "micro-op", m[j],
                            ": rw-register micro-ops are [\"r\", key, value] or [\"w\", key, value]");
         if (check_key(ctx, x, op, k, err)) return -1;
@@ -186,7 +187,6 @@ static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, const uint32_t *keys, ui
  * the number of micro-ops. */
 static size_t intern_keys(iso_ctx *ctx, rw_state *st, iso_val **vals)
 {
-    const iso_store *s = &ctx->h->store;
     size_t total = 0;
     for (size_t t = 0; t < ctx->txns.n; t++) {
         size_t n;
@@ -202,7 +202,7 @@ static size_t intern_keys(iso_ctx *ctx, rw_state *st, iso_val **vals)
         const iso_val *m = rw_txn_mops(ctx, (uint32_t)t, &n);
         for (size_t j = 0; j < n; j++, i++) {
             iso_val k;
-            int kind = rw_mop(s, m[j], &k, &(*vals)[i]);
+            int kind = rw_mop(st, m[j], &k, &(*vals)[i]);
             st->mop[i] = iso_keys_intern(&st->keys, k) | (kind == RW_WRITE ? RW_MOP_W : 0);
         }
     }
@@ -266,8 +266,8 @@ static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
     int rc = 0;
     for (size_t t = 0; t < ctx->txns.n && !rc; t++) {
         const iso_txn *tx = &ctx->txns.t[t];
-        rc = (tx->inv != ISO_NONE && check_op(ctx, &x, &h->ops[tx->inv], err)) ||
-             (tx->cmp != ISO_NONE && check_op(ctx, &x, &h->ops[tx->cmp], err));
+        rc = (tx->inv != ISO_NONE && check_op(ctx, st, &x, &h->ops[tx->inv], err)) ||
+             (tx->cmp != ISO_NONE && check_op(ctx, st, &x, &h->ops[tx->cmp], err));
     }
     st->mop_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->mop_off);
     st->ext_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->ext_off);
@@ -351,11 +351,17 @@ static int analyze(iso_ctx *ctx, iso_error *err)
     rw_state *st = iso_xcalloc(1, sizeof *st);
     ctx->wl_state = st;
     iso_keys_init(&st->keys, &ctx->h->store);
+    iso_name_atoms_find(&ctx->h->store, "r", &st->read_name);
+    iso_name_atoms_find(&ctx->h->store, "w", &st->write_name);
     if (index_txns(ctx, st, err)) return -1;
+    iso_phase("rw: versions");
     index_readers(ctx, st);
     index_ok_writers(ctx, st);
+    iso_phase("rw: readers");
     if (rw_version_graph(ctx, st, err)) return -1;
+    iso_phase("rw: orders");
     add_edges(ctx, st);
+    iso_phase("rw: edges");
     rw_find_anomalies(ctx, st);
     return 0;
 }

@@ -56,6 +56,7 @@ enum rw_source { RW_SRC_INITIAL, RW_SRC_WFR, RW_SRC_SEQUENTIAL, RW_SRC_LINEARIZA
 
 typedef struct rw_state {
     iso_keys keys;          /* key value -> dense id */
+    iso_name_atoms read_name, write_name; /* "r" and "w" */
     rw_ver *ver;            /* versions, key by key, nil first */
     size_t n_ver;
     uint32_t *nil_ver;      /* per key: the version (key, nil) */
@@ -72,7 +73,7 @@ typedef struct rw_state {
 
 /* rw_register.c */
 /* Parse micro-op i of a value: kind, key and value; -1 if malformed. */
-int rw_mop(const iso_store *s, iso_val mop, iso_val *k, iso_val *v);
+int rw_mop(const rw_state *st, iso_val mop, iso_val *k, iso_val *v);
 /* The transaction's value as micro-ops (n = 0 for nil). */
 const iso_val *rw_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n);
 /* "the ok transaction at index 3" (capitalised: "The ...") for findings. */

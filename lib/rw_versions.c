@@ -340,23 +340,6 @@ static size_t report_sccs(iso_ctx *ctx, const rw_state *st, const iso_graph *g, 
     return n_reps;
 }
 
-/* Would adding nb to acc make a version graph cyclic? Reports if so. */
-static int cyclic_with(iso_ctx *ctx, const rw_state *st, const vbuf *acc, const vbuf *nb,
-                       const int *used, size_t n_used)
-{
-    iso_edges all = {0};
-    ISO_GROW(all.e, all.cap, acc->e.n + nb->e.n + 1);
-    if (acc->e.n) memcpy(all.e, acc->e.e, acc->e.n * sizeof *all.e);
-    if (nb->e.n) memcpy(all.e + acc->e.n, nb->e.e, nb->e.n * sizeof *all.e);
-    all.n = acc->e.n + nb->e.n;
-    iso_graph g;
-    iso_graph_build(&g, (uint32_t)st->n_ver, &all);
-    iso_edges_free(&all);
-    size_t n = report_sccs(ctx, st, &g, used, n_used);
-    iso_graph_free(&g);
-    return n > 0;
-}
-
 /* ---- transitive reduction ------------------------------------------------- */
 
 /* Topological ranks (Kahn) of an acyclic graph. */
@@ -480,27 +463,38 @@ static int run_source(iso_ctx *ctx, const rw_state *st, int s, vbuf *b, iso_erro
     }
 }
 
+/* Each source's edges are appended to the accepted ones and the graph is
+ * built over both: acyclic, it is the accepted graph so far; cyclic, the
+ * source is reported and its edges cut off again. */
 int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
     vbuf acc = {{0}};
-    int used[RW_SRC_COUNT];
+    iso_graph g = {0};
+    int used[RW_SRC_COUNT], built = 0;
     size_t n_used = 0;
     for (int s = 0; s < RW_SRC_COUNT; s++) {
         if (!wanted(ctx->opts, s)) continue;
-        vbuf nb = {{0}};
-        if (run_source(ctx, st, s, &nb, err)) {
+        size_t before = acc.e.n;
+        if (run_source(ctx, st, s, &acc, err)) {
             iso_edges_free(&acc.e);
+            iso_graph_free(&g);
             return -1;
         }
-        used[n_used] = s;
-        if (s == RW_SRC_INITIAL || !cyclic_with(ctx, st, &acc, &nb, used, n_used + 1)) {
-            for (size_t i = 0; i < nb.e.n; i++) iso_edges_add(&acc.e, nb.e.e[i].src, iso_edge_dst(&nb.e.e[i]), 1);
-            n_used++;
+        used[n_used++] = s;
+        if (s == RW_SRC_INITIAL) continue; /* acyclic by construction */
+        iso_graph_free(&g);
+        iso_graph_build(&g, (uint32_t)st->n_ver, &acc.e);
+        built = 1;
+        if (report_sccs(ctx, st, &g, used, n_used) > 0) {
+            acc.e.n = before;
+            n_used--;
+            built = 0;
         }
-        iso_edges_free(&nb.e);
     }
-    iso_graph g;
-    iso_graph_build(&g, (uint32_t)st->n_ver, &acc.e);
+    if (!built) {
+        iso_graph_free(&g);
+        iso_graph_build(&g, (uint32_t)st->n_ver, &acc.e);
+    }
     iso_edges_free(&acc.e);
     reduce(st, &g, &st->red, &st->n_red);
     iso_graph_free(&g);
