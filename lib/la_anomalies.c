@@ -360,6 +360,23 @@ static void collect_lost_updates(const iso_ctx *ctx, la_state *st, uint32_t t, c
     }
 }
 
+/* Sort the candidates by (key, hash, txn): a counting sort by key, then
+ * each key's few candidates by qsort. */
+static void sort_candidates(la_state *st)
+{
+    size_t nk = st->keys.n;
+    uint32_t *off = iso_xcalloc(nk + 2, sizeof *off);
+    lu_entry *e = iso_xmalloc((st->n_lu + 1) * sizeof *e);
+    for (size_t i = 0; i < st->n_lu; i++) off[st->lu[i].key + 2]++;
+    for (size_t k = 2; k < nk + 2; k++) off[k] += off[k - 1];
+    for (size_t i = 0; i < st->n_lu; i++) e[off[st->lu[i].key + 1]++] = st->lu[i];
+    for (size_t k = 0; k < nk; k++)
+        if (off[k + 1] - off[k] > 1) qsort(e + off[k], off[k + 1] - off[k], sizeof *e, lu_cmp);
+    free(off);
+    free(st->lu);
+    st->lu = e;
+}
+
 static void lost_update_case(iso_ctx *ctx, const la_state *st, const lu_entry *e, size_t n)
 {
     iso_fb f = {{0}, {0}};
@@ -384,12 +401,12 @@ static void lost_update_case(iso_ctx *ctx, const la_state *st, const lu_entry *e
     iso_fb_emit(ctx, &f, ISO_A_LOST_UPDATE);
 }
 
-static void lost_updates(iso_ctx *ctx, const la_state *st)
+static void lost_updates(iso_ctx *ctx, la_state *st)
 {
     const iso_store *s = &ctx->h->store;
+    sort_candidates(st);
     lu_entry *e = st->lu;
     size_t n = st->n_lu;
-    if (n) qsort(e, n, sizeof *e, lu_cmp);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && e[j].key == e[i].key && e[j].hash == e[i].hash) j++;
@@ -464,8 +481,9 @@ static void incompatible_orders(iso_ctx *ctx, const la_state *st)
 {
     const iso_store *s = &ctx->h->store;
     keyed_read *r = NULL;
-    size_t n = 0, cap = 0;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+    size_t n = 0, cap = 0, any = 0;
+    for (uint32_t key = 0; key < st->keys.n && !any; key++) any = st->k[key].incompatible;
+    for (uint32_t t = 0; any && t < ctx->txns.n; t++) {
         const iso_txn *tx = &ctx->txns.t[t];
         if (tx->cmp == ISO_NONE || (tx->type != ISO_OP_OK && tx->type != ISO_OP_INFO)) continue;
         size_t nm;
