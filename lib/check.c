@@ -162,13 +162,15 @@ static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extr
 
 static void search_graph(iso_ctx *ctx, uint8_t extra)
 {
-    if (extra & ISO_EDGE_REALTIME) iso_realtime_edges(ctx->h, &ctx->txns, &ctx->edges);
+    iso_rt rt = {0};
+    if (extra & ISO_EDGE_REALTIME) iso_realtime_ranges(ctx->h, &ctx->txns, &rt);
     if (extra & ISO_EDGE_PROCESS) iso_process_edges(ctx->h, &ctx->txns, &ctx->edges);
     iso_phase("order edges");
     iso_graph g;
     iso_graph_build_consume(&g, (uint32_t)ctx->txns.n, &ctx->edges);
+    if (extra & ISO_EDGE_REALTIME) g.rt = &rt;
     iso_phase("graph (CSR)");
-    if (g.n_edges == 0) iso_ctx_add_finding(ctx, ISO_A_EMPTY_TRANSACTION_GRAPH,
+    if (g.n_edges + rt.n_edges == 0) iso_ctx_add_finding(ctx, ISO_A_EMPTY_TRANSACTION_GRAPH,
                                             "No dependency between any two transactions could be "
                                             "inferred, so nothing can be said about isolation.",
                                             "true");
@@ -182,6 +184,7 @@ static void search_graph(iso_ctx *ctx, uint8_t extra)
     for (size_t i = 0; i < out.n_timeouts; i++) iso_explain_timeout(ctx, &out.timeouts[i]);
     iso_search_out_free(&out);
     iso_graph_free(&g);
+    iso_rt_free(&rt);
     iso_phase("proofs");
 }
 

@@ -91,35 +91,87 @@ int cyc_spec_init(cyc_spec *sp, int type)
 
 /* ---- the component as a graph of its own ---------------------------- */
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The real-time successors of global v inside component c, as ascending
+ * local ids in *w (reused); returns how many. */
+static uint32_t window_in(const iso_graph *g, uint32_t v, const uint32_t *local_id,
+                          const uint32_t *comp, uint32_t c, uint32_t **w, size_t *cap)
+{
+    uint32_t n = 0;
+    for (uint32_t r = g->rt ? g->rt->lo[v] : 0; g->rt && r < g->rt->hi[v]; r++) {
+        uint32_t d = g->rt->order[r];
+        if (comp[d] != c) continue;
+        ISO_GROW(*w, *cap, (size_t)n + 1);
+        (*w)[n++] = local_id[d];
+    }
+    if (n > 1) qsort(*w, n, sizeof **w, cmp_u32);
+    return n;
+}
+
+typedef struct row_out {
+    uint32_t *dst;
+    uint8_t *bits;
+    size_t n, cap;
+} row_out;
+
+static void row_put(row_out *o, uint32_t d, uint8_t bits, uint8_t mask)
+{
+    if (!(bits & mask)) return;
+    if (o->n == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 64;
+        o->dst = iso_xrealloc(o->dst, o->cap * sizeof *o->dst);
+        o->bits = iso_xrealloc(o->bits, o->cap);
+    }
+    o->dst[o->n] = d;
+    o->bits[o->n++] = bits; /* unmasked: cyc_lead needs every relation */
+}
+
 /* Local ids keep the global order, so each local row is the global row
- * filtered, already sorted; the reverse graph is its transpose by counting. */
+ * filtered, already sorted, merged with the vertex's real-time window; the
+ * reverse graph is its transpose by counting. */
 void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts, uint32_t k,
                      const uint32_t *local_id, const uint32_t *comp, uint32_t c, uint8_t mask)
 {
     iso_graph *f = &L->g, *r = &L->r;
     L->k = f->n = r->n = k;
+    f->rt = r->rt = NULL; /* real-time edges are in the local rows */
     L->glob = verts;
     f->off = iso_xmalloc(((size_t)k + 1) * sizeof *f->off);
     r->off = iso_xcalloc((size_t)k + 2, sizeof *r->off);
-    size_t m = 0;
+    row_out o = {0};
+    uint32_t *w = NULL;
+    size_t wcap = 0;
     for (uint32_t i = 0; i < k; i++) {
-        f->off[i] = (uint32_t)m;
-        for (uint32_t e = g->off[verts[i]]; e < g->off[verts[i] + 1]; e++)
-            m += (g->bits[e] & mask) && comp[g->dst[e]] == c;
+        uint32_t v = verts[i], e = g->off[v], end = g->off[v + 1];
+        uint32_t nw = window_in(g, v, local_id, comp, c, &w, &wcap), j = 0;
+        f->off[i] = (uint32_t)o.n;
+        for (; e < end && comp[g->dst[e]] != c; e++) {}
+        while (e < end || j < nw) {
+            uint32_t d = e < end ? local_id[g->dst[e]] : UINT32_MAX;
+            uint8_t bits = 0;
+            if (j < nw && w[j] <= d) {
+                d = w[j++];
+                bits = ISO_EDGE_REALTIME;
+            }
+            if (e < end && local_id[g->dst[e]] == d) bits |= g->bits[e++];
+            row_put(&o, d, bits, mask);
+            for (; e < end && comp[g->dst[e]] != c; e++) {}
+        }
     }
+    free(w);
+    size_t m = o.n;
     f->off[k] = (uint32_t)m;
     f->n_edges = r->n_edges = m;
-    f->dst = iso_xmalloc((m ? m : 1) * sizeof *f->dst);
-    f->bits = iso_xmalloc(m ? m : 1);
+    f->dst = o.dst ? o.dst : iso_xmalloc(sizeof *f->dst);
+    f->bits = o.bits ? o.bits : iso_xmalloc(1);
     r->dst = iso_xmalloc((m ? m : 1) * sizeof *r->dst);
     r->bits = iso_xmalloc(m ? m : 1);
-    for (uint32_t i = 0, j = 0; i < k; i++)
-        for (uint32_t e = g->off[verts[i]]; e < g->off[verts[i] + 1]; e++)
-            if ((g->bits[e] & mask) && comp[g->dst[e]] == c) {
-                f->dst[j] = local_id[g->dst[e]];
-                f->bits[j++] = g->bits[e]; /* unmasked: cyc_lead needs every relation */
-                r->off[f->dst[j - 1] + 2]++;
-            }
+    for (size_t e = 0; e < m; e++) r->off[f->dst[e] + 2]++;
     for (uint32_t i = 0; i < k; i++) r->off[i + 2] += r->off[i + 1];
     for (uint32_t i = 0; i < k; i++) /* r->off[d + 1] is d's next free slot */
         for (uint32_t e = f->off[i]; e < f->off[i + 1]; e++) {

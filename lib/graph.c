@@ -5,7 +5,8 @@
  * the final dst / bits arrays, sorts every row, then merges parallel edges
  * (OR-ing their bits) and drops self-loops while compacting the rows in
  * place. No per-edge allocation and no temporary copy of the edges: on
- * this machine kind fresh pages cost more than the sorting.
+ * this machine kind fresh pages cost more than the sorting. Real-time
+ * order may ride along as windows (iso_rt) instead of rows' edges.
  */
 #include "graph.h"
 
@@ -136,5 +137,8 @@ uint8_t iso_graph_edge(const iso_graph *g, uint32_t a, uint32_t b)
         if (g->dst[mid] < b) lo = mid + 1;
         else hi = mid;
     }
-    return lo < g->off[a + 1] && g->dst[lo] == b ? g->bits[lo] : 0;
+    uint8_t bits = lo < g->off[a + 1] && g->dst[lo] == b ? g->bits[lo] : 0;
+    for (uint32_t r = g->rt ? g->rt->lo[a] : 0; g->rt && r < g->rt->hi[a]; r++)
+        if (g->rt->order[r] == b) bits |= ISO_EDGE_REALTIME;
+    return bits;
 }

@@ -41,13 +41,43 @@ typedef struct iso_edges {
 void iso_edges_add(iso_edges *es, uint32_t src, uint32_t dst, uint8_t bits);
 void iso_edges_free(iso_edges *es);
 
+/* Real-time order, kept implicit (order.c): the transactions that take part
+ * (all but failed ones) ranked by where they start; in the reduction,
+ * transaction a precedes exactly those ranked in [lo[a], hi[a]), a window
+ * of invocations while a stood on the frontier. 12 bytes per transaction
+ * instead of one edge per frontier member per invocation. */
+typedef struct iso_rt {
+    uint32_t n;          /* ranked transactions */
+    uint32_t *order;     /* rank -> transaction */
+    uint32_t *lo, *hi;   /* per transaction (lo == hi: no successor) */
+    size_t n_edges;      /* sum of the windows */
+} iso_rt;
+
 typedef struct iso_graph {
     uint32_t n;     /* vertices */
     uint32_t *off;  /* n + 1 offsets into dst/bits */
     uint32_t *dst;
     uint8_t *bits;
-    size_t n_edges;
+    size_t n_edges; /* in the rows (rt's are on top) */
+    const iso_rt *rt; /* borrowed; NULL: no real-time edges besides rows' */
 } iso_graph;
+
+/* v's out-edges are its row, then (with rt) its real-time window:
+ * edge i of [0, iso_graph_degree) goes to iso_graph_dst with its bits. */
+static inline uint32_t iso_graph_degree(const iso_graph *g, uint32_t v)
+{
+    return g->off[v + 1] - g->off[v] + (g->rt ? g->rt->hi[v] - g->rt->lo[v] : 0);
+}
+static inline uint32_t iso_graph_dst(const iso_graph *g, uint32_t v, uint32_t i)
+{
+    uint32_t row = g->off[v + 1] - g->off[v];
+    return i < row ? g->dst[g->off[v] + i] : g->rt->order[g->rt->lo[v] + i - row];
+}
+static inline uint8_t iso_graph_bits(const iso_graph *g, uint32_t v, uint32_t i)
+{
+    uint32_t row = g->off[v + 1] - g->off[v];
+    return i < row ? g->bits[g->off[v] + i] : (uint8_t)ISO_EDGE_REALTIME;
+}
 
 /* Build CSR from triples: rows sorted by dst, parallel edges merged (bits
  * OR-ed), self-loops and out-of-range endpoints dropped. es is unchanged. */
@@ -56,13 +86,17 @@ void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es);
  * peak holds the triples or the rows, not both. */
 void iso_graph_build_consume(iso_graph *g, uint32_t n, iso_edges *es);
 void iso_graph_free(iso_graph *g);
-/* Bits of the edge a -> b, 0 if none (binary search in a's row). */
+/* Bits of the edge a -> b, 0 if none (binary search in a's row, then a's
+ * real-time window). */
 uint8_t iso_graph_edge(const iso_graph *g, uint32_t a, uint32_t b);
 
 /* Process order: consecutive ok transactions of one process. */
 void iso_process_edges(const iso_history *h, const iso_txns *t, iso_edges *out);
 /* Real-time order as a linear-size transitive reduction (Elle paper 5.1):
- * a (ok) completed before b (ok or info) was invoked. */
+ * a (ok) completed before b (ok or info) was invoked. As windows (free
+ * with iso_rt_free), or spelled out as edges. */
+void iso_realtime_ranges(const iso_history *h, const iso_txns *t, iso_rt *out);
+void iso_rt_free(iso_rt *rt);
 void iso_realtime_edges(const iso_history *h, const iso_txns *t, iso_edges *out);
 
 /* Strongly connected components over the edges whose bits intersect mask.

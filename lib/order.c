@@ -10,7 +10,9 @@
  * gets an edge from each frontier member, and a completion of B retires the
  * members that completed before B was invoked. Completions arrive in
  * position order, so the frontier is a queue and retiring pops its head.
- * Failed transactions take no part; info ones never complete.
+ * Failed transactions take no part; info ones never complete. A member's
+ * edges go to the invocations made while it stood on the frontier: with
+ * transactions ranked by their start, one window of ranks (iso_rt).
  */
 #include "graph.h"
 
@@ -75,35 +77,58 @@ typedef struct frontier {
     size_t head, n, cap;
 } frontier;
 
-static void on_invoke(const frontier *f, uint32_t b, iso_edges *out)
-{
-    for (size_t i = f->head; i < f->n; i++)
-        iso_edges_add(out, f->txn[i], b, ISO_EDGE_REALTIME);
-}
-
-static void on_complete(frontier *f, const iso_txns *t, uint32_t b)
+/* b completes: it joins the frontier, whose members that completed before
+ * b was invoked leave it; each member's window closes as it leaves. */
+static void on_complete(frontier *f, const iso_txns *t, uint32_t b, iso_rt *rt)
 {
     uint32_t invoked = start_of(&t->t[b]);
-    while (f->head < f->n && t->t[f->txn[f->head]].cmp < invoked) f->head++;
+    for (; f->head < f->n && t->t[f->txn[f->head]].cmp < invoked; f->head++)
+        rt->hi[f->txn[f->head]] = rt->n;
     if (f->head > 64 && 2 * f->head > f->n) { /* keep memory ~ concurrency */
         memmove(f->txn, f->txn + f->head, (f->n - f->head) * sizeof *f->txn);
         f->n -= f->head;
         f->head = 0;
     }
     ISO_PUSH(f->txn, f->n, f->cap, b);
+    rt->lo[b] = rt->n;
 }
 
-void iso_realtime_edges(const iso_history *h, const iso_txns *t, iso_edges *out)
+void iso_realtime_ranges(const iso_history *h, const iso_txns *t, iso_rt *rt)
 {
     frontier f = {0};
+    size_t n = t->n ? t->n : 1;
+    rt->n = 0;
+    rt->order = iso_xmalloc(n * sizeof *rt->order);
+    rt->lo = iso_xcalloc(n, sizeof *rt->lo);
+    rt->hi = iso_xcalloc(n, sizeof *rt->hi);
     uint32_t *ev = event_map(h, t);
     for (size_t p = 0; p < h->n_ops; p++) {
         uint32_t b = ev[p];
         if (b == ISO_NONE || t->t[b].type == ISO_OP_FAIL) continue;
         const iso_txn *x = &t->t[b];
-        if (start_of(x) == p) on_invoke(&f, b, out);
-        if (x->cmp == p && x->type == ISO_OP_OK) on_complete(&f, t, b);
+        if (start_of(x) == p) rt->order[rt->n++] = b; /* every member gains b */
+        if (x->cmp == p && x->type == ISO_OP_OK) on_complete(&f, t, b, rt);
     }
+    for (size_t i = f.head; i < f.n; i++) rt->hi[f.txn[i]] = rt->n;
+    rt->n_edges = 0;
+    for (size_t i = 0; i < t->n; i++) rt->n_edges += rt->hi[i] - rt->lo[i];
     free(ev);
     free(f.txn);
+}
+
+void iso_rt_free(iso_rt *rt)
+{
+    free(rt->order);
+    free(rt->lo);
+    free(rt->hi);
+    memset(rt, 0, sizeof *rt);
+}
+
+void iso_realtime_edges(const iso_history *h, const iso_txns *t, iso_edges *out)
+{
+    iso_rt rt;
+    iso_realtime_ranges(h, t, &rt);
+    for (uint32_t a = 0; a < t->n; a++)
+        for (uint32_t r = rt.lo[a]; r < rt.hi[a]; r++) iso_edges_add(out, a, rt.order[r], ISO_EDGE_REALTIME);
+    iso_rt_free(&rt);
 }

@@ -3,7 +3,8 @@
  * edges whose bits intersect a mask.
  *
  * Tarjan's algorithm with an explicit call stack (vertex, next edge) in
- * place of recursion: histories reach millions of transactions. Components
+ * place of recursion, since histories reach millions of transactions;
+ * a vertex's edges are its row, then its real-time window. Components
  * are numbered as Tarjan closes them (sinks of the condensation first).
  */
 #include "graph.h"
@@ -26,7 +27,7 @@ static void visit(tarjan *t, uint32_t v)
     t->idx[v] = t->low[v] = t->n_idx++;
     t->stk[t->sp++] = v;
     t->cv[t->cp] = v;
-    t->ce[t->cp++] = t->g->off[v];
+    t->ce[t->cp++] = 0; /* edge index into v's out-edges */
 }
 
 /* v's edges are done: close its component if it is a root, and pass its
@@ -54,13 +55,13 @@ static void run_from(tarjan *t, uint32_t root)
     visit(t, root);
     while (t->cp > 0) {
         uint32_t v = t->cv[t->cp - 1], e = t->ce[t->cp - 1];
-        if (e == g->off[v + 1]) {
+        if (e == iso_graph_degree(g, v)) {
             finish(t, v);
             continue;
         }
         t->ce[t->cp - 1]++;
-        if (!(g->bits[e] & t->mask)) continue;
-        uint32_t w = g->dst[e];
+        if (!(iso_graph_bits(g, v, e) & t->mask)) continue;
+        uint32_t w = iso_graph_dst(g, v, e);
         if (t->idx[w] == ISO_NONE) visit(t, w);
         else if (t->comp[w] == ISO_NONE && t->idx[w] < t->low[v]) t->low[v] = t->idx[w];
     }

@@ -3,9 +3,12 @@
  * histories (ops via iso_history_add_op, transactions built by hand), and
  * a randomized check that the real-time reduction has exactly the
  * transitive closure of "a (ok) completed before b (ok or info) was
- * invoked".
+ * invoked"; and that a graph carrying real-time order as windows (iso_rt)
+ * answers edges, components and cycles exactly as one with the edges
+ * spelled out.
  */
 #include "testutil.h"
+#include "cycle.h"
 #include "graph.h"
 
 typedef struct hist {
@@ -115,23 +118,30 @@ static void test_standalone(void **st)
     iso_history_free(x.h);
 }
 
+/* Random history: up to 14 transactions on 3 processes, some failed or
+ * info; r is the generator state. */
+static void random_history(hist *x, uint64_t *r)
+{
+    uint32_t open[4] = {ISO_NONE, ISO_NONE, ISO_NONE, ISO_NONE};
+    while (x->n < 14 || open[0] != ISO_NONE || open[1] != ISO_NONE || open[2] != ISO_NONE) {
+        *r = *r * 6364136223846793005ull + 1442695040888963407ull;
+        int p = (int)((*r >> 33) % 3), k = (int)((*r >> 40) % 10);
+        if (open[p] == ISO_NONE) {
+            if (x->n < 14) open[p] = inv(x, p);
+        } else {
+            done(x, open[p], p, k < 7 ? ISO_OP_OK : k < 9 ? ISO_OP_FAIL : ISO_OP_INFO);
+            open[p] = ISO_NONE;
+        }
+    }
+}
+
 static void test_random_closure(void **st)
 {
     (void)st;
     uint64_t r = 99;
     for (int round = 0; round < 500; round++) {
         hist x = {.h = iso_history_new("t", ISO_FORMAT_EDN)};
-        uint32_t open[4] = {ISO_NONE, ISO_NONE, ISO_NONE, ISO_NONE};
-        while (x.n < 14 || open[0] != ISO_NONE || open[1] != ISO_NONE || open[2] != ISO_NONE) {
-            r = r * 6364136223846793005ull + 1442695040888963407ull;
-            int p = (int)((r >> 33) % 3), k = (int)((r >> 40) % 10);
-            if (open[p] == ISO_NONE) {
-                if (x.n < 14) open[p] = inv(&x, p);
-            } else {
-                done(&x, open[p], p, k < 7 ? ISO_OP_OK : k < 9 ? ISO_OP_FAIL : ISO_OP_INFO);
-                open[p] = ISO_NONE;
-            }
-        }
+        random_history(&x, &r);
         iso_txns t = {x.t, x.n};
         iso_edges es = {0};
         iso_realtime_edges(x.h, &t, &es);
@@ -152,6 +162,70 @@ static void test_random_closure(void **st)
     }
 }
 
+/* Same partition into components? */
+static void same_partition(const uint32_t *a, const uint32_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) assert_int_equal(a[i] == a[j], b[i] == b[j]);
+}
+
+static void test_windows_match_edges(void **st)
+{
+    (void)st;
+    uint64_t r = 7;
+    for (int round = 0; round < 300; round++) {
+        hist x = {.h = iso_history_new("t", ISO_FORMAT_EDN)};
+        random_history(&x, &r);
+        iso_txns t = {x.t, x.n};
+        iso_edges data = {0}, all = {0};
+        for (int i = 0; i < 12; i++) { /* random data edges */
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t a = (uint32_t)(r >> 33) % (uint32_t)x.n, b = (uint32_t)(r >> 45) % (uint32_t)x.n;
+            uint8_t bit = (uint8_t)(1u << ((r >> 60) % 3));
+            iso_edges_add(&data, a, b, bit);
+            iso_edges_add(&all, a, b, bit);
+        }
+        iso_realtime_edges(x.h, &t, &all);
+        iso_rt rt;
+        iso_realtime_ranges(x.h, &t, &rt);
+        iso_graph ge, gw;
+        iso_graph_build(&ge, (uint32_t)x.n, &all);
+        iso_graph_build(&gw, (uint32_t)x.n, &data);
+        gw.rt = &rt;
+        for (uint32_t a = 0; a < x.n; a++)
+            for (uint32_t b = 0; b < x.n; b++)
+                assert_int_equal(iso_graph_edge(&ge, a, b), iso_graph_edge(&gw, a, b));
+        uint32_t ce[14], cw[14];
+        static const uint8_t masks[] = {0xff, ISO_EDGE_DATA, ISO_EDGE_WW | ISO_EDGE_REALTIME};
+        for (size_t m = 0; m < sizeof masks; m++) {
+            iso_scc(&ge, masks[m], ce);
+            iso_scc(&gw, masks[m], cw);
+            same_partition(ce, cw, x.n);
+        }
+        iso_search_req q;
+        memset(&q, 0, sizeof q);
+        for (int ty = 0; ty < ISO_N_CYCLE_TYPES; ty++) q.want[ty] = 1;
+        iso_search_out oe = {0}, ow = {0};
+        iso_search_cycles(&ge, &q, &oe);
+        iso_search_cycles(&gw, &q, &ow);
+        assert_int_equal(oe.n_cycles, ow.n_cycles);
+        for (size_t i = 0; i < oe.n_cycles; i++) {
+            assert_int_equal(oe.cycles[i].type, ow.cycles[i].type);
+            assert_int_equal(oe.cycles[i].len, ow.cycles[i].len);
+            assert_memory_equal(oe.cycles[i].v, ow.cycles[i].v, oe.cycles[i].len * sizeof *oe.cycles[i].v);
+            assert_memory_equal(oe.cycles[i].e, ow.cycles[i].e, oe.cycles[i].len);
+        }
+        iso_search_out_free(&oe);
+        iso_search_out_free(&ow);
+        iso_graph_free(&ge);
+        iso_graph_free(&gw);
+        iso_rt_free(&rt);
+        iso_edges_free(&data);
+        iso_edges_free(&all);
+        iso_history_free(x.h);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_realtime),
         cmocka_unit_test(test_standalone),
         cmocka_unit_test(test_random_closure),
+        cmocka_unit_test(test_windows_match_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
