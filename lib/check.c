@@ -160,6 +160,31 @@ static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extr
     req->threads = ctx->opts->threads > 0 ? ctx->opts->threads : 2;
 }
 
+typedef struct proofs {
+    const iso_ctx *ctx;
+    const iso_search_out *out;
+    iso_finding *f;
+    size_t next;
+} proofs;
+
+static void prove(void *arg)
+{
+    proofs *p = arg;
+    for (size_t i; (i = iso_next_item(&p->next)) < p->out->n_cycles;)
+        iso_explain_cycle(p->ctx, &p->out->cycles[i], &p->f[i]);
+}
+
+/* Every cycle's proof, on several threads, appended in the search's order. */
+static void prove_cycles(iso_ctx *ctx, const iso_search_out *out, int threads)
+{
+    size_t n = out->n_cycles;
+    if (!n) return;
+    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + n);
+    proofs p = {ctx, out, ctx->findings + ctx->n_findings, 0};
+    iso_parallel(n < 64 ? 1 : threads, prove, &p);
+    ctx->n_findings += n;
+}
+
 static void search_graph(iso_ctx *ctx, uint8_t extra)
 {
     iso_rt rt = {0};
@@ -179,7 +204,7 @@ static void search_graph(iso_ctx *ctx, uint8_t extra)
     search_request(&req, ctx, extra);
     iso_search_cycles(&g, &req, &out);
     iso_phase("cycle search");
-    for (size_t i = 0; i < out.n_cycles; i++) iso_explain_cycle(ctx, &out.cycles[i]);
+    prove_cycles(ctx, &out, req.threads);
     for (size_t i = 0; i < out.n_exists; i++) iso_explain_cycle_exists(ctx, &out.exists[i]);
     for (size_t i = 0; i < out.n_timeouts; i++) iso_explain_timeout(ctx, &out.timeouts[i]);
     iso_search_out_free(&out);

@@ -218,7 +218,6 @@ typedef struct jobs {
     uint8_t mask;            /* edges any wanted search may use */
     uint8_t lead[32];        /* cyc_lead_table */
     size_t n, next;
-    pthread_mutex_t lock;
     comp_out *outs;
 } jobs;
 
@@ -294,30 +293,10 @@ static void search_component(const jobs *J, size_t i, comp_out *o)
     cyc_local_free(&L);
 }
 
-static void *worker(void *arg)
+static void worker(void *arg)
 {
     jobs *J = arg;
-    for (;;) {
-        pthread_mutex_lock(&J->lock);
-        size_t i = J->next++;
-        pthread_mutex_unlock(&J->lock);
-        if (i >= J->n) return NULL;
-        search_component(J, i, &J->outs[i]);
-    }
-}
-
-static void run_jobs(jobs *J, int threads)
-{
-    if (threads > 64) threads = 64;
-    if ((size_t)threads > J->n) threads = (int)J->n;
-    pthread_t tid[64];
-    int started = 0;
-    pthread_mutex_init(&J->lock, NULL);
-    for (int i = 1; i < threads; i++)
-        if (pthread_create(&tid[started], NULL, worker, J) == 0) started++;
-    worker(J);
-    for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
-    pthread_mutex_destroy(&J->lock);
+    for (size_t i; (i = iso_next_item(&J->next)) < J->n;) search_component(J, i, &J->outs[i]);
 }
 
 /* ---- components and results ------------------------------------------- */
@@ -386,7 +365,8 @@ int iso_search_cycles(const iso_graph *g, const iso_search_req *req, iso_search_
     J.comp = comp;
     make_jobs(&J, g->n, iso_scc(g, J.mask, comp));
     J.outs = iso_xcalloc(J.n ? J.n : 1, sizeof *J.outs);
-    run_jobs(&J, req->threads > 1 ? req->threads : 1);
+    int threads = req->threads > 1 ? req->threads : 1;
+    iso_parallel((size_t)threads > J.n ? (int)J.n : threads, worker, &J);
     for (size_t i = 0; i < J.n; i++) merge(out, &J.outs[i]);
     free(J.outs);
     free(J.verts);

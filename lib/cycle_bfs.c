@@ -384,6 +384,7 @@ int cyc_search_type(cyc_search *S, const cyc_spec *sp, cyc_walk *best)
 {
     const cyc_local *L = S->L;
     int first = best->len == 0, found = 0;
+    if (best->len && best->len <= 2) return CYC_FOUND; /* nothing is shorter */
     choose_seeds(S, sp, cyc_sub_components(S, sp->allow));
     cyc_walk w = {0};
     for (uint32_t v = 0; v < L->k; v++) {

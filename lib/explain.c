@@ -31,7 +31,7 @@ static void explain_order(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, c
     iso_buf_puts(json, "}");
 }
 
-void iso_explain_cycle(iso_ctx *ctx, const iso_cycle *c)
+void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_finding *out)
 {
     iso_buf text = {0}, json = {0}, why = {0};
     iso_buf_puts(&text, "Let:\n");
@@ -62,9 +62,9 @@ void iso_explain_cycle(iso_ctx *ctx, const iso_cycle *c)
     }
     iso_buf_puts(&json, "]}");
     if (text.n && text.p[text.n - 1] == '\n') text.p[--text.n] = 0;
-    iso_ctx_add_finding(ctx, c->type, iso_buf_cstr(&text), iso_buf_cstr(&json));
-    iso_buf_free(&text);
-    iso_buf_free(&json);
+    /* the buffers become the finding's, trimmed to their contents */
+    *out = (iso_finding){c->type, iso_xrealloc(text.p, text.n + 1), iso_xrealloc(json.p, json.n + 1)};
+    out->text[text.n] = out->json[json.n] = 0;
     iso_buf_free(&why);
 }
 

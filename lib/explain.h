@@ -9,7 +9,9 @@
 #include "check.h"
 #include "cycle.h"
 
-void iso_explain_cycle(iso_ctx *ctx, const iso_cycle *c);
+/* The proof of one cycle into *out (its strings owned by out); reads ctx
+ * only, so several threads may prove cycles at once. */
+void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_finding *out);
 void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e);
 void iso_explain_timeout(iso_ctx *ctx, const iso_cycle_timeout *t);
 

@@ -1,6 +1,7 @@
 /* util.c -- checked allocation, growable arrays and buffers, errors, clock. */
 #include "util.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,4 +146,33 @@ void iso_phase(const char *name)
     double now = iso_now();
     if (name) fprintf(stderr, "isolde: %-16s %7.3f s  %6ld MB resident\n", name, now - last, rss_mb());
     last = now;
+}
+
+struct par_thread {
+    void (*work)(void *);
+    void *arg;
+};
+
+static void *par_start(void *p)
+{
+    struct par_thread *t = p;
+    t->work(t->arg);
+    return NULL;
+}
+
+void iso_parallel(int threads, void (*work)(void *arg), void *arg)
+{
+    enum { MAX_THREADS = 64 };
+    pthread_t tid[MAX_THREADS];
+    struct par_thread t = {work, arg};
+    int started = 0;
+    for (int i = 1; i < threads && i < MAX_THREADS; i++)
+        if (pthread_create(&tid[started], NULL, par_start, &t) == 0) started++;
+    work(arg);
+    for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+}
+
+size_t iso_next_item(size_t *counter)
+{
+    return __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }

@@ -1,6 +1,7 @@
 /*
  * util.h -- small shared helpers: checked allocation, growable arrays,
- * error reporting into iso_error, and a monotonic clock.
+ * error reporting into iso_error, a monotonic clock, and running work on
+ * several threads.
  *
  * Allocation failure is not recoverable in a checker that must either
  * finish or say why: iso_xmalloc and friends print a message and abort,
@@ -43,6 +44,14 @@ void iso_phase(const char *name);
 
 /* Seconds on a monotonic clock. */
 double iso_now(void);
+
+/* Run work(arg) on `threads` threads at once, the caller's among them (on
+ * fewer if threads cannot start), and return when all have returned. The
+ * work functions share the items among themselves, e.g. through
+ * iso_next_item. */
+void iso_parallel(int threads, void (*work)(void *arg), void *arg);
+/* The next item of a shared counter (atomic fetch-and-add). */
+size_t iso_next_item(size_t *counter);
 
 /* A growable byte string. */
 typedef struct iso_buf {

@@ -5,8 +5,6 @@
  * the outcomes into a verdict: any non-linearizable partition makes the
  * history invalid; otherwise an exhausted budget makes it unknown.
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,11 +24,11 @@ struct job {
     const iso_history *h;
     double deadline;
     size_t mem_limit;
-    atomic_uint next;
+    size_t next;
     struct part_result *res;
 };
 
-static void *worker(void *arg)
+static void worker(void *arg)
 {
     struct job *job = arg;
     struct lin_search s;
@@ -38,13 +36,12 @@ static void *worker(void *arg)
     s.deadline = job->deadline;
     s.mem_limit = job->mem_limit;
     for (;;) {
-        unsigned p = atomic_fetch_add(&job->next, 1);
+        size_t p = iso_next_item(&job->next);
         if (p >= job->in->n_parts) break;
         struct part_result *r = &job->res[p];
         r->out = lin_check_partition(&s, job->h, p, &r->w, &r->n_segments);
     }
     lin_search_release(&s);
-    return NULL;
 }
 
 static unsigned thread_count(const struct lin_input *in, const iso_check_opts *o)
@@ -55,17 +52,6 @@ static unsigned thread_count(const struct lin_input *in, const iso_check_opts *o
     if (n > by_size) n = by_size;
     if (n > in->n_parts) n = in->n_parts;
     return n < 1 ? 1 : (unsigned)n;
-}
-
-static void run_parallel(struct job *job, unsigned n_threads)
-{
-    pthread_t *tid = iso_xcalloc(n_threads, sizeof *tid);
-    unsigned started = 0;
-    for (unsigned i = 1; i < n_threads; i++)
-        if (pthread_create(&tid[started], NULL, worker, job) == 0) started++;
-    worker(job);
-    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
-    free(tid);
 }
 
 static void fold(struct iso_lin_report *r, struct part_result *res, uint32_t n_parts)
@@ -90,9 +76,9 @@ void lin_check_input(const struct lin_input *in, const iso_history *h,
     unsigned n_threads = thread_count(in, o);
     struct job job = {.in = in, .h = h, .mem_limit = TOTAL_MEM_LIMIT / n_threads};
     job.deadline = o->timeout_ms > 0 ? t0 + (double)o->timeout_ms / 1000.0 : 0;
-    atomic_init(&job.next, 0);
+    job.next = 0;
     job.res = iso_xcalloc((size_t)in->n_parts + 1, sizeof *job.res);
-    run_parallel(&job, n_threads);
+    iso_parallel((int)n_threads, worker, &job);
     r->model = in->model->name;
     r->n_ops = in->part_off[in->n_parts];
     r->n_parts = in->n_parts;
