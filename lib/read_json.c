@@ -212,6 +212,87 @@ static int json_int_run(iso_rd *rd, iso_val *out)
     return state;
 }
 
+/* ---- micro-ops, the bulk of a transactional history ---------------------- */
+
+/* A plain non-negative integer of up to 17 digits at *q, ended by ',', ']'
+ * or ' '; 0 (nothing consumed) for anything else. */
+static int mop_int(const char **q, const char *end, iso_val *out)
+{
+    const char *p = *q, *lim = end - p > 17 ? p + 17 : end;
+    int64_t v = 0;
+    while (p < lim && *p >= '0' && *p <= '9') v = v * 10 + (*p++ - '0');
+    if (p == *q || p == end || (**q == '0' && p > *q + 1)) return 0;
+    if (*p != ',' && *p != ']' && *p != ' ') return 0;
+    *out = iso_int(v);
+    *q = p;
+    return 1;
+}
+
+/* c with at most one space either side (json.dumps writes ", "); NULL if
+ * absent. */
+static const char *mop_sep(const char *p, const char *end, char c)
+{
+    if (p < end && *p == ' ') p++;
+    if (p >= end || *p != c) return NULL;
+    p++;
+    return p < end && *p == ' ' ? p + 1 : p;
+}
+
+/* A list of plain integers at *q (on its '['), as a read returns it. */
+static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
+{
+    const char *p = *q + 1;
+    size_t base = rd->n_items;
+    iso_val v;
+    if (p < end && *p == ']') {
+        *out = iso_rd_seq(rd, ISO_SEQ_VEC, &v, 0);
+        *q = p + 1;
+        return 1;
+    }
+    for (;;) {
+        if (!mop_int(&p, end, &v)) break;
+        iso_rd_item(rd, v);
+        if (p < end && *p == ' ') p++;
+        if (p < end && *p == ']') {
+            *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
+            rd->n_items = base;
+            *q = p + 1;
+            return 1;
+        }
+        if (!(p = mop_sep(p, end, ','))) break;
+    }
+    rd->n_items = base;
+    return 0;
+}
+
+/* At '[': a micro-op [name, key, value] with a short plain name, a plain
+ * integer key and a value that is null, a plain integer or a list of them,
+ * read in one go. Returns 1 with *out set, or 0 having consumed nothing,
+ * and the general parser reads whatever it is. */
+static int json_mop(iso_rd *rd, iso_val *out)
+{
+    const char *p = rd->p + rd->pos + 1, *end = rd->p + rd->len, *name;
+    if (p >= end || *p != '"') return 0;
+    for (name = ++p; p < end && p - name <= 8 && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20;) p++;
+    if (p >= end || *p != '"' || p - name > 8) return 0;
+    size_t name_len = (size_t)(p - name);
+    iso_val it[3];
+    if (!(p = mop_sep(p + 1, end, ',')) || !mop_int(&p, end, &it[1]) || !(p = mop_sep(p, end, ',')))
+        return 0;
+    if (end - p >= 4 && memcmp(p, "null", 4) == 0) {
+        it[2] = ISO_NIL;
+        p += 4;
+    } else if (!(p < end && *p == '[' ? mop_list(rd, &p, end, &it[2]) : mop_int(&p, end, &it[2]))) {
+        return 0;
+    }
+    if (p < end && *p == ' ') p++;
+    if (p >= end || *p != ']') return 0;
+    it[0] = iso_rd_atom(rd, ISO_TAG_STR, name, name_len);
+    *out = iso_rd_seq(rd, ISO_SEQ_VEC, it, 3);
+    rd->pos = (size_t)(p + 1 - rd->p);
+    return 1;
+}
+
 /* The start of a value: a scalar (S_DONE), or an opener (S_VALUE, or
  * S_DONE when empty); in arrays, integer runs may go further. */
 static int json_next(iso_rd *rd, size_t base, iso_val *out)
@@ -223,6 +304,8 @@ static int json_next(iso_rd *rd, size_t base, iso_val *out)
         if (r != S_VALUE) return r;
         iso_json_skip(rd, 0);
         if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "a JSON value");
+        if (rd->p[rd->pos] == '[' && rd->n_frames - base + 2 <= ISO_MAX_DEPTH && json_mop(rd, out))
+            return S_DONE;
     }
     int r = json_start(rd, base, out);
     if (r == 1) return json_after_open(rd, out);

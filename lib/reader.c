@@ -115,13 +115,15 @@ static iso_val cons(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, si
     return v;
 }
 
+iso_val iso_rd_seq(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, size_t n)
+{
+    return consable(kind, n) ? cons(rd, kind, items, n) : iso_seq(&rd->h->store, kind, items, n);
+}
+
 iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind)
 {
     struct iso_rd_frame *f = &rd->frames[--rd->n_frames];
-    const iso_val *items = rd->items + f->items;
-    size_t n = rd->n_items - f->items;
-    iso_val v = consable(kind, n) ? cons(rd, kind, items, n)
-                                         : iso_seq(&rd->h->store, kind, items, n);
+    iso_val v = iso_rd_seq(rd, kind, rd->items + f->items, rd->n_items - f->items);
     rd->n_items = f->items;
     return v;
 }

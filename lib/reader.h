@@ -92,6 +92,8 @@ static inline void iso_rd_item(iso_rd *rd, iso_val v)
 }
 /* Pop the top frame, copying its items into a composite of kind. */
 iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind);
+/* A composite of items (shared with a recent equal one when small). */
+iso_val iso_rd_seq(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, size_t n);
 
 /* A string at pos (on its opening quote), with EDN's escapes or JSON's
  * (json: raw control characters are errors). */

@@ -266,6 +266,38 @@ static void test_split_errors(void **state)
     }
 }
 
+/* Micro-ops the reader takes in one go must read exactly as the general
+ * parser reads them (a newline after '[' sends them through it); those it
+ * declines must too, and malformed ones must fail as before. */
+static void test_micro_op_fast_path(void **state)
+{
+    (void)state;
+    static const char *const mops[] = {
+        "[\"append\",4,1]", "[\"r\",0,null]", "[\"r\",0,[1,2,3]]", "[\"r\",0,[]]",
+        "[\"append\", 4, 1]", "[\"r\", 12, [1, 2]]", "[\"r\",0,[7]]", "[\"w\",0,0]",
+        "[\"append\",-4,1]", "[\"r\",0,[-1]]", "[\"longername\",1,2]", "[\"r\",\"k\",[1]]",
+        "[\"r\",0,1.5]", "[\"r\",0,[1,[2]]]", "[\"r\",0,12345678901234567890]",
+        "[\"r\",0,[1,2] ]", "[\"r\" ,0,1]", "[\"a\\\"b\",0,1]", "[\"r\",0]", "[\"r\",0,1,2]",
+    };
+    for (size_t i = 0; i < sizeof mops / sizeof mops[0]; i++) {
+        char fast[256], slow[256];
+        snprintf(fast, sizeof fast, "{\"type\":\"ok\",\"process\":0,\"value\":[%s,%s]}", mops[i], mops[i]);
+        snprintf(slow, sizeof slow, "{\"type\":\"ok\",\"process\":0,\"value\":[[\n%s,%s]}", mops[i] + 1, mops[i]);
+        iso_history *a = tu_read(fast, ISO_FORMAT_JSONL), *b = tu_read(slow, ISO_FORMAT_JSONL);
+        char va[4096];
+        snprintf(va, sizeof va, "%s", rt_value(a, 0));
+        if (strcmp(va, rt_value(b, 0)) != 0) fail_msg("%s: %s vs %s", mops[i], va, rt_value(b, 0));
+        iso_history_free(a);
+        iso_history_free(b);
+    }
+    static const struct rt_bad bad[] = {
+        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,01]]}", ISO_FORMAT_JSONL, 1, 42, "invalid number"},
+        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,[1,]]]}", ISO_FORMAT_JSONL, 1, 45, "JSON value"},
+        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,1}", ISO_FORMAT_JSONL, 1, 43, "']'"},
+    };
+    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_lines_and_comments),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_integer_runs),
+        cmocka_unit_test(test_micro_op_fast_path),
         cmocka_unit_test(test_integers_exact),
         cmocka_unit_test(test_same_ops_as_edn),
         cmocka_unit_test(test_empty),
