@@ -247,6 +247,88 @@ static int edn_unterminated(iso_rd *rd, size_t base)
                           kind_name[f->kind], closer_of[f->kind]);
 }
 
+/* ---- micro-ops, the bulk of a transactional history ---------------------- */
+
+/* A plain integer of up to 17 digits at *q ended by ' ', ',' or ']' (as
+ * edn_small_int reads it); 0, nothing consumed, for anything else. */
+static int mop_int(const char **q, const char *end, iso_val *out)
+{
+    const char *p = *q, *lim = end - p > 17 ? p + 17 : end;
+    int64_t v = 0;
+    while (p < lim && *p >= '0' && *p <= '9') v = v * 10 + (*p++ - '0');
+    if (p == *q || p == end || (*p != ' ' && *p != ',' && *p != ']')) return 0;
+    *out = iso_int(v);
+    *q = p;
+    return 1;
+}
+
+/* One separator: ' ', ',' or ", "; NULL if absent. */
+static const char *mop_sep(const char *p, const char *end)
+{
+    if (p >= end || (*p != ' ' && *p != ',')) return NULL;
+    p++;
+    return p < end && *p == ' ' && p[-1] == ',' ? p + 1 : p;
+}
+
+/* A vector of plain integers at *q (on its '['), as a read returns it. */
+static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
+{
+    const char *p = *q + 1;
+    size_t base = rd->n_items;
+    iso_val v;
+    if (p < end && *p == ']') {
+        *out = iso_rd_seq(rd, ISO_SEQ_VEC, &v, 0);
+        *q = p + 1;
+        return 1;
+    }
+    while (mop_int(&p, end, &v)) {
+        iso_rd_item(rd, v);
+        if (*p == ']') {
+            *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
+            rd->n_items = base;
+            *q = p + 1;
+            return 1;
+        }
+        if (!(p = mop_sep(p, end))) break;
+    }
+    rd->n_items = base;
+    return 0;
+}
+
+/* At '[': a micro-op [:name key value] with a short keyword, a plain
+ * integer key and a value that is nil, a plain integer or a vector of
+ * them, read in one go. Returns 1 with *out set, or 0 having consumed
+ * nothing, and the general parser reads whatever it is. */
+static int edn_mop(iso_rd *rd, iso_val *out)
+{
+    const char *p = rd->p + rd->pos + 1, *end = rd->p + rd->len, *name;
+    if (p >= end || *p != ':') return 0;
+    for (name = ++p; p < end && p - name <= 8 && !is_delim((unsigned char)*p);) p++;
+    size_t name_len = (size_t)(p - name);
+    iso_val it[3];
+    if (!name_len || name_len > 8 || !(p = mop_sep(p, end)) || !mop_int(&p, end, &it[1]) ||
+        !(p = mop_sep(p, end)))
+        return 0;
+    if (end - p >= 4 && memcmp(p, "nil", 3) == 0 && (p[3] == ']' || p[3] == ' ' || p[3] == ',')) {
+        it[2] = ISO_NIL;
+        p += 3;
+    } else if (!(p < end && *p == '[' ? mop_list(rd, &p, end, &it[2]) : mop_int(&p, end, &it[2]))) {
+        return 0;
+    }
+    if (p >= end || *p != ']') return 0;
+    it[0] = iso_rd_atom(rd, ISO_TAG_KW, name, name_len);
+    *out = iso_rd_seq(rd, ISO_SEQ_VEC, it, 3);
+    rd->pos = (size_t)(p + 1 - rd->p);
+    return 1;
+}
+
+/* Inside a vector, a micro-op read by edn_mop. */
+static int mop_here(iso_rd *rd, size_t base, char c)
+{
+    return c == '[' && rd->n_frames > base && rd->frames[rd->n_frames - 1].kind == E_VEC &&
+           rd->n_frames - base + 2 <= ISO_MAX_DEPTH;
+}
+
 int iso_edn_form(iso_rd *rd, iso_val *out)
 {
     size_t base = rd->n_frames;
@@ -259,9 +341,12 @@ int iso_edn_form(iso_rd *rd, iso_val *out)
             rd->form_col = (size_t)iso_rd_col(rd);
         }
         iso_val v;
-        int r = c == ')' || c == ']' || c == '}' ? edn_close(rd, base, &v) : edn_start(rd, base, &v);
-        if (r < 0 || r == 2) return r;
-        if (r == 1 && !(c == ')' || c == ']' || c == '}')) continue; /* opened */
+        int r = 0;
+        if (!mop_here(rd, base, c) || !edn_mop(rd, &v)) {
+            r = c == ')' || c == ']' || c == '}' ? edn_close(rd, base, &v) : edn_start(rd, base, &v);
+            if (r < 0 || r == 2) return r;
+            if (r == 1 && !(c == ')' || c == ']' || c == '}')) continue; /* opened */
+        }
         if (edn_complete(rd, base, &v)) {
             *out = v;
             return 1;

@@ -268,10 +268,41 @@ static void test_malformed(void **state)
     rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* Micro-ops the reader takes in one go must read exactly as the general
+ * parser reads them (a newline after '[' sends them through it); those it
+ * declines must too, and malformed ones must fail as before. */
+static void test_micro_op_fast_path(void **state)
+{
+    (void)state;
+    static const char *const mops[] = {
+        "[:append 4 1]", "[:r 0 nil]", "[:r 0 [1 2 3]]", "[:r 0 []]", "[:append, 4, 1]",
+        "[:r,12,[1,2]]", "[:r 0 007]", "[:w 0 0]", "[:append -4 1]", "[:r 0 [-1]]",
+        "[:longername 1 2]", "[:r :k [1]]", "[:r 0 1.5]", "[:r 0 [1 [2]]]", "[:r 0 nilly]",
+        "[:r 0 12345678901234567890]", "[:r 0 [1 2] ]", "[:r  0 1]", "[\"r\" 0 1]", "[:r 0]",
+        "[:r 0 1 2]", "[:r 0 (1 2)]", "[:r 0 nil ]", "[:r 0 1N]", "[r 0 1]",
+    };
+    for (size_t i = 0; i < sizeof mops / sizeof mops[0]; i++) {
+        char fast[256], slow[256], va[4096];
+        snprintf(fast, sizeof fast, "{:type :ok, :process 0, :value [%s %s]}", mops[i], mops[i]);
+        snprintf(slow, sizeof slow, "{:type :ok, :process 0, :value [[\n%s %s]}", mops[i] + 1, mops[i]);
+        iso_history *a = tu_read(fast, ISO_FORMAT_EDN), *b = tu_read(slow, ISO_FORMAT_EDN);
+        snprintf(va, sizeof va, "%s", rt_value(a, 0));
+        if (strcmp(va, rt_value(b, 0)) != 0) fail_msg("%s: %s vs %s", mops[i], va, rt_value(b, 0));
+        iso_history_free(a);
+        iso_history_free(b);
+    }
+    static const struct rt_bad bad[] = {
+        {"{:type :ok, :process 0, :value [[: 0 1]]}", ISO_FORMAT_EDN, 1, 34, "empty keyword"},
+        {"{:type :ok, :process 0, :value [[:r 0 [1 }]]}", ISO_FORMAT_EDN, 1, 42, "expected ']'"},
+    };
+    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_op_per_line),
+        cmocka_unit_test(test_micro_op_fast_path),
         cmocka_unit_test(test_dense_index_and_defaults),
         cmocka_unit_test(test_top_level_sequences),
         cmocka_unit_test(test_scalars),
