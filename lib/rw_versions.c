@@ -121,78 +121,116 @@ static void src_sequential(const iso_ctx *ctx, const rw_state *st, vbuf *b)
     iso_keys_free(&procs);
 }
 
-/* One invocation or ok completion of a transaction touching a key. */
-typedef struct rt_event {
-    uint32_t ent;      /* ext entry */
-    uint32_t txn;
-    uint8_t cmp;       /* 1: completion */
-} rt_event;
+/* Per key, the frontier of ok transactions that completed and are not yet
+ * followed in real time by another completed one touching the key: a
+ * queue of nodes (linked through next) in completion order, each with the
+ * version the transaction left. A member whose version a later member
+ * also left adds no edge that one does not (it would leave the queue
+ * first), so it goes at once: queues hold distinct versions. Retired nodes
+ * are reused, so the pool stays about concurrency x keys. */
+typedef struct fnode {
+    uint32_t final;    /* the version the transaction left for the key */
+    uint32_t cmp;      /* position of its completion */
+    uint32_t next;
+} fnode;
 
-/* Events of every key in history order, grouped by key (counting sort). */
-static rt_event *rt_events(const iso_ctx *ctx, const rw_state *st, uint32_t *koff)
+typedef struct frontiers {
+    uint32_t *head, *tail; /* per key; ISO_NONE: empty */
+    fnode *node;
+    size_t n_node, cap_node;
+    uint32_t free;         /* reusable nodes, linked through next */
+} frontiers;
+
+static void node_free(frontiers *f, uint32_t n)
+{
+    f->node[n].next = f->free;
+    f->free = n;
+}
+
+static uint32_t node_new(frontiers *f, uint32_t final, uint32_t cmp)
+{
+    uint32_t n = f->free;
+    if (n != ISO_NONE) {
+        f->free = f->node[n].next;
+    } else {
+        ISO_GROW(f->node, f->cap_node, f->n_node + 1);
+        n = (uint32_t)f->n_node++;
+    }
+    f->node[n] = (fnode){final, cmp, ISO_NONE};
+    return n;
+}
+
+/* Txn t is invoked: every frontier member of each of its keys precedes it. */
+static void rt_invoke(const rw_state *st, const frontiers *f, const iso_txn *t, uint32_t txn, vbuf *b)
+{
+    int ok = t->type == ISO_OP_OK;
+    for (uint32_t i = st->ext_off[txn]; i < st->ext_off[txn + 1]; i++) {
+        const rw_ext *e = &st->ext[i];
+        if (!ok && e->wr == ISO_NONE) continue;
+        uint32_t first = first_of(st, e, t->type);
+        for (uint32_t n = f->head[e->key]; n != ISO_NONE; n = f->node[n].next) push(b, f->node[n].final, first);
+    }
+}
+
+/* Appends a node with version v to key k's queue, dropping one with v. */
+static void rt_join(frontiers *f, uint32_t k, uint32_t v, uint32_t pos)
+{
+    uint32_t prev = ISO_NONE;
+    for (uint32_t n = f->head[k]; n != ISO_NONE; prev = n, n = f->node[n].next) {
+        if (f->node[n].final != v) continue;
+        if (prev == ISO_NONE) f->head[k] = f->node[n].next;
+        else f->node[prev].next = f->node[n].next;
+        if (f->tail[k] == n) f->tail[k] = prev;
+        node_free(f, n);
+        break; /* versions in a queue are distinct */
+    }
+    uint32_t n = node_new(f, v, pos);
+    if (f->head[k] == ISO_NONE) f->head[k] = n;
+    else f->node[f->tail[k]].next = n;
+    f->tail[k] = n;
+}
+
+/* Ok txn t completes at pos: on each of its keys, members that completed
+ * before t was invoked are implied through t and leave; t joins. */
+static void rt_complete(const rw_state *st, frontiers *f, const iso_txn *t, uint32_t txn, uint32_t pos)
+{
+    for (uint32_t i = st->ext_off[txn]; i < st->ext_off[txn + 1]; i++) {
+        uint32_t k = st->ext[i].key, n;
+        while (t->inv != ISO_NONE && (n = f->head[k]) != ISO_NONE && f->node[n].cmp < t->inv) {
+            f->head[k] = f->node[n].next;
+            node_free(f, n);
+        }
+        rt_join(f, k, final_of(st, &st->ext[i]), pos);
+    }
+}
+
+/* Per key, real-time order: every ok transaction completed before another
+ * is invoked, through the frontier of completions not yet implied; one
+ * pass over the history's events. */
+static void src_linearizable(const iso_ctx *ctx, const rw_state *st, vbuf *b)
 {
     const iso_txns *tx = &ctx->txns;
-    size_t nk = st->keys.n, n = 0;
+    size_t nk = st->keys.n ? st->keys.n : 1;
+    frontiers f = {iso_xmalloc(nk * sizeof *f.head), iso_xmalloc(nk * sizeof *f.tail), NULL, 0, 0, ISO_NONE};
+    memset(f.head, 0xff, nk * sizeof *f.head);
     uint32_t *pos_txn = iso_xmalloc((ctx->h->n_ops + 1) * sizeof *pos_txn);
     memset(pos_txn, 0xff, (ctx->h->n_ops + 1) * sizeof *pos_txn);
-    memset(koff, 0, (nk + 2) * sizeof *koff);
     for (uint32_t t = 0; t < tx->n; t++) {
         int ok = tx->t[t].type == ISO_OP_OK;
         if (!ok && tx->t[t].type != ISO_OP_INFO) continue;
         if (tx->t[t].inv != ISO_NONE) pos_txn[tx->t[t].inv] = t;
         if (ok) pos_txn[tx->t[t].cmp] = t;
-        for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++)
-            if (ok || st->ext[i].wr != ISO_NONE)
-                koff[st->ext[i].key + 2] += (tx->t[t].inv != ISO_NONE) + ok;
     }
-    for (size_t k = 2; k < nk + 2; k++) koff[k] += koff[k - 1];
-    n = koff[nk + 1];
-    rt_event *ev = iso_xmalloc((n + 1) * sizeof *ev);
-    for (size_t pos = 0; pos < ctx->h->n_ops; pos++) {
+    for (uint32_t pos = 0; pos < ctx->h->n_ops; pos++) {
         uint32_t t = pos_txn[pos];
         if (t == ISO_NONE) continue;
-        int ok = tx->t[t].type == ISO_OP_OK, cmp = pos == tx->t[t].cmp;
-        for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++)
-            if (ok || st->ext[i].wr != ISO_NONE)
-                ev[koff[st->ext[i].key + 1]++] = (rt_event){i, t, (uint8_t)cmp};
+        if (pos == tx->t[t].cmp) rt_complete(st, &f, &tx->t[t], t, pos);
+        else rt_invoke(st, &f, &tx->t[t], t, b);
     }
     free(pos_txn);
-    return ev;
-}
-
-
-/* A completed ok transaction on a key's frontier. */
-typedef struct front_ent {
-    uint32_t ent;      /* its ext entry */
-    uint32_t cmp;      /* position of its completion */
-} front_ent;
-
-/* Per key, real-time order: every ok transaction completed before another
- * is invoked, through the frontier of completions not yet implied. */
-static void src_linearizable(const iso_ctx *ctx, const rw_state *st, vbuf *b)
-{
-    const iso_txns *tx = &ctx->txns;
-    uint32_t *koff = iso_xmalloc((st->keys.n + 2) * sizeof *koff);
-    rt_event *ev = rt_events(ctx, st, koff);
-    front_ent *front = NULL;
-    size_t cap = 0;
-    for (size_t k = 0; k < st->keys.n; k++) {
-        size_t start = 0, end = 0;
-        for (uint32_t e = koff[k]; e < koff[k + 1]; e++) {
-            const iso_txn *t = &tx->t[ev[e].txn];
-            if (!ev[e].cmp) {
-                uint32_t first = first_of(st, &st->ext[ev[e].ent], t->type);
-                for (size_t i = start; i < end; i++) push(b, final_of(st, &st->ext[front[i].ent]), first);
-                continue;
-            }
-            /* completions before this one's invocation are implied by it */
-            while (t->inv != ISO_NONE && start < end && front[start].cmp < t->inv) start++;
-            ISO_PUSH(front, end, cap, ((front_ent){ev[e].ent, t->cmp}));
-        }
-    }
-    free(front);
-    free(ev);
-    free(koff);
+    free(f.head);
+    free(f.tail);
+    free(f.node);
 }
 
 /* One external write of a ranked transaction. */
