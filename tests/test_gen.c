@@ -94,19 +94,22 @@ static void test_zipf_skews_and_seed_repeats(void **state)
 
 /* ---- history lines ---- */
 
-/* Keeps t's result array (so that tests can reuse t without leaks). */
+/* Keeps t's result arrays (so that tests can reuse t without leaks). */
 static void sample(run_txn *t)
 {
     int64_t *res = t->res;
-    size_t cap = t->cap_res;
+    char *text = t->text;
+    size_t cap = t->cap_res, cap_text = t->cap_text;
     memset(t, 0, sizeof *t);
     t->res = res;
     t->cap_res = cap;
+    t->text = text;
+    t->cap_text = cap_text;
     t->list_append = 1;
     t->n = 3;
-    t->mops[0] = (run_mop){RUN_APPEND, 1, 3, 7, 0, 0};
-    t->mops[1] = (run_mop){RUN_R, 1, 4, 0, 0, 0};
-    t->mops[2] = (run_mop){RUN_R, 1, 5, 0, 0, 0};
+    t->mops[0] = (run_mop){RUN_APPEND, 1, 3, 7, 0, 0, 0};
+    t->mops[1] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0};
+    t->mops[2] = (run_mop){RUN_R, 1, 5, 0, 0, 0, 0};
 }
 
 static void test_lines(void **state)
@@ -143,8 +146,8 @@ static void test_register_lines(void **state)
     run_txn t = {0};
     iso_buf b = {0};
     t.n = 2;
-    t.mops[0] = (run_mop){RUN_W, 1, 1, 9, 0, 0};
-    t.mops[1] = (run_mop){RUN_R, 0, 2, 4, 0, 0};
+    t.mops[0] = (run_mop){RUN_W, 1, 1, 9, 0, 0, 0};
+    t.mops[1] = (run_mop){RUN_R, 0, 2, 4, 0, 0, 0};
     rec_line(&b, 5, 1, 0, &t, 0);
     assert_string_equal(iso_buf_cstr(&b),
         "{\"index\":5,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":"

@@ -111,16 +111,28 @@ static int step_done(sqlite3_stmt *st)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* A stored list that is not plain "1,2,3", read as far as it goes. */
 static void parse_list(run_txn *t, uint32_t i, const char *s)
 {
     run_txn_read_begin(t, i);
-    while (s && *s) {
-        char *end;
-        long long e = strtoll(s, &end, 10);
-        if (end == s) break;
-        run_txn_read_elem(t, i, e);
-        s = *end == ',' ? end + 1 : end;
+    while (s) {
+        int neg = *s == '-';
+        const char *d = s + neg;
+        uint64_t u = 0;
+        for (s = d; *s >= '0' && *s <= '9'; s++) u = u * 10 + (uint64_t)(*s - '0');
+        if (s == d) break;
+        run_txn_read_elem(t, i, neg ? (int64_t)(0 - u) : (int64_t)u);
+        if (*s++ != ',') break;
     }
+}
+
+/* A list comes back as stored, "1,2,3", and is recorded as that text;
+ * only text that is not such a list is parsed element by element. */
+static void read_list(sqlite3_stmt *st, int rc, run_txn *t, uint32_t i)
+{
+    const char *s = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    size_t n = s ? (size_t)sqlite3_column_bytes(st, 0) : 0;
+    if (!s || run_txn_read_text(t, i, s, n) < 0) parse_list(t, i, s);
 }
 
 static int do_read(struct sq_conn *c, run_txn *t, uint32_t i)
@@ -130,7 +142,7 @@ static int do_read(struct sq_conn *c, run_txn *t, uint32_t i)
     sqlite3_bind_int64(st, 1, m->key);
     int rc = sqlite3_step(st);
     if (c->list_append) {
-        parse_list(t, i, rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL);
+        read_list(st, rc, t, i);
     } else if (rc == SQLITE_ROW) {
         m->value = sqlite3_column_int64(st, 0);
         m->nil = 0;
@@ -139,17 +151,13 @@ static int do_read(struct sq_conn *c, run_txn *t, uint32_t i)
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* The value is bound as an integer either way: in isolde_la, column
+ * affinity and || make it text. */
 static int do_write(struct sq_conn *c, const run_mop *m)
 {
     sqlite3_stmt *st = c->st[ST_WRITE];
     sqlite3_bind_int64(st, 1, m->key);
-    if (c->list_append) {
-        char num[24];
-        snprintf(num, sizeof num, "%lld", (long long)m->value);
-        sqlite3_bind_text(st, 2, num, -1, SQLITE_TRANSIENT);
-    } else {
-        sqlite3_bind_int64(st, 2, m->value);
-    }
+    sqlite3_bind_int64(st, 2, m->value);
     return step_done(st);
 }
 

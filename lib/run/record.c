@@ -14,16 +14,19 @@
 void run_txn_release(run_txn *t)
 {
     free(t->res);
+    free(t->text);
     t->res = NULL;
-    t->n_res = t->cap_res = 0;
+    t->text = NULL;
+    t->n_res = t->cap_res = t->n_text = t->cap_text = 0;
 }
 
 void run_txn_clear_reads(run_txn *t)
 {
-    t->n_res = 0;
+    t->n_res = t->n_text = 0;
     t->error[0] = '\0';
     for (uint32_t i = 0; i < t->n; i++) {
         t->mops[i].nil = 1;
+        t->mops[i].text = 0;
         t->mops[i].len = 0;
         if (t->mops[i].f == RUN_R) t->mops[i].value = 0;
     }
@@ -32,32 +35,89 @@ void run_txn_clear_reads(run_txn *t)
 void run_txn_read_begin(run_txn *t, uint32_t i)
 {
     t->mops[i].nil = 0;
+    t->mops[i].text = 0;
     t->mops[i].off = (uint32_t)t->n_res;
     t->mops[i].len = 0;
 }
 
-void run_txn_read_elem(run_txn *t, uint32_t i, int64_t elem)
+/* Whether s is "" or -?(0|[1-9][0-9]{0,17}) joined by ',': JSON numbers
+ * that fit in 64 bits, so the text can go into the history as it is. */
+static int list_text_ok(const char *s, size_t n)
 {
-    ISO_PUSH(t->res, t->n_res, t->cap_res, elem);
-    t->mops[i].len++;
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    while (p < end) {
+        const unsigned char *d = p + (*p == '-'), *q = d;
+        while (q < end && (unsigned)(*q - '0') < 10) q++;
+        size_t digits = (size_t)(q - d);
+        if (digits == 0 || digits > 18 || (*d == '0' && digits > 1)) return 0;
+        if (q == end) return 1;
+        if (*q != ',' || q + 1 == end) return 0;
+        p = q + 1;
+    }
+    return 1;
+}
+
+int run_txn_read_text(run_txn *t, uint32_t i, const char *s, size_t n)
+{
+    if (n > UINT32_MAX || !list_text_ok(s, n)) return -1;
+    ISO_GROW(t->text, t->cap_text, t->n_text + n + 1);
+    memcpy(t->text + t->n_text, s, n);
+    run_mop *m = &t->mops[i];
+    m->nil = 0;
+    m->text = 1;
+    m->off = (uint32_t)t->n_text;
+    m->len = (uint32_t)n;
+    t->n_text += n;
+    return 0;
 }
 
 /* Formatting writes straight into reserved space: a line's length is
- * bounded up front (line_bound), so no per-piece capacity checks. */
+ * bounded up front (value_bound, REC_HEAD_MAX, REC_TIME_MAX), so no
+ * per-piece capacity checks. */
 #define I64_MAX_CHARS 20
+
+/* Decimal digits two at a time (a division per pair, not per digit). */
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Writes exactly its digits (no scratch copy): the count first, from a
+ * table of powers of ten, then the digits from the right. */
+static char *put_u64(char *p, uint64_t u)
+{
+    static const uint64_t pow10[I64_MAX_CHARS] = {
+        1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+        100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+        10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+        100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+    if (u < 10) {
+        *p = (char)('0' + u);
+        return p + 1;
+    }
+    int n = 2;
+    while (n < I64_MAX_CHARS && u >= pow10[n]) n++;
+    char *q = p + n;
+    while (u >= 100) {
+        const char *d = digit_pairs + 2 * (u % 100);
+        u /= 100;
+        *--q = d[1];
+        *--q = d[0];
+    }
+    if (u >= 10) {
+        *--q = digit_pairs[2 * u + 1];
+        *--q = digit_pairs[2 * u];
+    } else {
+        *--q = (char)('0' + u);
+    }
+    return p + n;
+}
 
 static char *put_i64(char *p, int64_t v)
 {
-    char tmp[I64_MAX_CHARS];
-    int n = 0;
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0) *p++ = '-';
-    while (n) *p++ = tmp[--n];
-    return p;
+    if (v >= 0) return put_u64(p, (uint64_t)v);
+    *p++ = '-';
+    return put_u64(p, 0 - (uint64_t)v);
 }
 
 static char *put_lit(char *p, const char *s)
@@ -71,7 +131,7 @@ static size_t value_bound(const run_txn *t, int with_reads)
 {
     size_t n = 2 + (size_t)t->n * (16 + 2 * (I64_MAX_CHARS + 1));
     for (uint32_t i = 0; with_reads && i < t->n; i++)
-        n += (size_t)t->mops[i].len * (I64_MAX_CHARS + 1);
+        n += (size_t)t->mops[i].len * (t->mops[i].text ? 1 : I64_MAX_CHARS + 1);
     return n;
 }
 
@@ -80,6 +140,12 @@ static char *put_read(char *p, const run_txn *t, const run_mop *m)
     if (m->nil) return put_lit(p, "null");
     if (!t->list_append) return put_i64(p, m->value);
     *p++ = '[';
+    if (m->text) {
+        memcpy(p, t->text + m->off, m->len);
+        p += m->len;
+        *p++ = ']';
+        return p;
+    }
     for (uint32_t j = 0; j < m->len; j++) {
         if (j) *p++ = ',';
         p = put_i64(p, t->res[m->off + j]);
@@ -90,12 +156,15 @@ static char *put_read(char *p, const run_txn *t, const run_mop *m)
 
 static char *put_value(char *p, const run_txn *t, int with_reads)
 {
-    static const char *const names[] = {"[\"r\",", "[\"append\",", "[\"w\","};
+    /* Copied 16 bytes at a time (one move): value_bound leaves room. */
+    static const struct { char s[16]; size_t n; } names[] = {
+        {"[\"r\",", 5}, {"[\"append\",", 10}, {"[\"w\",", 5}};
     *p++ = '[';
     for (uint32_t i = 0; i < t->n; i++) {
         const run_mop *m = &t->mops[i];
         if (i) *p++ = ',';
-        p = put_lit(p, names[m->f]);
+        memcpy(p, names[m->f].s, sizeof names[m->f].s);
+        p += names[m->f].n;
         p = put_i64(p, m->key);
         *p++ = ',';
         if (m->f != RUN_R) p = put_i64(p, m->value);
@@ -113,26 +182,40 @@ void rec_value(iso_buf *b, const run_txn *t, int with_reads)
     b->n = (size_t)(put_value(b->p + b->n, t, with_reads) - b->p);
 }
 
-void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
-              const run_txn *t, int64_t time_ns)
+size_t rec_head(char *out, int64_t index, int type, int64_t process)
 {
-    int with_reads = type == ISO_OP_OK;
-    ISO_GROW(b->p, b->cap, b->n + 128 + 3 * I64_MAX_CHARS + value_bound(t, with_reads));
-    char *p = b->p + b->n;
-    p = put_lit(p, "{\"index\":");
+    char *p = put_lit(out, "{\"index\":");
     p = put_i64(p, index);
     p = put_lit(p, ",\"type\":\"");
     p = put_lit(p, iso_op_type_name(type));
     p = put_lit(p, "\",\"process\":");
     p = put_i64(p, process);
     p = put_lit(p, ",\"f\":\"txn\",\"value\":");
-    p = put_value(p, t, with_reads);
-    p = put_lit(p, ",\"time\":");
-    p = put_i64(p, time_ns);
-    b->n = (size_t)(p - b->p);
+    return (size_t)(p - out);
+}
+
+size_t rec_time(char *out, int64_t time_ns)
+{
+    char *p = put_lit(out, ",\"time\":");
+    return (size_t)(put_i64(p, time_ns) - out);
+}
+
+void rec_tail(iso_buf *b, int type, const run_txn *t)
+{
     if (type != ISO_OP_INVOKE && type != ISO_OP_OK && t->error[0]) {
         iso_buf_puts(b, ",\"error\":");
         iso_json_string(b, t->error, strlen(t->error));
     }
     iso_buf_put(b, "}\n", 2);
+}
+
+void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
+              const run_txn *t, int64_t time_ns)
+{
+    ISO_GROW(b->p, b->cap, b->n + REC_HEAD_MAX);
+    b->n += rec_head(b->p + b->n, index, type, process);
+    rec_value(b, t, type == ISO_OP_OK);
+    ISO_GROW(b->p, b->cap, b->n + REC_TIME_MAX);
+    b->n += rec_time(b->p + b->n, time_ns);
+    rec_tail(b, type, t);
 }

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include "util.h"
 
 /* Micro-op functions. */
@@ -24,7 +25,9 @@ typedef struct run_mop {
     uint8_t nil;      /* read result is nil (registers; unread lists) */
     int64_t key;
     int64_t value;    /* written value; a register read's result */
-    uint32_t off, len; /* a list read's result: res[off .. off+len) */
+    uint32_t off, len; /* a list read's result: res[off .. off+len), or
+                        * with text set text[off .. off+len) */
+    uint8_t text;     /* the list read is kept as the database's text */
 } run_mop;
 
 /* One transaction: its micro-ops and, once run, the values it read. */
@@ -34,6 +37,8 @@ typedef struct run_txn {
     int list_append;  /* 1: append / list reads; 0: w / register reads */
     int64_t *res;     /* list-read elements */
     size_t n_res, cap_res;
+    char *text;       /* list reads kept as text: "1,2,3" */
+    size_t n_text, cap_text;
     char error[120];  /* why it failed / is indeterminate; "" if none */
 } run_txn;
 
@@ -41,10 +46,20 @@ void run_txn_release(run_txn *t);
 /* Forget every read result (before the txn is run, or run again). */
 void run_txn_clear_reads(run_txn *t);
 /* Append one element to the list read by mop i (which must be the last
- * list read begun). */
-void run_txn_read_elem(run_txn *t, uint32_t i, int64_t elem);
+ * list read begun). Inline: drivers call it once per element read. */
+static inline void run_txn_read_elem(run_txn *t, uint32_t i, int64_t elem)
+{
+    if (t->n_res == t->cap_res) ISO_GROW(t->res, t->cap_res, t->n_res + 1);
+    t->res[t->n_res++] = elem;
+    t->mops[i].len++;
+}
 /* Start the result of list read i (empty, not nil). */
 void run_txn_read_begin(run_txn *t, uint32_t i);
+/* The result of list read i as the n bytes "1,2,3" (integers without
+ * leading zeros, joined by commas; "" for an empty list), kept as text so
+ * that it is neither parsed nor printed again. Returns 0, or -1 (nothing
+ * kept) if s is not such a list or an element might not fit in 64 bits. */
+int run_txn_read_text(run_txn *t, uint32_t i, const char *s, size_t n);
 
 /* splitmix64: small, fast, and the same sequence on every platform. */
 static inline uint64_t rng_next(uint64_t *s)
@@ -105,5 +120,44 @@ void rec_value(iso_buf *b, const run_txn *t, int with_reads);
  * 0 invoke, 1 ok, 2 fail, 3 info). Reads are null unless type is ok. */
 void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
               const run_txn *t, int64_t time_ns);
+/* The same line in four pieces, for writers that take index and time
+ * under a lock and format the rest outside it:
+ *   rec_head   {"index":I,"type":"ok","process":P,"f":"txn","value":
+ *   rec_value  [["append",3,7],["r",4,[1,7]]]
+ *   rec_time   ,"time":NS
+ *   rec_tail   ,"error":"..."}\n  or  }\n
+ * rec_head and rec_time write at most REC_HEAD_MAX / REC_TIME_MAX bytes
+ * to out and return how many. */
+#define REC_HEAD_MAX 128
+#define REC_TIME_MAX 32
+size_t rec_head(char *out, int64_t index, int type, int64_t process);
+size_t rec_time(char *out, int64_t time_ns);
+void rec_tail(iso_buf *b, int type, const run_txn *t);
+
+/* ---- the history file (hist.c) ---- */
+
+/* Lives in memory shared by every client (no pointers but the mapping,
+ * which is made before clients fork). */
+typedef struct hist {
+    int fd;
+    int err;         /* errno of the first failure; 0 if none */
+    char *map;       /* the file, mapped; NULL: write(2) */
+    size_t reserved; /* address space behind map */
+    size_t size;     /* file size: history, then newlines */
+    size_t len;      /* bytes of history */
+    size_t n_pend;   /* write(2): bytes waiting in pend */
+    char pend[1 << 20];
+} hist;
+
+/* Record into fd (open for writing, borrowed); path names the same file,
+ * which is mapped if it is a regular file that can be opened read-write. */
+void hist_open(hist *h, int fd, const char *path);
+/* Append one line given in n pieces. A line with flush set, and every
+ * line before it, is in the file (page cache) when this returns. Returns
+ * 0, or -1 with h->err set; after an error nothing more is recorded. */
+int hist_append(hist *h, const struct iovec *v, int n, int flush);
+/* Write out what waits, cut the file to the history, drop the mapping;
+ * the caller closes fd. Returns 0, or -1 with h->err set. */
+int hist_close(hist *h);
 
 #endif

@@ -2,14 +2,16 @@
  * run/runner.c -- iso_run: drive a backend with concurrent clients and
  * record the history.
  *
- * The generator, the counters and the history file live in one shared
- * mapping under one mutex (process-shared when clients are forked), so
- * threads and processes run the same client loop. Ops are formatted under
- * the mutex, in index order, and every completion is written out with
- * write(2) before its client goes on: a SIGKILL leaves a complete prefix
- * on disk. After an info the
- * client reconnects under a new process id. When every client is done, the
- * runner reads every key with a connection of its own.
+ * The generator, the counters and the history file (hist.c) live in one
+ * shared mapping under one mutex (process-shared when clients are forked),
+ * so threads and processes run the same client loop. A client formats an
+ * op's value outside the mutex; under it the op gets its index and time
+ * and goes into the history, so the file's order is the index order. A
+ * completion is in the file before its client goes on, and the client's
+ * next invocation is recorded in the same critical section: a SIGKILL
+ * leaves a complete prefix. After an info the client reconnects under a
+ * new process id. When every client is done, the runner reads every key
+ * with a connection of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,10 +38,8 @@ struct shared {
     int stop;             /* clients stop at their next transaction */
     int failed;           /* a client hit an error: errmsg says which */
     char errmsg[600];
-    int fd;
     double t0;
-    size_t n_pend;        /* bytes of pend not yet written */
-    char pend[1 << 20];   /* recorded lines (written at each completion) */
+    hist hist;            /* the history file */
 };
 
 struct ctx {
@@ -69,18 +69,6 @@ void iso_run_opts_init(iso_run_opts *o)
     o->timeout_ms = 10000;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static void fail_locked(struct shared *sh, const char *fmt, const char *arg)
 {
     if (!sh->failed) snprintf(sh->errmsg, sizeof sh->errmsg, fmt, arg);
@@ -88,37 +76,38 @@ static void fail_locked(struct shared *sh, const char *fmt, const char *arg)
     sh->stop = 1;
 }
 
-static void write_locked(struct shared *sh, const char *p, size_t n)
+/* Nanoseconds since the run began; read under the lock, so times never
+ * go backwards in the file. */
+static int64_t now_locked(const struct shared *sh)
 {
-    if (write_all(sh->fd, p, n) < 0) fail_locked(sh, "cannot write the history: %s", strerror(errno));
+    return (int64_t)((iso_now() - sh->t0) * 1e9);
 }
 
-/* Record one op (caller holds the lock): index and time are taken here,
- * so the file's order is the index order and times never go backwards.
- * Invocations wait in pend; a completion writes pend out (group commit:
- * one write(2) per transaction at most, and fewer under concurrency).
- * An op is thus on disk before its client goes on, and any op that could
- * have observed an invocation's effects comes after it in pend. */
-static void emit(struct shared *sh, iso_buf *b, int type, int64_t process,
-                 const run_txn *t)
+/* Record one op (caller holds the lock) whose value and tail the client
+ * formatted into b (the value is b's first n_value bytes); the index is
+ * taken here, so the file's order is the index order. */
+static void emit(struct shared *sh, const iso_buf *b, size_t n_value, int type,
+                 int64_t process, int64_t ns)
+{
+    char head[REC_HEAD_MAX], time[REC_TIME_MAX];
+    struct iovec v[4] = {
+        {head, rec_head(head, sh->next_index++, type, process)},
+        {b->p, n_value},
+        {time, rec_time(time, ns)},
+        {b->p + n_value, b->n - n_value},
+    };
+    if (hist_append(&sh->hist, v, 4, type != ISO_OP_INVOKE) < 0)
+        fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
+}
+
+/* Format t as an op of the given type into b; returns the value's length. */
+static size_t format(iso_buf *b, int type, const run_txn *t)
 {
     b->n = 0;
-    int64_t ns = (int64_t)((iso_now() - sh->t0) * 1e9);
-    rec_line(b, sh->next_index++, type, process, t, ns);
-    if (sh->n_pend + b->n > sizeof sh->pend) {
-        write_locked(sh, sh->pend, sh->n_pend);
-        sh->n_pend = 0;
-    }
-    if (b->n > sizeof sh->pend) {
-        write_locked(sh, b->p, b->n);
-    } else {
-        memcpy(sh->pend + sh->n_pend, b->p, b->n);
-        sh->n_pend += b->n;
-    }
-    if (type != ISO_OP_INVOKE && sh->n_pend) {
-        write_locked(sh, sh->pend, sh->n_pend);
-        sh->n_pend = 0;
-    }
+    rec_value(b, t, type == ISO_OP_OK);
+    size_t n_value = b->n;
+    rec_tail(b, type, t);
+    return n_value;
 }
 
 static void count(struct shared *sh, int outcome)
@@ -130,29 +119,51 @@ static void count(struct shared *sh, int outcome)
 
 static int external_stop(const iso_run_opts *o) { return o->stop && *o->stop; }
 
-/* Record the invocation of t's next transaction; 0 when there is none. */
-static int next_txn(struct ctx *x, iso_buf *b, int64_t process, run_txn *t, int final)
+/* One client's state. */
+struct client {
+    struct ctx *x;
+    int64_t process;
+    int final;        /* the final reads, not the workload */
+    run_txn t;
+    iso_buf b;
+};
+
+/* Take the next transaction and record its invocation at time ns (lock
+ * held); 0 when there is none. */
+static int next_locked(struct client *c, int64_t ns)
 {
-    struct shared *sh = x->sh;
-    pthread_mutex_lock(&sh->lock);
-    int go = !sh->stop && !external_stop(x->o) &&
-             (final ? gen_final(&sh->g, t) : gen_next(&sh->g, t));
-    if (go) emit(sh, b, ISO_OP_INVOKE, process, t);
-    pthread_mutex_unlock(&sh->lock);
+    struct shared *sh = c->x->sh;
+    int go = !sh->stop && !external_stop(c->x->o) &&
+             (c->final ? gen_final(&sh->g, &c->t) : gen_next(&sh->g, &c->t));
+    if (go) emit(sh, &c->b, format(&c->b, ISO_OP_INVOKE, &c->t), ISO_OP_INVOKE, c->process, ns);
     return go;
 }
 
-/* Record the completion; returns the process id to go on with. */
-static int64_t complete(struct ctx *x, iso_buf *b, int64_t process, run_txn *t, int outcome)
+static int next_txn(struct client *c)
+{
+    pthread_mutex_lock(&c->x->sh->lock);
+    int go = next_locked(c, now_locked(c->x->sh));
+    pthread_mutex_unlock(&c->x->sh->lock);
+    return go;
+}
+
+/* Record the completion; unless it is an info (after which the client
+ * reconnects first), take and record the next transaction in the same
+ * critical section. Returns whether the client has a transaction to run. */
+static int complete(struct client *c, int outcome)
 {
     static const int types[] = {ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO};
-    struct shared *sh = x->sh;
+    struct shared *sh = c->x->sh;
+    size_t n_value = format(&c->b, types[outcome], &c->t);
     pthread_mutex_lock(&sh->lock);
-    emit(sh, b, types[outcome], process, t);
+    int64_t ns = now_locked(sh); /* one clock read for both ops */
+    emit(sh, &c->b, n_value, types[outcome], c->process, ns);
     count(sh, outcome);
-    if (outcome == RUN_INFO) process = sh->next_process++;
+    int go = 0;
+    if (outcome == RUN_INFO) c->process = sh->next_process++;
+    else go = next_locked(c, ns);
     pthread_mutex_unlock(&sh->lock);
-    return process;
+    return go;
 }
 
 static int open_conn(struct ctx *x, void **conn)
@@ -169,22 +180,20 @@ static int open_conn(struct ctx *x, void **conn)
 
 static void client_loop(struct ctx *x, int64_t process, int final)
 {
-    run_txn t = {0};
-    iso_buf b = {0};
+    struct client c = {.x = x, .process = process, .final = final};
     void *conn;
-    if (open_conn(x, &conn) == 0) {
-        while (next_txn(x, &b, process, &t, final)) {
-            run_txn_clear_reads(&t);
-            int outcome = x->drv->txn(conn, &t);
-            process = complete(x, &b, process, &t, outcome);
-            if (outcome != RUN_INFO) continue;
-            x->drv->close(conn);
-            if (open_conn(x, &conn) < 0) break;
-        }
-        if (conn) x->drv->close(conn);
+    int go = open_conn(x, &conn) == 0 && next_txn(&c);
+    while (go) {
+        run_txn_clear_reads(&c.t);
+        int outcome = x->drv->txn(conn, &c.t);
+        go = complete(&c, outcome);
+        if (outcome != RUN_INFO) continue;
+        x->drv->close(conn);
+        go = open_conn(x, &conn) == 0 && next_txn(&c);
     }
-    run_txn_release(&t);
-    iso_buf_free(&b);
+    if (conn) x->drv->close(conn);
+    run_txn_release(&c.t);
+    iso_buf_free(&c.b);
 }
 
 static void client_done(struct shared *sh)
@@ -289,8 +298,7 @@ static struct shared *shared_new(const iso_run_opts *o, int fd)
 {
     struct shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
                              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (sh == MAP_FAILED) return NULL;
-    memset(sh, 0, sizeof *sh);
+    if (sh == MAP_FAILED) return NULL; /* zero-filled: pend is touched only if used */
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
     if (o->processes) pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
@@ -301,7 +309,7 @@ static struct shared *shared_new(const iso_run_opts *o, int fd)
                      o->zipf, o->seed};
     gen_init(&sh->g, &gp);
     sh->next_process = o->clients;
-    sh->fd = fd;
+    hist_open(&sh->hist, fd, o->history_path);
     sh->t0 = iso_now();
     return sh;
 }
@@ -322,7 +330,8 @@ static int run_driver_clients(const iso_run_opts *o, const run_driver *drv, int 
     if (o->processes) run_processes(&x, o->clients);
     else run_threads(&x, o->clients);
     if (!sh->stop && !external_stop(o)) client_loop(&x, sh->next_process++, 1);
-    if (sh->n_pend) write_locked(sh, sh->pend, sh->n_pend);
+    if (hist_close(&sh->hist) < 0 && !sh->failed)
+        fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
     st->ok = sh->ok;
     st->fail = sh->fail;
     st->info = sh->info;

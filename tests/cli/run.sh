@@ -72,15 +72,24 @@ wait $pid; st=$?
 expect_out '(interrupted)'
 expect_out 'valid?: true'
 
-# SIGKILL leaves a history that checks.
+# SIGKILL leaves a history that checks: lines in the file's mapping, then
+# the newlines it was grown with (a whole number of 4 MiB chunks), with
+# client threads and with client processes. A run that ends is cut to size.
 if have_sqlite; then
-    "$isolde" run sqlite --url "$tmp/kill.db" -n 100000000 -o "$tmp/kill.jsonl" >/dev/null 2>&1 &
-    pid=$!
-    sleep 1
-    kill -KILL $pid
-    wait $pid 2>/dev/null
-    [ -s "$tmp/kill.jsonl" ] && ok || bad "no history after SIGKILL"
-    expect_status 0 "$isolde" check "$tmp/kill.jsonl"
+    for mode in --threads --processes; do
+        "$isolde" run sqlite $mode --url "$tmp/kill.db" -n 100000000 -o "$tmp/kill.jsonl" >/dev/null 2>&1 &
+        pid=$!
+        sleep 1
+        kill -KILL $pid
+        wait $pid 2>/dev/null
+        [ -s "$tmp/kill.jsonl" ] && ok || bad "no history after SIGKILL ($mode)"
+        size=$(wc -c <"$tmp/kill.jsonl")
+        [ $((size % 4194304)) -eq 0 ] && [ "$(tail -c 1 "$tmp/kill.jsonl" | od -An -c | tr -d ' ')" = '\n' ] \
+            && ok || bad "killed history ($mode) is not the mapped file's chunks: $size bytes"
+        expect_status 0 "$isolde" check "$tmp/kill.jsonl"
+    done
+    "$isolde" run sqlite --url "$tmp/end.db" -n 200 -o "$tmp/end.jsonl" >/dev/null
+    [ "$(tail -c 2 "$tmp/end.jsonl" | od -An -c | tr -d ' ')" = '}\n' ] && ok || bad "finished history not cut to size"
 fi
 
 # Argument errors.

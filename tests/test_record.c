@@ -1,0 +1,174 @@
+/*
+ * test_record.c -- the runner's history file (run/hist.c): a regular file
+ * written through its mapping, readable as it stands when the runner dies
+ * without closing it (lines, then newline filler), cut to size on close,
+ * across chunk growth; pipes and devices written with write(2) at each
+ * completion; write errors kept. Also list reads kept as the database's
+ * text (run_txn_read_text) and how they are printed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "testutil.h"
+#include "history.h"
+#include "run/run.h"
+
+#define CHUNK ((off_t)4 << 20) /* hist.c's growth step */
+
+static void read_text_case(const char *s, int ok)
+{
+    run_txn t = {0};
+    t.list_append = 1;
+    t.n = 1;
+    t.mops[0] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0};
+    if ((run_txn_read_text(&t, 0, s, strlen(s)) == 0) != ok)
+        fail_msg("run_txn_read_text(\"%s\") should %s", s, ok ? "accept" : "refuse");
+    if (ok) {
+        iso_buf b = {0}, want = {0};
+        rec_value(&b, &t, 1);
+        iso_buf_printf(&want, "[[\"r\",4,[%s]]]", s);
+        assert_string_equal(iso_buf_cstr(&b), iso_buf_cstr(&want));
+        iso_buf_free(&b);
+        iso_buf_free(&want);
+    }
+    run_txn_release(&t);
+}
+
+static void test_read_text(void **state)
+{
+    (void)state;
+    static const char *const good[] = {"", "0", "7", "1,2,30", "-5,0,12", "999999999999999999"};
+    static const char *const bad[] = {"01", "1,,2", ",1", "1,", "1 ,2", "x", "-", "1,-",
+                                      "1,02", "1234567890123456789", "1.5", "1,2\"]"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) read_text_case(good[i], 1);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) read_text_case(bad[i], 0);
+}
+
+/* One op line as the runner writes it (index i, an invocation when even). */
+static void line(iso_buf *b, int64_t i)
+{
+    run_txn t = {0};
+    t.list_append = 1;
+    t.n = 2;
+    t.mops[0] = (run_mop){RUN_APPEND, 1, i / 2, 1, 0, 0, 0};
+    t.mops[1] = (run_mop){RUN_R, 1, i / 2, 0, 0, 0, 0};
+    if (i % 2) assert_int_equal(run_txn_read_text(&t, 1, "1", 1), 0);
+    b->n = 0;
+    rec_line(b, i, i % 2 ? ISO_OP_OK : ISO_OP_INVOKE, 0, &t, i * 10);
+    run_txn_release(&t);
+}
+
+static void append_lines(hist *h, int64_t from, int64_t to)
+{
+    iso_buf b = {0};
+    for (int64_t i = from; i < to; i++) {
+        line(&b, i);
+        struct iovec v = {b.p, b.n};
+        assert_int_equal(hist_append(h, &v, 1, (int)(i % 2)), 0);
+    }
+    iso_buf_free(&b);
+}
+
+static size_t ops_in(const char *path)
+{
+    iso_history *h = NULL;
+    iso_error err = {0};
+    if (iso_history_read_file(path, ISO_FORMAT_AUTO, &h, &err) != 0)
+        fail_msg("%s:%ld:%ld: %s", err.file, err.line, err.col, err.msg);
+    size_t n = iso_history_op_count(h);
+    iso_history_free(h);
+    return n;
+}
+
+static off_t size_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return st.st_size;
+}
+
+/* The file as a SIGKILL leaves it: hist_close never runs. */
+static void test_mapped_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/isolde-test-record-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static hist h;
+    hist_open(&h, fd, path);
+    assert_non_null(h.map);
+    append_lines(&h, 0, 1000);
+    assert_int_equal(ops_in(path), 1000);
+    assert_int_equal(size_of(path), CHUNK);
+    append_lines(&h, 1000, 120000); /* past two more chunks */
+    assert_int_equal(size_of(path) % CHUNK, 0);
+    assert_true(size_of(path) > 2 * CHUNK);
+    assert_int_equal(ops_in(path), 120000);
+    char last;
+    assert_int_equal(pread(fd, &last, 1, size_of(path) - 1), 1);
+    assert_int_equal(last, '\n');
+    size_t len = h.len;
+    assert_int_equal(hist_close(&h), 0);
+    assert_int_equal(size_of(path), (off_t)len);
+    assert_int_equal(ops_in(path), 120000);
+    close(fd);
+    unlink(path);
+}
+
+/* A pipe gets write(2): an invocation waits, a completion sends both. */
+static void test_pipe(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    static hist h;
+    hist_open(&h, p[1], NULL);
+    assert_null(h.map);
+    char buf[4096];
+    append_lines(&h, 0, 1);
+    assert_int_equal(read(p[0], buf, sizeof buf), -1);
+    assert_int_equal(errno, EAGAIN);
+    append_lines(&h, 1, 2);
+    ssize_t n = read(p[0], buf, sizeof buf);
+    assert_true(n > 0);
+    iso_history *hi = NULL;
+    iso_error err = {0};
+    assert_int_equal(iso_history_read_mem("pipe", buf, (size_t)n, ISO_FORMAT_JSONL, &hi, &err), 0);
+    assert_int_equal(iso_history_op_count(hi), 2);
+    iso_history_free(hi);
+    assert_int_equal(hist_close(&h), 0);
+    close(p[0]);
+    close(p[1]);
+}
+
+/* A write error is kept, and nothing more is recorded after it. */
+static void test_write_error(void **state)
+{
+    (void)state;
+    int fd = open("/dev/full", O_WRONLY);
+    if (fd < 0) skip();
+    static hist h;
+    hist_open(&h, fd, "/dev/full");
+    assert_null(h.map);
+    iso_buf b = {0};
+    line(&b, 1);
+    struct iovec v = {b.p, b.n};
+    assert_int_equal(hist_append(&h, &v, 1, 1), -1);
+    assert_int_equal(h.err, ENOSPC);
+    assert_int_equal(hist_append(&h, &v, 1, 1), -1);
+    assert_int_equal(hist_close(&h), -1);
+    iso_buf_free(&b);
+    close(fd);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_text),
+        cmocka_unit_test(test_mapped_file),
+        cmocka_unit_test(test_pipe),
+        cmocka_unit_test(test_write_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
