@@ -1,7 +1,7 @@
 /*
  * keys.h -- interning of values (keys of a workload) into dense ids
- * 0..n-1, by structural equality. One open-addressing table, no per-key
- * allocation.
+ * 0..n-1, by structural equality: a direct table for small integers, one
+ * open-addressing table for the rest, no per-key allocation.
  */
 #ifndef ISO_KEYS_H
 #define ISO_KEYS_H
@@ -13,7 +13,9 @@ typedef struct iso_keys {
     iso_val *vals;        /* id -> value */
     size_t n, cap;
     uint32_t *slots;      /* id + 1, 0 = empty */
-    size_t n_slots;
+    size_t n_slots, n_hashed;
+    uint32_t *direct;     /* integer i -> id + 1, 0 = not here */
+    size_t n_direct;
 } iso_keys;
 
 void iso_keys_init(iso_keys *k, const iso_store *store);

@@ -88,6 +88,42 @@ static void dense_keys(void **state)
     iso_store_free(&s);
 }
 
+/* Keys of every kind in a random order (small, sparse and negative
+ * integers, strings, a key hashed before the direct table reached it):
+ * ids are dense, in order of first sight, and found again. */
+static void keys_against_a_list(void **state)
+{
+    (void)state;
+    iso_store s;
+    iso_store_init(&s);
+    enum { N = 16000 };
+    iso_val seen[N];
+    size_t n_seen = 0;
+    iso_keys k;
+    iso_keys_init(&k, &s);
+    uint64_t r = 1;
+    for (int step = 0; step < 40000; step++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned kind = (unsigned)(r >> 61), x = (unsigned)(r >> 33) % 3000;
+        iso_val v = kind == 0 ? iso_int(-(int64_t)x) : kind == 1 ? iso_int((int64_t)x * 1000003)
+                  : kind == 2 ? iso_atom(&s, ISO_TAG_STR, (const char *)&x, sizeof x)
+                  : kind == 3 ? iso_int(20000 + x) /* hashed at first, later in range */
+                  : iso_int(x);
+        size_t want = 0;
+        while (want < n_seen && seen[want] != v) want++;
+        if (want == n_seen) {
+            assert_int_equal(iso_keys_find(&k, v), ISO_NONE);
+            seen[n_seen++] = v;
+        }
+        assert_int_equal(iso_keys_intern(&k, v), (uint32_t)want);
+    }
+    for (size_t i = 0; i < n_seen; i++) assert_int_equal(iso_keys_find(&k, seen[i]), (uint32_t)i);
+    assert_int_equal(k.n, n_seen);
+    assert_true(k.n_direct > 20000 && k.n_hashed > 0); /* both tables were used */
+    iso_keys_free(&k);
+    iso_store_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -95,6 +131,7 @@ int main(void)
         cmocka_unit_test(integers),
         cmocka_unit_test(composites_print_and_compare),
         cmocka_unit_test(dense_keys),
+        cmocka_unit_test(keys_against_a_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
