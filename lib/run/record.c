@@ -178,8 +178,9 @@ static char *put_value(char *p, const run_txn *t, int with_reads)
 
 void rec_value(iso_buf *b, const run_txn *t, int with_reads)
 {
-    ISO_GROW(b->p, b->cap, b->n + value_bound(t, with_reads));
+    ISO_GROW(b->p, b->cap, b->n + value_bound(t, with_reads) + 1);
     b->n = (size_t)(put_value(b->p + b->n, t, with_reads) - b->p);
+    b->p[b->n] = '\0'; /* as iso_buf_put leaves it */
 }
 
 size_t rec_head(char *out, int64_t index, int type, int64_t process)
