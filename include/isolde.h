@@ -4,7 +4,9 @@
  *
  * A program reads a history (iso_history_read_file / _mem), checks it
  * against consistency models (iso_check), walks or prints the result
- * (iso_result_*), and frees both. The isolde CLI uses nothing else.
+ * (iso_result_*), and frees both -- the result first: it refers to the
+ * history, whose proofs it renders only when they are printed. The isolde
+ * CLI uses nothing else.
  *
  * Conventions: functions returning int return 0 on success and -1 on
  * error, with *err filled in (file, line, column and a message). Every
@@ -114,6 +116,7 @@ typedef struct iso_check_opts {
 } iso_check_opts;
 
 ISO_API void iso_check_opts_init(iso_check_opts *o);
+/* Check h; *out refers to h until it is freed (o is not kept). */
 ISO_API int iso_check(const iso_history *h, const iso_check_opts *o,
                       iso_result **out, iso_error *err);
 

@@ -24,7 +24,7 @@ void iso_check_opts_init(iso_check_opts *o)
 void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *json)
 {
     ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + 1);
-    ctx->findings[ctx->n_findings++] = (iso_finding){type, iso_xstrdup(text), iso_xstrdup(json)};
+    ctx->findings[ctx->n_findings++] = (iso_finding){type, iso_xstrdup(text), iso_xstrdup(json), NULL};
 }
 
 void iso_ctx_val_text(const iso_ctx *ctx, iso_val v, iso_buf *out) { iso_val_edn(&ctx->h->store, v, out); }
@@ -160,29 +160,12 @@ static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extr
     req->threads = ctx->opts->threads > 0 ? ctx->opts->threads : 2;
 }
 
-typedef struct proofs {
-    const iso_ctx *ctx;
-    const iso_search_out *out;
-    iso_finding *f;
-    size_t next;
-} proofs;
-
-static void prove(void *arg)
+/* Findings for the cycles; their proofs wait until a report shows them. */
+static void add_cycles(iso_ctx *ctx, const iso_search_out *out)
 {
-    proofs *p = arg;
-    for (size_t i; (i = iso_next_item(&p->next)) < p->out->n_cycles;)
-        iso_explain_cycle(p->ctx, &p->out->cycles[i], &p->f[i]);
-}
-
-/* Every cycle's proof, on several threads, appended in the search's order. */
-static void prove_cycles(iso_ctx *ctx, const iso_search_out *out, int threads)
-{
-    size_t n = out->n_cycles;
-    if (!n) return;
-    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + n);
-    proofs p = {ctx, out, ctx->findings + ctx->n_findings, 0};
-    iso_parallel(n < 64 ? 1 : threads, prove, &p);
-    ctx->n_findings += n;
+    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + out->n_cycles);
+    for (size_t i = 0; i < out->n_cycles; i++)
+        ctx->findings[ctx->n_findings++] = (iso_finding){out->cycles[i].type, NULL, NULL, &out->cycles[i]};
 }
 
 static void search_graph(iso_ctx *ctx, uint8_t extra)
@@ -200,20 +183,18 @@ static void search_graph(iso_ctx *ctx, uint8_t extra)
                                             "inferred, so nothing can be said about isolation.",
                                             "true");
     iso_search_req req;
-    iso_search_out out = {0};
+    iso_search_out *out = ctx->search = iso_xcalloc(1, sizeof *out);
     search_request(&req, ctx, extra);
-    iso_search_cycles(&g, &req, &out);
+    iso_search_cycles(&g, &req, out);
     iso_phase("cycle search");
-    prove_cycles(ctx, &out, req.threads);
-    for (size_t i = 0; i < out.n_exists; i++) iso_explain_cycle_exists(ctx, &out.exists[i]);
-    for (size_t i = 0; i < out.n_timeouts; i++) iso_explain_timeout(ctx, &out.timeouts[i]);
-    iso_search_out_free(&out);
+    add_cycles(ctx, out);
+    for (size_t i = 0; i < out->n_exists; i++) iso_explain_cycle_exists(ctx, &out->exists[i]);
+    for (size_t i = 0; i < out->n_timeouts; i++) iso_explain_timeout(ctx, &out->timeouts[i]);
     iso_graph_free(&g);
     iso_rt_free(&rt);
-    iso_phase("proofs");
 }
 
-static void ctx_free(iso_ctx *ctx)
+void iso_ctx_free(iso_ctx *ctx)
 {
     if (ctx->wl && ctx->wl->free) ctx->wl->free(ctx->wl_state);
     for (size_t i = 0; i < ctx->n_findings; i++) {
@@ -223,6 +204,8 @@ static void ctx_free(iso_ctx *ctx)
     free(ctx->findings);
     iso_edges_free(&ctx->edges);
     iso_txns_free(&ctx->txns);
+    if (ctx->search) iso_search_out_free(ctx->search);
+    free(ctx->search);
 }
 
 static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workload wl,
@@ -247,9 +230,15 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
         iso_result_build(r, ctx.reportable, ctx.findings, ctx.n_findings);
         ctx.findings = NULL; /* now owned by the result */
         ctx.n_findings = 0;
+        ctx.opts = NULL;     /* the caller's; proofs do not need it */
+        iso_edges_free(&ctx.edges);
+        r->ctx = iso_xmalloc(sizeof *r->ctx); /* for the proofs still to render */
+        *r->ctx = ctx;
+        r->threads = o->threads > 0 ? o->threads : 2;
+        return 0;
     }
-    if (rc && !err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
-    ctx_free(&ctx);
+    if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
+    iso_ctx_free(&ctx);
     return rc;
 }
 

@@ -14,11 +14,16 @@
 #include "graph.h"
 #include "anomaly.h"
 
-/* One anomaly instance, rendered by the module that found it. */
+struct iso_cycle;
+struct iso_search_out;
+
+/* One anomaly instance, rendered by the module that found it; or a cycle
+ * whose proof is rendered only when a report shows it (explain.c). */
 typedef struct iso_finding {
     int type;        /* anomaly id */
     char *text;      /* for people: several lines, no trailing newline */
     char *json;      /* one JSON object with Elle's keys for this type */
+    const struct iso_cycle *cycle; /* with text and json NULL: not yet proven */
 } iso_finding;
 
 typedef struct iso_ctx iso_ctx;
@@ -48,7 +53,11 @@ struct iso_ctx {
     uint8_t reportable[ISO_A_COUNT]; /* prohibited by models or asked for */
     const iso_workload_ops *wl;
     void *wl_state;
+    struct iso_search_out *search; /* the cycles pending findings point to */
 };
+
+/* Free what a check holds (ctx itself is the caller's). */
+void iso_ctx_free(iso_ctx *ctx);
 
 /* What makes a check fail (Elle's prohibited-anomaly-types) for o's models
  * and anomalies; -1 with err on an unknown name. */

@@ -31,41 +31,79 @@ static void explain_order(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, c
     iso_buf_puts(json, "}");
 }
 
-void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_finding *out)
+void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, iso_buf *json)
 {
-    iso_buf text = {0}, json = {0}, why = {0};
-    iso_buf_puts(&text, "Let:\n");
+    iso_buf why = {0};
+    text->n = json->n = 0;
+    iso_buf_puts(text, "Let:\n");
     for (uint32_t i = 0; i < c->len; i++) {
-        iso_buf_printf(&text, "  T%u = ", i + 1);
-        iso_ctx_op_text(ctx, c->v[i], &text);
-        iso_buf_puts(&text, "\n");
+        iso_buf_printf(text, "  T%u = ", i + 1);
+        iso_ctx_op_text(ctx, c->v[i], text);
+        iso_buf_puts(text, "\n");
     }
-    iso_buf_puts(&text, "\nThen:\n");
-    iso_buf_printf(&json, "{\"type\":\"%s\",\"cycle\":[", iso_anomaly_name(c->type));
+    iso_buf_puts(text, "\nThen:\n");
+    iso_buf_printf(json, "{\"type\":\"%s\",\"cycle\":[", iso_anomaly_name(c->type));
     for (uint32_t i = 0; i <= c->len; i++) {
-        if (i) iso_buf_puts(&json, ",");
-        iso_ctx_op_json(ctx, c->v[i % c->len], &json);
+        if (i) iso_buf_puts(json, ",");
+        iso_ctx_op_json(ctx, c->v[i % c->len], json);
     }
-    iso_buf_puts(&json, "],\"steps\":[");
+    iso_buf_puts(json, "],\"steps\":[");
     for (uint32_t i = 0; i < c->len; i++) {
         uint32_t a = c->v[i], b = c->v[(i + 1) % c->len];
         char ta[16], tb[16];
         snprintf(ta, sizeof ta, "T%u", i + 1);
         snprintf(tb, sizeof tb, "T%u", (i + 1) % c->len + 1);
-        if (i) iso_buf_puts(&json, ",");
+        if (i) iso_buf_puts(json, ",");
         why.n = 0;
-        if (c->e[i] & ISO_EDGE_DATA) ctx->wl->explain(ctx, a, b, c->e[i], ta, tb, &why, &json);
-        else explain_order(ctx, a, b, c->e[i], ta, tb, &why, &json);
+        if (c->e[i] & ISO_EDGE_DATA) ctx->wl->explain(ctx, a, b, c->e[i], ta, tb, &why, json);
+        else explain_order(ctx, a, b, c->e[i], ta, tb, &why, json);
         int last = i + 1 == c->len;
-        iso_buf_printf(&text, "  - %s%s < %s, because %s%s\n", last ? "However, " : "", ta, tb,
+        iso_buf_printf(text, "  - %s%s < %s, because %s%s\n", last ? "However, " : "", ta, tb,
                        iso_buf_cstr(&why), last ? ": a contradiction!" : ".");
     }
-    iso_buf_puts(&json, "]}");
-    if (text.n && text.p[text.n - 1] == '\n') text.p[--text.n] = 0;
-    /* the buffers become the finding's, trimmed to their contents */
-    *out = (iso_finding){c->type, iso_xrealloc(text.p, text.n + 1), iso_xrealloc(json.p, json.n + 1)};
-    out->text[text.n] = out->json[json.n] = 0;
+    iso_buf_puts(json, "]}");
+    if (text->n && text->p[text->n - 1] == '\n') text->n--;
     iso_buf_free(&why);
+}
+
+typedef struct proofs {
+    const iso_ctx *ctx;
+    iso_finding *f;
+    size_t n, next;
+} proofs;
+
+static void prove(void *arg)
+{
+    proofs *p = arg;
+    iso_buf text = {0}, json = {0};
+    for (size_t i; (i = iso_next_item(&p->next)) < p->n;) {
+        iso_finding *f = &p->f[i];
+        if (f->text || !f->cycle) continue;
+        iso_explain_cycle(p->ctx, f->cycle, &text, &json);
+        f->text = iso_xstrndup(text.p, text.n);
+        f->json = iso_xstrndup(json.p, json.n);
+    }
+    iso_buf_free(&text);
+    iso_buf_free(&json);
+}
+
+void iso_prove_findings(const iso_ctx *ctx, iso_finding *f, size_t n, int threads)
+{
+    proofs p = {ctx, f, n, 0};
+    iso_parallel(n < 64 ? 1 : threads, prove, &p);
+}
+
+const char *iso_finding_text(const iso_ctx *ctx, const iso_finding *f, int json, iso_buf *scratch)
+{
+    if (f->text || !f->cycle) return json ? f->json : f->text;
+    iso_buf text = {0}, js = {0};
+    iso_explain_cycle(ctx, f->cycle, &text, &js);
+    iso_buf *keep = json ? &js : &text;
+    scratch->n = 0;
+    iso_buf_put(scratch, keep->p, keep->n);
+    iso_buf_free(&text);
+    iso_buf_free(&js);
+    return iso_buf_cstr(scratch);
 }
 
 void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e)

@@ -9,9 +9,15 @@
 #include "check.h"
 #include "cycle.h"
 
-/* The proof of one cycle into *out (its strings owned by out); reads ctx
- * only, so several threads may prove cycles at once. */
-void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_finding *out);
+/* The proof of one cycle as text and JSON (both buffers are cleared
+ * first); reads ctx only, so several threads may prove cycles at once. */
+void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, iso_buf *json);
+/* Every finding of f[0..n) whose proof is pending gets its text and JSON,
+ * rendered on `threads` threads. */
+void iso_prove_findings(const iso_ctx *ctx, iso_finding *f, size_t n, int threads);
+/* A finding's text (json: its JSON): as stored, or its pending proof
+ * rendered into scratch. */
+const char *iso_finding_text(const iso_ctx *ctx, const iso_finding *f, int json, iso_buf *scratch);
 void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e);
 void iso_explain_timeout(iso_ctx *ctx, const iso_cycle_timeout *t);
 

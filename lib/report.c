@@ -3,6 +3,7 @@
  * (valid?, anomaly-types, anomalies, not, also-not), or one text file per
  * anomaly type in a directory, as Elle's :directory does.
  */
+#include "explain.h"
 #include "result.h"
 
 #include <errno.h>
@@ -33,15 +34,18 @@ int iso_result_write_text(const iso_result *r, FILE *out, const iso_report_opts 
     if (r->n_not) names_line(out, "not", r->not_, r->n_not);
     if (r->n_also_not) names_line(out, "also-not", r->also_not, r->n_also_not);
     size_t f = 0;
+    iso_buf scratch = {0};
     for (size_t t = 0; t < r->n_types; t++) {
         fprintf(out, "\n== %s: %zu found", r->types[t], r->type_counts[t]);
         if (r->type_counts[t] > (size_t)max) fprintf(out, " (showing %d; all with --json or -d)", max);
         fputs(" ==\n", out);
         for (size_t i = 0; i < r->type_counts[t]; i++, f++) {
             if (i >= (size_t)max) continue;
-            fprintf(out, "\n%s #%zu\n%s\n", r->types[t], i, r->findings[f].text);
+            fprintf(out, "\n%s #%zu\n%s\n", r->types[t], i,
+                    iso_finding_text(r->ctx, &r->findings[f], 0, &scratch));
         }
     }
+    iso_buf_free(&scratch);
     return ferror(out) ? -1 : 0;
 }
 
@@ -55,6 +59,7 @@ static void json_names(FILE *out, const char *key, const char **names, size_t n)
 int iso_result_write_json(const iso_result *r, FILE *out)
 {
     if (r->lin) return iso_lin_write_json(r->lin, out);
+    iso_prove_findings(r->ctx, r->findings, r->n_findings, r->threads);
     fprintf(out, "{\"valid?\": %s", r->validity == ISO_UNKNOWN ? "\"unknown\"" : validity_text(r->validity));
     if (r->n_types) {
         json_names(out, "anomaly-types", (const char **)r->types, r->n_types);
@@ -92,6 +97,7 @@ static int make_dir(const char *dir, iso_error *err)
 int iso_result_write_dir(const iso_result *r, const char *dir, iso_error *err)
 {
     if (make_dir(dir, err)) return -1;
+    iso_prove_findings(r->ctx, r->findings, r->n_findings, r->threads);
     size_t f = 0;
     for (size_t t = 0; t < r->n_types; t++) {
         char path[4096];

@@ -108,5 +108,7 @@ void iso_result_free(iso_result *r)
     free(r->not_);
     free(r->also_not);
     if (r->lin) iso_lin_report_free(r->lin);
+    if (r->ctx) iso_ctx_free(r->ctx);
+    free(r->ctx);
     free(r);
 }

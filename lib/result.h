@@ -20,9 +20,13 @@ struct iso_result {
     size_t n_not;
     const char **also_not;
     size_t n_also_not;
-    /* transactional: every finding, grouped by type in types[] order */
+    /* transactional: every finding, grouped by type in types[] order; the
+     * check's state stays for proofs not yet rendered (it refers to the
+     * history, which must outlive the result) */
     iso_finding *findings;
     size_t n_findings;
+    iso_ctx *ctx;
+    int threads;     /* for rendering every proof at once */
     /* linearizability */
     struct iso_lin_report *lin;
 };
