@@ -109,7 +109,15 @@ static uint32_t window_in(const iso_graph *g, uint32_t v, const uint32_t *local_
         ISO_GROW(*w, *cap, (size_t)n + 1);
         (*w)[n++] = local_id[d];
     }
-    if (n > 1) qsort(*w, n, sizeof **w, cmp_u32);
+    if (n > 16) {
+        qsort(*w, n, sizeof **w, cmp_u32);
+    } else {
+        for (uint32_t i = 1; i < n; i++) { /* windows are usually short */
+            uint32_t x = (*w)[i], j = i;
+            for (; j > 0 && (*w)[j - 1] > x; j--) (*w)[j] = (*w)[j - 1];
+            (*w)[j] = x;
+        }
+    }
     return n;
 }
 

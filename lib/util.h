@@ -25,10 +25,11 @@ void *iso_xrealloc(void *p, size_t n);
 char *iso_xstrdup(const char *s);
 char *iso_xstrndup(const char *s, size_t n);
 
-/* Grow *arr (element size sz) so that index need-1 fits; doubles capacity. */
+/* Grow *arr (element size sz) so that index need-1 fits; doubles capacity.
+ * ISO_GROW calls it only when the array is full. */
 void iso_grow(void **arr, size_t *cap, size_t need, size_t sz);
 #define ISO_GROW(arr, cap, need) \
-    iso_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
+    do { if ((need) > (cap)) iso_grow((void **)&(arr), &(cap), (need), sizeof *(arr)); } while (0)
 /* Append one element to a (ptr, n, cap) triple. */
 #define ISO_PUSH(arr, n, cap, x) \
     do { ISO_GROW(arr, cap, (n) + 1); (arr)[(n)++] = (x); } while (0)
