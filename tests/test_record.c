@@ -42,6 +42,58 @@ static void test_read_text(void **state)
                                       "1,02", "1234567890123456789", "1.5", "1,2\"]"};
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) read_text_case(good[i], 1);
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) read_text_case(bad[i], 0);
+    /* Across the 8-byte words list_text.c checks at a time. */
+    static const char *const good8[] = {
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20", "1234567,0", "12345678,0,1",
+        "1,123456789012345678", "123456789012345678,1", "1234567,123456789012345678,-3"};
+    static const char *const bad8[] = {
+        "1234567,,1", "1,2,3,4,", "1234567,01", "1,2,3,4,5,6,7,8,9,10,11,12,0013",
+        "1,1234567890123456789", "1234567890123456789,1", "12345678901234567890123",
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"};
+    for (size_t i = 0; i < sizeof good8 / sizeof *good8; i++) read_text_case(good8[i], 1);
+    for (size_t i = 0; i < sizeof bad8 / sizeof *bad8; i++) read_text_case(bad8[i], 0);
+}
+
+/* The rule spelled out once more, element by element, for the random test. */
+static int list_ok_ref(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && s[j] != ',') j++;
+        size_t d = i + (s[i] == '-'), digits = j - d;
+        if (digits == 0 || digits > 18 || (s[d] == '0' && digits > 1)) return 0;
+        for (size_t k = d; k < j; k++)
+            if (s[k] < '0' || s[k] > '9') return 0;
+        if (j == n) return 1;
+        if (j + 1 == n) return 0;
+        i = j + 1;
+    }
+    return 1;
+}
+
+/* Random strings, mostly of digits and commas, against the reference. */
+static void test_read_text_random(void **state)
+{
+    (void)state;
+    static const char other[] = "0000,-x";
+    uint64_t rng = 42;
+    char s[64];
+    int accepted = 0;
+    for (int round = 0; round < 200000; round++) {
+        size_t n = rng_below(&rng, sizeof s);
+        uint32_t comma = 5 + rng_below(&rng, 40), odd = 1 + rng_below(&rng, 6); /* percent */
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = rng_below(&rng, 100);
+            s[i] = r < comma ? ',' : r < comma + odd ? other[rng_below(&rng, sizeof other - 1)]
+                                                     : "123456789"[r % 9];
+        }
+        int want = list_ok_ref(s, n);
+        accepted += want;
+        if (run_list_text_ok(s, n) != want)
+            fail_msg("run_list_text_ok(\"%.*s\") != %d", (int)n, s, want);
+    }
+    assert_true(accepted > 10000); /* both answers well exercised */
 }
 
 /* One op line as the runner writes it (index i, an invocation when even). */
@@ -166,6 +218,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_text),
+        cmocka_unit_test(test_read_text_random),
         cmocka_unit_test(test_mapped_file),
         cmocka_unit_test(test_pipe),
         cmocka_unit_test(test_write_error),

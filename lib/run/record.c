@@ -40,26 +40,9 @@ void run_txn_read_begin(run_txn *t, uint32_t i)
     t->mops[i].len = 0;
 }
 
-/* Whether s is "" or -?(0|[1-9][0-9]{0,17}) joined by ',': JSON numbers
- * that fit in 64 bits, so the text can go into the history as it is. */
-static int list_text_ok(const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s, *end = p + n;
-    while (p < end) {
-        const unsigned char *d = p + (*p == '-'), *q = d;
-        while (q < end && (unsigned)(*q - '0') < 10) q++;
-        size_t digits = (size_t)(q - d);
-        if (digits == 0 || digits > 18 || (*d == '0' && digits > 1)) return 0;
-        if (q == end) return 1;
-        if (*q != ',' || q + 1 == end) return 0;
-        p = q + 1;
-    }
-    return 1;
-}
-
 int run_txn_read_text(run_txn *t, uint32_t i, const char *s, size_t n)
 {
-    if (n > UINT32_MAX || !list_text_ok(s, n)) return -1;
+    if (n > UINT32_MAX || !run_list_text_ok(s, n)) return -1;
     ISO_GROW(t->text, t->cap_text, t->n_text + n + 1);
     memcpy(t->text + t->n_text, s, n);
     run_mop *m = &t->mops[i];

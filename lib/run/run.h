@@ -60,6 +60,8 @@ void run_txn_read_begin(run_txn *t, uint32_t i);
  * that it is neither parsed nor printed again. Returns 0, or -1 (nothing
  * kept) if s is not such a list or an element might not fit in 64 bits. */
 int run_txn_read_text(run_txn *t, uint32_t i, const char *s, size_t n);
+/* Whether s[0..n) is such a list (list_text.c). */
+int run_list_text_ok(const char *s, size_t n);
 
 /* splitmix64: small, fast, and the same sequence on every platform. */
 static inline uint64_t rng_next(uint64_t *s)
