@@ -221,7 +221,10 @@ void cyc_search_free(cyc_search *S)
 {
     free(S->seen);
     free(S->tgt);
-    for (unsigned i = 0; i < S->n_subs; i++) free(S->subs[i].sub);
+    for (unsigned i = 0; i < S->n_subs; i++) {
+        free(S->subs[i].sub);
+        free(S->subs[i].cnt);
+    }
     free(S->cand);
     free(S->q);
 }
@@ -339,25 +342,35 @@ static int bfs(cyc_search *S, const cyc_spec *sp, uint32_t v, uint8_t x,
 
 /* ---- which sub-components may hold a walk of the type -------------- */
 
-/* Seed label of each sub-component: the rarest required label inside it,
- * ww when none is required, 0 when a required label (or, for G2-item, an
- * rw edge followed by an rw edge) is missing. */
-static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
+/* Per sub-component under mask, how many of its edges can stand for each
+ * label (W R A P T), and how many rw edges follow an rw edge (AA): what
+ * choose_seeds weighs, the same for every type with these allowed edges. */
+static uint32_t *count_labels(const cyc_search *S, uint8_t mask, uint32_t n_sub)
 {
     const iso_graph *g = &S->L->g;
     uint32_t *cnt = iso_xcalloc((size_t)n_sub * 6, sizeof *cnt); /* W R A P T, AA */
     uint8_t *in_a = iso_xcalloc(S->L->k ? S->L->k : 1, 1);
     for (uint32_t v = 0; v < S->L->k; v++)
         for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++)
-            if (S->sub[g->dst[e]] == S->sub[v] && (S->lead[g->bits[e] & 31] & sp->allow & A)) in_a[g->dst[e]] = 1;
+            if (S->sub[g->dst[e]] == S->sub[v] && (S->lead[g->bits[e] & 31] & mask & A)) in_a[g->dst[e]] = 1;
     for (uint32_t v = 0; v < S->L->k; v++)
         for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++) {
             uint32_t c = S->sub[v];
-            uint8_t b = S->lead[g->bits[e] & 31] & sp->allow;
+            uint8_t b = S->lead[g->bits[e] & 31] & mask;
             if (S->sub[g->dst[e]] != c) continue;
             for (unsigned i = 0; i < 5; i++) cnt[c * 6 + i] += b >> i & 1;
             if ((b & A) && in_a[v]) cnt[c * 6 + 5]++;
         }
+    free(in_a);
+    return cnt;
+}
+
+/* Seed label of each sub-component: the rarest required label inside it,
+ * ww when none is required, 0 when a required label (or, for G2-item, an
+ * rw edge followed by an rw edge) is missing. */
+static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
+{
+    const uint32_t *cnt = S->cnt;
     int g2 = sp->type / 3 == ISO_CB_G2_ITEM;
     for (uint32_t c = 0; c < n_sub; c++) {
         uint8_t seed = sp->req ? 0 : W;
@@ -369,8 +382,6 @@ static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
         }
         S->cand[c] = (g2 && cnt[c * 6 + 5] == 0) ? 0 : seed;
     }
-    free(cnt);
-    free(in_a);
 }
 
 uint32_t cyc_sub_components(cyc_search *S, uint8_t mask)
@@ -378,6 +389,7 @@ uint32_t cyc_sub_components(cyc_search *S, uint8_t mask)
     for (unsigned i = 0; i < S->n_subs; i++)
         if (S->subs[i].mask == mask) {
             S->sub = S->subs[i].sub;
+            S->cnt = S->subs[i].cnt;
             return S->subs[i].n;
         }
     struct cyc_subs *c = &S->subs[S->n_subs++];
@@ -385,6 +397,7 @@ uint32_t cyc_sub_components(cyc_search *S, uint8_t mask)
     c->sub = iso_xmalloc((S->L->k ? S->L->k : 1) * sizeof *c->sub);
     c->n = iso_scc(&S->L->g, mask, c->sub);
     S->sub = c->sub;
+    S->cnt = c->cnt = count_labels(S, mask, c->n);
     return c->n;
 }
 
