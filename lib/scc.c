@@ -49,21 +49,43 @@ static void finish(tarjan *t, uint32_t v)
     }
 }
 
-static void run_from(tarjan *t, uint32_t root)
+/* The first edge of v from its e-th on that leads to an unvisited vertex
+ * (returned in *w), lowering v's link through visited ones on the way;
+ * iso_graph_degree(g, v) when there is none. */
+static uint32_t next_edge(tarjan *t, uint32_t v, uint32_t e, uint32_t *w)
 {
     const iso_graph *g = t->g;
+    uint32_t row = g->off[v + 1] - g->off[v], deg = iso_graph_degree(g, v);
+    for (; e < deg; e++) {
+        uint32_t d;
+        if (e < row) {
+            if (!(g->bits[g->off[v] + e] & t->mask)) continue;
+            d = g->dst[g->off[v] + e];
+        } else {
+            if (!(t->mask & ISO_EDGE_REALTIME)) break;
+            d = g->rt->order[g->rt->lo[v] + e - row];
+        }
+        if (t->idx[d] == ISO_NONE) {
+            *w = d;
+            return e;
+        }
+        if (t->comp[d] == ISO_NONE && t->idx[d] < t->low[v]) t->low[v] = t->idx[d];
+    }
+    return deg;
+}
+
+static void run_from(tarjan *t, uint32_t root)
+{
     visit(t, root);
     while (t->cp > 0) {
-        uint32_t v = t->cv[t->cp - 1], e = t->ce[t->cp - 1];
-        if (e == iso_graph_degree(g, v)) {
+        uint32_t v = t->cv[t->cp - 1], w = 0;
+        uint32_t e = next_edge(t, v, t->ce[t->cp - 1], &w);
+        if (e == iso_graph_degree(t->g, v)) {
             finish(t, v);
             continue;
         }
-        t->ce[t->cp - 1]++;
-        if (!(iso_graph_bits(g, v, e) & t->mask)) continue;
-        uint32_t w = iso_graph_dst(g, v, e);
-        if (t->idx[w] == ISO_NONE) visit(t, w);
-        else if (t->comp[w] == ISO_NONE && t->idx[w] < t->low[v]) t->low[v] = t->idx[w];
+        t->ce[t->cp - 1] = e + 1;
+        visit(t, w);
     }
 }
 
