@@ -349,18 +349,19 @@ static uint32_t *count_labels(const cyc_search *S, uint8_t mask, uint32_t n_sub)
 {
     const iso_graph *g = &S->L->g;
     uint32_t *cnt = iso_xcalloc((size_t)n_sub * 6, sizeof *cnt); /* W R A P T, AA */
-    uint8_t *in_a = iso_xcalloc(S->L->k ? S->L->k : 1, 1);
-    for (uint32_t v = 0; v < S->L->k; v++)
+    uint8_t *in_a = iso_xcalloc(S->L->k ? S->L->k : 1, 1); /* has an rw in-edge */
+    for (uint32_t v = 0; (mask & A) && v < S->L->k; v++)
         for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++)
-            if (S->sub[g->dst[e]] == S->sub[v] && (S->lead[g->bits[e] & 31] & mask & A)) in_a[g->dst[e]] = 1;
-    for (uint32_t v = 0; v < S->L->k; v++)
+            if ((S->lead[g->bits[e] & 31] & A) && S->sub[g->dst[e]] == S->sub[v]) in_a[g->dst[e]] = 1;
+    for (uint32_t v = 0; v < S->L->k; v++) {
+        uint32_t c = S->sub[v], *n = cnt + (size_t)c * 6;
         for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++) {
-            uint32_t c = S->sub[v];
-            uint8_t b = S->lead[g->bits[e] & 31] & mask;
-            if (S->sub[g->dst[e]] != c) continue;
-            for (unsigned i = 0; i < 5; i++) cnt[c * 6 + i] += b >> i & 1;
-            if ((b & A) && in_a[v]) cnt[c * 6 + 5]++;
+            unsigned b = S->lead[g->bits[e] & 31] & mask;
+            if (!b || S->sub[g->dst[e]] != c) continue;
+            if ((b & A) && in_a[v]) n[5]++;
+            for (; b; b &= b - 1) n[__builtin_ctz(b)]++;
         }
+    }
     free(in_a);
     return cnt;
 }
