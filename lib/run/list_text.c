@@ -50,54 +50,66 @@ static uint64_t bytes_digit(uint64_t w)
     return ge0 & ~gt9 & ~w & HIGHS;
 }
 
-/* What one word leaves for the next: the digits of the element still
- * open, and whether the word ended on a comma or on an element's leading
- * zero. */
-struct scan {
-    size_t run;
-    uint64_t start; /* 0x80: the next word's first byte begins an element */
-    uint64_t zero;  /* 0x80: the next word's first byte follows a leading 0 */
-};
-
-/* Check k (1..8) bytes loaded into w (zero above them). Returns 0 if they
- * break the rule, -1 if they hold a byte other than a digit or a comma. */
-static int word_ok(struct scan *sc, uint64_t w, unsigned k)
+/* Bytes s[0..n) for n in 1..8 as one word, zero above them: loads that
+ * overlap instead of a memcpy of variable length. */
+static uint64_t load_tail(const char *s, size_t n)
 {
-    uint64_t live = k == 8 ? ~0ull : (1ull << (8 * k)) - 1;
-    uint64_t digit = bytes_digit(w), comma = bytes_equal(w, ',');
-    if ((digit | comma) != (live & HIGHS)) return -1;
-    uint64_t start = comma << 8 | sc->start;           /* element starts */
-    uint64_t lead0 = bytes_equal(w, '0') & start;
-    if ((start & comma) || ((lead0 << 8 | sc->zero) & digit)) return 0;
-    sc->start = comma >> 56;
-    sc->zero = lead0 >> 56;
-    if (!comma) {
-        sc->run += k;
-        return sc->run <= 18;
+    if (n == 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        return w;
     }
-    if (sc->run + (unsigned)__builtin_ctzll(comma) / 8 > 18) return 0;
-    sc->run = k - 1 - (unsigned)(63 - __builtin_clzll(comma)) / 8;
-    return 1;
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, s, 4);
+        memcpy(&hi, s + n - 4, 4);
+        return lo | (uint64_t)hi << (8 * (n - 4));
+    }
+    const unsigned char *u = (const unsigned char *)s;
+    return u[0] | (uint64_t)u[n / 2] << (8 * (n / 2)) | (uint64_t)u[n - 1] << (8 * (n - 1));
 }
 
-/* 1 or 0 as list_text_ok_bytes says, or -1: not digits and commas only. */
+/* What the words checked so far leave for the next one. */
+struct scan {
+    uint64_t start; /* 0x80: the next word's first byte begins an element */
+    uint64_t zero;  /* 0x80: the next word's first byte follows a leading 0 */
+    uint64_t bad;   /* nonzero: the rule is broken */
+    uint64_t other; /* nonzero: a byte other than a digit or a comma */
+};
+
+/* Check the bytes of w where live has 0x80. An element's digits can only
+ * run long when a whole word holds no comma: the caller sends such lists
+ * to the byte loop, so every element seen here has at most 7 + 7. */
+static inline __attribute__((always_inline)) void word_check(struct scan *sc, uint64_t w,
+                                                              uint64_t live)
+{
+    uint64_t digit = bytes_digit(w), comma = bytes_equal(w, ',');
+    uint64_t start = comma << 8 | sc->start;           /* element starts */
+    uint64_t lead0 = bytes_equal(w, '0') & start;
+    sc->other |= (digit | comma) ^ live;
+    sc->bad |= (start & comma) | ((lead0 << 8 | sc->zero) & digit);
+    sc->start = comma >> 56;
+    sc->zero = lead0 >> 56;
+}
+
+/* 1 or 0 as list_text_ok_bytes says, or -1: not digits and commas only,
+ * or a number that may have more than 14 digits. */
 static int list_text_ok_words(const char *s, size_t n)
 {
-    struct scan sc = {0, 0x80, 0};
+    struct scan sc = {0x80, 0, 0, 0};
+    uint64_t long_run = 0;
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
+    for (; i + 8 < n; i += 8) { /* every word but the last */
         uint64_t w;
         memcpy(&w, s + i, 8); /* one load */
-        int r = word_ok(&sc, w, 8);
-        if (r <= 0) return r;
+        word_check(&sc, w, HIGHS);
+        long_run |= !bytes_equal(w, ',');
     }
-    if (i < n) {
-        uint64_t w = 0;
-        memcpy(&w, s + i, n - i);
-        int r = word_ok(&sc, w, (unsigned)(n - i));
-        if (r <= 0) return r;
-    }
-    return n == 0 || s[n - 1] != ',';
+    if (n == 0) return 1;
+    uint64_t live = n - i == 8 ? HIGHS : HIGHS & ((1ull << (8 * (n - i))) - 1);
+    word_check(&sc, load_tail(s + i, n - i), live);
+    if (sc.other || long_run) return -1;
+    return !sc.bad && s[n - 1] != ',';
 }
 
 int run_list_text_ok(const char *s, size_t n)
