@@ -23,6 +23,7 @@
 #endif
 
 enum field { F_TYPE, F_PROCESS, F_F, F_VALUE, F_ERROR, F_TIME, F_INDEX, N_FIELDS };
+_Static_assert(N_FIELDS == ISO_OP_FIELDS, "history.h counts the op fields");
 static const char *const field_names[N_FIELDS] = {"type", "process", "f", "value",
                                                   "error", "time", "index"};
 static const char *const type_names[] = {"invoke", "ok", "fail", "info"};
@@ -143,6 +144,12 @@ static int op_numbers(iso_history *h, const iso_val *fields, const uint8_t *have
     return 0;
 }
 
+int iso_history_field(iso_val key)
+{
+    long f = atom_id(key, 0, FIELD_ATOMS);
+    return f < 0 ? -1 : (int)(f / 2);
+}
+
 int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line, uint32_t col,
                            iso_error *err)
 {
@@ -151,16 +158,22 @@ int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line, uint32_t 
     if (!iso_is_seq(map) || iso_seq_kind(s, map) != ISO_SEQ_MAP)
         return iso_fail(err, h->name, line, col, "op must be a map, got %s",
                         describe(h, map, d, sizeof d));
-    iso_val fields[N_FIELDS] = {0};
-    uint8_t have[N_FIELDS] = {0};
+    iso_val fields[ISO_OP_FIELDS] = {0};
+    uint8_t have[ISO_OP_FIELDS] = {0};
     size_t n = iso_seq_len(s, map);
     const iso_val *it = iso_seq_items(s, map);
     for (size_t i = 0; i < n; i += 2) {
-        long f = atom_id(it[i], 0, FIELD_ATOMS);
+        int f = iso_history_field(it[i]);
         if (f < 0) continue;
-        fields[f / 2] = it[i + 1];
-        have[f / 2] = 1;
+        fields[f] = it[i + 1];
+        have[f] = 1;
     }
+    return iso_history_add_op_fields(h, fields, have, line, col, err);
+}
+
+int iso_history_add_op_fields(iso_history *h, const iso_val *fields, const uint8_t *have,
+                              uint32_t line, uint32_t col, iso_error *err)
+{
     iso_op op = {.line = line, .col = col};
     if (op_type(h, fields, have, &op, err) != 0 || op_numbers(h, fields, have, &op, err) != 0)
         return -1;

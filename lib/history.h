@@ -57,6 +57,12 @@ iso_history *iso_history_new(const char *name, iso_format format);
 /* Add an op from a parsed map (EDN or JSON). line/col locate the map. */
 int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line,
                            uint32_t col, iso_error *err);
+/* The same from the fields of an op a reader picked out itself:
+ * fields[i] is set where have[i], i = iso_history_field(key) of its key. */
+#define ISO_OP_FIELDS 7
+int iso_history_field(iso_val key); /* :type .. :index as 0..6, else -1 */
+int iso_history_add_op_fields(iso_history *h, const iso_val *fields, const uint8_t *have,
+                              uint32_t line, uint32_t col, iso_error *err);
 /* Add an op built by a reader that does not produce maps, with its :f and
  * :error (nil when absent). */
 void iso_history_add_op(iso_history *h, const iso_op *op, iso_val f, iso_val error);

@@ -275,7 +275,7 @@ static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
 {
     const char *p = *q + 1;
     size_t base = rd->n_items;
-    iso_val v;
+    iso_val v = ISO_NIL;
     if (p < end && *p == ']') {
         *out = iso_rd_seq(rd, ISO_SEQ_VEC, &v, 0);
         *q = p + 1;

@@ -130,11 +130,11 @@ static int key_eq(const char *p, size_t avail, const char *text, size_t len)
     return (((a ^ x) & m0) | ((b ^ y) & m1)) == 0;
 }
 
-/* A key as it stood at this place in the previous object: its atom without
+/* The key at the cursor, the place-th of its object: when it is the key
+ * that stood at this place in the previous object, its atom without
  * scanning or hashing; else the key read in full, remembered. */
-static int json_key_text(iso_rd *rd, iso_val *k)
+static int key_at(iso_rd *rd, size_t place, iso_val *k)
 {
-    size_t place = (rd->n_items - rd->frames[rd->n_frames - 1].items) / 2;
     struct iso_rd_key *kp = place < 8 ? &rd->keys[place] : NULL;
     const char *p = rd->p + rd->pos;
     if (kp && kp->len && rd->len - rd->pos > kp->len && key_eq(p, rd->len - rd->pos, kp->text, kp->len)) {
@@ -152,6 +152,11 @@ static int json_key_text(iso_rd *rd, iso_val *k)
         kp->v = *k;
     }
     return 0;
+}
+
+static int json_key_text(iso_rd *rd, iso_val *k)
+{
+    return key_at(rd, (rd->n_items - rd->frames[rd->n_frames - 1].items) / 2, k);
 }
 
 /* After '{' or ',' in an object: a key, then ':'. */
@@ -262,7 +267,7 @@ static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
 {
     const char *p = *q + 1;
     size_t base = rd->n_items;
-    iso_val v;
+    iso_val v = ISO_NIL;
     if (p < end && *p == ']') {
         *out = iso_rd_seq(rd, ISO_SEQ_VEC, &v, 0);
         *q = p + 1;
@@ -353,10 +358,102 @@ int iso_json_value(iso_rd *rd, iso_val *out)
     return -1;
 }
 
+/* ---- op objects ------------------------------------------------------------ */
+
+/* At '[': a transaction's value whose every item json_mop reads, read in
+ * one go. Returns 1 with *out set, or 0 having consumed nothing. */
+static int json_mops(iso_rd *rd, iso_val *out)
+{
+    size_t start = rd->pos, base = rd->n_items;
+    const char *p = rd->p;
+    rd->pos++;
+    for (;;) {
+        iso_val m;
+        if (rd->pos >= rd->len || p[rd->pos] != '[' || !json_mop(rd, &m)) break;
+        iso_rd_item(rd, m);
+        const char *q = mop_sep(p + rd->pos, p + rd->len, ',');
+        if (q) {
+            rd->pos = (size_t)(q - p);
+            continue;
+        }
+        if (rd->pos < rd->len && p[rd->pos] == ']') {
+            rd->pos++;
+            *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
+            rd->n_items = base;
+            return 1;
+        }
+        break;
+    }
+    rd->pos = start;
+    rd->n_items = base;
+    return 0;
+}
+
+/* A field's value: strings, plain integers and lists of micro-ops
+ * directly, anything else through the general parser. */
+static int json_field_value(iso_rd *rd, iso_val *v)
+{
+    char c = rd->p[rd->pos];
+    if (c == '"') return iso_rd_string(rd, v, 1);
+    if (c >= '0' && c <= '9' && json_small_int(rd, v)) return 0;
+    if (c == '[' && rd->pos + 1 < rd->len && rd->p[rd->pos + 1] == '[' && json_mops(rd, v)) return 0;
+    return iso_json_value(rd, v);
+}
+
+/* The cursor and stacks as they were, to read an op again. */
+typedef struct rd_mark { size_t pos, line, line_start, n_items, n_frames; } rd_mark;
+
+static int rd_restore(iso_rd *rd, const rd_mark *m)
+{
+    rd->pos = m->pos;
+    rd->line = m->line;
+    rd->line_start = m->line_start;
+    rd->n_items = m->n_items;
+    rd->n_frames = m->n_frames;
+    return 0;
+}
+
+/* At '{': an op object read field by field straight into the op, with no
+ * map built. Returns 1 when the op was added, -1 when it breaks the op
+ * rules, and 0 having consumed nothing when the object is not well formed
+ * (the general parser then reads it, and reports the error exactly). */
+static int json_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
+{
+    rd_mark m = {rd->pos, rd->line, rd->line_start, rd->n_items, rd->n_frames};
+    iso_val fields[ISO_OP_FIELDS] = {0};
+    uint8_t have[ISO_OP_FIELDS] = {0};
+    rd->pos++;
+    for (size_t place = 0;; place++) {
+        iso_val k, v;
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd) || rd->p[rd->pos] != '"' || key_at(rd, place, &k) != 0)
+            return rd_restore(rd, &m);
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd) || rd->p[rd->pos] != ':') return rd_restore(rd, &m);
+        rd->pos++;
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd) || json_field_value(rd, &v) != 0) return rd_restore(rd, &m);
+        int f = iso_history_field(k);
+        if (f >= 0) { /* a repeated key: the last one counts, as in a map */
+            fields[f] = v;
+            have[f] = 1;
+        }
+        iso_json_skip(rd, 0);
+        char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos++];
+        if (c == '}') break;
+        if (c != ',') return rd_restore(rd, &m);
+    }
+    if (iso_history_add_op_fields(rd->h, fields, have, line, col, rd->err) != 0) return -1;
+    iso_rd_consumed(rd);
+    return 1;
+}
+
 /* One op object at the cursor. */
 static int json_op(iso_rd *rd)
 {
     uint32_t line = (uint32_t)rd->line, col = (uint32_t)iso_rd_col(rd);
+    int r = rd->p[rd->pos] == '{' ? json_op_fields(rd, line, col) : 0;
+    if (r) return r < 0 ? -1 : 0;
     iso_val v;
     if (iso_json_value(rd, &v) != 0) return -1;
     return iso_rd_add_op(rd, v, line, col);

@@ -298,6 +298,41 @@ static void test_micro_op_fast_path(void **state)
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
 
+/* Op objects are read field by field, with no map built: every shape must
+ * come out as the same op read from the EDN map (the map path). */
+static void test_op_objects_as_edn_maps(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {
+        {"{\"type\":\"ok\",\"process\":3,\"value\":[[\"append\",1,2],[\"r\",1,[2]]],\"index\":0}",
+         "{:type :ok, :process 3, :value [[\"append\" 1 2] [\"r\" 1 [2]]], :index 0}"},
+        {"{\"index\":0,\"type\":\"invoke\",\"type\":\"fail\",\"process\":1}", /* the last key counts */
+         "{:index 0, :type :fail, :process 1}"},
+        {"{ \"type\" : \"info\" ,\n \"extra\": {\"a\": [1, {\"b\": null}]}, \"process\": \"nemesis\", \"index\": 0 }",
+         "{:type :info, :extra {\"a\" [1 {\"b\" nil}]}, :process \"nemesis\", :index 0}"},
+        {"{\"type\":\"fail\",\"f\":\"txn\",\"error\":[\"conflict\",7],\"value\":[],\"time\":12,\"process\":0,\"index\":0}",
+         "{:type :fail, :f \"txn\", :error [\"conflict\" 7], :value [], :time 12, :process 0, :index 0}"},
+        {"{\"type\":\"ok\",\"value\":[[\"r\",\"k\",[1]],[\"w\",1,-2]],\"process\":0,\"index\":0}",
+         "{:type :ok, :value [[\"r\" \"k\" [1]] [\"w\" 1 -2]], :process 0, :index 0}"},
+        {"{\"type\":\"ok\",\"value\":null,\"process\":12345678901234567890,\"index\":0}",
+         "{:type :ok, :value nil, :process 12345678901234567890, :index 0}"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        iso_history *j = tu_read(pairs[i][0], ISO_FORMAT_JSONL), *e = tu_read(pairs[i][1], ISO_FORMAT_EDN);
+        char want[4096];
+        snprintf(want, sizeof want, "%s", rt_op(e, 0, 1));
+        if (strcmp(rt_op(j, 0, 1), want) != 0) fail_msg("%s:\n %s\n %s", pairs[i][0], rt_op(j, 0, 1), want);
+        iso_history_free(j);
+        iso_history_free(e);
+    }
+    static const struct rt_bad bad[] = {
+        {"{\"type\":\"ok\"}\n  {\"process\":0,\"type\":\"bogus\"}", ISO_FORMAT_JSONL, 2, 3, ":type must be one of"},
+        {"{\"type\":\"ok\",\"value\":[[\"r\",1,[2]],[\"r\",1,[2}", ISO_FORMAT_JSONL, 1, 44, "']'"},
+        {"{\"type\":\"ok\" \"process\":1}", ISO_FORMAT_JSONL, 1, 14, "','"},
+    };
+    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_micro_op_fast_path),
         cmocka_unit_test(test_integers_exact),
         cmocka_unit_test(test_same_ops_as_edn),
+        cmocka_unit_test(test_op_objects_as_edn_maps),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_malformed),
