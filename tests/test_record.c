@@ -96,6 +96,62 @@ static void test_read_text_random(void **state)
     assert_true(accepted > 10000); /* both answers well exercised */
 }
 
+/* A random transaction with its reads filled in every way a driver may. */
+static void random_txn(run_txn *t, uint64_t *rng)
+{
+    t->list_append = (int)rng_below(rng, 2);
+    t->n = 1 + rng_below(rng, 6);
+    run_txn_clear_reads(t);
+    for (uint32_t i = 0; i < t->n; i++) {
+        int64_t v = (int64_t)rng_next(rng) >> rng_below(rng, 64);
+        t->mops[i] = (run_mop){rng_below(rng, 2) ? RUN_R : t->list_append ? RUN_APPEND : RUN_W,
+                               1, (int64_t)rng_below(rng, 1000) - 5, v, 0, 0, 0};
+    }
+    run_txn_clear_reads(t);
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (t->mops[i].f != RUN_R || rng_below(rng, 4) == 0) continue; /* nil */
+        if (!t->list_append) {
+            t->mops[i].nil = 0;
+            t->mops[i].value = (int64_t)rng_next(rng);
+        } else if (rng_below(rng, 2)) {
+            assert_int_equal(run_txn_read_text(t, i, "3,1,22", rng_below(rng, 2) ? 6 : 0), 0);
+        } else {
+            run_txn_read_begin(t, i);
+            for (uint32_t j = rng_below(rng, 5); j > 0; j--)
+                run_txn_read_elem(t, i, (int64_t)rng_next(rng));
+        }
+    }
+}
+
+/* The completion's value made from the invocation's is rec_value's. */
+static void test_ok_value(void **state)
+{
+    (void)state;
+    uint64_t rng = 7;
+    run_txn t = {0};
+    iso_buf inv = {0}, ok = {0}, want = {0}, want_inv = {0};
+    uint32_t null_at[RUN_MAX_MOPS];
+    for (int round = 0; round < 20000; round++) {
+        random_txn(&t, &rng);
+        uint32_t reads = rec_invoke_value(&inv, &t, null_at);
+        want_inv.n = want.n = 0;
+        rec_value(&want_inv, &t, 0);
+        assert_string_equal(iso_buf_cstr(&inv), iso_buf_cstr(&want_inv));
+        uint32_t n_r = 0;
+        for (uint32_t i = 0; i < t.n; i++) n_r += t.mops[i].f == RUN_R;
+        assert_int_equal(reads, n_r);
+        ok.n = 0;
+        rec_ok_value(&ok, &inv, null_at, &t);
+        rec_value(&want, &t, 1);
+        assert_string_equal(iso_buf_cstr(&ok), iso_buf_cstr(&want));
+    }
+    run_txn_release(&t);
+    iso_buf_free(&inv);
+    iso_buf_free(&ok);
+    iso_buf_free(&want);
+    iso_buf_free(&want_inv);
+}
+
 /* One op line as the runner writes it (index i, an invocation when even). */
 static void line(iso_buf *b, int64_t i)
 {
@@ -219,6 +275,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_text),
         cmocka_unit_test(test_read_text_random),
+        cmocka_unit_test(test_ok_value),
         cmocka_unit_test(test_mapped_file),
         cmocka_unit_test(test_pipe),
         cmocka_unit_test(test_write_error),

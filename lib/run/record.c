@@ -43,7 +43,7 @@ void run_txn_read_begin(run_txn *t, uint32_t i)
 int run_txn_read_text(run_txn *t, uint32_t i, const char *s, size_t n)
 {
     if (n > UINT32_MAX || !run_list_text_ok(s, n)) return -1;
-    ISO_GROW(t->text, t->cap_text, t->n_text + n + 1);
+    if (t->n_text + n + 1 > t->cap_text) ISO_GROW(t->text, t->cap_text, t->n_text + n + 1);
     memcpy(t->text + t->n_text, s, n);
     run_mop *m = &t->mops[i];
     m->nil = 0;
@@ -65,21 +65,28 @@ static const char digit_pairs[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* Writes exactly its digits (no scratch copy): the count first, from a
- * table of powers of ten, then the digits from the right. */
-static char *put_u64(char *p, uint64_t u)
+/* The number of decimal digits of u >= 10: from its bit length, the
+ * count or one less, settled by one comparison (no loop). */
+static unsigned digits_u64(uint64_t u)
 {
     static const uint64_t pow10[I64_MAX_CHARS] = {
         1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
         100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
         10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
         100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+    unsigned bits = 64 - (unsigned)__builtin_clzll(u);
+    unsigned n = bits * 1233 >> 12; /* 1233 / 4096 ~ log10(2) */
+    return n + (u >= pow10[n]);
+}
+
+/* Writes exactly its digits (no scratch copy), from the right. */
+static char *put_u64(char *p, uint64_t u)
+{
     if (u < 10) {
         *p = (char)('0' + u);
         return p + 1;
     }
-    int n = 2;
-    while (n < I64_MAX_CHARS && u >= pow10[n]) n++;
+    unsigned n = digits_u64(u);
     char *q = p + n;
     while (u >= 100) {
         const char *d = digit_pairs + 2 * (u % 100);
@@ -103,12 +110,8 @@ static char *put_i64(char *p, int64_t v)
     return put_u64(p, 0 - (uint64_t)v);
 }
 
-static char *put_lit(char *p, const char *s)
-{
-    size_t n = strlen(s);
-    memcpy(p, s, n);
-    return p + n;
-}
+/* s is a literal: its length is known at compile time. */
+#define PUT_LIT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
 
 static size_t value_bound(const run_txn *t, int with_reads)
 {
@@ -120,7 +123,7 @@ static size_t value_bound(const run_txn *t, int with_reads)
 
 static char *put_read(char *p, const run_txn *t, const run_mop *m)
 {
-    if (m->nil) return put_lit(p, "null");
+    if (m->nil) return PUT_LIT(p, "null");
     if (!t->list_append) return put_i64(p, m->value);
     *p++ = '[';
     if (m->text) {
@@ -137,11 +140,14 @@ static char *put_read(char *p, const run_txn *t, const run_mop *m)
     return p;
 }
 
-static char *put_value(char *p, const run_txn *t, int with_reads)
+/* The value; with null_at, where each read's null went (reads are null
+ * unless with_reads). */
+static char *put_value(char *p, const run_txn *t, int with_reads, uint32_t *null_at)
 {
     /* Copied 16 bytes at a time (one move): value_bound leaves room. */
     static const struct { char s[16]; size_t n; } names[] = {
         {"[\"r\",", 5}, {"[\"append\",", 10}, {"[\"w\",", 5}};
+    char *start = p;
     *p++ = '[';
     for (uint32_t i = 0; i < t->n; i++) {
         const run_mop *m = &t->mops[i];
@@ -150,43 +156,87 @@ static char *put_value(char *p, const run_txn *t, int with_reads)
         p += names[m->f].n;
         p = put_i64(p, m->key);
         *p++ = ',';
-        if (m->f != RUN_R) p = put_i64(p, m->value);
-        else if (with_reads) p = put_read(p, t, m);
-        else p = put_lit(p, "null");
+        if (m->f != RUN_R) {
+            p = put_i64(p, m->value);
+        } else if (with_reads) {
+            p = put_read(p, t, m);
+        } else {
+            if (null_at) null_at[i] = (uint32_t)(p - start);
+            p = PUT_LIT(p, "null");
+        }
         *p++ = ']';
     }
     *p++ = ']';
     return p;
 }
 
+static void put_value_buf(iso_buf *b, const run_txn *t, int with_reads, uint32_t *null_at)
+{
+    size_t need = b->n + value_bound(t, with_reads) + 1;
+    if (need > b->cap) ISO_GROW(b->p, b->cap, need);
+    b->n = (size_t)(put_value(b->p + b->n, t, with_reads, null_at) - b->p);
+    b->p[b->n] = '\0'; /* as iso_buf_put leaves it */
+}
+
 void rec_value(iso_buf *b, const run_txn *t, int with_reads)
 {
-    ISO_GROW(b->p, b->cap, b->n + value_bound(t, with_reads) + 1);
-    b->n = (size_t)(put_value(b->p + b->n, t, with_reads) - b->p);
-    b->p[b->n] = '\0'; /* as iso_buf_put leaves it */
+    put_value_buf(b, t, with_reads, NULL);
+}
+
+uint32_t rec_invoke_value(iso_buf *b, const run_txn *t, uint32_t *null_at)
+{
+    b->n = 0;
+    put_value_buf(b, t, 0, null_at);
+    uint32_t reads = 0;
+    for (uint32_t i = 0; i < t->n; i++) reads += t->mops[i].f == RUN_R;
+    return reads;
+}
+
+/* Each read's null in inv replaced by its result; the rest copied. */
+void rec_ok_value(iso_buf *b, const iso_buf *inv, const uint32_t *null_at, const run_txn *t)
+{
+    size_t need = b->n + inv->n + value_bound(t, 1) + 1;
+    if (need > b->cap) ISO_GROW(b->p, b->cap, need);
+    char *p = b->p + b->n;
+    size_t from = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (t->mops[i].f != RUN_R) continue;
+        memcpy(p, inv->p + from, null_at[i] - from);
+        p = put_read(p + (null_at[i] - from), t, &t->mops[i]);
+        from = null_at[i] + 4;
+    }
+    memcpy(p, inv->p + from, inv->n - from);
+    b->n = (size_t)(p + (inv->n - from) - b->p);
+    b->p[b->n] = '\0';
 }
 
 size_t rec_head(char *out, int64_t index, int type, int64_t process)
 {
-    char *p = put_lit(out, "{\"index\":");
+    /* ,"type":"ok","process":  copied 32 bytes at a time */
+    static const struct { char s[32]; size_t n; } types[] = {
+        {",\"type\":\"invoke\",\"process\":", 27}, {",\"type\":\"ok\",\"process\":", 23},
+        {",\"type\":\"fail\",\"process\":", 25}, {",\"type\":\"info\",\"process\":", 25}};
+    char *p = PUT_LIT(out, "{\"index\":");
     p = put_i64(p, index);
-    p = put_lit(p, ",\"type\":\"");
-    p = put_lit(p, iso_op_type_name(type));
-    p = put_lit(p, "\",\"process\":");
-    p = put_i64(p, process);
-    p = put_lit(p, ",\"f\":\"txn\",\"value\":");
-    return (size_t)(p - out);
+    memcpy(p, types[type & 3].s, sizeof types[type & 3].s);
+    p = put_i64(p + types[type & 3].n, process);
+    return (size_t)(PUT_LIT(p, ",\"f\":\"txn\",\"value\":") - out);
 }
 
 size_t rec_time(char *out, int64_t time_ns)
 {
-    char *p = put_lit(out, ",\"time\":");
+    char *p = PUT_LIT(out, ",\"time\":");
     return (size_t)(put_i64(p, time_ns) - out);
+}
+
+int rec_has_error(int type, const run_txn *t)
+{
+    return type != ISO_OP_INVOKE && type != ISO_OP_OK && t->error[0];
 }
 
 void rec_tail(iso_buf *b, int type, const run_txn *t)
 {
-    if (type != ISO_OP_INVOKE && type != ISO_OP_OK && t->error[0]) {
+    if (rec_has_error(type, t)) {
         iso_buf_puts(b, ",\"error\":");
         iso_json_string(b, t->error, strlen(t->error));
     }

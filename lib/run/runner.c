@@ -83,31 +83,25 @@ static int64_t now_locked(const struct shared *sh)
     return (int64_t)((iso_now() - sh->t0) * 1e9);
 }
 
-/* Record one op (caller holds the lock) whose value and tail the client
- * formatted into b (the value is b's first n_value bytes); the index is
- * taken here, so the file's order is the index order. */
-static void emit(struct shared *sh, const iso_buf *b, size_t n_value, int type,
-                 int64_t process, int64_t ns)
+/* One op's line but for its head and time: its value, then its tail. */
+struct line {
+    const char *value, *tail;
+    size_t n_value, n_tail;
+};
+
+/* Record one op (caller holds the lock); the index is taken here, so the
+ * file's order is the index order. */
+static void emit(struct shared *sh, const struct line *l, int type, int64_t process, int64_t ns)
 {
     char head[REC_HEAD_MAX], time[REC_TIME_MAX];
     struct iovec v[4] = {
         {head, rec_head(head, sh->next_index++, type, process)},
-        {b->p, n_value},
+        {(char *)l->value, l->n_value},
         {time, rec_time(time, ns)},
-        {b->p + n_value, b->n - n_value},
+        {(char *)l->tail, l->n_tail},
     };
     if (hist_append(&sh->hist, v, 4, type != ISO_OP_INVOKE) < 0)
         fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
-}
-
-/* Format t as an op of the given type into b; returns the value's length. */
-static size_t format(iso_buf *b, int type, const run_txn *t)
-{
-    b->n = 0;
-    rec_value(b, t, type == ISO_OP_OK);
-    size_t n_value = b->n;
-    rec_tail(b, type, t);
-    return n_value;
 }
 
 static void count(struct shared *sh, int outcome)
@@ -125,7 +119,10 @@ struct client {
     int64_t process;
     int final;        /* the final reads, not the workload */
     run_txn t;
-    iso_buf b;
+    iso_buf inv;      /* t's value as its invocation recorded it */
+    uint32_t null_at[RUN_MAX_MOPS]; /* where each read's null is in inv */
+    uint32_t reads;   /* how many reads t has */
+    iso_buf b;        /* the completion's value (an ok with reads) and tail */
 };
 
 /* Take the next transaction and record its invocation at time ns (lock
@@ -135,8 +132,35 @@ static int next_locked(struct client *c, int64_t ns)
     struct shared *sh = c->x->sh;
     int go = !sh->stop && !external_stop(c->x->o) &&
              (c->final ? gen_final(&sh->g, &c->t) : gen_next(&sh->g, &c->t));
-    if (go) emit(sh, &c->b, format(&c->b, ISO_OP_INVOKE, &c->t), ISO_OP_INVOKE, c->process, ns);
-    return go;
+    if (!go) return 0;
+    c->reads = rec_invoke_value(&c->inv, &c->t, c->null_at);
+    struct line l = {c->inv.p, "}\n", c->inv.n, 2};
+    emit(sh, &l, ISO_OP_INVOKE, c->process, ns);
+    return 1;
+}
+
+/* The completion's line: an ok with reads gets their results put into
+ * the invocation's value; any other completion records that value as it
+ * is (reads null). */
+static struct line completion(struct client *c, int type)
+{
+    struct line l = {c->inv.p, "}\n", c->inv.n, 2};
+    size_t n_value = 0;
+    c->b.n = 0;
+    if (type == ISO_OP_OK && c->reads) {
+        rec_ok_value(&c->b, &c->inv, c->null_at, &c->t);
+        n_value = c->b.n;
+    }
+    if (rec_has_error(type, &c->t)) {
+        rec_tail(&c->b, type, &c->t);
+        l.tail = c->b.p + n_value;
+        l.n_tail = c->b.n - n_value;
+    }
+    if (n_value) {
+        l.value = c->b.p; /* after rec_tail, which may move b */
+        l.n_value = n_value;
+    }
+    return l;
 }
 
 static int next_txn(struct client *c)
@@ -154,10 +178,10 @@ static int complete(struct client *c, int outcome)
 {
     static const int types[] = {ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO};
     struct shared *sh = c->x->sh;
-    size_t n_value = format(&c->b, types[outcome], &c->t);
+    struct line l = completion(c, types[outcome]);
     pthread_mutex_lock(&sh->lock);
     int64_t ns = now_locked(sh); /* one clock read for both ops */
-    emit(sh, &c->b, n_value, types[outcome], c->process, ns);
+    emit(sh, &l, types[outcome], c->process, ns);
     count(sh, outcome);
     int go = 0;
     if (outcome == RUN_INFO) c->process = sh->next_process++;
@@ -183,8 +207,7 @@ static void client_loop(struct ctx *x, int64_t process, int final)
     struct client c = {.x = x, .process = process, .final = final};
     void *conn;
     int go = open_conn(x, &conn) == 0 && next_txn(&c);
-    while (go) {
-        run_txn_clear_reads(&c.t);
+    while (go) { /* gen_next and gen_final leave t's reads clear */
         int outcome = x->drv->txn(conn, &c.t);
         go = complete(&c, outcome);
         if (outcome != RUN_INFO) continue;
@@ -193,6 +216,7 @@ static void client_loop(struct ctx *x, int64_t process, int final)
     }
     if (conn) x->drv->close(conn);
     run_txn_release(&c.t);
+    iso_buf_free(&c.inv);
     iso_buf_free(&c.b);
 }
 
