@@ -354,6 +354,90 @@ int iso_edn_form(iso_rd *rd, iso_val *out)
     }
 }
 
+/* ---- op maps ----------------------------------------------------------------- */
+
+/* At '[': a transaction's value whose every item edn_mop reads, read in one
+ * go. Returns 1 with *out set, or 0 having consumed nothing. */
+static int edn_mops(iso_rd *rd, iso_val *out)
+{
+    size_t start = rd->pos, base = rd->n_items;
+    const char *p = rd->p;
+    rd->pos++;
+    for (;;) {
+        iso_val m;
+        if (rd->pos >= rd->len || p[rd->pos] != '[' || !edn_mop(rd, &m)) break;
+        iso_rd_item(rd, m);
+        if (rd->pos < rd->len && p[rd->pos] == ']') {
+            rd->pos++;
+            *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
+            rd->n_items = base;
+            return 1;
+        }
+        const char *q = mop_sep(p + rd->pos, p + rd->len);
+        if (!q) break;
+        rd->pos = (size_t)(q - p);
+    }
+    rd->pos = start;
+    rd->n_items = base;
+    return 0;
+}
+
+/* A field's value: keywords, plain integers and vectors of micro-ops
+ * directly, any other form through the general parser. 0 when read. */
+static int edn_field_value(iso_rd *rd, iso_val *v)
+{
+    char c = rd->p[rd->pos];
+    if (c == ':') return edn_keyword(rd, v);
+    if (c >= '0' && c <= '9' && edn_small_int(rd, v)) return 0;
+    if (c == '[' && rd->pos + 1 < rd->len && rd->p[rd->pos + 1] == '[' && edn_mops(rd, v)) return 0;
+    return iso_edn_form(rd, v) == 1 ? 0 : -1;
+}
+
+/* The cursor and stacks as they were, to read an op again. */
+typedef struct rd_mark { size_t pos, line, line_start, n_items, n_frames; } rd_mark;
+
+static int rd_restore(iso_rd *rd, const rd_mark *m)
+{
+    rd->pos = m->pos;
+    rd->line = m->line;
+    rd->line_start = m->line_start;
+    rd->n_items = m->n_items;
+    rd->n_frames = m->n_frames;
+    return 0;
+}
+
+/* At '{': an op map of keyword keys read field by field straight into the
+ * op, with no map built. Returns 1 when the op was added, -1 when it breaks
+ * the op rules, and 0 having consumed nothing when the map holds anything
+ * else (the general parser then reads it, and reports any error exactly). */
+static int edn_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
+{
+    rd_mark m = {rd->pos, rd->line, rd->line_start, rd->n_items, rd->n_frames};
+    iso_val fields[ISO_OP_FIELDS] = {0};
+    uint8_t have[ISO_OP_FIELDS] = {0};
+    rd->pos++;
+    for (;;) {
+        iso_val k, v;
+        iso_edn_skip(rd);
+        if (iso_rd_eof(rd)) return rd_restore(rd, &m);
+        if (rd->p[rd->pos] == '}') {
+            rd->pos++;
+            break;
+        }
+        if (rd->p[rd->pos] != ':' || edn_keyword(rd, &k) != 0) return rd_restore(rd, &m);
+        iso_edn_skip(rd);
+        if (iso_rd_eof(rd) || edn_field_value(rd, &v) != 0) return rd_restore(rd, &m);
+        int f = iso_history_field(k);
+        if (f >= 0) { /* a repeated key: the last one counts, as in a map */
+            fields[f] = v;
+            have[f] = 1;
+        }
+    }
+    if (iso_history_add_op_fields(rd->h, fields, have, line, col, rd->err) != 0) return -1;
+    iso_rd_consumed(rd);
+    return 1;
+}
+
 /* The top level: forms that are op maps, or vectors / lists of them. */
 int iso_edn_lines(iso_history *h, const char *buf, size_t len, size_t *lines, iso_error *err)
 {
@@ -376,6 +460,10 @@ int iso_edn_lines(iso_history *h, const char *buf, size_t len, size_t *lines, is
         if (closer && c == closer) {
             closer = 0;
             rd.pos++;
+            continue;
+        }
+        if (c == '{' && (r = edn_op_fields(&rd, (uint32_t)rd.line, (uint32_t)iso_rd_col(&rd))) != 0) {
+            if (r < 0) break;
             continue;
         }
         iso_val v;

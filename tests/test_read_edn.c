@@ -298,11 +298,45 @@ static void test_micro_op_fast_path(void **state)
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
 
+/* Op maps are read field by field, with no map built; a tagged record
+ * (#jepsen.history.Op{...}) goes through the general parser: both must give
+ * the same op for every shape, and malformed maps must fail as before. */
+static void test_op_maps_fast_and_general(void **state)
+{
+    (void)state;
+    static const char *const maps[] = {
+        "{:type :ok, :process 3, :value [[:append 1 2] [:r 1 [2]]], :index 0}",
+        "{:index 0 :type :invoke :type :fail :process 1}",
+        "{:type :info ; a comment\n :extra {:a [1 {:b nil}]}, :process :nemesis, :index 0}",
+        "{:type :fail, :f :txn, :error [:conflict 7], :value [], :time 12, :process 0, :index 0}",
+        "{:type :ok, :value [[:r :k [1]] [:w 1 -2]], :process 0, :index 0 #_ :ignored}",
+        "{:type :ok, :value nil, :process 12345678901234567890, :index 0, \"s\" 1}",
+        "{:type :ok :value [[:append 1 2], [:r 1 [2]]] :process 0 :index 0 :when #inst \"2020\"}",
+    };
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        char tagged[512], want[4096];
+        snprintf(tagged, sizeof tagged, "#jepsen.history.Op%s", maps[i]);
+        iso_history *f = tu_read(maps[i], ISO_FORMAT_EDN), *g = tu_read(tagged, ISO_FORMAT_EDN);
+        snprintf(want, sizeof want, "%s", rt_op(g, 0, 1));
+        if (strcmp(rt_op(f, 0, 1), want) != 0) fail_msg("%s:\n %s\n %s", maps[i], rt_op(f, 0, 1), want);
+        assert_int_equal(f->ops[0].col, 1);
+        iso_history_free(f);
+        iso_history_free(g);
+    }
+    static const struct rt_bad bad[] = {
+        {"{:type :ok}\n  {:process 0 :type :bogus}", ISO_FORMAT_EDN, 2, 3, ":type must be one of"},
+        {"{:type :ok :process}", ISO_FORMAT_EDN, 1, 1, "even number of forms"},
+        {"{:type :ok :value [[:r 1 [2]] [:r 1 [2}]]}", ISO_FORMAT_EDN, 1, 39, "expected ']'"},
+    };
+    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_op_per_line),
         cmocka_unit_test(test_micro_op_fast_path),
+        cmocka_unit_test(test_op_maps_fast_and_general),
         cmocka_unit_test(test_dense_index_and_defaults),
         cmocka_unit_test(test_top_level_sequences),
         cmocka_unit_test(test_scalars),
