@@ -18,13 +18,18 @@ enum { E_VEC = ISO_SEQ_VEC, E_LIST = ISO_SEQ_LIST, E_SET = ISO_SEQ_SET,
 static const char closer_of[] = {']', ')', '}', '}'};
 static const char *const kind_name[] = {"vector", "list", "set", "map"};
 
-/* Bytes that end a token (besides whitespace and control bytes). */
-static int is_delim(unsigned char c)
-{
-    return c <= ' ' || c == ',' || c == '(' || c == ')' || c == '[' || c == ']' ||
-           c == '{' || c == '}' || c == '"' || c == ';' || c == '\\' || c == '^' ||
-           c == '@' || c == '`' || c == '~' || c == 127;
-}
+/* Bytes that end a token: whitespace and control bytes, and , ( ) [ ] { }
+ * " ; \ ^ @ ` ~ DEL. */
+static const uint8_t delim_table[256] = {
+    [0] = 1, [1] = 1, [2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [7] = 1, [8] = 1, [9] = 1,
+    [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1, [15] = 1, [16] = 1, [17] = 1, [18] = 1,
+    [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1, [25] = 1, [26] = 1, [27] = 1,
+    [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1, [','] = 1, ['('] = 1, [')'] = 1, ['['] = 1,
+    [']'] = 1, ['{'] = 1, ['}'] = 1, ['"'] = 1, [';'] = 1, ['\\'] = 1, ['^'] = 1, ['@'] = 1,
+    ['`'] = 1, ['~'] = 1, [127] = 1,
+};
+
+static int is_delim(unsigned char c) { return delim_table[c]; }
 
 void iso_edn_skip_slow(iso_rd *rd)
 {
