@@ -168,17 +168,43 @@ static void add_cycles(iso_ctx *ctx, const iso_search_out *out)
         ctx->findings[ctx->n_findings++] = (iso_finding){out->cycles[i].type, NULL, NULL, &out->cycles[i]};
 }
 
-static void search_graph(iso_ctx *ctx, uint8_t extra)
+/* The workload's inference, and the real-time order when wanted beside it
+ * on a second thread: it needs only the transactions. */
+typedef struct inference {
+    iso_ctx *ctx;
+    iso_rt *rt;      /* NULL: not wanted */
+    iso_error *err;
+    int rc;
+    size_t next;
+} inference;
+
+static void infer(void *arg)
 {
-    iso_rt rt = {0};
-    if (extra & ISO_EDGE_REALTIME) iso_realtime_ranges(ctx->h, &ctx->txns, &rt);
+    inference *x = arg;
+    for (size_t i; (i = iso_next_item(&x->next)) < 2;) {
+        if (i == 0) x->rc = x->ctx->wl->analyze(x->ctx, x->err);
+        else if (x->rt) iso_realtime_ranges(x->ctx->h, &x->ctx->txns, x->rt);
+    }
+}
+
+static int analyze(iso_ctx *ctx, uint8_t extra, iso_rt *rt, iso_error *err)
+{
+    inference x = {ctx, extra & ISO_EDGE_REALTIME ? rt : NULL, err, 0, 0};
+    int threads = ctx->opts->threads > 0 ? ctx->opts->threads : 2;
+    iso_parallel(x.rt && threads > 1 ? 2 : 1, infer, &x);
+    return x.rc;
+}
+
+/* The graph, with rt (given back) as its real-time order, searched. */
+static void search_graph(iso_ctx *ctx, uint8_t extra, iso_rt *rt)
+{
     if (extra & ISO_EDGE_PROCESS) iso_process_edges(ctx->h, &ctx->txns, &ctx->edges);
-    iso_phase("order edges");
+    iso_phase("process order");
     iso_graph g;
     iso_graph_build_consume(&g, (uint32_t)ctx->txns.n, &ctx->edges);
-    if (extra & ISO_EDGE_REALTIME) g.rt = &rt;
+    if (extra & ISO_EDGE_REALTIME) g.rt = rt;
     iso_phase("graph (CSR)");
-    if (g.n_edges + rt.n_edges == 0) iso_ctx_add_finding(ctx, ISO_A_EMPTY_TRANSACTION_GRAPH,
+    if (g.n_edges + rt->n_edges == 0) iso_ctx_add_finding(ctx, ISO_A_EMPTY_TRANSACTION_GRAPH,
                                             "No dependency between any two transactions could be "
                                             "inferred, so nothing can be said about isolation.",
                                             "true");
@@ -191,7 +217,7 @@ static void search_graph(iso_ctx *ctx, uint8_t extra)
     for (size_t i = 0; i < out->n_exists; i++) iso_explain_cycle_exists(ctx, &out->exists[i]);
     for (size_t i = 0; i < out->n_timeouts; i++) iso_explain_timeout(ctx, &out->timeouts[i]);
     iso_graph_free(&g);
-    iso_rt_free(&rt);
+    iso_rt_free(rt);
 }
 
 void iso_ctx_free(iso_ctx *ctx)
@@ -223,10 +249,11 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
         rc = iso_fail(err, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx.txns.n,
                       ISO_MAX_TXNS - 1);
     iso_phase("pairing");
-    if (!rc) rc = ctx.wl->analyze(&ctx, err);
+    iso_rt rt = {0};
+    if (!rc) rc = analyze(&ctx, extra, &rt, err);
     iso_phase(ctx.wl->name);
     if (!rc) {
-        search_graph(&ctx, extra);
+        search_graph(&ctx, extra, &rt);
         iso_result_build(r, ctx.reportable, ctx.findings, ctx.n_findings);
         ctx.findings = NULL; /* now owned by the result */
         ctx.n_findings = 0;
@@ -238,6 +265,7 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
         return 0;
     }
     if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
+    iso_rt_free(&rt);
     iso_ctx_free(&ctx);
     return rc;
 }
