@@ -346,6 +346,43 @@ static void add_edges(iso_ctx *ctx, const rw_state *st)
     }
 }
 
+/* Version orders and edges on one thread, the anomalies found without
+ * cycles on another (they need neither); the latter's findings go to a
+ * side context and follow the former's, so the order is that of one
+ * thread. */
+typedef struct rw_jobs {
+    iso_ctx *ctx, side;
+    rw_state *st;
+    iso_error *err;
+    int rc;
+    size_t next;
+} rw_jobs;
+
+static void rw_job(void *arg)
+{
+    rw_jobs *j = arg;
+    for (size_t i; (i = iso_next_item(&j->next)) < 2;) {
+        if (i == 1) {
+            rw_find_anomalies(&j->side, j->st);
+        } else if (!(j->rc = rw_version_graph(j->ctx, j->st, j->err))) {
+            iso_phase("rw: orders");
+            add_edges(j->ctx, j->st);
+        }
+    }
+}
+
+static int orders_and_anomalies(iso_ctx *ctx, rw_state *st, iso_error *err)
+{
+    rw_jobs j = {ctx, *ctx, st, err, 0, 0};
+    j.side.findings = NULL;
+    j.side.n_findings = j.side.cap_findings = 0;
+    iso_parallel(ctx->opts->threads == 1 ? 1 : 2, rw_job, &j);
+    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + j.side.n_findings);
+    for (size_t i = 0; i < j.side.n_findings; i++) ctx->findings[ctx->n_findings++] = j.side.findings[i];
+    free(j.side.findings);
+    return j.rc;
+}
+
 static int analyze(iso_ctx *ctx, iso_error *err)
 {
     rw_state *st = iso_xcalloc(1, sizeof *st);
@@ -358,12 +395,7 @@ static int analyze(iso_ctx *ctx, iso_error *err)
     index_readers(ctx, st);
     index_ok_writers(ctx, st);
     iso_phase("rw: readers");
-    if (rw_version_graph(ctx, st, err)) return -1;
-    iso_phase("rw: orders");
-    add_edges(ctx, st);
-    iso_phase("rw: edges");
-    rw_find_anomalies(ctx, st);
-    return 0;
+    return orders_and_anomalies(ctx, st, err);
 }
 
 /* ---- explanations ------------------------------------------------------- */
