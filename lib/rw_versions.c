@@ -501,40 +501,57 @@ static int run_source(iso_ctx *ctx, const rw_state *st, int s, vbuf *b, iso_erro
     }
 }
 
+/* The edges of sources used[0..n) again, into an empty acc (sources are
+ * deterministic): after a graph built from them gave them back. */
+static int rerun(iso_ctx *ctx, const rw_state *st, const int *used, size_t n, vbuf *acc,
+                 iso_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (run_source(ctx, st, used[i], acc, err)) return -1;
+    return 0;
+}
+
+static int last_wanted(const iso_check_opts *o)
+{
+    int last = RW_SRC_INITIAL;
+    for (int s = 0; s < RW_SRC_COUNT; s++)
+        if (wanted(o, s)) last = s;
+    return last;
+}
+
 /* Each source's edges are appended to the accepted ones and the graph is
  * built over both: acyclic, it is the accepted graph so far; cyclic, the
- * source is reported and its edges cut off again. */
+ * source is reported and its edges cut off again. The last source's graph
+ * is built giving the edges back as it goes (they would otherwise be whole
+ * beside it at the peak); should that source be cyclic, the accepted edges
+ * are made again. */
 int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
     vbuf acc = {{0}};
     iso_graph g = {0};
-    int used[RW_SRC_COUNT], built = 0;
+    int used[RW_SRC_COUNT], built = 0, rc = 0, last = last_wanted(ctx->opts);
     size_t n_used = 0;
-    for (int s = 0; s < RW_SRC_COUNT; s++) {
+    for (int s = 0; s < RW_SRC_COUNT && !rc; s++) {
         if (!wanted(ctx->opts, s)) continue;
         size_t before = acc.e.n;
-        if (run_source(ctx, st, s, &acc, err)) {
-            iso_edges_free(&acc.e);
-            iso_graph_free(&g);
-            return -1;
-        }
+        if ((rc = run_source(ctx, st, s, &acc, err))) break;
         used[n_used++] = s;
         if (s == RW_SRC_INITIAL) continue; /* acyclic by construction */
         iso_graph_free(&g);
-        iso_graph_build(&g, (uint32_t)st->n_ver, &acc.e);
+        (s == last ? iso_graph_build_consume : iso_graph_build)(&g, (uint32_t)st->n_ver, &acc.e);
         built = 1;
-        if (report_sccs(ctx, st, &g, used, n_used) > 0) {
-            acc.e.n = before;
-            n_used--;
-            built = 0;
-        }
+        if (report_sccs(ctx, st, &g, used, n_used) == 0) continue;
+        n_used--;
+        built = 0;
+        if (s == last) rc = rerun(ctx, st, used, n_used, &acc, err);
+        else acc.e.n = before;
     }
-    if (!built) {
+    if (!rc && !built) {
         iso_graph_free(&g);
-        iso_graph_build(&g, (uint32_t)st->n_ver, &acc.e);
+        iso_graph_build_consume(&g, (uint32_t)st->n_ver, &acc.e);
     }
     iso_edges_free(&acc.e);
-    reduce(st, &g, &st->red, &st->n_red);
+    if (!rc) reduce(st, &g, &st->red, &st->n_red);
     iso_graph_free(&g);
-    return 0;
+    return rc;
 }
