@@ -24,7 +24,13 @@ void iso_check_opts_init(iso_check_opts *o)
 void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *json)
 {
     ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + 1);
-    ctx->findings[ctx->n_findings++] = (iso_finding){type, iso_xstrdup(text), iso_xstrdup(json), NULL};
+    ctx->findings[ctx->n_findings++] = (iso_finding){type, iso_xstrdup(text), iso_xstrdup(json), NULL, 0};
+}
+
+void iso_ctx_add_pending(iso_ctx *ctx, int type, iso_render_fn render, size_t arg)
+{
+    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + 1);
+    ctx->findings[ctx->n_findings++] = (iso_finding){type, NULL, NULL, render, arg};
 }
 
 void iso_ctx_val_text(const iso_ctx *ctx, iso_val v, iso_buf *out) { iso_val_edn(&ctx->h->store, v, out); }
@@ -163,9 +169,7 @@ static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extr
 /* Findings for the cycles; their proofs wait until a report shows them. */
 static void add_cycles(iso_ctx *ctx, const iso_search_out *out)
 {
-    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + out->n_cycles);
-    for (size_t i = 0; i < out->n_cycles; i++)
-        ctx->findings[ctx->n_findings++] = (iso_finding){out->cycles[i].type, NULL, NULL, &out->cycles[i]};
+    for (size_t i = 0; i < out->n_cycles; i++) iso_ctx_add_pending(ctx, out->cycles[i].type, iso_prove_cycle, i);
 }
 
 /* The workload's inference, and the real-time order when wanted beside it

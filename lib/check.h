@@ -14,19 +14,22 @@
 #include "graph.h"
 #include "anomaly.h"
 
-struct iso_cycle;
 struct iso_search_out;
+typedef struct iso_ctx iso_ctx;
 
-/* One anomaly instance, rendered by the module that found it; or a cycle
- * whose proof is rendered only when a report shows it (explain.c). */
+/* Renders a pending finding's text and JSON into the (cleared) buffers,
+ * from what the module that found it kept under arg. */
+typedef void (*iso_render_fn)(const iso_ctx *ctx, size_t arg, iso_buf *text, iso_buf *json);
+
+/* One anomaly instance: rendered by the module that found it, or pending
+ * (text and json NULL) and rendered only when a report shows it. */
 typedef struct iso_finding {
     int type;        /* anomaly id */
     char *text;      /* for people: several lines, no trailing newline */
     char *json;      /* one JSON object with Elle's keys for this type */
-    const struct iso_cycle *cycle; /* with text and json NULL: not yet proven */
+    iso_render_fn render; /* for a pending finding, with its arg */
+    size_t arg;
 } iso_finding;
-
-typedef struct iso_ctx iso_ctx;
 
 typedef struct iso_workload_ops {
     const char *name;
@@ -65,6 +68,9 @@ int iso_reportable(const iso_check_opts *o, uint8_t set[ISO_A_COUNT], iso_error 
 
 /* Takes ownership of neither string (copies both). */
 void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *json);
+/* A finding rendered only when shown; render(ctx, arg, ...) must work as
+ * long as the result keeps ctx. */
+void iso_ctx_add_pending(iso_ctx *ctx, int type, iso_render_fn render, size_t arg);
 
 /* Render a value or a transaction's op for findings: EDN for text, JSON
  * for json. */

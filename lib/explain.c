@@ -66,6 +66,11 @@ void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, is
     iso_buf_free(&why);
 }
 
+void iso_prove_cycle(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json)
+{
+    iso_explain_cycle(ctx, &ctx->search->cycles[i], text, json);
+}
+
 typedef struct proofs {
     const iso_ctx *ctx;
     iso_finding *f;
@@ -78,8 +83,9 @@ static void prove(void *arg)
     iso_buf text = {0}, json = {0};
     for (size_t i; (i = iso_next_item(&p->next)) < p->n;) {
         iso_finding *f = &p->f[i];
-        if (f->text || !f->cycle) continue;
-        iso_explain_cycle(p->ctx, f->cycle, &text, &json);
+        if (f->text || !f->render) continue;
+        text.n = json.n = 0;
+        f->render(p->ctx, f->arg, &text, &json);
         f->text = iso_xstrndup(text.p, text.n);
         f->json = iso_xstrndup(json.p, json.n);
     }
@@ -95,9 +101,9 @@ void iso_prove_findings(const iso_ctx *ctx, iso_finding *f, size_t n, int thread
 
 const char *iso_finding_text(const iso_ctx *ctx, const iso_finding *f, int json, iso_buf *scratch)
 {
-    if (f->text || !f->cycle) return json ? f->json : f->text;
+    if (f->text || !f->render) return json ? f->json : f->text;
     iso_buf text = {0}, js = {0};
-    iso_explain_cycle(ctx, f->cycle, &text, &js);
+    f->render(ctx, f->arg, &text, &js);
     iso_buf *keep = json ? &js : &text;
     scratch->n = 0;
     iso_buf_put(scratch, keep->p, keep->n);

@@ -12,8 +12,10 @@
 /* The proof of one cycle as text and JSON (both buffers are cleared
  * first); reads ctx only, so several threads may prove cycles at once. */
 void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, iso_buf *json);
-/* Every finding of f[0..n) whose proof is pending gets its text and JSON,
- * rendered on `threads` threads. */
+/* The same for cycle i of ctx->search: a pending finding's renderer. */
+void iso_prove_cycle(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json);
+/* Every pending finding of f[0..n) gets its text and JSON, rendered on
+ * `threads` threads (renderers only read ctx). */
 void iso_prove_findings(const iso_ctx *ctx, iso_finding *f, size_t n, int threads);
 /* A finding's text (json: its JSON): as stored, or its pending proof
  * rendered into scratch. */

@@ -67,9 +67,11 @@ void iso_edge_json(const iso_ctx *ctx, iso_buf *json, const char *type, iso_val 
     iso_buf_printf(json, ",\"a-mop-index\":%ld,\"b-mop-index\":%ld}", am, bm);
 }
 
+void iso_fb_close(iso_fb *f) { iso_buf_puts(&f->json, f->json.n ? "}" : "{}"); }
+
 void iso_fb_emit(iso_ctx *ctx, iso_fb *f, int type)
 {
-    iso_buf_puts(&f->json, f->json.n ? "}" : "{}");
+    iso_fb_close(f);
     iso_ctx_add_finding(ctx, type, iso_buf_cstr(&f->text), iso_buf_cstr(&f->json));
     iso_buf_free(&f->text);
     iso_buf_free(&f->json);

@@ -24,6 +24,8 @@ void iso_fb_field(const iso_ctx *ctx, iso_fb *f, const char *name, iso_val v);
 void iso_fb_field_op(const iso_ctx *ctx, iso_fb *f, const char *name, uint32_t txn);
 /* Close the JSON object, add the finding to ctx, and free the buffers. */
 void iso_fb_emit(iso_ctx *ctx, iso_fb *f, int type);
+/* Close the JSON object (a renderer's last step, iso_render_fn). */
+void iso_fb_close(iso_fb *f);
 
 /* Pieces of a workload's explanation of one edge (iso_workload_ops.explain).
  * The words: fmt with %1 and %2 the two transactions' names, %K the key, %A

@@ -218,35 +218,60 @@ void rw_find_anomalies(iso_ctx *ctx, const rw_state *st)
 
 /* ---- cyclic versions ---------------------------------------------------- */
 
-void rw_report_cyclic(iso_ctx *ctx, const rw_state *st, const uint32_t *vers, size_t n,
-                      const uint32_t *cycle, size_t n_cycle, const int *sources,
-                      size_t n_sources)
+static size_t keep_ids(rw_state *st, const uint32_t *ids, size_t n)
 {
-    iso_fb o = {{0}, {0}};
+    size_t at = st->n_cyc_ids;
+    ISO_GROW(st->cyc_ids, st->cap_cyc_ids, at + n);
+    memcpy(st->cyc_ids + at, ids, n * sizeof *ids);
+    st->n_cyc_ids += n;
+    return at;
+}
+
+/* iso_render_fn of cyclic-versions finding i. */
+static void render_cyclic(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json)
+{
+    const rw_state *st = ctx->wl_state;
+    const rw_cyclic *c = &st->cyc[i];
+    const uint32_t *vers = st->cyc_ids + c->vers, *cycle = st->cyc_ids + c->cycle;
+    iso_fb o = {*text, *json};
     iso_val k = st->keys.vals[st->ver[vers[0]].key];
     iso_buf_puts(&o.text, "The inferred version order of key ");
     iso_ctx_val_text(ctx, k, &o.text);
     iso_buf_puts(&o.text, " is cyclic: ");
-    for (size_t i = 0; i <= n_cycle; i++) {
-        if (i) iso_buf_puts(&o.text, " < ");
-        iso_ctx_val_text(ctx, st->ver[cycle[i % n_cycle]].val, &o.text);
+    for (size_t j = 0; j <= c->n_cycle; j++) {
+        if (j) iso_buf_puts(&o.text, " < ");
+        iso_ctx_val_text(ctx, st->ver[cycle[j % c->n_cycle]].val, &o.text);
     }
     iso_buf_puts(&o.text, "\n  inferred from: ");
     iso_fb_field(ctx, &o, "key", k);
     iso_fb_key(&o, "scc");
     iso_buf_puts(&o.json, "[");
-    for (size_t i = 0; i < n; i++) {
-        if (i) iso_buf_puts(&o.json, ",");
-        iso_ctx_val_json(ctx, st->ver[vers[i]].val, &o.json);
+    for (size_t j = 0; j < c->n_vers; j++) {
+        if (j) iso_buf_puts(&o.json, ",");
+        iso_ctx_val_json(ctx, st->ver[vers[j]].val, &o.json);
     }
     iso_buf_puts(&o.json, "]");
     iso_fb_key(&o, "sources");
     iso_buf_puts(&o.json, "[");
-    for (size_t i = 0; i < n_sources; i++) {
-        iso_buf_printf(&o.text, "%s%s", i ? ", " : "", rw_source_name(sources[i]));
-        iso_buf_printf(&o.json, "%s\"%s\"", i ? "," : "", rw_source_name(sources[i]));
+    for (size_t j = 0; j < c->n_sources; j++) {
+        iso_buf_printf(&o.text, "%s%s", j ? ", " : "", rw_source_name(c->sources[j]));
+        iso_buf_printf(&o.json, "%s\"%s\"", j ? "," : "", rw_source_name(c->sources[j]));
     }
-    iso_buf_printf(&o.text, "\n  the %s evidence was set aside", rw_source_name(sources[n_sources - 1]));
+    iso_buf_printf(&o.text, "\n  the %s evidence was set aside", rw_source_name(c->sources[c->n_sources - 1]));
     iso_buf_puts(&o.json, "]");
-    iso_fb_emit(ctx, &o, ISO_A_CYCLIC_VERSIONS);
+    iso_fb_close(&o);
+    *text = o.text;
+    *json = o.json;
+}
+
+void rw_report_cyclic(iso_ctx *ctx, rw_state *st, const uint32_t *vers, size_t n,
+                      const uint32_t *cycle, size_t n_cycle, const int *sources,
+                      size_t n_sources)
+{
+    rw_cyclic c = {(uint32_t)keep_ids(st, vers, n), (uint32_t)n, 0, (uint32_t)n_cycle, {0},
+                   (uint8_t)n_sources};
+    c.cycle = (uint32_t)keep_ids(st, cycle, n_cycle);
+    for (size_t j = 0; j < n_sources; j++) c.sources[j] = (uint8_t)sources[j];
+    ISO_PUSH(st->cyc, st->n_cyc, st->cap_cyc, c);
+    iso_ctx_add_pending(ctx, ISO_A_CYCLIC_VERSIONS, render_cyclic, st->n_cyc - 1);
 }

@@ -462,6 +462,8 @@ static void state_free(void *p)
     free(st->rd);
     free(st->red);
     free(st->okw);
+    free(st->cyc);
+    free(st->cyc_ids);
     free(st);
 }
 

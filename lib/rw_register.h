@@ -54,6 +54,13 @@ typedef struct rw_vedge {
 enum rw_source { RW_SRC_INITIAL, RW_SRC_WFR, RW_SRC_SEQUENTIAL, RW_SRC_LINEARIZABLE,
                  RW_SRC_TXN_ORDER, RW_SRC_COUNT };
 
+/* A cyclic component of one key's version graph, kept for its finding:
+ * its versions (sorted) and a cycle through the first, in st->cyc_ids. */
+typedef struct rw_cyclic {
+    uint32_t vers, n_vers, cycle, n_cycle;
+    uint8_t sources[RW_SRC_COUNT], n_sources; /* that together made it */
+} rw_cyclic;
+
 typedef struct rw_state {
     iso_keys keys;          /* key value -> dense id */
     iso_name_atoms read_name, write_name; /* "r" and "w" */
@@ -69,6 +76,10 @@ typedef struct rw_state {
     uint32_t *okw;          /* per version: the ok txn whose external write it is */
     rw_vedge *red;          /* reduced version graph, sorted by (a, b) */
     size_t n_red;
+    rw_cyclic *cyc;         /* cyclic-versions findings, rendered on demand */
+    size_t n_cyc, cap_cyc;
+    uint32_t *cyc_ids;
+    size_t n_cyc_ids, cap_cyc_ids;
 } rw_state;
 
 /* rw_register.c */
@@ -88,8 +99,9 @@ const char *rw_source_name(int source);
 /* rw_anomalies.c */
 void rw_find_anomalies(iso_ctx *ctx, const rw_state *st);
 /* One cyclic component of a key's version graph: its versions (sorted),
- * a cycle through the first, and the sources that together made it. */
-void rw_report_cyclic(iso_ctx *ctx, const rw_state *st, const uint32_t *vers, size_t n,
+ * a cycle through the first, and the sources that together made it; kept,
+ * and rendered as a cyclic-versions finding when shown. */
+void rw_report_cyclic(iso_ctx *ctx, rw_state *st, const uint32_t *vers, size_t n,
                       const uint32_t *cycle, size_t n_cycle, const int *sources,
                       size_t n_sources);
 

@@ -340,7 +340,7 @@ static size_t find_cycle(const iso_graph *g, const uint32_t *comp, uint32_t s, u
 
 /* Report every component of two or more versions, by key then least
  * version. Returns the number reported. */
-static size_t report_sccs(iso_ctx *ctx, const rw_state *st, const iso_graph *g, const int *used,
+static size_t report_sccs(iso_ctx *ctx, rw_state *st, const iso_graph *g, const int *used,
                           size_t n_used)
 {
     uint32_t n = g->n, *comp = iso_xmalloc((n + 1) * sizeof *comp);

@@ -9,7 +9,7 @@ static iso_finding *findings(const int *types, size_t n)
 {
     iso_finding *f = malloc((n ? n : 1) * sizeof *f);
     for (size_t i = 0; i < n; i++)
-        f[i] = (iso_finding){types[i], strdup("text"), strdup("{}"), NULL};
+        f[i] = (iso_finding){types[i], strdup("text"), strdup("{}"), NULL, 0};
     return f;
 }
 
