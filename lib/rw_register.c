@@ -109,8 +109,16 @@ static int check_key(const iso_ctx *ctx, ix *x, const iso_op *op, iso_val k, iso
     return -1;
 }
 
-/* Every micro-op of op must be [r k v] or [w k v] over keys of one type. */
-static int check_op(const iso_ctx *ctx, const rw_state *st, ix *x, const iso_op *op, iso_error *err)
+/* Each micro-op's version-to-be: key id and kind (st->mop), value. */
+typedef struct mop_rec {
+    iso_val *vals;
+    size_t n, cap, cap_mop;
+} mop_rec;
+
+/* Every micro-op of op must be [r k v] or [w k v] over keys of one type;
+ * with rec (the transaction's own op), each is also recorded. */
+static int check_op(const iso_ctx *ctx, rw_state *st, ix *x, const iso_op *op, mop_rec *rec,
+                    iso_error *err)
 {
     const iso_store *s = &ctx->h->store;
     if (!iso_is_nil(op->value) && (!iso_is_seq(op->value) || iso_seq_kind(s, op->value) > ISO_SEQ_LIST))
@@ -119,10 +127,15 @@ static int check_op(const iso_ctx *ctx, const rw_state *st, ix *x, const iso_op 
     const iso_val *m = op_mops(s, op, &n);
     for (size_t j = 0; j < n; j++) {
         iso_val k, v;
-        if (rw_mop(st, m[j], &k, &v) < 0)
+        int kind = rw_mop(st, m[j], &k, &v);
+        if (kind < 0)
             return fail_at(ctx, op, err, "micro-op", m[j],
                            ": rw-register micro-ops are [\"r\", key, value] or [\"w\", key, value]");
         if (check_key(ctx, x, op, k, err)) return -1;
+        if (!rec) continue;
+        ISO_PUSH(rec->vals, rec->n, rec->cap, v);
+        ISO_GROW(st->mop, rec->cap_mop, rec->n);
+        st->mop[rec->n - 1] = iso_keys_intern(&st->keys, k) | (kind == RW_WRITE ? RW_MOP_W : 0);
     }
     return 0;
 }
@@ -183,32 +196,6 @@ static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, const uint32_t *keys, ui
     return 0;
 }
 
-/* Every micro-op's key id and value (vals[i]), kind in st->mop; returns
- * the number of micro-ops. */
-static size_t intern_keys(iso_ctx *ctx, rw_state *st, iso_val **vals)
-{
-    size_t total = 0;
-    for (size_t t = 0; t < ctx->txns.n; t++) {
-        size_t n;
-        rw_txn_mops(ctx, (uint32_t)t, &n);
-        st->mop_off[t] = (uint32_t)total;
-        total += n;
-    }
-    st->mop_off[ctx->txns.n] = (uint32_t)total;
-    st->mop = iso_xmalloc((total + 1) * sizeof *st->mop);
-    *vals = iso_xmalloc((total + 1) * sizeof **vals);
-    for (size_t t = 0, i = 0; t < ctx->txns.n; t++) {
-        size_t n;
-        const iso_val *m = rw_txn_mops(ctx, (uint32_t)t, &n);
-        for (size_t j = 0; j < n; j++, i++) {
-            iso_val k;
-            int kind = rw_mop(st, m[j], &k, &(*vals)[i]);
-            st->mop[i] = iso_keys_intern(&st->keys, k) | (kind == RW_WRITE ? RW_MOP_W : 0);
-        }
-    }
-    return total;
-}
-
 /* Dense version ids, key by key, so that one key's versions sit together
  * and each key's value table stays small: nil first, then values in the
  * order the history first mentions them. st->mop gets each version. */
@@ -259,22 +246,37 @@ static void intern_versions(iso_ctx *ctx, rw_state *st, const iso_val *vals, uin
     free(koff);
 }
 
-static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
+/* Validate every op, record the micro-ops of each transaction's own op
+ * (mop_off), and return their values in *vals; -1 on a malformed one. */
+static long check_and_record(iso_ctx *ctx, rw_state *st, ix *x, iso_val **vals, iso_error *err)
 {
     const iso_history *h = ctx->h;
+    mop_rec rec = {0};
+    st->mop_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->mop_off);
+    for (size_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        st->mop_off[t] = (uint32_t)rec.n;
+        if ((tx->cmp != ISO_NONE && tx->inv != ISO_NONE && check_op(ctx, st, x, &h->ops[tx->inv], NULL, err)) ||
+            check_op(ctx, st, x, iso_txn_op(h, tx), &rec, err)) {
+            free(rec.vals);
+            return -1;
+        }
+    }
+    st->mop_off[ctx->txns.n] = (uint32_t)rec.n;
+    *vals = rec.vals;
+    return (long)rec.n;
+}
+
+static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
+{
     ix x = {NULL, NULL, -1, NULL, 0};
     int rc = 0;
-    for (size_t t = 0; t < ctx->txns.n && !rc; t++) {
-        const iso_txn *tx = &ctx->txns.t[t];
-        rc = (tx->inv != ISO_NONE && check_op(ctx, st, &x, &h->ops[tx->inv], err)) ||
-             (tx->cmp != ISO_NONE && check_op(ctx, st, &x, &h->ops[tx->cmp], err));
-    }
-    st->mop_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->mop_off);
+    iso_val *vals = NULL;
     st->ext_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->ext_off);
     st->ext_off[0] = 0;
-    if (rc) return -1;
-    iso_val *vals;
-    size_t total = intern_keys(ctx, st, &vals);
+    long n = check_and_record(ctx, st, &x, &vals, err);
+    if (n < 0) return -1;
+    size_t total = (size_t)n;
     uint32_t *keys = iso_xmalloc((total + 1) * sizeof *keys); /* each micro-op's key */
     intern_versions(ctx, st, vals, keys, total);
     free(vals);
