@@ -93,19 +93,16 @@ uint32_t iso_scc(const iso_graph *g, uint8_t mask, uint32_t *comp)
 {
     size_t n = g->n ? g->n : 1;
     tarjan t = {.g = g, .mask = mask, .comp = comp};
-    t.idx = iso_xmalloc(n * sizeof *t.idx);
-    t.low = iso_xmalloc(n * sizeof *t.low);
-    t.stk = iso_xmalloc(n * sizeof *t.stk);
-    t.cv = iso_xmalloc(n * sizeof *t.cv);
-    t.ce = iso_xmalloc(n * sizeof *t.ce);
+    uint32_t *work = iso_xmalloc(5 * n * sizeof *work); /* one block: often called on small graphs */
+    t.idx = work;
+    t.low = work + n;
+    t.stk = work + 2 * n;
+    t.cv = work + 3 * n;
+    t.ce = work + 4 * n;
     memset(t.idx, 0xff, n * sizeof *t.idx);
     memset(comp, 0xff, (size_t)g->n * sizeof *comp);
     for (uint32_t v = 0; v < g->n; v++)
         if (t.idx[v] == ISO_NONE) run_from(&t, v);
-    free(t.idx);
-    free(t.low);
-    free(t.stk);
-    free(t.cv);
-    free(t.ce);
+    free(work);
     return t.n_comp;
 }
