@@ -367,14 +367,14 @@ static uint32_t *count_labels(const cyc_search *S, uint8_t mask, uint32_t n_sub)
 }
 
 /* Seed label of each sub-component: the rarest required label inside it,
- * ww when none is required, 0 when a required label (or, for G2-item, an
- * rw edge followed by an rw edge) is missing. */
+ * ww when none is required (G0) and it has ww edges, 0 when a required
+ * label (or, for G2-item, an rw edge followed by an rw edge) is missing. */
 static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
 {
     const uint32_t *cnt = S->cnt;
     int g2 = sp->type / 3 == ISO_CB_G2_ITEM;
     for (uint32_t c = 0; c < n_sub; c++) {
-        uint8_t seed = sp->req ? 0 : W;
+        uint8_t seed = sp->req || !cnt[c * 6] ? 0 : W; /* G0: ww edges inside, or none */
         uint32_t best = UINT32_MAX;
         for (unsigned i = 0; i < 5; i++) {
             if (!(sp->req >> i & 1)) continue;
