@@ -13,7 +13,34 @@
 /* ---- reads of other transactions' writes --------------------------------- */
 
 /* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */
-static void read_cases(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop,
+/* iso_render_fn of G1b finding i: a read ending in an intermediate append. */
+static void render_g1b(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json)
+{
+    const la_state *st = ctx->wl_state;
+    const la_g1b *g = &st->g1b[i];
+    const iso_store *s = &ctx->h->store;
+    size_t n;
+    const iso_val *items = la_read_items(s, mop_val(s, g->mop), &n);
+    iso_fb f = {*text, *json};
+    uint32_t tx[2] = {g->reader, g->writer};
+    iso_fb_let(ctx, &f, tx, 2);
+    iso_buf_puts(&f.text, "T1 read ");
+    iso_fb_val(ctx, &f, mop_key(s, g->mop));
+    iso_buf_puts(&f.text, " = ");
+    iso_fb_val(ctx, &f, mop_val(s, g->mop));
+    iso_buf_puts(&f.text, ", ending in ");
+    iso_fb_val(ctx, &f, items[n - 1]);
+    iso_buf_puts(&f.text, ", but T2 appended to that key again after it: T1 read an intermediate state.");
+    iso_fb_field_op(ctx, &f, "op", g->reader);
+    iso_fb_field(ctx, &f, "mop", g->mop);
+    iso_fb_field_op(ctx, &f, "writer", g->writer);
+    iso_fb_field(ctx, &f, "element", items[n - 1]);
+    iso_fb_close(&f);
+    *text = f.text;
+    *json = f.json;
+}
+
+static void read_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop,
                        uint32_t key, const iso_val *items, size_t n, const la_append *last)
 {
     const la_key *k = &st->k[key];
@@ -38,21 +65,8 @@ static void read_cases(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop
         iso_fb_emit(ctx, &f, a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
     }
     if (last && last->intermediate && last->txn != t) {
-        iso_fb f = {{0}, {0}};
-        uint32_t tx[2] = {t, last->txn};
-        iso_fb_let(ctx, &f, tx, 2);
-        iso_buf_puts(&f.text, "T1 read ");
-        iso_fb_val(ctx, &f, mop_key(&ctx->h->store, mop));
-        iso_buf_puts(&f.text, " = ");
-        iso_fb_val(ctx, &f, mop_val(&ctx->h->store, mop));
-        iso_buf_puts(&f.text, ", ending in ");
-        iso_fb_val(ctx, &f, items[n - 1]);
-        iso_buf_puts(&f.text, ", but T2 appended to that key again after it: T1 read an intermediate state.");
-        iso_fb_field_op(ctx, &f, "op", t);
-        iso_fb_field(ctx, &f, "mop", mop);
-        iso_fb_field_op(ctx, &f, "writer", last->txn);
-        iso_fb_field(ctx, &f, "element", items[n - 1]);
-        iso_fb_emit(ctx, &f, ISO_A_G1B);
+        ISO_PUSH(st->g1b, st->n_g1b, st->cap_g1b, ((la_g1b){t, last->txn, mop}));
+        iso_ctx_add_pending(ctx, ISO_A_G1B, render_g1b, st->n_g1b - 1);
     }
 }
 
@@ -97,7 +111,7 @@ static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val
     free(dup);
 }
 
-void la_read_anomalies(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop, uint32_t key,
+void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key,
                        const iso_val *items, size_t n, const la_append *last, int ok)
 {
     if (ok) read_cases(ctx, st, t, mop, key, items, n, last);
@@ -256,6 +270,9 @@ void la_anomalies_free(la_state *st)
     for (size_t i = 0; i < st->ks_cap; i++) free(st->ks[i].list);
     free(st->ks);
     free(st->lu);
+    free(st->g1b);
+    free(st->lost);
+    free(st->pend_txns);
 }
 
 /* ---- per key ---------------------------------------------------------------- */
@@ -377,28 +394,40 @@ static void sort_candidates(la_state *st)
     st->lu = e;
 }
 
-static void lost_update_case(iso_ctx *ctx, const la_state *st, const lu_entry *e, size_t n)
+/* iso_render_fn of lost-update finding i. */
+static void render_lost(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json)
 {
-    iso_fb f = {{0}, {0}};
-    uint32_t *tx = iso_xmalloc(n * sizeof *tx);
-    for (size_t i = 0; i < n; i++) tx[i] = e[i].txn;
-    iso_fb_let(ctx, &f, tx, n);
-    iso_buf_printf(&f.text, "T1..T%zu all read ", n);
-    iso_fb_val(ctx, &f, st->keys.vals[e->key]);
+    const la_state *st = ctx->wl_state;
+    const la_lost *l = &st->lost[i];
+    const uint32_t *tx = st->pend_txns + l->txns;
+    iso_fb f = {*text, *json};
+    iso_fb_let(ctx, &f, tx, l->n);
+    iso_buf_printf(&f.text, "T1..T%u all read ", l->n);
+    iso_fb_val(ctx, &f, st->keys.vals[l->key]);
     iso_buf_puts(&f.text, " = ");
-    iso_fb_val(ctx, &f, e->value);
+    iso_fb_val(ctx, &f, l->value);
     iso_buf_puts(&f.text, " and then appended to it, and all committed: all but one update was lost.");
-    iso_fb_field(ctx, &f, "key", st->keys.vals[e->key]);
-    iso_fb_field(ctx, &f, "value", e->value);
+    iso_fb_field(ctx, &f, "key", st->keys.vals[l->key]);
+    iso_fb_field(ctx, &f, "value", l->value);
     iso_fb_key(&f, "txns");
     iso_buf_puts(&f.json, "[");
-    for (size_t i = 0; i < n; i++) {
-        if (i) iso_buf_puts(&f.json, ",");
-        iso_ctx_op_json(ctx, tx[i], &f.json);
+    for (uint32_t j = 0; j < l->n; j++) {
+        if (j) iso_buf_puts(&f.json, ",");
+        iso_ctx_op_json(ctx, tx[j], &f.json);
     }
     iso_buf_puts(&f.json, "]");
-    free(tx);
-    iso_fb_emit(ctx, &f, ISO_A_LOST_UPDATE);
+    iso_fb_close(&f);
+    *text = f.text;
+    *json = f.json;
+}
+
+static void lost_update_case(iso_ctx *ctx, la_state *st, const lu_entry *e, size_t n)
+{
+    la_lost l = {e->key, (uint32_t)st->n_pend_txns, (uint32_t)n, e->value};
+    ISO_GROW(st->pend_txns, st->cap_pend_txns, st->n_pend_txns + n);
+    for (size_t i = 0; i < n; i++) st->pend_txns[st->n_pend_txns++] = e[i].txn;
+    ISO_PUSH(st->lost, st->n_lost, st->cap_lost, l);
+    iso_ctx_add_pending(ctx, ISO_A_LOST_UPDATE, render_lost, st->n_lost - 1);
 }
 
 static void lost_updates(iso_ctx *ctx, la_state *st)

@@ -59,6 +59,12 @@ typedef struct la_lu {
     uint64_t hash;
 } la_lu;
 
+/* Findings kept for rendering when a report shows them (la_anomalies.c):
+ * a G1b read (reader, writer, the read micro-op), and a lost-update group
+ * (key, value read, its transactions in la_state.pend_txns). */
+typedef struct la_g1b { uint32_t reader, writer; iso_val mop; } la_g1b;
+typedef struct la_lost { uint32_t key, txns, n; iso_val value; } la_lost;
+
 typedef struct la_state {
     iso_keys keys;        /* key iso_val -> dense id */
     iso_name_atoms append_name, read_name; /* "append" and "r" */
@@ -77,6 +83,12 @@ typedef struct la_state {
     size_t n_lu, cap_lu;
     struct la_kstate *ks; /* scratch for internal-consistency checks */
     size_t ks_cap;
+    la_g1b *g1b;          /* pending findings */
+    size_t n_g1b, cap_g1b;
+    la_lost *lost;
+    size_t n_lost, cap_lost;
+    uint32_t *pend_txns;
+    size_t n_pend_txns, cap_pend_txns;
 } la_state;
 
 /* Micro-op access on a transaction's value. */
@@ -104,7 +116,7 @@ int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev);
 void la_txn_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n);
 /* One read of an ok or info txn, ending with append `last` (or NULL):
  * G1a, G1b, garbage-read (ok only), duplicate-elements. */
-void la_read_anomalies(iso_ctx *ctx, const la_state *st, uint32_t t, iso_val mop, uint32_t key,
+void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key,
                        const iso_val *items, size_t n, const la_append *last, int ok);
 /* Per key, once orders are known: incompatible-order, dirty-update, and
  * the lost-update groups. */
