@@ -501,6 +501,21 @@ static int run_source(iso_ctx *ctx, const rw_state *st, int s, vbuf *b, iso_erro
     }
 }
 
+/* With the initial state the only evidence, its edges (nil -> each
+ * version, in version order) are already the reduced graph: st->red
+ * without building one. 0 if they are not sorted as red must be. */
+static int initial_is_reduced(rw_state *st, const vbuf *acc)
+{
+    for (size_t i = 1; i < acc->e.n; i++) {
+        const iso_edge *a = &acc->e.e[i - 1], *b = &acc->e.e[i];
+        if (a->src > b->src || (a->src == b->src && iso_edge_dst(a) >= iso_edge_dst(b))) return 0;
+    }
+    st->red = iso_xmalloc((acc->e.n ? acc->e.n : 1) * sizeof *st->red);
+    for (size_t i = 0; i < acc->e.n; i++) st->red[i] = (rw_vedge){acc->e.e[i].src, iso_edge_dst(&acc->e.e[i])};
+    st->n_red = acc->e.n;
+    return 1;
+}
+
 /* The edges of sources used[0..n) again, into an empty acc (sources are
  * deterministic): after a graph built from them gave them back. */
 static int rerun(iso_ctx *ctx, const rw_state *st, const int *used, size_t n, vbuf *acc,
@@ -545,6 +560,10 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         built = 0;
         if (s == last) rc = rerun(ctx, st, used, n_used, &acc, err);
         else acc.e.n = before;
+    }
+    if (!rc && n_used == 1 && initial_is_reduced(st, &acc)) {
+        iso_edges_free(&acc.e);
+        return 0;
     }
     if (!rc && !built) {
         iso_graph_free(&g);
