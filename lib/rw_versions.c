@@ -561,6 +561,7 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         if (s == last) rc = rerun(ctx, st, used, n_used, &acc, err);
         else acc.e.n = before;
     }
+    if (!built) iso_graph_free(&g); /* a rejected source's graph */
     if (!rc && n_used == 1 && initial_is_reduced(st, &acc)) {
         iso_edges_free(&acc.e);
         return 0;
