@@ -411,6 +411,30 @@ static int rd_restore(iso_rd *rd, const rd_mark *m)
     return 0;
 }
 
+/* The keyword key at the cursor, the place-th of its map: when its text and
+ * the separator after it are those at this place in the previous map, its
+ * atom without scanning or hashing; else read in full, remembered. */
+static int edn_key_at(iso_rd *rd, size_t place, iso_val *k)
+{
+    struct iso_rd_key *kp = place < 8 ? &rd->keys[place] : NULL;
+    const char *p = rd->p + rd->pos;
+    size_t avail = rd->len - rd->pos;
+    if (kp && kp->len && avail > kp->len && iso_rd_key_eq(p, avail, kp->text, kp->len)) {
+        rd->pos += kp->len - 1; /* the separator stays */
+        *k = kp->v;
+        return 0;
+    }
+    if (edn_keyword(rd, k) != 0) return -1;
+    size_t n = rd->pos - (size_t)(p - rd->p) + 1; /* with the separator */
+    if (kp && rd->pos < rd->len && n <= sizeof kp->text && (rd->p[rd->pos] == ' ' || rd->p[rd->pos] == ',')) {
+        memset(kp->text, 0, sizeof kp->text);
+        memcpy(kp->text, p, n);
+        kp->len = (uint32_t)n;
+        kp->v = *k;
+    }
+    return 0;
+}
+
 /* At '{': an op map of keyword keys read field by field straight into the
  * op, with no map built. Returns 1 when the op was added, -1 when it breaks
  * the op rules, and 0 having consumed nothing when the map holds anything
@@ -421,7 +445,7 @@ static int edn_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
     iso_val fields[ISO_OP_FIELDS] = {0};
     uint8_t have[ISO_OP_FIELDS] = {0};
     rd->pos++;
-    for (;;) {
+    for (size_t place = 0;; place++) {
         iso_val k, v;
         iso_edn_skip(rd);
         if (iso_rd_eof(rd)) return rd_restore(rd, &m);
@@ -429,7 +453,7 @@ static int edn_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
             rd->pos++;
             break;
         }
-        if (rd->p[rd->pos] != ':' || edn_keyword(rd, &k) != 0) return rd_restore(rd, &m);
+        if (rd->p[rd->pos] != ':' || edn_key_at(rd, place, &k) != 0) return rd_restore(rd, &m);
         iso_edn_skip(rd);
         if (iso_rd_eof(rd) || edn_field_value(rd, &v) != 0) return rd_restore(rd, &m);
         int f = iso_history_field(k);

@@ -112,24 +112,6 @@ static int json_start(iso_rd *rd, size_t base, iso_val *out)
     return json_literal(rd, out);
 }
 
-/* p[0..len) == text[0..len), len <= 16, text zero-padded to 16 bytes;
- * with 16 bytes readable at p, by two word compares. */
-static int key_eq(const char *p, size_t avail, const char *text, size_t len)
-{
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-    avail = 0; /* the masks below pick bytes in little-endian order */
-#endif
-    if (avail < 16) return memcmp(p, text, len) == 0;
-    uint64_t a, b, x, y;
-    memcpy(&a, p, 8);
-    memcpy(&b, p + 8, 8);
-    memcpy(&x, text, 8);
-    memcpy(&y, text + 8, 8);
-    uint64_t m0 = len >= 8 ? ~0ull : (1ull << (8 * len)) - 1;
-    uint64_t m1 = len >= 16 ? ~0ull : len <= 8 ? 0 : (1ull << (8 * (len - 8))) - 1;
-    return (((a ^ x) & m0) | ((b ^ y) & m1)) == 0;
-}
-
 /* The key at the cursor, the place-th of its object: when it is the key
  * that stood at this place in the previous object, its atom without
  * scanning or hashing; else the key read in full, remembered. */
@@ -137,7 +119,7 @@ static int key_at(iso_rd *rd, size_t place, iso_val *k)
 {
     struct iso_rd_key *kp = place < 8 ? &rd->keys[place] : NULL;
     const char *p = rd->p + rd->pos;
-    if (kp && kp->len && rd->len - rd->pos > kp->len && key_eq(p, rd->len - rd->pos, kp->text, kp->len)) {
+    if (kp && kp->len && rd->len - rd->pos > kp->len && iso_rd_key_eq(p, rd->len - rd->pos, kp->text, kp->len)) {
         rd->pos += kp->len;
         *k = kp->v;
         return 0;

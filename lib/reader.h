@@ -83,6 +83,24 @@ static inline iso_val iso_rd_atom(iso_rd *rd, unsigned tag, const char *p, size_
     return e->v;
 }
 
+/* p[0..len) == text[0..len), len <= 16, text zero-padded to 16 bytes;
+ * with 16 bytes readable at p, by two word compares. */
+static inline int iso_rd_key_eq(const char *p, size_t avail, const char *text, size_t len)
+{
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    avail = 0; /* the masks below pick bytes in little-endian order */
+#endif
+    if (avail < 16) return memcmp(p, text, len) == 0;
+    uint64_t a, b, x, y;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    memcpy(&x, text, 8);
+    memcpy(&y, text + 8, 8);
+    uint64_t m0 = len >= 8 ? ~0ull : (1ull << (8 * len)) - 1;
+    uint64_t m1 = len >= 16 ? ~0ull : len <= 8 ? 0 : (1ull << (8 * (len - 8))) - 1;
+    return (((a ^ x) & m0) | ((b ^ y) & m1)) == 0;
+}
+
 /* Open a frame (fails past ISO_MAX_DEPTH open frames above base). */
 int iso_rd_open(iso_rd *rd, size_t base, uint8_t kind);
 static inline void iso_rd_item(iso_rd *rd, iso_val v)
