@@ -183,44 +183,56 @@ void rec_value(iso_buf *b, const run_txn *t, int with_reads)
     put_value_buf(b, t, with_reads, NULL);
 }
 
-uint32_t rec_invoke_value(iso_buf *b, const run_txn *t, uint32_t *null_at)
+char *rec_put_invoke_value(char *p, const run_txn *t, uint32_t *null_at)
 {
-    b->n = 0;
-    put_value_buf(b, t, 0, null_at);
-    uint32_t reads = 0;
-    for (uint32_t i = 0; i < t->n; i++) reads += t->mops[i].f == RUN_R;
-    return reads;
+    return put_value(p, t, 0, null_at);
 }
 
 /* Each read's null in inv replaced by its result; the rest copied. */
-void rec_ok_value(iso_buf *b, const iso_buf *inv, const uint32_t *null_at, const run_txn *t)
+void rec_ok_value(iso_buf *b, const char *inv, size_t n_inv, const uint32_t *null_at,
+                  const run_txn *t)
 {
-    size_t need = b->n + inv->n + value_bound(t, 1) + 1;
+    size_t need = b->n + n_inv + value_bound(t, 1) + 1;
     if (need > b->cap) ISO_GROW(b->p, b->cap, need);
     char *p = b->p + b->n;
     size_t from = 0;
     for (uint32_t i = 0; i < t->n; i++) {
         if (t->mops[i].f != RUN_R) continue;
-        memcpy(p, inv->p + from, null_at[i] - from);
+        memcpy(p, inv + from, null_at[i] - from);
         p = put_read(p + (null_at[i] - from), t, &t->mops[i]);
         from = null_at[i] + 4;
     }
-    memcpy(p, inv->p + from, inv->n - from);
-    b->n = (size_t)(p + (inv->n - from) - b->p);
+    memcpy(p, inv + from, n_inv - from);
+    b->n = (size_t)(p + (n_inv - from) - b->p);
     b->p[b->n] = '\0';
 }
 
+/* ,"type":"ok","process":  copied 32 bytes at a time */
+static const struct { char s[32]; size_t n; } types[] = {
+    {",\"type\":\"invoke\",\"process\":", 27}, {",\"type\":\"ok\",\"process\":", 23},
+    {",\"type\":\"fail\",\"process\":", 25}, {",\"type\":\"info\",\"process\":", 25}};
+
 size_t rec_head(char *out, int64_t index, int type, int64_t process)
 {
-    /* ,"type":"ok","process":  copied 32 bytes at a time */
-    static const struct { char s[32]; size_t n; } types[] = {
-        {",\"type\":\"invoke\",\"process\":", 27}, {",\"type\":\"ok\",\"process\":", 23},
-        {",\"type\":\"fail\",\"process\":", 25}, {",\"type\":\"info\",\"process\":", 25}};
     char *p = PUT_LIT(out, "{\"index\":");
     p = put_i64(p, index);
     memcpy(p, types[type & 3].s, sizeof types[type & 3].s);
     p = put_i64(p + types[type & 3].n, process);
     return (size_t)(PUT_LIT(p, ",\"f\":\"txn\",\"value\":") - out);
+}
+
+/* Digits of u, any u. */
+static unsigned digits_any(uint64_t u)
+{
+    return u < 10 ? 1 : digits_u64(u);
+}
+
+char *rec_head_before(char *end, int64_t index, int type, int64_t process)
+{
+    size_t n = 9 + digits_any((uint64_t)index) + types[type & 3].n +
+               digits_any((uint64_t)process) + 19;
+    rec_head(end - n, index, type, process);
+    return end - n;
 }
 
 size_t rec_time(char *out, int64_t time_ns)

@@ -118,15 +118,17 @@ int gen_final(gen *g, run_txn *t);
 
 /* Append t's micro-ops as a JSON array; reads are null unless with_reads. */
 void rec_value(iso_buf *b, const run_txn *t, int with_reads);
-/* t's value as its invocation records it (reads null), into b (emptied
- * first); null_at[i] is where read i's null is in it. Returns the number
- * of reads. */
-uint32_t rec_invoke_value(iso_buf *b, const run_txn *t, uint32_t *null_at);
-/* Append the value of t's ok completion to b: inv and null_at as
- * rec_invoke_value left them for t, each read's null replaced by its
+/* t's value as its invocation records it (reads null), written at p;
+ * null_at[i] is where read i's null is in it. Returns its end. At most
+ * REC_VALUE_MAX bytes (any transaction of at most RUN_MAX_MOPS). */
+#define REC_VALUE_MAX (2 + RUN_MAX_MOPS * (16 + 2 * 21))
+char *rec_put_invoke_value(char *p, const run_txn *t, uint32_t *null_at);
+/* Append the value of t's ok completion to b: inv[0..n_inv) and null_at as
+ * rec_put_invoke_value left them for t, each read's null replaced by its
  * result (the same bytes as rec_value(b, t, 1), without printing the keys
  * and written values again). */
-void rec_ok_value(iso_buf *b, const iso_buf *inv, const uint32_t *null_at, const run_txn *t);
+void rec_ok_value(iso_buf *b, const char *inv, size_t n_inv, const uint32_t *null_at,
+                  const run_txn *t);
 /* Append one Elle JSON line: type is ISO_OP_* (history.h numbering:
  * 0 invoke, 1 ok, 2 fail, 3 info). Reads are null unless type is ok. */
 void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
@@ -143,6 +145,9 @@ void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
 #define REC_TIME_MAX 32
 size_t rec_head(char *out, int64_t index, int type, int64_t process);
 size_t rec_time(char *out, int64_t time_ns);
+/* rec_head written so that it ends at end (index, process >= 0); returns
+ * where it starts, at most REC_HEAD_MAX bytes before end. */
+char *rec_head_before(char *end, int64_t index, int type, int64_t process);
 void rec_tail(iso_buf *b, int type, const run_txn *t);
 /* Whether rec_tail writes an error for this op (else the tail is "}\n"). */
 int rec_has_error(int type, const run_txn *t);

@@ -39,6 +39,7 @@ struct shared {
     int failed;           /* a client hit an error: errmsg says which */
     char errmsg[600];
     double t0;
+    int64_t t0_ns;        /* t0 on CLOCK_MONOTONIC, in nanoseconds */
     hist hist;            /* the history file */
 };
 
@@ -80,27 +81,16 @@ static void fail_locked(struct shared *sh, const char *fmt, const char *arg)
  * go backwards in the file. */
 static int64_t now_locked(const struct shared *sh)
 {
-    return (int64_t)((iso_now() - sh->t0) * 1e9);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - sh->t0_ns;
 }
 
-/* One op's line but for its head and time: its value, then its tail. */
-struct line {
-    const char *value, *tail;
-    size_t n_value, n_tail;
-};
-
-/* Record one op (caller holds the lock); the index is taken here, so the
- * file's order is the index order. */
-static void emit(struct shared *sh, const struct line *l, int type, int64_t process, int64_t ns)
+/* Append the lines in [from, to) to the history (lock held). */
+static void emit(struct shared *sh, const char *from, const char *to, int flush)
 {
-    char head[REC_HEAD_MAX], time[REC_TIME_MAX];
-    struct iovec v[4] = {
-        {head, rec_head(head, sh->next_index++, type, process)},
-        {(char *)l->value, l->n_value},
-        {time, rec_time(time, ns)},
-        {(char *)l->tail, l->n_tail},
-    };
-    if (hist_append(&sh->hist, v, 4, type != ISO_OP_INVOKE) < 0)
+    struct iovec v = {(char *)from, (size_t)(to - from)};
+    if (hist_append(&sh->hist, &v, 1, flush) < 0)
         fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
 }
 
@@ -113,79 +103,122 @@ static void count(struct shared *sh, int outcome)
 
 static int external_stop(const iso_run_opts *o) { return o->stop && *o->stop; }
 
-/* One client's state. */
+/* One client's state. Its lines are built whole in two buffers by turns,
+ * so that the file gets one copy of them: the completion of the
+ * transaction whose invocation is in buf[cur] goes into the other buffer,
+ * after room for its head, followed by the next invocation. */
 struct client {
     struct ctx *x;
     int64_t process;
     int final;        /* the final reads, not the workload */
     run_txn t;
-    iso_buf inv;      /* t's value as its invocation recorded it */
-    uint32_t null_at[RUN_MAX_MOPS]; /* where each read's null is in inv */
-    uint32_t reads;   /* how many reads t has */
-    iso_buf b;        /* the completion's value (an ok with reads) and tail */
+    iso_buf buf[2];
+    int cur;          /* the buffer holding t's invocation line */
+    size_t inv_off, n_inv; /* t's value as its invocation recorded it */
+    uint32_t null_at[RUN_MAX_MOPS]; /* where each read's null is in it */
+    iso_buf err_tail; /* a completion's ,"error":"..."}\n; empty if none */
 };
 
-/* Take the next transaction and record its invocation at time ns (lock
- * held); 0 when there is none. */
-static int next_locked(struct client *c, int64_t ns)
+/* Room a buffer keeps after its completion value: the time, and a whole
+ * invocation line. */
+#define LINE_ROOM (REC_TIME_MAX + REC_HEAD_MAX + REC_VALUE_MAX + REC_TIME_MAX + 2)
+
+/* The time, then the tail: err_tail if it holds one, else }\n. */
+static char *close_line(char *p, int64_t ns, const iso_buf *err_tail)
+{
+    p += rec_time(p, ns);
+    if (err_tail && err_tail->n) {
+        memcpy(p, err_tail->p, err_tail->n);
+        return p + err_tail->n;
+    }
+    p[0] = '}';
+    p[1] = '\n';
+    return p + 2;
+}
+
+/* Take the next transaction and write its invocation line at p, in buf[i]
+ * (lock held; LINE_ROOM there). Returns the line's end, or NULL when there
+ * is no transaction. */
+static char *invoke_locked(struct client *c, int i, char *p, int64_t ns)
 {
     struct shared *sh = c->x->sh;
     int go = !sh->stop && !external_stop(c->x->o) &&
              (c->final ? gen_final(&sh->g, &c->t) : gen_next(&sh->g, &c->t));
-    if (!go) return 0;
-    c->reads = rec_invoke_value(&c->inv, &c->t, c->null_at);
-    struct line l = {c->inv.p, "}\n", c->inv.n, 2};
-    emit(sh, &l, ISO_OP_INVOKE, c->process, ns);
-    return 1;
+    if (!go) return NULL;
+    p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process);
+    char *end = rec_put_invoke_value(p, &c->t, c->null_at);
+    c->cur = i;
+    c->inv_off = (size_t)(p - c->buf[i].p);
+    c->n_inv = (size_t)(end - p);
+    return close_line(end, ns, NULL);
 }
 
-/* The completion's line: an ok with reads gets their results put into
- * the invocation's value; any other completion records that value as it
- * is (reads null). */
-static struct line completion(struct client *c, int type)
-{
-    struct line l = {c->inv.p, "}\n", c->inv.n, 2};
-    size_t n_value = 0;
-    c->b.n = 0;
-    if (type == ISO_OP_OK && c->reads) {
-        rec_ok_value(&c->b, &c->inv, c->null_at, &c->t);
-        n_value = c->b.n;
-    }
-    if (rec_has_error(type, &c->t)) {
-        rec_tail(&c->b, type, &c->t);
-        l.tail = c->b.p + n_value;
-        l.n_tail = c->b.n - n_value;
-    }
-    if (n_value) {
-        l.value = c->b.p; /* after rec_tail, which may move b */
-        l.n_value = n_value;
-    }
-    return l;
-}
-
+/* Take and record the next transaction alone (a client's first, or its
+ * first after reconnecting); 0 when there is none. */
 static int next_txn(struct client *c)
 {
-    pthread_mutex_lock(&c->x->sh->lock);
-    int go = next_locked(c, now_locked(c->x->sh));
-    pthread_mutex_unlock(&c->x->sh->lock);
-    return go;
+    struct shared *sh = c->x->sh;
+    int i = c->cur ^ 1;
+    ISO_GROW(c->buf[i].p, c->buf[i].cap, LINE_ROOM);
+    pthread_mutex_lock(&sh->lock);
+    char *end = invoke_locked(c, i, c->buf[i].p, now_locked(sh));
+    if (end) emit(sh, c->buf[i].p, end, 0);
+    pthread_mutex_unlock(&sh->lock);
+    return end != NULL;
+}
+
+static int has_reads(const run_txn *t)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->mops[i].f == RUN_R) return 1;
+    return 0;
+}
+
+/* The completion's value, after REC_HEAD_MAX bytes of room for its head,
+ * in the buffer that does not hold the invocation: an ok with reads gets
+ * their results put into the invocation's value; any other completion
+ * records that value as it is (reads null). Returns the buffer's index. */
+static int completion_value(struct client *c, int type)
+{
+    const char *inv = c->buf[c->cur].p + c->inv_off;
+    iso_buf *b = &c->buf[c->cur ^ 1];
+    b->n = REC_HEAD_MAX;
+    if (type == ISO_OP_OK && has_reads(&c->t)) {
+        rec_ok_value(b, inv, c->n_inv, c->null_at, &c->t);
+    } else {
+        ISO_GROW(b->p, b->cap, b->n + c->n_inv);
+        memcpy(b->p + b->n, inv, c->n_inv);
+        b->n += c->n_inv;
+    }
+    c->err_tail.n = 0;
+    if (rec_has_error(type, &c->t)) rec_tail(&c->err_tail, type, &c->t);
+    ISO_GROW(b->p, b->cap, b->n + c->err_tail.n + LINE_ROOM);
+    return c->cur ^ 1;
 }
 
 /* Record the completion; unless it is an info (after which the client
- * reconnects first), take and record the next transaction in the same
- * critical section. Returns whether the client has a transaction to run. */
+ * reconnects first), take the next transaction in the same critical
+ * section and record its invocation right after, both lines in one copy.
+ * The index and time are given here, under the lock, so the file's order
+ * is the order in which the ops happened: a completion is written after
+ * its transaction ended, an invocation before its transaction starts.
+ * Returns whether the client has a transaction to run. */
 static int complete(struct client *c, int outcome)
 {
     static const int types[] = {ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO};
     struct shared *sh = c->x->sh;
-    struct line l = completion(c, types[outcome]);
+    int i = completion_value(c, types[outcome]);
+    char *value = c->buf[i].p + REC_HEAD_MAX, *end = c->buf[i].p + c->buf[i].n;
     pthread_mutex_lock(&sh->lock);
     int64_t ns = now_locked(sh); /* one clock read for both ops */
-    emit(sh, &l, types[outcome], c->process, ns);
+    char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
+    end = close_line(end, ns, &c->err_tail);
     count(sh, outcome);
-    int go = 0;
+    char *next = NULL;
     if (outcome == RUN_INFO) c->process = sh->next_process++;
-    else go = next_locked(c, ns);
+    else next = invoke_locked(c, i, end, ns);
+    emit(sh, start, next ? next : end, 1);
+    int go = next && !sh->hist.err;
     pthread_mutex_unlock(&sh->lock);
     return go;
 }
@@ -216,8 +249,9 @@ static void client_loop(struct ctx *x, int64_t process, int final)
     }
     if (conn) x->drv->close(conn);
     run_txn_release(&c.t);
-    iso_buf_free(&c.inv);
-    iso_buf_free(&c.b);
+    iso_buf_free(&c.buf[0]);
+    iso_buf_free(&c.buf[1]);
+    iso_buf_free(&c.err_tail);
 }
 
 static void client_done(struct shared *sh)
@@ -334,7 +368,10 @@ static struct shared *shared_new(const iso_run_opts *o, int fd)
     gen_init(&sh->g, &gp);
     sh->next_process = o->clients;
     hist_open(&sh->hist, fd, o->history_path);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     sh->t0 = iso_now();
+    sh->t0_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
     return sh;
 }
 
