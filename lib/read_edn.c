@@ -286,7 +286,20 @@ static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
         *q = p + 1;
         return 1;
     }
-    while (mop_int(&p, end, &v)) {
+    for (;;) {
+        if (end - p > 2 && (unsigned)(*p - '0') < 10) { /* the usual: 1 or 2 digits, then ' ' */
+            if (p[1] == ' ') {
+                iso_rd_item(rd, iso_int(*p - '0'));
+                p += 2;
+                continue;
+            }
+            if ((unsigned)(p[1] - '0') < 10 && p[2] == ' ') {
+                iso_rd_item(rd, iso_int((*p - '0') * 10 + (p[1] - '0')));
+                p += 3;
+                continue;
+            }
+        }
+        if (!mop_int(&p, end, &v)) break;
         iso_rd_item(rd, v);
         if (*p == ']') {
             *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);

@@ -256,6 +256,18 @@ static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
         return 1;
     }
     for (;;) {
+        if (end - p > 2 && (unsigned)(*p - '1') < 9) { /* the usual: 1 or 2 digits, then ',' */
+            if (p[1] == ',') {
+                iso_rd_item(rd, iso_int(*p - '0'));
+                p += 2;
+                continue;
+            }
+            if ((unsigned)(p[1] - '0') < 10 && p[2] == ',') {
+                iso_rd_item(rd, iso_int((*p - '0') * 10 + (p[1] - '0')));
+                p += 3;
+                continue;
+            }
+        }
         if (!mop_int(&p, end, &v)) break;
         iso_rd_item(rd, v);
         if (p < end && *p == ' ') p++;
