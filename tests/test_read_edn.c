@@ -275,7 +275,7 @@ static void test_micro_op_fast_path(void **state)
 {
     (void)state;
     static const char *const mops[] = {
-        "[:append 4 1]", "[:r 0 nil]", "[:r 0 [1 2 3]]", "[:r 0 []]", "[:append, 4, 1]",
+        "[:append 4 1]", "[:r 0 nil]", "[:r 0 [1 2 3]]", "[:r 0 [07 10 5 99 100 0]]", "[:r 0 [12 3,4, 5]]", "[:r 0 []]", "[:append, 4, 1]",
         "[:r,12,[1,2]]", "[:r 0 007]", "[:w 0 0]", "[:append -4 1]", "[:r 0 [-1]]",
         "[:longername 1 2]", "[:r :k [1]]", "[:r 0 1.5]", "[:r 0 [1 [2]]]", "[:r 0 nilly]",
         "[:r 0 12345678901234567890]", "[:r 0 [1 2] ]", "[:r  0 1]", "[\"r\" 0 1]", "[:r 0]",
