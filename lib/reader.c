@@ -107,8 +107,10 @@ static iso_val cons(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, si
     struct iso_rd_cons *c = &rd->cons[hash & (CONS_SLOTS - 1)];
     if (c->off1 && c->hash == hash) {
         const iso_val *w = s->words + c->off1 - 1;
-        if (w[0] == ((uint64_t)kind << 32 | n) && (!n || memcmp(w + 1, items, n * sizeof *items) == 0))
-            return iso_mk(ISO_TAG_SEQ, c->off1 - 1);
+        size_t i = 0;
+        if (w[0] == ((uint64_t)kind << 32 | n))
+            while (i < n && w[1 + i] == items[i]) i++; /* short: no memcmp call */
+        if (w[0] == ((uint64_t)kind << 32 | n) && i == n) return iso_mk(ISO_TAG_SEQ, c->off1 - 1);
     }
     iso_val v = iso_seq(s, kind, items, n);
     if (iso_payload(v) < UINT32_MAX) *c = (struct iso_rd_cons){(uint32_t)iso_payload(v) + 1, hash};
