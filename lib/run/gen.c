@@ -9,6 +9,9 @@
 #include <string.h>
 #include "run/run.h"
 
+#define READ_BITS 23
+#define READ_MASK ((1u << READ_BITS) - 1)
+
 static void zipf_cdf(gen *g)
 {
     double sum = 0;
@@ -32,12 +35,13 @@ void gen_init(gen *g, const gen_params *p)
     g->rng = p->seed ^ 0x1501deull;
     for (int i = 0; i < g->p.keys; i++) g->pool_key[i] = i;
     g->next_key = g->p.keys;
+    double below = ceil(g->p.read_ratio * (double)(1u << READ_BITS));
+    g->read_below = !(below > 0) ? 0 : below >= READ_MASK + 1.0 ? READ_MASK + 1 : (uint32_t)below;
     zipf_cdf(g);
 }
 
-static uint32_t pick_slot(gen *g)
+static uint32_t pick_zipf(gen *g)
 {
-    if (g->p.zipf <= 0) return rng_below(&g->rng, (uint32_t)g->p.keys);
     double u = rng_unit(&g->rng);
     uint32_t lo = 0, hi = (uint32_t)g->p.keys - 1;
     while (lo < hi) {
@@ -48,16 +52,20 @@ static uint32_t pick_slot(gen *g)
     return lo;
 }
 
-/* Half the time, reuse the slot of an earlier micro-op still holding the
- * same key: reads after writes exercise internal consistency, writes after
+/* One draw r decides a micro-op: bit 0 whether to try reusing an earlier
+ * micro-op's slot, bits 1-23 whether it reads, bits 24-31 which earlier
+ * micro-op, bits 32-63 the slot (uniform; zipf draws again). Half the
+ * time the slot of an earlier micro-op still holding the same key is
+ * reused: reads after writes exercise internal consistency, writes after
  * reads make read-modify-write (lost-update) patterns. */
-static uint32_t choose_slot(gen *g, const run_txn *t, const uint32_t *slots)
+static uint32_t choose_slot(gen *g, const run_txn *t, const uint32_t *slots, uint64_t r)
 {
-    if (t->n > 0 && rng_below(&g->rng, 2) == 0) {
-        uint32_t j = rng_below(&g->rng, t->n);
+    if (t->n > 0 && !(r & 1)) {
+        uint32_t j = (uint32_t)(((r >> 24) & 0xff) * t->n >> 8);
         if (g->pool_key[slots[j]] == t->mops[j].key) return slots[j];
     }
-    return pick_slot(g);
+    if (g->p.zipf > 0) return pick_zipf(g);
+    return (uint32_t)((r >> 32) * (uint64_t)g->p.keys >> 32);
 }
 
 static void write_mop(gen *g, run_mop *m, uint32_t slot)
@@ -80,12 +88,13 @@ int gen_next(gen *g, run_txn *t)
     t->list_append = g->p.list_append;
     run_txn_clear_reads(t);
     while (t->n < n) {
-        uint32_t slot = choose_slot(g, t, slots);
+        uint64_t r = rng_next(&g->rng);
+        uint32_t slot = choose_slot(g, t, slots, r);
         run_mop *m = &t->mops[t->n];
         memset(m, 0, sizeof *m);
         m->key = g->pool_key[slot];
         m->nil = 1;
-        if (rng_unit(&g->rng) < g->p.read_ratio) m->f = RUN_R;
+        if (((r >> 1) & READ_MASK) < g->read_below) m->f = RUN_R;
         else write_mop(g, m, slot);
         slots[t->n++] = slot;
     }

@@ -192,7 +192,10 @@ char *rec_put_invoke_value(char *p, const run_txn *t, uint32_t *null_at)
 void rec_ok_value(iso_buf *b, const char *inv, size_t n_inv, const uint32_t *null_at,
                   const run_txn *t)
 {
-    size_t need = b->n + n_inv + value_bound(t, 1) + 1;
+    /* Each read's null becomes at most 21 digits, or its text or
+     * elements in brackets. */
+    size_t need = b->n + n_inv + t->n_text + (I64_MAX_CHARS + 1) * t->n_res +
+                  (I64_MAX_CHARS + 3) * (size_t)t->n + 1;
     if (need > b->cap) ISO_GROW(b->p, b->cap, need);
     char *p = b->p + b->n;
     size_t from = 0;

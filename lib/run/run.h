@@ -98,6 +98,7 @@ typedef struct gen_params {
 /* Fixed-size (no pointers), so that forked clients can share it. */
 typedef struct gen {
     gen_params p;
+    uint32_t read_below;           /* a micro-op reads when 23 random bits are below */
     uint64_t rng;
     long made;                     /* transactions handed out */
     int64_t next_key;              /* keys 0 .. next_key-1 exist */

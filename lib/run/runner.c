@@ -123,10 +123,19 @@ struct client {
  * invocation line. */
 #define LINE_ROOM (REC_TIME_MAX + REC_HEAD_MAX + REC_VALUE_MAX + REC_TIME_MAX + 2)
 
+/* An op's time as its line shows it: formatted once for both lines of a
+ * critical section, copied whole (REC_TIME_MAX bytes, one move; there is
+ * room) and cut to its length. */
+struct time_text {
+    char s[REC_TIME_MAX];
+    size_t n;
+};
+
 /* The time, then the tail: err_tail if it holds one, else }\n. */
-static char *close_line(char *p, int64_t ns, const iso_buf *err_tail)
+static char *close_line(char *p, const struct time_text *tm, const iso_buf *err_tail)
 {
-    p += rec_time(p, ns);
+    memcpy(p, tm->s, REC_TIME_MAX);
+    p += tm->n;
     if (err_tail && err_tail->n) {
         memcpy(p, err_tail->p, err_tail->n);
         return p + err_tail->n;
@@ -139,7 +148,7 @@ static char *close_line(char *p, int64_t ns, const iso_buf *err_tail)
 /* Take the next transaction and write its invocation line at p, in buf[i]
  * (lock held; LINE_ROOM there). Returns the line's end, or NULL when there
  * is no transaction. */
-static char *invoke_locked(struct client *c, int i, char *p, int64_t ns)
+static char *invoke_locked(struct client *c, int i, char *p, const struct time_text *tm)
 {
     struct shared *sh = c->x->sh;
     int go = !sh->stop && !external_stop(c->x->o) &&
@@ -150,7 +159,7 @@ static char *invoke_locked(struct client *c, int i, char *p, int64_t ns)
     c->cur = i;
     c->inv_off = (size_t)(p - c->buf[i].p);
     c->n_inv = (size_t)(end - p);
-    return close_line(end, ns, NULL);
+    return close_line(end, tm, NULL);
 }
 
 /* Take and record the next transaction alone (a client's first, or its
@@ -160,8 +169,10 @@ static int next_txn(struct client *c)
     struct shared *sh = c->x->sh;
     int i = c->cur ^ 1;
     ISO_GROW(c->buf[i].p, c->buf[i].cap, LINE_ROOM);
+    struct time_text tm;
     pthread_mutex_lock(&sh->lock);
-    char *end = invoke_locked(c, i, c->buf[i].p, now_locked(sh));
+    tm.n = rec_time(tm.s, now_locked(sh));
+    char *end = invoke_locked(c, i, c->buf[i].p, &tm);
     if (end) emit(sh, c->buf[i].p, end, 0);
     pthread_mutex_unlock(&sh->lock);
     return end != NULL;
@@ -209,14 +220,15 @@ static int complete(struct client *c, int outcome)
     struct shared *sh = c->x->sh;
     int i = completion_value(c, types[outcome]);
     char *value = c->buf[i].p + REC_HEAD_MAX, *end = c->buf[i].p + c->buf[i].n;
+    struct time_text tm;
     pthread_mutex_lock(&sh->lock);
-    int64_t ns = now_locked(sh); /* one clock read for both ops */
+    tm.n = rec_time(tm.s, now_locked(sh)); /* one clock read for both ops */
     char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
-    end = close_line(end, ns, &c->err_tail);
+    end = close_line(end, &tm, &c->err_tail);
     count(sh, outcome);
     char *next = NULL;
     if (outcome == RUN_INFO) c->process = sh->next_process++;
-    else next = invoke_locked(c, i, end, ns);
+    else next = invoke_locked(c, i, end, &tm);
     emit(sh, start, next ? next : end, 1);
     int go = next && !sh->hist.err;
     pthread_mutex_unlock(&sh->lock);
