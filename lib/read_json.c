@@ -291,10 +291,17 @@ static int json_mop(iso_rd *rd, iso_val *out)
 {
     const char *p = rd->p + rd->pos + 1, *end = rd->p + rd->len, *name;
     if (p >= end || *p != '"') return 0;
-    for (name = ++p; p < end && p - name <= 8 && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20;) p++;
-    if (p >= end || *p != '"' || p - name > 8) return 0;
-    size_t name_len = (size_t)(p - name);
+    size_t name_len;
     iso_val it[3];
+    if (iso_rd_name_hit(rd, name = p + 1, end, &name_len, &it[0])) {
+        p = name + name_len;
+    } else {
+        for (p = name; p < end && p - name <= 8 && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20;) p++;
+        if (p >= end || *p != '"' || p - name > 8) return 0;
+        name_len = (size_t)(p - name);
+        it[0] = iso_rd_atom(rd, ISO_TAG_STR, name, name_len);
+        iso_rd_name_keep(rd, name, name_len, it[0]);
+    }
     if (!(p = mop_sep(p + 1, end, ',')) || !mop_int(&p, end, &it[1]) || !(p = mop_sep(p, end, ',')))
         return 0;
     if (end - p >= 4 && memcmp(p, "null", 4) == 0) {
@@ -305,7 +312,6 @@ static int json_mop(iso_rd *rd, iso_val *out)
     }
     if (p < end && *p == ' ') p++;
     if (p >= end || *p != ']') return 0;
-    it[0] = iso_rd_atom(rd, ISO_TAG_STR, name, name_len);
     *out = iso_rd_seq(rd, ISO_SEQ_VEC, it, 3);
     rd->pos = (size_t)(p + 1 - rd->p);
     return 1;

@@ -44,6 +44,10 @@ typedef struct iso_rd {
     /* JSON: the key last seen at each place in an object ("index" first,
      * "type" second ...), quotes included; op after op they repeat. */
     struct iso_rd_key { char text[16]; uint32_t len; iso_val v; } keys[8];
+    /* The last two micro-op names ("append", "r"), each with the byte
+     * that ended it, as a little-endian word and the mask of its bytes. */
+    struct iso_rd_name { uint64_t word, mask; uint32_t len; iso_val v; } names[2];
+    unsigned name_next;
 } iso_rd;
 
 void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
@@ -99,6 +103,40 @@ static inline int iso_rd_key_eq(const char *p, size_t avail, const char *text, s
     uint64_t m0 = len >= 8 ? ~0ull : (1ull << (8 * len)) - 1;
     uint64_t m1 = len >= 16 ? ~0ull : len <= 8 ? 0 : (1ull << (8 * (len - 8))) - 1;
     return (((a ^ x) & m0) | ((b ^ y) & m1)) == 0;
+}
+
+/* A micro-op name at p that one of the last two was, with the same byte
+ * after it: its length and atom, without scanning or hashing. */
+static inline int iso_rd_name_hit(const iso_rd *rd, const char *p, const char *end, size_t *len,
+                                  iso_val *v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (end - p < 8) return 0;
+    uint64_t w;
+    memcpy(&w, p, 8);
+    for (int i = 0; i < 2; i++) {
+        const struct iso_rd_name *n = &rd->names[i];
+        if (n->mask && ((w ^ n->word) & n->mask) == 0) {
+            *len = n->len;
+            *v = n->v;
+            return 1;
+        }
+    }
+#else
+    (void)rd; (void)p; (void)end; (void)len; (void)v;
+#endif
+    return 0;
+}
+/* Remember the name p[0..len) (with the byte p[len] after it) as v. */
+static inline void iso_rd_name_keep(iso_rd *rd, const char *p, size_t len, iso_val v)
+{
+    if (len + 1 > 8) return;
+    struct iso_rd_name *n = &rd->names[rd->name_next ^= 1];
+    n->word = 0;
+    memcpy(&n->word, p, len + 1);
+    n->mask = len + 1 == 8 ? ~0ull : (1ull << (8 * (len + 1))) - 1;
+    n->len = (uint32_t)len;
+    n->v = v;
 }
 
 /* Open a frame (fails past ISO_MAX_DEPTH open frames above base). */
