@@ -287,18 +287,7 @@ static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
         return 1;
     }
     for (;;) {
-        if (end - p > 2 && (unsigned)(*p - '0') < 10) { /* the usual: 1 or 2 digits, then ' ' */
-            if (p[1] == ' ') {
-                iso_rd_item(rd, iso_int(*p - '0'));
-                p += 2;
-                continue;
-            }
-            if ((unsigned)(p[1] - '0') < 10 && p[2] == ' ') {
-                iso_rd_item(rd, iso_int((*p - '0') * 10 + (p[1] - '0')));
-                p += 3;
-                continue;
-            }
-        }
+        if (iso_rd_small_item(rd, &p, end, '0', ' ')) continue; /* the usual: 1 or 2 digits, then ' ' */
         if (!mop_int(&p, end, &v)) break;
         iso_rd_item(rd, v);
         if (*p == ']') {
@@ -418,18 +407,6 @@ static int edn_field_value(iso_rd *rd, iso_val *v)
     return iso_edn_form(rd, v) == 1 ? 0 : -1;
 }
 
-/* The cursor and stacks as they were, to read an op again. */
-typedef struct rd_mark { size_t pos, line, line_start, n_items, n_frames; } rd_mark;
-
-static int rd_restore(iso_rd *rd, const rd_mark *m)
-{
-    rd->pos = m->pos;
-    rd->line = m->line;
-    rd->line_start = m->line_start;
-    rd->n_items = m->n_items;
-    rd->n_frames = m->n_frames;
-    return 0;
-}
 
 /* The keyword key at the cursor, the place-th of its map: when its text and
  * the separator after it are those at this place in the previous map, its
@@ -461,21 +438,21 @@ static int edn_key_at(iso_rd *rd, size_t place, iso_val *k)
  * else (the general parser then reads it, and reports any error exactly). */
 static int edn_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
 {
-    rd_mark m = {rd->pos, rd->line, rd->line_start, rd->n_items, rd->n_frames};
+    iso_rd_mark m = iso_rd_save(rd);
     iso_val fields[ISO_OP_FIELDS] = {0};
     uint8_t have[ISO_OP_FIELDS] = {0};
     rd->pos++;
     for (size_t place = 0;; place++) {
         iso_val k, v;
         iso_edn_skip(rd);
-        if (iso_rd_eof(rd)) return rd_restore(rd, &m);
+        if (iso_rd_eof(rd)) return iso_rd_restore(rd, &m);
         if (rd->p[rd->pos] == '}') {
             rd->pos++;
             break;
         }
-        if (rd->p[rd->pos] != ':' || edn_key_at(rd, place, &k) != 0) return rd_restore(rd, &m);
+        if (rd->p[rd->pos] != ':' || edn_key_at(rd, place, &k) != 0) return iso_rd_restore(rd, &m);
         iso_edn_skip(rd);
-        if (iso_rd_eof(rd) || edn_field_value(rd, &v) != 0) return rd_restore(rd, &m);
+        if (iso_rd_eof(rd) || edn_field_value(rd, &v) != 0) return iso_rd_restore(rd, &m);
         int f = iso_history_field(k);
         if (f >= 0) { /* a repeated key: the last one counts, as in a map */
             fields[f] = v;

@@ -256,18 +256,7 @@ static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
         return 1;
     }
     for (;;) {
-        if (end - p > 2 && (unsigned)(*p - '1') < 9) { /* the usual: 1 or 2 digits, then ',' */
-            if (p[1] == ',') {
-                iso_rd_item(rd, iso_int(*p - '0'));
-                p += 2;
-                continue;
-            }
-            if ((unsigned)(p[1] - '0') < 10 && p[2] == ',') {
-                iso_rd_item(rd, iso_int((*p - '0') * 10 + (p[1] - '0')));
-                p += 3;
-                continue;
-            }
-        }
+        if (iso_rd_small_item(rd, &p, end, '1', ',')) continue; /* the usual: 1 or 2 digits, then ',' */
         if (!mop_int(&p, end, &v)) break;
         iso_rd_item(rd, v);
         if (p < end && *p == ' ') p++;
@@ -400,18 +389,6 @@ static int json_field_value(iso_rd *rd, iso_val *v)
     return iso_json_value(rd, v);
 }
 
-/* The cursor and stacks as they were, to read an op again. */
-typedef struct rd_mark { size_t pos, line, line_start, n_items, n_frames; } rd_mark;
-
-static int rd_restore(iso_rd *rd, const rd_mark *m)
-{
-    rd->pos = m->pos;
-    rd->line = m->line;
-    rd->line_start = m->line_start;
-    rd->n_items = m->n_items;
-    rd->n_frames = m->n_frames;
-    return 0;
-}
 
 /* At '{': an op object read field by field straight into the op, with no
  * map built. Returns 1 when the op was added, -1 when it breaks the op
@@ -419,7 +396,7 @@ static int rd_restore(iso_rd *rd, const rd_mark *m)
  * (the general parser then reads it, and reports the error exactly). */
 static int json_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
 {
-    rd_mark m = {rd->pos, rd->line, rd->line_start, rd->n_items, rd->n_frames};
+    iso_rd_mark m = iso_rd_save(rd);
     iso_val fields[ISO_OP_FIELDS] = {0};
     uint8_t have[ISO_OP_FIELDS] = {0};
     rd->pos++;
@@ -427,12 +404,12 @@ static int json_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
         iso_val k, v;
         iso_json_skip(rd, 0);
         if (iso_rd_eof(rd) || rd->p[rd->pos] != '"' || key_at(rd, place, &k) != 0)
-            return rd_restore(rd, &m);
+            return iso_rd_restore(rd, &m);
         iso_json_skip(rd, 0);
-        if (iso_rd_eof(rd) || rd->p[rd->pos] != ':') return rd_restore(rd, &m);
+        if (iso_rd_eof(rd) || rd->p[rd->pos] != ':') return iso_rd_restore(rd, &m);
         rd->pos++;
         iso_json_skip(rd, 0);
-        if (iso_rd_eof(rd) || json_field_value(rd, &v) != 0) return rd_restore(rd, &m);
+        if (iso_rd_eof(rd) || json_field_value(rd, &v) != 0) return iso_rd_restore(rd, &m);
         int f = iso_history_field(k);
         if (f >= 0) { /* a repeated key: the last one counts, as in a map */
             fields[f] = v;
@@ -441,7 +418,7 @@ static int json_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
         iso_json_skip(rd, 0);
         char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos++];
         if (c == '}') break;
-        if (c != ',') return rd_restore(rd, &m);
+        if (c != ',') return iso_rd_restore(rd, &m);
     }
     if (iso_history_add_op_fields(rd->h, fields, have, line, col, rd->err) != 0) return -1;
     iso_rd_consumed(rd);

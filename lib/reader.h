@@ -139,6 +139,23 @@ static inline void iso_rd_name_keep(iso_rd *rd, const char *p, size_t len, iso_v
     n->v = v;
 }
 
+/* The cursor and stacks as they were, to read a form again. */
+typedef struct iso_rd_mark { size_t pos, line, line_start, n_items, n_frames; } iso_rd_mark;
+static inline iso_rd_mark iso_rd_save(const iso_rd *rd)
+{
+    return (iso_rd_mark){rd->pos, rd->line, rd->line_start, rd->n_items, rd->n_frames};
+}
+/* Back to m; returns 0 (for "nothing read"). */
+static inline int iso_rd_restore(iso_rd *rd, const iso_rd_mark *m)
+{
+    rd->pos = m->pos;
+    rd->line = m->line;
+    rd->line_start = m->line_start;
+    rd->n_items = m->n_items;
+    rd->n_frames = m->n_frames;
+    return 0;
+}
+
 /* Open a frame (fails past ISO_MAX_DEPTH open frames above base). */
 int iso_rd_open(iso_rd *rd, size_t base, uint8_t kind);
 static inline void iso_rd_item(iso_rd *rd, iso_val v)
@@ -146,6 +163,25 @@ static inline void iso_rd_item(iso_rd *rd, iso_val v)
     if (rd->n_items == rd->cap_items) ISO_GROW(rd->items, rd->cap_items, rd->n_items + 1);
     rd->items[rd->n_items++] = v;
 }
+/* A read list's element in its usual form, one or two digits (the first
+ * at least lo) and then sep, pushed as an item; 0 when it is not. */
+static inline int iso_rd_small_item(iso_rd *rd, const char **q, const char *end, char lo, char sep)
+{
+    const char *p = *q;
+    if (end - p <= 2 || (unsigned)(*p - lo) >= (unsigned)('9' - lo + 1)) return 0;
+    if (p[1] == sep) {
+        iso_rd_item(rd, iso_int(*p - '0'));
+        *q = p + 2;
+        return 1;
+    }
+    if ((unsigned)(p[1] - '0') < 10 && p[2] == sep) {
+        iso_rd_item(rd, iso_int((*p - '0') * 10 + (p[1] - '0')));
+        *q = p + 3;
+        return 1;
+    }
+    return 0;
+}
+
 /* Pop the top frame, copying its items into a composite of kind. */
 iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind);
 /* A composite of items (shared with a recent equal one when small). */
