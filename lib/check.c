@@ -179,23 +179,25 @@ typedef struct inference {
     iso_rt *rt;      /* NULL: not wanted */
     iso_error *err;
     int rc;
-    size_t next;
 } inference;
 
 static void infer(void *arg)
 {
     inference *x = arg;
-    for (size_t i; (i = iso_next_item(&x->next)) < 2;) {
-        if (i == 0) x->rc = x->ctx->wl->analyze(x->ctx, x->err);
-        else if (x->rt) iso_realtime_ranges(x->ctx->h, &x->ctx->txns, x->rt);
-    }
+    x->rc = x->ctx->wl->analyze(x->ctx, x->err);
+}
+
+static void real_time(void *arg)
+{
+    inference *x = arg;
+    if (x->rt) iso_realtime_ranges(x->ctx->h, &x->ctx->txns, x->rt);
 }
 
 static int analyze(iso_ctx *ctx, uint8_t extra, iso_rt *rt, iso_error *err)
 {
-    inference x = {ctx, extra & ISO_EDGE_REALTIME ? rt : NULL, err, 0, 0};
+    inference x = {ctx, extra & ISO_EDGE_REALTIME ? rt : NULL, err, 0};
     int threads = ctx->opts->threads > 0 ? ctx->opts->threads : 2;
-    iso_parallel(x.rt && threads > 1 ? 2 : 1, infer, &x);
+    iso_both(infer, real_time, &x, x.rt ? threads : 1);
     return x.rc;
 }
 

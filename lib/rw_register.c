@@ -357,28 +357,28 @@ typedef struct rw_jobs {
     rw_state *st;
     iso_error *err;
     int rc;
-    size_t next;
 } rw_jobs;
 
-static void rw_job(void *arg)
+static void orders_job(void *arg)
 {
     rw_jobs *j = arg;
-    for (size_t i; (i = iso_next_item(&j->next)) < 2;) {
-        if (i == 1) {
-            rw_find_anomalies(&j->side, j->st);
-        } else if (!(j->rc = rw_version_graph(j->ctx, j->st, j->err))) {
-            iso_phase("rw: orders");
-            add_edges(j->ctx, j->st);
-        }
-    }
+    if ((j->rc = rw_version_graph(j->ctx, j->st, j->err))) return;
+    iso_phase("rw: orders");
+    add_edges(j->ctx, j->st);
+}
+
+static void anomalies_job(void *arg)
+{
+    rw_jobs *j = arg;
+    rw_find_anomalies(&j->side, j->st);
 }
 
 static int orders_and_anomalies(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
-    rw_jobs j = {ctx, *ctx, st, err, 0, 0};
+    rw_jobs j = {ctx, *ctx, st, err, 0};
     j.side.findings = NULL;
     j.side.n_findings = j.side.cap_findings = 0;
-    iso_parallel(ctx->opts->threads == 1 ? 1 : 2, rw_job, &j);
+    iso_both(orders_job, anomalies_job, &j, ctx->opts->threads == 1 ? 1 : 2);
     ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + j.side.n_findings);
     for (size_t i = 0; i < j.side.n_findings; i++) ctx->findings[ctx->n_findings++] = j.side.findings[i];
     free(j.side.findings);

@@ -176,3 +176,21 @@ size_t iso_next_item(size_t *counter)
 {
     return __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }
+
+struct both {
+    void (*fn[2])(void *);
+    void *arg;
+    size_t next;
+};
+
+static void both_work(void *p)
+{
+    struct both *b = p;
+    for (size_t i; (i = iso_next_item(&b->next)) < 2;) b->fn[i](b->arg);
+}
+
+void iso_both(void (*a)(void *), void (*b)(void *), void *arg, int threads)
+{
+    struct both x = {{a, b}, arg, 0};
+    iso_parallel(threads > 1 ? 2 : 1, both_work, &x);
+}

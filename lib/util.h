@@ -53,6 +53,8 @@ double iso_now(void);
 void iso_parallel(int threads, void (*work)(void *arg), void *arg);
 /* The next item of a shared counter (atomic fetch-and-add). */
 size_t iso_next_item(size_t *counter);
+/* a(arg) and b(arg), on two threads when threads > 1, else a then b. */
+void iso_both(void (*a)(void *), void (*b)(void *), void *arg, int threads);
 
 /* A growable byte string. */
 typedef struct iso_buf {
