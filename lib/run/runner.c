@@ -4,12 +4,12 @@
  *
  * The generator, the counters and the history file (hist.c) live in one
  * shared mapping under one mutex (process-shared when clients are forked),
- * so threads and processes run the same client loop. A client formats an
- * op's value outside the mutex; under it the op gets its index and time
- * and goes into the history, so the file's order is the index order. A
- * completion is in the file before its client goes on, and the client's
- * next invocation is recorded in the same critical section: a SIGKILL
- * leaves a complete prefix. After an info the client reconnects under a
+ * so threads and processes run the same client loop. A client formats a
+ * completion's value outside the mutex; under it the op gets its index
+ * and time, the next transaction is generated, and both lines go into the
+ * history in one copy, so the file's order is the index order. A
+ * completion is in the file before its client goes on: a SIGKILL leaves a
+ * complete prefix. After an info the client reconnects under a
  * new process id. When every client is done, the runner reads every key
  * with a connection of its own.
  */
