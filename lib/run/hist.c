@@ -129,6 +129,8 @@ static int append_mapped(hist *h, const struct iovec *v, int n, size_t total)
         p += v[i].iov_len;
     }
     h->len += total;
+    /* The next lines' cache lines, fetched for writing now: stores into
+     * cold lines would otherwise hold up the unlock that follows. */
     for (size_t i = 0; i < 8; i++) __builtin_prefetch(p + 64 * i, 1, 3);
     return 0;
 }
