@@ -403,7 +403,8 @@ static uint32_t *topo_rank(const iso_graph *g)
 
 typedef struct tr {
     const iso_graph *g;
-    uint32_t *rank, *mark, *stack;
+    const uint32_t *rank;
+    uint32_t *mark, *stack;
     size_t budget;
 } tr;
 
@@ -429,36 +430,71 @@ static size_t mark_beyond(tr *r, uint32_t u)
     return work;
 }
 
-/* Keep u -> v unless another path leads from u to v. nil reaches every
- * other version of its key, so nil -> v is redundant exactly when v has a
- * non-nil predecessor. Past a work budget, edges are kept (they are implied
- * anyway, only less precise). */
-static void reduce(const rw_state *st, const iso_graph *g, rw_vedge **out, size_t *n_out)
+/* One of two halves of the versions, split between keys (no edge leaves
+ * a key, so the halves share no work and may run at once): its reduced
+ * edges, in order. */
+typedef struct red_half {
+    const rw_state *st;
+    const uint8_t *inner;
+    tr r;
+    uint32_t lo, hi;
+    rw_vedge *out;
+    size_t n_out;
+} red_half;
+
+static void reduce_half(red_half *h)
 {
-    uint32_t n = g->n;
-    tr r = {g, topo_rank(g), iso_xcalloc((size_t)n + 1, sizeof(uint32_t)),
-            iso_xmalloc(((size_t)n + g->n_edges + 1) * sizeof(uint32_t)), 16 * ((size_t)n + g->n_edges) + (1u << 20)};
-    uint8_t *inner = iso_xcalloc((size_t)n + 1, 1); /* has a non-nil predecessor */
-    for (uint32_t u = 0; u < n; u++)
-        for (uint32_t i = g->off[u]; i < g->off[u + 1] && !is_nil(st, u); i++) inner[g->dst[i]] = 1;
+    const iso_graph *g = h->r.g;
     size_t cap = 0;
-    for (uint32_t u = 0; u < n; u++) {
+    for (uint32_t u = h->lo; u < h->hi; u++) {
         uint32_t lo = g->off[u], hi = g->off[u + 1];
-        int nil = is_nil(st, u), deep = !nil && hi - lo >= 2 && r.budget > 0;
+        int nil = is_nil(h->st, u), deep = !nil && hi - lo >= 2 && h->r.budget > 0;
         if (deep) {
-            size_t w = mark_beyond(&r, u);
-            r.budget = w < r.budget ? r.budget - w : 0;
+            size_t w = mark_beyond(&h->r, u);
+            h->r.budget = w < h->r.budget ? h->r.budget - w : 0;
         }
         for (uint32_t i = lo; i < hi; i++) {
             uint32_t v = g->dst[i];
-            if ((nil && inner[v]) || (deep && r.mark[v] == u + 1)) continue;
-            ISO_PUSH(*out, *n_out, cap, ((rw_vedge){u, v}));
+            if ((nil && h->inner[v]) || (deep && h->r.mark[v] == u + 1)) continue;
+            ISO_PUSH(h->out, h->n_out, cap, ((rw_vedge){u, v}));
         }
     }
+    free(h->r.stack);
+}
+
+static void reduce_first(void *halves) { reduce_half(&((red_half *)halves)[0]); }
+static void reduce_second(void *halves) { reduce_half(&((red_half *)halves)[1]); }
+
+/* Keep u -> v unless another path leads from u to v. nil reaches every
+ * other version of its key, so nil -> v is redundant exactly when v has a
+ * non-nil predecessor. Past a work budget (half of it for each half of the
+ * versions), edges are kept (they are implied anyway, only less precise). */
+static void reduce(const rw_state *st, const iso_graph *g, int threads, rw_vedge **out, size_t *n_out)
+{
+    uint32_t n = g->n, *rank = topo_rank(g), *mark = iso_xcalloc((size_t)n + 1, sizeof *mark);
+    uint8_t *inner = iso_xcalloc((size_t)n + 1, 1); /* has a non-nil predecessor */
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t i = g->off[u]; i < g->off[u + 1] && !is_nil(st, u); i++) inner[g->dst[i]] = 1;
+    uint32_t split = n;
+    for (size_t k = 0; k < st->keys.n && split == n; k++)
+        if (st->nil_ver[k] >= n / 2) split = st->nil_ver[k];
+    size_t budget = 8 * ((size_t)n + g->n_edges) + (1u << 19);
+    red_half h[2];
+    for (int i = 0; i < 2; i++) {
+        uint32_t lo = i ? split : 0, hi = i ? n : split;
+        size_t depth = (size_t)(hi - lo) + (g->off[hi] - g->off[lo]) + 1; /* its versions, its edges */
+        h[i] = (red_half){st, inner, {g, rank, mark, iso_xmalloc(depth * sizeof(uint32_t)), budget}, lo, hi, NULL, 0};
+    }
+    iso_both(reduce_first, reduce_second, h, threads);
+    *n_out = h[0].n_out + h[1].n_out;
+    *out = iso_xmalloc((*n_out ? *n_out : 1) * sizeof **out);
+    if (h[0].n_out) memcpy(*out, h[0].out, h[0].n_out * sizeof **out);
+    if (h[1].n_out) memcpy(*out + h[0].n_out, h[1].out, h[1].n_out * sizeof **out);
+    free(h[0].out);
+    free(h[1].out);
     free(inner);
-    free(r.rank);
-    free(r.mark);
-    free(r.stack);
+    free(rank);
+    free(mark);
 }
 
 /* ---- the reduced edge set --------------------------------------------------- */
@@ -571,7 +607,7 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         iso_graph_build_consume(&g, (uint32_t)st->n_ver, &acc.e);
     }
     iso_edges_free(&acc.e);
-    if (!rc) reduce(st, &g, &st->red, &st->n_red);
+    if (!rc) reduce(st, &g, ctx->opts->threads == 1 ? 1 : 2, &st->red, &st->n_red);
     iso_graph_free(&g);
     return rc;
 }
