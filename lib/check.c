@@ -27,6 +27,23 @@ void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *j
     ctx->findings[ctx->n_findings++] = (iso_finding){type, iso_xstrdup(text), iso_xstrdup(json), NULL, 0};
 }
 
+iso_ctx iso_ctx_side(const iso_ctx *ctx)
+{
+    iso_ctx side = *ctx;
+    side.findings = NULL;
+    side.n_findings = side.cap_findings = 0;
+    return side;
+}
+
+void iso_ctx_join(iso_ctx *ctx, iso_ctx *side)
+{
+    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + side->n_findings);
+    for (size_t i = 0; i < side->n_findings; i++) ctx->findings[ctx->n_findings++] = side->findings[i];
+    free(side->findings);
+    side->findings = NULL;
+    side->n_findings = side->cap_findings = 0;
+}
+
 void iso_ctx_add_pending(iso_ctx *ctx, int type, iso_render_fn render, size_t arg)
 {
     ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + 1);

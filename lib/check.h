@@ -61,6 +61,10 @@ struct iso_ctx {
 
 /* Free what a check holds (ctx itself is the caller's). */
 void iso_ctx_free(iso_ctx *ctx);
+/* A context sharing ctx's state but collecting findings of its own, for
+ * work on another thread; iso_ctx_join then appends them to ctx's. */
+iso_ctx iso_ctx_side(const iso_ctx *ctx);
+void iso_ctx_join(iso_ctx *ctx, iso_ctx *side);
 
 /* What makes a check fail (Elle's prohibited-anomaly-types) for o's models
  * and anomalies; -1 with err on an unknown name. */

@@ -304,6 +304,36 @@ static void add_append_edges(iso_ctx *ctx, la_state *st)
     }
 }
 
+/* Once the version orders are known, the reads' edges and anomalies and
+ * the per-key anomalies need nothing of each other: the latter run on a
+ * second thread with a side context, whose findings follow the former's,
+ * so the order is that of one thread. */
+typedef struct la_jobs {
+    iso_ctx *ctx, side;
+    la_state *st;
+} la_jobs;
+
+static void reads_job(void *arg)
+{
+    la_jobs *j = arg;
+    index_reads(j->ctx, j->st);
+    iso_phase("la: reads");
+    add_append_edges(j->ctx, j->st);
+}
+
+static void keys_job(void *arg)
+{
+    la_jobs *j = arg;
+    la_key_anomalies(&j->side, j->st);
+}
+
+static void edges_and_key_anomalies(iso_ctx *ctx, la_state *st)
+{
+    la_jobs j = {ctx, iso_ctx_side(ctx), st};
+    iso_both(reads_job, keys_job, &j, ctx->opts->threads == 1 ? 1 : 2);
+    iso_ctx_join(ctx, &j.side);
+}
+
 static int analyze(iso_ctx *ctx, iso_error *err)
 {
     la_state *st = iso_xcalloc(1, sizeof *st);
@@ -315,11 +345,8 @@ static int analyze(iso_ctx *ctx, iso_error *err)
     iso_phase("la: appends");
     build_orders(st, &ctx->h->store);
     iso_phase("la: orders");
-    index_reads(ctx, st);
-    iso_phase("la: reads");
-    add_append_edges(ctx, st);
+    edges_and_key_anomalies(ctx, st);
     iso_phase("la: ww/rw");
-    la_key_anomalies(ctx, st);
     return 0;
 }
 

@@ -375,13 +375,9 @@ static void anomalies_job(void *arg)
 
 static int orders_and_anomalies(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
-    rw_jobs j = {ctx, *ctx, st, err, 0};
-    j.side.findings = NULL;
-    j.side.n_findings = j.side.cap_findings = 0;
+    rw_jobs j = {ctx, iso_ctx_side(ctx), st, err, 0};
     iso_both(orders_job, anomalies_job, &j, ctx->opts->threads == 1 ? 1 : 2);
-    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + j.side.n_findings);
-    for (size_t i = 0; i < j.side.n_findings; i++) ctx->findings[ctx->n_findings++] = j.side.findings[i];
-    free(j.side.findings);
+    iso_ctx_join(ctx, &j.side);
     return j.rc;
 }
 
