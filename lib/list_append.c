@@ -107,7 +107,7 @@ static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint3
 }
 
 /* Pass 1: validate every transaction, intern keys, index every append,
- * track each key's longest read, and check each ok txn on its own. */
+ * and track each key's longest read. */
 static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
 {
     const iso_store *s = &ctx->h->store;
@@ -138,7 +138,6 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
                                   mop_val(s, m[j])}));
         }
         mark_intermediate(st, first, st->n_ap);
-        if (tx->type == ISO_OP_OK && tx->cmp != ISO_NONE) la_txn_anomalies(ctx, st, t, m, n);
     }
     long dup = la_index_appends(st);
     if (dup >= 0) return dup_append(ctx, st, (size_t)dup, err);
@@ -304,10 +303,11 @@ static void add_append_edges(iso_ctx *ctx, la_state *st)
     }
 }
 
-/* Once the version orders are known, the reads' edges and anomalies and
- * the per-key anomalies need nothing of each other: the latter run on a
- * second thread with a side context, whose findings follow the former's,
- * so the order is that of one thread. */
+/* Once the version orders are known, the reads' edges and anomalies on one
+ * side, and each ok transaction on its own and then each key on the other,
+ * need nothing of each other: the latter run on a second thread with a side
+ * context, whose findings follow the former's (types differ, so each
+ * type's order is that of one thread). */
 typedef struct la_jobs {
     iso_ctx *ctx, side;
     la_state *st;
@@ -324,6 +324,13 @@ static void reads_job(void *arg)
 static void keys_job(void *arg)
 {
     la_jobs *j = arg;
+    for (uint32_t t = 0; t < j->side.txns.n; t++) {
+        const iso_txn *tx = &j->side.txns.t[t];
+        if (tx->type != ISO_OP_OK || tx->cmp == ISO_NONE) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(&j->side, t, &n);
+        la_txn_anomalies(&j->side, j->st, t, m, n);
+    }
     la_key_anomalies(&j->side, j->st);
 }
 
