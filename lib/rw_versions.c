@@ -380,15 +380,13 @@ static size_t report_sccs(iso_ctx *ctx, rw_state *st, const iso_graph *g, const 
 
 /* ---- transitive reduction ------------------------------------------------- */
 
-/* Topological ranks (Kahn) of an acyclic graph. */
-static uint32_t *topo_rank(const iso_graph *g)
+/* Topological ranks (Kahn) of the versions in [lo, hi), an acyclic part
+ * of the graph that no edge leaves; indeg is zeroed scratch. */
+static void topo_rank(const iso_graph *g, uint32_t lo, uint32_t hi, uint32_t *indeg, uint32_t *rank)
 {
-    uint32_t n = g->n, head = 0, tail = 0;
-    uint32_t *indeg = iso_xcalloc((size_t)n + 1, sizeof *indeg);
-    uint32_t *queue = iso_xmalloc(((size_t)n + 1) * sizeof *queue);
-    uint32_t *rank = iso_xmalloc(((size_t)n + 1) * sizeof *rank);
-    for (size_t i = 0; i < g->n_edges; i++) indeg[g->dst[i]]++;
-    for (uint32_t v = 0; v < n; v++)
+    uint32_t head = 0, tail = 0, *queue = iso_xmalloc(((size_t)(hi - lo) + 1) * sizeof *queue);
+    for (uint32_t i = g->off[lo]; i < g->off[hi]; i++) indeg[g->dst[i]]++;
+    for (uint32_t v = lo; v < hi; v++)
         if (!indeg[v]) queue[tail++] = v;
     while (head < tail) {
         uint32_t v = queue[head];
@@ -396,9 +394,7 @@ static uint32_t *topo_rank(const iso_graph *g)
         for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++)
             if (--indeg[g->dst[i]] == 0) queue[tail++] = g->dst[i];
     }
-    free(indeg);
     free(queue);
-    return rank;
 }
 
 typedef struct tr {
@@ -435,7 +431,8 @@ static size_t mark_beyond(tr *r, uint32_t u)
  * edges, in order. */
 typedef struct red_half {
     const rw_state *st;
-    const uint8_t *inner;
+    uint8_t *inner;       /* has a non-nil predecessor */
+    uint32_t *indeg, *rank;
     tr r;
     uint32_t lo, hi;
     rw_vedge *out;
@@ -446,6 +443,9 @@ static void reduce_half(red_half *h)
 {
     const iso_graph *g = h->r.g;
     size_t cap = 0;
+    topo_rank(g, h->lo, h->hi, h->indeg, h->rank);
+    for (uint32_t u = h->lo; u < h->hi; u++)
+        for (uint32_t i = g->off[u]; i < g->off[u + 1] && !is_nil(h->st, u); i++) h->inner[g->dst[i]] = 1;
     for (uint32_t u = h->lo; u < h->hi; u++) {
         uint32_t lo = g->off[u], hi = g->off[u + 1];
         int nil = is_nil(h->st, u), deep = !nil && hi - lo >= 2 && h->r.budget > 0;
@@ -471,10 +471,9 @@ static void reduce_second(void *halves) { reduce_half(&((red_half *)halves)[1]);
  * versions), edges are kept (they are implied anyway, only less precise). */
 static void reduce(const rw_state *st, const iso_graph *g, int threads, rw_vedge **out, size_t *n_out)
 {
-    uint32_t n = g->n, *rank = topo_rank(g), *mark = iso_xcalloc((size_t)n + 1, sizeof *mark);
-    uint8_t *inner = iso_xcalloc((size_t)n + 1, 1); /* has a non-nil predecessor */
-    for (uint32_t u = 0; u < n; u++)
-        for (uint32_t i = g->off[u]; i < g->off[u + 1] && !is_nil(st, u); i++) inner[g->dst[i]] = 1;
+    uint32_t n = g->n, *mark = iso_xcalloc((size_t)n + 1, sizeof *mark);
+    uint32_t *rank = iso_xmalloc(((size_t)n + 1) * sizeof *rank), *indeg = iso_xcalloc((size_t)n + 1, sizeof *indeg);
+    uint8_t *inner = iso_xcalloc((size_t)n + 1, 1);
     uint32_t split = n;
     for (size_t k = 0; k < st->keys.n && split == n; k++)
         if (st->nil_ver[k] >= n / 2) split = st->nil_ver[k];
@@ -483,7 +482,8 @@ static void reduce(const rw_state *st, const iso_graph *g, int threads, rw_vedge
     for (int i = 0; i < 2; i++) {
         uint32_t lo = i ? split : 0, hi = i ? n : split;
         size_t depth = (size_t)(hi - lo) + (g->off[hi] - g->off[lo]) + 1; /* its versions, its edges */
-        h[i] = (red_half){st, inner, {g, rank, mark, iso_xmalloc(depth * sizeof(uint32_t)), budget}, lo, hi, NULL, 0};
+        h[i] = (red_half){st, inner, indeg, rank, {g, rank, mark, iso_xmalloc(depth * sizeof(uint32_t)), budget},
+                          lo, hi, NULL, 0};
     }
     iso_both(reduce_first, reduce_second, h, threads);
     *n_out = h[0].n_out + h[1].n_out;
@@ -494,6 +494,7 @@ static void reduce(const rw_state *st, const iso_graph *g, int threads, rw_vedge
     free(h[1].out);
     free(inner);
     free(rank);
+    free(indeg);
     free(mark);
 }
 
