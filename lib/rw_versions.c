@@ -132,6 +132,7 @@ typedef struct fnode {
     uint32_t final;    /* the version the transaction left for the key */
     uint32_t cmp;      /* position of its completion */
     uint32_t next;
+    uint32_t last;     /* the version its last edge went to: not again */
 } fnode;
 
 typedef struct frontiers {
@@ -156,7 +157,7 @@ static uint32_t node_new(frontiers *f, uint32_t final, uint32_t cmp)
         ISO_GROW(f->node, f->cap_node, f->n_node + 1);
         n = (uint32_t)f->n_node++;
     }
-    f->node[n] = (fnode){final, cmp, ISO_NONE};
+    f->node[n] = (fnode){final, cmp, ISO_NONE, ISO_NONE};
     return n;
 }
 
@@ -168,7 +169,11 @@ static void rt_invoke(const rw_state *st, const frontiers *f, const iso_txn *t, 
         const rw_ext *e = &st->ext[i];
         if (!ok && e->wr == ISO_NONE) continue;
         uint32_t first = first_of(st, e, t->type);
-        for (uint32_t n = f->head[e->key]; n != ISO_NONE; n = f->node[n].next) push(b, f->node[n].final, first);
+        for (uint32_t n = f->head[e->key]; n != ISO_NONE; n = f->node[n].next) {
+            if (f->node[n].last == first) continue; /* the same edge as the member's last */
+            f->node[n].last = first;
+            push(b, f->node[n].final, first);
+        }
     }
 }
 
