@@ -17,9 +17,15 @@
 struct iso_search_out;
 typedef struct iso_ctx iso_ctx;
 
-/* Renders a pending finding's text and JSON into the (cleared) buffers,
- * from what the module that found it kept under arg. */
-typedef void (*iso_render_fn)(const iso_ctx *ctx, size_t arg, iso_buf *text, iso_buf *json);
+/* A finding as it is built: its text for people and its JSON object, side
+ * by side (finding.h has the builders). */
+typedef struct iso_fb {
+    iso_buf text, json;
+} iso_fb;
+
+/* Renders a pending finding into f (both buffers cleared), from what the
+ * module that found it kept under arg. */
+typedef void (*iso_render_fn)(const iso_ctx *ctx, size_t arg, iso_fb *f);
 
 /* One anomaly instance: rendered by the module that found it, or pending
  * (text and json NULL) and rendered only when a report shows it. */

@@ -66,9 +66,9 @@ void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, is
     iso_buf_free(&why);
 }
 
-void iso_prove_cycle(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json)
+void iso_prove_cycle(const iso_ctx *ctx, size_t i, iso_fb *f)
 {
-    iso_explain_cycle(ctx, &ctx->search->cycles[i], text, json);
+    iso_explain_cycle(ctx, &ctx->search->cycles[i], &f->text, &f->json);
 }
 
 typedef struct proofs {
@@ -80,17 +80,17 @@ typedef struct proofs {
 static void prove(void *arg)
 {
     proofs *p = arg;
-    iso_buf text = {0}, json = {0};
+    iso_fb b = {{0}, {0}};
     for (size_t i; (i = iso_next_item(&p->next)) < p->n;) {
         iso_finding *f = &p->f[i];
         if (f->text || !f->render) continue;
-        text.n = json.n = 0;
-        f->render(p->ctx, f->arg, &text, &json);
-        f->text = iso_xstrndup(text.p, text.n);
-        f->json = iso_xstrndup(json.p, json.n);
+        b.text.n = b.json.n = 0;
+        f->render(p->ctx, f->arg, &b);
+        f->text = iso_xstrndup(b.text.p, b.text.n);
+        f->json = iso_xstrndup(b.json.p, b.json.n);
     }
-    iso_buf_free(&text);
-    iso_buf_free(&json);
+    iso_buf_free(&b.text);
+    iso_buf_free(&b.json);
 }
 
 void iso_prove_findings(const iso_ctx *ctx, iso_finding *f, size_t n, int threads)
@@ -102,13 +102,13 @@ void iso_prove_findings(const iso_ctx *ctx, iso_finding *f, size_t n, int thread
 const char *iso_finding_text(const iso_ctx *ctx, const iso_finding *f, int json, iso_buf *scratch)
 {
     if (f->text || !f->render) return json ? f->json : f->text;
-    iso_buf text = {0}, js = {0};
-    f->render(ctx, f->arg, &text, &js);
-    iso_buf *keep = json ? &js : &text;
+    iso_fb b = {{0}, {0}};
+    f->render(ctx, f->arg, &b);
+    iso_buf *keep = json ? &b.json : &b.text;
     scratch->n = 0;
     iso_buf_put(scratch, keep->p, keep->n);
-    iso_buf_free(&text);
-    iso_buf_free(&js);
+    iso_buf_free(&b.text);
+    iso_buf_free(&b.json);
     return iso_buf_cstr(scratch);
 }
 

@@ -13,7 +13,7 @@
  * first); reads ctx only, so several threads may prove cycles at once. */
 void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, iso_buf *json);
 /* The same for cycle i of ctx->search: a pending finding's renderer. */
-void iso_prove_cycle(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json);
+void iso_prove_cycle(const iso_ctx *ctx, size_t i, iso_fb *f);
 /* Every pending finding of f[0..n) gets its text and JSON, rendered on
  * `threads` threads (renderers only read ctx). */
 void iso_prove_findings(const iso_ctx *ctx, iso_finding *f, size_t n, int threads);

@@ -33,6 +33,17 @@ void iso_fb_field_op(const iso_ctx *ctx, iso_fb *f, const char *name, uint32_t t
     iso_ctx_op_json(ctx, txn, &f->json);
 }
 
+void iso_fb_field_ops(const iso_ctx *ctx, iso_fb *f, const char *name, const uint32_t *txns, size_t n)
+{
+    iso_fb_key(f, name);
+    iso_buf_puts(&f->json, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) iso_buf_puts(&f->json, ",");
+        iso_ctx_op_json(ctx, txns[i], &f->json);
+    }
+    iso_buf_puts(&f->json, "]");
+}
+
 void iso_edge_text(const iso_ctx *ctx, iso_buf *text, const char *fmt, const char *ta,
                    const char *tb, iso_val key, iso_val a, iso_val b)
 {

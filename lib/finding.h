@@ -8,10 +8,6 @@
 
 #include "check.h"
 
-typedef struct iso_fb {
-    iso_buf text, json;
-} iso_fb;
-
 /* "Let:\n  T1 = {...}\n ...\nThen:\n  - ", naming txns[i] T(i+1). */
 void iso_fb_let(const iso_ctx *ctx, iso_fb *f, const uint32_t *txns, size_t n);
 void iso_fb_text(iso_fb *f, const char *s);
@@ -22,6 +18,8 @@ void iso_fb_key(iso_fb *f, const char *name);
 /* JSON fields holding a value, or a transaction's op. */
 void iso_fb_field(const iso_ctx *ctx, iso_fb *f, const char *name, iso_val v);
 void iso_fb_field_op(const iso_ctx *ctx, iso_fb *f, const char *name, uint32_t txn);
+/* A JSON field holding an array of transactions' ops. */
+void iso_fb_field_ops(const iso_ctx *ctx, iso_fb *f, const char *name, const uint32_t *txns, size_t n);
 /* Close the JSON object, add the finding to ctx, and free the buffers. */
 void iso_fb_emit(iso_ctx *ctx, iso_fb *f, int type);
 /* Close the JSON object (a renderer's last step, iso_render_fn). */

@@ -14,30 +14,27 @@
 
 /* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */
 /* iso_render_fn of G1b finding i: a read ending in an intermediate append. */
-static void render_g1b(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json)
+static void render_g1b(const iso_ctx *ctx, size_t i, iso_fb *f)
 {
     const la_state *st = ctx->wl_state;
     const la_g1b *g = &st->g1b[i];
     const iso_store *s = &ctx->h->store;
     size_t n;
     const iso_val *items = la_read_items(s, mop_val(s, g->mop), &n);
-    iso_fb f = {*text, *json};
     uint32_t tx[2] = {g->reader, g->writer};
-    iso_fb_let(ctx, &f, tx, 2);
-    iso_buf_puts(&f.text, "T1 read ");
-    iso_fb_val(ctx, &f, mop_key(s, g->mop));
-    iso_buf_puts(&f.text, " = ");
-    iso_fb_val(ctx, &f, mop_val(s, g->mop));
-    iso_buf_puts(&f.text, ", ending in ");
-    iso_fb_val(ctx, &f, items[n - 1]);
-    iso_buf_puts(&f.text, ", but T2 appended to that key again after it: T1 read an intermediate state.");
-    iso_fb_field_op(ctx, &f, "op", g->reader);
-    iso_fb_field(ctx, &f, "mop", g->mop);
-    iso_fb_field_op(ctx, &f, "writer", g->writer);
-    iso_fb_field(ctx, &f, "element", items[n - 1]);
-    iso_fb_close(&f);
-    *text = f.text;
-    *json = f.json;
+    iso_fb_let(ctx, f, tx, 2);
+    iso_buf_puts(&f->text, "T1 read ");
+    iso_fb_val(ctx, f, mop_key(s, g->mop));
+    iso_buf_puts(&f->text, " = ");
+    iso_fb_val(ctx, f, mop_val(s, g->mop));
+    iso_buf_puts(&f->text, ", ending in ");
+    iso_fb_val(ctx, f, items[n - 1]);
+    iso_buf_puts(&f->text, ", but T2 appended to that key again after it: T1 read an intermediate state.");
+    iso_fb_field_op(ctx, f, "op", g->reader);
+    iso_fb_field(ctx, f, "mop", g->mop);
+    iso_fb_field_op(ctx, f, "writer", g->writer);
+    iso_fb_field(ctx, f, "element", items[n - 1]);
+    iso_fb_close(f);
 }
 
 static void read_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop,
@@ -395,30 +392,21 @@ static void sort_candidates(la_state *st)
 }
 
 /* iso_render_fn of lost-update finding i. */
-static void render_lost(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json)
+static void render_lost(const iso_ctx *ctx, size_t i, iso_fb *f)
 {
     const la_state *st = ctx->wl_state;
     const la_lost *l = &st->lost[i];
     const uint32_t *tx = st->pend_txns + l->txns;
-    iso_fb f = {*text, *json};
-    iso_fb_let(ctx, &f, tx, l->n);
-    iso_buf_printf(&f.text, "T1..T%u all read ", l->n);
-    iso_fb_val(ctx, &f, st->keys.vals[l->key]);
-    iso_buf_puts(&f.text, " = ");
-    iso_fb_val(ctx, &f, l->value);
-    iso_buf_puts(&f.text, " and then appended to it, and all committed: all but one update was lost.");
-    iso_fb_field(ctx, &f, "key", st->keys.vals[l->key]);
-    iso_fb_field(ctx, &f, "value", l->value);
-    iso_fb_key(&f, "txns");
-    iso_buf_puts(&f.json, "[");
-    for (uint32_t j = 0; j < l->n; j++) {
-        if (j) iso_buf_puts(&f.json, ",");
-        iso_ctx_op_json(ctx, tx[j], &f.json);
-    }
-    iso_buf_puts(&f.json, "]");
-    iso_fb_close(&f);
-    *text = f.text;
-    *json = f.json;
+    iso_fb_let(ctx, f, tx, l->n);
+    iso_buf_printf(&f->text, "T1..T%u all read ", l->n);
+    iso_fb_val(ctx, f, st->keys.vals[l->key]);
+    iso_buf_puts(&f->text, " = ");
+    iso_fb_val(ctx, f, l->value);
+    iso_buf_puts(&f->text, " and then appended to it, and all committed: all but one update was lost.");
+    iso_fb_field(ctx, f, "key", st->keys.vals[l->key]);
+    iso_fb_field(ctx, f, "value", l->value);
+    iso_fb_field_ops(ctx, f, "txns", tx, l->n);
+    iso_fb_close(f);
 }
 
 static void lost_update_case(iso_ctx *ctx, la_state *st, const lu_entry *e, size_t n)

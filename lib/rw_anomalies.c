@@ -184,13 +184,7 @@ static void lost_updates(iso_ctx *ctx, const rw_state *st, scratch *sc)
         iso_buf_puts(&o.text, ": all but one of these updates were lost.");
         iso_fb_field(ctx, &o, "key", k);
         iso_fb_field(ctx, &o, "value", x->val);
-        iso_fb_key(&o, "txns");
-        iso_buf_puts(&o.json, "[");
-        for (size_t q = 0; q < j - i; q++) {
-            if (q) iso_buf_puts(&o.json, ",");
-            iso_ctx_op_json(ctx, tx[q], &o.json);
-        }
-        iso_buf_puts(&o.json, "]");
+        iso_fb_field_ops(ctx, &o, "txns", tx, j - i);
         iso_fb_emit(ctx, &o, ISO_A_LOST_UPDATE);
         free(tx);
     }
@@ -228,40 +222,37 @@ static size_t keep_ids(rw_state *st, const uint32_t *ids, size_t n)
 }
 
 /* iso_render_fn of cyclic-versions finding i. */
-static void render_cyclic(const iso_ctx *ctx, size_t i, iso_buf *text, iso_buf *json)
+static void render_cyclic(const iso_ctx *ctx, size_t i, iso_fb *f)
 {
     const rw_state *st = ctx->wl_state;
     const rw_cyclic *c = &st->cyc[i];
     const uint32_t *vers = st->cyc_ids + c->vers, *cycle = st->cyc_ids + c->cycle;
-    iso_fb o = {*text, *json};
     iso_val k = st->keys.vals[st->ver[vers[0]].key];
-    iso_buf_puts(&o.text, "The inferred version order of key ");
-    iso_ctx_val_text(ctx, k, &o.text);
-    iso_buf_puts(&o.text, " is cyclic: ");
+    iso_buf_puts(&f->text, "The inferred version order of key ");
+    iso_ctx_val_text(ctx, k, &f->text);
+    iso_buf_puts(&f->text, " is cyclic: ");
     for (size_t j = 0; j <= c->n_cycle; j++) {
-        if (j) iso_buf_puts(&o.text, " < ");
-        iso_ctx_val_text(ctx, st->ver[cycle[j % c->n_cycle]].val, &o.text);
+        if (j) iso_buf_puts(&f->text, " < ");
+        iso_ctx_val_text(ctx, st->ver[cycle[j % c->n_cycle]].val, &f->text);
     }
-    iso_buf_puts(&o.text, "\n  inferred from: ");
-    iso_fb_field(ctx, &o, "key", k);
-    iso_fb_key(&o, "scc");
-    iso_buf_puts(&o.json, "[");
+    iso_buf_puts(&f->text, "\n  inferred from: ");
+    iso_fb_field(ctx, f, "key", k);
+    iso_fb_key(f, "scc");
+    iso_buf_puts(&f->json, "[");
     for (size_t j = 0; j < c->n_vers; j++) {
-        if (j) iso_buf_puts(&o.json, ",");
-        iso_ctx_val_json(ctx, st->ver[vers[j]].val, &o.json);
+        if (j) iso_buf_puts(&f->json, ",");
+        iso_ctx_val_json(ctx, st->ver[vers[j]].val, &f->json);
     }
-    iso_buf_puts(&o.json, "]");
-    iso_fb_key(&o, "sources");
-    iso_buf_puts(&o.json, "[");
+    iso_buf_puts(&f->json, "]");
+    iso_fb_key(f, "sources");
+    iso_buf_puts(&f->json, "[");
     for (size_t j = 0; j < c->n_sources; j++) {
-        iso_buf_printf(&o.text, "%s%s", j ? ", " : "", rw_source_name(c->sources[j]));
-        iso_buf_printf(&o.json, "%s\"%s\"", j ? "," : "", rw_source_name(c->sources[j]));
+        iso_buf_printf(&f->text, "%s%s", j ? ", " : "", rw_source_name(c->sources[j]));
+        iso_buf_printf(&f->json, "%s\"%s\"", j ? "," : "", rw_source_name(c->sources[j]));
     }
-    iso_buf_printf(&o.text, "\n  the %s evidence was set aside", rw_source_name(c->sources[c->n_sources - 1]));
-    iso_buf_puts(&o.json, "]");
-    iso_fb_close(&o);
-    *text = o.text;
-    *json = o.json;
+    iso_buf_printf(&f->text, "\n  the %s evidence was set aside", rw_source_name(c->sources[c->n_sources - 1]));
+    iso_buf_puts(&f->json, "]");
+    iso_fb_close(f);
 }
 
 void rw_report_cyclic(iso_ctx *ctx, rw_state *st, const uint32_t *vers, size_t n,
