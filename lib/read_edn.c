@@ -413,22 +413,15 @@ static int edn_field_value(iso_rd *rd, iso_val *v)
  * atom without scanning or hashing; else read in full, remembered. */
 static int edn_key_at(iso_rd *rd, size_t place, iso_val *k)
 {
-    struct iso_rd_key *kp = place < 8 ? &rd->keys[place] : NULL;
-    const char *p = rd->p + rd->pos;
-    size_t avail = rd->len - rd->pos;
-    if (kp && kp->len && avail > kp->len && iso_rd_key_eq(p, avail, kp->text, kp->len)) {
-        rd->pos += kp->len - 1; /* the separator stays */
-        *k = kp->v;
+    size_t n;
+    if (iso_rd_place_hit(rd, place, &n, k)) {
+        rd->pos += n - 1; /* the separator stays */
         return 0;
     }
+    const char *p = rd->p + rd->pos;
     if (edn_keyword(rd, k) != 0) return -1;
-    size_t n = rd->pos - (size_t)(p - rd->p) + 1; /* with the separator */
-    if (kp && rd->pos < rd->len && n <= sizeof kp->text && (rd->p[rd->pos] == ' ' || rd->p[rd->pos] == ',')) {
-        memset(kp->text, 0, sizeof kp->text);
-        memcpy(kp->text, p, n);
-        kp->len = (uint32_t)n;
-        kp->v = *k;
-    }
+    if (rd->pos < rd->len && (rd->p[rd->pos] == ' ' || rd->p[rd->pos] == ','))
+        iso_rd_place_keep(rd, place, p, (size_t)(rd->p + rd->pos - p) + 1, *k); /* with the separator */
     return 0;
 }
 

@@ -117,22 +117,15 @@ static int json_start(iso_rd *rd, size_t base, iso_val *out)
  * scanning or hashing; else the key read in full, remembered. */
 static int key_at(iso_rd *rd, size_t place, iso_val *k)
 {
-    struct iso_rd_key *kp = place < 8 ? &rd->keys[place] : NULL;
-    const char *p = rd->p + rd->pos;
-    if (kp && kp->len && rd->len - rd->pos > kp->len && iso_rd_key_eq(p, rd->len - rd->pos, kp->text, kp->len)) {
-        rd->pos += kp->len;
-        *k = kp->v;
+    size_t n;
+    if (iso_rd_place_hit(rd, place, &n, k)) {
+        rd->pos += n;
         return 0;
     }
-    size_t start = rd->pos;
+    const char *p = rd->p + rd->pos;
     if (iso_rd_string(rd, k, 1) != 0) return -1;
-    size_t n = rd->pos - start; /* with both quotes */
-    if (kp && n <= sizeof kp->text && !memchr(p, '\\', n)) {
-        memset(kp->text, 0, sizeof kp->text);
-        memcpy(kp->text, p, n);
-        kp->len = (uint32_t)n;
-        kp->v = *k;
-    }
+    n = (size_t)(rd->p + rd->pos - p); /* with both quotes */
+    if (!memchr(p, '\\', n)) iso_rd_place_keep(rd, place, p, n, *k);
     return 0;
 }
 

@@ -105,6 +105,30 @@ static inline int iso_rd_key_eq(const char *p, size_t avail, const char *text, s
     return (((a ^ x) & m0) | ((b ^ y) & m1)) == 0;
 }
 
+/* The key at the cursor, the place-th of its object or map, when its text
+ * (with len bytes of what follows it) is that of the key at this place in
+ * the previous one: its length in *len and its atom in *v. */
+static inline int iso_rd_place_hit(const iso_rd *rd, size_t place, size_t *len, iso_val *v)
+{
+    const struct iso_rd_key *kp = place < 8 ? &rd->keys[place] : NULL;
+    size_t avail = rd->len - rd->pos;
+    if (!kp || !kp->len || avail <= kp->len || !iso_rd_key_eq(rd->p + rd->pos, avail, kp->text, kp->len))
+        return 0;
+    *len = kp->len;
+    *v = kp->v;
+    return 1;
+}
+/* Remember p[0..n) as the text of the key v at this place. */
+static inline void iso_rd_place_keep(iso_rd *rd, size_t place, const char *p, size_t n, iso_val v)
+{
+    struct iso_rd_key *kp = place < 8 ? &rd->keys[place] : NULL;
+    if (!kp || n > sizeof kp->text) return;
+    memset(kp->text, 0, sizeof kp->text);
+    memcpy(kp->text, p, n);
+    kp->len = (uint32_t)n;
+    kp->v = v;
+}
+
 /* A micro-op name at p that one of the last two was, with the same byte
  * after it: its length and atom, without scanning or hashing. */
 static inline int iso_rd_name_hit(const iso_rd *rd, const char *p, const char *end, size_t *len,

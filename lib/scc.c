@@ -51,7 +51,7 @@ static void finish(tarjan *t, uint32_t v)
 
 /* The first edge of v from its e-th on that leads to an unvisited vertex
  * (returned in *w), lowering v's link through visited ones on the way;
- * iso_graph_degree(g, v) when there is none. */
+ * ISO_NONE when there is none. */
 static uint32_t next_edge(tarjan *t, uint32_t v, uint32_t e, uint32_t *w)
 {
     const iso_graph *g = t->g;
@@ -62,7 +62,7 @@ static uint32_t next_edge(tarjan *t, uint32_t v, uint32_t e, uint32_t *w)
             if (!(g->bits[g->off[v] + e] & t->mask)) continue;
             d = g->dst[g->off[v] + e];
         } else {
-            if (!(t->mask & ISO_EDGE_REALTIME)) break;
+            if (!(t->mask & ISO_EDGE_REALTIME)) return ISO_NONE;
             d = g->rt->order[g->rt->lo[v] + e - row];
         }
         if (t->idx[d] == ISO_NONE) {
@@ -71,7 +71,7 @@ static uint32_t next_edge(tarjan *t, uint32_t v, uint32_t e, uint32_t *w)
         }
         if (t->comp[d] == ISO_NONE && t->idx[d] < t->low[v]) t->low[v] = t->idx[d];
     }
-    return deg;
+    return ISO_NONE;
 }
 
 static void run_from(tarjan *t, uint32_t root)
@@ -80,7 +80,7 @@ static void run_from(tarjan *t, uint32_t root)
     while (t->cp > 0) {
         uint32_t v = t->cv[t->cp - 1], w = 0;
         uint32_t e = next_edge(t, v, t->ce[t->cp - 1], &w);
-        if (e == iso_graph_degree(t->g, v)) {
+        if (e == ISO_NONE) {
             finish(t, v);
             continue;
         }
