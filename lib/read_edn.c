@@ -275,8 +275,9 @@ static const char *mop_sep(const char *p, const char *end)
     return p < end && *p == ' ' && p[-1] == ',' ? p + 1 : p;
 }
 
-/* A vector of plain integers at *q (on its '['), as a read returns it. */
-static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
+/* A vector of plain integers at *q (on its '['), key's value as a read
+ * returns it: the part it shares with key's last list is not parsed. */
+static int mop_list(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out)
 {
     const char *p = *q + 1;
     size_t base = rd->n_items;
@@ -286,13 +287,23 @@ static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
         *q = p + 1;
         return 1;
     }
-    for (;;) {
-        if (iso_rd_small_item(rd, &p, end, '0', ' ')) continue; /* the usual: 1 or 2 digits, then ' ' */
-        if (!mop_int(&p, end, &v)) break;
-        iso_rd_item(rd, v);
+    p = *q;
+    int seen = iso_rd_list_seen(rd, key, &p, end, out);
+    if (seen == ISO_RD_LIST_SAME) {
+        *q = p;
+        return 1;
+    }
+    if (seen == ISO_RD_LIST_NEW) p++;
+    for (int after_item = seen == ISO_RD_LIST_EXTENDS;; after_item = 0) {
+        if (!after_item) {
+            if (iso_rd_small_item(rd, &p, end, '0', ' ')) continue; /* the usual: 1 or 2 digits, then ' ' */
+            if (!mop_int(&p, end, &v)) break;
+            iso_rd_item(rd, v);
+        }
         if (*p == ']') {
             *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
             rd->n_items = base;
+            iso_rd_list_keep(rd, key, *q, p, *out);
             *q = p + 1;
             return 1;
         }
@@ -327,7 +338,7 @@ static int edn_mop(iso_rd *rd, iso_val *out)
     if (end - p >= 4 && memcmp(p, "nil", 3) == 0 && (p[3] == ']' || p[3] == ' ' || p[3] == ',')) {
         it[2] = ISO_NIL;
         p += 3;
-    } else if (!(p < end && *p == '[' ? mop_list(rd, &p, end, &it[2]) : mop_int(&p, end, &it[2]))) {
+    } else if (!(p < end && *p == '[' ? mop_list(rd, it[1], &p, end, &it[2]) : mop_int(&p, end, &it[2]))) {
         return 0;
     }
     if (p >= end || *p != ']') return 0;

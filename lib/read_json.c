@@ -237,8 +237,9 @@ static const char *mop_sep(const char *p, const char *end, char c)
     return p < end && *p == ' ' ? p + 1 : p;
 }
 
-/* A list of plain integers at *q (on its '['), as a read returns it. */
-static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
+/* A list of plain integers at *q (on its '['), key's value as a read
+ * returns it: the part it shares with key's last list is not parsed. */
+static int mop_list(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out)
 {
     const char *p = *q + 1;
     size_t base = rd->n_items;
@@ -248,14 +249,24 @@ static int mop_list(iso_rd *rd, const char **q, const char *end, iso_val *out)
         *q = p + 1;
         return 1;
     }
-    for (;;) {
-        if (iso_rd_small_item(rd, &p, end, '1', ',')) continue; /* the usual: 1 or 2 digits, then ',' */
-        if (!mop_int(&p, end, &v)) break;
-        iso_rd_item(rd, v);
+    p = *q;
+    int seen = iso_rd_list_seen(rd, key, &p, end, out);
+    if (seen == ISO_RD_LIST_SAME) {
+        *q = p;
+        return 1;
+    }
+    if (seen == ISO_RD_LIST_NEW) p++;
+    for (int after_item = seen == ISO_RD_LIST_EXTENDS;; after_item = 0) {
+        if (!after_item) {
+            if (iso_rd_small_item(rd, &p, end, '1', ',')) continue; /* the usual: 1 or 2 digits, then ',' */
+            if (!mop_int(&p, end, &v)) break;
+            iso_rd_item(rd, v);
+        }
         if (p < end && *p == ' ') p++;
         if (p < end && *p == ']') {
             *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
             rd->n_items = base;
+            iso_rd_list_keep(rd, key, *q, p, *out);
             *q = p + 1;
             return 1;
         }
@@ -289,7 +300,7 @@ static int json_mop(iso_rd *rd, iso_val *out)
     if (end - p >= 4 && memcmp(p, "null", 4) == 0) {
         it[2] = ISO_NIL;
         p += 4;
-    } else if (!(p < end && *p == '[' ? mop_list(rd, &p, end, &it[2]) : mop_int(&p, end, &it[2]))) {
+    } else if (!(p < end && *p == '[' ? mop_list(rd, it[1], &p, end, &it[2]) : mop_int(&p, end, &it[2]))) {
         return 0;
     }
     if (p < end && *p == ' ') p++;

@@ -23,6 +23,7 @@ void iso_rd_release(iso_rd *rd)
     free(rd->items);
     free(rd->frames);
     free(rd->cons);
+    free(rd->lists);
     iso_buf_free(&rd->scratch);
 }
 
@@ -120,6 +121,44 @@ static iso_val cons(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, si
 iso_val iso_rd_seq(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, size_t n)
 {
     return consable(kind, n) ? cons(rd, kind, items, n) : iso_seq(&rd->h->store, kind, items, n);
+}
+
+#define LIST_SLOTS ((size_t)1 << 12)
+
+static struct iso_rd_list *list_slot(iso_rd *rd, iso_val key)
+{
+    if (!rd->lists) rd->lists = iso_xcalloc(LIST_SLOTS, sizeof *rd->lists);
+    return &rd->lists[(key * 0x9e3779b97f4a7c15ull) >> 52];
+}
+
+int iso_rd_list_seen(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out)
+{
+    const struct iso_rd_list *l = list_slot(rd, key);
+    const char *p = *q;
+    size_t avail = (size_t)(end - p);
+    if (!l->text || l->key != key || avail <= l->len || memcmp(p, l->text, l->len) != 0)
+        return ISO_RD_LIST_NEW;
+    if (avail >= l->full && memcmp(p + l->len, l->text + l->len, l->full - l->len) == 0) {
+        *out = l->v;
+        *q = p + l->full;
+        return ISO_RD_LIST_SAME;
+    }
+    size_t n = iso_seq_len(&rd->h->store, l->v);
+    if (n == 0 || (p[l->len] != ',' && p[l->len] != ' ')) return ISO_RD_LIST_NEW;
+    if (rd->n_items + n > rd->cap_items) ISO_GROW(rd->items, rd->cap_items, rd->n_items + n);
+    memcpy(rd->items + rd->n_items, iso_seq_items(&rd->h->store, l->v), n * sizeof *rd->items);
+    rd->n_items += n;
+    *q = p + l->len;
+    return ISO_RD_LIST_EXTENDS;
+}
+
+void iso_rd_list_keep(iso_rd *rd, iso_val key, const char *open, const char *close, iso_val v)
+{
+    const char *last = close;
+    while (last > open + 1 && (last[-1] == ' ' || last[-1] == ',')) last--;
+    if (close - open >= UINT32_MAX) return;
+    *list_slot(rd, key) = (struct iso_rd_list){key, v, open, (uint32_t)(last - open),
+                                               (uint32_t)(close - open + 1)};
 }
 
 iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind)

@@ -48,6 +48,7 @@ typedef struct iso_rd {
      * that ended it, as a little-endian word and the mask of its bytes. */
     struct iso_rd_name { uint64_t word, mask; uint32_t len; iso_val v; } names[2];
     unsigned name_next;
+    struct iso_rd_list *lists; /* the last read list of each key (by hash) */
 } iso_rd;
 
 void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
@@ -205,6 +206,22 @@ static inline int iso_rd_small_item(iso_rd *rd, const char **q, const char *end,
     }
     return 0;
 }
+
+/* The last list a micro-op of a key held, as its text in the input: a
+ * read of a list-append key repeats or extends the last one read, so the
+ * part they share need not be parsed again. len: the text up to the end of
+ * its last element; full: up to and with its closing bracket. */
+struct iso_rd_list { iso_val key, v; const char *text; uint32_t len, full; };
+enum { ISO_RD_LIST_NEW, ISO_RD_LIST_EXTENDS, ISO_RD_LIST_SAME };
+/* At the '[' at *q of key's list: SAME when its text is the last one kept
+ * for key (*out its value, *q past the ']'); EXTENDS when that one, not
+ * empty, ends where an element of this one ends (its items pushed, *q at
+ * the byte after them, a separator); NEW (nothing done) otherwise. Bytes
+ * parse alike wherever they are, so either way the value is the one
+ * parsing would give. */
+int iso_rd_list_seen(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out);
+/* Keep the list v of key, read from open ('[') to close (']'). */
+void iso_rd_list_keep(iso_rd *rd, iso_val key, const char *open, const char *close, iso_val v);
 
 /* Pop the top frame, copying its items into a composite of kind. */
 iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind);

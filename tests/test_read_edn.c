@@ -298,6 +298,41 @@ static void test_micro_op_fast_path(void **state)
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
 
+/* A read list that repeats or extends the key's last one takes the shared
+ * part from it: every list must still read as the general parser reads it
+ * (a newline after the value's '[' sends a line through it), and a
+ * malformed one must fail where it did. */
+static void test_read_list_continues_last(void **state)
+{
+    (void)state;
+    static const char *const lists[] = {
+        "[1 2 3]", "[1 2 3]", "[1 2 3 4]", "[1 2 34]", "[1 2 3, 4]", "[1 2 3,4]", "[1 2 3 ]",
+        "[1 2 3]", "[1 2 3 4 5]", "[1 2]", "[]", "[1]", "[1 2 3 4 5 6]", "[1 2 3 4 5 6 7.5]",
+        "[1 2 3 4 5 6  7]", "[1 2 3 4 5 6 (7)]", "[1 2 3 4 5 6]",
+    };
+    iso_buf fast = {0}, slow = {0};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        iso_buf_printf(&fast, "{:type :ok, :process 0, :value [%s[:r 5 %s] [:r 6 %s]]}\n", "", lists[i], lists[i]);
+        iso_buf_printf(&slow, "{:type :ok, :process 0, :value [%s[:r 5 %s] [:r 6 %s]]}\n", "\n", lists[i], lists[i]);
+    }
+    iso_history *a = tu_read(iso_buf_cstr(&fast), ISO_FORMAT_EDN), *b = tu_read(iso_buf_cstr(&slow), ISO_FORMAT_EDN);
+    assert_int_equal(a->n_ops, b->n_ops);
+    for (size_t i = 0; i < a->n_ops; i++) {
+        char va[4096];
+        snprintf(va, sizeof va, "%s", rt_value(a, i));
+        if (strcmp(va, rt_value(b, i)) != 0) fail_msg("line %zu: %s vs %s", i + 1, va, rt_value(b, i));
+    }
+    iso_history_free(a);
+    iso_history_free(b);
+    iso_buf_free(&fast);
+    iso_buf_free(&slow);
+    static const struct rt_bad bad[] = {
+        {"{:type :ok, :process 0, :value [[:r 0 [1 2 3]]]}\n"
+         "{:type :ok, :process 0, :value [[:r 0 [1 2 3 }]]}", ISO_FORMAT_EDN, 2, 46, "expected ']'"},
+    };
+    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
+}
+
 /* Op maps are read field by field, with no map built; a tagged record
  * (#jepsen.history.Op{...}) goes through the general parser: both must give
  * the same op for every shape, and malformed maps must fail as before. */
@@ -336,6 +371,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_op_per_line),
         cmocka_unit_test(test_micro_op_fast_path),
+        cmocka_unit_test(test_read_list_continues_last),
         cmocka_unit_test(test_op_maps_fast_and_general),
         cmocka_unit_test(test_dense_index_and_defaults),
         cmocka_unit_test(test_top_level_sequences),

@@ -298,6 +298,41 @@ static void test_micro_op_fast_path(void **state)
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
 
+/* A read list that repeats or extends the key's last one takes the shared
+ * part from it: every list must still read as the general parser reads it
+ * (a newline after the value's '[' sends a line through it), and a
+ * malformed one must fail where it did. */
+static void test_read_list_continues_last(void **state)
+{
+    (void)state;
+    static const char *const lists[] = {
+        "[1,2,3]", "[1,2,3]", "[1,2,3,4]", "[1,2,34]", "[1,2,3, 4]", "[1,2,3 ,4]", "[1,2,3 ]",
+        "[1,2,3]", "[1,2,3,4,5]", "[1,2]", "[]", "[1]", "[1,2,3,4,5,6]", "[1,2,3,4,5,6,7.5]",
+        "[1,2,3,4,5,6, 7]", "[1,2,3,4,5,6]",
+    };
+    iso_buf fast = {0}, slow = {0};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        iso_buf_printf(&fast, "{\"type\":\"ok\",\"process\":0,\"value\":[%s[\"r\",5,%s],[\"r\",6,%s]]}\n", "", lists[i], lists[i]);
+        iso_buf_printf(&slow, "{\"type\":\"ok\",\"process\":0,\"value\":[%s[\"r\",5,%s],[\"r\",6,%s]]}\n", "\n", lists[i], lists[i]);
+    }
+    iso_history *a = tu_read(iso_buf_cstr(&fast), ISO_FORMAT_JSONL), *b = tu_read(iso_buf_cstr(&slow), ISO_FORMAT_JSONL);
+    assert_int_equal(a->n_ops, b->n_ops);
+    for (size_t i = 0; i < a->n_ops; i++) {
+        char va[4096];
+        snprintf(va, sizeof va, "%s", rt_value(a, i));
+        if (strcmp(va, rt_value(b, i)) != 0) fail_msg("line %zu: %s vs %s", i + 1, va, rt_value(b, i));
+    }
+    iso_history_free(a);
+    iso_history_free(b);
+    iso_buf_free(&fast);
+    iso_buf_free(&slow);
+    static const struct rt_bad bad[] = {
+        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,[1,2,3]]]}\n"
+         "{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,[1,2,3,]]]}", ISO_FORMAT_JSONL, 2, 49, "JSON value"},
+    };
+    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
+}
+
 /* Op objects are read field by field, with no map built: every shape must
  * come out as the same op read from the EDN map (the map path). */
 static void test_op_objects_as_edn_maps(void **state)
@@ -341,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_integer_runs),
         cmocka_unit_test(test_micro_op_fast_path),
+        cmocka_unit_test(test_read_list_continues_last),
         cmocka_unit_test(test_integers_exact),
         cmocka_unit_test(test_same_ops_as_edn),
         cmocka_unit_test(test_op_objects_as_edn_maps),
