@@ -344,25 +344,31 @@ static int bfs(cyc_search *S, const cyc_spec *sp, uint32_t v, uint8_t x,
 
 /* Per sub-component under mask, how many of its edges can stand for each
  * label (W R A P T), and how many rw edges follow an rw edge (AA): what
- * choose_seeds weighs, the same for every type with these allowed edges. */
+ * choose_seeds weighs, the same for every type with these allowed edges.
+ * A vertex alone in its sub-component has no edge inside it: its edges
+ * are not looked at. */
 static uint32_t *count_labels(const cyc_search *S, uint8_t mask, uint32_t n_sub)
 {
     const iso_graph *g = &S->L->g;
+    uint32_t k = S->L->k;
     uint32_t *cnt = iso_xcalloc((size_t)n_sub * 6, sizeof *cnt); /* W R A P T, AA */
-    uint8_t *in_a = iso_xcalloc(S->L->k ? S->L->k : 1, 1); /* has an rw in-edge */
-    for (uint32_t v = 0; (mask & A) && v < S->L->k; v++)
-        for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++)
-            if ((S->lead[g->bits[e] & 31] & A) && S->sub[g->dst[e]] == S->sub[v]) in_a[g->dst[e]] = 1;
-    for (uint32_t v = 0; v < S->L->k; v++) {
+    uint8_t *in = iso_xmalloc(k ? k : 1); /* 1: not alone; 2: and has an rw in-edge */
+    for (uint32_t v = 0; v < k; v++) cnt[(size_t)S->sub[v] * 6 + 5]++; /* sizes, for now */
+    for (uint32_t v = 0; v < k; v++) in[v] = cnt[(size_t)S->sub[v] * 6 + 5] > 1;
+    for (uint32_t c = 0; c < n_sub; c++) cnt[(size_t)c * 6 + 5] = 0;
+    for (uint32_t v = 0; (mask & A) && v < k; v++)
+        for (uint32_t e = g->off[v]; in[v] && e < g->off[v + 1]; e++)
+            if ((S->lead[g->bits[e] & 31] & A) && S->sub[g->dst[e]] == S->sub[v]) in[g->dst[e]] = 3;
+    for (uint32_t v = 0; v < k; v++) {
         uint32_t c = S->sub[v], *n = cnt + (size_t)c * 6;
-        for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++) {
+        for (uint32_t e = g->off[v]; in[v] && e < g->off[v + 1]; e++) {
             unsigned b = S->lead[g->bits[e] & 31] & mask;
             if (!b || S->sub[g->dst[e]] != c) continue;
-            if ((b & A) && in_a[v]) n[5]++;
+            if ((b & A) && in[v] == 3) n[5]++;
             for (; b; b &= b - 1) n[__builtin_ctz(b)]++;
         }
     }
-    free(in_a);
+    free(in);
     return cnt;
 }
 
@@ -373,6 +379,10 @@ static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
 {
     const uint32_t *cnt = S->cnt;
     int g2 = sp->type / 3 == ISO_CB_G2_ITEM;
+    if (!cnt) { /* every vertex alone: no walk */
+        memset(S->cand, 0, n_sub);
+        return;
+    }
     for (uint32_t c = 0; c < n_sub; c++) {
         uint8_t seed = sp->req || !cnt[c * 6] ? 0 : W; /* G0: ww edges inside, or none */
         uint32_t best = UINT32_MAX;
@@ -398,7 +408,7 @@ uint32_t cyc_sub_components(cyc_search *S, uint8_t mask)
     c->sub = iso_xmalloc((S->L->k ? S->L->k : 1) * sizeof *c->sub);
     c->n = iso_scc(&S->L->g, mask, c->sub);
     S->sub = c->sub;
-    S->cnt = c->cnt = count_labels(S, mask, c->n);
+    S->cnt = c->cnt = c->n < S->L->k ? count_labels(S, mask, c->n) : NULL;
     return c->n;
 }
 

@@ -70,7 +70,7 @@ typedef struct cyc_search {
     uint64_t *seen;      /* per vertex: bit per compact state */
     uint32_t *tgt;       /* == stamp: a tail of the current seed edges */
     uint32_t *sub;       /* sub-component under the type's allowed edges */
-    const uint32_t *cnt; /* per sub-component: edges per label (count_labels) */
+    const uint32_t *cnt; /* per sub-component: edges per label (count_labels); NULL: all alone */
     struct cyc_subs { uint8_t mask; uint32_t n; uint32_t *sub, *cnt; } subs[16];
     unsigned n_subs;     /* sub-components computed so far, by mask */
     uint8_t *cand;       /* per sub-component: seed label, 0 = none */
