@@ -385,9 +385,10 @@ static size_t report_sccs(iso_ctx *ctx, rw_state *st, const iso_graph *g, const 
 
 /* ---- transitive reduction ------------------------------------------------- */
 
-/* Topological ranks (Kahn) of the versions in [lo, hi), an acyclic part
- * of the graph that no edge leaves; indeg is zeroed scratch. */
-static void topo_rank(const iso_graph *g, uint32_t lo, uint32_t hi, uint32_t *indeg, uint32_t *rank)
+/* Topological ranks (Kahn) of the versions in [lo, hi), a part of the
+ * graph that no edge leaves; indeg is zeroed scratch. Returns how many
+ * were ranked: all of them exactly when the part is acyclic. */
+static uint32_t topo_rank(const iso_graph *g, uint32_t lo, uint32_t hi, uint32_t *indeg, uint32_t *rank)
 {
     uint32_t head = 0, tail = 0, *queue = iso_xmalloc(((size_t)(hi - lo) + 1) * sizeof *queue);
     for (uint32_t i = g->off[lo]; i < g->off[hi]; i++) indeg[g->dst[i]]++;
@@ -400,6 +401,38 @@ static void topo_rank(const iso_graph *g, uint32_t lo, uint32_t hi, uint32_t *in
             if (--indeg[g->dst[i]] == 0) queue[tail++] = g->dst[i];
     }
     free(queue);
+    return head;
+}
+
+/* The first version of the first key whose versions start in the second
+ * half: no edge crosses it (edges stay inside a key). */
+static uint32_t key_split(const rw_state *st, uint32_t n)
+{
+    for (size_t k = 0; k < st->keys.n; k++)
+        if (st->nil_ver[k] >= n / 2) return st->nil_ver[k];
+    return n;
+}
+
+/* Ranks of the whole graph, each half (split between keys) on a thread. */
+typedef struct topo_half {
+    const iso_graph *g;
+    uint32_t *indeg, *rank;
+    uint32_t lo, hi, ranked;
+} topo_half;
+
+static void topo_half_run(topo_half *t) { t->ranked = topo_rank(t->g, t->lo, t->hi, t->indeg, t->rank); }
+static void topo_first(void *h) { topo_half_run(&((topo_half *)h)[0]); }
+static void topo_second(void *h) { topo_half_run(&((topo_half *)h)[1]); }
+
+/* rank: topological ranks of g's versions (per half). Returns 1 when
+ * every version has one: g is acyclic. */
+static int topo_order(const rw_state *st, const iso_graph *g, int threads, uint32_t *rank)
+{
+    uint32_t n = g->n, split = key_split(st, n), *indeg = iso_xcalloc((size_t)n + 1, sizeof *indeg);
+    topo_half h[2] = {{g, indeg, rank, 0, split, 0}, {g, indeg, rank, split, n, 0}};
+    iso_both(topo_first, topo_second, h, threads);
+    free(indeg);
+    return h[0].ranked + h[1].ranked == n;
 }
 
 typedef struct tr {
@@ -437,7 +470,6 @@ static size_t mark_beyond(tr *r, uint32_t u)
 typedef struct red_half {
     const rw_state *st;
     uint8_t *inner;       /* has a non-nil predecessor */
-    uint32_t *indeg, *rank;
     tr r;
     uint32_t lo, hi;
     rw_vedge *out;
@@ -448,7 +480,6 @@ static void reduce_half(red_half *h)
 {
     const iso_graph *g = h->r.g;
     size_t cap = 0;
-    topo_rank(g, h->lo, h->hi, h->indeg, h->rank);
     for (uint32_t u = h->lo; u < h->hi; u++)
         for (uint32_t i = g->off[u]; i < g->off[u + 1] && !is_nil(h->st, u); i++) h->inner[g->dst[i]] = 1;
     for (uint32_t u = h->lo; u < h->hi; u++) {
@@ -473,21 +504,20 @@ static void reduce_second(void *halves) { reduce_half(&((red_half *)halves)[1]);
 /* Keep u -> v unless another path leads from u to v. nil reaches every
  * other version of its key, so nil -> v is redundant exactly when v has a
  * non-nil predecessor. Past a work budget (half of it for each half of the
- * versions), edges are kept (they are implied anyway, only less precise). */
-static void reduce(const rw_state *st, const iso_graph *g, int threads, rw_vedge **out, size_t *n_out)
+ * versions), edges are kept (they are implied anyway, only less precise).
+ * rank: g's topological ranks (topo_order). */
+static void reduce(const rw_state *st, const iso_graph *g, const uint32_t *rank, int threads,
+                   rw_vedge **out, size_t *n_out)
 {
     uint32_t n = g->n, *mark = iso_xcalloc((size_t)n + 1, sizeof *mark);
-    uint32_t *rank = iso_xmalloc(((size_t)n + 1) * sizeof *rank), *indeg = iso_xcalloc((size_t)n + 1, sizeof *indeg);
     uint8_t *inner = iso_xcalloc((size_t)n + 1, 1);
-    uint32_t split = n;
-    for (size_t k = 0; k < st->keys.n && split == n; k++)
-        if (st->nil_ver[k] >= n / 2) split = st->nil_ver[k];
+    uint32_t split = key_split(st, n);
     size_t budget = 8 * ((size_t)n + g->n_edges) + (1u << 19);
     red_half h[2];
     for (int i = 0; i < 2; i++) {
         uint32_t lo = i ? split : 0, hi = i ? n : split;
         size_t depth = (size_t)(hi - lo) + (g->off[hi] - g->off[lo]) + 1; /* its versions, its edges */
-        h[i] = (red_half){st, inner, indeg, rank, {g, rank, mark, iso_xmalloc(depth * sizeof(uint32_t)), budget},
+        h[i] = (red_half){st, inner, {g, rank, mark, iso_xmalloc(depth * sizeof(uint32_t)), budget},
                           lo, hi, NULL, 0};
     }
     iso_both(reduce_first, reduce_second, h, threads);
@@ -498,8 +528,6 @@ static void reduce(const rw_state *st, const iso_graph *g, int threads, rw_vedge
     free(h[0].out);
     free(h[1].out);
     free(inner);
-    free(rank);
-    free(indeg);
     free(mark);
 }
 
@@ -577,16 +605,18 @@ static int last_wanted(const iso_check_opts *o)
 }
 
 /* Each source's edges are appended to the accepted ones and the graph is
- * built over both: acyclic, it is the accepted graph so far; cyclic, the
- * source is reported and its edges cut off again. The last source's graph
- * is built giving the edges back as it goes (they would otherwise be whole
- * beside it at the peak); should that source be cyclic, the accepted edges
- * are made again. */
+ * built over both: acyclic (every version gets a topological rank), it is
+ * the accepted graph so far; cyclic, the source is reported and its edges
+ * cut off again. The last source's graph is built giving the edges back as
+ * it goes (they would otherwise be whole beside it at the peak); should
+ * that source be cyclic, the accepted edges are made again. */
 int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
     vbuf acc = {{0}};
     iso_graph g = {0};
-    int used[RW_SRC_COUNT], built = 0, rc = 0, last = last_wanted(ctx->opts);
+    int used[RW_SRC_COUNT], built = 0, ranked = 0, rc = 0, last = last_wanted(ctx->opts);
+    int threads = ctx->opts->threads == 1 ? 1 : 2;
+    uint32_t *rank = iso_xmalloc((st->n_ver + 1) * sizeof *rank);
     size_t n_used = 0;
     for (int s = 0; s < RW_SRC_COUNT && !rc; s++) {
         if (!wanted(ctx->opts, s)) continue;
@@ -597,7 +627,8 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         iso_graph_free(&g);
         (s == last ? iso_graph_build_consume : iso_graph_build)(&g, (uint32_t)st->n_ver, &acc.e);
         built = 1;
-        if (report_sccs(ctx, st, &g, used, n_used) == 0) continue;
+        if ((ranked = topo_order(st, &g, threads, rank)) || report_sccs(ctx, st, &g, used, n_used) == 0)
+            continue;
         n_used--;
         built = 0;
         if (s == last) rc = rerun(ctx, st, used, n_used, &acc, err);
@@ -606,6 +637,7 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
     if (!built) iso_graph_free(&g); /* a rejected source's graph */
     if (!rc && n_used == 1 && initial_is_reduced(st, &acc)) {
         iso_edges_free(&acc.e);
+        free(rank);
         return 0;
     }
     if (!rc && !built) {
@@ -613,7 +645,9 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         iso_graph_build_consume(&g, (uint32_t)st->n_ver, &acc.e);
     }
     iso_edges_free(&acc.e);
-    if (!rc) reduce(st, &g, ctx->opts->threads == 1 ? 1 : 2, &st->red, &st->n_red);
+    if (!rc && !(built && ranked)) topo_order(st, &g, threads, rank); /* acyclic: accepted */
+    if (!rc) reduce(st, &g, rank, threads, &st->red, &st->n_red);
+    free(rank);
     iso_graph_free(&g);
     return rc;
 }
