@@ -616,7 +616,7 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
     iso_graph g = {0};
     int used[RW_SRC_COUNT], built = 0, ranked = 0, rc = 0, last = last_wanted(ctx->opts);
     int threads = ctx->opts->threads == 1 ? 1 : 2;
-    uint32_t *rank = iso_xmalloc((st->n_ver + 1) * sizeof *rank);
+    uint32_t *rank = NULL; /* allocated once a graph exists: not beside its edges at the peak */
     size_t n_used = 0;
     for (int s = 0; s < RW_SRC_COUNT && !rc; s++) {
         if (!wanted(ctx->opts, s)) continue;
@@ -627,8 +627,11 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         iso_graph_free(&g);
         (s == last ? iso_graph_build_consume : iso_graph_build)(&g, (uint32_t)st->n_ver, &acc.e);
         built = 1;
-        if ((ranked = topo_order(st, &g, threads, rank)) || report_sccs(ctx, st, &g, used, n_used) == 0)
-            continue;
+        if (!rank) rank = iso_xmalloc((st->n_ver + 1) * sizeof *rank);
+        if ((ranked = topo_order(st, &g, threads, rank))) continue;
+        free(rank); /* not beside the components' arrays */
+        rank = NULL;
+        if (report_sccs(ctx, st, &g, used, n_used) == 0) continue;
         n_used--;
         built = 0;
         if (s == last) rc = rerun(ctx, st, used, n_used, &acc, err);
@@ -645,6 +648,7 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         iso_graph_build_consume(&g, (uint32_t)st->n_ver, &acc.e);
     }
     iso_edges_free(&acc.e);
+    if (!rank) rank = iso_xmalloc((st->n_ver + 1) * sizeof *rank);
     if (!rc && !(built && ranked)) topo_order(st, &g, threads, rank); /* acyclic: accepted */
     if (!rc) reduce(st, &g, rank, threads, &st->red, &st->n_red);
     free(rank);

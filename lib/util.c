@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -135,8 +136,15 @@ static long rss_mb(void)
     return rss * 4096 / (1024 * 1024);
 }
 
-/* With ISOLDE_TIMING set, each phase's wall time and the resident memory
- * after it go to stderr. */
+/* The resident high-water mark so far, in MB. */
+static long peak_mb(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss / 1024 : 0;
+}
+
+/* With ISOLDE_TIMING set, each phase's wall time, the resident memory
+ * after it and the peak so far go to stderr. */
 void iso_phase(const char *name)
 {
     static _Thread_local double last;
@@ -144,7 +152,9 @@ void iso_phase(const char *name)
     if (on < 0) on = getenv("ISOLDE_TIMING") != NULL;
     if (!on) return;
     double now = iso_now();
-    if (name) fprintf(stderr, "isolde: %-16s %7.3f s  %6ld MB resident\n", name, now - last, rss_mb());
+    if (name)
+        fprintf(stderr, "isolde: %-16s %7.3f s  %6ld MB resident, peak %ld MB\n", name, now - last,
+                rss_mb(), peak_mb());
     last = now;
 }
 
