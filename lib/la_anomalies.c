@@ -117,11 +117,17 @@ void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint
 
 /* ---- within one transaction ----------------------------------------------- */
 
+/* What a transaction's own earlier micro-ops on a key say its next read
+ * must return: nothing (NONE), or exactly (KNOWN: after a read) or ending
+ * in (SUFFIX: appends only) the last read's items, then the values
+ * appended since. The read's items stay where the store has them. */
 enum { ST_NONE, ST_NIL, ST_KNOWN, ST_SUFFIX };
 typedef struct la_kstate {
     iso_val key;
     int kind;
-    iso_val *list; /* kept across transactions, reused */
+    const iso_val *base; /* the last read's items (NIL or KNOWN) */
+    size_t n_base;
+    iso_val *list;       /* values appended since; kept across transactions, reused */
     size_t n, cap;
 } kstate;
 
@@ -137,22 +143,24 @@ static kstate *state_of(la_state *st, size_t *nk, const iso_store *s, iso_val ke
     kstate *k = &st->ks[(*nk)++];
     k->key = key;
     k->kind = ST_NONE;
-    k->n = 0;
+    k->n_base = k->n = 0;
     return k;
+}
+
+static int items_equal(const iso_store *s, const iso_val *a, const iso_val *b, size_t n)
+{
+    if (a == b || !n || memcmp(a, b, n * sizeof *a) == 0) return 1;
+    for (size_t i = 0; i < n; i++)
+        if (!iso_val_eq(s, a[i], b[i])) return 0;
+    return 1;
 }
 
 static int read_matches(const iso_store *s, const kstate *k, const iso_val *items, size_t n)
 {
-    if (k->kind == ST_KNOWN) {
-        if (n != k->n) return 0;
-        for (size_t i = 0; i < n; i++)
-            if (!iso_val_eq(s, items[i], k->list[i])) return 0;
-        return 1;
-    }
-    if (n < k->n) return 0;
-    for (size_t i = 0; i < k->n; i++)
-        if (!iso_val_eq(s, items[n - k->n + i], k->list[i])) return 0;
-    return 1;
+    size_t want = k->n_base + k->n;
+    if (k->kind == ST_KNOWN ? n != want : n < want) return 0;
+    items += n - want;
+    return items_equal(s, items, k->base, k->n_base) && items_equal(s, items + k->n_base, k->list, k->n);
 }
 
 static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k)
@@ -163,10 +171,11 @@ static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k
     iso_buf_puts(&exp, "[");
     iso_buf_puts(&expj, "[");
     if (k->kind == ST_SUFFIX) { iso_buf_puts(&exp, "..."); iso_buf_puts(&expj, "\"...\""); }
-    for (size_t i = 0; i < k->n; i++) {
+    for (size_t i = 0; i < k->n_base + k->n; i++) {
+        iso_val v = i < k->n_base ? k->base[i] : k->list[i - k->n_base];
         if (i || k->kind == ST_SUFFIX) { iso_buf_puts(&exp, " "); iso_buf_puts(&expj, ","); }
-        iso_ctx_val_text(ctx, k->list[i], &exp);
-        iso_ctx_val_json(ctx, k->list[i], &expj);
+        iso_ctx_val_text(ctx, v, &exp);
+        iso_ctx_val_json(ctx, v, &expj);
     }
     iso_buf_puts(&exp, "]");
     iso_buf_puts(&expj, "]");
@@ -206,8 +215,9 @@ static void internal_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *
             break;
         }
         k->kind = iso_is_nil(v) ? ST_NIL : ST_KNOWN;
+        k->base = items;
+        k->n_base = len;
         k->n = 0;
-        for (size_t i = 0; i < len; i++) ISO_PUSH(k->list, k->n, k->cap, items[i]);
     }
 }
 

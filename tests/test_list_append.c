@@ -31,6 +31,20 @@ static const la_case cases[] = {
      "snapshot-isolation", NULL, ISO_VALID, NULL, NULL},
     {"internal", OK(0, "[[:append :x 1] [:r :x [2]]]") OK(1, "[[:append :x 2]]"), "", "internal", ISO_INVALID,
      "internal", "read-atomic"},
+    /* a transaction's own reads and appends of a key: what the next read must be */
+    {"internal: read, append, read", OK(0, "[[:append :x 1]]") OK(1, "[[:r :x [1]] [:append :x 2] [:r :x [1 2]]]"),
+     "serializable", NULL, ISO_VALID, NULL, NULL},
+    {"internal: second read misses the append", OK(0, "[[:append :x 1]]")
+                                                   OK(1, "[[:r :x [1]] [:append :x 2] [:r :x [1]]]"),
+     "serializable", NULL, ISO_INVALID, "internal", "read-atomic"},
+    {"internal: appends, then a read ending in them", OK(0, "[[:append :x 1]]")
+                                                         OK(1, "[[:append :x 2] [:r :x [1 2]]]"),
+     "serializable", NULL, ISO_VALID, NULL, NULL},
+    {"internal: the same read twice", OK(0, "[[:append :x 1]]") OK(1, "[[:r :x [1]] [:r :x [1]]]"),
+     "serializable", NULL, ISO_VALID, NULL, NULL},
+    {"internal: a longer second read", OK(0, "[[:append :x 1]]") OK(1, "[[:r :x [1]] [:r :x [1 2]]]")
+                                           OK(2, "[[:append :x 2]]"),
+     "serializable", NULL, ISO_INVALID, "G-single-item,internal", "consistent-view,read-atomic,repeatable-read"},
     {"future-read", OK(0, "[[:r :x [1]] [:append :x 1]]"), "read-committed", NULL, ISO_INVALID,
      "empty-transaction-graph,future-read", "read-committed"},
     {"duplicate-elements", OK(0, "[[:append :x 1]]") OK(1, "[[:append :x 2]]") OK(2, "[[:r :x [1 2 1]]]"),
