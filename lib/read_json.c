@@ -241,22 +241,15 @@ static const char *mop_sep(const char *p, const char *end, char c)
  * returns it: the part it shares with key's last list is not parsed. */
 static int mop_list(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out)
 {
-    const char *p = *q + 1;
+    const char *p = *q;
     size_t base = rd->n_items;
-    iso_val v = ISO_NIL;
-    if (p < end && *p == ']') {
-        *out = iso_rd_seq(rd, ISO_SEQ_VEC, &v, 0);
-        *q = p + 1;
-        return 1;
-    }
-    p = *q;
-    int seen = iso_rd_list_seen(rd, key, &p, end, out);
-    if (seen == ISO_RD_LIST_SAME) {
+    iso_val v;
+    int start = iso_rd_list_start(rd, key, &p, end, out);
+    if (start == ISO_RD_LIST_SAME) {
         *q = p;
         return 1;
     }
-    if (seen == ISO_RD_LIST_NEW) p++;
-    for (int after_item = seen == ISO_RD_LIST_EXTENDS;; after_item = 0) {
+    for (int after_item = start == ISO_RD_LIST_EXTENDS;; after_item = 0) {
         if (!after_item) {
             if (iso_rd_small_item(rd, &p, end, '1', ',')) continue; /* the usual: 1 or 2 digits, then ',' */
             if (!mop_int(&p, end, &v)) break;
@@ -264,9 +257,7 @@ static int mop_list(iso_rd *rd, iso_val key, const char **q, const char *end, is
         }
         if (p < end && *p == ' ') p++;
         if (p < end && *p == ']') {
-            *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
-            rd->n_items = base;
-            iso_rd_list_keep(rd, key, *q, p, *out);
+            *out = iso_rd_list_end(rd, key, base, *q, p);
             *q = p + 1;
             return 1;
         }

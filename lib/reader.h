@@ -213,15 +213,16 @@ static inline int iso_rd_small_item(iso_rd *rd, const char **q, const char *end,
  * its last element; full: up to and with its closing bracket. */
 struct iso_rd_list { iso_val key, v; const char *text; uint32_t len, full; };
 enum { ISO_RD_LIST_NEW, ISO_RD_LIST_EXTENDS, ISO_RD_LIST_SAME };
-/* At the '[' at *q of key's list: SAME when its text is the last one kept
- * for key (*out its value, *q past the ']'); EXTENDS when that one, not
- * empty, ends where an element of this one ends (its items pushed, *q at
- * the byte after them, a separator); NEW (nothing done) otherwise. Bytes
- * parse alike wherever they are, so either way the value is the one
- * parsing would give. */
-int iso_rd_list_seen(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out);
-/* Keep the list v of key, read from open ('[') to close (']'). */
-void iso_rd_list_keep(iso_rd *rd, iso_val key, const char *open, const char *close, iso_val v);
+/* At the '[' at *q of key's list: SAME when it is "[]" or the text of the
+ * last list kept for key (*out its value, *q past the ']'); EXTENDS when
+ * that one, not empty, ends where an element of this one ends (its items
+ * pushed, *q at the byte after them, a separator); NEW otherwise (*q past
+ * the '['). Bytes parse alike wherever they are, so either way the value
+ * is the one parsing would give. */
+int iso_rd_list_start(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out);
+/* The list of key read from open ('[') to close (']'), its items those
+ * pushed since base: stored, popped, and kept for iso_rd_list_start. */
+iso_val iso_rd_list_end(iso_rd *rd, iso_val key, size_t base, const char *open, const char *close);
 
 /* Pop the top frame, copying its items into a composite of kind. */
 iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind);

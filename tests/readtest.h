@@ -38,6 +38,22 @@ static inline const char *rt_op(const iso_history *h, size_t i, int json)
     return out;
 }
 
+/* The same ops written two ways (the fast paths' way and, with a newline
+ * after a value's '[', the general parser's way) must read to the same
+ * values, op by op. */
+static inline void rt_expect_same_values(const char *fast, const char *slow, iso_format f)
+{
+    iso_history *a = tu_read(fast, f), *b = tu_read(slow, f);
+    assert_int_equal(a->n_ops, b->n_ops);
+    for (size_t i = 0; i < a->n_ops; i++) {
+        char va[4096];
+        snprintf(va, sizeof va, "%s", rt_value(a, i));
+        if (strcmp(va, rt_value(b, i)) != 0) fail_msg("%s, op %zu: %s vs %s", fast, i, va, rt_value(b, i));
+    }
+    iso_history_free(a);
+    iso_history_free(b);
+}
+
 /* A malformed input and where and why it must fail. */
 struct rt_bad {
     const char *text;

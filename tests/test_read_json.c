@@ -283,12 +283,7 @@ static void test_micro_op_fast_path(void **state)
         char fast[256], slow[256];
         snprintf(fast, sizeof fast, "{\"type\":\"ok\",\"process\":0,\"value\":[%s,%s]}", mops[i], mops[i]);
         snprintf(slow, sizeof slow, "{\"type\":\"ok\",\"process\":0,\"value\":[[\n%s,%s]}", mops[i] + 1, mops[i]);
-        iso_history *a = tu_read(fast, ISO_FORMAT_JSONL), *b = tu_read(slow, ISO_FORMAT_JSONL);
-        char va[4096];
-        snprintf(va, sizeof va, "%s", rt_value(a, 0));
-        if (strcmp(va, rt_value(b, 0)) != 0) fail_msg("%s: %s vs %s", mops[i], va, rt_value(b, 0));
-        iso_history_free(a);
-        iso_history_free(b);
+        rt_expect_same_values(fast, slow, ISO_FORMAT_JSONL);
     }
     static const struct rt_bad bad[] = {
         {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,01]]}", ISO_FORMAT_JSONL, 1, 42, "invalid number"},
@@ -315,15 +310,7 @@ static void test_read_list_continues_last(void **state)
         iso_buf_printf(&fast, "{\"type\":\"ok\",\"process\":0,\"value\":[%s[\"r\",5,%s],[\"r\",6,%s]]}\n", "", lists[i], lists[i]);
         iso_buf_printf(&slow, "{\"type\":\"ok\",\"process\":0,\"value\":[%s[\"r\",5,%s],[\"r\",6,%s]]}\n", "\n", lists[i], lists[i]);
     }
-    iso_history *a = tu_read(iso_buf_cstr(&fast), ISO_FORMAT_JSONL), *b = tu_read(iso_buf_cstr(&slow), ISO_FORMAT_JSONL);
-    assert_int_equal(a->n_ops, b->n_ops);
-    for (size_t i = 0; i < a->n_ops; i++) {
-        char va[4096];
-        snprintf(va, sizeof va, "%s", rt_value(a, i));
-        if (strcmp(va, rt_value(b, i)) != 0) fail_msg("line %zu: %s vs %s", i + 1, va, rt_value(b, i));
-    }
-    iso_history_free(a);
-    iso_history_free(b);
+    rt_expect_same_values(iso_buf_cstr(&fast), iso_buf_cstr(&slow), ISO_FORMAT_JSONL);
     iso_buf_free(&fast);
     iso_buf_free(&slow);
     static const struct rt_bad bad[] = {
