@@ -424,15 +424,18 @@ static void topo_half_run(topo_half *t) { t->ranked = topo_rank(t->g, t->lo, t->
 static void topo_first(void *h) { topo_half_run(&((topo_half *)h)[0]); }
 static void topo_second(void *h) { topo_half_run(&((topo_half *)h)[1]); }
 
-/* rank: topological ranks of g's versions (per half). Returns 1 when
- * every version has one: g is acyclic. */
-static int topo_order(const rw_state *st, const iso_graph *g, int threads, uint32_t *rank)
+/* Topological ranks of g's versions (per half), or NULL when some
+ * version has none: g is cyclic. */
+static uint32_t *topo_order(const rw_state *st, const iso_graph *g, int threads)
 {
     uint32_t n = g->n, split = key_split(st, n), *indeg = iso_xcalloc((size_t)n + 1, sizeof *indeg);
+    uint32_t *rank = iso_xmalloc(((size_t)n + 1) * sizeof *rank);
     topo_half h[2] = {{g, indeg, rank, 0, split, 0}, {g, indeg, rank, split, n, 0}};
     iso_both(topo_first, topo_second, h, threads);
     free(indeg);
-    return h[0].ranked + h[1].ranked == n;
+    if (h[0].ranked + h[1].ranked == n) return rank;
+    free(rank);
+    return NULL;
 }
 
 typedef struct tr {
@@ -614,9 +617,9 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
     vbuf acc = {{0}};
     iso_graph g = {0};
-    int used[RW_SRC_COUNT], built = 0, ranked = 0, rc = 0, last = last_wanted(ctx->opts);
+    int used[RW_SRC_COUNT], built = 0, rc = 0, last = last_wanted(ctx->opts);
     int threads = ctx->opts->threads == 1 ? 1 : 2;
-    uint32_t *rank = NULL; /* allocated once a graph exists: not beside its edges at the peak */
+    uint32_t *rank = NULL; /* g's ranks, while g is acyclic */
     size_t n_used = 0;
     for (int s = 0; s < RW_SRC_COUNT && !rc; s++) {
         if (!wanted(ctx->opts, s)) continue;
@@ -625,13 +628,11 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         used[n_used++] = s;
         if (s == RW_SRC_INITIAL) continue; /* acyclic by construction */
         iso_graph_free(&g);
+        free(rank);
         (s == last ? iso_graph_build_consume : iso_graph_build)(&g, (uint32_t)st->n_ver, &acc.e);
         built = 1;
-        if (!rank) rank = iso_xmalloc((st->n_ver + 1) * sizeof *rank);
-        if ((ranked = topo_order(st, &g, threads, rank))) continue;
-        free(rank); /* not beside the components' arrays */
-        rank = NULL;
-        if (report_sccs(ctx, st, &g, used, n_used) == 0) continue;
+        if ((rank = topo_order(st, &g, threads)) || report_sccs(ctx, st, &g, used, n_used) == 0)
+            continue;
         n_used--;
         built = 0;
         if (s == last) rc = rerun(ctx, st, used, n_used, &acc, err);
@@ -640,7 +641,6 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
     if (!built) iso_graph_free(&g); /* a rejected source's graph */
     if (!rc && n_used == 1 && initial_is_reduced(st, &acc)) {
         iso_edges_free(&acc.e);
-        free(rank);
         return 0;
     }
     if (!rc && !built) {
@@ -648,9 +648,8 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
         iso_graph_build_consume(&g, (uint32_t)st->n_ver, &acc.e);
     }
     iso_edges_free(&acc.e);
-    if (!rank) rank = iso_xmalloc((st->n_ver + 1) * sizeof *rank);
-    if (!rc && !(built && ranked)) topo_order(st, &g, threads, rank); /* acyclic: accepted */
-    if (!rc) reduce(st, &g, rank, threads, &st->red, &st->n_red);
+    if (!rc && !rank) rank = topo_order(st, &g, threads); /* accepted, so acyclic */
+    if (!rc && rank) reduce(st, &g, rank, threads, &st->red, &st->n_red);
     free(rank);
     iso_graph_free(&g);
     return rc;
