@@ -147,20 +147,12 @@ static kstate *state_of(la_state *st, size_t *nk, const iso_store *s, iso_val ke
     return k;
 }
 
-static int items_equal(const iso_store *s, const iso_val *a, const iso_val *b, size_t n)
-{
-    if (a == b || !n || memcmp(a, b, n * sizeof *a) == 0) return 1;
-    for (size_t i = 0; i < n; i++)
-        if (!iso_val_eq(s, a[i], b[i])) return 0;
-    return 1;
-}
-
 static int read_matches(const iso_store *s, const kstate *k, const iso_val *items, size_t n)
 {
     size_t want = k->n_base + k->n;
     if (k->kind == ST_KNOWN ? n != want : n < want) return 0;
     items += n - want;
-    return items_equal(s, items, k->base, k->n_base) && items_equal(s, items + k->n_base, k->list, k->n);
+    return iso_vals_eq(s, items, k->base, k->n_base) && iso_vals_eq(s, items + k->n_base, k->list, k->n);
 }
 
 static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k)

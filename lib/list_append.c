@@ -97,11 +97,7 @@ static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint3
     la_key *k = &st->k[key];
     if (len > k->full_len) { k->full = items; k->full_len = (uint32_t)len; }
     if (!in_plus(&ctx->txns.t[t])) return 0;
-    size_t common = len < k->len ? len : k->len;
-    if (common && memcmp(items, k->order, common * sizeof *items) != 0) {
-        for (size_t i = 0; i < common && !k->incompatible; i++)
-            if (!iso_val_eq(s, items[i], k->order[i])) k->incompatible = 1;
-    }
+    if (!k->incompatible && !iso_vals_eq(s, items, k->order, len < k->len ? len : k->len)) k->incompatible = 1;
     if (len > k->len) { k->order = items; k->len = (uint32_t)len; }
     return 0;
 }

@@ -147,14 +147,19 @@ iso_val iso_map_get(const iso_store *s, iso_val map, const char *key, int *found
 }
 
 /* Composites: same kind, same items. */
+int iso_vals_eq(const iso_store *s, const iso_val *a, const iso_val *b, size_t n)
+{
+    if (a == b || !n || memcmp(a, b, n * sizeof *a) == 0) return 1;
+    for (size_t i = 0; i < n; i++)
+        if (!iso_val_eq(s, a[i], b[i])) return 0;
+    return 1;
+}
+
 int iso_val_eq_seq(const iso_store *s, iso_val a, iso_val b)
 {
     size_t n = iso_seq_len(s, a);
     if (iso_seq_kind(s, a) != iso_seq_kind(s, b) || n != iso_seq_len(s, b)) return 0;
-    const iso_val *x = iso_seq_items(s, a), *y = iso_seq_items(s, b);
-    for (size_t i = 0; i < n; i++)
-        if (!iso_val_eq(s, x[i], y[i])) return 0;
-    return 1;
+    return iso_vals_eq(s, iso_seq_items(s, a), iso_seq_items(s, b), n);
 }
 
 uint64_t iso_val_hash_seq(const iso_store *s, iso_val v)

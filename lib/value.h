@@ -112,6 +112,8 @@ iso_val iso_map_get(const iso_store *s, iso_val map, const char *key, int *found
 
 /* Structural equality and hash (word equality unless composites). */
 int iso_val_eq_seq(const iso_store *s, iso_val a, iso_val b);
+/* a[0..n) and b[0..n) are equal item by item (a word compare first). */
+int iso_vals_eq(const iso_store *s, const iso_val *a, const iso_val *b, size_t n);
 uint64_t iso_val_hash_seq(const iso_store *s, iso_val v);
 static inline uint64_t iso_mix64(uint64_t h)
 {
