@@ -384,7 +384,6 @@ static int json_field_value(iso_rd *rd, iso_val *v)
     return iso_json_value(rd, v);
 }
 
-
 /* At '{': an op object read field by field straight into the op, with no
  * map built. Returns 1 when the op was added, -1 when it breaks the op
  * rules, and 0 having consumed nothing when the object is not well formed

@@ -88,13 +88,22 @@ void iso_buf_put(iso_buf *b, const char *s, size_t n)
 
 void iso_buf_puts(iso_buf *b, const char *s) { iso_buf_put(b, s, strlen(s)); }
 
+const char iso_digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+const uint64_t iso_pow10[ISO_INT_MAX_CHARS] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+    10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+    100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+
 void iso_buf_int(iso_buf *b, int64_t v)
 {
-    char tmp[24], *p = tmp + sizeof tmp;
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do *--p = (char)('0' + u % 10); while (u /= 10);
-    if (v < 0) *--p = '-';
-    iso_buf_put(b, p, (size_t)(tmp + sizeof tmp - p));
+    ISO_GROW(b->p, b->cap, b->n + ISO_INT_MAX_CHARS + 1);
+    b->n = (size_t)(iso_put_i64(b->p + b->n, v) - b->p);
+    b->p[b->n] = 0;
 }
 
 void iso_buf_printf(iso_buf *b, const char *fmt, ...)

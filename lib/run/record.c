@@ -54,77 +54,25 @@ int run_txn_read_text(run_txn *t, uint32_t i, const char *s, size_t n)
     return 0;
 }
 
-/* Formatting writes straight into reserved space: a line's length is
- * bounded up front (value_bound, REC_HEAD_MAX, REC_TIME_MAX), so no
- * per-piece capacity checks. */
-#define I64_MAX_CHARS 20
-
-/* Decimal digits two at a time (a division per pair, not per digit). */
-static const char digit_pairs[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-/* The number of decimal digits of u >= 10: from its bit length, the
- * count or one less, settled by one comparison (no loop). */
-static unsigned digits_u64(uint64_t u)
-{
-    static const uint64_t pow10[I64_MAX_CHARS] = {
-        1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-        100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
-        10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-        100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
-    unsigned bits = 64 - (unsigned)__builtin_clzll(u);
-    unsigned n = bits * 1233 >> 12; /* 1233 / 4096 ~ log10(2) */
-    return n + (u >= pow10[n]);
-}
-
-/* Writes exactly its digits (no scratch copy), from the right. */
-static char *put_u64(char *p, uint64_t u)
-{
-    if (u < 10) {
-        *p = (char)('0' + u);
-        return p + 1;
-    }
-    unsigned n = digits_u64(u);
-    char *q = p + n;
-    while (u >= 100) {
-        const char *d = digit_pairs + 2 * (u % 100);
-        u /= 100;
-        *--q = d[1];
-        *--q = d[0];
-    }
-    if (u >= 10) {
-        *--q = digit_pairs[2 * u + 1];
-        *--q = digit_pairs[2 * u];
-    } else {
-        *--q = (char)('0' + u);
-    }
-    return p + n;
-}
-
-static char *put_i64(char *p, int64_t v)
-{
-    if (v >= 0) return put_u64(p, (uint64_t)v);
-    *p++ = '-';
-    return put_u64(p, 0 - (uint64_t)v);
-}
+/* Formatting writes straight into reserved space (numbers by iso_put_i64):
+ * a line's length is bounded up front (value_bound, REC_HEAD_MAX,
+ * REC_TIME_MAX), so no per-piece capacity checks. */
 
 /* s is a literal: its length is known at compile time. */
 #define PUT_LIT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
 
 static size_t value_bound(const run_txn *t, int with_reads)
 {
-    size_t n = 2 + (size_t)t->n * (16 + 2 * (I64_MAX_CHARS + 1));
+    size_t n = 2 + (size_t)t->n * (16 + 2 * (ISO_INT_MAX_CHARS + 1));
     for (uint32_t i = 0; with_reads && i < t->n; i++)
-        n += (size_t)t->mops[i].len * (t->mops[i].text ? 1 : I64_MAX_CHARS + 1);
+        n += (size_t)t->mops[i].len * (t->mops[i].text ? 1 : ISO_INT_MAX_CHARS + 1);
     return n;
 }
 
 static char *put_read(char *p, const run_txn *t, const run_mop *m)
 {
     if (m->nil) return PUT_LIT(p, "null");
-    if (!t->list_append) return put_i64(p, m->value);
+    if (!t->list_append) return iso_put_i64(p, m->value);
     *p++ = '[';
     if (m->text) {
         memcpy(p, t->text + m->off, m->len);
@@ -134,7 +82,7 @@ static char *put_read(char *p, const run_txn *t, const run_mop *m)
     }
     for (uint32_t j = 0; j < m->len; j++) {
         if (j) *p++ = ',';
-        p = put_i64(p, t->res[m->off + j]);
+        p = iso_put_i64(p, t->res[m->off + j]);
     }
     *p++ = ']';
     return p;
@@ -154,10 +102,10 @@ static char *put_value(char *p, const run_txn *t, int with_reads, uint32_t *null
         if (i) *p++ = ',';
         memcpy(p, names[m->f].s, sizeof names[m->f].s);
         p += names[m->f].n;
-        p = put_i64(p, m->key);
+        p = iso_put_i64(p, m->key);
         *p++ = ',';
         if (m->f != RUN_R) {
-            p = put_i64(p, m->value);
+            p = iso_put_i64(p, m->value);
         } else if (with_reads) {
             p = put_read(p, t, m);
         } else {
@@ -194,8 +142,8 @@ void rec_ok_value(iso_buf *b, const char *inv, size_t n_inv, const uint32_t *nul
 {
     /* Each read's null becomes at most 21 digits, or its text or
      * elements in brackets. */
-    size_t need = b->n + n_inv + t->n_text + (I64_MAX_CHARS + 1) * t->n_res +
-                  (I64_MAX_CHARS + 3) * (size_t)t->n + 1;
+    size_t need = b->n + n_inv + t->n_text + (ISO_INT_MAX_CHARS + 1) * t->n_res +
+                  (ISO_INT_MAX_CHARS + 3) * (size_t)t->n + 1;
     if (need > b->cap) ISO_GROW(b->p, b->cap, need);
     char *p = b->p + b->n;
     size_t from = 0;
@@ -218,22 +166,16 @@ static const struct { char s[32]; size_t n; } types[] = {
 size_t rec_head(char *out, int64_t index, int type, int64_t process)
 {
     char *p = PUT_LIT(out, "{\"index\":");
-    p = put_i64(p, index);
+    p = iso_put_i64(p, index);
     memcpy(p, types[type & 3].s, sizeof types[type & 3].s);
-    p = put_i64(p + types[type & 3].n, process);
+    p = iso_put_i64(p + types[type & 3].n, process);
     return (size_t)(PUT_LIT(p, ",\"f\":\"txn\",\"value\":") - out);
-}
-
-/* Digits of u, any u. */
-static unsigned digits_any(uint64_t u)
-{
-    return u < 10 ? 1 : digits_u64(u);
 }
 
 char *rec_head_before(char *end, int64_t index, int type, int64_t process)
 {
-    size_t n = 9 + digits_any((uint64_t)index) + types[type & 3].n +
-               digits_any((uint64_t)process) + 19;
+    size_t n = 9 + iso_digits_u64((uint64_t)index) + types[type & 3].n +
+               iso_digits_u64((uint64_t)process) + 19;
     rec_head(end - n, index, type, process);
     return end - n;
 }
@@ -241,7 +183,7 @@ char *rec_head_before(char *end, int64_t index, int type, int64_t process)
 size_t rec_time(char *out, int64_t time_ns)
 {
     char *p = PUT_LIT(out, ",\"time\":");
-    return (size_t)(put_i64(p, time_ns) - out);
+    return (size_t)(iso_put_i64(p, time_ns) - out);
 }
 
 int rec_has_error(int type, const run_txn *t)
