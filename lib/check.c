@@ -180,7 +180,7 @@ static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extr
     for (int a = ISO_A_PL_1_CYCLE_EXISTS; a <= ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS; a++)
         req->want[a] = 1;
     req->timeout_ms = ctx->opts->cycle_search_timeout_ms;
-    req->threads = ctx->opts->threads > 0 ? ctx->opts->threads : 2;
+    req->threads = iso_thread_count(ctx->opts->threads);
 }
 
 /* Findings for the cycles; their proofs wait until a report shows them. */
@@ -213,7 +213,7 @@ static void real_time(void *arg)
 static int analyze(iso_ctx *ctx, uint8_t extra, iso_rt *rt, iso_error *err)
 {
     inference x = {ctx, extra & ISO_EDGE_REALTIME ? rt : NULL, err, 0};
-    int threads = ctx->opts->threads > 0 ? ctx->opts->threads : 2;
+    int threads = iso_thread_count(ctx->opts->threads);
     iso_both(infer, real_time, &x, x.rt ? threads : 1);
     return x.rc;
 }
@@ -284,7 +284,7 @@ static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workloa
         iso_edges_free(&ctx.edges);
         r->ctx = iso_xmalloc(sizeof *r->ctx); /* for the proofs still to render */
         *r->ctx = ctx;
-        r->threads = o->threads > 0 ? o->threads : 2;
+        r->threads = iso_thread_count(o->threads);
         return 0;
     }
     if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");

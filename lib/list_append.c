@@ -333,7 +333,7 @@ static void keys_job(void *arg)
 static void edges_and_key_anomalies(iso_ctx *ctx, la_state *st)
 {
     la_jobs j = {ctx, iso_ctx_side(ctx), st};
-    iso_both(reads_job, keys_job, &j, ctx->opts->threads == 1 ? 1 : 2);
+    iso_both(reads_job, keys_job, &j, iso_thread_count(ctx->opts->threads));
     iso_ctx_join(ctx, &j.side);
 }
 

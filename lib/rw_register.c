@@ -376,7 +376,7 @@ static void anomalies_job(void *arg)
 static int orders_and_anomalies(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
     rw_jobs j = {ctx, iso_ctx_side(ctx), st, err, 0};
-    iso_both(orders_job, anomalies_job, &j, ctx->opts->threads == 1 ? 1 : 2);
+    iso_both(orders_job, anomalies_job, &j, iso_thread_count(ctx->opts->threads));
     iso_ctx_join(ctx, &j.side);
     return j.rc;
 }

@@ -618,7 +618,7 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
     vbuf acc = {{0}};
     iso_graph g = {0};
     int used[RW_SRC_COUNT], built = 0, rc = 0, last = last_wanted(ctx->opts);
-    int threads = ctx->opts->threads == 1 ? 1 : 2;
+    int threads = iso_thread_count(ctx->opts->threads);
     uint32_t *rank = NULL; /* g's ranks, while g is acyclic */
     size_t n_used = 0;
     for (int s = 0; s < RW_SRC_COUNT && !rc; s++) {

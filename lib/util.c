@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void oom(size_t n)
 {
@@ -189,6 +190,12 @@ void iso_parallel(int threads, void (*work)(void *arg), void *arg)
         if (pthread_create(&tid[started], NULL, par_start, &t) == 0) started++;
     work(arg);
     for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+}
+
+int iso_thread_count(int asked)
+{
+    long cores = asked > 0 ? asked : sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
 }
 
 size_t iso_next_item(size_t *counter)

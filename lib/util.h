@@ -39,8 +39,8 @@ int iso_fail(iso_error *err, const char *file, long line, long col,
              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* With ISOLDE_TIMING set in the environment, print the wall time since the
- * previous call and the resident memory, labelled name, to stderr; NULL
- * only starts the clock. */
+ * previous call, the resident memory and the peak so far, labelled name,
+ * to stderr; NULL only starts the clock. */
 void iso_phase(const char *name);
 
 /* Seconds on a monotonic clock. */
@@ -53,6 +53,9 @@ double iso_now(void);
 void iso_parallel(int threads, void (*work)(void *arg), void *arg);
 /* The next item of a shared counter (atomic fetch-and-add). */
 size_t iso_next_item(size_t *counter);
+/* The worker threads a check runs with: asked when it is positive, else
+ * one per online core (iso_check_opts.threads: 0 = one per core). */
+int iso_thread_count(int asked);
 /* a(arg) and b(arg), on two threads when threads > 1, else a then b. */
 void iso_both(void (*a)(void *), void (*b)(void *), void *arg, int threads);
 

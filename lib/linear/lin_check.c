@@ -7,7 +7,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "lin.h"
 
 #define TOTAL_MEM_LIMIT ((size_t)3 << 29) /* 1.5 GiB of memo, split over threads */
@@ -46,9 +45,8 @@ static void worker(void *arg)
 
 static unsigned thread_count(const struct lin_input *in, const iso_check_opts *o)
 {
-    long cores = o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
     size_t by_size = in->n_ops / MIN_OPS_PER_THREAD + 1;
-    size_t n = cores < 1 ? 1 : (size_t)cores;
+    size_t n = (size_t)iso_thread_count(o->threads);
     if (n > by_size) n = by_size;
     if (n > in->n_parts) n = in->n_parts;
     return n < 1 ? 1 : (unsigned)n;
