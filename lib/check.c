@@ -27,21 +27,33 @@ void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *j
     ctx->findings[ctx->n_findings++] = (iso_finding){type, iso_xstrdup(text), iso_xstrdup(json), NULL, 0};
 }
 
-iso_ctx iso_ctx_side(const iso_ctx *ctx)
+typedef struct ctx_jobs {
+    iso_ctx *ctx, side;
+    iso_ctx_job main_job, side_job;
+    void *arg;
+} ctx_jobs;
+
+static void main_run(void *p)
 {
-    iso_ctx side = *ctx;
-    side.findings = NULL;
-    side.n_findings = side.cap_findings = 0;
-    return side;
+    ctx_jobs *j = p;
+    j->main_job(j->ctx, j->arg);
 }
 
-void iso_ctx_join(iso_ctx *ctx, iso_ctx *side)
+static void side_run(void *p)
 {
-    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + side->n_findings);
-    for (size_t i = 0; i < side->n_findings; i++) ctx->findings[ctx->n_findings++] = side->findings[i];
-    free(side->findings);
-    side->findings = NULL;
-    side->n_findings = side->cap_findings = 0;
+    ctx_jobs *j = p;
+    j->side_job(&j->side, j->arg);
+}
+
+void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void *arg)
+{
+    ctx_jobs j = {ctx, *ctx, main_job, side_job, arg};
+    j.side.findings = NULL;
+    j.side.n_findings = j.side.cap_findings = 0;
+    iso_both(main_run, side_run, &j, iso_thread_count(ctx->opts->threads));
+    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + j.side.n_findings);
+    for (size_t i = 0; i < j.side.n_findings; i++) ctx->findings[ctx->n_findings++] = j.side.findings[i];
+    free(j.side.findings);
 }
 
 void iso_ctx_add_pending(iso_ctx *ctx, int type, iso_render_fn render, size_t arg)

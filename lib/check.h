@@ -67,10 +67,12 @@ struct iso_ctx {
 
 /* Free what a check holds (ctx itself is the caller's). */
 void iso_ctx_free(iso_ctx *ctx);
-/* A context sharing ctx's state but collecting findings of its own, for
- * work on another thread; iso_ctx_join then appends them to ctx's. */
-iso_ctx iso_ctx_side(const iso_ctx *ctx);
-void iso_ctx_join(iso_ctx *ctx, iso_ctx *side);
+/* main_job(ctx, arg) and side_job(side, arg) on two threads (as
+ * iso_thread_count allows): side shares ctx's state but collects findings
+ * of its own, appended to ctx's afterwards, so their order is that of one
+ * thread running main_job, then side_job. */
+typedef void (*iso_ctx_job)(iso_ctx *ctx, void *arg);
+void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void *arg);
 
 /* What makes a check fail (Elle's prohibited-anomaly-types) for o's models
  * and anomalies; -1 with err on an unknown name. */

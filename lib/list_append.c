@@ -302,39 +302,26 @@ static void add_append_edges(iso_ctx *ctx, la_state *st)
 /* Once the version orders are known, the reads' edges and anomalies on one
  * side, and each ok transaction on its own and then each key on the other,
  * need nothing of each other: the latter run on a second thread with a side
- * context, whose findings follow the former's (types differ, so each
- * type's order is that of one thread). */
-typedef struct la_jobs {
-    iso_ctx *ctx, side;
-    la_state *st;
-} la_jobs;
-
-static void reads_job(void *arg)
+ * context (iso_ctx_both; types differ, so each type's order is that of one
+ * thread). */
+static void reads_job(iso_ctx *ctx, void *st)
 {
-    la_jobs *j = arg;
-    index_reads(j->ctx, j->st);
+    index_reads(ctx, st);
     iso_phase("la: reads");
-    add_append_edges(j->ctx, j->st);
+    add_append_edges(ctx, st);
 }
 
-static void keys_job(void *arg)
+static void keys_job(iso_ctx *side, void *arg)
 {
-    la_jobs *j = arg;
-    for (uint32_t t = 0; t < j->side.txns.n; t++) {
-        const iso_txn *tx = &j->side.txns.t[t];
+    la_state *st = arg;
+    for (uint32_t t = 0; t < side->txns.n; t++) {
+        const iso_txn *tx = &side->txns.t[t];
         if (tx->type != ISO_OP_OK || tx->cmp == ISO_NONE) continue;
         size_t n;
-        const iso_val *m = la_txn_mops(&j->side, t, &n);
-        la_txn_anomalies(&j->side, j->st, t, m, n);
+        const iso_val *m = la_txn_mops(side, t, &n);
+        la_txn_anomalies(side, st, t, m, n);
     }
-    la_key_anomalies(&j->side, j->st);
-}
-
-static void edges_and_key_anomalies(iso_ctx *ctx, la_state *st)
-{
-    la_jobs j = {ctx, iso_ctx_side(ctx), st};
-    iso_both(reads_job, keys_job, &j, iso_thread_count(ctx->opts->threads));
-    iso_ctx_join(ctx, &j.side);
+    la_key_anomalies(side, st);
 }
 
 static int analyze(iso_ctx *ctx, iso_error *err)
@@ -348,7 +335,7 @@ static int analyze(iso_ctx *ctx, iso_error *err)
     iso_phase("la: appends");
     build_orders(st, &ctx->h->store);
     iso_phase("la: orders");
-    edges_and_key_anomalies(ctx, st);
+    iso_ctx_both(ctx, reads_job, keys_job, st);
     iso_phase("la: ww/rw");
     return 0;
 }

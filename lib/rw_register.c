@@ -349,36 +349,31 @@ static void add_edges(iso_ctx *ctx, const rw_state *st)
 }
 
 /* Version orders and edges on one thread, the anomalies found without
- * cycles on another (they need neither); the latter's findings go to a
- * side context and follow the former's, so the order is that of one
- * thread. */
-typedef struct rw_jobs {
-    iso_ctx *ctx, side;
+ * cycles on another (they need neither), through iso_ctx_both. */
+typedef struct rw_orders {
     rw_state *st;
     iso_error *err;
     int rc;
-} rw_jobs;
+} rw_orders;
 
-static void orders_job(void *arg)
+static void orders_job(iso_ctx *ctx, void *arg)
 {
-    rw_jobs *j = arg;
-    if ((j->rc = rw_version_graph(j->ctx, j->st, j->err))) return;
+    rw_orders *o = arg;
+    if ((o->rc = rw_version_graph(ctx, o->st, o->err))) return;
     iso_phase("rw: orders");
-    add_edges(j->ctx, j->st);
+    add_edges(ctx, o->st);
 }
 
-static void anomalies_job(void *arg)
+static void anomalies_job(iso_ctx *side, void *arg)
 {
-    rw_jobs *j = arg;
-    rw_find_anomalies(&j->side, j->st);
+    rw_find_anomalies(side, ((rw_orders *)arg)->st);
 }
 
 static int orders_and_anomalies(iso_ctx *ctx, rw_state *st, iso_error *err)
 {
-    rw_jobs j = {ctx, iso_ctx_side(ctx), st, err, 0};
-    iso_both(orders_job, anomalies_job, &j, iso_thread_count(ctx->opts->threads));
-    iso_ctx_join(ctx, &j.side);
-    return j.rc;
+    rw_orders o = {st, err, 0};
+    iso_ctx_both(ctx, orders_job, anomalies_job, &o);
+    return o.rc;
 }
 
 static int analyze(iso_ctx *ctx, iso_error *err)
