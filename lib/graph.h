@@ -62,21 +62,11 @@ typedef struct iso_graph {
     const iso_rt *rt; /* borrowed; NULL: no real-time edges besides rows' */
 } iso_graph;
 
-/* v's out-edges are its row, then (with rt) its real-time window:
- * edge i of [0, iso_graph_degree) goes to iso_graph_dst with its bits. */
+/* v's out-edges are its row, then (with rt) its real-time window: how
+ * many there are. */
 static inline uint32_t iso_graph_degree(const iso_graph *g, uint32_t v)
 {
     return g->off[v + 1] - g->off[v] + (g->rt ? g->rt->hi[v] - g->rt->lo[v] : 0);
-}
-static inline uint32_t iso_graph_dst(const iso_graph *g, uint32_t v, uint32_t i)
-{
-    uint32_t row = g->off[v + 1] - g->off[v];
-    return i < row ? g->dst[g->off[v] + i] : g->rt->order[g->rt->lo[v] + i - row];
-}
-static inline uint8_t iso_graph_bits(const iso_graph *g, uint32_t v, uint32_t i)
-{
-    uint32_t row = g->off[v + 1] - g->off[v];
-    return i < row ? g->bits[g->off[v] + i] : (uint8_t)ISO_EDGE_REALTIME;
 }
 
 /* Build CSR from triples: rows sorted by dst, parallel edges merged (bits
