@@ -12,8 +12,6 @@ void iso_fb_let(const iso_ctx *ctx, iso_fb *f, const uint32_t *txns, size_t n)
     iso_buf_puts(&f->text, "\nThen:\n  - ");
 }
 
-void iso_fb_text(iso_fb *f, const char *s) { iso_buf_puts(&f->text, s); }
-
 void iso_fb_val(const iso_ctx *ctx, iso_fb *f, iso_val v) { iso_ctx_val_text(ctx, v, &f->text); }
 
 void iso_fb_key(iso_fb *f, const char *name)

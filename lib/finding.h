@@ -10,7 +10,6 @@
 
 /* "Let:\n  T1 = {...}\n ...\nThen:\n  - ", naming txns[i] T(i+1). */
 void iso_fb_let(const iso_ctx *ctx, iso_fb *f, const uint32_t *txns, size_t n);
-void iso_fb_text(iso_fb *f, const char *s);
 /* A value in the text, as EDN. */
 void iso_fb_val(const iso_ctx *ctx, iso_fb *f, iso_val v);
 /* Start the JSON field "name": the caller writes its value to f->json. */

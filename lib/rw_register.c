@@ -41,13 +41,6 @@ const iso_val *rw_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n)
     return op_mops(&ctx->h->store, iso_txn_op(ctx->h, &ctx->txns.t[txn]), n);
 }
 
-void rw_txn_name(const iso_ctx *ctx, uint32_t txn, int capital, iso_buf *out)
-{
-    const iso_op *op = iso_txn_op(ctx->h, &ctx->txns.t[txn]);
-    iso_buf_printf(out, "%s %s transaction at index %lld", capital ? "The" : "the",
-                   iso_op_type_name(op->type), (long long)op->index);
-}
-
 /* ---- indexing: validate, intern, external reads and writes ---------------- */
 
 /* Elle asserts that all keys share one type: integers, strings, keywords... */

@@ -87,8 +87,6 @@ typedef struct rw_state {
 int rw_mop(const rw_state *st, iso_val mop, iso_val *k, iso_val *v);
 /* The transaction's value as micro-ops (n = 0 for nil). */
 const iso_val *rw_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n);
-/* "the ok transaction at index 3" (capitalised: "The ...") for findings. */
-void rw_txn_name(const iso_ctx *ctx, uint32_t txn, int capital, iso_buf *out);
 int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b);
 
 /* rw_versions.c: version graphs from the requested sources; cyclic ones
