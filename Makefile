@@ -26,11 +26,29 @@ ifeq ($(call have,libmariadb),yes)
 endif
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
-LIB_SRC  := $(sort $(wildcard lib/*.c lib/*/*.c))
+# Sources per component, bottom up (docs/ARCHITECTURE.md): the checker is
+# everything a check needs and builds with libc and pthreads alone (what a
+# WebAssembly build takes); the runner adds generators, the simulated
+# database and the drivers.
+CORE_SRC     := $(sort $(wildcard lib/core/*.c))
+HISTORY_SRC  := $(sort $(wildcard lib/history/*.c))
+GRAPH_SRC    := $(sort $(wildcard lib/graph/*.c))
+CHECK_SRC    := $(sort $(wildcard lib/check/*.c))
+REPORT_SRC   := $(sort $(wildcard lib/report/*.c))
+WORKLOAD_SRC := $(sort $(wildcard lib/workload/*/*.c))
+LINEAR_SRC   := $(sort $(wildcard lib/linear/*.c))
+CHECKER_SRC  := $(CORE_SRC) $(HISTORY_SRC) $(GRAPH_SRC) $(CHECK_SRC) $(REPORT_SRC) \
+                $(WORKLOAD_SRC) $(LINEAR_SRC) $(sort $(wildcard lib/*.c))
+GEN_SRC      := $(sort $(wildcard lib/gen/*.c))
+SIM_SRC      := $(sort $(wildcard lib/sim/*.c))
+RUN_SRC      := $(sort $(wildcard lib/run/*.c lib/run/drivers/*.c))
+RUNNER_SRC   := $(GEN_SRC) $(SIM_SRC) $(RUN_SRC)
+LIB_SRC  := $(CHECKER_SRC) $(RUNNER_SRC)
 CLI_SRC  := $(sort $(wildcard src/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c bench/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CHECKER_OBJ := $(CHECKER_SRC:%.c=$(BUILD)/checker/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TOOLS    := $(TOOL_SRC:%.c=$(BUILD)/%)
@@ -44,7 +62,7 @@ else
   say = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
-.PHONY: all lib tests demo check unit cli-tests conformance crosscheck sanitize bench install clean deps
+.PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize bench install clean deps
 all: $(BUILD)/isolde $(BUILD)/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc
 
 $(BUILD)/%.o: %.c
@@ -53,6 +71,24 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libisolde.a: $(LIB_OBJ)
+	@rm -f $@
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
+
+# The checker alone, built without the optional libraries' flags: proof that
+# it needs nothing but libc and pthreads (and never forks or runs a process).
+CHECKER_FORBIDDEN := fork execv execvp execl waitpid socketpair sqlite3_open_v2 PQconnectdb mysql_init
+checker: $(BUILD)/libisolde-checker.a
+	@bad=$$(nm -u $< | awk '{print $$2}' | grep -x -E '$(subst $(eval) ,|,$(CHECKER_FORBIDDEN))' | sort -u); \
+	if [ -n "$$bad" ]; then echo "checker: uses $$bad"; exit 1; fi; echo "  checker $<"
+
+$(BUILD)/checker/%.o: %.c
+	@mkdir -p $(@D)
+	$(call say,CC,$<)
+	$(Q)$(CC) -Iinclude -Ilib -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"' \
+	    $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 	@rm -f $@
 	$(call say,AR,$@)
 	$(Q)ar rcs $@ $^
@@ -123,4 +159,4 @@ install: all
 clean:
 	rm -rf build build-san
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d)

@@ -6,9 +6,11 @@
  *
  * usage: gen_graph [N [P [DATA_EDGES_PER_TXN]]]; prints one line per phase.
  */
-#include "cycle.h"
-#include "history.h"
-#include "txn.h"
+#include "graph/cycle.h"
+#include "graph/order.h"
+#include "graph/scc.h"
+#include "history/history.h"
+#include "history/txn.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -34,8 +34,20 @@ typedef enum iso_validity {
     ISO_ERROR = 3    /* unreadable input, bad arguments */
 } iso_validity;
 
+/* What kind of failure an iso_error reports. */
+typedef enum iso_errcode {
+    ISO_ERR_NONE = 0,  /* no error */
+    ISO_ERR_PARSE,     /* the input is not a history of its format (position given) */
+    ISO_ERR_IO,        /* a file could not be opened, read or written */
+    ISO_ERR_USAGE,     /* a bad argument or option (unknown model, bad value) */
+    ISO_ERR_LIMIT,     /* the input exceeds a limit isolde sets (size, nesting) */
+    ISO_ERR_NOMEM,     /* memory ran out */
+    ISO_ERR_INTERNAL   /* a broken invariant: a bug in isolde */
+} iso_errcode;
+
 /* Where and why something failed. line/col are 1-based; 0 = no position. */
 typedef struct iso_error {
+    iso_errcode code;
     char file[256];
     long line, col;
     char msg[512];

@@ -7,7 +7,7 @@
 #define ISO_READTEST_H
 
 #include "testutil.h"
-#include "history.h"
+#include "history/history.h"
 
 /* EDN text of v (a static buffer, valid until the next call). */
 static inline const char *rt_edn(const iso_history *h, iso_val v)

@@ -5,7 +5,7 @@
  * Elle does not draw do not.
  */
 #include "testutil.h"
-#include "anomaly.h"
+#include "check/anomaly.h"
 
 static void names_round_trip(void **state)
 {

@@ -5,7 +5,7 @@
  * against a brute-force enumeration of closed walks on small graphs.
  */
 #include "testutil.h"
-#include "cycle.h"
+#include "graph/cycle.h"
 
 #define W ISO_EDGE_WW
 #define R ISO_EDGE_WR

@@ -5,8 +5,9 @@
  * parser (well-formed replies, mismatches and garbage).
  */
 #include "testutil.h"
-#include "run/run.h"
-#include "run/exec.h"
+#include "gen/gen.h"
+#include "run/record.h"
+#include "run/drivers/exec.h"
 
 static gen_params params(int la)
 {

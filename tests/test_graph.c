@@ -4,7 +4,7 @@
  * dropped, lookup by binary search, empty graphs.
  */
 #include "testutil.h"
-#include "graph.h"
+#include "graph/graph.h"
 
 static void test_build_merge_lookup(void **st)
 {

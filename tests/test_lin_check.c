@@ -5,7 +5,7 @@
  * Knossos history of the corpus against elle-cli's verdict (EXPECTED.tsv).
  */
 #include "testutil.h"
-#include "result.h"
+#include "check/result.h"
 #include "linear/lin.h"
 
 struct run {
@@ -28,9 +28,9 @@ static void run_check(struct run *run, const iso_history *h, const iso_check_opt
 
 static void run_release(struct run *run)
 {
-    for (size_t i = 0; i < run->r.n_types; i++) free(run->r.types[i]);
-    free(run->r.types);
-    free(run->r.type_counts);
+    for (size_t i = 0; i < run->r.n_types; i++) iso_free(run->r.types[i]);
+    iso_free(run->r.types);
+    iso_free(run->r.type_counts);
     iso_lin_report_free(run->r.lin);
 }
 

@@ -28,8 +28,8 @@ static void hist_input(struct hist *h, iso_workload w)
 
 static void hist_release(struct hist *h)
 {
-    free(h->in.part_off);
-    free(h->in.part_ops);
+    iso_free(h->in.part_off);
+    iso_free(h->in.part_ops);
 }
 
 static enum lin_outcome engine(struct hist *h)
@@ -398,7 +398,7 @@ static void test_long_chain(void **state)
     assert_int_equal(lin_check_partition(&s, NULL, 0, NULL, &n_seg), LIN_OK);
     assert_int_equal(n_seg, 1);
     lin_search_release(&s);
-    free(in.ops); free(in.part_off); free(in.part_ops); free(part);
+    free(in.ops); iso_free(in.part_off); iso_free(in.part_ops); free(part);
 }
 
 int main(void)

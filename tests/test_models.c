@@ -5,7 +5,8 @@
  * every boundary the Elle corpus expects agrees with what we compute.
  */
 #include "testutil.h"
-#include "models.h"
+#include "check/models.h"
+#include "core/core.h"
 
 #define N_OF(arr) (sizeof(arr) / sizeof((arr)[0]))
 #define MAX_MODELS 64
@@ -39,8 +40,8 @@ static void boundary_of(const uint8_t found[ISO_A_COUNT], uint8_t not_[MAX_MODEL
     for (size_t i = 0; i < n_also; i++) also_not[model(alsos[i])] = 1;
     for (size_t i = 1; i < n_not; i++) assert_true(strcmp(nots[i - 1], nots[i]) < 0);
     for (size_t i = 1; i < n_also; i++) assert_true(strcmp(alsos[i - 1], alsos[i]) < 0);
-    free(nots);
-    free(alsos);
+    iso_free(nots);
+    iso_free(alsos);
 }
 
 /* NULL-terminated name lists to model / anomaly sets. */

@@ -8,8 +8,9 @@
  * spelled out.
  */
 #include "testutil.h"
-#include "cycle.h"
-#include "graph.h"
+#include "graph/cycle.h"
+#include "graph/order.h"
+#include "graph/scc.h"
 
 typedef struct hist {
     iso_history *h;

@@ -2,7 +2,8 @@
  * format and workload names, reading files (fixtures, the bad-input
  * manifest, and every history in ../shared/corpus). */
 #include "readtest.h"
-#include "reader.h"
+#include "history/cursor.h"
+#include "history/read.h"
 
 #include <dirent.h>
 #include <sys/stat.h>

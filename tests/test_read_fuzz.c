@@ -10,7 +10,7 @@
  * sequential one. Run under ASan+UBSan by `make sanitize`.
  */
 #include "readtest.h"
-#include "reader.h"
+#include "history/cursor.h"
 
 #include <dirent.h>
 #include <sys/stat.h>

@@ -1,7 +1,7 @@
 /* test_read_json.c -- the JSON reader: arrays of ops (elle-cli), JSON lines,
  * IsoCheck comment lines, every JSON value form, and malformed inputs. */
 #include "readtest.h"
-#include "reader.h"
+#include "history/cursor.h"
 
 static void test_array(void **state)
 {
@@ -236,7 +236,7 @@ static void test_split_same_as_sequential(void **state)
         if (cases[c].drop == 0) assert_int_equal(par->ops[2999].index, 2999);
         iso_history_free(seq);
         iso_history_free(par);
-        free(text);
+        iso_free(text);
     }
 }
 
@@ -262,7 +262,7 @@ static void test_split_errors(void **state)
         assert_string_equal(e1.msg, e2.msg);
         iso_history_free(seq);
         iso_history_free(par);
-        free(text);
+        iso_free(text);
     }
 }
 

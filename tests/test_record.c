@@ -10,8 +10,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include "testutil.h"
-#include "history.h"
-#include "run/run.h"
+#include "history/history.h"
+#include "gen/gen.h"
+#include "run/hist.h"
+#include "run/record.h"
 
 #define CHUNK ((off_t)4 << 20) /* hist.c's growth step */
 
@@ -25,7 +27,7 @@ static void read_text_case(const char *s, int ok)
         fail_msg("run_txn_read_text(\"%s\") should %s", s, ok ? "accept" : "refuse");
     if (ok) {
         iso_buf b = {0}, want = {0};
-        rec_value(&b, &t, 1);
+        txn_json(&b, &t, 1);
         iso_buf_printf(&want, "[[\"r\",4,[%s]]]", s);
         assert_string_equal(iso_buf_cstr(&b), iso_buf_cstr(&want));
         iso_buf_free(&b);
@@ -123,7 +125,7 @@ static void random_txn(run_txn *t, uint64_t *rng)
     }
 }
 
-/* The completion's value made from the invocation's is rec_value's. */
+/* The completion's value made from the invocation's is txn_json's. */
 static void test_ok_value(void **state)
 {
     (void)state;
@@ -133,17 +135,17 @@ static void test_ok_value(void **state)
     uint32_t null_at[RUN_MAX_MOPS];
     for (int round = 0; round < 20000; round++) {
         random_txn(&t, &rng);
-        ISO_GROW(inv.p, inv.cap, REC_VALUE_MAX + 1);
-        inv.n = (size_t)(rec_put_invoke_value(inv.p, &t, null_at) - inv.p);
+        ISO_GROW(inv.p, inv.cap, TXN_JSON_MAX + 1);
+        inv.n = (size_t)(txn_json_invoke(inv.p, &t, null_at) - inv.p);
         inv.p[inv.n] = '\0';
         want_inv.n = want.n = 0;
-        rec_value(&want_inv, &t, 0);
+        txn_json(&want_inv, &t, 0);
         assert_string_equal(iso_buf_cstr(&inv), iso_buf_cstr(&want_inv));
         for (uint32_t i = 0; i < t.n; i++)
             if (t.mops[i].f == RUN_R) assert_memory_equal(inv.p + null_at[i], "null", 4);
         ok.n = 0;
-        rec_ok_value(&ok, inv.p, inv.n, null_at, &t);
-        rec_value(&want, &t, 1);
+        txn_json_ok(&ok, inv.p, inv.n, null_at, &t);
+        txn_json(&want, &t, 1);
         assert_string_equal(iso_buf_cstr(&ok), iso_buf_cstr(&want));
     }
     run_txn_release(&t);

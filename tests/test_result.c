@@ -1,15 +1,15 @@
 /* test_result.c -- Elle's result-map: which findings are reported, valid?,
  * redundant cycle-exists fallbacks, sorted types and the not boundary. */
 #include "testutil.h"
-#include "result.h"
-#include "models.h"
-#include "cycle.h"
+#include "check/result.h"
+#include "check/models.h"
+#include "graph/cycle.h"
 
 static iso_finding *findings(const int *types, size_t n)
 {
-    iso_finding *f = malloc((n ? n : 1) * sizeof *f);
+    iso_finding *f = iso_xmalloc((n ? n : 1) * sizeof *f);
     for (size_t i = 0; i < n; i++)
-        f[i] = (iso_finding){types[i], strdup("text"), strdup("{}"), NULL, 0};
+        f[i] = (iso_finding){types[i], iso_xstrdup("text"), iso_xstrdup("{}"), NULL, 0};
     return f;
 }
 
@@ -21,7 +21,7 @@ static iso_result *build(const char *models, const int *types, size_t n)
     uint8_t rep[ISO_A_COUNT];
     iso_error err;
     assert_int_equal(iso_reportable(&o, rep, &err), 0);
-    iso_result *r = calloc(1, sizeof *r);
+    iso_result *r = iso_xcalloc(1, sizeof *r);
     iso_result_build(r, rep, findings(types, n), n);
     return r;
 }

@@ -6,9 +6,9 @@
  * errors, and the --transaction-order reader (lib/txn_order.c).
  */
 #include "testutil.h"
-#include "check.h"
-#include "explain.h"
-#include "txn_order.h"
+#include "check/check.h"
+#include "report/proof.h"
+#include "workload/rw_register/txn_order.h"
 
 #include <stdlib.h>
 
@@ -466,7 +466,7 @@ static void transaction_order_file_errors(void **state)
     }
     assert_int_equal(iso_txn_order_parse("o", "{}", 2, &r, &n, &err), 0);
     assert_int_equal(n, 0);
-    free(r);
+    iso_free(r);
     const char *ok = " {\"5\": 2, \"-1\": 7.5}\n";
     assert_int_equal(iso_txn_order_parse("o", ok, strlen(ok), &r, &n, &err), 0);
     double rank;
@@ -476,7 +476,7 @@ static void transaction_order_file_errors(void **state)
     assert_int_equal(iso_txn_order_find(r, n, 5, &rank), 1);
     assert_true(rank == 2.0);
     assert_int_equal(iso_txn_order_find(r, n, 4, &rank), 0);
-    free(r);
+    iso_free(r);
     assert_int_equal(iso_txn_order_read("/nonexistent/order.json", &r, &n, &err), -1);
     iso_check_opts o = opts(0, 0, 0, "/nonexistent/order.json");
     fx *f = run("{:process 0 :type :ok :value [[:w :x 1]]}\n", &o);
@@ -548,7 +548,7 @@ static void serial_histories_are_valid(void **state)
         if (v == ISO_INVALID) fail_msg("seed %llu: %s\n%s", (unsigned long long)seed, iso_result_type(r, 0), text);
         iso_result_free(r);
         iso_history_free(h);
-        free(text);
+        iso_free(text);
     }
 }
 

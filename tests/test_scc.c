@@ -4,7 +4,7 @@
  * not overflow the stack).
  */
 #include "testutil.h"
-#include "graph.h"
+#include "graph/scc.h"
 
 static void build(iso_graph *g, uint32_t n, const uint32_t (*es)[3], size_t m)
 {

@@ -6,7 +6,8 @@
  * still commits a real share of its transactions. Broken modes are caught.
  */
 #include "testutil.h"
-#include "run/sim.h"
+#include "run/run.h"
+#include "sim/sim.h"
 
 /* ---- direct ---- */
 

@@ -1,6 +1,6 @@
 /* test_txn.c -- pairing invocations with completions. */
 #include "testutil.h"
-#include "txn.h"
+#include "history/txn.h"
 
 static iso_txns pair(const char *text, int strict, int *rc)
 {

@@ -1,8 +1,8 @@
 /* test_value.c -- tagged values: interning, integers, composites, printing,
  * equality and hashing; dense key ids. */
 #include "testutil.h"
-#include "keys.h"
-#include "value.h"
+#include "core/keys.h"
+#include "core/value.h"
 
 static void atoms_intern(void **state)
 {

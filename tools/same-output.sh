@@ -30,7 +30,7 @@ case_() {
         for a in "$@"; do [ "$a" = D ] && a=$tmp/$side/dir; args="$args '$a'"; done
         (cd "$tmp/$side" && eval "\"$bin\" $args" >out 2>err; echo $? >status) 2>/dev/null
         for f in out err; do mask "$tmp/$side/$f" >"$tmp/$side/$f.m"; done
-        [ -d "$tmp/$side/dir" ] && (cd "$tmp/$side/dir" && for f in *; do echo "== $f"; cat "$f"; done) >"$tmp/$side/dir.m"
+        [ -d "$tmp/$side/dir" ] && (cd "$tmp/$side/dir" && for f in *; do [ -e "$f" ] || continue; echo "== $f"; cat "$f"; done) >"$tmp/$side/dir.m"
     done
     d=""
     for f in status out.m err.m dir.m h.jsonl; do

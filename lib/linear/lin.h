@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "result.h"
-#include "history.h"
+#include "check/result.h"
+#include "history/history.h"
 
 #define LIN_ANY UINT32_MAX       /* an unknown value: matches anything */
 #define LIN_NEVER UINT64_MAX     /* return position of an indeterminate op */

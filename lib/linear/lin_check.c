@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "lin.h"
+#include "linear/lin.h"
 
 #define TOTAL_MEM_LIMIT ((size_t)3 << 29) /* 1.5 GiB of memo, split over threads */
 #define MIN_OPS_PER_THREAD 4096
@@ -82,7 +82,7 @@ void lin_check_input(const struct lin_input *in, const iso_history *h,
     r->n_parts = in->n_parts;
     r->w = iso_xcalloc((size_t)in->n_parts + 1, sizeof *r->w);
     fold(r, job.res, in->n_parts);
-    free(job.res);
+    iso_free(job.res);
     r->seconds = iso_now() - t0;
 }
 
@@ -113,6 +113,6 @@ void iso_lin_report_free(struct iso_lin_report *l)
 {
     if (!l) return;
     for (size_t i = 0; i < l->n_w; i++) lin_witness_release(&l->w[i]);
-    free(l->w);
-    free(l);
+    iso_free(l->w);
+    iso_free(l);
 }

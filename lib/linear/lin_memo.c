@@ -9,7 +9,7 @@
  * per entry.
  */
 #include <string.h>
-#include "lin.h"
+#include "linear/lin.h"
 
 #define OFF_BITS 40
 #define OFF_MASK (((uint64_t)1 << OFF_BITS) - 1)
@@ -48,7 +48,7 @@ static void grow(struct lin_set *s)
     uint64_t *slots = iso_xcalloc(n, sizeof *slots);
     for (size_t i = 0; i < s->n_slots; i++)
         if (s->slots[i]) place(slots, n, s->slots[i]);
-    free(s->slots);
+    iso_free(s->slots);
     s->slots = slots;
     s->n_slots = n;
 }
@@ -96,7 +96,7 @@ void lin_set_clear(struct lin_set *s)
 {
     if (s->n_slots > 65536 && 16 * s->n < s->n_slots) {
         /* mostly empty: cheaper to start small than to wipe it */
-        free(s->slots);
+        iso_free(s->slots);
         s->slots = NULL;
         s->n_slots = 0;
     } else if (s->n) {
@@ -108,7 +108,7 @@ void lin_set_clear(struct lin_set *s)
 
 void lin_set_release(struct lin_set *s)
 {
-    free(s->slots);
-    free(s->words);
+    iso_free(s->slots);
+    iso_free(s->words);
     memset(s, 0, sizeof *s);
 }

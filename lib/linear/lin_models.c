@@ -9,7 +9,7 @@
  * restores it.
  */
 #include <string.h>
-#include "lin.h"
+#include "linear/lin.h"
 
 static int register_step(uint32_t *st, uint32_t *n, const struct lin_op *op,
                          const uint32_t *aux)

@@ -12,8 +12,8 @@
  * key. Values are interned into dense ids, nil first.
  */
 #include <string.h>
-#include "keys.h"
-#include "lin.h"
+#include "core/keys.h"
+#include "linear/lin.h"
 
 #define IDLE (ISO_NONE - 1)  /* a process with no open invocation */
 
@@ -241,7 +241,7 @@ static void set_bitsets(struct lin_input *in)
         op->b = w;
         at += w;
     }
-    free(in->aux);
+    iso_free(in->aux);
     in->aux = bits;
     in->n_aux = in->cap_aux = n_reads * w + 1;
 }
@@ -283,8 +283,8 @@ int lin_input_build(struct lin_input *in, const iso_history *h,
     iso_keys_free(&b.values);
     iso_keys_free(&b.keys);
     iso_keys_free(&b.procs);
-    free(b.open);
-    free(b.part);
+    iso_free(b.open);
+    iso_free(b.part);
     if (rc < 0) lin_input_release(in);
     return rc;
 }
@@ -301,16 +301,16 @@ void lin_input_partition(struct lin_input *in, const uint32_t *part, uint32_t n_
     memcpy(fill, in->part_off, (size_t)n_parts * sizeof *fill);
     for (size_t i = 0; i < in->n_ops; i++)
         if (part[i] != ISO_NONE) in->part_ops[fill[part[i]]++] = (uint32_t)i;
-    free(fill);
+    iso_free(fill);
 }
 
 void lin_input_release(struct lin_input *in)
 {
-    free(in->ops);
-    free(in->aux);
-    free(in->values);
-    free(in->part_off);
-    free(in->part_ops);
-    free(in->part_key);
+    iso_free(in->ops);
+    iso_free(in->aux);
+    iso_free(in->values);
+    iso_free(in->part_off);
+    iso_free(in->part_ops);
+    iso_free(in->part_key);
     memset(in, 0, sizeof *in);
 }

@@ -12,7 +12,7 @@
  * Producers of the segment are kept sorted by (value, op) so the ones of a
  * value are found by binary search; those before s->p are all placed.
  */
-#include "lin.h"
+#include "linear/lin.h"
 
 static int register_like(const struct lin_search *s)
 {

@@ -10,7 +10,7 @@
  * outlives the history and the search.
  */
 #include <string.h>
-#include "lin.h"
+#include "linear/lin.h"
 
 #define MAX_STUCK 64
 
@@ -93,10 +93,10 @@ static void fill_wop(struct lin_wop *w, const iso_history *h, const struct lin_o
 
 static void wop_release(struct lin_wop *w)
 {
-    free(w->f);
-    free(w->value_edn);
-    free(w->value_json);
-    free(w->why);
+    iso_free(w->f);
+    iso_free(w->value_edn);
+    iso_free(w->value_json);
+    iso_free(w->why);
 }
 
 struct replay {
@@ -141,7 +141,7 @@ static char *why_stuck(const struct lin_input *in, const iso_history *h,
     uint32_t n = rp->n;
     memcpy(st, rp->st, (size_t)n * sizeof *st);
     int legal = in->model->step(st, &n, op, in->aux);
-    free(st);
+    iso_free(st);
     iso_buf b = {0};
     if (legal) {
         iso_buf_puts(&b, "legal next, but no order of the remaining ops works after it");
@@ -190,8 +190,8 @@ void lin_witness_build(struct lin_witness *w, const struct lin_search *s,
     w->state_json = render_state(in, h, rp.st, rp.n, 1);
     uint32_t blk = blocking_op(in, ids, n, rp.placed);
     if (blk != ISO_NONE) build_stuck(w, in, h, ids, n, &rp, blk);
-    free(rp.st);
-    free(rp.placed);
+    iso_free(rp.st);
+    iso_free(rp.placed);
 }
 
 void lin_witness_release(struct lin_witness *w)
@@ -199,10 +199,10 @@ void lin_witness_release(struct lin_witness *w)
     for (size_t i = 0; i < w->n_prefix; i++) wop_release(&w->prefix[i]);
     for (size_t i = 0; i < w->n_stuck; i++) wop_release(&w->stuck[i]);
     wop_release(&w->blocking);
-    free(w->prefix);
-    free(w->stuck);
-    free(w->key_edn); free(w->key_json);
-    free(w->init_edn); free(w->init_json);
-    free(w->state_edn); free(w->state_json);
+    iso_free(w->prefix);
+    iso_free(w->stuck);
+    iso_free(w->key_edn); iso_free(w->key_json);
+    iso_free(w->init_edn); iso_free(w->init_json);
+    iso_free(w->state_edn); iso_free(w->state_json);
     memset(w, 0, sizeof *w);
 }

@@ -28,7 +28,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "lin.h"
+#include "linear/lin.h"
 
 #define END UINT32_MAX
 #define HEAD(s) (2 * (s)->n)
@@ -53,9 +53,9 @@ void lin_search_init(struct lin_search *s, const struct lin_input *in)
 void lin_search_release(struct lin_search *s)
 {
     lin_set_release(&s->memo);
-    free(s->next); free(s->prev); free(s->bits);
-    free(s->stack); free(s->stack_st); free(s->stack_how); free(s->st_words);
-    free(s->st); free(s->key); free(s->best); free(s->prod);
+    iso_free(s->next); iso_free(s->prev); iso_free(s->bits);
+    iso_free(s->stack); iso_free(s->stack_st); iso_free(s->stack_how); iso_free(s->st_words);
+    iso_free(s->st); iso_free(s->key); iso_free(s->best); iso_free(s->prod);
     memset(s, 0, sizeof *s);
 }
 
@@ -86,7 +86,7 @@ static void build_list(struct lin_search *s)
             append(s, &tail, c++);
     }
     s->next[tail] = END;
-    free(rets);
+    iso_free(rets);
 }
 
 static uint32_t max_from_len(const struct lin_set *from)

@@ -21,7 +21,7 @@
  * stretch instead of the whole history.
  */
 #include <string.h>
-#include "lin.h"
+#include "linear/lin.h"
 
 /* One past the last op of the segment starting at a. */
 static uint32_t segment_end(const struct lin_op *ops, const uint32_t *ids,
@@ -39,7 +39,7 @@ static void initial_states(const struct lin_input *in, struct lin_set *from)
     uint32_t *st = iso_xcalloc((size_t)lin_set_width(in->n_values) + 1, sizeof *st);
     uint32_t n = lin_state_init(in->model, in->n_values, st);
     lin_set_add(from, st, n);
-    free(st);
+    iso_free(st);
 }
 
 /* A lone op: step it from every state; LIN_FAIL when no step is legal
@@ -181,11 +181,11 @@ enum lin_outcome lin_check_partition(struct lin_search *s, const iso_history *h,
     keep_states(&wk, 0, 0);
     *n_segments = 0;
     enum lin_outcome res = walk_segments(&wk, h, part, w, n_segments);
-    free(wk.start);
-    free(wk.exact);
-    free(wk.from_off);
-    free(wk.from_words);
-    free(wk.from_n);
+    iso_free(wk.start);
+    iso_free(wk.exact);
+    iso_free(wk.from_off);
+    iso_free(wk.from_words);
+    iso_free(wk.from_n);
     lin_set_release(&wk.states);
     lin_set_release(&wk.to);
     lin_set_release(&wk.buf);

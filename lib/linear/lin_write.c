@@ -5,7 +5,7 @@
  * data an HTML timeline needs).
  */
 #include <string.h>
-#include "lin.h"
+#include "linear/lin.h"
 
 static const char *verdict_text(iso_validity v)
 {

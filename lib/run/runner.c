@@ -25,9 +25,13 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
-#include "history.h"
-#include "run/driver.h"
-#include "run/sim.h"
+#include "gen/gen.h"
+#include "history/history.h"
+#include "run/drivers/driver.h"
+#include "run/hist.h"
+#include "run/record.h"
+#include "run/run.h"
+#include "sim/sim.h"
 
 struct shared {
     pthread_mutex_t lock;
@@ -121,7 +125,7 @@ struct client {
 
 /* Room a buffer keeps after its completion value: the time, and a whole
  * invocation line. */
-#define LINE_ROOM (REC_TIME_MAX + REC_HEAD_MAX + REC_VALUE_MAX + REC_TIME_MAX + 2)
+#define LINE_ROOM (REC_TIME_MAX + REC_HEAD_MAX + TXN_JSON_MAX + REC_TIME_MAX + 2)
 
 /* An op's time as its line shows it: formatted once for both lines of a
  * critical section, copied whole (REC_TIME_MAX bytes, one move; there is
@@ -155,7 +159,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
              (c->final ? gen_final(&sh->g, &c->t) : gen_next(&sh->g, &c->t));
     if (!go) return NULL;
     p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process);
-    char *end = rec_put_invoke_value(p, &c->t, c->null_at);
+    char *end = txn_json_invoke(p, &c->t, c->null_at);
     c->cur = i;
     c->inv_off = (size_t)(p - c->buf[i].p);
     c->n_inv = (size_t)(end - p);
@@ -195,7 +199,7 @@ static int completion_value(struct client *c, int type)
     iso_buf *b = &c->buf[c->cur ^ 1];
     b->n = REC_HEAD_MAX;
     if (type == ISO_OP_OK && has_reads(&c->t)) {
-        rec_ok_value(b, inv, c->n_inv, c->null_at, &c->t);
+        txn_json_ok(b, inv, c->n_inv, c->null_at, &c->t);
     } else {
         ISO_GROW(b->p, b->cap, b->n + c->n_inv);
         memcpy(b->p + b->n, inv, c->n_inv);
@@ -330,8 +334,8 @@ static int run_threads(struct ctx *x, int n)
     }
     monitor(x, NULL, n);
     for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
-    free(tids);
-    free(xs);
+    iso_free(tids);
+    iso_free(xs);
     return 0;
 }
 
@@ -358,7 +362,7 @@ static int run_processes(struct ctx *x, int n)
         pthread_mutex_unlock(&x->sh->lock);
     }
     monitor(x, pids, started);
-    free(pids);
+    iso_free(pids);
     return 0;
 }
 

@@ -1,0 +1,42 @@
+/*
+ * models.h -- Elle's consistency models: the 54 accepted names, the 36
+ * canonical models, what each model proscribes, and the not / also-not
+ * boundary of a set of observed anomalies (elle.md section 1).
+ *
+ * isolde's one addition: garbage-read is proscribed by read-uncommitted
+ * (PL-1), so every model from read-uncommitted up rules it out.
+ */
+#ifndef ISO_MODELS_H
+#define ISO_MODELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "check/anomaly.h"
+
+/* Canonical model id for any accepted name (friendly or canonical); -1 if
+ * unknown. */
+int iso_model_parse(const char *name);
+int iso_model_count(void);                 /* canonical models */
+const char *iso_model_friendly(int m);     /* name used in not / also-not */
+const char *iso_model_canonical(int m);
+/* 1 if a history satisfying model a also satisfies model b (reflexive,
+ * transitive; Elle's models DAG). 0 for unknown ids. */
+int iso_model_implies(int a, int b);
+
+/* set[a] = 1 for every anomaly the models prohibit (Elle's
+ * anomalies-prohibited-by: weaker models' proscriptions, then every anomaly
+ * implying one of those). */
+void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT]);
+
+/* Add to set every anomaly that implies one already in it (Elle's
+ * all-anomalies-implying). */
+void iso_anomalies_implying(uint8_t set[ISO_A_COUNT]);
+
+/* The boundary of what the found anomalies rule out: friendly names,
+ * sorted. *not_ and *also_not are malloc'ed arrays of static strings
+ * (never NULL, even when empty): free the arrays, not the strings. */
+void iso_models_boundary(const uint8_t found[ISO_A_COUNT],
+                         const char ***not_, size_t *n_not,
+                         const char ***also_not, size_t *n_also_not);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * core/alloc.h -- every allocation of the library, and what happens when
+ * memory runs out.
+ *
+ * iso_xmalloc and friends never return NULL inside a guard: a failed
+ * allocation calls the out-of-memory handler (iso_set_oom_handler), and
+ * when that does not ask for a retry, unwinds to the innermost guard on
+ * the thread (iso_guarded), which frees every block allocated under it
+ * and returns -1 with the error ISO_ERR_NOMEM. Every public entry point
+ * runs its work under a guard, and so does every thread the library
+ * starts, so a check that runs out of memory is an error, never a crash.
+ *
+ * Blocks carry a small header linking them into their guard's pool; free
+ * them with iso_free, never with iso_free(). A block outlives its guard when
+ * the guard ends well (the result a call returns is made of such blocks).
+ * Outside any guard an allocation that fails returns NULL and is counted
+ * (iso_alloc_unguarded_failures): the library never allocates there.
+ *
+ * Invariant: no library lock is held across an allocation that may unwind.
+ */
+#ifndef ISO_CORE_ALLOC_H
+#define ISO_CORE_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isolde.h"
+
+/* "No such item": the sentinel of every 32-bit id. */
+#define ISO_NONE UINT32_MAX
+
+void *iso_xmalloc(size_t n);
+void *iso_xcalloc(size_t n, size_t size);
+void *iso_xrealloc(void *p, size_t n);
+/* Frees a block of iso_xmalloc and friends; NULL is a no-op. */
+void iso_free(void *p);
+char *iso_xstrdup(const char *s);
+char *iso_xstrndup(const char *s, size_t n);
+
+/* Grow *arr (element size sz) so that index need-1 fits; doubles capacity.
+ * ISO_GROW calls it only when the array is full. */
+void iso_grow(void **arr, size_t *cap, size_t need, size_t sz);
+#define ISO_GROW(arr, cap, need) \
+    do { if ((need) > (cap)) iso_grow((void **)&(arr), &(cap), (need), sizeof *(arr)); } while (0)
+/* Append one element to a (ptr, n, cap) triple. */
+#define ISO_PUSH(arr, n, cap, x) \
+    do { ISO_GROW(arr, cap, (n) + 1); (arr)[(n)++] = (x); } while (0)
+
+/* Called when an allocation of bytes fails; returns nonzero to have it
+ * tried again (having freed memory), 0 to give up. NULL: give up. */
+typedef int (*iso_oom_fn)(size_t bytes, void *arg);
+void iso_set_oom_handler(iso_oom_fn fn, void *arg);
+
+/* Run fn(arg) under a guard. Returns what fn returns; when memory runs out
+ * inside, frees all that was allocated under the guard, fills err (code
+ * ISO_ERR_NOMEM, the size asked for in the message) and returns -1.
+ * Inside another guard it simply calls fn: the outer guard answers. */
+int iso_guarded(int (*fn)(void *arg), void *arg, iso_error *err);
+
+/* The guard of the calling thread (NULL if none), to hand to a thread the
+ * library starts; that thread runs under it with iso_guard_enter. */
+struct iso_guard;
+struct iso_guard *iso_guard_current(void);
+/* Run fn(arg) on this (new) thread under g's pool. Returns 0, or -1 when
+ * memory ran out inside (everything fn allocated stays in g's pool, to be
+ * freed when g unwinds: the caller re-raises with iso_guard_raise). */
+int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg);
+/* Unwind the calling thread's guard as if memory had run out (after a
+ * thread of it did). Does not return when a guard is active. */
+void iso_guard_raise(void);
+
+/* Test hooks: fail every allocation after the next n (0: none fail);
+ * failed allocations outside any guard so far. */
+void iso_alloc_fail_after(unsigned long n);
+unsigned long iso_alloc_unguarded_failures(void);
+
+#endif

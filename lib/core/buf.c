@@ -1,0 +1,62 @@
+/* core/buf.c -- growable byte strings and decimal integer text. */
+#include "core/buf.h"
+#include "core/alloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void iso_buf_put(iso_buf *b, const char *s, size_t n)
+{
+    ISO_GROW(b->p, b->cap, b->n + n + 1);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+void iso_buf_puts(iso_buf *b, const char *s) { iso_buf_put(b, s, strlen(s)); }
+
+const char iso_digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+const uint64_t iso_pow10[ISO_INT_MAX_CHARS] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+    10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+    100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+
+void iso_buf_int(iso_buf *b, int64_t v)
+{
+    ISO_GROW(b->p, b->cap, b->n + ISO_INT_MAX_CHARS + 1);
+    b->n = (size_t)(iso_put_i64(b->p + b->n, v) - b->p);
+    b->p[b->n] = 0;
+}
+
+void iso_buf_printf(iso_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    ISO_GROW(b->p, b->cap, b->n + (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)n;
+}
+
+const char *iso_buf_cstr(iso_buf *b)
+{
+    if (!b->p) iso_buf_put(b, "", 0);
+    return b->p;
+}
+
+void iso_buf_free(iso_buf *b)
+{
+    iso_free(b->p);
+    b->p = NULL;
+    b->n = b->cap = 0;
+}

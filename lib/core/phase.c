@@ -1,0 +1,48 @@
+/* core/phase.c -- the monotonic clock and the ISOLDE_TIMING phase timer. */
+#include "core/phase.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+double iso_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Resident memory in MB, from /proc (0 where there is none). */
+static long rss_mb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, rss = 0;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &rss) != 2) rss = 0;
+        fclose(f);
+    }
+    return rss * 4096 / (1024 * 1024);
+}
+
+/* The resident high-water mark so far, in MB. */
+static long peak_mb(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss / 1024 : 0;
+}
+
+/* With ISOLDE_TIMING set, each phase's wall time, the resident memory
+ * after it and the peak so far go to stderr. */
+void iso_phase(const char *name)
+{
+    static _Thread_local double last;
+    static _Thread_local int on = -1;
+    if (on < 0) on = getenv("ISOLDE_TIMING") != NULL;
+    if (!on) return;
+    double now = iso_now();
+    if (name)
+        fprintf(stderr, "isolde: %-16s %7.3f s  %6ld MB resident, peak %ld MB\n", name, now - last,
+                rss_mb(), peak_mb());
+    last = now;
+}

@@ -1,0 +1,144 @@
+/*
+ * value.h -- the values of a history: tagged 64-bit words.
+ *
+ * Every EDN/JSON datum a reader produces is one iso_val. Small integers
+ * live in the word itself; strings, keywords, symbols, big integers,
+ * floats and characters are interned into dense ids (so equal atoms are
+ * equal words); vectors, lists, sets and maps live in the store's word
+ * array as a header word followed by their items. Equality of atoms and
+ * integers is word equality; composites compare structurally (iso_val_eq).
+ */
+#ifndef ISO_VALUE_H
+#define ISO_VALUE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "core/core.h"
+
+typedef uint64_t iso_val;
+
+enum iso_tag {
+    ISO_TAG_INT = 0,  /* signed integer in [-2^59, 2^59) */
+    ISO_TAG_NIL,      /* nil / null (one value) */
+    ISO_TAG_BOOL,     /* true / false */
+    ISO_TAG_STR,      /* "string" (interned) */
+    ISO_TAG_KW,       /* :keyword (interned, text without the colon) */
+    ISO_TAG_SYM,      /* symbol (interned) */
+    ISO_TAG_BIG,      /* integer outside the inline range (decimal text) */
+    ISO_TAG_FLOAT,    /* float or ratio (text as written) */
+    ISO_TAG_CHAR,     /* EDN character \a (text after the backslash) */
+    ISO_TAG_FORM,     /* other literal text kept as written (e.g. #inst) */
+    ISO_TAG_SEQ       /* vector / list / set / map in the word array */
+};
+#define ISO_TAG_BITS 4
+#define ISO_TAG_MASK ((iso_val)15)
+#define ISO_INT_MAX ((int64_t)1 << 59) /* exclusive */
+
+enum iso_seq_kind { ISO_SEQ_VEC = 0, ISO_SEQ_LIST, ISO_SEQ_SET, ISO_SEQ_MAP };
+
+#define ISO_NIL ((iso_val)ISO_TAG_NIL)
+#define ISO_TRUE (((iso_val)1 << ISO_TAG_BITS) | ISO_TAG_BOOL)
+#define ISO_FALSE ((iso_val)ISO_TAG_BOOL)
+
+static inline unsigned iso_tag(iso_val v) { return (unsigned)(v & ISO_TAG_MASK); }
+static inline int iso_is_int(iso_val v) { return iso_tag(v) == ISO_TAG_INT; }
+static inline int iso_is_nil(iso_val v) { return v == ISO_NIL; }
+static inline int iso_is_seq(iso_val v) { return iso_tag(v) == ISO_TAG_SEQ; }
+static inline int iso_int_fits(int64_t i) { return i >= -ISO_INT_MAX && i < ISO_INT_MAX; }
+static inline iso_val iso_int(int64_t i) { return (iso_val)((uint64_t)i << ISO_TAG_BITS); }
+static inline int64_t iso_as_int(iso_val v) { return (int64_t)(v & ~ISO_TAG_MASK) / 16; }
+static inline uint64_t iso_payload(iso_val v) { return v >> ISO_TAG_BITS; }
+static inline iso_val iso_mk(unsigned tag, uint64_t payload)
+{
+    return (payload << ISO_TAG_BITS) | tag;
+}
+
+/* Interned atoms and composite words of one history. */
+typedef struct iso_store {
+    /* atoms: id -> (tag, text) */
+    struct iso_atom { uint32_t off, len; uint32_t hash; uint8_t tag; } *atoms;
+    size_t n_atoms, cap_atoms;
+    char *text;             /* atom bytes, NUL-separated */
+    size_t n_text, cap_text;
+    uint32_t *slots;        /* open-addressing table of atom id + 1 */
+    size_t n_slots;
+    iso_val *words;         /* composites: header (kind<<32 | len) + items */
+    size_t n_words, cap_words;
+} iso_store;
+
+void iso_store_init(iso_store *s);
+void iso_store_free(iso_store *s);
+
+/* Intern an atom of the given tag (STR, KW, SYM, BIG, FLOAT, CHAR, FORM). */
+iso_val iso_atom(iso_store *s, unsigned tag, const char *text, size_t len);
+/* An integer from decimal text: inline if it fits, else a BIG atom. */
+iso_val iso_int_text(iso_store *s, const char *text, size_t len);
+const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len);
+/* The text of a name however a format spells it -- keyword, string or
+ * symbol (:append, "append", append) -- or NULL for any other value. */
+const char *iso_name_text(const iso_store *s, iso_val v, size_t *len);
+/* v is a name (as above) spelled name. */
+int iso_name_is(const iso_store *s, iso_val v, const char *name);
+/* The atoms that spell one name as a keyword, a string and a symbol in a
+ * store (ISO_NO_VAL where it has none), so that hot loops compare words
+ * instead of text: iso_name_atoms_has(n, v) == iso_name_is(s, v, name). */
+#define ISO_NO_VAL (~(iso_val)0) /* tag 15: no value has it */
+typedef struct iso_name_atoms { iso_val v[3]; } iso_name_atoms;
+void iso_name_atoms_find(const iso_store *s, const char *name, iso_name_atoms *out);
+static inline int iso_name_atoms_has(const iso_name_atoms *n, iso_val v)
+{
+    return v == n->v[0] || v == n->v[1] || v == n->v[2];
+}
+
+/* Append a composite of n items (for maps, n = 2 * pairs, keys and values
+ * alternating) and return its value. */
+iso_val iso_seq(iso_store *s, enum iso_seq_kind kind, const iso_val *items, size_t n);
+static inline enum iso_seq_kind iso_seq_kind(const iso_store *s, iso_val v)
+{
+    return (enum iso_seq_kind)(s->words[iso_payload(v)] >> 32);
+}
+/* Items (maps: 2 * pairs). */
+static inline size_t iso_seq_len(const iso_store *s, iso_val v)
+{
+    return (size_t)(s->words[iso_payload(v)] & 0xffffffffu);
+}
+static inline const iso_val *iso_seq_items(const iso_store *s, iso_val v)
+{
+    return s->words + iso_payload(v) + 1;
+}
+/* Look up a keyword/string key in a map value; ISO_NONE-like: returns 0 and
+ * sets *found = 0 when absent. */
+iso_val iso_map_get(const iso_store *s, iso_val map, const char *key, int *found);
+
+/* Structural equality and hash (word equality unless composites). */
+int iso_val_eq_seq(const iso_store *s, iso_val a, iso_val b);
+/* a[0..n) and b[0..n) are equal item by item (a word compare first). */
+int iso_vals_eq(const iso_store *s, const iso_val *a, const iso_val *b, size_t n);
+uint64_t iso_val_hash_seq(const iso_store *s, iso_val v);
+static inline uint64_t iso_mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+static inline int iso_val_eq(const iso_store *s, iso_val a, iso_val b)
+{
+    return a == b || (iso_is_seq(a) && iso_is_seq(b) && iso_val_eq_seq(s, a, b));
+}
+static inline uint64_t iso_val_hash(const iso_store *s, iso_val v)
+{
+    return iso_is_seq(v) ? iso_val_hash_seq(s, v) : iso_mix64(v);
+}
+
+/* Printing. EDN prints keywords as :k; JSON prints them as "k". */
+void iso_val_edn(const iso_store *s, iso_val v, iso_buf *out);
+void iso_val_json(const iso_store *s, iso_val v, iso_buf *out);
+/* JSON string literal with escapes. */
+void iso_json_string(iso_buf *out, const char *p, size_t n);
+
+/* Total order for sorting values in reports (ints by value, then atoms by
+ * tag and text). */
+int iso_val_cmp(const iso_store *s, iso_val a, iso_val b);
+
+#endif

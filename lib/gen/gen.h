@@ -1,0 +1,42 @@
+/*
+ * gen/gen.h -- the workload generator: transactions of 1..N micro-ops over
+ * a small pool of hot keys (list-append or rw-register), then a final
+ * read of every key.
+ */
+#ifndef ISO_GEN_GEN_H
+#define ISO_GEN_GEN_H
+
+#include "gen/txn.h"
+
+typedef struct gen_params {
+    int list_append;
+    long txns;              /* transactions before the final reads */
+    int keys;               /* hot-key pool size, 1..RUN_MAX_KEYS */
+    int max_writes_per_key; /* a key retires after this many writes */
+    int max_txn_length;     /* 1..RUN_MAX_MOPS */
+    double read_ratio;      /* share of reads, 0..1 */
+    double zipf;            /* skew exponent over the pool; 0 = uniform */
+    uint64_t seed;
+} gen_params;
+
+/* Fixed-size (no pointers), so that forked clients can share it. */
+typedef struct gen {
+    gen_params p;
+    uint32_t read_below;           /* a micro-op reads when 23 random bits are below */
+    uint64_t rng;
+    long made;                     /* transactions handed out */
+    int64_t next_key;              /* keys 0 .. next_key-1 exist */
+    int64_t final_key;             /* next key the final reads visit */
+    int64_t pool_key[RUN_MAX_KEYS];
+    uint32_t pool_writes[RUN_MAX_KEYS];
+    double cdf[RUN_MAX_KEYS];      /* zipf: cumulative weights, last = 1 */
+} gen;
+
+void gen_init(gen *g, const gen_params *p);
+/* Fill t with the next transaction; returns 0 when all have been made. */
+int gen_next(gen *g, run_txn *t);
+/* Fill t with the next chunk of the final read of every key; returns 0
+ * when every key has been read. */
+int gen_final(gen *g, run_txn *t);
+
+#endif

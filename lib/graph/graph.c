@@ -1,0 +1,144 @@
+/*
+ * graph.c -- edge triples and their frozen CSR form.
+ *
+ * iso_graph_build counts out-degrees, scatters each edge into its row of
+ * the final dst / bits arrays, sorts every row, then merges parallel edges
+ * (OR-ing their bits) and drops self-loops while compacting the rows in
+ * place. No per-edge allocation and no temporary copy of the edges: on
+ * this machine kind fresh pages cost more than the sorting. Real-time
+ * order may ride along as windows (iso_rt) instead of rows' edges.
+ */
+#include "graph/graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void iso_edges_add(iso_edges *es, uint32_t src, uint32_t dst, uint8_t bits)
+{
+    ISO_PUSH(es->e, es->n, es->cap, ((iso_edge){src, dst | (uint32_t)bits << 27}));
+}
+
+void iso_edges_free(iso_edges *es)
+{
+    iso_free(es->e);
+    es->e = NULL;
+    es->n = es->cap = 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort a row of (dst, bits) pairs by dst. Rows are usually short: insertion
+ * sort them; long ones go through tmp as packed words and qsort. */
+static void sort_row(uint32_t *d, uint8_t *b, size_t n, uint64_t **tmp, size_t *cap)
+{
+    if (n > 32) {
+        ISO_GROW(*tmp, *cap, n);
+        for (size_t i = 0; i < n; i++) (*tmp)[i] = (uint64_t)d[i] << 8 | b[i];
+        qsort(*tmp, n, sizeof **tmp, cmp_u64);
+        for (size_t i = 0; i < n; i++) {
+            d[i] = (uint32_t)((*tmp)[i] >> 8);
+            b[i] = (uint8_t)(*tmp)[i];
+        }
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = d[i];
+        uint8_t y = b[i];
+        size_t j = i;
+        for (; j > 0 && d[j - 1] > x; j--) {
+            d[j] = d[j - 1];
+            b[j] = b[j - 1];
+        }
+        d[j] = x;
+        b[j] = y;
+    }
+}
+
+/* Scatter the triples into rows; off gets row starts. With consume, the
+ * triples are placed from the end and their array shrinks as it goes, so
+ * that the rows and the triples are never both whole in memory. */
+static void scatter(iso_graph *g, iso_edges *es, int consume)
+{
+    uint32_t n = g->n, *off = g->off;
+    memset(off, 0, ((size_t)n + 1) * sizeof *off);
+    for (size_t i = 0; i < es->n; i++)
+        if (es->e[i].src < n && iso_edge_dst(&es->e[i]) < n) off[es->e[i].src + 1]++;
+    for (uint32_t v = 0; v < n; v++) off[v + 1] += off[v];
+    g->dst = iso_xmalloc(((size_t)off[n] + 1) * sizeof *g->dst);
+    g->bits = iso_xmalloc((size_t)off[n] + 1);
+    uint32_t *fill = iso_xmalloc(((size_t)n + 1) * sizeof *fill);
+    memcpy(fill, off + 1, (size_t)n * sizeof *fill); /* row ends, filled downwards */
+    enum { CHUNK = 1 << 20 };
+    for (size_t i = es->n; i-- > 0;) {
+        const iso_edge *e = &es->e[i];
+        if (e->src < n && iso_edge_dst(e) < n) {
+            g->dst[--fill[e->src]] = iso_edge_dst(e);
+            g->bits[fill[e->src]] = iso_edge_bits(e);
+        }
+        if (consume && i % CHUNK == 0 && i) { /* give placed triples back */
+            es->e = iso_xrealloc(es->e, i * sizeof *es->e);
+            es->n = es->cap = i;
+        }
+    }
+    iso_free(fill);
+    if (consume) iso_edges_free(es);
+}
+
+static void build(iso_graph *g, uint32_t n, iso_edges *es, int consume)
+{
+    /* Edge counts above 2^32 would need 48 GB of triples: not supported. */
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    g->off = iso_xmalloc(((size_t)n + 1) * sizeof *g->off);
+    scatter(g, es, consume);
+    uint64_t *tmp = NULL;
+    size_t cap = 0, out = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t lo = g->off[v], hi = g->off[v + 1];
+        sort_row(g->dst + lo, g->bits + lo, hi - lo, &tmp, &cap);
+        g->off[v] = (uint32_t)out;
+        for (uint32_t i = lo; i < hi; i++) {
+            uint32_t d = g->dst[i];
+            if (d == v || g->bits[i] == 0) continue;
+            if (out > g->off[v] && g->dst[out - 1] == d) {
+                g->bits[out - 1] |= g->bits[i];
+            } else {
+                g->dst[out] = d;
+                g->bits[out++] = g->bits[i];
+            }
+        }
+    }
+    g->off[n] = (uint32_t)out;
+    g->n_edges = out;
+    iso_free(tmp);
+}
+
+void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es) { build(g, n, es, 0); }
+void iso_graph_build_consume(iso_graph *g, uint32_t n, iso_edges *es) { build(g, n, es, 1); }
+
+void iso_graph_free(iso_graph *g)
+{
+    iso_free(g->off);
+    iso_free(g->dst);
+    iso_free(g->bits);
+    memset(g, 0, sizeof *g);
+}
+
+uint8_t iso_graph_edge(const iso_graph *g, uint32_t a, uint32_t b)
+{
+    if (a >= g->n) return 0;
+    uint32_t lo = g->off[a], hi = g->off[a + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->dst[mid] < b) lo = mid + 1;
+        else hi = mid;
+    }
+    uint8_t bits = lo < g->off[a + 1] && g->dst[lo] == b ? g->bits[lo] : 0;
+    for (uint32_t r = g->rt ? g->rt->lo[a] : 0; g->rt && r < g->rt->hi[a]; r++)
+        if (g->rt->order[r] == b) bits |= ISO_EDGE_REALTIME;
+    return bits;
+}

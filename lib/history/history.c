@@ -1,0 +1,256 @@
+/*
+ * history/history.c -- a history as read: Elle's op-field rules (once, for
+ * every map-producing reader), and printing ops as Elle does.
+ *
+ * A new history's store interns the op field names and type names first,
+ * as keywords and as strings, so that recognising a field is a comparison
+ * of atom ids (see FIELD_ATOMS) rather than of text.
+ */
+#include "history/history.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef ISO_VERSION
+#define ISO_VERSION "0.0.0"
+#endif
+
+enum field { F_TYPE, F_PROCESS, F_F, F_VALUE, F_ERROR, F_TIME, F_INDEX, N_FIELDS };
+_Static_assert(N_FIELDS == ISO_OP_FIELDS, "history.h counts the op fields");
+static const char *const field_names[N_FIELDS] = {"type", "process", "f", "value",
+                                                  "error", "time", "index"};
+static const char *const type_names[] = {"invoke", "ok", "fail", "info"};
+/* Atom ids 0 .. FIELD_ATOMS-1 are the field names (keyword, string);
+ * the next 8 are the type names, likewise. */
+#define FIELD_ATOMS (2 * N_FIELDS)
+#define TYPE_ATOMS 8
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *iso_version(void) { return ISO_VERSION; }
+
+iso_history *iso_history_new(const char *name, iso_format format)
+{
+    iso_history *h = iso_xcalloc(1, sizeof *h);
+    h->name = iso_xstrdup(name ? name : "");
+    h->format = format;
+    h->cas_fail_default = ISO_CAS_FAIL_NOOP;
+    iso_store_init(&h->store);
+    for (size_t i = 0; i < N_FIELDS; i++) {
+        iso_atom(&h->store, ISO_TAG_KW, field_names[i], strlen(field_names[i]));
+        iso_atom(&h->store, ISO_TAG_STR, field_names[i], strlen(field_names[i]));
+    }
+    for (size_t i = 0; i < COUNT(type_names); i++) {
+        iso_atom(&h->store, ISO_TAG_KW, type_names[i], strlen(type_names[i]));
+        iso_atom(&h->store, ISO_TAG_STR, type_names[i], strlen(type_names[i]));
+    }
+    return h;
+}
+
+void iso_history_free(iso_history *h)
+{
+    if (!h) return;
+    iso_store_free(&h->store);
+    iso_free(h->ops);
+    iso_free(h->extras);
+    iso_free(h->name);
+    iso_free(h);
+}
+
+size_t iso_history_op_count(const iso_history *h) { return h ? h->n_ops : 0; }
+iso_format iso_history_format(const iso_history *h) { return h->format; }
+
+void iso_history_add_op(iso_history *h, const iso_op *op, iso_val f, iso_val error)
+{
+    size_t e = h->n_extras;
+    for (size_t i = 0; i < 4 && i < h->n_extras; i++) /* the recent ones repeat */
+        if (h->extras[h->n_extras - 1 - i].f == f && h->extras[h->n_extras - 1 - i].error == error) {
+            e = h->n_extras - 1 - i;
+            break;
+        }
+    if (e == h->n_extras) ISO_PUSH(h->extras, h->n_extras, h->cap_extras, ((iso_op_extra){f, error}));
+    ISO_PUSH(h->ops, h->n_ops, h->cap_ops, *op);
+    h->ops[h->n_ops - 1].extra = (uint32_t)e;
+}
+
+/* The id of a pre-interned keyword/string atom, or -1. */
+static long atom_id(iso_val v, long lo, long n)
+{
+    unsigned t = iso_tag(v);
+    if (t != ISO_TAG_KW && t != ISO_TAG_STR) return -1;
+    uint64_t id = iso_payload(v);
+    return id >= (uint64_t)lo && id < (uint64_t)(lo + n) ? (long)(id - (uint64_t)lo) : -1;
+}
+
+/* A short EDN rendering of v for messages. */
+static const char *describe(const iso_history *h, iso_val v, char *buf, size_t size)
+{
+    iso_buf b = {0};
+    iso_val_edn(&h->store, v, &b);
+    snprintf(buf, size, "%s", iso_buf_cstr(&b));
+    if (b.n >= size && size > 4) memcpy(buf + size - 4, "...", 4);
+    iso_buf_free(&b);
+    return buf;
+}
+
+static int op_type(const iso_history *h, const iso_val *fields, const uint8_t *have,
+                   iso_op *op, iso_error *err)
+{
+    char d[64];
+    if (!have[F_TYPE])
+        return iso_fail(err, h->name, op->line, op->col,
+                        ":type missing (must be one of invoke, ok, fail, info)");
+    long t = atom_id(fields[F_TYPE], FIELD_ATOMS, TYPE_ATOMS);
+    if (t < 0)
+        return iso_fail(err, h->name, op->line, op->col,
+                        ":type must be one of invoke, ok, fail, info, got %s",
+                        describe(h, fields[F_TYPE], d, sizeof d));
+    op->type = (uint8_t)(t / 2);
+    return 0;
+}
+
+static int op_numbers(iso_history *h, const iso_val *fields, const uint8_t *have,
+                      iso_op *op, iso_error *err)
+{
+    char d[64];
+    iso_val t = fields[F_TIME];
+    if (have[F_TIME] && !iso_is_nil(t) && !iso_is_int(t))
+        return iso_fail(err, h->name, op->line, op->col, ":time must be an integer, got %s",
+                        describe(h, t, d, sizeof d));
+    op->time = have[F_TIME] && iso_is_int(t) ? iso_as_int(t) : -1;
+    if (h->n_ops == 0) h->dense_index = !have[F_INDEX];
+    if (h->dense_index) {
+        op->index = (int64_t)h->n_ops;
+        return 0;
+    }
+    if (!have[F_INDEX] || !iso_is_int(fields[F_INDEX]))
+        return iso_fail(err, h->name, op->line, op->col,
+                        "integer :index required (the first op had one)%s%s",
+                        have[F_INDEX] ? ", got " : "",
+                        have[F_INDEX] ? describe(h, fields[F_INDEX], d, sizeof d) : "");
+    op->index = iso_as_int(fields[F_INDEX]);
+    return 0;
+}
+
+int iso_history_field(iso_val key)
+{
+    long f = atom_id(key, 0, FIELD_ATOMS);
+    return f < 0 ? -1 : (int)(f / 2);
+}
+
+int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line, uint32_t col,
+                           iso_error *err)
+{
+    char d[64];
+    iso_store *s = &h->store;
+    if (!iso_is_seq(map) || iso_seq_kind(s, map) != ISO_SEQ_MAP)
+        return iso_fail(err, h->name, line, col, "op must be a map, got %s",
+                        describe(h, map, d, sizeof d));
+    iso_val fields[ISO_OP_FIELDS] = {0};
+    uint8_t have[ISO_OP_FIELDS] = {0};
+    size_t n = iso_seq_len(s, map);
+    const iso_val *it = iso_seq_items(s, map);
+    for (size_t i = 0; i < n; i += 2) {
+        int f = iso_history_field(it[i]);
+        if (f < 0) continue;
+        fields[f] = it[i + 1];
+        have[f] = 1;
+    }
+    return iso_history_add_op_fields(h, fields, have, line, col, err);
+}
+
+int iso_history_add_op_fields(iso_history *h, const iso_val *fields, const uint8_t *have,
+                              uint32_t line, uint32_t col, iso_error *err)
+{
+    iso_op op = {.line = line, .col = col};
+    if (op_type(h, fields, have, &op, err) != 0 || op_numbers(h, fields, have, &op, err) != 0)
+        return -1;
+    op.process = have[F_PROCESS] ? fields[F_PROCESS] : ISO_NIL;
+    op.value = have[F_VALUE] ? fields[F_VALUE] : ISO_NIL;
+    iso_history_add_op(h, &op, have[F_F] ? fields[F_F] : ISO_NIL,
+                       have[F_ERROR] ? fields[F_ERROR] : ISO_NIL);
+    return 0;
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+const char *iso_op_type_name(int type)
+{
+    return type >= 0 && (size_t)type < COUNT(type_names) ? type_names[type] : "?";
+}
+
+/* ---- printing ------------------------------------------------------- */
+
+/* EDN of a string as elle-cli reads a JSON :f or micro-op name: a keyword. */
+static void print_name(const iso_store *s, iso_val v, iso_buf *out)
+{
+    size_t n;
+    const char *p = iso_tag(v) == ISO_TAG_STR ? iso_atom_text(s, v, &n) : NULL;
+    int plain = p && n;
+    for (size_t i = 0; plain && i < n; i++)
+        plain = p[i] > ' ' && !strchr("()[]{}\",;:#'`~@^", p[i]);
+    if (!plain) {
+        iso_val_edn(s, v, out);
+        return;
+    }
+    iso_buf_put(out, ":", 1);
+    iso_buf_put(out, p, n);
+}
+
+/* A transaction as EDN, micro-op names as keywords: elle-cli turns
+ * ["append" "x" 1] from JSON into [:append "x" 1], and so do our reports. */
+static void print_value_edn(const iso_store *s, iso_val v, iso_buf *out)
+{
+    int txn = iso_is_seq(v) && iso_seq_kind(s, v) <= ISO_SEQ_LIST;
+    size_t n = txn ? iso_seq_len(s, v) : 0;
+    const iso_val *m = txn ? iso_seq_items(s, v) : NULL;
+    for (size_t i = 0; txn && i < n; i++)
+        txn = iso_is_seq(m[i]) && iso_seq_kind(s, m[i]) == ISO_SEQ_VEC && iso_seq_len(s, m[i]);
+    if (!txn || !n) {
+        iso_val_edn(s, v, out);
+        return;
+    }
+    iso_buf_puts(out, iso_seq_kind(s, v) == ISO_SEQ_VEC ? "[" : "(");
+    for (size_t i = 0; i < n; i++) {
+        size_t k = iso_seq_len(s, m[i]);
+        const iso_val *x = iso_seq_items(s, m[i]);
+        iso_buf_puts(out, i ? " [" : "[");
+        print_name(s, x[0], out);
+        for (size_t j = 1; j < k; j++) {
+            iso_buf_put(out, " ", 1);
+            iso_val_edn(s, x[j], out);
+        }
+        iso_buf_puts(out, "]");
+    }
+    iso_buf_puts(out, iso_seq_kind(s, v) == ISO_SEQ_VEC ? "]" : ")");
+}
+
+static void print_op(const iso_history *h, const iso_op *op, iso_buf *out, int json)
+{
+    void (*val)(const iso_store *, iso_val, iso_buf *) = json ? iso_val_json : iso_val_edn;
+    const char *sep = json ? ",\"" : ", :", *eq = json ? "\":" : " ";
+    iso_buf_puts(out, json ? "{\"index\":" : "{:index ");
+    iso_buf_int(out, op->index);
+    iso_buf_puts(out, json ? ",\"time\":" : ", :time ");
+    iso_buf_int(out, op->time);
+    iso_buf_puts(out, json ? ",\"type\":\"" : ", :type :");
+    iso_buf_puts(out, iso_op_type_name(op->type));
+    if (json) iso_buf_puts(out, "\"");
+    static const char *const names[] = {"process", "f", "value", "error"};
+    const iso_val vals[] = {op->process, iso_op_f(h, op), op->value, iso_op_error(h, op)};
+    for (size_t i = 0; i < COUNT(names); i++) {
+        if (i == 3 && iso_is_nil(vals[i])) break;
+        iso_buf_puts(out, sep);
+        iso_buf_puts(out, names[i]);
+        iso_buf_puts(out, eq);
+        if (json) val(&h->store, vals[i], out);
+        else if (i == 1) print_name(&h->store, vals[i], out);
+        else if (i == 2) print_value_edn(&h->store, vals[i], out);
+        else val(&h->store, vals[i], out);
+    }
+    iso_buf_puts(out, "}");
+}
+
+void iso_op_edn(const iso_history *h, const iso_op *op, iso_buf *out) { print_op(h, op, out, 0); }
+void iso_op_json(const iso_history *h, const iso_op *op, iso_buf *out) { print_op(h, op, out, 1); }

@@ -1,0 +1,82 @@
+/*
+ * history.h -- a history as read: the ops in file order, their values in a
+ * store. Readers fill it; nothing here knows about workloads.
+ *
+ * Readers parse each op map into iso_val values and hand it to
+ * iso_history_add_op_map, which applies Elle's field rules (type, process,
+ * index, time, f, value). The order of ops[] is the history order used for
+ * pairing and real-time order; a reader whose format gives times instead of
+ * an order (OneLite) sorts its events before adding them.
+ */
+#ifndef ISO_HISTORY_H
+#define ISO_HISTORY_H
+
+#include "core/value.h"
+
+enum iso_op_type { ISO_OP_INVOKE = 0, ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO };
+
+/* Untrusted input limits: deeper nesting than this is rejected. */
+#define ISO_MAX_DEPTH 256
+
+/* 48 bytes: histories hold millions. An op's :f and :error, which repeat
+ * (or are absent) op after op, live once in the history's extras table. */
+typedef struct iso_op {
+    int64_t index;     /* :index, given or dense */
+    int64_t time;      /* :time in ns; -1 when absent */
+    iso_val process;   /* an integer for client ops; anything else otherwise */
+    iso_val value;     /* :value, or nil */
+    uint32_t line, col; /* where the op starts in the input (1-based) */
+    uint32_t extra;    /* h->extras[extra]: :f and :error (see iso_op_f) */
+    uint8_t type;      /* enum iso_op_type */
+} iso_op;
+
+typedef struct iso_op_extra {
+    iso_val f;         /* :f, or nil */
+    iso_val error;     /* :error, or nil (kept for reports) */
+} iso_op_extra;
+
+struct iso_history {
+    char *name;                   /* file name, for messages */
+    iso_format format;            /* as read */
+    iso_workload workload_hint;   /* from a OneLite header, else AUTO */
+    iso_store store;
+    iso_op *ops;
+    size_t n_ops, cap_ops;
+    iso_op_extra *extras;
+    size_t n_extras, cap_extras;
+    int dense_index;              /* first op had no :index: all get 0..n-1 */
+    /* linearizability: how the format reads failed CAS ops */
+    iso_cas_fail cas_fail_default;
+    /* the input is a private file mapping: readers may give its consumed
+     * pages back (madvise) while reading */
+    int drop_input;
+};
+
+iso_history *iso_history_new(const char *name, iso_format format);
+
+/* Add an op from a parsed map (EDN or JSON). line/col locate the map. */
+int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line,
+                           uint32_t col, iso_error *err);
+/* The same from the fields of an op a reader picked out itself:
+ * fields[i] is set where have[i], i = iso_history_field(key) of its key. */
+#define ISO_OP_FIELDS 7
+int iso_history_field(iso_val key); /* :type .. :index as 0..6, else -1 */
+int iso_history_add_op_fields(iso_history *h, const iso_val *fields, const uint8_t *have,
+                              uint32_t line, uint32_t col, iso_error *err);
+/* Add an op built by a reader that does not produce maps, with its :f and
+ * :error (nil when absent). */
+void iso_history_add_op(iso_history *h, const iso_op *op, iso_val f, iso_val error);
+
+static inline int iso_op_is_client(const iso_op *op) { return iso_is_int(op->process); }
+static inline iso_val iso_op_f(const iso_history *h, const iso_op *op) { return h->extras[op->extra].f; }
+static inline iso_val iso_op_error(const iso_history *h, const iso_op *op)
+{
+    return h->extras[op->extra].error;
+}
+
+/* Print an op as Elle prints it: {:index 0, :time -1, :type :ok, ...}. */
+void iso_op_edn(const iso_history *h, const iso_op *op, iso_buf *out);
+void iso_op_json(const iso_history *h, const iso_op *op, iso_buf *out);
+const char *iso_op_type_name(int type);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * history/read.h -- the readers of history formats, one file each
+ * (read_*.c), as the format table in read.c calls them; and format
+ * detection (detect.c).
+ */
+#ifndef ISO_HISTORY_READ_H
+#define ISO_HISTORY_READ_H
+
+#include "history/history.h"
+
+/* Readers: each fills h from buf[0..len) or returns -1 with err set. */
+int iso_read_edn(iso_history *h, const char *buf, size_t len, iso_error *err);
+int iso_read_json(iso_history *h, const char *buf, size_t len, iso_error *err);
+int iso_read_onelite(iso_history *h, const char *buf, size_t len, iso_error *err);
+int iso_read_jepsen_log(iso_history *h, const char *buf, size_t len, iso_error *err);
+/* Guess the format from the first non-blank, non-comment bytes. */
+iso_format iso_detect_format(const char *buf, size_t len);
+
+#endif

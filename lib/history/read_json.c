@@ -1,0 +1,480 @@
+/*
+ * read_json.c -- JSON histories: one array of op objects (elle-cli), or one
+ * object per line (JSON lines; IsoCheck adds '#' comment lines).
+ *
+ * The value parser is an explicit-stack state machine (no recursion, depth
+ * bounded by ISO_MAX_DEPTH). Strings stay strings (ISO_TAG_STR), integers
+ * are kept exactly, other numbers become FLOAT atoms as written.
+ */
+#include "history/cursor.h"
+#include "history/read.h"
+
+#include <string.h>
+
+enum { J_ARRAY, J_OBJECT };
+
+void iso_json_skip_slow(iso_rd *rd, int comments)
+{
+    while (rd->pos < rd->len) {
+        char c = rd->p[rd->pos];
+        if (c == '\n') {
+            iso_rd_newline(rd);
+        } else if (c == '#' && comments) {
+            const char *nl = memchr(rd->p + rd->pos, '\n', rd->len - rd->pos);
+            rd->pos = nl ? (size_t)(nl - rd->p) : rd->len;
+            continue;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+            return;
+        }
+        rd->pos++;
+    }
+}
+
+static size_t digits(const char *p, size_t i, size_t len)
+{
+    while (i < len && p[i] >= '0' && p[i] <= '9') i++;
+    return i;
+}
+
+/* A plain non-negative integer of up to 17 digits (the common case);
+ * 0 when the full grammar is needed. */
+static int json_small_int(iso_rd *rd, iso_val *out)
+{
+    const char *p = rd->p;
+    size_t i = rd->pos, end = rd->len - i > 17 ? i + 17 : rd->len;
+    int64_t v = 0;
+    while (i < end && p[i] >= '0' && p[i] <= '9') v = v * 10 + (p[i++] - '0');
+    char c = i < rd->len ? (char)(p[i] | 0x20) : 0; /* lower case */
+    if (c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) return 0;
+    if (p[rd->pos] == '0' && i > rd->pos + 1) return 0;
+    rd->pos = i;
+    *out = iso_int(v);
+    return 1;
+}
+
+/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int json_number(iso_rd *rd, iso_val *out)
+{
+    if (rd->p[rd->pos] != '-' && json_small_int(rd, out)) return 0;
+    const char *p = rd->p;
+    size_t start = rd->pos, i = start + (p[start] == '-'), len = rd->len;
+    size_t j = digits(p, i, len);
+    int is_float = 0;
+    if (j == i || (p[i] == '0' && j > i + 1)) goto bad;
+    if (j < len && p[j] == '.') {
+        size_t k = digits(p, j + 1, len);
+        if (k == j + 1) goto bad;
+        j = k;
+        is_float = 1;
+    }
+    if (j < len && (p[j] == 'e' || p[j] == 'E')) {
+        size_t k = j + 1 + (j + 1 < len && (p[j + 1] == '+' || p[j + 1] == '-'));
+        size_t m = digits(p, k, len);
+        if (m == k) goto bad;
+        j = m;
+        is_float = 1;
+    }
+    if (j < len && ((p[j] >= 'a' && p[j] <= 'z') || (p[j] >= 'A' && p[j] <= 'Z') || p[j] == '.'))
+        goto bad;
+    if (is_float) *out = iso_rd_atom(rd, ISO_TAG_FLOAT, p + start, j - start);
+    else *out = iso_rd_int(rd, p + start, j - start);
+    rd->pos = j;
+    return 0;
+bad:
+    return iso_rd_fail(rd, "invalid number");
+}
+
+static int json_literal(iso_rd *rd, iso_val *out)
+{
+    static const struct { const char *text; iso_val v; } lits[] = {
+        {"true", ISO_TRUE}, {"false", ISO_FALSE}, {"null", ISO_NIL}};
+    for (size_t i = 0; i < 3; i++) {
+        size_t n = strlen(lits[i].text);
+        if (rd->len - rd->pos >= n && memcmp(rd->p + rd->pos, lits[i].text, n) == 0) {
+            rd->pos += n;
+            *out = lits[i].v;
+            return 0;
+        }
+    }
+    return iso_rd_unexpected(rd, "a JSON value");
+}
+
+/* A scalar, or the opening of a composite (then returns 1). */
+static int json_start(iso_rd *rd, size_t base, iso_val *out)
+{
+    char c = rd->p[rd->pos];
+    if (c == '{' || c == '[') {
+        if (iso_rd_open(rd, base, c == '{' ? J_OBJECT : J_ARRAY) != 0) return -1;
+        rd->pos++;
+        return 1;
+    }
+    if (c == '"') return iso_rd_string(rd, out, 1);
+    if (c == '-' || (c >= '0' && c <= '9')) return json_number(rd, out);
+    return json_literal(rd, out);
+}
+
+/* The key at the cursor, the place-th of its object: when it is the key
+ * that stood at this place in the previous object, its atom without
+ * scanning or hashing; else the key read in full, remembered. */
+static int key_at(iso_rd *rd, size_t place, iso_val *k)
+{
+    size_t n;
+    if (iso_rd_place_hit(rd, place, &n, k)) {
+        rd->pos += n;
+        return 0;
+    }
+    const char *p = rd->p + rd->pos;
+    if (iso_rd_string(rd, k, 1) != 0) return -1;
+    n = (size_t)(rd->p + rd->pos - p); /* with both quotes */
+    if (!memchr(p, '\\', n)) iso_rd_place_keep(rd, place, p, n, *k);
+    return 0;
+}
+
+static int json_key_text(iso_rd *rd, iso_val *k)
+{
+    return key_at(rd, (rd->n_items - rd->frames[rd->n_frames - 1].items) / 2, k);
+}
+
+/* After '{' or ',' in an object: a key, then ':'. */
+static int json_key(iso_rd *rd)
+{
+    iso_val k;
+    iso_json_skip(rd, 0);
+    if (iso_rd_eof(rd) || rd->p[rd->pos] != '"')
+        return iso_rd_unexpected(rd, "a string key in object");
+    if (json_key_text(rd, &k) != 0) return -1;
+    iso_rd_item(rd, k);
+    iso_json_skip(rd, 0);
+    if (iso_rd_eof(rd) || rd->p[rd->pos] != ':')
+        return iso_rd_unexpected(rd, "':' after object key");
+    rd->pos++;
+    return 0;
+}
+
+/* Parser states between steps of iso_json_value. */
+enum { S_VALUE, S_DONE, S_AFTER }; /* want a value; v is complete; item pushed */
+
+/* After an item of the top frame: ',' (S_VALUE), or the closer (S_DONE
+ * with *out the closed composite). */
+static int json_after_item(iso_rd *rd, iso_val *out)
+{
+    struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
+    int obj = f->kind == J_OBJECT;
+    iso_json_skip(rd, 0);
+    char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos];
+    if (c == ',') {
+        rd->pos++;
+        return obj ? json_key(rd) : S_VALUE;
+    }
+    if (c == (obj ? '}' : ']')) {
+        rd->pos++;
+        *out = iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC);
+        return S_DONE;
+    }
+    return iso_rd_unexpected(rd, obj ? "',' or '}' in object" : "',' or ']' in array");
+}
+
+/* Right after an opener: the empty composite (S_DONE), or S_VALUE. */
+static int json_after_open(iso_rd *rd, iso_val *out)
+{
+    struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
+    int obj = f->kind == J_OBJECT;
+    iso_json_skip(rd, 0);
+    if (!iso_rd_eof(rd) && rd->p[rd->pos] == (obj ? '}' : ']')) {
+        rd->pos++;
+        *out = iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC);
+        return S_DONE;
+    }
+    return obj ? json_key(rd) : S_VALUE;
+}
+
+/* A run of small integers in an array ("[1,2,3]", the bulk of list-append
+ * reads), without the general machinery. Returns S_VALUE having consumed
+ * nothing, S_AFTER after pushing items, or S_DONE when the array closed. */
+static int json_int_run(iso_rd *rd, iso_val *out)
+{
+    int state = S_VALUE;
+    iso_val v;
+    while (rd->pos < rd->len && rd->p[rd->pos] >= '0' && rd->p[rd->pos] <= '9' &&
+           json_small_int(rd, &v)) {
+        iso_rd_item(rd, v);
+        state = S_AFTER;
+        char c = rd->pos < rd->len ? rd->p[rd->pos] : 0;
+        if (c == ']') {
+            rd->pos++;
+            *out = iso_rd_close(rd, ISO_SEQ_VEC);
+            return S_DONE;
+        }
+        if (c != ',' || rd->pos + 1 == rd->len) break;
+        rd->pos++;
+        state = S_VALUE;
+    }
+    return state;
+}
+
+/* ---- micro-ops, the bulk of a transactional history ---------------------- */
+
+/* A plain non-negative integer of up to 17 digits at *q, ended by ',', ']'
+ * or ' '; 0 (nothing consumed) for anything else. */
+static int mop_int(const char **q, const char *end, iso_val *out)
+{
+    const char *p = *q, *lim = end - p > 17 ? p + 17 : end;
+    int64_t v = 0;
+    while (p < lim && *p >= '0' && *p <= '9') v = v * 10 + (*p++ - '0');
+    if (p == *q || p == end || (**q == '0' && p > *q + 1)) return 0;
+    if (*p != ',' && *p != ']' && *p != ' ') return 0;
+    *out = iso_int(v);
+    *q = p;
+    return 1;
+}
+
+/* c with at most one space either side (json.dumps writes ", "); NULL if
+ * absent. */
+static const char *mop_sep(const char *p, const char *end, char c)
+{
+    if (p < end && *p == ' ') p++;
+    if (p >= end || *p != c) return NULL;
+    p++;
+    return p < end && *p == ' ' ? p + 1 : p;
+}
+
+/* A list of plain integers at *q (on its '['), key's value as a read
+ * returns it: the part it shares with key's last list is not parsed. */
+static int mop_list(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out)
+{
+    const char *p = *q;
+    size_t base = rd->n_items;
+    iso_val v;
+    int start = iso_rd_list_start(rd, key, &p, end, out);
+    if (start == ISO_RD_LIST_SAME) {
+        *q = p;
+        return 1;
+    }
+    for (int after_item = start == ISO_RD_LIST_EXTENDS;; after_item = 0) {
+        if (!after_item) {
+            if (iso_rd_small_item(rd, &p, end, '1', ',')) continue; /* the usual: 1 or 2 digits, then ',' */
+            if (!mop_int(&p, end, &v)) break;
+            iso_rd_item(rd, v);
+        }
+        if (p < end && *p == ' ') p++;
+        if (p < end && *p == ']') {
+            *out = iso_rd_list_end(rd, key, base, *q, p);
+            *q = p + 1;
+            return 1;
+        }
+        if (!(p = mop_sep(p, end, ','))) break;
+    }
+    rd->n_items = base;
+    return 0;
+}
+
+/* At '[': a micro-op [name, key, value] with a short plain name, a plain
+ * integer key and a value that is null, a plain integer or a list of them,
+ * read in one go. Returns 1 with *out set, or 0 having consumed nothing,
+ * and the general parser reads whatever it is. */
+static int json_mop(iso_rd *rd, iso_val *out)
+{
+    const char *p = rd->p + rd->pos + 1, *end = rd->p + rd->len, *name;
+    if (p >= end || *p != '"') return 0;
+    size_t name_len;
+    iso_val it[3];
+    if (iso_rd_name_hit(rd, name = p + 1, end, &name_len, &it[0])) {
+        p = name + name_len;
+    } else {
+        for (p = name; p < end && p - name <= 8 && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20;) p++;
+        if (p >= end || *p != '"' || p - name > 8) return 0;
+        name_len = (size_t)(p - name);
+        it[0] = iso_rd_atom(rd, ISO_TAG_STR, name, name_len);
+        iso_rd_name_keep(rd, name, name_len, it[0]);
+    }
+    if (!(p = mop_sep(p + 1, end, ',')) || !mop_int(&p, end, &it[1]) || !(p = mop_sep(p, end, ',')))
+        return 0;
+    if (end - p >= 4 && memcmp(p, "null", 4) == 0) {
+        it[2] = ISO_NIL;
+        p += 4;
+    } else if (!(p < end && *p == '[' ? mop_list(rd, it[1], &p, end, &it[2]) : mop_int(&p, end, &it[2]))) {
+        return 0;
+    }
+    if (p < end && *p == ' ') p++;
+    if (p >= end || *p != ']') return 0;
+    *out = iso_rd_seq(rd, ISO_SEQ_VEC, it, 3);
+    rd->pos = (size_t)(p + 1 - rd->p);
+    return 1;
+}
+
+/* The start of a value: a scalar (S_DONE), or an opener (S_VALUE, or
+ * S_DONE when empty); in arrays, integer runs may go further. */
+static int json_next(iso_rd *rd, size_t base, iso_val *out)
+{
+    iso_json_skip(rd, 0);
+    if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "a JSON value");
+    if (rd->n_frames > base && rd->frames[rd->n_frames - 1].kind == J_ARRAY) {
+        int r = json_int_run(rd, out);
+        if (r != S_VALUE) return r;
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "a JSON value");
+        if (rd->p[rd->pos] == '[' && rd->n_frames - base + 2 <= ISO_MAX_DEPTH && json_mop(rd, out))
+            return S_DONE;
+    }
+    int r = json_start(rd, base, out);
+    if (r == 1) return json_after_open(rd, out);
+    return r < 0 ? -1 : S_DONE;
+}
+
+int iso_json_value(iso_rd *rd, iso_val *out)
+{
+    size_t base = rd->n_frames;
+    iso_val v = ISO_NIL;
+    int state = S_VALUE;
+    while (state >= 0) {
+        if (state == S_VALUE) {
+            state = json_next(rd, base, &v);
+            continue;
+        }
+        if (state == S_DONE) {
+            if (rd->n_frames == base) {
+                *out = v;
+                return 0;
+            }
+            iso_rd_item(rd, v);
+        }
+        state = json_after_item(rd, &v);
+    }
+    return -1;
+}
+
+/* ---- op objects ------------------------------------------------------------ */
+
+/* At '[': a transaction's value whose every item json_mop reads, read in
+ * one go. Returns 1 with *out set, or 0 having consumed nothing. */
+static int json_mops(iso_rd *rd, iso_val *out)
+{
+    size_t start = rd->pos, base = rd->n_items;
+    const char *p = rd->p;
+    rd->pos++;
+    for (;;) {
+        iso_val m;
+        if (rd->pos >= rd->len || p[rd->pos] != '[' || !json_mop(rd, &m)) break;
+        iso_rd_item(rd, m);
+        const char *q = mop_sep(p + rd->pos, p + rd->len, ',');
+        if (q) {
+            rd->pos = (size_t)(q - p);
+            continue;
+        }
+        if (rd->pos < rd->len && p[rd->pos] == ']') {
+            rd->pos++;
+            *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
+            rd->n_items = base;
+            return 1;
+        }
+        break;
+    }
+    rd->pos = start;
+    rd->n_items = base;
+    return 0;
+}
+
+/* A field's value: strings, plain integers and lists of micro-ops
+ * directly, anything else through the general parser. */
+static int json_field_value(iso_rd *rd, iso_val *v)
+{
+    char c = rd->p[rd->pos];
+    if (c == '"') return iso_rd_string(rd, v, 1);
+    if (c >= '0' && c <= '9' && json_small_int(rd, v)) return 0;
+    if (c == '[' && rd->pos + 1 < rd->len && rd->p[rd->pos + 1] == '[' && json_mops(rd, v)) return 0;
+    return iso_json_value(rd, v);
+}
+
+/* At '{': an op object read field by field straight into the op, with no
+ * map built. Returns 1 when the op was added, -1 when it breaks the op
+ * rules, and 0 having consumed nothing when the object is not well formed
+ * (the general parser then reads it, and reports the error exactly). */
+static int json_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
+{
+    iso_rd_mark m = iso_rd_save(rd);
+    iso_val fields[ISO_OP_FIELDS] = {0};
+    uint8_t have[ISO_OP_FIELDS] = {0};
+    rd->pos++;
+    for (size_t place = 0;; place++) {
+        iso_val k, v;
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd) || rd->p[rd->pos] != '"' || key_at(rd, place, &k) != 0)
+            return iso_rd_restore(rd, &m);
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd) || rd->p[rd->pos] != ':') return iso_rd_restore(rd, &m);
+        rd->pos++;
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd) || json_field_value(rd, &v) != 0) return iso_rd_restore(rd, &m);
+        int f = iso_history_field(k);
+        if (f >= 0) { /* a repeated key: the last one counts, as in a map */
+            fields[f] = v;
+            have[f] = 1;
+        }
+        iso_json_skip(rd, 0);
+        char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos++];
+        if (c == '}') break;
+        if (c != ',') return iso_rd_restore(rd, &m);
+    }
+    if (iso_history_add_op_fields(rd->h, fields, have, line, col, rd->err) != 0) return -1;
+    iso_rd_consumed(rd);
+    return 1;
+}
+
+/* One op object at the cursor. */
+static int json_op(iso_rd *rd)
+{
+    uint32_t line = (uint32_t)rd->line, col = (uint32_t)iso_rd_col(rd);
+    int r = rd->p[rd->pos] == '{' ? json_op_fields(rd, line, col) : 0;
+    if (r) return r < 0 ? -1 : 0;
+    iso_val v;
+    if (iso_json_value(rd, &v) != 0) return -1;
+    return iso_rd_add_op(rd, v, line, col);
+}
+
+static int json_array(iso_rd *rd)
+{
+    rd->pos++;
+    iso_json_skip(rd, 0);
+    if (!iso_rd_eof(rd) && rd->p[rd->pos] == ']') {
+        rd->pos++;
+        return 0;
+    }
+    for (;;) {
+        iso_json_skip(rd, 0);
+        if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "an op object");
+        if (json_op(rd) != 0) return -1;
+        iso_json_skip(rd, 0);
+        char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos];
+        if (c == ']') break;
+        if (c != ',') return iso_rd_unexpected(rd, "',' or ']' in array");
+        rd->pos++;
+    }
+    rd->pos++;
+    iso_json_skip(rd, 0);
+    return iso_rd_eof(rd) ? 0 : iso_rd_unexpected(rd, "end of input after the array");
+}
+
+int iso_json_lines(iso_history *h, const char *buf, size_t len, size_t *lines, iso_error *err)
+{
+    iso_rd rd;
+    iso_rd_init(&rd, h, buf, len, err);
+    int r = 0;
+    for (;;) {
+        iso_json_skip(&rd, 1);
+        if (iso_rd_eof(&rd) || (r = json_op(&rd)) != 0) break;
+    }
+    *lines = rd.line - 1;
+    iso_rd_release(&rd);
+    return r;
+}
+
+int iso_read_json(iso_history *h, const char *buf, size_t len, iso_error *err)
+{
+    iso_rd rd;
+    iso_rd_init(&rd, h, buf, len, err);
+    iso_json_skip(&rd, 1);
+    int array = !iso_rd_eof(&rd) && rd.p[rd.pos] == '[';
+    int r = array ? json_array(&rd) : iso_read_split(h, buf, len, ISO_SPLIT_MIN, iso_json_lines, err);
+    iso_rd_release(&rd);
+    return r;
+}

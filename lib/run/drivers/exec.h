@@ -1,0 +1,15 @@
+/*
+ * run/exec.h -- the exec backend's reply parser (exec_reply.c), apart from
+ * the process plumbing (driver_exec.c) so that it can be tested alone.
+ */
+#ifndef ISO_RUN_EXEC_H
+#define ISO_RUN_EXEC_H
+
+#include "gen/txn.h"
+
+/* Parse one reply line (without its newline) to request t. Returns
+ * RUN_OK (t's reads filled in), RUN_FAIL or RUN_INFO (t->error set from
+ * "error"), or -1 if the line is not a well-formed reply to t. */
+int exec_parse_reply(const char *line, size_t len, run_txn *t);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * run/driver_sqlite.c -- SQLite through libsqlite3: one connection per
+ * client on one database file. Lists live in isolde_la(k, v) as text
+ * "1,2,3", and an append is one upsert that concatenates onto the stored
+ * list; registers are plain rows of isolde_rw(k, v).
+ *
+ * Outcomes: an error before COMMIT rolls back and is a fail; a busy COMMIT
+ * (SQLite keeps the transaction open) is rolled back and is a fail; any
+ * other COMMIT error leaves the outcome unknown, an info.
+ *
+ * Connections run with synchronous=OFF: what is tested is isolation, which
+ * fsync does not change, and a commit without it costs microseconds
+ * instead of milliseconds in rollback-journal mode.
+ */
+#ifdef ISO_HAVE_SQLITE
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include "run/drivers/driver.h"
+
+enum { ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_READ, ST_WRITE, ST_N };
+
+struct sq_conn {
+    sqlite3 *db;
+    sqlite3_stmt *st[ST_N];
+    int list_append;
+};
+
+static const char *const la_sql[] = {
+    NULL, "COMMIT", "ROLLBACK", "SELECT v FROM isolde_la WHERE k = ?1",
+    "INSERT INTO isolde_la(k, v) VALUES (?1, ?2) "
+    "ON CONFLICT(k) DO UPDATE SET v = v || ',' || excluded.v"};
+static const char *const rw_sql[] = {
+    NULL, "COMMIT", "ROLLBACK", "SELECT v FROM isolde_rw WHERE k = ?1",
+    "INSERT INTO isolde_rw(k, v) VALUES (?1, ?2) "
+    "ON CONFLICT(k) DO UPDATE SET v = excluded.v"};
+
+static const char *begin_sql(const iso_run_opts *o)
+{
+    const char *b = o->begin ? o->begin : "immediate";
+    if (strcmp(b, "deferred") == 0) return "BEGIN DEFERRED";
+    if (strcmp(b, "exclusive") == 0) return "BEGIN EXCLUSIVE";
+    if (strcmp(b, "immediate") == 0) return "BEGIN IMMEDIATE";
+    return NULL;
+}
+
+static int sq_error(sqlite3 *db, const char *url, iso_error *err)
+{
+    iso_fail(err, url, 0, 0, "sqlite: %s", db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return -1;
+}
+
+static int sq_setup(const iso_run_opts *o, iso_error *err)
+{
+    if (!o->url || !*o->url) return iso_fail(err, NULL, 0, 0, "sqlite needs --url FILE");
+    const char *journal = o->journal ? o->journal : "wal";
+    if (!begin_sql(o))
+        return iso_fail(err, NULL, 0, 0, "--begin must be deferred, immediate or exclusive");
+    if (strcmp(journal, "wal") != 0 && strcmp(journal, "delete") != 0)
+        return iso_fail(err, NULL, 0, 0, "--journal must be wal or delete");
+    sqlite3 *db = NULL;
+    if (sqlite3_open(o->url, &db) != SQLITE_OK) return sq_error(db, o->url, err);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "PRAGMA journal_mode=%s;"
+             "DROP TABLE IF EXISTS isolde_la; DROP TABLE IF EXISTS isolde_rw;"
+             "CREATE TABLE isolde_la (k INTEGER PRIMARY KEY, v TEXT NOT NULL);"
+             "CREATE TABLE isolde_rw (k INTEGER PRIMARY KEY, v INTEGER NOT NULL);",
+             journal);
+    sqlite3_busy_timeout(db, (int)o->busy_timeout_ms);
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) return sq_error(db, o->url, err);
+    sqlite3_close(db);
+    return 0;
+}
+
+static void sq_close(void *conn)
+{
+    struct sq_conn *c = conn;
+    for (int i = 0; i < ST_N; i++) sqlite3_finalize(c->st[i]);
+    sqlite3_close(c->db);
+    iso_free(c);
+}
+
+static int sq_open(const iso_run_opts *o, void **out, iso_error *err)
+{
+    struct sq_conn *c = iso_xcalloc(1, sizeof *c);
+    c->list_append = o->workload != ISO_WORKLOAD_RW_REGISTER;
+    const char *const *sql = c->list_append ? la_sql : rw_sql;
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(o->url, &c->db, flags, NULL) != SQLITE_OK) goto fail;
+    sqlite3_busy_timeout(c->db, (int)o->busy_timeout_ms);
+    sqlite3_exec(c->db, "PRAGMA synchronous=OFF", NULL, NULL, NULL);
+    for (int i = 0; i < ST_N; i++) {
+        const char *q = i == ST_BEGIN ? begin_sql(o) : sql[i];
+        if (sqlite3_prepare_v2(c->db, q, -1, &c->st[i], NULL) != SQLITE_OK) goto fail;
+    }
+    *out = c;
+    return 0;
+fail:
+    iso_fail(err, o->url, 0, 0, "sqlite: %s", sqlite3_errmsg(c->db));
+    sq_close(c);
+    return -1;
+}
+
+/* Step a statement that returns no rows. */
+static int step_done(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* A stored list that is not plain "1,2,3", read as far as it goes. */
+static void parse_list(run_txn *t, uint32_t i, const char *s)
+{
+    run_txn_read_begin(t, i);
+    while (s) {
+        int neg = *s == '-';
+        const char *d = s + neg;
+        uint64_t u = 0;
+        for (s = d; *s >= '0' && *s <= '9'; s++) u = u * 10 + (uint64_t)(*s - '0');
+        if (s == d) break;
+        run_txn_read_elem(t, i, neg ? (int64_t)(0 - u) : (int64_t)u);
+        if (*s++ != ',') break;
+    }
+}
+
+/* A list comes back as stored, "1,2,3", and is recorded as that text;
+ * only text that is not such a list is parsed element by element. */
+static void read_list(sqlite3_stmt *st, int rc, run_txn *t, uint32_t i)
+{
+    const char *s = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    size_t n = s ? (size_t)sqlite3_column_bytes(st, 0) : 0;
+    if (!s || run_txn_read_text(t, i, s, n) < 0) parse_list(t, i, s);
+}
+
+static int do_read(struct sq_conn *c, run_txn *t, uint32_t i)
+{
+    sqlite3_stmt *st = c->st[ST_READ];
+    run_mop *m = &t->mops[i];
+    sqlite3_bind_int64(st, 1, m->key);
+    int rc = sqlite3_step(st);
+    if (c->list_append) {
+        read_list(st, rc, t, i);
+    } else if (rc == SQLITE_ROW) {
+        m->value = sqlite3_column_int64(st, 0);
+        m->nil = 0;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* The value is bound as an integer either way: in isolde_la, column
+ * affinity and || make it text. */
+static int do_write(struct sq_conn *c, const run_mop *m)
+{
+    sqlite3_stmt *st = c->st[ST_WRITE];
+    sqlite3_bind_int64(st, 1, m->key);
+    sqlite3_bind_int64(st, 2, m->value);
+    return step_done(st);
+}
+
+static int rollback(struct sq_conn *c, run_txn *t, int rc)
+{
+    if (!sqlite3_get_autocommit(c->db)) step_done(c->st[ST_ROLLBACK]);
+    run_txn_clear_reads(t);
+    snprintf(t->error, sizeof t->error, "%s", sqlite3_errstr(rc));
+    return RUN_FAIL;
+}
+
+static int sq_txn(void *conn, run_txn *t)
+{
+    struct sq_conn *c = conn;
+    int rc = step_done(c->st[ST_BEGIN]);
+    if (rc != SQLITE_OK) return rollback(c, t, rc);
+    for (uint32_t i = 0; i < t->n; i++) {
+        rc = t->mops[i].f == RUN_R ? do_read(c, t, i) : do_write(c, &t->mops[i]);
+        if (rc != SQLITE_OK) return rollback(c, t, rc);
+    }
+    rc = step_done(c->st[ST_COMMIT]);
+    if (rc == SQLITE_OK) return RUN_OK;
+    if ((rc & 0xff) == SQLITE_BUSY && !sqlite3_get_autocommit(c->db)) return rollback(c, t, rc);
+    snprintf(t->error, sizeof t->error, "commit: %s", sqlite3_errstr(rc));
+    return RUN_INFO;
+}
+
+const run_driver run_driver_sqlite = {"sqlite", sq_setup, sq_open, sq_txn, sq_close};
+#endif

@@ -1,0 +1,34 @@
+/*
+ * run/record.h -- the Elle-compatible JSON line each recorded op becomes,
+ * written by hand (no printf): the simulated database records a few
+ * hundred thousand transactions per second.
+ */
+#ifndef ISO_RUN_RECORD_H
+#define ISO_RUN_RECORD_H
+
+#include "gen/txn.h"
+
+/* Append one Elle JSON line: type is ISO_OP_* (history.h numbering:
+ * 0 invoke, 1 ok, 2 fail, 3 info). Reads are null unless type is ok. */
+void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
+              const run_txn *t, int64_t time_ns);
+/* The same line in four pieces, for writers that take index and time
+ * under a lock and format the rest outside it:
+ *   rec_head   {"index":I,"type":"ok","process":P,"f":"txn","value":
+ *   txn_json  [["append",3,7],["r",4,[1,7]]]
+ *   rec_time   ,"time":NS
+ *   rec_tail   ,"error":"..."}\n  or  }\n
+ * rec_head and rec_time write at most REC_HEAD_MAX / REC_TIME_MAX bytes
+ * to out and return how many. */
+#define REC_HEAD_MAX 128
+#define REC_TIME_MAX 32
+size_t rec_head(char *out, int64_t index, int type, int64_t process);
+size_t rec_time(char *out, int64_t time_ns);
+/* rec_head written so that it ends at end (index, process >= 0); returns
+ * where it starts, at most REC_HEAD_MAX bytes before end. */
+char *rec_head_before(char *end, int64_t index, int type, int64_t process);
+void rec_tail(iso_buf *b, int type, const run_txn *t);
+/* Whether rec_tail writes an error for this op (else the tail is "}\n"). */
+int rec_has_error(int type, const run_txn *t);
+
+#endif

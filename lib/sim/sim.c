@@ -1,0 +1,271 @@
+/*
+ * run/sim.c -- the simulated database's store and its isolation levels.
+ *
+ * What a read sees, by level: RU the newest committed version plus the
+ * appends of the write-lock holder (dirty); RC the newest committed
+ * version; the snapshot levels the newest version at their snapshot
+ * (dirty-read adds the latest active writer's appends). Every level sees
+ * its own earlier writes. At commit: RU/RC hold write locks (no-wait: a
+ * conflicting writer aborts), SI and above apply first-committer-wins,
+ * serializable adds SSI (sim_ssi.c), strict-serializable validates its
+ * reads (nothing it read has changed: serial order = commit order).
+ */
+#include <string.h>
+#include "sim/sim_int.h"
+
+static const char *const level_names[SIM_N_LEVELS] = {
+    "read-uncommitted", "read-committed", "snapshot-isolation", "serializable",
+    "strict-serializable", "lost-update", "no-validate", "dirty-read"};
+
+int sim_level_parse(const char *name)
+{
+    for (int i = 0; i < SIM_N_LEVELS; i++)
+        if (strcmp(name, level_names[i]) == 0) return i;
+    return -1;
+}
+
+const char *iso_run_isolation_name(int i)
+{
+    return i >= 0 && i < SIM_N_LEVELS ? level_names[i] : NULL;
+}
+
+struct sim *sim_new(const sim_params *p)
+{
+    struct sim *s = iso_xcalloc(1, sizeof *s);
+    s->p = *p;
+    if (s->p.level != SIM_SER || s->p.stale < 0) s->p.stale = s->p.level == SIM_SER ? 3 : 0;
+    s->rng = p->seed ^ 0x5133ull;
+    return s;
+}
+
+void sim_free(struct sim *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->n_keys; i++) iso_free(s->keys[i].readers);
+    iso_free(s->keys);
+    iso_free(s->txns);
+    iso_free(s->vers);
+    iso_free(s->elems);
+    iso_free(s->active);
+    iso_free(s->chain);
+    iso_free(s);
+}
+
+struct sim_key *sim_key_get(struct sim *s, int64_t key)
+{
+    size_t k = (size_t)key;
+    if (k >= s->n_keys) {
+        size_t n = s->n_keys ? s->n_keys : 64;
+        while (n <= k) n *= 2;
+        s->keys = iso_xrealloc(s->keys, n * sizeof *s->keys);
+        for (size_t i = s->n_keys; i < n; i++)
+            s->keys[i] = (struct sim_key){ISO_NONE, ISO_NONE, ISO_NONE, NULL, 0, 0};
+        s->n_keys = n;
+    }
+    return &s->keys[k];
+}
+
+uint32_t sim_visible(const struct sim *s, const struct sim_key *k, int64_t snap)
+{
+    uint32_t v = k->head;
+    while (v != ISO_NONE && s->vers[v].cts > snap) v = s->vers[v].prev;
+    return v;
+}
+
+uint32_t sim_begin(struct sim *s, run_txn *t, int fresh)
+{
+    uint32_t id = (uint32_t)s->n_txns;
+    ISO_GROW(s->txns, s->cap_txns, s->n_txns + 1);
+    s->n_txns++;
+    int64_t snap = s->ts;
+    if (!fresh && s->p.stale > 0) snap -= rng_below(&s->rng, (uint32_t)s->p.stale + 1);
+    s->txns[id] = (struct sim_txn){snap < 0 ? 0 : snap, 0, t, 0, SIM_ACTIVE, 0, 0};
+    ISO_PUSH(s->active, s->n_active, s->cap_active, id);
+    run_txn_clear_reads(t);
+    return id;
+}
+
+/* ---- reads ---- */
+
+/* The active txn whose uncommitted writes to k a read by id sees. */
+static uint32_t dirty_writer(const struct sim *s, uint32_t id, const struct sim_key *k)
+{
+    uint32_t d = s->p.level == SIM_RU ? k->lock
+               : s->p.level == SIM_DIRTY_READ ? k->dirty : ISO_NONE;
+    if (d == ISO_NONE || d == id || s->txns[d].state != SIM_ACTIVE) return ISO_NONE;
+    return d;
+}
+
+/* Writes to key among the first n micro-ops of t, into the read of mop i
+ * (lists) or as the register value (*val, *found). */
+static void pending(run_txn *out, uint32_t i, const run_txn *t, uint32_t n,
+                    int64_t key, int64_t *val, int *found)
+{
+    for (uint32_t j = 0; j < n; j++) {
+        const run_mop *m = &t->mops[j];
+        if (m->f == RUN_R || m->key != key) continue;
+        if (out) run_txn_read_elem(out, i, m->value);
+        *val = m->value;
+        *found = 1;
+    }
+}
+
+static void emit_list(struct sim *s, run_txn *t, uint32_t i, uint32_t v)
+{
+    size_t n = 0;
+    for (; v != ISO_NONE; v = s->vers[v].parent) ISO_PUSH(s->chain, n, s->cap_chain, v);
+    while (n--) {
+        const struct sim_ver *ver = &s->vers[s->chain[n]];
+        for (uint32_t e = 0; e < ver->elem_n; e++)
+            run_txn_read_elem(t, i, s->elems[ver->elem_off + e]);
+    }
+}
+
+static void do_read(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
+{
+    struct sim_txn *tx = &s->txns[id];
+    run_txn *t = tx->t;
+    int64_t key = t->mops[i].key;
+    int relaxed = s->p.level == SIM_RU || s->p.level == SIM_RC;
+    uint32_t v = relaxed ? k->head : sim_visible(s, k, tx->snap);
+    uint32_t d = dirty_writer(s, id, k);
+    int64_t val = 0;
+    int found = v != ISO_NONE;
+    if (t->list_append) {
+        run_txn_read_begin(t, i);
+        emit_list(s, t, i, v);
+        if (d != ISO_NONE) pending(t, i, s->txns[d].t, s->txns[d].pos, key, &val, &found);
+        pending(t, i, t, i, key, &val, &found);
+        return;
+    }
+    if (found) val = s->elems[s->vers[v].elem_off];
+    if (d != ISO_NONE) pending(NULL, 0, s->txns[d].t, s->txns[d].pos, key, &val, &found);
+    pending(NULL, 0, t, i, key, &val, &found);
+    t->mops[i].nil = (uint8_t)!found;
+    t->mops[i].value = val;
+}
+
+/* ---- ends ---- */
+
+static void release(struct sim *s, uint32_t id)
+{
+    const run_txn *t = s->txns[id].t;
+    for (uint32_t i = 0; i < s->txns[id].pos; i++) {
+        if (t->mops[i].f == RUN_R) continue;
+        struct sim_key *k = sim_key_get(s, t->mops[i].key);
+        if (k->lock == id) k->lock = ISO_NONE;
+        if (k->dirty == id) k->dirty = ISO_NONE;
+    }
+    for (size_t i = 0; i < s->n_active; i++)
+        if (s->active[i] == id) {
+            s->active[i] = s->active[--s->n_active];
+            break;
+        }
+    s->txns[id].t = NULL;
+}
+
+static int abort_txn(struct sim *s, uint32_t id, const char *why)
+{
+    run_txn *t = s->txns[id].t;
+    snprintf(t->error, sizeof t->error, "%s", why);
+    release(s, id);
+    s->txns[id].state = SIM_ABORTED;
+    return -1;
+}
+
+int sim_exec(struct sim *s, uint32_t id, uint32_t i)
+{
+    struct sim_txn *tx = &s->txns[id];
+    const run_mop *m = &tx->t->mops[i];
+    struct sim_key *k = sim_key_get(s, m->key);
+    tx->pos = i + 1;
+    if (m->f == RUN_R) {
+        do_read(s, id, i, k);
+        if (s->p.level == SIM_SER && ssi_read(s, id, k) < 0)
+            return abort_txn(s, id, "serialization failure (pivot)");
+        return 0;
+    }
+    if (s->p.level == SIM_RU || s->p.level == SIM_RC) {
+        if (k->lock != ISO_NONE && k->lock != id) return abort_txn(s, id, "write lock held");
+        k->lock = id;
+    }
+    k->dirty = id;
+    return 0;
+}
+
+/* First committer wins (writes) and, for strict-serializable, reads. */
+static int validate(struct sim *s, uint32_t id)
+{
+    const struct sim_txn *tx = &s->txns[id];
+    int lvl = s->p.level;
+    if (lvl == SIM_RU || lvl == SIM_RC || lvl == SIM_LOST_UPDATE || lvl == SIM_NO_VALIDATE)
+        return 0;
+    for (uint32_t i = 0; i < tx->t->n; i++) {
+        const run_mop *m = &tx->t->mops[i];
+        if (m->f == RUN_R && lvl != SIM_SSER) continue;
+        uint32_t head = sim_key_get(s, m->key)->head;
+        if (head != ISO_NONE && s->vers[head].cts > tx->snap) return -1;
+    }
+    return lvl == SIM_SER ? ssi_commit(s, id) : 0;
+}
+
+static int first_write_of(const run_txn *t, uint32_t i)
+{
+    if (t->mops[i].f == RUN_R) return 0;
+    for (uint32_t j = 0; j < i; j++)
+        if (t->mops[j].f != RUN_R && t->mops[j].key == t->mops[i].key) return 0;
+    return 1;
+}
+
+static void install(struct sim *s, uint32_t id, int64_t key)
+{
+    const struct sim_txn *tx = &s->txns[id];
+    struct sim_key *k = sim_key_get(s, key);
+    struct sim_ver v = {s->ts, k->head, k->head, id, (uint32_t)s->n_elems, 0};
+    if (s->p.level == SIM_LOST_UPDATE) v.parent = sim_visible(s, k, tx->snap);
+    int64_t last = 0;
+    for (uint32_t j = 0; j < tx->t->n; j++) {
+        const run_mop *m = &tx->t->mops[j];
+        if (m->f == RUN_R || m->key != key) continue;
+        if (tx->t->list_append) {
+            ISO_PUSH(s->elems, s->n_elems, s->cap_elems, m->value);
+            v.elem_n++;
+        }
+        last = m->value;
+    }
+    if (!tx->t->list_append) {
+        ISO_PUSH(s->elems, s->n_elems, s->cap_elems, last);
+        v.elem_n = 1;
+    }
+    k->head = (uint32_t)s->n_vers;
+    ISO_PUSH(s->vers, s->n_vers, s->cap_vers, v);
+}
+
+static int commit(struct sim *s, uint32_t id)
+{
+    if (validate(s, id) < 0) return abort_txn(s, id, "serialization failure");
+    const run_txn *t = s->txns[id].t;
+    s->ts++;
+    s->txns[id].cts = s->ts;
+    s->txns[id].state = SIM_COMMITTED;
+    for (uint32_t i = 0; i < t->n; i++)
+        if (first_write_of(t, i)) install(s, id, t->mops[i].key);
+    release(s, id);
+    return 0;
+}
+
+int sim_commit(struct sim *s, uint32_t id, int knobs)
+{
+    run_txn *t = s->txns[id].t;
+    if (knobs && rng_unit(&s->rng) < s->p.abort_rate) {
+        abort_txn(s, id, "aborted by the simulator");
+        return RUN_FAIL;
+    }
+    if (knobs && rng_unit(&s->rng) < s->p.info_rate) {
+        if (rng_below(&s->rng, 2)) abort_txn(s, id, "indeterminate");
+        else commit(s, id);
+        snprintf(t->error, sizeof t->error, "indeterminate");
+        return RUN_INFO;
+    }
+    return commit(s, id) < 0 ? RUN_FAIL : RUN_OK;
+}

@@ -1,0 +1,56 @@
+/*
+ * run/sim.h -- the simulated database: a multi-version store whose
+ * isolation level is known, so that the checker can be convicted both
+ * ways (clean at the level, the next level's anomaly at some seed).
+ *
+ * Single-threaded and seeded: sim_run interleaves logical clients micro-op
+ * by micro-op with its own random schedule, so one seed gives one history.
+ * Versions of a key form a chain (prev: the older version); a list-append
+ * version holds its own appended elements and names the version it extends
+ * (parent), so a list is read by walking parents. Commit timestamps are a
+ * counter; a snapshot is a timestamp.
+ */
+#ifndef ISO_RUN_SIM_H
+#define ISO_RUN_SIM_H
+
+#include "gen/txn.h"
+
+enum sim_level {
+    SIM_RU,          /* read-uncommitted: write locks, reads see them */
+    SIM_RC,          /* read-committed: write locks, latest committed reads */
+    SIM_SI,          /* snapshot isolation, first committer wins */
+    SIM_SER,         /* SI + Cahill's SSI, stale snapshots */
+    SIM_SSER,        /* SI + read validation at commit (OCC) */
+    SIM_LOST_UPDATE, /* broken: commits write back their stale snapshot */
+    SIM_NO_VALIDATE, /* broken: SI without first-committer-wins */
+    SIM_DIRTY_READ,  /* broken: SI whose reads see uncommitted appends */
+    SIM_N_LEVELS
+};
+
+int sim_level_parse(const char *name); /* -1 if unknown */
+
+typedef struct sim_params {
+    int level;
+    int list_append;
+    uint64_t seed;
+    int stale;          /* SIM_SER: max snapshot age in commits */
+    double abort_rate, info_rate;
+} sim_params;
+
+struct sim;
+struct sim *sim_new(const sim_params *p);
+void sim_free(struct sim *s);
+/* Start a transaction over t's micro-ops (t stays owned by the caller and
+ * must live until the transaction ends). fresh: take the latest snapshot.
+ * Returns the transaction's id. */
+uint32_t sim_begin(struct sim *s, run_txn *t, int fresh);
+/* Run micro-op i (in order from 0); 0 on success, -1 if the transaction
+ * was aborted (it is over; t->error says why). */
+int sim_exec(struct sim *s, uint32_t id, uint32_t i);
+/* End the transaction: RUN_OK, RUN_FAIL or RUN_INFO (abort/indeterminate
+ * knobs apply only when knobs is set). */
+int sim_commit(struct sim *s, uint32_t id, int knobs);
+
+
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * run/sim_int.h -- the simulated database's state, shared by sim.c (the
+ * store and the levels) and sim_ssi.c (serializable snapshot isolation).
+ */
+#ifndef ISO_RUN_SIM_INT_H
+#define ISO_RUN_SIM_INT_H
+
+#include "sim/sim.h"
+
+enum sim_state { SIM_ACTIVE = 0, SIM_COMMITTED, SIM_ABORTED };
+
+struct sim_txn {
+    int64_t snap;     /* sees commits with cts <= snap */
+    int64_t cts;      /* commit timestamp once committed */
+    run_txn *t;       /* its micro-ops, while active */
+    uint32_t pos;     /* micro-ops run so far */
+    uint8_t state;    /* enum sim_state */
+    uint8_t in, out;  /* SSI: has an rw anti-dependency in / out */
+};
+
+struct sim_ver {
+    int64_t cts;
+    uint32_t prev;     /* older version of the key, or ISO_NONE */
+    uint32_t parent;   /* version whose list this one extends, or ISO_NONE */
+    uint32_t writer;   /* txn id */
+    uint32_t elem_off, elem_n; /* own elements (a register: one value) */
+};
+
+struct sim_key {
+    uint32_t head;     /* newest committed version, or ISO_NONE */
+    uint32_t lock;     /* RU/RC: txn holding the write lock, or ISO_NONE */
+    uint32_t dirty;    /* dirty-read: latest active writer, or ISO_NONE */
+    uint32_t *readers; /* SSI: txns that read the key (SIREAD locks) */
+    size_t n_readers, cap_readers;
+};
+
+struct sim {
+    sim_params p;
+    uint64_t rng;
+    int64_t ts;                  /* last commit timestamp */
+    struct sim_txn *txns;        /* by id */
+    size_t n_txns, cap_txns;
+    struct sim_ver *vers;
+    size_t n_vers, cap_vers;
+    int64_t *elems;
+    size_t n_elems, cap_elems;
+    struct sim_key *keys;        /* by key (dense, from 0) */
+    size_t n_keys;
+    uint32_t *active;            /* ids of active txns */
+    size_t n_active, cap_active;
+    uint32_t *chain;             /* scratch: a list's version chain */
+    size_t cap_chain;
+};
+
+struct sim_key *sim_key_get(struct sim *s, int64_t key);
+/* The newest version of k visible at snapshot snap, or ISO_NONE. */
+uint32_t sim_visible(const struct sim *s, const struct sim_key *k, int64_t snap);
+
+/* SSI (sim_ssi.c). Reader id has read key k: note the SIREAD lock and the
+ * rw conflicts with newer committed versions; -1 if id must abort. */
+int ssi_read(struct sim *s, uint32_t id, struct sim_key *k);
+/* Before id commits: rw conflicts with the readers of the keys it wrote,
+ * then the pivot test; -1 if id must abort. */
+int ssi_commit(struct sim *s, uint32_t id);
+
+#endif

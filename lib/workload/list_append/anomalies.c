@@ -1,0 +1,541 @@
+/*
+ * la_anomalies.c -- list-append anomalies found without cycles: G1a
+ * (aborted read), G1b (intermediate read), garbage-read, internal,
+ * future-read, duplicate-elements, incompatible-order, dirty-update and
+ * lost-update, each rendered for people and as Elle's JSON.
+ */
+#include "report/finding.h"
+#include "workload/list_append/list_append.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- reads of other transactions' writes --------------------------------- */
+
+/* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */
+/* iso_render_fn of G1b finding i: a read ending in an intermediate append. */
+static void render_g1b(const iso_ctx *ctx, size_t i, iso_fb *f)
+{
+    const la_state *st = ctx->wl_state;
+    const la_g1b *g = &st->g1b[i];
+    const iso_store *s = &ctx->h->store;
+    size_t n;
+    const iso_val *items = la_read_items(s, mop_val(s, g->mop), &n);
+    uint32_t tx[2] = {g->reader, g->writer};
+    iso_fb_let(ctx, f, tx, 2);
+    iso_buf_puts(&f->text, "T1 read ");
+    iso_fb_val(ctx, f, mop_key(s, g->mop));
+    iso_buf_puts(&f->text, " = ");
+    iso_fb_val(ctx, f, mop_val(s, g->mop));
+    iso_buf_puts(&f->text, ", ending in ");
+    iso_fb_val(ctx, f, items[n - 1]);
+    iso_buf_puts(&f->text, ", but T2 appended to that key again after it: T1 read an intermediate state.");
+    iso_fb_field_op(ctx, f, "op", g->reader);
+    iso_fb_field(ctx, f, "mop", g->mop);
+    iso_fb_field_op(ctx, f, "writer", g->writer);
+    iso_fb_field(ctx, f, "element", items[n - 1]);
+    iso_fb_close(f);
+}
+
+static void read_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop,
+                       uint32_t key, const iso_val *items, size_t n, const la_append *last)
+{
+    const la_key *k = &st->k[key];
+    for (size_t i = la_trusted(k) ? (n < k->clean ? n : k->clean) : 0; i < n; i++) {
+        const la_append *a = la_find(st, key, items[i]);
+        if (a && a->type != ISO_OP_FAIL) continue;
+        iso_fb f = {{0}, {0}};
+        uint32_t tx[2] = {t, a ? a->txn : t};
+        iso_fb_let(ctx, &f, tx, a ? 2 : 1);
+        iso_buf_puts(&f.text, "T1 read ");
+        iso_fb_val(ctx, &f, mop_key(&ctx->h->store, mop));
+        iso_buf_puts(&f.text, " = ");
+        iso_fb_val(ctx, &f, mop_val(&ctx->h->store, mop));
+        iso_buf_puts(&f.text, ", which includes ");
+        iso_fb_val(ctx, &f, items[i]);
+        iso_buf_puts(&f.text, a ? "; T2 appended it but failed: T1 read aborted state."
+                                : "; no transaction ever appended that element to that key.");
+        iso_fb_field_op(ctx, &f, "op", t);
+        iso_fb_field(ctx, &f, "mop", mop);
+        if (a) iso_fb_field_op(ctx, &f, "writer", a->txn);
+        iso_fb_field(ctx, &f, "element", items[i]);
+        iso_fb_emit(ctx, &f, a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
+    }
+    if (last && last->intermediate && last->txn != t) {
+        ISO_PUSH(st->g1b, st->n_g1b, st->cap_g1b, ((la_g1b){t, last->txn, mop}));
+        iso_ctx_add_pending(ctx, ISO_A_G1B, render_g1b, st->n_g1b - 1);
+    }
+}
+
+/* duplicate-elements: a read that lists one element more than once. */
+static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val *items, size_t n)
+{
+    const iso_store *s = &ctx->h->store;
+    iso_val *dup = iso_xmalloc((n ? n : 1) * sizeof *dup);
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t count = 0, before = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (!iso_val_eq(s, items[i], items[j])) continue;
+            count++;
+            before += j < i;
+        }
+        if (count > 1 && !before) dup[nd++] = items[i];
+    }
+    if (nd) {
+        iso_fb f = {{0}, {0}};
+        iso_fb_let(ctx, &f, &t, 1);
+        iso_buf_puts(&f.text, "T1 read ");
+        iso_fb_val(ctx, &f, mop_val(s, mop));
+        iso_buf_puts(&f.text, ", which lists the same appended element more than once.");
+        iso_fb_field_op(ctx, &f, "op", t);
+        iso_fb_field(ctx, &f, "mop", mop);
+        iso_fb_key(&f, "duplicates");
+        iso_buf_puts(&f.json, "{");
+        for (size_t i = 0; i < nd; i++) {
+            size_t count = 0;
+            for (size_t j = 0; j < n; j++) count += iso_val_eq(s, dup[i], items[j]);
+            iso_buf tmp = {0};
+            iso_val_json(s, dup[i], &tmp);
+            if (i) iso_buf_puts(&f.json, ",");
+            iso_json_string(&f.json, iso_buf_cstr(&tmp), tmp.n);
+            iso_buf_printf(&f.json, ":%zu", count);
+            iso_buf_free(&tmp);
+        }
+        iso_buf_puts(&f.json, "}");
+        iso_fb_emit(ctx, &f, ISO_A_DUPLICATE_ELEMENTS);
+    }
+    iso_free(dup);
+}
+
+void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key,
+                       const iso_val *items, size_t n, const la_append *last, int ok)
+{
+    if (ok) read_cases(ctx, st, t, mop, key, items, n, last);
+    if (!la_trusted(&st->k[key])) duplicate_cases(ctx, t, mop, items, n);
+}
+
+/* ---- within one transaction ----------------------------------------------- */
+
+/* What a transaction's own earlier micro-ops on a key say its next read
+ * must return: nothing (NONE), or exactly (KNOWN: after a read) or ending
+ * in (SUFFIX: appends only) the last read's items, then the values
+ * appended since. The read's items stay where the store has them. */
+enum { ST_NONE, ST_NIL, ST_KNOWN, ST_SUFFIX };
+typedef struct la_kstate {
+    iso_val key;
+    int kind;
+    const iso_val *base; /* the last read's items (NIL or KNOWN) */
+    size_t n_base;
+    iso_val *list;       /* values appended since; kept across transactions, reused */
+    size_t n, cap;
+} kstate;
+
+static kstate *state_of(la_state *st, size_t *nk, const iso_store *s, iso_val key)
+{
+    for (size_t i = 0; i < *nk; i++)
+        if (iso_val_eq(s, st->ks[i].key, key)) return &st->ks[i];
+    if (*nk == st->ks_cap) {
+        size_t old = st->ks_cap;
+        ISO_GROW(st->ks, st->ks_cap, *nk + 1);
+        memset(st->ks + old, 0, (st->ks_cap - old) * sizeof *st->ks);
+    }
+    kstate *k = &st->ks[(*nk)++];
+    k->key = key;
+    k->kind = ST_NONE;
+    k->n_base = k->n = 0;
+    return k;
+}
+
+static int read_matches(const iso_store *s, const kstate *k, const iso_val *items, size_t n)
+{
+    size_t want = k->n_base + k->n;
+    if (k->kind == ST_KNOWN ? n != want : n < want) return 0;
+    items += n - want;
+    return iso_vals_eq(s, items, k->base, k->n_base) && iso_vals_eq(s, items + k->n_base, k->list, k->n);
+}
+
+static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k)
+{
+    iso_fb f = {{0}, {0}};
+    iso_fb_let(ctx, &f, &t, 1);
+    iso_buf exp = {0}, expj = {0};
+    iso_buf_puts(&exp, "[");
+    iso_buf_puts(&expj, "[");
+    if (k->kind == ST_SUFFIX) { iso_buf_puts(&exp, "..."); iso_buf_puts(&expj, "\"...\""); }
+    for (size_t i = 0; i < k->n_base + k->n; i++) {
+        iso_val v = i < k->n_base ? k->base[i] : k->list[i - k->n_base];
+        if (i || k->kind == ST_SUFFIX) { iso_buf_puts(&exp, " "); iso_buf_puts(&expj, ","); }
+        iso_ctx_val_text(ctx, v, &exp);
+        iso_ctx_val_json(ctx, v, &expj);
+    }
+    iso_buf_puts(&exp, "]");
+    iso_buf_puts(&expj, "]");
+    iso_buf_puts(&f.text, "T1 read ");
+    iso_fb_val(ctx, &f, mop_val(&ctx->h->store, mop));
+    iso_buf_puts(&f.text, " from ");
+    iso_fb_val(ctx, &f, mop_key(&ctx->h->store, mop));
+    iso_buf_printf(&f.text, ", but its own earlier reads and appends imply %s.", iso_buf_cstr(&exp));
+    iso_fb_field_op(ctx, &f, "op", t);
+    iso_fb_field(ctx, &f, "mop", mop);
+    iso_fb_key(&f, "expected");
+    iso_buf_puts(&f.json, iso_buf_cstr(&expj));
+    iso_buf_free(&exp);
+    iso_buf_free(&expj);
+    iso_fb_emit(ctx, &f, ISO_A_INTERNAL);
+}
+
+/* Elle's op-int-case: the first read that disagrees with the transaction's
+ * own earlier reads and appends of that key. */
+static void internal_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
+{
+    const iso_store *s = &ctx->h->store;
+    size_t nk = 0;
+    for (size_t j = 0; j < n; j++) {
+        kstate *k = state_of(st, &nk, s, mop_key(s, m[j]));
+        iso_val v = mop_val(s, m[j]);
+        if (la_mop_kind(st, m[j]) == LA_APPEND) {
+            if (k->kind == ST_NONE) k->kind = ST_SUFFIX;
+            if (k->kind == ST_NIL) k->kind = ST_KNOWN;
+            ISO_PUSH(k->list, k->n, k->cap, v);
+            continue;
+        }
+        size_t len;
+        const iso_val *items = la_read_items(s, v, &len);
+        if ((k->kind == ST_KNOWN || k->kind == ST_SUFFIX) && !read_matches(s, k, items, len)) {
+            internal_case(ctx, t, m[j], k);
+            break;
+        }
+        k->kind = iso_is_nil(v) ? ST_NIL : ST_KNOWN;
+        k->base = items;
+        k->n_base = len;
+        k->n = 0;
+    }
+}
+
+/* Elle's op-future-read-case: an append of an element the txn already read. */
+static void future_read_txn(iso_ctx *ctx, const la_state *st, uint32_t t, const iso_val *m, size_t n)
+{
+    const iso_store *s = &ctx->h->store;
+    for (size_t j = 0; j < n; j++) {
+        if (la_mop_kind(st, m[j]) != LA_APPEND) continue;
+        iso_val key = mop_key(s, m[j]), v = mop_val(s, m[j]);
+        for (size_t r = 0; r < j; r++) {
+            if (la_mop_kind(st, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key)) continue;
+            size_t len;
+            const iso_val *items = la_read_items(s, mop_val(s, m[r]), &len);
+            for (size_t i = 0; i < len; i++) {
+                if (!iso_val_eq(s, items[i], v)) continue;
+                iso_fb f = {{0}, {0}};
+                iso_fb_let(ctx, &f, &t, 1);
+                iso_buf_puts(&f.text, "T1 read ");
+                iso_fb_val(ctx, &f, mop_val(s, m[r]));
+                iso_buf_puts(&f.text, " from ");
+                iso_fb_val(ctx, &f, key);
+                iso_buf_puts(&f.text, ", which includes ");
+                iso_fb_val(ctx, &f, v);
+                iso_buf_puts(&f.text, ", an element T1 itself appends only later.");
+                iso_fb_field_op(ctx, &f, "op", t);
+                iso_fb_field(ctx, &f, "mop", m[r]);
+                iso_fb_field(ctx, &f, "element", v);
+                iso_fb_emit(ctx, &f, ISO_A_FUTURE_READ);
+                return;
+            }
+        }
+    }
+}
+
+static int repeats_key(const iso_store *s, const iso_val *m, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (iso_val_eq(s, mop_key(s, m[i]), mop_key(s, m[j]))) return 1;
+    return 0;
+}
+
+static void collect_lost_updates(const iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m,
+                                 size_t n);
+
+void la_txn_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
+{
+    if (n < 2 || !repeats_key(&ctx->h->store, m, n)) return;
+    internal_txn(ctx, st, t, m, n);
+    future_read_txn(ctx, st, t, m, n);
+    collect_lost_updates(ctx, st, t, m, n);
+}
+
+void la_anomalies_free(la_state *st)
+{
+    for (size_t i = 0; i < st->ks_cap; i++) iso_free(st->ks[i].list);
+    iso_free(st->ks);
+    iso_free(st->lu);
+    iso_free(st->g1b);
+    iso_free(st->lost);
+    iso_free(st->pend_txns);
+}
+
+/* ---- per key ---------------------------------------------------------------- */
+
+static void dirty_update_case(iso_ctx *ctx, const la_state *st, uint32_t key, const iso_val *vs,
+                              size_t n, uint32_t t1, uint32_t t2)
+{
+    iso_fb f = {{0}, {0}};
+    uint32_t tx[2] = {t1, t2};
+    iso_fb_let(ctx, &f, tx, 2);
+    iso_buf_puts(&f.text, "T1 failed, yet its append to ");
+    iso_fb_val(ctx, &f, st->keys.vals[key]);
+    iso_buf_puts(&f.text, " stands in the version order before T2's committed append: versions ");
+    iso_fb_field(ctx, &f, "key", st->keys.vals[key]);
+    iso_fb_key(&f, "values");
+    iso_buf_puts(&f.json, "[");
+    iso_buf_puts(&f.text, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) { iso_buf_puts(&f.json, ","); iso_buf_puts(&f.text, " "); }
+        iso_ctx_val_json(ctx, vs[i], &f.json);
+        iso_fb_val(ctx, &f, vs[i]);
+    }
+    iso_buf_puts(&f.text, "] promote aborted state to committed state.");
+    iso_buf_puts(&f.json, "]");
+    iso_fb_key(&f, "txns");
+    iso_buf_puts(&f.json, "[");
+    iso_ctx_op_json(ctx, t1, &f.json);
+    iso_buf_puts(&f.json, ",\"...\",");
+    iso_ctx_op_json(ctx, t2, &f.json);
+    iso_buf_puts(&f.json, "]");
+    iso_fb_emit(ctx, &f, ISO_A_DIRTY_UPDATE);
+}
+
+/* Elle's dirty-update-cases: walk the key's version order as Elle infers
+ * it over every client op, failed ones too (so a lone append counts only
+ * when no invocation repeats it); a failed writer followed (through info
+ * writers) by an ok one promotes aborted state. */
+static void dirty_updates(iso_ctx *ctx, const la_state *st)
+{
+    const iso_store *s = &ctx->h->store;
+    for (uint32_t key = 0; key < st->keys.n; key++) {
+        const la_key *k = &st->k[key];
+        if (!k->has_fail) continue;
+        /* a lone append, wherever it was, needs no read */
+        const iso_val *order = k->appends_ops == 1 ? &st->ap[k->last_ap].value : k->full;
+        size_t len = k->appends_ops == 1 ? 1 : k->full_len;
+        int t1type = ISO_OP_OK;
+        uint32_t t1 = ISO_NONE;
+        size_t from = 0;
+        iso_val *vs = iso_xmalloc((len ? len : 1) * sizeof *vs);
+        size_t nv = 0;
+        for (size_t i = 0; i < len; i++) {
+            int dup = 0;
+            for (size_t j = 0; j < i && !dup; j++) dup = iso_val_eq(s, order[j], order[i]);
+            if (dup) continue;
+            vs[nv++] = order[i];
+            const la_append *a = la_find(st, key, order[i]);
+            int t2type = a && a->type != ISO_OP_INVOKE ? a->type : ISO_OP_INFO;
+            if (t2type == ISO_OP_INFO) continue; /* we can't say; keep the range */
+            if (t2type == ISO_OP_OK && t1type == ISO_OP_FAIL)
+                dirty_update_case(ctx, st, key, vs + from, nv - from, t1, a->txn);
+            if (t2type == ISO_OP_FAIL && t1type == ISO_OP_FAIL) continue; /* cover the range */
+            t1 = a->txn;
+            t1type = t2type;
+            from = nv - 1;
+        }
+        iso_free(vs);
+    }
+}
+
+/* ---- lost update ---------------------------------------------------------- */
+
+typedef la_lu lu_entry;
+
+static int lu_cmp(const void *a, const void *b)
+{
+    const lu_entry *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+    return x->txn < y->txn ? -1 : x->txn > y->txn;
+}
+
+/* Elle's lost-update-cases: per ok txn, the first (external) read of each
+ * key, grouped with the txn's first write of that key. */
+static void collect_lost_updates(const iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m,
+                                 size_t n)
+{
+    const iso_store *s = &ctx->h->store;
+    for (size_t j = 0; j < n; j++) {
+        if (la_mop_kind(st, m[j]) != LA_APPEND) continue;
+        iso_val key = mop_key(s, m[j]);
+        size_t r = 0, w = 0;
+        while (r < j && (la_mop_kind(st, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key))) r++;
+        if (r == j) continue; /* no read of key before this write */
+        /* Elle marks k written only when it was read: the first such write counts */
+        for (w = r + 1; w < j; w++)
+            if (la_mop_kind(st, m[w]) == LA_APPEND && iso_val_eq(s, mop_key(s, m[w]), key)) break;
+        if (w < j) continue;
+        uint32_t kid = iso_keys_find(&st->keys, key);
+        iso_val v = mop_val(s, m[r]);
+        ISO_PUSH(st->lu, st->n_lu, st->cap_lu, ((lu_entry){kid, t, v, iso_val_hash(s, v)}));
+    }
+}
+
+/* Sort the candidates by (key, hash, txn): a counting sort by key, then
+ * each key's few candidates by qsort. */
+static void sort_candidates(la_state *st)
+{
+    size_t nk = st->keys.n;
+    uint32_t *off = iso_xcalloc(nk + 2, sizeof *off);
+    lu_entry *e = iso_xmalloc((st->n_lu + 1) * sizeof *e);
+    for (size_t i = 0; i < st->n_lu; i++) off[st->lu[i].key + 2]++;
+    for (size_t k = 2; k < nk + 2; k++) off[k] += off[k - 1];
+    for (size_t i = 0; i < st->n_lu; i++) e[off[st->lu[i].key + 1]++] = st->lu[i];
+    for (size_t k = 0; k < nk; k++)
+        if (off[k + 1] - off[k] > 1) qsort(e + off[k], off[k + 1] - off[k], sizeof *e, lu_cmp);
+    iso_free(off);
+    iso_free(st->lu);
+    st->lu = e;
+}
+
+/* iso_render_fn of lost-update finding i. */
+static void render_lost(const iso_ctx *ctx, size_t i, iso_fb *f)
+{
+    const la_state *st = ctx->wl_state;
+    const la_lost *l = &st->lost[i];
+    const uint32_t *tx = st->pend_txns + l->txns;
+    iso_fb_let(ctx, f, tx, l->n);
+    iso_buf_printf(&f->text, "T1..T%u all read ", l->n);
+    iso_fb_val(ctx, f, st->keys.vals[l->key]);
+    iso_buf_puts(&f->text, " = ");
+    iso_fb_val(ctx, f, l->value);
+    iso_buf_puts(&f->text, " and then appended to it, and all committed: all but one update was lost.");
+    iso_fb_field(ctx, f, "key", st->keys.vals[l->key]);
+    iso_fb_field(ctx, f, "value", l->value);
+    iso_fb_field_ops(ctx, f, "txns", tx, l->n);
+    iso_fb_close(f);
+}
+
+static void lost_update_case(iso_ctx *ctx, la_state *st, const lu_entry *e, size_t n)
+{
+    la_lost l = {e->key, (uint32_t)st->n_pend_txns, (uint32_t)n, e->value};
+    ISO_GROW(st->pend_txns, st->cap_pend_txns, st->n_pend_txns + n);
+    for (size_t i = 0; i < n; i++) st->pend_txns[st->n_pend_txns++] = e[i].txn;
+    ISO_PUSH(st->lost, st->n_lost, st->cap_lost, l);
+    iso_ctx_add_pending(ctx, ISO_A_LOST_UPDATE, render_lost, st->n_lost - 1);
+}
+
+static void lost_updates(iso_ctx *ctx, la_state *st)
+{
+    const iso_store *s = &ctx->h->store;
+    sort_candidates(st);
+    lu_entry *e = st->lu;
+    size_t n = st->n_lu;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && e[j].key == e[i].key && e[j].hash == e[i].hash) j++;
+        /* within one hash run, group by equal values */
+        for (size_t a = i; a < j; a++) {
+            if (e[a].txn == ISO_NONE) continue;
+            lu_entry *grp = iso_xmalloc((j - a) * sizeof *grp);
+            size_t g = 0;
+            for (size_t b = a; b < j; b++)
+                if (e[b].txn != ISO_NONE && iso_val_eq(s, e[a].value, e[b].value)) {
+                    grp[g++] = e[b];
+                    if (b != a) e[b].txn = ISO_NONE;
+                }
+            if (g >= 2) lost_update_case(ctx, st, grp, g);
+            iso_free(grp);
+        }
+        i = j;
+    }
+}
+
+/* ---- incompatible orders ---------------------------------------------------- */
+
+static int is_prefix(const iso_store *s, iso_val a, iso_val b)
+{
+    size_t na, nb;
+    const iso_val *x = la_read_items(s, a, &na), *y = la_read_items(s, b, &nb);
+    if (na > nb) return 0;
+    for (size_t i = 0; i < na; i++)
+        if (!iso_val_eq(s, x[i], y[i])) return 0;
+    return 1;
+}
+
+typedef struct keyed_read {
+    uint32_t key;
+    size_t len, seen; /* length, and order of appearance */
+    iso_val v;
+} keyed_read;
+
+static int by_key_len(const void *a, const void *b)
+{
+    const keyed_read *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    return x->seen < y->seen ? -1 : x->seen > y->seen;
+}
+
+static void incompatible_case(iso_ctx *ctx, const la_state *st, uint32_t key, iso_val a, iso_val b)
+{
+    iso_fb f = {{0}, {0}};
+    iso_buf_puts(&f.text, "Reads of ");
+    iso_fb_val(ctx, &f, st->keys.vals[key]);
+    iso_buf_puts(&f.text, " disagree on the order of appends: ");
+    iso_fb_val(ctx, &f, a);
+    iso_buf_puts(&f.text, " is not a prefix of ");
+    iso_fb_val(ctx, &f, b);
+    iso_buf_puts(&f.text, ", so no single version order explains both.");
+    iso_fb_field(ctx, &f, "key", st->keys.vals[key]);
+    iso_fb_key(&f, "values");
+    iso_buf_puts(&f.json, "[");
+    iso_ctx_val_json(ctx, a, &f.json);
+    iso_buf_puts(&f.json, ",");
+    iso_ctx_val_json(ctx, b, &f.json);
+    iso_buf_puts(&f.json, "]");
+    iso_fb_emit(ctx, &f, ISO_A_INCOMPATIBLE_ORDER);
+}
+
+/* Elle's incompatible-orders, for every key whose reads disagree, in one
+ * pass over the transactions: per key, the distinct non-empty reads sorted
+ * by length; the first adjacent pair where the shorter is not a prefix of
+ * the longer. */
+static void incompatible_orders(iso_ctx *ctx, const la_state *st)
+{
+    const iso_store *s = &ctx->h->store;
+    keyed_read *r = NULL;
+    size_t n = 0, cap = 0, any = 0;
+    for (uint32_t key = 0; key < st->keys.n && !any; key++) any = st->k[key].incompatible;
+    for (uint32_t t = 0; any && t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        if (tx->cmp == ISO_NONE || (tx->type != ISO_OP_OK && tx->type != ISO_OP_INFO)) continue;
+        size_t nm;
+        const iso_val *m = la_txn_mops(ctx, t, &nm);
+        for (size_t j = 0; j < nm; j++) {
+            if (la_mop_kind(st, m[j]) != LA_READ) continue;
+            uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+            iso_val v = mop_val(s, m[j]);
+            if (!st->k[key].incompatible || !iso_is_seq(v) || !iso_seq_len(s, v)) continue;
+            size_t at = n;
+            ISO_PUSH(r, n, cap, ((keyed_read){key, iso_seq_len(s, v), at, v}));
+        }
+    }
+    if (n) qsort(r, n, sizeof *r, by_key_len);
+    for (size_t i = 0; i < n;) {
+        size_t end = i, prev = i;
+        while (end < n && r[end].key == r[i].key) end++;
+        for (size_t j = i + 1; j < end; j++) {
+            if (iso_val_eq(s, r[j].v, r[prev].v)) continue; /* the same read again */
+            if (!is_prefix(s, r[prev].v, r[j].v)) {
+                incompatible_case(ctx, st, r[i].key, r[prev].v, r[j].v);
+                break;
+            }
+            prev = j;
+        }
+        i = end;
+    }
+    iso_free(r);
+}
+
+void la_key_anomalies(iso_ctx *ctx, la_state *st)
+{
+    incompatible_orders(ctx, st);
+    dirty_updates(ctx, st);
+    lost_updates(ctx, st);
+}

@@ -1,0 +1,445 @@
+/*
+ * list_append.c -- the list-append workload: index every append, infer each
+ * key's version order from its reads, and derive ww / wr / rw edges as
+ * Elle's list-append does; explain any such edge on demand.
+ */
+#include "report/finding.h"
+#include "workload/list_append/list_append.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- micro-ops --------------------------------------------------------- */
+
+int la_mop_kind(const la_state *st, iso_val mop)
+{
+    const iso_store *s = st->keys.store;
+    if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return 0;
+    size_t n = iso_seq_len(s, mop);
+    if (n < 2 || n > 3) return 0;
+    const iso_val *it = iso_seq_items(s, mop);
+    if (n == 3 && iso_name_atoms_has(&st->append_name, it[0])) return LA_APPEND;
+    if (iso_name_atoms_has(&st->read_name, it[0])) return LA_READ;
+    return 0;
+}
+
+const iso_val *la_read_items(const iso_store *s, iso_val v, size_t *n)
+{
+    if (!iso_is_seq(v)) { *n = 0; return NULL; }
+    *n = iso_seq_len(s, v);
+    return iso_seq_items(s, v);
+}
+
+const iso_val *la_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n)
+{
+    return la_read_items(&ctx->h->store, iso_txn_op(ctx->h, &ctx->txns.t[txn])->value, n);
+}
+
+/* A completed ok/info transaction: Elle's history+. */
+static int in_plus(const iso_txn *t)
+{
+    return t->cmp != ISO_NONE && (t->type == ISO_OP_OK || t->type == ISO_OP_INFO);
+}
+
+/* Reject a transaction that is not list-append, naming the op's position. */
+static int bad_txn(const iso_ctx *ctx, uint32_t txn, const char *what, iso_val v,
+                   iso_error *err)
+{
+    const iso_op *op = iso_txn_op(ctx->h, &ctx->txns.t[txn]);
+    iso_buf b = {0};
+    iso_val_edn(&ctx->h->store, v, &b);
+    iso_fail(err, ctx->h->name, op->line, op->col, "%s: %s (op index %lld)", what,
+             iso_buf_cstr(&b), (long long)op->index);
+    iso_buf_free(&b);
+    return -1;
+}
+
+/* The workload violation: append `later` repeats an earlier (key, value). */
+static int dup_append(const iso_ctx *ctx, const la_state *st, size_t later, iso_error *err)
+{
+    const la_append *b = &st->ap[later], *a = la_find(st, b->key, b->value);
+    const iso_op *first = iso_txn_op(ctx->h, &ctx->txns.t[a->txn]);
+    const iso_op *op = iso_txn_op(ctx->h, &ctx->txns.t[b->txn]);
+    iso_buf m = {0};
+    iso_buf_puts(&m, "appending ");
+    iso_val_edn(&ctx->h->store, b->value, &m);
+    iso_buf_puts(&m, " to key ");
+    iso_val_edn(&ctx->h->store, st->keys.vals[b->key], &m);
+    iso_fail(err, ctx->h->name, op->line, op->col,
+             "%s repeats a value already appended to that key by the op at line %u "
+             "(index %lld); list-append needs every appended value unique per key",
+             iso_buf_cstr(&m), first->line, (long long)first->index);
+    iso_buf_free(&m);
+    return -1;
+}
+
+/* Mark appends of a transaction that it overwrote itself (G1b writers). */
+static void mark_intermediate(la_state *st, size_t first, size_t last)
+{
+    for (size_t i = first; i < last; i++)
+        for (size_t j = i + 1; j < last && !st->ap[i].intermediate; j++)
+            if (st->ap[j].key == st->ap[i].key) st->ap[i].intermediate = 1;
+}
+
+/* The longest read of each key, over ok/info txns (the version order) and
+ * over every completion (dirty-update's order); flag keys whose reads
+ * disagree. */
+static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key, iso_error *err)
+{
+    const iso_store *s = &ctx->h->store;
+    iso_val v = mop_val(s, mop);
+    if (iso_is_nil(v)) return 0;
+    if (!iso_is_seq(v) || iso_seq_kind(s, v) > ISO_SEQ_LIST)
+        return bad_txn(ctx, t, "a list-append read must return a list", mop, err);
+    size_t len;
+    const iso_val *items = la_read_items(s, v, &len);
+    if (!len) return 0;
+    la_key *k = &st->k[key];
+    if (len > k->full_len) { k->full = items; k->full_len = (uint32_t)len; }
+    if (!in_plus(&ctx->txns.t[t])) return 0;
+    if (!k->incompatible && !iso_vals_eq(s, items, k->order, len < k->len ? len : k->len)) k->incompatible = 1;
+    if (len > k->len) { k->order = items; k->len = (uint32_t)len; }
+    return 0;
+}
+
+/* Pass 1: validate every transaction, intern keys, index every append,
+ * and track each key's longest read. */
+static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
+{
+    const iso_store *s = &ctx->h->store;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        iso_val value = iso_txn_op(ctx->h, tx)->value;
+        if (!iso_is_nil(value) && (!iso_is_seq(value) || iso_seq_kind(s, value) > ISO_SEQ_LIST))
+            return bad_txn(ctx, t, "a transaction must be a vector of micro-ops", value, err);
+        size_t n, first = st->n_ap;
+        const iso_val *m = la_txn_mops(ctx, t, &n);
+        for (size_t j = 0; j < n; j++) {
+            int kind = la_mop_kind(st, m[j]);
+            if (!kind)
+                return bad_txn(ctx, t, "list-append micro-ops are [:append k v] or [:r k v]", m[j], err);
+            uint32_t key = iso_keys_intern(&st->keys, mop_key(s, m[j]));
+            if (key >= st->n_k) {
+                size_t old = st->n_k;
+                ISO_GROW(st->k, st->n_k, key + 1);
+                memset(st->k + old, 0, (st->n_k - old) * sizeof *st->k);
+            }
+            if (kind == LA_READ) {
+                if (tx->cmp != ISO_NONE && track_read(ctx, st, t, m[j], key, err)) return -1;
+                continue;
+            }
+            uint8_t type = tx->cmp == ISO_NONE ? ISO_OP_INVOKE : tx->type;
+            ISO_PUSH(st->ap, st->n_ap, st->cap_ap,
+                     ((la_append){key, t, ISO_NONE, (uint16_t)(j < 65535 ? j : 65535), type, 0,
+                                  mop_val(s, m[j])}));
+        }
+        mark_intermediate(st, first, st->n_ap);
+    }
+    long dup = la_index_appends(st);
+    if (dup >= 0) return dup_append(ctx, st, (size_t)dup, err);
+    for (size_t i = 0; i < st->n_ap; i++) {
+        const la_append *a = &st->ap[i];
+        const iso_txn *tx = &ctx->txns.t[a->txn];
+        st->k[a->key].appends_ops += (tx->inv != ISO_NONE) + (tx->cmp != ISO_NONE);
+        st->k[a->key].last_ap = (uint32_t)i;
+        if (a->type == ISO_OP_FAIL) st->k[a->key].has_fail = 1;
+        if (a->type == ISO_OP_OK || a->type == ISO_OP_INFO) {
+            st->k[a->key].appends_plus++;
+            st->k[a->key].single = a->value;
+        }
+    }
+    return 0;
+}
+
+/* Pass 2: each key's version order (distinct elements), positions, and
+ * which append stands at each position. */
+static void build_orders(la_state *st, const iso_store *s)
+{
+    iso_val *tmp = NULL;
+    size_t cap = 0, slots = 0;
+    for (uint32_t key = 0; key < st->keys.n; key++) {
+        la_key *k = &st->k[key];
+        if (k->appends_plus == 1) k->len = 1;
+        k->slot0 = (uint32_t)slots;
+        slots += k->len + 1; /* an upper bound before deduplication */
+    }
+    st->n_slots = slots;
+    st->at = iso_xmalloc((slots ? slots : 1) * sizeof *st->at);
+    for (uint32_t key = 0; key < st->keys.n; key++) {
+        la_key *k = &st->k[key];
+        if (k->appends_plus == 1) { /* Elle: a single append needs no read */
+            k->order = &k->single;
+            k->len = 1;
+            k->incompatible = 0;
+            k->single_only = 1;
+        }
+        ISO_GROW(tmp, cap, (size_t)k->len + 1);
+        uint32_t out = 0;
+        for (uint32_t i = 0; i < k->len; i++) {
+            la_append *a = (la_append *)la_find(st, key, k->order[i]);
+            int seen = a ? a->pos != ISO_NONE : 0;
+            for (uint32_t j = 0; !a && j < out; j++) seen |= iso_val_eq(s, tmp[j], k->order[i]);
+            if (seen) continue;
+            if (a) a->pos = out;
+            st->at[k->slot0 + out] = a ? (uint32_t)(a - st->ap) : ISO_NONE;
+            tmp[out++] = k->order[i];
+        }
+        for (k->clean = 0; k->clean < out; k->clean++) {
+            uint32_t at = st->at[k->slot0 + k->clean];
+            if (at == ISO_NONE || (st->ap[at].type != ISO_OP_OK && st->ap[at].type != ISO_OP_INFO)) break;
+        }
+        if (out != k->len) { /* duplicates: keep a deduplicated copy */
+            iso_val *copy = iso_xmalloc(out * sizeof *copy);
+            memcpy(copy, tmp, out * sizeof *copy);
+            k->order = copy;
+            k->owned = 1;
+            k->len = out;
+        }
+    }
+    iso_free(tmp);
+}
+
+/* A writer in Elle's write-index: an ok or info completion. */
+static int is_writer(const la_append *a)
+{
+    return a && (a->type == ISO_OP_OK || a->type == ISO_OP_INFO);
+}
+
+/* The append a non-empty read ends with, if any: found by position when
+ * every read of the key is a prefix of its order, else by value. */
+static const la_append *read_last(const la_state *st, uint32_t key, const iso_val *items, size_t n)
+{
+    const la_key *k = &st->k[key];
+    if (la_trusted(k)) {
+        uint32_t at = st->at[k->slot0 + n - 1];
+        return at == ISO_NONE ? NULL : &st->ap[at];
+    }
+    return la_find(st, key, items[n - 1]);
+}
+
+typedef struct la_read { uint32_t slot, txn; } la_read;
+
+/* Pass 3: every read of an ok/info txn: a wr edge from the writer of its
+ * last element; the reader of its version, gathered into CSR (slot 0 is
+ * the initial state, i + 1 the state after element i; an info read of nil
+ * is no read at all, as in Elle's read-index); and its anomalies. */
+static void index_reads(iso_ctx *ctx, la_state *st)
+{
+    const iso_store *s = &ctx->h->store;
+    la_read *rs = NULL;
+    size_t nr = 0, cap = 0;
+    for (uint32_t t = 0; t < ctx->txns.n; t++) {
+        const iso_txn *tx = &ctx->txns.t[t];
+        if (!in_plus(tx)) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(ctx, t, &n);
+        for (size_t j = 0; j < n; j++) {
+            if (la_mop_kind(st, m[j]) != LA_READ) continue;
+            iso_val v = mop_val(s, m[j]);
+            if (iso_is_nil(v) && tx->type == ISO_OP_INFO) continue;
+            uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+            size_t len;
+            const iso_val *items = la_read_items(s, v, &len);
+            const la_append *last = len ? read_last(st, key, items, len) : NULL;
+            uint32_t slot = !len ? 0 : last && last->pos != ISO_NONE ? last->pos + 1 : ISO_NONE;
+            if (is_writer(last) && last->txn != t) iso_edges_add(&ctx->edges, last->txn, t, ISO_EDGE_WR);
+            if (slot != ISO_NONE) ISO_PUSH(rs, nr, cap, ((la_read){st->k[key].slot0 + slot, t}));
+            la_read_anomalies(ctx, st, t, m[j], key, items, len, last, tx->type == ISO_OP_OK);
+        }
+    }
+    st->rd_off = iso_xcalloc(st->n_slots + 2, sizeof *st->rd_off);
+    for (size_t i = 0; i < nr; i++) st->rd_off[rs[i].slot + 2]++;
+    for (size_t i = 2; i < st->n_slots + 2; i++) st->rd_off[i] += st->rd_off[i - 1];
+    st->rd = iso_xmalloc((nr ? nr : 1) * sizeof *st->rd);
+    for (size_t i = 0; i < nr; i++) st->rd[st->rd_off[rs[i].slot + 1]++] = rs[i].txn;
+    iso_free(rs);
+}
+
+int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev)
+{
+    const la_key *k = &st->k[key];
+    const la_append *a = la_find(st, key, v);
+    uint32_t p = a && a->pos != ISO_NONE ? a->pos : k->len;
+    if (!p) return 0;
+    *prev = k->order[p - 1];
+    return 1;
+}
+
+/* The writer of (key, v) among ok/info completions (Elle's write-index). */
+static const la_append *writer_of(const la_state *st, uint32_t key, iso_val v)
+{
+    const la_append *a = la_find(st, key, v);
+    return is_writer(a) ? a : NULL;
+}
+
+/* The position an append follows: its own, or after the last observed
+ * element when it was never read. */
+static uint32_t follows(const la_state *st, const la_append *a)
+{
+    return a->pos != ISO_NONE ? a->pos : st->k[a->key].len;
+}
+
+static uint32_t prev_slot(const la_state *st, uint32_t key, iso_val v)
+{
+    return st->k[key].slot0 + follows(st, la_find(st, key, v));
+}
+
+/* Pass 4: ww and rw edges into every append of an ok/info txn. */
+static void add_append_edges(iso_ctx *ctx, la_state *st)
+{
+    for (size_t i = 0; i < st->n_ap; i++) {
+        const la_append *a = &st->ap[i];
+        if (!is_writer(a)) continue;
+        uint32_t p = follows(st, a), slot = st->k[a->key].slot0 + p;
+        uint32_t w = p ? st->at[slot - 1] : ISO_NONE;
+        if (w != ISO_NONE && is_writer(&st->ap[w]) && st->ap[w].txn != a->txn)
+            iso_edges_add(&ctx->edges, st->ap[w].txn, a->txn, ISO_EDGE_WW);
+        for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1]; r++)
+            if (st->rd[r] != a->txn) iso_edges_add(&ctx->edges, st->rd[r], a->txn, ISO_EDGE_RW);
+    }
+}
+
+/* Once the version orders are known, the reads' edges and anomalies on one
+ * side, and each ok transaction on its own and then each key on the other,
+ * need nothing of each other: the latter run on a second thread with a side
+ * context (iso_ctx_both; types differ, so each type's order is that of one
+ * thread). */
+static void reads_job(iso_ctx *ctx, void *st)
+{
+    index_reads(ctx, st);
+    iso_phase("la: reads");
+    add_append_edges(ctx, st);
+}
+
+static void keys_job(iso_ctx *side, void *arg)
+{
+    la_state *st = arg;
+    for (uint32_t t = 0; t < side->txns.n; t++) {
+        const iso_txn *tx = &side->txns.t[t];
+        if (tx->type != ISO_OP_OK || tx->cmp == ISO_NONE) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(side, t, &n);
+        la_txn_anomalies(side, st, t, m, n);
+    }
+    la_key_anomalies(side, st);
+}
+
+static int analyze(iso_ctx *ctx, iso_error *err)
+{
+    la_state *st = iso_xcalloc(1, sizeof *st);
+    ctx->wl_state = st;
+    iso_keys_init(&st->keys, &ctx->h->store);
+    iso_name_atoms_find(&ctx->h->store, "append", &st->append_name);
+    iso_name_atoms_find(&ctx->h->store, "r", &st->read_name);
+    if (index_appends(ctx, st, err)) return -1;
+    iso_phase("la: appends");
+    build_orders(st, &ctx->h->store);
+    iso_phase("la: orders");
+    iso_ctx_both(ctx, reads_job, keys_job, st);
+    iso_phase("la: ww/rw");
+    return 0;
+}
+
+/* ---- explanations ------------------------------------------------------- */
+
+static long mop_index_of(const iso_ctx *ctx, uint32_t txn, int kind, uint32_t key,
+                         iso_val v, int match_last)
+{
+    const la_state *st = ctx->wl_state;
+    const iso_store *s = &ctx->h->store;
+    size_t n;
+    const iso_val *m = la_txn_mops(ctx, txn, &n);
+    for (size_t j = 0; j < n; j++) {
+        if (la_mop_kind(st, m[j]) != kind || iso_keys_find(&st->keys, mop_key(s, m[j])) != key) continue;
+        iso_val x = mop_val(s, m[j]);
+        if (match_last) {
+            size_t len;
+            const iso_val *items = la_read_items(s, x, &len);
+            if (match_last == 2 ? len == 0 : (len && iso_val_eq(s, items[len - 1], v))) return (long)j;
+        } else if (iso_val_eq(s, x, v)) {
+            return (long)j;
+        }
+    }
+    return -1;
+}
+
+static int explain_append(const iso_ctx *ctx, uint32_t a, int bit, size_t j,
+                          iso_val kv, iso_val v, const char *ta, const char *tb,
+                          iso_buf *text, iso_buf *json)
+{
+    const la_state *st = ctx->wl_state;
+    uint32_t key = iso_keys_find(&st->keys, kv);
+    iso_val prev;
+    int has_prev = la_prev_element(st, key, v, &prev);
+    if (bit == ISO_EDGE_WW) {
+        const la_append *w = has_prev ? writer_of(st, key, prev) : NULL;
+        if (!w || w->txn != a) return 0;
+        iso_edge_text(ctx, text, "%2 appended %B after %1 appended %A to %K", ta, tb, kv, prev, v);
+        iso_edge_json(ctx, json, "ww", kv, NULL, prev, &v, mop_index_of(ctx, a, LA_APPEND, key, prev, 0),
+                      (long)j);
+        return 1;
+    }
+    uint32_t slot = prev_slot(st, key, v);
+    int found = 0;
+    for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1] && !found; r++) found = st->rd[r] == a;
+    if (!found) return 0;
+    if (has_prev)
+        iso_edge_text(ctx, text, "%1 did not observe %2's append of %B to %K", ta, tb, kv, prev, v);
+    else
+        iso_edge_text(ctx, text, "%1 observed the initial (nil) state of %K, which %2 created by appending %B",
+                      ta, tb, kv, v, v);
+    long am = mop_index_of(ctx, a, LA_READ, key, prev, has_prev ? 1 : 2);
+    iso_edge_json(ctx, json, "rw", kv, has_prev ? NULL : "\"elle.list-append/init\"", prev, &v, am, (long)j);
+    return 1;
+}
+
+static void explain(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const char *ta,
+                    const char *tb, iso_buf *text, iso_buf *json)
+{
+    const la_state *st = ctx->wl_state;
+    const iso_store *s = &ctx->h->store;
+    size_t n;
+    const iso_val *m = la_txn_mops(ctx, b, &n);
+    for (size_t j = 0; j < n; j++) {
+        int kind = la_mop_kind(st, m[j]);
+        iso_val kv = mop_key(s, m[j]), v = mop_val(s, m[j]);
+        if (kind == LA_APPEND && bit != ISO_EDGE_WR) {
+            if (explain_append(ctx, a, bit, j, kv, v, ta, tb, text, json)) return;
+        } else if (kind == LA_READ && bit == ISO_EDGE_WR) {
+            uint32_t key = iso_keys_find(&st->keys, kv);
+            size_t len;
+            const iso_val *items = la_read_items(s, v, &len);
+            const la_append *w = len ? writer_of(st, key, items[len - 1]) : NULL;
+            if (!w || w->txn != a) continue;
+            iso_edge_text(ctx, text, "%2 observed %1's append of %A to key %K", ta, tb, kv, items[len - 1],
+                          items[len - 1]);
+            iso_edge_json(ctx, json, "wr", kv, NULL, items[len - 1], NULL,
+                          mop_index_of(ctx, a, LA_APPEND, key, items[len - 1], 0), (long)j);
+            return;
+        }
+    }
+    iso_buf_printf(text, "%s precedes %s (no witness found)", ta, tb);
+    iso_buf_puts(json, "{\"type\":\"unknown\"}");
+}
+
+static void state_free(void *p)
+{
+    la_state *st = p;
+    if (!st) return;
+    for (size_t k = 0; st->k && k < st->keys.n; k++)
+        if (st->k[k].owned) iso_free((void *)st->k[k].order);
+    iso_free(st->k);
+    iso_free(st->ap);
+    iso_free(st->ap_slots);
+    iso_free(st->dense);
+    iso_free(st->rd_off);
+    iso_free(st->rd);
+    iso_free(st->at);
+    la_anomalies_free(st);
+    iso_keys_free(&st->keys);
+    iso_free(st);
+}
+
+/* Elle's list-append explainer tries ww, then wr, then rw. */
+const iso_workload_ops iso_list_append_ops = {
+    "list-append", {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW}, analyze, explain, state_free};
