@@ -6,7 +6,7 @@
  *
  * usage: gen_graph [N [P [DATA_EDGES_PER_TXN]]]; prints one line per phase.
  */
-#include "graph/cycle.h"
+#include "check/search.h"
 #include "graph/order.h"
 #include "graph/scc.h"
 #include "history/history.h"
@@ -94,8 +94,10 @@ int main(int argc, char **argv)
     uint32_t *comp = malloc((size_t)n * sizeof *comp);
     uint32_t nc = iso_scc(&g, 0xff, comp);
     t0 = mark("scc (all edges)", t0, nc);
-    iso_search_req req = {.timeout_ms = 1000, .threads = 2};
-    for (int a = 0; a <= ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS; a++) req.want[a] = 1;
+    iso_search_req req;
+    iso_search_request(&req, ISO_EDGE_PROCESS | ISO_EDGE_REALTIME);
+    req.timeout_ms = 1000;
+    req.threads = 2;
     iso_search_out out = {0};
     iso_search_cycles(&g, &req, &out);
     t0 = mark("cycle search", t0, out.n_cycles);
@@ -110,7 +112,7 @@ int main(int argc, char **argv)
             printf("  %-28s %6zu cycles, longest %zu\n", iso_anomaly_name(a), count[a], longest[a]);
     for (size_t i = 0; i < out.n_timeouts; i++)
         printf("  timeout in %s (component of %u)\n", iso_anomaly_name(out.timeouts[i].type),
-               out.timeouts[i].size);
+               out.timeouts[i].comp.n);
     iso_search_out_free(&out);
     free(comp);
     iso_graph_free(&g);

@@ -74,7 +74,7 @@ typedef enum iso_workload {
     ISO_WORKLOAD_KV,           /* linearizability: a register per key */
     ISO_WORKLOAD_MUTEX,        /* linearizability: acquire / release */
     ISO_WORKLOAD_FIFO_QUEUE,   /* linearizability: enqueue / dequeue */
-    ISO_WORKLOAD_SET           /* linearizability: add / read */
+    ISO_WORKLOAD_LIN_SET       /* linearizability: add / read ("set" is its old name) */
 } iso_workload;
 
 typedef struct iso_history iso_history;
@@ -151,12 +151,11 @@ ISO_API const char *iso_result_not(const iso_result *r, size_t i);
 ISO_API size_t iso_result_also_not_count(const iso_result *r);
 ISO_API const char *iso_result_also_not(const iso_result *r, size_t i);
 
-ISO_API int iso_result_write_text(const iso_result *r, FILE *out,
-                                  const iso_report_opts *o);
-ISO_API int iso_result_write_json(const iso_result *r, FILE *out);
+/* Writers render the proofs they show first (so the result is not const). */
+ISO_API int iso_result_write_text(iso_result *r, FILE *out, const iso_report_opts *o);
+ISO_API int iso_result_write_json(iso_result *r, FILE *out);
 /* One text file per anomaly type, as Elle's :directory does. */
-ISO_API int iso_result_write_dir(const iso_result *r, const char *dir,
-                                 iso_error *err);
+ISO_API int iso_result_write_dir(iso_result *r, const char *dir, iso_error *err);
 ISO_API void iso_result_free(iso_result *r);
 
 /* ---- running -------------------------------------------------------- */

@@ -5,7 +5,7 @@
  * against a brute-force enumeration of closed walks on small graphs.
  */
 #include "testutil.h"
-#include "graph/cycle.h"
+#include "check/search.h"
 
 #define W ISO_EDGE_WW
 #define R ISO_EDGE_WR
@@ -21,10 +21,41 @@ static void build(iso_graph *g, uint32_t n, const uint32_t (*es)[3], size_t m)
     iso_edges_free(&e);
 }
 
+/* The request a check makes (check/search.c: Elle's order, implications
+ * and cycle-exists specs), narrowed to the types and specs in want. */
+static void request(iso_search_req *q, const uint8_t want[ISO_A_COUNT])
+{
+    iso_search_req all;
+    iso_search_request(&all, ISO_EDGE_PROCESS | ISO_EDGE_REALTIME);
+    *q = all;
+    q->n_order = q->n_exists = 0;
+    for (int i = 0; i < all.n_order; i++)
+        if (want[all.order[i]]) q->order[q->n_order++] = all.order[i];
+    int at[ISO_MAX_EXISTS];
+    for (int i = 0; i < all.n_exists; i++) {
+        at[i] = want[all.exists[i].id] ? q->n_exists : -1;
+        if (at[i] < 0) continue;
+        iso_exists_spec *x = &q->exists[q->n_exists++];
+        *x = all.exists[i];
+        x->redundant = 0;
+        for (int j = 0; j < i; j++)
+            if ((all.exists[i].redundant >> j & 1) && at[j] >= 0) x->redundant |= 1u << at[j];
+    }
+}
+
 static void want_all(iso_search_req *q)
 {
-    memset(q, 0, sizeof *q);
-    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) q->want[t] = 1;
+    uint8_t want[ISO_A_COUNT] = {0};
+    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) want[t] = 1;
+    request(q, want);
+}
+
+/* Whether q searches for type t. */
+static int wanted(const iso_search_req *q, int t)
+{
+    for (int i = 0; i < q->n_order; i++)
+        if (q->order[i] == t) return 1;
+    return 0;
 }
 
 /* A reported cycle must be a genuine closed walk of its type. */
@@ -119,8 +150,9 @@ static void test_implication_skip(void **st)
     assert_int_equal(out.cycles[1].type, ISO_A_G0);
     for (size_t i = 0; i < out.n_cycles; i++) check_genuine(&g, &out.cycles[i]);
     iso_search_out_free(&out);
-    memset(&q, 0, sizeof q);
-    q.want[ISO_A_G2_ITEM] = q.want[ISO_A_G_SINGLE] = q.want[ISO_A_G2] = 1;
+    uint8_t want[ISO_A_COUNT] = {0};
+    want[ISO_A_G2_ITEM] = want[ISO_A_G_SINGLE] = want[ISO_A_G2] = 1;
+    request(&q, want);
     iso_search_cycles(&g, &q, &out);
     assert_int_equal(out.n_cycles, 1);
     assert_int_equal(out.cycles[0].type, ISO_A_G2_ITEM);
@@ -140,8 +172,10 @@ static void test_shortest(void **st)
     iso_graph g;
     iso_graph_build(&g, 51, &e);
     iso_edges_free(&e);
-    iso_search_req q = {0};
-    q.want[ISO_A_G0] = 1;
+    iso_search_req q;
+    uint8_t want[ISO_A_COUNT] = {0};
+    want[ISO_A_G0] = 1;
+    request(&q, want);
     iso_search_out out = {0};
     iso_search_cycles(&g, &q, &out);
     assert_int_equal(out.n_cycles, 1);
@@ -177,24 +211,28 @@ static void test_timeout_fallback(void **st)
     const uint32_t m = 20000;
     iso_graph g;
     chains(&g, m);
-    iso_search_req q = {0};
-    q.want[ISO_A_G_SINGLE_ITEM] = q.want[ISO_A_PL_1_CYCLE_EXISTS] = 1;
-    q.want[ISO_A_PL_2_CYCLE_EXISTS] = q.want[ISO_A_PL_SI_CYCLE_EXISTS] = 1;
-    q.want[ISO_A_PL_2_99_CYCLE_EXISTS] = q.want[ISO_A_PL_3_CYCLE_EXISTS] = 1;
+    iso_search_req q;
+    uint8_t want[ISO_A_COUNT] = {0};
+    want[ISO_A_G_SINGLE_ITEM] = want[ISO_A_PL_1_CYCLE_EXISTS] = 1;
+    want[ISO_A_PL_2_CYCLE_EXISTS] = want[ISO_A_PL_SI_CYCLE_EXISTS] = 1;
+    want[ISO_A_PL_2_99_CYCLE_EXISTS] = want[ISO_A_PL_3_CYCLE_EXISTS] = 1;
+    request(&q, want);
     q.timeout_ms = 1;
     iso_search_out out = {0};
     iso_search_cycles(&g, &q, &out);
     assert_int_equal(out.n_cycles, 0);
     assert_int_equal(out.n_timeouts, 1);
     assert_int_equal(out.timeouts[0].type, ISO_A_G_SINGLE_ITEM);
-    assert_int_equal(out.timeouts[0].size, 2 * m);
+    assert_int_equal(out.timeouts[0].comp.n, 2 * m);
+    assert_non_null(out.timeouts[0].comp.off); /* kept for a picture */
+    assert_int_equal(out.timeouts[0].comp.off[2 * m], 3 * (m - 1) + 2);
     assert_int_equal(out.n_exists, 2);
-    assert_int_equal(out.exists[0].type, ISO_A_PL_SI_CYCLE_EXISTS);
-    assert_int_equal(out.exists[1].type, ISO_A_PL_2_99_CYCLE_EXISTS); /* PL-3: redundant */
+    assert_int_equal(out.exists[0].id, ISO_A_PL_SI_CYCLE_EXISTS);
+    assert_int_equal(out.exists[1].id, ISO_A_PL_2_99_CYCLE_EXISTS); /* PL-3: redundant */
     for (size_t i = 0; i < out.n_exists; i++) {
-        assert_true(out.exists[i].size >= 2);
-        for (uint32_t j = 1; j < out.exists[i].size; j++)
-            assert_true(out.exists[i].scc[j - 1] < out.exists[i].scc[j]);
+        const iso_subgraph *c = &out.exists[i].scc;
+        assert_true(c->n >= 2);
+        for (uint32_t j = 1; j < c->n; j++) assert_true(c->v[j - 1] < c->v[j]);
     }
     iso_search_out_free(&out);
     iso_graph_free(&g);
@@ -254,8 +292,7 @@ static uint8_t type_labels(int t)
 static void oracle_run(oracle *o, const iso_search_req *q)
 {
     uint8_t reach[MAXN][MAXN] = {{0}}, use = 0;
-    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++)
-        if (q->want[t]) use |= type_labels(t);
+    for (int i = 0; i < q->n_order; i++) use |= type_labels(q->order[i]);
     for (uint32_t a = 0; a < o->n; a++)
         for (uint32_t b = 0; b < o->n; b++) reach[a][b] = a == b || (o->adj[a][b] & use);
     for (uint32_t k = 0; k < o->n; k++)
@@ -273,13 +310,14 @@ static void oracle_run(oracle *o, const iso_search_req *q)
 
 static void random_want(iso_search_req *q)
 {
-    memset(q, 0, sizeof *q);
+    uint8_t want[ISO_A_COUNT] = {0};
     uint32_t mode = rnd(3);
-    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) q->want[t] = mode == 0 || rnd(3) == 0;
-    if (mode != 1) return;
-    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) /* close upward, as models do */
-        for (int u = 0; u < ISO_N_CYCLE_TYPES; u++)
-            if (q->want[t] && iso_anomaly_implies(u, t)) q->want[u] = 1;
+    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) want[t] = mode == 0 || rnd(3) == 0;
+    if (mode == 1)
+        for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) /* close upward, as models do */
+            for (int u = 0; u < ISO_N_CYCLE_TYPES; u++)
+                if (want[t] && iso_anomaly_implies(u, t)) want[u] = 1;
+    request(q, want);
 }
 
 static size_t seen_type[ISO_N_CYCLE_TYPES]; /* reported over the run */
@@ -291,7 +329,7 @@ static void cross_check_one(const oracle *o, const iso_graph *g, const iso_searc
     for (size_t i = 0; i < out->n_cycles; i++) {
         const iso_cycle *c = &out->cycles[i];
         check_genuine(g, c);
-        assert_true(q->want[c->type]);
+        assert_true(wanted(q, c->type));
         uint32_t k = o->comp[c->v[0]];
         for (uint32_t j = 0; j < c->len; j++) assert_int_equal(o->comp[c->v[j]], k);
         assert_int_equal(got[k][c->type], 0);
@@ -305,7 +343,7 @@ static void cross_check_one(const oracle *o, const iso_graph *g, const iso_searc
                 else assert_int_equal(o->min[k][t], 0);
                 for (int u = 0; u < ISO_N_CYCLE_TYPES; u++)
                     assert_false(u != t && got[k][u] && iso_anomaly_implies(u, t));
-            } else if (q->want[t] && o->min[k][t]) { /* present: implied */
+            } else if (wanted(q, t) && o->min[k][t]) { /* present: implied */
                 int covered = 0;
                 for (int u = 0; u < ISO_N_CYCLE_TYPES; u++)
                     covered |= got[k][u] && iso_anomaly_implies(u, t);

@@ -9,7 +9,8 @@
 #include "linear/lin.h"
 
 struct run {
-    iso_result r;
+    iso_result *r;
+    struct lin_report *lin; /* r's payload */
     iso_error err;
     int rc;
 };
@@ -23,15 +24,13 @@ static void opts_for(iso_check_opts *o, iso_workload w)
 static void run_check(struct run *run, const iso_history *h, const iso_check_opts *o)
 {
     memset(run, 0, sizeof *run);
-    run->rc = iso_lin_check(h, o, &run->r, &run->err);
+    run->rc = iso_lin_check(h, o, o->workload, &run->r, &run->err);
+    run->lin = run->rc ? NULL : run->r->payload;
 }
 
 static void run_release(struct run *run)
 {
-    for (size_t i = 0; i < run->r.n_types; i++) iso_free(run->r.types[i]);
-    iso_free(run->r.types);
-    iso_free(run->r.type_counts);
-    iso_lin_report_free(run->r.lin);
+    iso_result_free(run->r);
 }
 
 static iso_validity check_text(const char *text, iso_format f, iso_workload w)
@@ -43,20 +42,20 @@ static iso_validity check_text(const char *text, iso_format f, iso_workload w)
     run_check(&run, h, &o);
     if (run.rc) fail_msg("check failed: %s:%ld:%ld: %s", run.err.file, run.err.line,
                          run.err.col, run.err.msg);
-    iso_validity v = run.r.validity;
+    iso_validity v = run.r->validity;
     run_release(&run);
     iso_history_free(h);
     return v;
 }
 
 /* Capture a writer's output in a malloc'ed string. */
-static char *written(const struct iso_lin_report *l, int json)
+static char *written(iso_result *r, int json)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    assert_int_equal(json ? iso_lin_write_json(l, f) : iso_lin_write_text(l, f, NULL), 0);
+    assert_int_equal(json ? lin_write_json(r, f) : lin_write_text(r, f, NULL), 0);
     fclose(f);
     return buf;
 }
@@ -121,7 +120,7 @@ static void test_cas_fail_modes(void **state)
     o.cas_fail = ISO_CAS_FAIL_NOOP;
     run_check(&run, h, &o);
     assert_int_equal(run.rc, 0);
-    assert_int_equal(run.r.validity, ISO_VALID);
+    assert_int_equal(run.r->validity, ISO_VALID);
     run_release(&run);
     iso_history_free(h);
     const char *edn =
@@ -149,7 +148,7 @@ static void test_other_models(void **state)
         "{:type :invoke, :f :add, :value 2, :process 0}\n{:type :info, :f :add, :value 2, :process 0}\n"
         "{:type :invoke, :f :read, :process 1}\n{:type :ok, :f :read, :value #{1 2}, :process 1}\n"
         "{:type :invoke, :f :read, :process 1}\n{:type :ok, :f :read, :value #{1}, :process 1}\n";
-    assert_int_equal(check_text(set, ISO_FORMAT_EDN, ISO_WORKLOAD_SET), ISO_INVALID);
+    assert_int_equal(check_text(set, ISO_FORMAT_EDN, ISO_WORKLOAD_LIN_SET), ISO_INVALID);
 }
 
 static void test_kv_partitions(void **state)
@@ -172,12 +171,12 @@ static void test_kv_partitions(void **state)
     opts_for(&o, ISO_WORKLOAD_KV);
     run_check(&run, h, &o);
     assert_int_equal(run.rc, 0);
-    assert_int_equal(run.r.validity, ISO_INVALID);
-    assert_int_equal(run.r.lin->n_parts, 2);
-    assert_int_equal(run.r.lin->n_invalid, 1);
-    assert_int_equal(run.r.type_counts[0], 1);
-    assert_string_equal(run.r.types[0], "nonlinearizable");
-    assert_string_equal(run.r.lin->w[0].key_edn, ":y");
+    assert_int_equal(run.r->validity, ISO_INVALID);
+    assert_int_equal(run.lin->n_parts, 2);
+    assert_int_equal(run.lin->n_invalid, 1);
+    assert_int_equal(run.r->type_counts[0], 1);
+    assert_string_equal(run.r->types[0], "nonlinearizable");
+    assert_string_equal(run.lin->w[0].key_edn, ":y");
     run_release(&run);
     iso_history_free(h);
 }
@@ -222,8 +221,8 @@ static void test_witness(void **state)
     struct run run;
     opts_for(&o, ISO_WORKLOAD_CAS_REGISTER);
     run_check(&run, h, &o);
-    const struct lin_witness *w = &run.r.lin->w[0];
-    assert_int_equal(run.r.lin->n_w, 1);
+    const struct lin_witness *w = &run.lin->w[0];
+    assert_int_equal(run.lin->n_w, 1);
     assert_int_equal(w->n_before, 1);          /* write 0, before a quiescent point */
     assert_string_equal(w->init_edn, "0");
     assert_string_equal(w->blocking.f, "read");
@@ -236,7 +235,7 @@ static void test_witness(void **state)
             assert_non_null(strstr(w->stuck[i].why, "cannot read 3 when the state is"));
         }
     assert_true(saw_read);
-    char *text = written(run.r.lin, 0), *json = written(run.r.lin, 1);
+    char *text = written(run.r, 0), *json = written(run.r, 1);
     assert_non_null(strstr(text, "NOT linearizable"));
     assert_non_null(strstr(text, "cannot read 3 when the state is"));
     assert_non_null(strstr(json, "\"valid?\":false"));
@@ -269,9 +268,9 @@ static void test_timeout(void **state)
     opts_for(&o, ISO_WORKLOAD_REGISTER);
     o.timeout_ms = 30;
     run_check(&run, h, &o);
-    assert_int_equal(run.r.validity, ISO_UNKNOWN);
-    assert_string_equal(run.r.lin->reason, "timeout");
-    char *json = written(run.r.lin, 1);
+    assert_int_equal(run.r->validity, ISO_UNKNOWN);
+    assert_string_equal(run.lin->reason, "timeout");
+    char *json = written(run.r, 1);
     assert_non_null(strstr(json, "\"valid?\":\"unknown\""));
     free(json);
     run_release(&run);
@@ -325,8 +324,8 @@ static void test_corpus(void **state)
         opts_for(&o, w);
         run_check(&run, h, &o);
         assert_int_equal(run.rc, 0);
-        if (run.r.validity != (valid ? ISO_VALID : ISO_INVALID))
-            fail_msg("%s: expected %s, got %d", rel, valid ? "valid" : "invalid", run.r.validity);
+        if (run.r->validity != (valid ? ISO_VALID : ISO_INVALID))
+            fail_msg("%s: expected %s, got %d", rel, valid ? "valid" : "invalid", run.r->validity);
         run_release(&run);
         iso_history_free(h);
         checked++;

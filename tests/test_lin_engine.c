@@ -317,13 +317,13 @@ static void test_set_model(void **state)
     h.ops[0] = mk(0, 1, LIN_ADD, 1, 0);
     h.ops[1] = mk(2, 5, LIN_ADD, 2, 0);
     h.ops[2] = mk(3, 4, LIN_READ_SET, 1, 1);  /* reads #{1}: legal, add 2 is concurrent */
-    hist_input(&h, ISO_WORKLOAD_SET);
+    hist_input(&h, ISO_WORKLOAD_LIN_SET);
     h.in.aux = aux;
     h.in.n_values = 3;
     assert_int_equal(engine(&h), LIN_OK);
     hist_release(&h);
     h.ops[2] = mk(6, 7, LIN_READ_SET, 1, 1);  /* after both adds: must be #{1 2} */
-    hist_input(&h, ISO_WORKLOAD_SET);
+    hist_input(&h, ISO_WORKLOAD_LIN_SET);
     h.in.aux = aux;
     h.in.n_values = 3;
     assert_int_equal(engine(&h), LIN_FAIL);

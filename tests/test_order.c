@@ -8,7 +8,7 @@
  * spelled out.
  */
 #include "testutil.h"
-#include "graph/cycle.h"
+#include "check/search.h"
 #include "graph/order.h"
 #include "graph/scc.h"
 
@@ -204,8 +204,7 @@ static void test_windows_match_edges(void **st)
             same_partition(ce, cw, x.n);
         }
         iso_search_req q;
-        memset(&q, 0, sizeof q);
-        for (int ty = 0; ty < ISO_N_CYCLE_TYPES; ty++) q.want[ty] = 1;
+        iso_search_request(&q, ISO_EDGE_PROCESS | ISO_EDGE_REALTIME);
         iso_search_out oe = {0}, ow = {0};
         iso_search_cycles(&ge, &q, &oe);
         iso_search_cycles(&gw, &q, &ow);

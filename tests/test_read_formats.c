@@ -164,13 +164,16 @@ static void test_names(void **state)
         assert_string_equal(iso_format_name(f), formats[i]);
     }
     static const char *const workloads[] = {"auto", "list-append", "rw-register", "register",
-                                            "cas-register", "kv", "mutex", "fifo-queue", "set"};
+                                            "cas-register", "kv", "mutex", "fifo-queue", "lin-set"};
     for (int i = 0; i < 9; i++) {
         iso_workload w;
         assert_int_equal(iso_workload_parse(workloads[i], &w), 0);
         assert_int_equal(w, i);
         assert_string_equal(iso_workload_name(w), workloads[i]);
     }
+    iso_workload old;
+    assert_int_equal(iso_workload_parse("set", &old), 0); /* the old spelling */
+    assert_int_equal(old, ISO_WORKLOAD_LIN_SET);
     iso_format f = ISO_FORMAT_EDN;
     iso_workload w = ISO_WORKLOAD_KV;
     assert_int_equal(iso_format_parse("yaml", &f), -1);

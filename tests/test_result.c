@@ -3,15 +3,8 @@
 #include "testutil.h"
 #include "check/result.h"
 #include "check/models.h"
-#include "graph/cycle.h"
-
-static iso_finding *findings(const int *types, size_t n)
-{
-    iso_finding *f = iso_xmalloc((n ? n : 1) * sizeof *f);
-    for (size_t i = 0; i < n; i++)
-        f[i] = (iso_finding){types[i], iso_xstrdup("text"), iso_xstrdup("{}"), NULL, 0};
-    return f;
-}
+#include "check/search.h"
+#include "report/report.h"
 
 static iso_result *build(const char *models, const int *types, size_t n)
 {
@@ -21,9 +14,10 @@ static iso_result *build(const char *models, const int *types, size_t n)
     uint8_t rep[ISO_A_COUNT];
     iso_error err;
     assert_int_equal(iso_reportable(&o, rep, &err), 0);
-    iso_result *r = iso_xcalloc(1, sizeof *r);
-    iso_result_build(r, rep, findings(types, n), n);
-    return r;
+    iso_findings f = {0};
+    for (size_t i = 0; i < n; i++) iso_findings_add_text(&f, types[i], "text", "{}");
+    iso_proof_ctx pc = {0};
+    return iso_result_txn(&iso_report_txn_kind, rep, &f, &pc, 1);
 }
 
 static void nothing_reportable_is_valid(void **state)

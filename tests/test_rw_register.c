@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "check/check.h"
 #include "report/proof.h"
+#include "workload/rw_register/rw_register_int.h"
 #include "workload/rw_register/txn_order.h"
 
 #include <stdlib.h>
@@ -28,20 +29,26 @@ static fx *run(const char *edn, const iso_check_opts *o)
     f->h = tu_read(edn, ISO_FORMAT_EDN);
     if (o) f->o = *o;
     else iso_check_opts_init(&f->o);
-    f->ctx.h = f->h;
+    f->ctx.pc.h = f->h;
     f->ctx.opts = &f->o;
-    f->ctx.wl = &iso_rw_register_ops;
+    f->ctx.pc.wl = &iso_rw_register_ops;
     /* strict pairing; lenient (completions alone) when it is ambiguous */
-    if (iso_txns_pair(f->h, 1, &f->ctx.txns, &f->err) != 0)
-        assert_int_equal(iso_txns_pair(f->h, 0, &f->ctx.txns, &f->err), 0);
+    if (iso_txns_pair(f->h, 1, &f->ctx.pc.txns, &f->err) != 0)
+        assert_int_equal(iso_txns_pair(f->h, 0, &f->ctx.pc.txns, &f->err), 0);
     f->rc = iso_rw_register_ops.analyze(&f->ctx, &f->err);
-    iso_prove_findings(&f->ctx, f->ctx.findings, f->ctx.n_findings, 1);
+    iso_fb scratch = {{0}, {0}};
+    for (size_t i = 0; i < f->ctx.findings.n; i++)
+        if (iso_finding_pending(&f->ctx.findings.f[i])) iso_report_render(&f->ctx.pc, &f->ctx.findings.f[i], &scratch);
+    iso_buf_free(&scratch.text);
+    iso_buf_free(&scratch.json);
     return f;
 }
 
 static void done(fx *f)
 {
-    iso_ctx_free(&f->ctx);
+    iso_proof_ctx_free(&f->ctx.pc);
+    iso_findings_free(&f->ctx.findings);
+    iso_edges_free(&f->ctx.edges);
     iso_history_free(f->h);
     free(f);
 }
@@ -57,15 +64,15 @@ static uint8_t edge(const fx *f, uint32_t a, uint32_t b)
 static size_t count(const fx *f, int type)
 {
     size_t n = 0;
-    for (size_t i = 0; i < f->ctx.n_findings; i++) n += f->ctx.findings[i].type == type;
+    for (size_t i = 0; i < f->ctx.findings.n; i++) n += f->ctx.findings.f[i].type == type;
     return n;
 }
 
 /* The i-th finding of a type. */
 static const iso_finding *nth(const fx *f, int type, size_t i)
 {
-    for (size_t j = 0; j < f->ctx.n_findings; j++)
-        if (f->ctx.findings[j].type == type && i-- == 0) return &f->ctx.findings[j];
+    for (size_t j = 0; j < f->ctx.findings.n; j++)
+        if (f->ctx.findings.f[j].type == type && i-- == 0) return &f->ctx.findings.f[j];
     fail_msg("too few findings of type %s", iso_anomaly_name(type));
     return NULL;
 }
@@ -93,7 +100,7 @@ static void g1c_wr_edges(void **state)
     assert_int_equal(f->rc, 0);
     assert_int_equal(edge(f, 0, 1), ISO_EDGE_WR);
     assert_int_equal(edge(f, 1, 0), ISO_EDGE_WR);
-    assert_int_equal(f->ctx.n_findings, 0);
+    assert_int_equal(f->ctx.findings.n, 0);
     done(f);
 }
 
@@ -122,7 +129,7 @@ static void info_and_fail_writers(void **state)
                 "{:process 2 :type :ok :value [[:r :x nil]]}\n", NULL);
     assert_int_equal(f->rc, 0);
     assert_int_equal(f->ctx.edges.n, 0);
-    assert_int_equal(f->ctx.n_findings, 0);
+    assert_int_equal(f->ctx.findings.n, 0);
     done(f);
 }
 
@@ -271,7 +278,7 @@ static void sequential_keys_g0(void **state)
     assert_int_equal(f->rc, 0);
     assert_int_equal(edge(f, 0, 1), ISO_EDGE_WW); /* x: 1 < 2 */
     assert_int_equal(edge(f, 1, 0), ISO_EDGE_WW); /* y: 1 < 2 */
-    assert_int_equal(f->ctx.n_findings, 0);
+    assert_int_equal(f->ctx.findings.n, 0);
     done(f);
     f = run(g0_hist, NULL);
     assert_int_equal(edge(f, 0, 1) | edge(f, 1, 0), 0);
@@ -341,7 +348,7 @@ static void linearizable_frontier(void **state)
     assert_int_equal(edge(f, 0, 2), ISO_EDGE_WW);
     assert_int_equal(edge(f, 1, 2), ISO_EDGE_WW);
     assert_int_equal(edge(f, 2, 3), ISO_EDGE_WR);
-    assert_int_equal(f->ctx.n_findings, 0);
+    assert_int_equal(f->ctx.findings.n, 0);
     done(f);
 }
 
@@ -363,7 +370,7 @@ static void linearizable_cyclic_bug_is_valid(void **state)
                 "{:index 326 :process 0 :type :invoke :value [[:r 1 nil]]}\n"
                 "{:index 327 :process 0 :type :ok :value [[:r 1 4]]}\n", &o);
     assert_int_equal(f->rc, 0);
-    assert_int_equal(f->ctx.n_findings, 0);
+    assert_int_equal(f->ctx.findings.n, 0);
     done(f);
 }
 
@@ -411,9 +418,9 @@ static void transaction_order_g_single(void **state)
     assert_int_equal(f->rc, 0);
     assert_int_equal(edge(f, 0, 1), ISO_EDGE_RW);
     assert_int_equal(edge(f, 1, 0), ISO_EDGE_WW);
-    assert_int_equal(f->ctx.n_findings, 0);
+    assert_int_equal(f->ctx.findings.n, 0);
     iso_buf t = {0}, j = {0};
-    iso_rw_register_ops.explain(&f->ctx, 1, 0, ISO_EDGE_WW, "T2", "T1", &t, &j);
+    iso_rw_register_ops.explain(&f->ctx.pc, 1, 0, ISO_EDGE_WW, "T2", "T1", &t, &j);
     assert_string_equal(iso_buf_cstr(&t), "T2 set key :y to 4, and T1 set it to 2, which came later in the version order");
     assert_string_equal(iso_buf_cstr(&j), "{\"type\":\"ww\",\"key\":\"y\",\"value\":4,\"value'\":2,\"a-mop-index\":1,\"b-mop-index\":1}");
     done(f);
@@ -437,12 +444,12 @@ static void transaction_order_g2(void **state)
     assert_int_equal(edge(f, 2, 3), ISO_EDGE_RW);
     assert_int_equal(edge(f, 3, 1), ISO_EDGE_WW);
     iso_buf t = {0}, j = {0};
-    iso_rw_register_ops.explain(&f->ctx, 1, 2, ISO_EDGE_RW, "T1", "T2", &t, &j);
+    iso_rw_register_ops.explain(&f->ctx.pc, 1, 2, ISO_EDGE_RW, "T1", "T2", &t, &j);
     assert_string_equal(iso_buf_cstr(&t), "T1 read key :x = 1, and T2 set it to 4, which came later in the version order");
     assert_string_equal(iso_buf_cstr(&j), "{\"type\":\"rw\",\"key\":\"x\",\"value\":1,\"value'\":4,\"a-mop-index\":0,\"b-mop-index\":1}");
     iso_buf_free(&t);
     iso_buf_free(&j);
-    iso_rw_register_ops.explain(&f->ctx, 0, 1, ISO_EDGE_WR, "T1", "T2", &t, &j);
+    iso_rw_register_ops.explain(&f->ctx.pc, 0, 1, ISO_EDGE_WR, "T1", "T2", &t, &j);
     assert_string_equal(iso_buf_cstr(&t), "T1 wrote :x = 1, which was read by T2");
     assert_string_equal(iso_buf_cstr(&j), "{\"type\":\"wr\",\"key\":\"x\",\"value\":1,\"a-mop-index\":0,\"b-mop-index\":0}");
     iso_buf_free(&t);
@@ -574,8 +581,8 @@ static void random_shapes_never_crash(void **state)
         iso_check_opts o = opts(1, 1, 1, NULL);
         fx *f = run(iso_buf_cstr(&b), &o);
         for (size_t i = 0; f->rc == 0 && i < f->ctx.edges.n; i++) {
-            assert_true(f->ctx.edges.e[i].src < f->ctx.txns.n);
-            assert_true(iso_edge_dst(&f->ctx.edges.e[i]) < f->ctx.txns.n);
+            assert_true(f->ctx.edges.e[i].src < f->ctx.pc.txns.n);
+            assert_true(iso_edge_dst(&f->ctx.edges.e[i]) < f->ctx.pc.txns.n);
         }
         if (f->rc) assert_true(f->err.line >= 1);
         done(f);

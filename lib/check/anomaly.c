@@ -1,4 +1,4 @@
-/* anomaly.c -- anomaly names and Elle's implied-anomalies relation, closed. */
+/* check/anomaly.c -- anomaly names and Elle's implied-anomalies relation, closed. */
 #include "check/anomaly.h"
 
 #include <pthread.h>

@@ -1,16 +1,18 @@
 /*
- * anomaly.h -- every anomaly name isolde knows (Elle's vocabulary plus
+ * check/anomaly.h -- every anomaly name isolde knows (Elle's vocabulary plus
  * garbage-read), as dense ids, and the implication relation between them
  * (Elle's implied-anomalies, closed transitively).
  *
  * The 24 searchable cycle types come first, in the order base x variant,
- * so that ISO_CYCLE(base, variant) computes an id.
+ * so that graph/cycle.h's ISO_CYCLE(base, variant) is their id.
  */
 #ifndef ISO_ANOMALY_H
 #define ISO_ANOMALY_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "graph/cycle.h"
 
 #define ISO_ANOMALIES(X) \
     /* cycle types: base x {plain, -process, -realtime} */ \
@@ -61,14 +63,13 @@ enum iso_anomaly {
     ISO_A_COUNT
 };
 
-/* Cycle types: base kinds and variants. */
-enum iso_cycle_base { ISO_CB_G0, ISO_CB_G1C, ISO_CB_G_SINGLE_ITEM, ISO_CB_G_SINGLE,
-                      ISO_CB_G_NONADJACENT_ITEM, ISO_CB_G_NONADJACENT, ISO_CB_G2_ITEM,
-                      ISO_CB_G2, ISO_CB_COUNT };
-enum iso_cycle_variant { ISO_CV_PLAIN, ISO_CV_PROCESS, ISO_CV_REALTIME };
-#define ISO_CYCLE(base, variant) ((int)(base) * 3 + (int)(variant))
-#define ISO_N_CYCLE_TYPES 24
-static inline int iso_is_cycle_type(int a) { return a >= 0 && a < ISO_N_CYCLE_TYPES; }
+/* The cycle types are graph/cycle.h's, by the same ids. */
+_Static_assert(ISO_A_G0 == ISO_CYCLE(ISO_CB_G0, ISO_CV_PLAIN), "cycle ids align");
+_Static_assert(ISO_A_G1C_REALTIME == ISO_CYCLE(ISO_CB_G1C, ISO_CV_REALTIME), "cycle ids align");
+_Static_assert(ISO_A_G_SINGLE_ITEM_PROCESS == ISO_CYCLE(ISO_CB_G_SINGLE_ITEM, ISO_CV_PROCESS), "cycle ids align");
+_Static_assert(ISO_A_G_NONADJACENT_ITEM == ISO_CYCLE(ISO_CB_G_NONADJACENT_ITEM, ISO_CV_PLAIN), "cycle ids align");
+_Static_assert(ISO_A_G2_REALTIME == ISO_CYCLE(ISO_CB_G2, ISO_CV_REALTIME), "cycle ids align");
+_Static_assert(ISO_A_PL_1_CYCLE_EXISTS == ISO_N_CYCLE_TYPES, "cycle types come first");
 
 const char *iso_anomaly_name(int a);
 /* -1 if unknown. */

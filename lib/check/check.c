@@ -1,32 +1,18 @@
 /*
- * check.c -- the transactional pipeline: pair transactions, let the
+ * check/check.c -- the transactional pipeline: pair transactions, let the
  * workload infer data edges and direct anomalies, add process or real-time
  * order when a requested model needs it, search the graph for cycles, and
- * hand every finding to result.c. Non-transactional workloads go to the
- * linearizability checker (linear/).
+ * hand every finding, with the proof context, to the result.
  */
 #include "check/check.h"
-#include "graph/cycle.h"
-#include "graph/order.h"
 #include "check/models.h"
 #include "check/result.h"
-#include "report/proof.h"
+#include "check/search.h"
+#include "graph/order.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void iso_check_opts_init(iso_check_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->cycle_search_timeout_ms = 1000;
-}
-
-void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *json)
-{
-    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + 1);
-    ctx->findings[ctx->n_findings++] = (iso_finding){type, iso_xstrdup(text), iso_xstrdup(json), NULL, 0};
-}
 
 typedef struct ctx_jobs {
     iso_ctx *ctx, side;
@@ -49,31 +35,9 @@ static void side_run(void *p)
 void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void *arg)
 {
     ctx_jobs j = {ctx, *ctx, main_job, side_job, arg};
-    j.side.findings = NULL;
-    j.side.n_findings = j.side.cap_findings = 0;
+    j.side.findings = (iso_findings){0};
     iso_both(main_run, side_run, &j, iso_thread_count(ctx->opts->threads));
-    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + j.side.n_findings);
-    for (size_t i = 0; i < j.side.n_findings; i++) ctx->findings[ctx->n_findings++] = j.side.findings[i];
-    iso_free(j.side.findings);
-}
-
-void iso_ctx_add_pending(iso_ctx *ctx, int type, iso_render_fn render, size_t arg)
-{
-    ISO_GROW(ctx->findings, ctx->cap_findings, ctx->n_findings + 1);
-    ctx->findings[ctx->n_findings++] = (iso_finding){type, NULL, NULL, render, arg};
-}
-
-void iso_ctx_val_text(const iso_ctx *ctx, iso_val v, iso_buf *out) { iso_val_edn(&ctx->h->store, v, out); }
-void iso_ctx_val_json(const iso_ctx *ctx, iso_val v, iso_buf *out) { iso_val_json(&ctx->h->store, v, out); }
-
-void iso_ctx_op_text(const iso_ctx *ctx, uint32_t txn, iso_buf *out)
-{
-    iso_op_edn(ctx->h, iso_txn_op(ctx->h, &ctx->txns.t[txn]), out);
-}
-
-void iso_ctx_op_json(const iso_ctx *ctx, uint32_t txn, iso_buf *out)
-{
-    iso_op_json(ctx->h, iso_txn_op(ctx->h, &ctx->txns.t[txn]), out);
+    iso_findings_join(&ctx->findings, &j.side.findings);
 }
 
 /* ---- options ------------------------------------------------------------- */
@@ -147,24 +111,6 @@ int iso_reportable(const iso_check_opts *o, uint8_t set[ISO_A_COUNT], iso_error 
     return 0;
 }
 
-static iso_workload detect_workload(const iso_history *h)
-{
-    if (h->workload_hint != ISO_WORKLOAD_AUTO) return h->workload_hint;
-    for (size_t i = 0; i < h->n_ops; i++) {
-        const iso_op *op = &h->ops[i];
-        if (!iso_op_is_client(op) || !iso_is_seq(op->value)) continue;
-        size_t n = iso_seq_len(&h->store, op->value);
-        const iso_val *m = iso_seq_items(&h->store, op->value);
-        for (size_t j = 0; j < n; j++) {
-            if (!iso_is_seq(m[j]) || !iso_seq_len(&h->store, m[j])) continue;
-            iso_val f = iso_seq_items(&h->store, m[j])[0];
-            if (iso_name_is(&h->store, f, "append")) return ISO_WORKLOAD_LIST_APPEND;
-            if (iso_name_is(&h->store, f, "w")) return ISO_WORKLOAD_RW_REGISTER;
-        }
-    }
-    return ISO_WORKLOAD_LIST_APPEND;
-}
-
 /* ---- the graph and its cycles ---------------------------------------------- */
 
 /* Elle's additional-graphs: real-time order if any reportable anomaly is a
@@ -179,29 +125,6 @@ static uint8_t order_edges(const uint8_t reportable[ISO_A_COUNT])
     return rt ? ISO_EDGE_REALTIME : proc ? ISO_EDGE_PROCESS : 0;
 }
 
-static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extra)
-{
-    memset(req, 0, sizeof *req);
-    memcpy(req->data_order, ctx->wl->data_order, sizeof req->data_order);
-    static const int bases[] = {ISO_CB_G0, ISO_CB_G1C, ISO_CB_G_SINGLE_ITEM,
-                                ISO_CB_G_NONADJACENT_ITEM, ISO_CB_G2_ITEM};
-    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
-        req->want[ISO_CYCLE(bases[i], ISO_CV_PLAIN)] = 1;
-        req->want[ISO_CYCLE(bases[i], ISO_CV_PROCESS)] = !!(extra & ISO_EDGE_PROCESS);
-        req->want[ISO_CYCLE(bases[i], ISO_CV_REALTIME)] = !!(extra & ISO_EDGE_REALTIME);
-    }
-    for (int a = ISO_A_PL_1_CYCLE_EXISTS; a <= ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS; a++)
-        req->want[a] = 1;
-    req->timeout_ms = ctx->opts->cycle_search_timeout_ms;
-    req->threads = iso_thread_count(ctx->opts->threads);
-}
-
-/* Findings for the cycles; their proofs wait until a report shows them. */
-static void add_cycles(iso_ctx *ctx, const iso_search_out *out)
-{
-    for (size_t i = 0; i < out->n_cycles; i++) iso_ctx_add_pending(ctx, out->cycles[i].type, iso_prove_cycle, i);
-}
-
 /* The workload's inference, and the real-time order when wanted beside it
  * on a second thread: it needs only the transactions. */
 typedef struct inference {
@@ -214,13 +137,13 @@ typedef struct inference {
 static void infer(void *arg)
 {
     inference *x = arg;
-    x->rc = x->ctx->wl->analyze(x->ctx, x->err);
+    x->rc = x->ctx->pc.wl->analyze(x->ctx, x->err);
 }
 
 static void real_time(void *arg)
 {
     inference *x = arg;
-    if (x->rt) iso_realtime_ranges(x->ctx->h, &x->ctx->txns, x->rt);
+    if (x->rt) iso_realtime_ranges(x->ctx->pc.h, &x->ctx->pc.txns, x->rt);
 }
 
 static int analyze(iso_ctx *ctx, uint8_t extra, iso_rt *rt, iso_error *err)
@@ -231,101 +154,100 @@ static int analyze(iso_ctx *ctx, uint8_t extra, iso_rt *rt, iso_error *err)
     return x.rc;
 }
 
+/* Findings for what the search found; their proofs wait until a report
+ * shows them. */
+static void add_search_findings(iso_ctx *ctx, const iso_search_out *out)
+{
+    for (size_t i = 0; i < out->n_cycles; i++)
+        iso_findings_add_search(&ctx->findings, out->cycles[i].type, ISO_FS_CYCLE, i);
+    for (size_t i = 0; i < out->n_exists; i++)
+        iso_findings_add_search(&ctx->findings, out->exists[i].id, ISO_FS_EXISTS, i);
+    for (size_t i = 0; i < out->n_timeouts; i++)
+        iso_findings_add_search(&ctx->findings, ISO_A_CYCLE_SEARCH_TIMEOUT, ISO_FS_TIMEOUT, i);
+}
+
+static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extra)
+{
+    iso_search_request(req, extra);
+    memcpy(req->data_order, ctx->pc.wl->data_order, sizeof req->data_order);
+    req->timeout_ms = ctx->opts->cycle_search_timeout_ms;
+    req->threads = iso_thread_count(ctx->opts->threads);
+}
+
 /* The graph, with rt (given back) as its real-time order, searched. */
 static void search_graph(iso_ctx *ctx, uint8_t extra, iso_rt *rt)
 {
-    if (extra & ISO_EDGE_PROCESS) iso_process_edges(ctx->h, &ctx->txns, &ctx->edges);
+    if (extra & ISO_EDGE_PROCESS) iso_process_edges(ctx->pc.h, &ctx->pc.txns, &ctx->edges);
     iso_phase("process order");
     iso_graph g;
-    iso_graph_build_consume(&g, (uint32_t)ctx->txns.n, &ctx->edges);
+    iso_graph_build_consume(&g, (uint32_t)ctx->pc.txns.n, &ctx->edges);
     if (extra & ISO_EDGE_REALTIME) g.rt = rt;
     iso_phase("graph (CSR)");
-    if (g.n_edges + rt->n_edges == 0) iso_ctx_add_finding(ctx, ISO_A_EMPTY_TRANSACTION_GRAPH,
-                                            "No dependency between any two transactions could be "
-                                            "inferred, so nothing can be said about isolation.",
-                                            "true");
+    if (g.n_edges + rt->n_edges == 0)
+        iso_findings_add_text(&ctx->findings, ISO_A_EMPTY_TRANSACTION_GRAPH,
+                              "No dependency between any two transactions could be "
+                              "inferred, so nothing can be said about isolation.",
+                              "true");
     iso_search_req req;
-    iso_search_out *out = ctx->search = iso_xcalloc(1, sizeof *out);
+    iso_search_out *out = ctx->pc.search = iso_xcalloc(1, sizeof *out);
     search_request(&req, ctx, extra);
     iso_search_cycles(&g, &req, out);
     iso_phase("cycle search");
-    add_cycles(ctx, out);
-    for (size_t i = 0; i < out->n_exists; i++) iso_explain_cycle_exists(ctx, &out->exists[i]);
-    for (size_t i = 0; i < out->n_timeouts; i++) iso_explain_timeout(ctx, &out->timeouts[i]);
+    add_search_findings(ctx, out);
     iso_graph_free(&g);
     iso_rt_free(rt);
 }
 
-void iso_ctx_free(iso_ctx *ctx)
+void iso_proof_ctx_free(iso_proof_ctx *pc)
 {
-    if (ctx->wl && ctx->wl->free) ctx->wl->free(ctx->wl_state);
-    for (size_t i = 0; i < ctx->n_findings; i++) {
-        iso_free(ctx->findings[i].text);
-        iso_free(ctx->findings[i].json);
-    }
-    iso_free(ctx->findings);
-    iso_edges_free(&ctx->edges);
-    iso_txns_free(&ctx->txns);
-    if (ctx->search) iso_search_out_free(ctx->search);
-    iso_free(ctx->search);
+    if (pc->wl && pc->wl->free) pc->wl->free(pc->wl_state);
+    iso_txns_free(&pc->txns);
+    if (pc->search) iso_search_out_free(pc->search);
+    iso_free(pc->search);
+    *pc = (iso_proof_ctx){0};
 }
 
-static int check_txns(const iso_history *h, const iso_check_opts *o, iso_workload wl,
-                      iso_result *r, iso_error *err)
+static void ctx_free(iso_ctx *ctx)
 {
-    iso_ctx ctx = {0};
-    ctx.h = h;
-    ctx.opts = o;
-    ctx.wl = wl == ISO_WORKLOAD_RW_REGISTER ? &iso_rw_register_ops : &iso_list_append_ops;
-    int rc = iso_reportable(o, ctx.reportable, err);
-    uint8_t extra = order_edges(ctx.reportable);
+    iso_proof_ctx_free(&ctx->pc);
+    iso_findings_free(&ctx->findings);
+    iso_edges_free(&ctx->edges);
+}
+
+/* Pair, infer, and search: the check up to its findings. */
+static int run(iso_ctx *ctx, uint8_t extra, iso_error *err)
+{
+    const iso_check_opts *o = ctx->opts;
+    const iso_history *h = ctx->pc.h;
     iso_phase(NULL);
-    if (!rc) rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx.txns, err);
-    if (!rc && ctx.txns.n >= ISO_MAX_TXNS)
-        rc = iso_fail(err, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx.txns.n,
+    int rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx->pc.txns, err);
+    if (!rc && ctx->pc.txns.n >= ISO_MAX_TXNS)
+        rc = iso_fail(err, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx->pc.txns.n,
                       ISO_MAX_TXNS - 1);
     iso_phase("pairing");
     iso_rt rt = {0};
-    if (!rc) rc = analyze(&ctx, extra, &rt, err);
-    iso_phase(ctx.wl->name);
-    if (!rc) {
-        search_graph(&ctx, extra, &rt);
-        iso_result_build(r, ctx.reportable, ctx.findings, ctx.n_findings);
-        ctx.findings = NULL; /* now owned by the result */
-        ctx.n_findings = 0;
-        ctx.opts = NULL;     /* the caller's; proofs do not need it */
-        iso_edges_free(&ctx.edges);
-        r->ctx = iso_xmalloc(sizeof *r->ctx); /* for the proofs still to render */
-        *r->ctx = ctx;
-        r->threads = iso_thread_count(o->threads);
-        return 0;
-    }
-    if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
-    iso_rt_free(&rt);
-    iso_ctx_free(&ctx);
-    return rc;
-}
-
-static int is_linear(iso_workload w)
-{
-    return w != ISO_WORKLOAD_AUTO && w != ISO_WORKLOAD_LIST_APPEND && w != ISO_WORKLOAD_RW_REGISTER;
-}
-
-int iso_check(const iso_history *h, const iso_check_opts *o, iso_result **out, iso_error *err)
-{
-    iso_check_opts defaults;
-    if (!o) { iso_check_opts_init(&defaults); o = &defaults; }
-    iso_error scratch;
-    if (!err) err = &scratch;
-    memset(err, 0, sizeof *err);
-    iso_workload wl = o->workload != ISO_WORKLOAD_AUTO ? o->workload : detect_workload(h);
-    iso_result *r = iso_xcalloc(1, sizeof *r);
-    int rc = is_linear(wl) ? iso_lin_check(h, o, r, err) : check_txns(h, o, wl, r, err);
+    if (!rc) rc = analyze(ctx, extra, &rt, err);
+    iso_phase(ctx->pc.wl->name);
     if (rc) {
-        iso_result_free(r);
-        *out = NULL;
-        return -1;
+        iso_rt_free(&rt);
+        return rc;
     }
-    *out = r;
+    search_graph(ctx, extra, &rt);
+    return 0;
+}
+
+int iso_check_txns(const iso_history *h, const iso_check_opts *o, const iso_workload_ops *wl,
+                   const iso_result_kind *kind, iso_result **r, iso_error *err)
+{
+    iso_ctx ctx = {.pc = {.h = h, .wl = wl}, .opts = o};
+    int rc = iso_reportable(o, ctx.reportable, err);
+    if (!rc) rc = run(&ctx, order_edges(ctx.reportable), err);
+    if (rc) {
+        if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
+        ctx_free(&ctx);
+        return rc;
+    }
+    iso_edges_free(&ctx.edges);
+    *r = iso_result_txn(kind, ctx.reportable, &ctx.findings, &ctx.pc, iso_thread_count(o->threads));
     return 0;
 }

@@ -1,44 +1,57 @@
 /*
- * check.h -- the state of one check, shared by the modules of the
- * transactional pipeline: transactions, the workload's inference, edges,
- * findings, and what the requested models make reportable.
+ * check/check.h -- the transactional check: pair transactions, let the
+ * workload infer data edges and direct anomalies, add process or real-time
+ * order when a requested model needs it, search the graph for cycles, and
+ * make the result.
  *
- * A workload (list_append.c, rw_register.c) implements iso_workload_ops:
- * analyze() reads ctx->h and ctx->txns, adds data edges (ww/wr/rw) to
+ *   check.c     the pipeline, and the context it shares with workloads
+ *   finding.c   the findings sink
+ *   anomaly.c   Elle's anomaly names and implications
+ *   models.c    Elle's 54 model names, what each prohibits, not / also-not
+ *   search.c    the cycle search as Elle asks for it
+ *   result.c    the result: a verdict, types, not / also-not, kinds
+ *
+ * A workload (workload/<name>/) implements iso_workload_ops: analyze()
+ * reads ctx->pc.h and ctx->pc.txns, adds data edges (ww/wr/rw) to
  * ctx->edges and direct anomalies to ctx->findings; explain() tells why one
- * data edge exists, in words and as Elle's JSON step.
+ * data edge exists, in words and as Elle's JSON step, from the proof
+ * context alone -- which is all that outlives the check, in the result.
+ *
+ * Rule: check/ includes graph/, history/ and core/; it never names a
+ * workload, a report writer or the linearizability checker: the checker
+ * table (lib/checkers.c) hands it the workload and the result kind.
  */
 #ifndef ISO_CHECK_H
 #define ISO_CHECK_H
 
-#include "graph/graph.h"
-#include "history/txn.h"
 #include "check/anomaly.h"
+#include "check/finding.h"
+#include "graph/cycle.h"
+#include "history/txn.h"
 
-struct iso_search_out;
-typedef struct iso_ctx iso_ctx;
+typedef struct iso_workload_ops iso_workload_ops;
 
-/* A finding as it is built: its text for people and its JSON object, side
- * by side (finding.h has the builders). */
-typedef struct iso_fb {
-    iso_buf text, json;
-} iso_fb;
+/* What the proofs of a transactional result need, and all that the result
+ * keeps of its check: the history (borrowed: it must outlive the result),
+ * the transactions, the workload's state and the cycle search's output. */
+typedef struct iso_proof_ctx {
+    const iso_history *h;
+    iso_txns txns;               /* vertex i = txns.t[i] */
+    const iso_workload_ops *wl;
+    void *wl_state;              /* freed by wl->free */
+    iso_search_out *search;      /* the cycles pending findings point to */
+} iso_proof_ctx;
 
-/* Renders a pending finding into f (both buffers cleared), from what the
- * module that found it kept under arg. */
-typedef void (*iso_render_fn)(const iso_ctx *ctx, size_t arg, iso_fb *f);
+/* The state of one check while it runs. */
+typedef struct iso_ctx {
+    iso_proof_ctx pc;
+    const iso_check_opts *opts;
+    iso_edges edges;             /* data edges from the workload */
+    iso_findings findings;
+    uint8_t reportable[ISO_A_COUNT]; /* prohibited by models or asked for */
+} iso_ctx;
 
-/* One anomaly instance: rendered by the module that found it, or pending
- * (text and json NULL) and rendered only when a report shows it. */
-typedef struct iso_finding {
-    int type;        /* anomaly id */
-    char *text;      /* for people: several lines, no trailing newline */
-    char *json;      /* one JSON object with Elle's keys for this type */
-    iso_render_fn render; /* for a pending finding, with its arg */
-    size_t arg;
-} iso_finding;
-
-typedef struct iso_workload_ops {
+struct iso_workload_ops {
     const char *name;
     /* The order in which explain() names an edge that carries several data
      * relations (Elle's analyzer order); the cycle search classifies edges
@@ -48,26 +61,17 @@ typedef struct iso_workload_ops {
     /* Why a -bit-> b holds. ta/tb name the transactions ("T1"); text gets
      * e.g. "T1 appended 2 after T2 appended 1 to :x" and json gets
      * {"type":"ww","key":...,"value":...,"value'":...}. */
-    void (*explain)(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit,
+    void (*explain)(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit,
                     const char *ta, const char *tb, iso_buf *text, iso_buf *json);
     void (*free)(void *state);
-} iso_workload_ops;
-
-struct iso_ctx {
-    const iso_history *h;
-    const iso_check_opts *opts;
-    iso_txns txns;              /* vertex i = txns.t[i] */
-    iso_edges edges;            /* data edges from the workload */
-    iso_finding *findings;
-    size_t n_findings, cap_findings;
-    uint8_t reportable[ISO_A_COUNT]; /* prohibited by models or asked for */
-    const iso_workload_ops *wl;
-    void *wl_state;
-    struct iso_search_out *search; /* the cycles pending findings point to */
 };
 
-/* Free what a check holds (ctx itself is the caller's). */
-void iso_ctx_free(iso_ctx *ctx);
+/* Check h as workload wl; on success *r is a new result of kind (the
+ * transactional writers: report/report.h). */
+struct iso_result_kind;
+int iso_check_txns(const iso_history *h, const iso_check_opts *o, const iso_workload_ops *wl,
+                   const struct iso_result_kind *kind, iso_result **r, iso_error *err);
+
 /* main_job(ctx, arg) and side_job(side, arg) on two threads (as
  * iso_thread_count allows): side shares ctx's state but collects findings
  * of its own, appended to ctx's afterwards, so their order is that of one
@@ -79,20 +83,7 @@ void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void
  * and anomalies; -1 with err on an unknown name. */
 int iso_reportable(const iso_check_opts *o, uint8_t set[ISO_A_COUNT], iso_error *err);
 
-/* Takes ownership of neither string (copies both). */
-void iso_ctx_add_finding(iso_ctx *ctx, int type, const char *text, const char *json);
-/* A finding rendered only when shown; render(ctx, arg, ...) must work as
- * long as the result keeps ctx. */
-void iso_ctx_add_pending(iso_ctx *ctx, int type, iso_render_fn render, size_t arg);
-
-/* Render a value or a transaction's op for findings: EDN for text, JSON
- * for json. */
-void iso_ctx_val_text(const iso_ctx *ctx, iso_val v, iso_buf *out);
-void iso_ctx_val_json(const iso_ctx *ctx, iso_val v, iso_buf *out);
-void iso_ctx_op_text(const iso_ctx *ctx, uint32_t txn, iso_buf *out);
-void iso_ctx_op_json(const iso_ctx *ctx, uint32_t txn, iso_buf *out);
-
-extern const iso_workload_ops iso_list_append_ops;
-extern const iso_workload_ops iso_rw_register_ops;
+/* Free what a proof context owns (not the history). */
+void iso_proof_ctx_free(iso_proof_ctx *pc);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * models.c -- Elle's consistency models (elle.md section 1): the 54
+ * check/models.c -- Elle's consistency models (elle.md section 1): the 54
  * accepted names, the models DAG, what each model directly proscribes, and
  * the two queries built on them: which anomalies a set of models prohibits,
  * and which models a set of found anomalies rules out (not / also-not).

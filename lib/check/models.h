@@ -1,5 +1,5 @@
 /*
- * models.h -- Elle's consistency models: the 54 accepted names, the 36
+ * check/models.h -- Elle's consistency models: the 54 accepted names, the 36
  * canonical models, what each model proscribes, and the not / also-not
  * boundary of a set of observed anomalies (elle.md section 1).
  *

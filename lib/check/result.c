@@ -1,12 +1,12 @@
 /*
- * result.c -- from findings to a verdict as Elle's result-map makes it:
- * reportable anomalies, redundant cycle-exists fallbacks dropped, validity,
- * sorted types and the not / also-not boundary; and the accessors of the
- * public result.
+ * check/result.c -- results: a transactional verdict as Elle's result-map
+ * makes it (reportable anomalies, redundant cycle-exists fallbacks
+ * dropped, validity, sorted types, the not / also-not boundary); the
+ * accessors every kind shares; and the writers, through the kind's table.
  */
 #include "check/result.h"
-#include "graph/cycle.h"
 #include "check/models.h"
+#include "check/search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,11 @@
 static int is_cycle_exists(int a)
 {
     return a >= ISO_A_PL_1_CYCLE_EXISTS && a <= ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS;
+}
+
+static int is_unknown_kind(int a)
+{
+    return a == ISO_A_EMPTY_TRANSACTION_GRAPH || a == ISO_A_CYCLE_SEARCH_TIMEOUT;
 }
 
 /* Elle's remove-redundant-cycle-exists: drop a fallback whose model the
@@ -39,41 +44,72 @@ static int by_name(const void *a, const void *b)
     return strcmp(iso_anomaly_name(*(const int *)a), iso_anomaly_name(*(const int *)b));
 }
 
-void iso_result_build(iso_result *r, const uint8_t reportable[ISO_A_COUNT], iso_finding *f, size_t n)
+iso_result *iso_result_new(const iso_result_kind *kind, void *payload, iso_validity v,
+                           const char *type, size_t count)
+{
+    iso_result *r = iso_xcalloc(1, sizeof *r);
+    r->kind = kind;
+    r->payload = payload;
+    r->validity = v;
+    if (type) {
+        r->types = iso_xmalloc(sizeof *r->types);
+        r->type_counts = iso_xmalloc(sizeof *r->type_counts);
+        r->types[0] = iso_xstrdup(type);
+        r->type_counts[0] = count;
+        r->n_types = 1;
+    }
+    return r;
+}
+
+/* The kept findings of f, grouped by type in the order of types[0..nt)
+ * (a counting sort: one pass to count, one to place); the others freed. */
+static void group(iso_txn_result *t, iso_findings *f, const int *order, int nt, const uint8_t *keep,
+                  size_t *counts)
+{
+    size_t start[ISO_A_COUNT] = {0}, per_type[ISO_A_COUNT] = {0}, at = 0;
+    for (size_t j = 0; j < f->n; j++) per_type[f->f[j].type]++;
+    for (int i = 0; i < nt; i++) {
+        counts[i] = per_type[order[i]];
+        start[order[i]] = at;
+        at += counts[i];
+    }
+    t->findings.f = iso_xmalloc((at ? at : 1) * sizeof *t->findings.f);
+    t->findings.n = t->findings.cap = at;
+    for (size_t j = 0; j < f->n; j++) {
+        iso_finding *x = &f->f[j];
+        if (keep[x->type]) t->findings.f[start[x->type]++] = *x;
+        else { iso_free(x->text); iso_free(x->json); }
+    }
+    iso_free(f->f);
+    *f = (iso_findings){0};
+}
+
+iso_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable[ISO_A_COUNT],
+                           iso_findings *f, iso_proof_ctx *pc, int threads)
 {
     uint8_t found[ISO_A_COUNT] = {0}, keep[ISO_A_COUNT] = {0};
-    for (size_t i = 0; i < n; i++) found[f[i].type] = 1;
-    int any = 0, bad = 0;
-    for (int a = 0; a < ISO_A_COUNT; a++) {
-        int unknown_kind = a == ISO_A_EMPTY_TRANSACTION_GRAPH || a == ISO_A_CYCLE_SEARCH_TIMEOUT;
-        keep[a] = found[a] && (reportable[a] || unknown_kind);
-    }
+    for (size_t i = 0; i < f->n; i++) found[f->f[i].type] = 1;
+    for (int a = 0; a < ISO_A_COUNT; a++) keep[a] = found[a] && (reportable[a] || is_unknown_kind(a));
     drop_redundant_exists(keep);
-    int order[ISO_A_COUNT], nt = 0;
+    int order[ISO_A_COUNT], nt = 0, bad = 0;
     for (int a = 0; a < ISO_A_COUNT; a++) {
         if (!keep[a]) continue;
-        any = 1;
-        bad |= reportable[a] && a != ISO_A_EMPTY_TRANSACTION_GRAPH && a != ISO_A_CYCLE_SEARCH_TIMEOUT;
+        bad |= reportable[a] && !is_unknown_kind(a);
         order[nt++] = a;
     }
     qsort(order, (size_t)nt, sizeof *order, by_name);
-    r->validity = !any ? ISO_VALID : bad ? ISO_INVALID : ISO_UNKNOWN;
-    r->findings = iso_xmalloc((n ? n : 1) * sizeof *r->findings);
+    iso_txn_result *t = iso_xcalloc(1, sizeof *t);
+    iso_result *r = iso_result_new(kind, t, !nt ? ISO_VALID : bad ? ISO_INVALID : ISO_UNKNOWN, NULL, 0);
     r->types = iso_xmalloc((size_t)(nt ? nt : 1) * sizeof *r->types);
     r->type_counts = iso_xcalloc((size_t)(nt ? nt : 1), sizeof *r->type_counts);
-    for (int t = 0; t < nt; t++) {
-        r->types[t] = iso_xstrdup(iso_anomaly_name(order[t]));
-        for (size_t i = 0; i < n; i++)
-            if (f[i].type == order[t]) {
-                r->findings[r->n_findings++] = f[i];
-                r->type_counts[t]++;
-            }
-    }
+    for (int i = 0; i < nt; i++) r->types[i] = iso_xstrdup(iso_anomaly_name(order[i]));
     r->n_types = (size_t)nt;
-    for (size_t i = 0; i < n; i++)
-        if (!keep[f[i].type]) { iso_free(f[i].text); iso_free(f[i].json); }
-    iso_free(f);
-    if (any) iso_models_boundary(found, &r->not_, &r->n_not, &r->also_not, &r->n_also_not);
+    group(t, f, order, nt, keep, r->type_counts);
+    t->pc = *pc;
+    *pc = (iso_proof_ctx){0};
+    t->threads = threads;
+    if (nt) iso_models_boundary(found, &r->not_, &r->n_not, &r->also_not, &r->n_also_not);
+    return r;
 }
 
 iso_validity iso_result_validity(const iso_result *r) { return r->validity; }
@@ -94,21 +130,26 @@ size_t iso_result_instance_count(const iso_result *r, const char *type)
     return 0;
 }
 
+int iso_result_write_text(iso_result *r, FILE *out, const iso_report_opts *o)
+{
+    return r->kind->text(r, out, o);
+}
+
+int iso_result_write_json(iso_result *r, FILE *out) { return r->kind->json(r, out); }
+
+int iso_result_write_dir(iso_result *r, const char *dir, iso_error *err)
+{
+    return r->kind->dir(r, dir, err);
+}
+
 void iso_result_free(iso_result *r)
 {
     if (!r) return;
     for (size_t i = 0; i < r->n_types; i++) iso_free(r->types[i]);
-    for (size_t i = 0; i < r->n_findings; i++) {
-        iso_free(r->findings[i].text);
-        iso_free(r->findings[i].json);
-    }
     iso_free(r->types);
     iso_free(r->type_counts);
-    iso_free(r->findings);
     iso_free(r->not_);
     iso_free(r->also_not);
-    if (r->lin) iso_lin_report_free(r->lin);
-    if (r->ctx) iso_ctx_free(r->ctx);
-    iso_free(r->ctx);
+    if (r->kind && r->kind->free) r->kind->free(r->payload);
     iso_free(r);
 }

@@ -1,16 +1,33 @@
 /*
- * result.h -- what a check found, as the report writers read it. The
- * transactional pipeline fills the txn part; the linearizability checker
- * (linear/) fills its own part and writers dispatch on the kind.
+ * check/result.h -- what a check found: the verdict, Elle's anomaly types
+ * with instance counts and the not / also-not boundary, common to every
+ * kind of result; and the kind, which supplies its writers through one
+ * table, so that no writer branches on what produced the result.
+ *
+ * A transactional result (kind from report/report.h) holds its findings,
+ * grouped by type, and the proof context they are rendered from; a
+ * linearizability result (linear/) holds its witnesses. The payload is the
+ * kind's own, freed by kind->free.
  */
-#ifndef ISO_RESULT_H
-#define ISO_RESULT_H
+#ifndef ISO_CHECK_RESULT_H
+#define ISO_CHECK_RESULT_H
+
+#include <stdio.h>
 
 #include "check/check.h"
 
-struct iso_lin_report;
+/* The writers of one kind of result. Each renders what it shows first. */
+typedef struct iso_result_kind {
+    const char *name;
+    int (*text)(iso_result *r, FILE *out, const iso_report_opts *o);
+    int (*json)(iso_result *r, FILE *out);
+    int (*dir)(iso_result *r, const char *dir, iso_error *err);
+    void (*free)(void *payload);
+} iso_result_kind;
 
 struct iso_result {
+    const iso_result_kind *kind;
+    void *payload;
     iso_validity validity;
     /* anomaly types, sorted by name, with instance counts */
     char **types;
@@ -20,28 +37,24 @@ struct iso_result {
     size_t n_not;
     const char **also_not;
     size_t n_also_not;
-    /* transactional: every finding, grouped by type in types[] order; the
-     * check's state stays for proofs not yet rendered (it refers to the
-     * history, which must outlive the result) */
-    iso_finding *findings;
-    size_t n_findings;
-    iso_ctx *ctx;
-    int threads;     /* for rendering every proof at once */
-    /* linearizability */
-    struct iso_lin_report *lin;
 };
 
-/* Keep the findings Elle would report (reportable types, redundant
- * *-cycle-exists dropped), set validity, types and the not / also-not
- * boundary. Takes ownership of findings[0..n). */
-void iso_result_build(iso_result *r, const uint8_t reportable[ISO_A_COUNT],
-                      iso_finding *findings, size_t n);
+/* The payload of a transactional result. */
+typedef struct iso_txn_result {
+    iso_findings findings;  /* grouped by type in types[] order */
+    iso_proof_ctx pc;
+    int threads;            /* for rendering many proofs at once */
+} iso_txn_result;
 
-/* Provided by linear/: checks a non-transactional workload. */
-int iso_lin_check(const iso_history *h, const iso_check_opts *o,
-                  iso_result *r, iso_error *err);
-int iso_lin_write_text(const struct iso_lin_report *l, FILE *out, const iso_report_opts *o);
-int iso_lin_write_json(const struct iso_lin_report *l, FILE *out);
-void iso_lin_report_free(struct iso_lin_report *l);
+/* A new transactional result of kind: keeps the findings Elle would report
+ * (reportable types, redundant *-cycle-exists dropped), sets validity,
+ * types and the not / also-not boundary. Takes ownership of findings and
+ * of pc. */
+iso_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable[ISO_A_COUNT],
+                           iso_findings *findings, iso_proof_ctx *pc, int threads);
+/* A new result of kind with the given payload (taken), validity and one
+ * anomaly type (NULL: none) found count times. */
+iso_result *iso_result_new(const iso_result_kind *kind, void *payload, iso_validity v,
+                           const char *type, size_t count);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * keys.c -- dense ids for values, by structural equality.
+ * core/keys.c -- dense ids for values, by structural equality.
  *
  * Small non-negative integers, the keys most histories use, are looked up
  * in a direct table indexed by the integer: keys a history uses together

@@ -1,5 +1,5 @@
 /*
- * keys.h -- interning of values (keys of a workload) into dense ids
+ * core/keys.h -- interning of values (keys of a workload) into dense ids
  * 0..n-1, by structural equality: a direct table for small integers, one
  * open-addressing table for the rest, no per-key allocation.
  */

@@ -1,4 +1,4 @@
-/* value.c -- interning of atoms, composite storage and printing of values. */
+/* core/value.c -- interning of atoms, composite storage and printing of values. */
 #include "core/value.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * value.h -- the values of a history: tagged 64-bit words.
+ * core/value.h -- the values of a history: tagged 64-bit words.
  *
  * Every EDN/JSON datum a reader produces is one iso_val. Small integers
  * live in the word itself; strings, keywords, symbols, big integers,

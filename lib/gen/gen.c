@@ -1,5 +1,5 @@
 /*
- * run/gen.c -- the workload generator: transactions of 1..N micro-ops over
+ * gen/gen.c -- the workload generator: transactions of 1..N micro-ops over
  * a small pool of hot keys. Values are unique per key (a counter per key);
  * a key retires after max_writes_per_key writes and a fresh key takes its
  * slot, so lists stay short and contention stays high. Slots may be picked

@@ -1,5 +1,5 @@
 /*
- * run/list_text.c -- whether a list that a database returned as text,
+ * gen/list_text.c -- whether a list that a database returned as text,
  * "1,2,3", can go into the history as it is: "" or integers
  * -?(0|[1-9][0-9]{0,17}) joined by single commas, JSON numbers that fit in
  * 64 bits.

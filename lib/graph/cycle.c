@@ -1,110 +1,26 @@
 /*
- * cycle.c -- the cycle search driver: components, severity order, the time
- * budget with Elle's cycle-exists fallback, threads, and classification.
+ * graph/cycle.c -- the cycle search driver: components, the requested
+ * order of types, the time budget with its fallback, threads.
  *
  * As in Elle (txn.clj cycle-cases-in-scc), each non-trivial component is
- * searched for every wanted cycle type in anomaly-depth order, skipping a
- * type implied by one already found there; one cycle per type and
+ * searched for every wanted cycle type in the order asked, skipping a type
+ * that one already found there makes redundant; one cycle per type and
  * component. isolde then spends what is left of the budget shortening what
  * it found (cycle_bfs.c), so reported cycles are shortest unless the budget
  * ran out first. A search that cannot finish in the budget ends the
- * component's search as Elle's does: a cycle-search-timeout, and the
- * *-cycle-exists proof of every wanted model whose subgraph the component
- * violates (Elle's cycle-exists-specs, with its redundancy rule).
+ * component's search as Elle's does: a timeout, and every requested
+ * subgraph the component makes cyclic (Elle's cycle-exists-specs).
  */
 #include "graph/cycle_int.h"
-#include "check/models.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define C(b, v) ISO_CYCLE(ISO_CB_##b, ISO_CV_##v)
-/* Elle's anomaly-depth-compare order (depth in implied-anomalies merged with
- * anomaly-severity-graph, ties by name) of the types isolde can produce. */
-static const int search_order[] = {
-    C(G_SINGLE_ITEM, PLAIN), C(G0, PLAIN), C(G_NONADJACENT_ITEM, PLAIN),
-    C(G_SINGLE_ITEM, PROCESS), C(G1C, PLAIN), C(G_NONADJACENT_ITEM, PROCESS),
-    C(G_SINGLE_ITEM, REALTIME), C(G2_ITEM, PLAIN), C(G_NONADJACENT_ITEM, REALTIME),
-    C(G0, PROCESS), C(G1C, PROCESS), C(G2_ITEM, PROCESS),
-    C(G0, REALTIME), C(G1C, REALTIME), C(G2_ITEM, REALTIME),
-};
-#undef C
-#define N_SEARCH (sizeof search_order / sizeof search_order[0])
-
-/* Elle's cycle-exists-specs, in its order: the subgraph a model keeps
- * acyclic. ext: the data edges n extended by one rw hop (n ∪ n;rw). */
-typedef struct ce_spec { int type; const char *model; uint8_t n; uint8_t rw; uint8_t ext; } ce_spec;
 #define W ISO_EDGE_WW
 #define R ISO_EDGE_WR
 #define P ISO_EDGE_PROCESS
 #define T ISO_EDGE_REALTIME
-static const ce_spec ce_specs[] = {
-    {ISO_A_PL_1_CYCLE_EXISTS, "PL-1", W, 0, 0},
-    {ISO_A_PL_2_CYCLE_EXISTS, "PL-2", W | R, 0, 0},
-    {ISO_A_PL_SI_CYCLE_EXISTS, "PL-SI", W | R, 0, 1},
-    {ISO_A_PL_2_99_CYCLE_EXISTS, "PL-2.99", W | R, 1, 0},
-    {ISO_A_PL_3_CYCLE_EXISTS, "PL-3", W | R, 1, 0},
-    {ISO_A_STRONG_SESSION_PL_1_CYCLE_EXISTS, "strong-session-PL-1", W | P, 0, 0},
-    {ISO_A_STRONG_SESSION_PL_2_CYCLE_EXISTS, "strong-session-PL-2", W | R | P, 0, 0},
-    {ISO_A_STRONG_SESSION_SNAPSHOT_ISOLATION_CYCLE_EXISTS, "strong-session-snapshot-isolation",
-     W | R | P, 0, 1},
-    {ISO_A_STRONG_SESSION_SERIALIZABLE_CYCLE_EXISTS, "strong-session-serializable", W | R | P, 1, 0},
-    {ISO_A_STRONG_PL_1_CYCLE_EXISTS, "strong-PL-1", W | T, 0, 0},
-    {ISO_A_STRONG_PL_2_CYCLE_EXISTS, "strong-PL-2", W | R | T, 0, 0},
-    {ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS, "strong-snapshot-isolation", W | R | T, 0, 1},
-    {ISO_A_PL_SS_CYCLE_EXISTS, "PL-SS", W | R | T, 1, 0},
-};
-#define N_CE (sizeof ce_specs / sizeof ce_specs[0])
-
-static const ce_spec *ce_spec_of(int type)
-{
-    for (size_t i = 0; i < N_CE; i++)
-        if (ce_specs[i].type == type) return &ce_specs[i];
-    return NULL;
-}
-
-const char *iso_cycle_exists_model(int type)
-{
-    const ce_spec *c = ce_spec_of(type);
-    return c ? iso_model_friendly(iso_model_parse(c->model)) : "?";
-}
-
-void iso_cycle_exists_subgraph(int type, iso_buf *out)
-{
-    const ce_spec *c = ce_spec_of(type);
-    if (!c) return;
-    uint8_t rels = (uint8_t)(c->n | (c->rw ? ISO_EDGE_RW : 0));
-    static const struct { uint8_t bit; const char *name; } names[] = {
-        {W, "ww"}, {R, "wr"}, {ISO_EDGE_RW, "rw"}, {P, "process"}, {T, "realtime"}};
-    const char *sep = "";
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (rels & names[i].bit) {
-            iso_buf_printf(out, "%s%s", sep, names[i].name);
-            sep = " ";
-        }
-    if (c->ext) iso_buf_puts(out, ", extended by rw");
-}
-
-int iso_cycle_classify(const uint8_t *e, uint32_t len)
-{
-    if (len == 0) return -1;
-    uint32_t rw = 0;
-    int adj = 0, wr = 0, rt = 0, proc = 0;
-    for (uint32_t i = 0; i < len; i++) {
-        if (e[i] == ISO_EDGE_RW) {
-            rw++;
-            if (e[(i + len - 1) % len] == ISO_EDGE_RW) adj = 1;
-        }
-        wr |= e[i] == R;
-        rt |= e[i] == T;
-        proc |= e[i] == P;
-    }
-    int base = rw == 1 ? ISO_CB_G_SINGLE_ITEM
-             : rw > 1 ? (adj ? ISO_CB_G2_ITEM : ISO_CB_G_NONADJACENT_ITEM)
-             : wr ? ISO_CB_G1C : ISO_CB_G0;
-    return ISO_CYCLE(base, rt ? ISO_CV_REALTIME : proc ? ISO_CV_PROCESS : ISO_CV_PLAIN);
-}
 
 /* ---- per-component results ------------------------------------------ */
 
@@ -164,8 +80,47 @@ static uint32_t smallest_class(const uint32_t *comp, uint32_t n, uint32_t nc, ui
     return m;
 }
 
-/* Does the component violate spec's model? Fills x with the proof. */
-static int ce_violated(cyc_search *S, const ce_spec *sp, iso_cycle_exists *x)
+/* sub keeps the vertices locals[0..n) (ascending local ids) of L as
+ * global ids, and the edges of L among them when there are few enough.
+ * Takes ownership of locals. */
+static void keep_subgraph(const cyc_local *L, uint32_t *locals, uint32_t n, iso_subgraph *sub)
+{
+    *sub = (iso_subgraph){n, locals, NULL, NULL, NULL};
+    uint32_t *pos = iso_xmalloc((size_t)L->k * sizeof *pos);
+    memset(pos, 0xff, (size_t)L->k * sizeof *pos);
+    for (uint32_t i = 0; i < n; i++) pos[locals[i]] = i;
+    size_t m = 0;
+    for (uint32_t i = 0; i < n && m <= ISO_KEEP_EDGES; i++)
+        for (uint32_t e = L->g.off[locals[i]]; e < L->g.off[locals[i] + 1]; e++) m += pos[L->g.dst[e]] != ISO_NONE;
+    if (m <= ISO_KEEP_EDGES) {
+        sub->off = iso_xmalloc(((size_t)n + 1) * sizeof *sub->off);
+        sub->dst = iso_xmalloc((m ? m : 1) * sizeof *sub->dst);
+        sub->bits = iso_xmalloc(m ? m : 1);
+        m = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            sub->off[i] = (uint32_t)m;
+            for (uint32_t e = L->g.off[locals[i]]; e < L->g.off[locals[i] + 1]; e++) {
+                if (pos[L->g.dst[e]] == ISO_NONE) continue;
+                sub->dst[m] = pos[L->g.dst[e]];
+                sub->bits[m++] = L->g.bits[e];
+            }
+        }
+        sub->off[n] = (uint32_t)m;
+    }
+    iso_free(pos);
+    for (uint32_t i = 0; i < n; i++) locals[i] = L->glob[locals[i]];
+}
+
+static void subgraph_free(iso_subgraph *sub)
+{
+    iso_free(sub->v);
+    iso_free(sub->off);
+    iso_free(sub->dst);
+    iso_free(sub->bits);
+}
+
+/* Does the component make spec's subgraph cyclic? Fills x with the proof. */
+static int exists_in(cyc_search *S, const iso_exists_spec *sp, iso_cycle_exists *x)
 {
     const cyc_local *L = S->L;
     uint32_t *locals = NULL, n;
@@ -181,28 +136,30 @@ static int ce_violated(cyc_search *S, const ce_spec *sp, iso_cycle_exists *x)
         n = smallest_class(S->sub, L->k, nc, 1, &locals);
     }
     if (!n) return 0;
-    for (uint32_t i = 0; i < n; i++) locals[i] = L->glob[locals[i]];
-    *x = (iso_cycle_exists){sp->type, n, locals};
+    x->id = sp->id;
+    keep_subgraph(L, locals, n, &x->scc);
     return 1;
 }
 
-/* Elle's cycle-exists-cases: a model already shown violated makes every
- * stronger model's case redundant. */
+/* Elle's cycle-exists-cases, in the order asked: a spec that an earlier
+ * one found makes redundant is not tested. */
 static void cycle_exists(cyc_search *S, const iso_search_req *req, comp_out *o)
 {
-    int found[N_CE] = {0};
-    for (size_t i = 0; i < N_CE; i++) {
-        if (!req->want[ce_specs[i].type]) continue;
-        int m = iso_model_parse(ce_specs[i].model), redundant = 0;
-        uint8_t prohibited[ISO_A_COUNT];
-        iso_models_prohibited(&m, m >= 0, prohibited);
-        for (size_t j = 0; j < i; j++)
-            redundant |= found[j] && m >= 0 && prohibited[ce_specs[j].type];
+    uint32_t found = 0;
+    for (int i = 0; i < req->n_exists; i++) {
         iso_cycle_exists x;
-        if (redundant || !ce_violated(S, &ce_specs[i], &x)) continue;
-        found[i] = 1;
+        if ((req->exists[i].redundant & found) || !exists_in(S, &req->exists[i], &x)) continue;
+        found |= 1u << i;
         ISO_PUSH(o->exists, o->n_exists, o->cap_exists, x);
     }
+}
+
+/* The whole component, for the timeout's picture. */
+static void keep_component(const cyc_local *L, iso_subgraph *sub)
+{
+    uint32_t *all = iso_xmalloc(((size_t)L->k ? L->k : 1) * sizeof *all);
+    for (uint32_t i = 0; i < L->k; i++) all[i] = i;
+    keep_subgraph(L, all, L->k, sub);
 }
 
 /* ---- one component ------------------------------------------------------ */
@@ -237,27 +194,28 @@ static const cyc_spec *spec_of(int type)
     return iso_is_cycle_type(type) && spec_ok[type] ? &specs[type] : NULL;
 }
 
-static int implied(const int *found, int type)
+static int implied(const iso_search_req *req, const int *found, int type)
 {
-    for (size_t t = 0; t < N_SEARCH; t++)
-        if (found[t] && iso_anomaly_implies(search_order[t], type)) return 1;
+    for (int t = 0; t < req->n_order; t++)
+        if (found[t] && (req->implies[req->order[t]] >> type & 1)) return 1;
     return 0;
 }
 
-/* Pass 1: in severity order, a first walk of each type not yet implied.
+/* Pass 1: in the order asked, a first walk of each type not yet implied.
  * Returns 0 when the budget ran out (o->timeout says during which type). */
 static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
                       int *found, comp_out *o)
 {
-    for (size_t t = 0; t < N_SEARCH; t++) {
-        int type = search_order[t];
+    for (int t = 0; t < req->n_order; t++) {
+        int type = req->order[t];
         const cyc_spec *sp = spec_of(type);
-        if (!req->want[type] || implied(found, type) || !sp) continue;
+        if (implied(req, found, type) || !sp) continue;
         if (S->deadline > 0 && iso_now() > S->deadline) S->timed_out = 1;
         int r = S->timed_out ? CYC_TIMEOUT : cyc_search_type(S, sp, &walks[t]);
         if (r == CYC_FOUND) found[t] = 1;
         if (r == CYC_TIMEOUT) {
-            o->timeout = (iso_cycle_timeout){type, S->L->k};
+            o->timeout.type = type;
+            keep_component(S->L, &o->timeout.comp);
             return 0;
         }
     }
@@ -267,25 +225,26 @@ static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
 static void search_component(const jobs *J, size_t i, comp_out *o)
 {
     cyc_local L;
+    const iso_search_req *req = J->req;
     uint32_t k = J->start[i + 1] - J->start[i];
     cyc_local_build(&L, J->g, J->verts + J->start[i], k, J->local_id, J->comp, J->cid[i],
                     J->mask);
-    double deadline = J->req->timeout_ms > 0 ? iso_now() + (double)J->req->timeout_ms / 1e3 : 0;
+    double deadline = req->timeout_ms > 0 ? iso_now() + (double)req->timeout_ms / 1e3 : 0;
     cyc_search S;
     cyc_search_init(&S, &L, deadline, J->lead);
-    cyc_walk walks[N_SEARCH];
-    int found[N_SEARCH] = {0};
+    cyc_walk walks[ISO_N_CYCLE_TYPES];
+    int found[ISO_N_CYCLE_TYPES] = {0};
     memset(walks, 0, sizeof walks);
     o->timeout.type = -1;
-    if (!find_types(&S, J->req, walks, found, o)) cycle_exists(&S, J->req, o);
-    for (size_t t = 0; t < N_SEARCH && !S.timed_out; t++) { /* pass 2: shorten */
-        const cyc_spec *sp = spec_of(search_order[t]);
+    if (!find_types(&S, req, walks, found, o)) cycle_exists(&S, req, o);
+    for (int t = 0; t < req->n_order && !S.timed_out; t++) { /* pass 2: shorten */
+        const cyc_spec *sp = spec_of(req->order[t]);
         if (found[t] && sp) cyc_search_type(&S, sp, &walks[t]);
     }
-    for (size_t t = 0; t < N_SEARCH; t++) {
+    for (int t = 0; t < req->n_order; t++) {
         if (found[t]) {
-            cyc_walk_reduce(&walks[t], search_order[t]);
-            add_cycle(o, &L, search_order[t], &walks[t]);
+            cyc_walk_reduce(&walks[t], req->order[t]);
+            add_cycle(o, &L, req->order[t], &walks[t]);
         }
         cyc_walk_free(&walks[t]);
     }
@@ -304,11 +263,10 @@ static void worker(void *arg)
 static uint8_t union_mask(const iso_search_req *req)
 {
     uint8_t m = 0;
-    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++)
-        if (req->want[t] && spec_of(t)) m |= spec_of(t)->allow;
-    for (size_t i = 0; i < N_CE; i++)
-        if (req->want[ce_specs[i].type])
-            m |= ce_specs[i].n | (ce_specs[i].rw || ce_specs[i].ext ? ISO_EDGE_RW : 0);
+    for (int t = 0; t < req->n_order; t++)
+        if (spec_of(req->order[t])) m |= spec_of(req->order[t])->allow;
+    for (int i = 0; i < req->n_exists; i++)
+        m |= req->exists[i].n | (req->exists[i].rw || req->exists[i].ext ? ISO_EDGE_RW : 0);
     return m;
 }
 
@@ -383,7 +341,8 @@ void iso_search_out_free(iso_search_out *out)
         iso_free(out->cycles[i].v);
         iso_free(out->cycles[i].e);
     }
-    for (size_t i = 0; i < out->n_exists; i++) iso_free(out->exists[i].scc);
+    for (size_t i = 0; i < out->n_exists; i++) subgraph_free(&out->exists[i].scc);
+    for (size_t i = 0; i < out->n_timeouts; i++) subgraph_free(&out->timeouts[i].comp);
     iso_free(out->cycles);
     iso_free(out->exists);
     iso_free(out->timeouts);

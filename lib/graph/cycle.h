@@ -1,40 +1,88 @@
 /*
- * cycle.h -- search for the cycles each anomaly type names.
+ * graph/cycle.h -- search for typed cycles in the dependency graph.
+ *
+ * A cycle's type is what its edge labels make it: the base (G0: ww only;
+ * G1c: ww and wr; G-single-item: one rw; G-nonadjacent-item: two or more rw
+ * never adjacent; G2-item: rw edges some of them adjacent) and the variant
+ * (plain; -process or -realtime when such an edge is used). The 24 ids
+ * ISO_CYCLE(base, variant) are also the anomaly ids of those names
+ * (check/anomaly.h keeps them aligned), but nothing here knows anomalies or
+ * models: the caller says which types to look for, most severe first, which
+ * types a type found makes redundant, and which subgraphs must be acyclic.
  *
  * Within every strongly connected component, a breadth-first search over
- * (vertex, path state) finds a shortest cycle of each requested type
- * (anomaly.h: the 24 cycle types), most severe first, skipping types
- * implied by one already found in that component. A per-component time
- * budget ends in Elle's fallback: the *-cycle-exists proof of every model
- * whose subgraph the component violates, and a cycle-search-timeout note.
+ * (vertex, path state) finds a shortest cycle of each requested type. A
+ * per-component time budget ends the component's search: the timeout is
+ * reported, with every requested subgraph the component makes cyclic (the
+ * fallback of Elle's *-cycle-exists proofs).
  */
-#ifndef ISO_CYCLE_H
-#define ISO_CYCLE_H
+#ifndef ISO_GRAPH_CYCLE_H
+#define ISO_GRAPH_CYCLE_H
 
 #include "graph/graph.h"
-#include "check/anomaly.h"
+
+/* Cycle types: base kinds and variants. */
+enum iso_cycle_base { ISO_CB_G0, ISO_CB_G1C, ISO_CB_G_SINGLE_ITEM, ISO_CB_G_SINGLE,
+                      ISO_CB_G_NONADJACENT_ITEM, ISO_CB_G_NONADJACENT, ISO_CB_G2_ITEM,
+                      ISO_CB_G2, ISO_CB_COUNT };
+enum iso_cycle_variant { ISO_CV_PLAIN, ISO_CV_PROCESS, ISO_CV_REALTIME };
+#define ISO_CYCLE(base, variant) ((int)(base) * 3 + (int)(variant))
+#define ISO_N_CYCLE_TYPES 24
+static inline int iso_is_cycle_type(int a) { return a >= 0 && a < ISO_N_CYCLE_TYPES; }
+
+/* Classify a closed walk by its edge labels (e[i]: one bit each). */
+int iso_cycle_classify(const uint8_t *e, uint32_t len);
 
 typedef struct iso_cycle {
-    int type;       /* anomaly id: a cycle type */
+    int type;       /* a cycle type */
     uint32_t len;   /* edges = vertices */
     uint32_t *v;    /* v[0..len-1]; edge i runs v[i] -> v[(i+1) % len] */
     uint8_t *e;     /* e[i]: the one edge bit that edge i stands for */
 } iso_cycle;
 
+/* A strongly connected piece of the graph, kept for pictures: its
+ * vertices (ascending) and, when it has at most ISO_KEEP_EDGES edges, the
+ * edges among them as CSR over positions in v (else off is NULL). */
+#define ISO_KEEP_EDGES 65536u
+typedef struct iso_subgraph {
+    uint32_t n;     /* vertices */
+    uint32_t *v;
+    uint32_t *off;  /* n + 1 offsets into dst / bits, or NULL */
+    uint32_t *dst;  /* positions in v */
+    uint8_t *bits;
+} iso_subgraph;
+
+/* A subgraph that must stay acyclic: the edges whose bits meet n (and rw
+ * edges too when rw), or with ext the relation n extended by one rw hop
+ * (n ∪ n;rw). */
+typedef struct iso_exists_spec {
+    int id;             /* the caller's name for it */
+    uint8_t n, rw, ext;
+    uint32_t redundant; /* bit j: not looked for in a component where
+                           spec j (an earlier one) was found cyclic */
+} iso_exists_spec;
+
 typedef struct iso_cycle_exists {
-    int type;       /* a *-cycle-exists anomaly id */
-    uint32_t size;  /* vertices in the component */
-    uint32_t *scc;  /* its vertices, ascending */
+    int id;             /* of the spec */
+    iso_subgraph scc;   /* its smallest cyclic class in the component */
 } iso_cycle_exists;
 
 typedef struct iso_cycle_timeout {
-    int type;       /* the cycle type whose search ran out of budget */
-    uint32_t size;  /* vertices in the component */
+    int type;           /* the cycle type whose search ran out of budget */
+    iso_subgraph comp;  /* the component */
 } iso_cycle_timeout;
 
+#define ISO_MAX_EXISTS 16
 typedef struct iso_search_req {
-    uint8_t want[ISO_A_COUNT]; /* nonzero: search this cycle type / report
-                                  this *-cycle-exists type */
+    /* Cycle types to search, in this order; implies[t] bit u: once a
+     * cycle of type t is found in a component, type u is not searched
+     * there. */
+    int order[ISO_N_CYCLE_TYPES];
+    int n_order;
+    uint32_t implies[ISO_N_CYCLE_TYPES];
+    /* On a timeout, the subgraphs to test, in this order. */
+    iso_exists_spec exists[ISO_MAX_EXISTS];
+    int n_exists;
     long timeout_ms;           /* per component; <= 0: no limit */
     /* The data relations in the order the workload's explainer names an
      * edge (Elle's analyzer order): an edge stands for the first of these it
@@ -44,7 +92,7 @@ typedef struct iso_search_req {
 } iso_search_req;
 
 typedef struct iso_search_out {
-    iso_cycle *cycles;          /* ordered by component, then severity */
+    iso_cycle *cycles;          /* ordered by component, then request order */
     size_t n_cycles, cap_cycles;
     iso_cycle_exists *exists;
     size_t n_exists, cap_exists;
@@ -55,14 +103,5 @@ typedef struct iso_search_out {
 int iso_search_cycles(const iso_graph *g, const iso_search_req *req,
                       iso_search_out *out);
 void iso_search_out_free(iso_search_out *out);
-
-/* For a *-cycle-exists anomaly: the friendly name of the model it rules
- * out, and the subgraph whose strongly connected component proves it (e.g.
- * "ww wr realtime, extended by rw"). */
-const char *iso_cycle_exists_model(int type);
-void iso_cycle_exists_subgraph(int type, iso_buf *out);
-
-/* Classify a cycle by its edge bits, as Elle's cycle-explainer does. */
-int iso_cycle_classify(const uint8_t *e, uint32_t len);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * cycle_bfs.c -- shortest closed walks of one cycle type inside one
+ * graph/cycle_bfs.c -- shortest closed walks of one cycle type inside one
  * component, by breadth-first search over (vertex, path state).
  *
  * Every walk of a type uses some edge of a seed label (the rarest label the
@@ -58,6 +58,26 @@ int cyc_state_type(uint8_t s)
              : (s & CYC_S_R) ? ISO_CB_G1C : ISO_CB_G0;
     int var = (s & CYC_S_T) ? ISO_CV_REALTIME : (s & CYC_S_P) ? ISO_CV_PROCESS : ISO_CV_PLAIN;
     return ISO_CYCLE(base, var);
+}
+
+int iso_cycle_classify(const uint8_t *e, uint32_t len)
+{
+    if (len == 0) return -1;
+    uint32_t rw = 0;
+    int adj = 0, wr = 0, rt = 0, proc = 0;
+    for (uint32_t i = 0; i < len; i++) {
+        if (e[i] == ISO_EDGE_RW) {
+            rw++;
+            if (e[(i + len - 1) % len] == ISO_EDGE_RW) adj = 1;
+        }
+        wr |= e[i] == R;
+        rt |= e[i] == T;
+        proc |= e[i] == P;
+    }
+    int base = rw == 1 ? ISO_CB_G_SINGLE_ITEM
+             : rw > 1 ? (adj ? ISO_CB_G2_ITEM : ISO_CB_G_NONADJACENT_ITEM)
+             : wr ? ISO_CB_G1C : ISO_CB_G0;
+    return ISO_CYCLE(base, rt ? ISO_CV_REALTIME : proc ? ISO_CV_PROCESS : ISO_CV_PLAIN);
 }
 
 int cyc_spec_init(cyc_spec *sp, int type)

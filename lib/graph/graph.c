@@ -1,5 +1,5 @@
 /*
- * graph.c -- edge triples and their frozen CSR form.
+ * graph/graph.c -- edge triples and their frozen CSR form.
  *
  * iso_graph_build counts out-degrees, scatters each edge into its row of
  * the final dst / bits arrays, sorts every row, then merges parallel edges

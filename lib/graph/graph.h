@@ -1,5 +1,5 @@
 /*
- * graph.h -- the dependency graph: typed edges between transactions, kept
+ * graph/graph.h -- the dependency graph: typed edges between transactions, kept
  * as triples while inference runs, then frozen into CSR adjacency with
  * parallel edges merged (their type bits OR-ed).
  *

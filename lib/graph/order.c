@@ -1,5 +1,5 @@
 /*
- * order.c -- the order edges that come from the history rather than from
+ * graph/order.c -- the order edges that come from the history rather than from
  * data: process order and real-time order.
  *
  * Both walk the history's events (op positions) once, through a map from

@@ -1,5 +1,5 @@
 /*
- * scc.c -- strongly connected components of a CSR graph, restricted to the
+ * graph/scc.c -- strongly connected components of a CSR graph, restricted to the
  * edges whose bits intersect a mask.
  *
  * Tarjan's algorithm with an explicit call stack (vertex, next edge) in

@@ -1,4 +1,4 @@
-/* reader.c -- the cursor, stacks, numbers and errors the readers share. */
+/* history/cursor.c -- the cursor, stacks, numbers and errors the readers share. */
 #include "history/cursor.h"
 
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * reader.h -- what the history readers share: a cursor over the input bytes
+ * history/cursor.h -- what the history readers share: a cursor over the input bytes
  * that knows its line and column, error reporting at the cursor, the stacks
  * that let the EDN and JSON value parsers run without recursion, and number
  * and string helpers that build values straight into the history's store.

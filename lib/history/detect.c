@@ -1,5 +1,5 @@
 /*
- * detect.c -- guess a history's format from its first bytes: '#' comment
+ * history/detect.c -- guess a history's format from its first bytes: '#' comment
  * lines (IsoCheck), a {"history": ...} header (OneLite), JSON arrays and
  * objects (a '"' key), jepsen.log text lines, and EDN for everything else.
  */

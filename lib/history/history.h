@@ -1,5 +1,5 @@
 /*
- * history.h -- a history as read: the ops in file order, their values in a
+ * history/history.h -- a history as read: the ops in file order, their values in a
  * store. Readers fill it; nothing here knows about workloads.
  *
  * Readers parse each op map into iso_val values and hand it to

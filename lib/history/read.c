@@ -17,9 +17,6 @@
 
 static const char *const format_names[] = {"auto", "edn", "json", "jsonl", "onelite",
                                            "isocheck", "jepsen-log"};
-static const char *const workload_names[] = {"auto", "list-append", "rw-register",
-                                             "register", "cas-register", "kv",
-                                             "mutex", "fifo-queue", "set"};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static int read_as(iso_history *h, const char *data, size_t len, iso_error *err)
@@ -142,18 +139,5 @@ int iso_format_parse(const char *name, iso_format *out)
     int i;
     if (parse_name(format_names, COUNT(format_names), name, &i) != 0) return -1;
     *out = (iso_format)i;
-    return 0;
-}
-
-const char *iso_workload_name(iso_workload w)
-{
-    return (unsigned)w < COUNT(workload_names) ? workload_names[w] : "?";
-}
-
-int iso_workload_parse(const char *name, iso_workload *out)
-{
-    int i;
-    if (parse_name(workload_names, COUNT(workload_names), name, &i) != 0) return -1;
-    *out = (iso_workload)i;
     return 0;
 }

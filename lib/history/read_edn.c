@@ -1,5 +1,5 @@
 /*
- * read_edn.c -- EDN histories (Jepsen's history.edn): op maps one per line,
+ * history/read_edn.c -- EDN histories (Jepsen's history.edn): op maps one per line,
  * or inside top-level vectors / lists.
  *
  * The form parser keeps its open collections, '#_' discards and '#tag'

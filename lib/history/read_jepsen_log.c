@@ -1,5 +1,5 @@
 /*
- * read_jepsen_log.c -- op lines of old jepsen.log files:
+ * history/read_jepsen_log.c -- op lines of old jepsen.log files:
  *   INFO  jepsen.util - 2	:invoke	:write	4
  * After "jepsen.util" come the process, the type, f and an optional EDN
  * value (":timed-out" on an info completion means unknown: nil). Lines

@@ -1,5 +1,5 @@
 /*
- * read_json.c -- JSON histories: one array of op objects (elle-cli), or one
+ * history/read_json.c -- JSON histories: one array of op objects (elle-cli), or one
  * object per line (JSON lines; IsoCheck adds '#' comment lines).
  *
  * The value parser is an explicit-stack state machine (no recursion, depth

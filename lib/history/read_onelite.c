@@ -1,5 +1,5 @@
 /*
- * read_onelite.c -- OneLite JSON lines: a {"history": "list-append" |
+ * history/read_onelite.c -- OneLite JSON lines: a {"history": "list-append" |
  * "register"} header, then one completed transaction per line:
  *   {"id":7,"p":2,"t0":100,"t1":250,"o":"ok","m":[["a",3,41],["r",3,[41]]]}
  *

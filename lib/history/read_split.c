@@ -1,5 +1,5 @@
 /*
- * read_split.c -- one-op-per-line histories (JSON lines, Jepsen's EDN) read
+ * history/read_split.c -- one-op-per-line histories (JSON lines, Jepsen's EDN) read
  * on two threads.
  *
  * The input is cut at a record boundary near the middle: a line starting

@@ -1,4 +1,4 @@
-/* txn.c -- pair client invocations with their completions into transactions. */
+/* history/txn.c -- pair client invocations with their completions into transactions. */
 #include "history/txn.h"
 #include "core/keys.h"
 

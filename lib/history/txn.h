@@ -1,5 +1,5 @@
 /*
- * txn.h -- transactions: client invocations paired with their completions.
+ * history/txn.h -- transactions: client invocations paired with their completions.
  *
  * Transaction i is vertex i of the dependency graph. Only client ops (an
  * integer :process) take part. An invocation pairs with the next completion

@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "check/result.h"
+#include "linear/linear.h"
 #include "history/history.h"
 
 #define LIN_ANY UINT32_MAX       /* an unknown value: matches anything */
@@ -83,8 +83,8 @@ struct lin_input {
     iso_val *part_key;          /* kv: the key of each partition, else NULL */
 };
 
-int lin_input_build(struct lin_input *in, const iso_history *h,
-                    const iso_check_opts *o, iso_error *err);
+int lin_input_build(struct lin_input *in, const iso_history *h, const iso_check_opts *o,
+                    iso_workload w, iso_error *err);
 /* Group ops into n_parts partitions given part[i] for each op. */
 void lin_input_partition(struct lin_input *in, const uint32_t *part, uint32_t n_parts);
 void lin_input_release(struct lin_input *in);
@@ -173,7 +173,8 @@ struct lin_witness {
     struct lin_wop blocking;           /* the op that returned unplaced */
 };
 
-struct iso_lin_report {
+/* The payload of a linearizability result. */
+struct lin_report {
     iso_validity validity;
     const char *model;
     size_t n_ops, n_parts, n_segments, n_invalid, n_unknown;
@@ -192,7 +193,12 @@ enum lin_outcome lin_check_partition(struct lin_search *s, const iso_history *h,
 
 /* Check every partition of in (in parallel when worthwhile); fills r. */
 void lin_check_input(const struct lin_input *in, const iso_history *h,
-                     const iso_check_opts *o, struct iso_lin_report *r);
+                     const iso_check_opts *o, struct lin_report *r);
+/* The writers of a linearizability result (lin_write.c). */
+int lin_write_text(iso_result *r, FILE *out, const iso_report_opts *o);
+int lin_write_json(iso_result *r, FILE *out);
+int lin_write_dir(iso_result *r, const char *dir, iso_error *err);
+void lin_report_free(void *payload);
 /* Render the witness of a failed search (lin_report.c). */
 void lin_witness_build(struct lin_witness *w, const struct lin_search *s,
                        const iso_history *h, const uint32_t *ids, uint32_t n,

@@ -52,7 +52,7 @@ static unsigned thread_count(const struct lin_input *in, const iso_check_opts *o
     return n < 1 ? 1 : (unsigned)n;
 }
 
-static void fold(struct iso_lin_report *r, struct part_result *res, uint32_t n_parts)
+static void fold(struct lin_report *r, struct part_result *res, uint32_t n_parts)
 {
     for (uint32_t p = 0; p < n_parts; p++) {
         r->n_segments += res[p].n_segments;
@@ -68,7 +68,7 @@ static void fold(struct iso_lin_report *r, struct part_result *res, uint32_t n_p
 }
 
 void lin_check_input(const struct lin_input *in, const iso_history *h,
-                     const iso_check_opts *o, struct iso_lin_report *r)
+                     const iso_check_opts *o, struct lin_report *r)
 {
     double t0 = iso_now();
     unsigned n_threads = thread_count(in, o);
@@ -86,31 +86,25 @@ void lin_check_input(const struct lin_input *in, const iso_history *h,
     r->seconds = iso_now() - t0;
 }
 
-static void set_types(iso_result *r, size_t n_invalid)
-{
-    r->types = iso_xmalloc(sizeof *r->types);
-    r->type_counts = iso_xmalloc(sizeof *r->type_counts);
-    r->types[0] = iso_xstrdup("nonlinearizable");
-    r->type_counts[0] = n_invalid;
-    r->n_types = 1;
-}
+static const iso_result_kind lin_kind = {"linearizability", lin_write_text, lin_write_json,
+                                         lin_write_dir, lin_report_free};
 
-int iso_lin_check(const iso_history *h, const iso_check_opts *o, iso_result *r,
+int iso_lin_check(const iso_history *h, const iso_check_opts *o, iso_workload w, iso_result **r,
                   iso_error *err)
 {
     struct lin_input in;
-    if (lin_input_build(&in, h, o, err) < 0) return -1;
-    struct iso_lin_report *l = iso_xcalloc(1, sizeof *l);
+    if (lin_input_build(&in, h, o, w, err) < 0) return -1;
+    struct lin_report *l = iso_xcalloc(1, sizeof *l);
     lin_check_input(&in, h, o, l);
     lin_input_release(&in);
-    r->validity = l->validity;
-    r->lin = l;
-    if (l->validity == ISO_INVALID) set_types(r, l->n_invalid);
+    int bad = l->validity == ISO_INVALID;
+    *r = iso_result_new(&lin_kind, l, l->validity, bad ? "nonlinearizable" : NULL, l->n_invalid);
     return 0;
 }
 
-void iso_lin_report_free(struct iso_lin_report *l)
+void lin_report_free(void *payload)
 {
+    struct lin_report *l = payload;
     if (!l) return;
     for (size_t i = 0; i < l->n_w; i++) lin_witness_release(&l->w[i]);
     iso_free(l->w);

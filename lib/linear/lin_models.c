@@ -68,7 +68,7 @@ static const struct lin_model models[] = {
     {"kv", ISO_WORKLOAD_KV, register_step},
     {"mutex", ISO_WORKLOAD_MUTEX, mutex_step},
     {"fifo-queue", ISO_WORKLOAD_FIFO_QUEUE, queue_step},
-    {"set", ISO_WORKLOAD_SET, set_step},
+    {"lin-set", ISO_WORKLOAD_LIN_SET, set_step},
 };
 
 const struct lin_model *lin_model_for(iso_workload w)
@@ -86,7 +86,7 @@ static uint32_t set_words(uint32_t n_values)
 uint32_t lin_state_cap(const struct lin_model *m, const struct lin_op *ops,
                        const uint32_t *ids, uint32_t n, uint32_t n_values)
 {
-    if (m->workload == ISO_WORKLOAD_SET) return set_words(n_values);
+    if (m->workload == ISO_WORKLOAD_LIN_SET) return set_words(n_values);
     if (m->workload != ISO_WORKLOAD_FIFO_QUEUE) return 1;
     uint32_t enq = 1;
     for (uint32_t i = 0; i < n; i++) enq += ops[ids[i]].kind == LIN_ENQUEUE;
@@ -98,7 +98,7 @@ uint32_t lin_state_init(const struct lin_model *m, uint32_t n_values, uint32_t *
     switch (m->workload) {
     case ISO_WORKLOAD_FIFO_QUEUE:
         return 0;
-    case ISO_WORKLOAD_SET:
+    case ISO_WORKLOAD_LIN_SET:
         memset(st, 0, set_words(n_values) * sizeof *st);
         return set_words(n_values);
     default:

@@ -43,8 +43,8 @@ static const struct { iso_workload w; const char *f; uint8_t kind; } fnames[] = 
     {ISO_WORKLOAD_MUTEX, "release", LIN_RELEASE},
     {ISO_WORKLOAD_FIFO_QUEUE, "enqueue", LIN_ENQUEUE},
     {ISO_WORKLOAD_FIFO_QUEUE, "dequeue", LIN_DEQUEUE},
-    {ISO_WORKLOAD_SET, "add", LIN_ADD},
-    {ISO_WORKLOAD_SET, "read", LIN_READ_SET},
+    {ISO_WORKLOAD_LIN_SET, "add", LIN_ADD},
+    {ISO_WORKLOAD_LIN_SET, "read", LIN_READ_SET},
 };
 
 static uint32_t intern(struct build *b, iso_val v) { return iso_keys_intern(&b->values, v); }
@@ -258,11 +258,11 @@ static int build_ops(struct build *b)
     return finish_open(b);
 }
 
-int lin_input_build(struct lin_input *in, const iso_history *h,
-                    const iso_check_opts *o, iso_error *err)
+int lin_input_build(struct lin_input *in, const iso_history *h, const iso_check_opts *o,
+                    iso_workload w, iso_error *err)
 {
     memset(in, 0, sizeof *in);
-    in->model = lin_model_for(o->workload);
+    in->model = lin_model_for(w);
     if (!in->model) return iso_fail(err, h->name, 0, 0, "not a linearizability workload");
     struct build b = {.in = in, .h = h, .err = err};
     b.cas = o->cas_fail != ISO_CAS_FAIL_DEFAULT ? o->cas_fail : h->cas_fail_default;
@@ -277,7 +277,7 @@ int lin_input_build(struct lin_input *in, const iso_history *h,
     in->part_key = b.keys.vals;
     in->n_parts = (uint32_t)b.keys.n;
     b.values.vals = b.keys.vals = NULL;
-    if (rc == 0 && in->model->workload == ISO_WORKLOAD_SET) set_bitsets(in);
+    if (rc == 0 && in->model->workload == ISO_WORKLOAD_LIN_SET) set_bitsets(in);
     if (rc == 0) lin_input_partition(in, b.part, in->model->workload == ISO_WORKLOAD_KV
                                                  ? in->n_parts : 1);
     iso_keys_free(&b.values);

@@ -48,19 +48,19 @@ void lin_state_render(const struct lin_input *in, const iso_history *h,
         iso_buf_puts(out, json ? (st[0] ? "\"held\"" : "\"free\"") : (st[0] ? "held" : "free"));
         return;
     }
-    if (w != ISO_WORKLOAD_FIFO_QUEUE && w != ISO_WORKLOAD_SET) {
+    if (w != ISO_WORKLOAD_FIFO_QUEUE && w != ISO_WORKLOAD_LIN_SET) {
         put_value(in, h, st[0], json, out);
         return;
     }
-    iso_buf_puts(out, json ? "[" : w == ISO_WORKLOAD_SET ? "#{" : "[");
+    iso_buf_puts(out, json ? "[" : w == ISO_WORKLOAD_LIN_SET ? "#{" : "[");
     int first = 1;
-    for (uint32_t i = 0; i < (w == ISO_WORKLOAD_SET ? n * 32 : n); i++) {
-        if (w == ISO_WORKLOAD_SET && !(st[i / 32] >> (i % 32) & 1)) continue;
+    for (uint32_t i = 0; i < (w == ISO_WORKLOAD_LIN_SET ? n * 32 : n); i++) {
+        if (w == ISO_WORKLOAD_LIN_SET && !(st[i / 32] >> (i % 32) & 1)) continue;
         if (!first) iso_buf_puts(out, json ? "," : " ");
-        put_value(in, h, w == ISO_WORKLOAD_SET ? i : st[i], json, out);
+        put_value(in, h, w == ISO_WORKLOAD_LIN_SET ? i : st[i], json, out);
         first = 0;
     }
-    iso_buf_puts(out, json ? "]" : w == ISO_WORKLOAD_SET ? "}" : "]");
+    iso_buf_puts(out, json ? "]" : w == ISO_WORKLOAD_LIN_SET ? "}" : "]");
 }
 
 static char *render_state(const struct lin_input *in, const iso_history *h,

@@ -4,8 +4,10 @@
  * plus the prefix with each op's interval and linearization point, the
  * data an HTML timeline needs).
  */
+#include <errno.h>
 #include <string.h>
 #include "linear/lin.h"
+#include "report/report.h"
 
 static const char *verdict_text(iso_validity v)
 {
@@ -48,8 +50,9 @@ static void text_witness(iso_buf *b, const struct lin_witness *w)
     iso_buf_puts(b, "\n  had to take effect before it returned.\n");
 }
 
-int iso_lin_write_text(const struct iso_lin_report *l, FILE *out, const iso_report_opts *o)
+int lin_write_text(iso_result *r, FILE *out, const iso_report_opts *o)
 {
+    const struct lin_report *l = r->payload;
     iso_buf b = {0};
     size_t max = o && o->max_examples > 0 ? (size_t)o->max_examples : 3;
     iso_buf_printf(&b, "%s: %s\n", l->model, verdict_text(l->validity));
@@ -118,8 +121,9 @@ static void json_witness(iso_buf *b, const struct lin_witness *w)
     iso_buf_puts(b, "}");
 }
 
-int iso_lin_write_json(const struct iso_lin_report *l, FILE *out)
+int lin_write_json(iso_result *r, FILE *out)
 {
+    const struct lin_report *l = r->payload;
     iso_buf b = {0};
     const char *valid = l->validity == ISO_VALID ? "true"
                       : l->validity == ISO_INVALID ? "false" : "\"unknown\"";
@@ -140,4 +144,16 @@ int iso_lin_write_json(const struct iso_lin_report *l, FILE *out)
     int rc = fwrite(b.p, 1, b.n, out) == b.n ? 0 : -1;
     iso_buf_free(&b);
     return rc;
+}
+
+/* The text report as DIR/linearizability.txt. */
+int lin_write_dir(iso_result *r, const char *dir, iso_error *err)
+{
+    char path[4096];
+    if (iso_report_mkdir(dir, err)) return -1;
+    FILE *out = iso_report_file(dir, "linearizability.txt", path, sizeof path, err);
+    if (!out) return -1;
+    int rc = lin_write_text(r, out, NULL);
+    if (fclose(out) || rc) return iso_fail(err, path, 0, 0, "cannot write: %s", strerror(errno));
+    return 0;
 }

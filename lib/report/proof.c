@@ -1,16 +1,24 @@
-/* explain.c -- proofs of cycles: every edge justified in words and JSON. */
+/*
+ * report/proof.c -- proofs of what the cycle search found: every edge of a
+ * cycle justified in words and JSON, by the workload's explainer for data
+ * edges and by the history for process and real-time order; the words for
+ * cycle-exists fallbacks and timeouts; and rendering pending findings,
+ * each by its source, on several threads.
+ */
 #include "report/proof.h"
+#include "check/search.h"
+#include "report/render.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Why a came before b in process or real-time order. */
-static void explain_order(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const char *ta,
+static void explain_order(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, const char *ta,
                           const char *tb, iso_buf *text, iso_buf *json)
 {
-    const iso_history *h = ctx->h;
-    const iso_txn *x = &ctx->txns.t[a], *y = &ctx->txns.t[b];
+    const iso_history *h = pc->h;
+    const iso_txn *x = &pc->txns.t[a], *y = &pc->txns.t[b];
     const iso_op *ca = iso_txn_op(h, x);
     if (bit == ISO_EDGE_PROCESS) {
         iso_buf_printf(text, "process %" PRId64 " executed %s before %s", iso_as_int(ca->process), ta, tb);
@@ -31,21 +39,21 @@ static void explain_order(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, c
     iso_buf_puts(json, "}");
 }
 
-void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, iso_buf *json)
+void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *text, iso_buf *json)
 {
     iso_buf why = {0};
     text->n = json->n = 0;
     iso_buf_puts(text, "Let:\n");
     for (uint32_t i = 0; i < c->len; i++) {
         iso_buf_printf(text, "  T%u = ", i + 1);
-        iso_ctx_op_text(ctx, c->v[i], text);
+        iso_pc_op_text(pc, c->v[i], text);
         iso_buf_puts(text, "\n");
     }
     iso_buf_puts(text, "\nThen:\n");
     iso_buf_printf(json, "{\"type\":\"%s\",\"cycle\":[", iso_anomaly_name(c->type));
     for (uint32_t i = 0; i <= c->len; i++) {
         if (i) iso_buf_puts(json, ",");
-        iso_ctx_op_json(ctx, c->v[i % c->len], json);
+        iso_pc_op_json(pc, c->v[i % c->len], json);
     }
     iso_buf_puts(json, "],\"steps\":[");
     for (uint32_t i = 0; i < c->len; i++) {
@@ -55,8 +63,8 @@ void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, is
         snprintf(tb, sizeof tb, "T%u", (i + 1) % c->len + 1);
         if (i) iso_buf_puts(json, ",");
         why.n = 0;
-        if (c->e[i] & ISO_EDGE_DATA) ctx->wl->explain(ctx, a, b, c->e[i], ta, tb, &why, json);
-        else explain_order(ctx, a, b, c->e[i], ta, tb, &why, json);
+        if (c->e[i] & ISO_EDGE_DATA) pc->wl->explain(pc, a, b, c->e[i], ta, tb, &why, json);
+        else explain_order(pc, a, b, c->e[i], ta, tb, &why, json);
         int last = i + 1 == c->len;
         iso_buf_printf(text, "  - %s%s < %s, because %s%s\n", last ? "However, " : "", ta, tb,
                        iso_buf_cstr(&why), last ? ": a contradiction!" : ".");
@@ -66,14 +74,61 @@ void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, is
     iso_buf_free(&why);
 }
 
-void iso_prove_cycle(const iso_ctx *ctx, size_t i, iso_fb *f)
+/* The words of cycle-exists finding i. */
+static void prove_exists(const iso_proof_ctx *pc, size_t i, iso_buf *text, iso_buf *json)
 {
-    iso_explain_cycle(ctx, &ctx->search->cycles[i], &f->text, &f->json);
+    const iso_cycle_exists *e = &pc->search->exists[i];
+    iso_buf sub = {0};
+    const char *model = iso_cycle_exists_model(e->id);
+    iso_cycle_exists_subgraph(e->id, &sub);
+    iso_buf_printf(text, "The search for a specific cycle ran out of time, but these %u transactions "
+                          "form a strongly connected component of the %s graph, so a cycle that %s "
+                          "forbids exists among them. Op indices:",
+                   e->scc.n, iso_buf_cstr(&sub), model);
+    iso_buf_printf(json, "{\"type\":\"%s\",\"not\":\"%s\",\"subgraph\":\"%s\",\"scc-size\":%u,\"scc\":[",
+                   iso_anomaly_name(e->id), model, iso_buf_cstr(&sub), e->scc.n);
+    for (uint32_t k = 0; k < e->scc.n; k++) {
+        int64_t idx = iso_txn_op(pc->h, &pc->txns.t[e->scc.v[k]])->index;
+        if (k < 64) iso_buf_printf(text, " %" PRId64, idx);
+        else if (k == 64) iso_buf_printf(text, " ... (%u more)", e->scc.n - 64);
+        iso_buf_printf(json, "%s%" PRId64, k ? "," : "", idx);
+    }
+    iso_buf_puts(json, "]}");
+    iso_buf_free(&sub);
+}
+
+/* The words of timeout finding i. */
+static void prove_timeout(const iso_proof_ctx *pc, size_t i, iso_buf *text, iso_buf *json)
+{
+    const iso_cycle_timeout *t = &pc->search->timeouts[i];
+    iso_buf_printf(text, "The search for %s in a strongly connected component of %u transactions "
+                          "ran out of its budget (raise it with -s/--cycle-search-timeout).",
+                   iso_anomaly_name(t->type), t->comp.n);
+    iso_buf_printf(json, "{\"anomaly-spec-type\":\"%s\",\"scc-size\":%u}", iso_anomaly_name(t->type), t->comp.n);
+}
+
+/* A pending finding's text and JSON, by its source, into b. */
+static void render(const iso_proof_ctx *pc, const iso_finding *f, iso_fb *b)
+{
+    b->text.n = b->json.n = 0;
+    switch (f->source) {
+    case ISO_FS_RENDER: f->render(pc, f->arg, b); break;
+    case ISO_FS_CYCLE: iso_explain_cycle(pc, &pc->search->cycles[f->arg], &b->text, &b->json); break;
+    case ISO_FS_EXISTS: prove_exists(pc, f->arg, &b->text, &b->json); break;
+    default: prove_timeout(pc, f->arg, &b->text, &b->json); break;
+    }
+}
+
+void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch)
+{
+    render(pc, f, scratch);
+    f->json = iso_xstrndup(iso_buf_cstr(&scratch->json), scratch->json.n);
+    f->text = iso_xstrndup(iso_buf_cstr(&scratch->text), scratch->text.n);
 }
 
 typedef struct proofs {
-    const iso_ctx *ctx;
-    iso_finding *f;
+    iso_txn_result *t;
+    const size_t *todo; /* indices of the findings to render */
     size_t n, next;
 } proofs;
 
@@ -82,68 +137,19 @@ static void prove(void *arg)
     proofs *p = arg;
     iso_fb b = {{0}, {0}};
     for (size_t i; (i = iso_next_item(&p->next)) < p->n;) {
-        iso_finding *f = &p->f[i];
-        if (f->text || !f->render) continue;
-        b.text.n = b.json.n = 0;
-        f->render(p->ctx, f->arg, &b);
-        f->text = iso_xstrndup(b.text.p, b.text.n);
-        f->json = iso_xstrndup(b.json.p, b.json.n);
+        iso_report_render(&p->t->pc, &p->t->findings.f[p->todo[i]], &b);
     }
     iso_buf_free(&b.text);
     iso_buf_free(&b.json);
 }
 
-void iso_prove_findings(const iso_ctx *ctx, iso_finding *f, size_t n, int threads)
+void iso_report_prove(iso_txn_result *t, const size_t *type_counts, size_t n_types, size_t per_type)
 {
-    proofs p = {ctx, f, n, 0};
-    iso_parallel(n < 64 ? 1 : threads, prove, &p);
-}
-
-const char *iso_finding_text(const iso_ctx *ctx, const iso_finding *f, int json, iso_buf *scratch)
-{
-    if (f->text || !f->render) return json ? f->json : f->text;
-    iso_fb b = {{0}, {0}};
-    f->render(ctx, f->arg, &b);
-    iso_buf *keep = json ? &b.json : &b.text;
-    scratch->n = 0;
-    iso_buf_put(scratch, keep->p, keep->n);
-    iso_buf_free(&b.text);
-    iso_buf_free(&b.json);
-    return iso_buf_cstr(scratch);
-}
-
-void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e)
-{
-    iso_buf text = {0}, json = {0}, sub = {0};
-    const char *model = iso_cycle_exists_model(e->type);
-    iso_cycle_exists_subgraph(e->type, &sub);
-    iso_buf_printf(&text, "The search for a specific cycle ran out of time, but these %u transactions "
-                          "form a strongly connected component of the %s graph, so a cycle that %s "
-                          "forbids exists among them. Op indices:",
-                   e->size, iso_buf_cstr(&sub), model);
-    iso_buf_printf(&json, "{\"type\":\"%s\",\"not\":\"%s\",\"subgraph\":\"%s\",\"scc-size\":%u,\"scc\":[",
-                   iso_anomaly_name(e->type), model, iso_buf_cstr(&sub), e->size);
-    for (uint32_t i = 0; i < e->size; i++) {
-        int64_t idx = iso_txn_op(ctx->h, &ctx->txns.t[e->scc[i]])->index;
-        if (i < 64) iso_buf_printf(&text, " %" PRId64, idx);
-        else if (i == 64) iso_buf_printf(&text, " ... (%u more)", e->size - 64);
-        iso_buf_printf(&json, "%s%" PRId64, i ? "," : "", idx);
-    }
-    iso_buf_puts(&json, "]}");
-    iso_ctx_add_finding(ctx, e->type, iso_buf_cstr(&text), iso_buf_cstr(&json));
-    iso_buf_free(&text);
-    iso_buf_free(&json);
-    iso_buf_free(&sub);
-}
-
-void iso_explain_timeout(iso_ctx *ctx, const iso_cycle_timeout *t)
-{
-    iso_buf text = {0}, json = {0};
-    iso_buf_printf(&text, "The search for %s in a strongly connected component of %u transactions "
-                          "ran out of its budget (raise it with -s/--cycle-search-timeout).",
-                   iso_anomaly_name(t->type), t->size);
-    iso_buf_printf(&json, "{\"anomaly-spec-type\":\"%s\",\"scc-size\":%u}", iso_anomaly_name(t->type), t->size);
-    iso_ctx_add_finding(ctx, ISO_A_CYCLE_SEARCH_TIMEOUT, iso_buf_cstr(&text), iso_buf_cstr(&json));
-    iso_buf_free(&text);
-    iso_buf_free(&json);
+    size_t *todo = iso_xmalloc((t->findings.n ? t->findings.n : 1) * sizeof *todo), n = 0, f = 0;
+    for (size_t k = 0; k < n_types; k++)
+        for (size_t i = 0; i < type_counts[k]; i++, f++)
+            if (i < per_type && iso_finding_pending(&t->findings.f[f])) todo[n++] = f;
+    proofs p = {t, todo, n, 0};
+    iso_parallel(n < 64 ? 1 : t->threads, prove, &p);
+    iso_free(todo);
 }

@@ -1,26 +1,28 @@
 /*
- * explain.h -- turn what the cycle search found into findings a database
- * engineer can check by hand: Elle's "Let: ... Then: ..." proofs, with the
- * key and value behind every edge, and Elle's JSON (cycle, steps).
+ * report/proof.h -- proofs a database engineer can check by hand: Elle's
+ * "Let: ... Then: ..." for every cycle the search found, with the key and
+ * value behind every edge and Elle's JSON (cycle, steps); the words for a
+ * cycle-exists fallback and a search timeout; and the one explicit step
+ * that renders a transactional result's pending findings before a writer
+ * shows them.
  */
-#ifndef ISO_EXPLAIN_H
-#define ISO_EXPLAIN_H
+#ifndef ISO_REPORT_PROOF_H
+#define ISO_REPORT_PROOF_H
 
-#include "check/check.h"
-#include "graph/cycle.h"
+#include "check/result.h"
 
 /* The proof of one cycle as text and JSON (both buffers are cleared
- * first); reads ctx only, so several threads may prove cycles at once. */
-void iso_explain_cycle(const iso_ctx *ctx, const iso_cycle *c, iso_buf *text, iso_buf *json);
-/* The same for cycle i of ctx->search: a pending finding's renderer. */
-void iso_prove_cycle(const iso_ctx *ctx, size_t i, iso_fb *f);
-/* Every pending finding of f[0..n) gets its text and JSON, rendered on
- * `threads` threads (renderers only read ctx). */
-void iso_prove_findings(const iso_ctx *ctx, iso_finding *f, size_t n, int threads);
-/* A finding's text (json: its JSON): as stored, or its pending proof
- * rendered into scratch. */
-const char *iso_finding_text(const iso_ctx *ctx, const iso_finding *f, int json, iso_buf *scratch);
-void iso_explain_cycle_exists(iso_ctx *ctx, const iso_cycle_exists *e);
-void iso_explain_timeout(iso_ctx *ctx, const iso_cycle_timeout *t);
+ * first); reads pc only, so several threads may prove cycles at once. */
+void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *text, iso_buf *json);
+
+/* Render pending finding f in place (its text and JSON), with scratch as
+ * working space (two buffers the caller frees). */
+void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch);
+
+/* Render every pending finding among the first per_type of each type of t
+ * (SIZE_MAX: all of them), on t->threads threads when there are many.
+ * Rendered findings keep their text; calling it again renders only what is
+ * still pending. */
+void iso_report_prove(iso_txn_result *t, const size_t *type_counts, size_t n_types, size_t per_type);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * run/sim_run.c -- a workload against the simulated database: logical
+ * run/sim_loop.c -- a workload against the simulated database: logical
  * clients interleaved one micro-op at a time by a seeded schedule, each
  * op recorded as it happens (time is the step count, so one seed gives a
  * byte-identical history). The history is written in 64 KiB chunks: the

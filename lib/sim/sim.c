@@ -1,5 +1,5 @@
 /*
- * run/sim.c -- the simulated database's store and its isolation levels.
+ * sim/sim.c -- the simulated database's store and its isolation levels.
  *
  * What a read sees, by level: RU the newest committed version plus the
  * appends of the write-lock holder (dirty); RC the newest committed
@@ -7,7 +7,7 @@
  * (dirty-read adds the latest active writer's appends). Every level sees
  * its own earlier writes. At commit: RU/RC hold write locks (no-wait: a
  * conflicting writer aborts), SI and above apply first-committer-wins,
- * serializable adds SSI (sim_ssi.c), strict-serializable validates its
+ * serializable adds SSI (ssi.c), strict-serializable validates its
  * reads (nothing it read has changed: serial order = commit order).
  */
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * run/sim.h -- the simulated database: a multi-version store whose
+ * sim/sim.h -- the simulated database: a multi-version store whose
  * isolation level is known, so that the checker can be convicted both
  * ways (clean at the level, the next level's anomaly at some seed).
  *

@@ -1,6 +1,6 @@
 /*
- * run/sim_int.h -- the simulated database's state, shared by sim.c (the
- * store and the levels) and sim_ssi.c (serializable snapshot isolation).
+ * sim/sim_int.h -- the simulated database's state, shared by sim.c (the
+ * store and the levels) and ssi.c (serializable snapshot isolation).
  */
 #ifndef ISO_RUN_SIM_INT_H
 #define ISO_RUN_SIM_INT_H
@@ -56,7 +56,7 @@ struct sim_key *sim_key_get(struct sim *s, int64_t key);
 /* The newest version of k visible at snapshot snap, or ISO_NONE. */
 uint32_t sim_visible(const struct sim *s, const struct sim_key *k, int64_t snap);
 
-/* SSI (sim_ssi.c). Reader id has read key k: note the SIREAD lock and the
+/* SSI (ssi.c). Reader id has read key k: note the SIREAD lock and the
  * rw conflicts with newer committed versions; -1 if id must abort. */
 int ssi_read(struct sim *s, uint32_t id, struct sim_key *k);
 /* Before id commits: rw conflicts with the readers of the keys it wrote,

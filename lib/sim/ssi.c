@@ -1,5 +1,5 @@
 /*
- * run/sim_ssi.c -- serializable snapshot isolation (Cahill, Röhm, Fekete
+ * sim/ssi.c -- serializable snapshot isolation (Cahill, Röhm, Fekete
  * 2008; the algorithm PostgreSQL uses): every non-serializable execution
  * under SI has a pivot, a transaction with an rw anti-dependency in from
  * one concurrent transaction and out to another. Each transaction carries

@@ -291,7 +291,7 @@ static bool fully_observed(const hist *h)
 /* Show a history, the checker's result and the search's order; at most
  * five failures and five -v notes per run. */
 static void report(ctx *c, bool note, const char *what, long idx, const cfg *k, const buf *jsonl,
-                   const iso_result *res, const search *s)
+                   iso_result *res, const search *s)
 {
     if ((note ? c->printed_notes++ : c->printed++) >= 5) return;
     printf("\n%s: history %ld (crosscheck -s %llu -i %ld), %s\n", what, idx,

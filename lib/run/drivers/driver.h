@@ -1,6 +1,6 @@
 /*
- * run/driver.h -- what a database backend provides to the runner. A new
- * database (PostgreSQL, MariaDB, ...) is one driver_<name>.c filling this
+ * run/drivers/driver.h -- what a database backend provides to the runner. A new
+ * database (PostgreSQL, MariaDB, ...) is one drivers/<name>.c filling this
  * table plus a line in drivers.c; the runner, generator and recorder stay
  * as they are.
  *

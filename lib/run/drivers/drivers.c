@@ -1,6 +1,6 @@
 /*
- * run/drivers.c -- the list of database backends `isolde run` knows
- * (besides the built-in sim). A new database is a driver_<name>.c and a
+ * run/drivers/drivers.c -- the list of database backends `isolde run` knows
+ * (besides the built-in sim). A new database is a <name>.c and a
  * line here; the runner itself does not change.
  */
 #include <string.h>

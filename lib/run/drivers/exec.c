@@ -1,5 +1,5 @@
 /*
- * run/driver_exec.c -- any database through a subprocess: each client
+ * run/drivers/exec.c -- any database through a subprocess: each client
  * starts the --url command with sh -c (in its own process group) and
  * talks the line protocol of docs/FORMATS.md section 7 over a socket pair
  * (its stdin and stdout). A client that dies, hangs past --timeout or

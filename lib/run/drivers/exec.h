@@ -1,6 +1,6 @@
 /*
- * run/exec.h -- the exec backend's reply parser (exec_reply.c), apart from
- * the process plumbing (driver_exec.c) so that it can be tested alone.
+ * run/drivers/exec.h -- the exec backend's reply parser (exec_reply.c), apart from
+ * the process plumbing (exec.c) so that it can be tested alone.
  */
 #ifndef ISO_RUN_EXEC_H
 #define ISO_RUN_EXEC_H

@@ -1,5 +1,5 @@
 /*
- * run/exec_reply.c -- reading one reply line of the exec protocol
+ * run/drivers/exec_reply.c -- reading one reply line of the exec protocol
  * (docs/FORMATS.md section 7):
  *   {"type":"ok","value":[["append",3,7],["r",4,[1,7]]]}
  *   {"type":"fail","error":"serialization failure"}

@@ -1,5 +1,5 @@
 /*
- * run/driver_sqlite.c -- SQLite through libsqlite3: one connection per
+ * run/drivers/sqlite.c -- SQLite through libsqlite3: one connection per
  * client on one database file. Lists live in isolde_la(k, v) as text
  * "1,2,3", and an append is one upsert that concatenates onto the stored
  * list; registers are plain rows of isolde_rw(k, v).

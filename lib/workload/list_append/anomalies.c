@@ -1,11 +1,10 @@
 /*
- * la_anomalies.c -- list-append anomalies found without cycles: G1a
+ * workload/list_append/anomalies.c -- list-append anomalies found without cycles: G1a
  * (aborted read), G1b (intermediate read), garbage-read, internal,
  * future-read, duplicate-elements, incompatible-order, dirty-update and
  * lost-update, each rendered for people and as Elle's JSON.
  */
-#include "report/finding.h"
-#include "workload/list_append/list_append.h"
+#include "workload/list_append/list_append_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,26 +13,26 @@
 
 /* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */
 /* iso_render_fn of G1b finding i: a read ending in an intermediate append. */
-static void render_g1b(const iso_ctx *ctx, size_t i, iso_fb *f)
+static void render_g1b(const iso_proof_ctx *pc, size_t i, iso_fb *f)
 {
-    const la_state *st = ctx->wl_state;
+    const la_state *st = pc->wl_state;
     const la_g1b *g = &st->g1b[i];
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &pc->h->store;
     size_t n;
     const iso_val *items = la_read_items(s, mop_val(s, g->mop), &n);
     uint32_t tx[2] = {g->reader, g->writer};
-    iso_fb_let(ctx, f, tx, 2);
+    iso_fb_let(pc, f, tx, 2);
     iso_buf_puts(&f->text, "T1 read ");
-    iso_fb_val(ctx, f, mop_key(s, g->mop));
+    iso_fb_val(pc, f, mop_key(s, g->mop));
     iso_buf_puts(&f->text, " = ");
-    iso_fb_val(ctx, f, mop_val(s, g->mop));
+    iso_fb_val(pc, f, mop_val(s, g->mop));
     iso_buf_puts(&f->text, ", ending in ");
-    iso_fb_val(ctx, f, items[n - 1]);
+    iso_fb_val(pc, f, items[n - 1]);
     iso_buf_puts(&f->text, ", but T2 appended to that key again after it: T1 read an intermediate state.");
-    iso_fb_field_op(ctx, f, "op", g->reader);
-    iso_fb_field(ctx, f, "mop", g->mop);
-    iso_fb_field_op(ctx, f, "writer", g->writer);
-    iso_fb_field(ctx, f, "element", items[n - 1]);
+    iso_fb_field_op(pc, f, "op", g->reader);
+    iso_fb_field(pc, f, "mop", g->mop);
+    iso_fb_field_op(pc, f, "writer", g->writer);
+    iso_fb_field(pc, f, "element", items[n - 1]);
     iso_fb_close(f);
 }
 
@@ -46,31 +45,31 @@ static void read_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop,
         if (a && a->type != ISO_OP_FAIL) continue;
         iso_fb f = {{0}, {0}};
         uint32_t tx[2] = {t, a ? a->txn : t};
-        iso_fb_let(ctx, &f, tx, a ? 2 : 1);
+        iso_fb_let(&ctx->pc, &f, tx, a ? 2 : 1);
         iso_buf_puts(&f.text, "T1 read ");
-        iso_fb_val(ctx, &f, mop_key(&ctx->h->store, mop));
+        iso_fb_val(&ctx->pc, &f, mop_key(&ctx->pc.h->store, mop));
         iso_buf_puts(&f.text, " = ");
-        iso_fb_val(ctx, &f, mop_val(&ctx->h->store, mop));
+        iso_fb_val(&ctx->pc, &f, mop_val(&ctx->pc.h->store, mop));
         iso_buf_puts(&f.text, ", which includes ");
-        iso_fb_val(ctx, &f, items[i]);
+        iso_fb_val(&ctx->pc, &f, items[i]);
         iso_buf_puts(&f.text, a ? "; T2 appended it but failed: T1 read aborted state."
                                 : "; no transaction ever appended that element to that key.");
-        iso_fb_field_op(ctx, &f, "op", t);
-        iso_fb_field(ctx, &f, "mop", mop);
-        if (a) iso_fb_field_op(ctx, &f, "writer", a->txn);
-        iso_fb_field(ctx, &f, "element", items[i]);
-        iso_fb_emit(ctx, &f, a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
+        iso_fb_field_op(&ctx->pc, &f, "op", t);
+        iso_fb_field(&ctx->pc, &f, "mop", mop);
+        if (a) iso_fb_field_op(&ctx->pc, &f, "writer", a->txn);
+        iso_fb_field(&ctx->pc, &f, "element", items[i]);
+        iso_fb_emit(&ctx->findings, &f, a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
     }
     if (last && last->intermediate && last->txn != t) {
         ISO_PUSH(st->g1b, st->n_g1b, st->cap_g1b, ((la_g1b){t, last->txn, mop}));
-        iso_ctx_add_pending(ctx, ISO_A_G1B, render_g1b, st->n_g1b - 1);
+        iso_findings_add_pending(&ctx->findings, ISO_A_G1B, render_g1b, st->n_g1b - 1);
     }
 }
 
 /* duplicate-elements: a read that lists one element more than once. */
 static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val *items, size_t n)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &ctx->pc.h->store;
     iso_val *dup = iso_xmalloc((n ? n : 1) * sizeof *dup);
     size_t nd = 0;
     for (size_t i = 0; i < n; i++) {
@@ -84,12 +83,12 @@ static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val
     }
     if (nd) {
         iso_fb f = {{0}, {0}};
-        iso_fb_let(ctx, &f, &t, 1);
+        iso_fb_let(&ctx->pc, &f, &t, 1);
         iso_buf_puts(&f.text, "T1 read ");
-        iso_fb_val(ctx, &f, mop_val(s, mop));
+        iso_fb_val(&ctx->pc, &f, mop_val(s, mop));
         iso_buf_puts(&f.text, ", which lists the same appended element more than once.");
-        iso_fb_field_op(ctx, &f, "op", t);
-        iso_fb_field(ctx, &f, "mop", mop);
+        iso_fb_field_op(&ctx->pc, &f, "op", t);
+        iso_fb_field(&ctx->pc, &f, "mop", mop);
         iso_fb_key(&f, "duplicates");
         iso_buf_puts(&f.json, "{");
         for (size_t i = 0; i < nd; i++) {
@@ -103,7 +102,7 @@ static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val
             iso_buf_free(&tmp);
         }
         iso_buf_puts(&f.json, "}");
-        iso_fb_emit(ctx, &f, ISO_A_DUPLICATE_ELEMENTS);
+        iso_fb_emit(&ctx->findings, &f, ISO_A_DUPLICATE_ELEMENTS);
     }
     iso_free(dup);
 }
@@ -158,7 +157,7 @@ static int read_matches(const iso_store *s, const kstate *k, const iso_val *item
 static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k)
 {
     iso_fb f = {{0}, {0}};
-    iso_fb_let(ctx, &f, &t, 1);
+    iso_fb_let(&ctx->pc, &f, &t, 1);
     iso_buf exp = {0}, expj = {0};
     iso_buf_puts(&exp, "[");
     iso_buf_puts(&expj, "[");
@@ -166,30 +165,30 @@ static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k
     for (size_t i = 0; i < k->n_base + k->n; i++) {
         iso_val v = i < k->n_base ? k->base[i] : k->list[i - k->n_base];
         if (i || k->kind == ST_SUFFIX) { iso_buf_puts(&exp, " "); iso_buf_puts(&expj, ","); }
-        iso_ctx_val_text(ctx, v, &exp);
-        iso_ctx_val_json(ctx, v, &expj);
+        iso_pc_val_text(&ctx->pc, v, &exp);
+        iso_pc_val_json(&ctx->pc, v, &expj);
     }
     iso_buf_puts(&exp, "]");
     iso_buf_puts(&expj, "]");
     iso_buf_puts(&f.text, "T1 read ");
-    iso_fb_val(ctx, &f, mop_val(&ctx->h->store, mop));
+    iso_fb_val(&ctx->pc, &f, mop_val(&ctx->pc.h->store, mop));
     iso_buf_puts(&f.text, " from ");
-    iso_fb_val(ctx, &f, mop_key(&ctx->h->store, mop));
+    iso_fb_val(&ctx->pc, &f, mop_key(&ctx->pc.h->store, mop));
     iso_buf_printf(&f.text, ", but its own earlier reads and appends imply %s.", iso_buf_cstr(&exp));
-    iso_fb_field_op(ctx, &f, "op", t);
-    iso_fb_field(ctx, &f, "mop", mop);
+    iso_fb_field_op(&ctx->pc, &f, "op", t);
+    iso_fb_field(&ctx->pc, &f, "mop", mop);
     iso_fb_key(&f, "expected");
     iso_buf_puts(&f.json, iso_buf_cstr(&expj));
     iso_buf_free(&exp);
     iso_buf_free(&expj);
-    iso_fb_emit(ctx, &f, ISO_A_INTERNAL);
+    iso_fb_emit(&ctx->findings, &f, ISO_A_INTERNAL);
 }
 
 /* Elle's op-int-case: the first read that disagrees with the transaction's
  * own earlier reads and appends of that key. */
 static void internal_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &ctx->pc.h->store;
     size_t nk = 0;
     for (size_t j = 0; j < n; j++) {
         kstate *k = state_of(st, &nk, s, mop_key(s, m[j]));
@@ -216,7 +215,7 @@ static void internal_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *
 /* Elle's op-future-read-case: an append of an element the txn already read. */
 static void future_read_txn(iso_ctx *ctx, const la_state *st, uint32_t t, const iso_val *m, size_t n)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &ctx->pc.h->store;
     for (size_t j = 0; j < n; j++) {
         if (la_mop_kind(st, m[j]) != LA_APPEND) continue;
         iso_val key = mop_key(s, m[j]), v = mop_val(s, m[j]);
@@ -227,18 +226,18 @@ static void future_read_txn(iso_ctx *ctx, const la_state *st, uint32_t t, const 
             for (size_t i = 0; i < len; i++) {
                 if (!iso_val_eq(s, items[i], v)) continue;
                 iso_fb f = {{0}, {0}};
-                iso_fb_let(ctx, &f, &t, 1);
+                iso_fb_let(&ctx->pc, &f, &t, 1);
                 iso_buf_puts(&f.text, "T1 read ");
-                iso_fb_val(ctx, &f, mop_val(s, m[r]));
+                iso_fb_val(&ctx->pc, &f, mop_val(s, m[r]));
                 iso_buf_puts(&f.text, " from ");
-                iso_fb_val(ctx, &f, key);
+                iso_fb_val(&ctx->pc, &f, key);
                 iso_buf_puts(&f.text, ", which includes ");
-                iso_fb_val(ctx, &f, v);
+                iso_fb_val(&ctx->pc, &f, v);
                 iso_buf_puts(&f.text, ", an element T1 itself appends only later.");
-                iso_fb_field_op(ctx, &f, "op", t);
-                iso_fb_field(ctx, &f, "mop", m[r]);
-                iso_fb_field(ctx, &f, "element", v);
-                iso_fb_emit(ctx, &f, ISO_A_FUTURE_READ);
+                iso_fb_field_op(&ctx->pc, &f, "op", t);
+                iso_fb_field(&ctx->pc, &f, "mop", m[r]);
+                iso_fb_field(&ctx->pc, &f, "element", v);
+                iso_fb_emit(&ctx->findings, &f, ISO_A_FUTURE_READ);
                 return;
             }
         }
@@ -253,15 +252,15 @@ static int repeats_key(const iso_store *s, const iso_val *m, size_t n)
     return 0;
 }
 
-static void collect_lost_updates(const iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m,
+static void collect_lost_updates(const iso_proof_ctx *pc, la_state *st, uint32_t t, const iso_val *m,
                                  size_t n);
 
 void la_txn_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
 {
-    if (n < 2 || !repeats_key(&ctx->h->store, m, n)) return;
+    if (n < 2 || !repeats_key(&ctx->pc.h->store, m, n)) return;
     internal_txn(ctx, st, t, m, n);
     future_read_txn(ctx, st, t, m, n);
-    collect_lost_updates(ctx, st, t, m, n);
+    collect_lost_updates(&ctx->pc, st, t, m, n);
 }
 
 void la_anomalies_free(la_state *st)
@@ -281,28 +280,28 @@ static void dirty_update_case(iso_ctx *ctx, const la_state *st, uint32_t key, co
 {
     iso_fb f = {{0}, {0}};
     uint32_t tx[2] = {t1, t2};
-    iso_fb_let(ctx, &f, tx, 2);
+    iso_fb_let(&ctx->pc, &f, tx, 2);
     iso_buf_puts(&f.text, "T1 failed, yet its append to ");
-    iso_fb_val(ctx, &f, st->keys.vals[key]);
+    iso_fb_val(&ctx->pc, &f, st->keys.vals[key]);
     iso_buf_puts(&f.text, " stands in the version order before T2's committed append: versions ");
-    iso_fb_field(ctx, &f, "key", st->keys.vals[key]);
+    iso_fb_field(&ctx->pc, &f, "key", st->keys.vals[key]);
     iso_fb_key(&f, "values");
     iso_buf_puts(&f.json, "[");
     iso_buf_puts(&f.text, "[");
     for (size_t i = 0; i < n; i++) {
         if (i) { iso_buf_puts(&f.json, ","); iso_buf_puts(&f.text, " "); }
-        iso_ctx_val_json(ctx, vs[i], &f.json);
-        iso_fb_val(ctx, &f, vs[i]);
+        iso_pc_val_json(&ctx->pc, vs[i], &f.json);
+        iso_fb_val(&ctx->pc, &f, vs[i]);
     }
     iso_buf_puts(&f.text, "] promote aborted state to committed state.");
     iso_buf_puts(&f.json, "]");
     iso_fb_key(&f, "txns");
     iso_buf_puts(&f.json, "[");
-    iso_ctx_op_json(ctx, t1, &f.json);
+    iso_pc_op_json(&ctx->pc, t1, &f.json);
     iso_buf_puts(&f.json, ",\"...\",");
-    iso_ctx_op_json(ctx, t2, &f.json);
+    iso_pc_op_json(&ctx->pc, t2, &f.json);
     iso_buf_puts(&f.json, "]");
-    iso_fb_emit(ctx, &f, ISO_A_DIRTY_UPDATE);
+    iso_fb_emit(&ctx->findings, &f, ISO_A_DIRTY_UPDATE);
 }
 
 /* Elle's dirty-update-cases: walk the key's version order as Elle infers
@@ -311,7 +310,7 @@ static void dirty_update_case(iso_ctx *ctx, const la_state *st, uint32_t key, co
  * writers) by an ok one promotes aborted state. */
 static void dirty_updates(iso_ctx *ctx, const la_state *st)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &ctx->pc.h->store;
     for (uint32_t key = 0; key < st->keys.n; key++) {
         const la_key *k = &st->k[key];
         if (!k->has_fail) continue;
@@ -356,10 +355,10 @@ static int lu_cmp(const void *a, const void *b)
 
 /* Elle's lost-update-cases: per ok txn, the first (external) read of each
  * key, grouped with the txn's first write of that key. */
-static void collect_lost_updates(const iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m,
+static void collect_lost_updates(const iso_proof_ctx *pc, la_state *st, uint32_t t, const iso_val *m,
                                  size_t n)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &pc->h->store;
     for (size_t j = 0; j < n; j++) {
         if (la_mop_kind(st, m[j]) != LA_APPEND) continue;
         iso_val key = mop_key(s, m[j]);
@@ -394,20 +393,20 @@ static void sort_candidates(la_state *st)
 }
 
 /* iso_render_fn of lost-update finding i. */
-static void render_lost(const iso_ctx *ctx, size_t i, iso_fb *f)
+static void render_lost(const iso_proof_ctx *pc, size_t i, iso_fb *f)
 {
-    const la_state *st = ctx->wl_state;
+    const la_state *st = pc->wl_state;
     const la_lost *l = &st->lost[i];
     const uint32_t *tx = st->pend_txns + l->txns;
-    iso_fb_let(ctx, f, tx, l->n);
+    iso_fb_let(pc, f, tx, l->n);
     iso_buf_printf(&f->text, "T1..T%u all read ", l->n);
-    iso_fb_val(ctx, f, st->keys.vals[l->key]);
+    iso_fb_val(pc, f, st->keys.vals[l->key]);
     iso_buf_puts(&f->text, " = ");
-    iso_fb_val(ctx, f, l->value);
+    iso_fb_val(pc, f, l->value);
     iso_buf_puts(&f->text, " and then appended to it, and all committed: all but one update was lost.");
-    iso_fb_field(ctx, f, "key", st->keys.vals[l->key]);
-    iso_fb_field(ctx, f, "value", l->value);
-    iso_fb_field_ops(ctx, f, "txns", tx, l->n);
+    iso_fb_field(pc, f, "key", st->keys.vals[l->key]);
+    iso_fb_field(pc, f, "value", l->value);
+    iso_fb_field_ops(pc, f, "txns", tx, l->n);
     iso_fb_close(f);
 }
 
@@ -417,12 +416,12 @@ static void lost_update_case(iso_ctx *ctx, la_state *st, const lu_entry *e, size
     ISO_GROW(st->pend_txns, st->cap_pend_txns, st->n_pend_txns + n);
     for (size_t i = 0; i < n; i++) st->pend_txns[st->n_pend_txns++] = e[i].txn;
     ISO_PUSH(st->lost, st->n_lost, st->cap_lost, l);
-    iso_ctx_add_pending(ctx, ISO_A_LOST_UPDATE, render_lost, st->n_lost - 1);
+    iso_findings_add_pending(&ctx->findings, ISO_A_LOST_UPDATE, render_lost, st->n_lost - 1);
 }
 
 static void lost_updates(iso_ctx *ctx, la_state *st)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &ctx->pc.h->store;
     sort_candidates(st);
     lu_entry *e = st->lu;
     size_t n = st->n_lu;
@@ -476,20 +475,20 @@ static void incompatible_case(iso_ctx *ctx, const la_state *st, uint32_t key, is
 {
     iso_fb f = {{0}, {0}};
     iso_buf_puts(&f.text, "Reads of ");
-    iso_fb_val(ctx, &f, st->keys.vals[key]);
+    iso_fb_val(&ctx->pc, &f, st->keys.vals[key]);
     iso_buf_puts(&f.text, " disagree on the order of appends: ");
-    iso_fb_val(ctx, &f, a);
+    iso_fb_val(&ctx->pc, &f, a);
     iso_buf_puts(&f.text, " is not a prefix of ");
-    iso_fb_val(ctx, &f, b);
+    iso_fb_val(&ctx->pc, &f, b);
     iso_buf_puts(&f.text, ", so no single version order explains both.");
-    iso_fb_field(ctx, &f, "key", st->keys.vals[key]);
+    iso_fb_field(&ctx->pc, &f, "key", st->keys.vals[key]);
     iso_fb_key(&f, "values");
     iso_buf_puts(&f.json, "[");
-    iso_ctx_val_json(ctx, a, &f.json);
+    iso_pc_val_json(&ctx->pc, a, &f.json);
     iso_buf_puts(&f.json, ",");
-    iso_ctx_val_json(ctx, b, &f.json);
+    iso_pc_val_json(&ctx->pc, b, &f.json);
     iso_buf_puts(&f.json, "]");
-    iso_fb_emit(ctx, &f, ISO_A_INCOMPATIBLE_ORDER);
+    iso_fb_emit(&ctx->findings, &f, ISO_A_INCOMPATIBLE_ORDER);
 }
 
 /* Elle's incompatible-orders, for every key whose reads disagree, in one
@@ -498,15 +497,15 @@ static void incompatible_case(iso_ctx *ctx, const la_state *st, uint32_t key, is
  * the longer. */
 static void incompatible_orders(iso_ctx *ctx, const la_state *st)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &ctx->pc.h->store;
     keyed_read *r = NULL;
     size_t n = 0, cap = 0, any = 0;
     for (uint32_t key = 0; key < st->keys.n && !any; key++) any = st->k[key].incompatible;
-    for (uint32_t t = 0; any && t < ctx->txns.n; t++) {
-        const iso_txn *tx = &ctx->txns.t[t];
+    for (uint32_t t = 0; any && t < ctx->pc.txns.n; t++) {
+        const iso_txn *tx = &ctx->pc.txns.t[t];
         if (tx->cmp == ISO_NONE || (tx->type != ISO_OP_OK && tx->type != ISO_OP_INFO)) continue;
         size_t nm;
-        const iso_val *m = la_txn_mops(ctx, t, &nm);
+        const iso_val *m = la_txn_mops(&ctx->pc, t, &nm);
         for (size_t j = 0; j < nm; j++) {
             if (la_mop_kind(st, m[j]) != LA_READ) continue;
             uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));

@@ -1,5 +1,5 @@
 /*
- * la_appends.c -- list-append's append index: (key, value) -> the append
+ * workload/list_append/appends.c -- list-append's append index: (key, value) -> the append
  * record. Most histories append small distinct integers per key, so a key
  * whose values span at most twice their count gets a dense table indexed
  * by value (lookups walk memory in order, as version orders do); any other
@@ -7,7 +7,7 @@
  * append is known; a second append of one value to one key is the
  * workload violation la_index_appends reports.
  */
-#include "workload/list_append/list_append.h"
+#include "workload/list_append/list_append_int.h"
 
 #include <stdlib.h>
 

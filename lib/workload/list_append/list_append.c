@@ -1,39 +1,12 @@
 /*
- * list_append.c -- the list-append workload: index every append, infer each
+ * workload/list_append/list_append.c -- the list-append workload: index every append, infer each
  * key's version order from its reads, and derive ww / wr / rw edges as
  * Elle's list-append does; explain any such edge on demand.
  */
-#include "report/finding.h"
-#include "workload/list_append/list_append.h"
+#include "workload/list_append/list_append_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- micro-ops --------------------------------------------------------- */
-
-int la_mop_kind(const la_state *st, iso_val mop)
-{
-    const iso_store *s = st->keys.store;
-    if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return 0;
-    size_t n = iso_seq_len(s, mop);
-    if (n < 2 || n > 3) return 0;
-    const iso_val *it = iso_seq_items(s, mop);
-    if (n == 3 && iso_name_atoms_has(&st->append_name, it[0])) return LA_APPEND;
-    if (iso_name_atoms_has(&st->read_name, it[0])) return LA_READ;
-    return 0;
-}
-
-const iso_val *la_read_items(const iso_store *s, iso_val v, size_t *n)
-{
-    if (!iso_is_seq(v)) { *n = 0; return NULL; }
-    *n = iso_seq_len(s, v);
-    return iso_seq_items(s, v);
-}
-
-const iso_val *la_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n)
-{
-    return la_read_items(&ctx->h->store, iso_txn_op(ctx->h, &ctx->txns.t[txn])->value, n);
-}
 
 /* A completed ok/info transaction: Elle's history+. */
 static int in_plus(const iso_txn *t)
@@ -42,30 +15,30 @@ static int in_plus(const iso_txn *t)
 }
 
 /* Reject a transaction that is not list-append, naming the op's position. */
-static int bad_txn(const iso_ctx *ctx, uint32_t txn, const char *what, iso_val v,
+static int bad_txn(const iso_proof_ctx *pc, uint32_t txn, const char *what, iso_val v,
                    iso_error *err)
 {
-    const iso_op *op = iso_txn_op(ctx->h, &ctx->txns.t[txn]);
+    const iso_op *op = iso_txn_op(pc->h, &pc->txns.t[txn]);
     iso_buf b = {0};
-    iso_val_edn(&ctx->h->store, v, &b);
-    iso_fail(err, ctx->h->name, op->line, op->col, "%s: %s (op index %lld)", what,
+    iso_val_edn(&pc->h->store, v, &b);
+    iso_fail(err, pc->h->name, op->line, op->col, "%s: %s (op index %lld)", what,
              iso_buf_cstr(&b), (long long)op->index);
     iso_buf_free(&b);
     return -1;
 }
 
 /* The workload violation: append `later` repeats an earlier (key, value). */
-static int dup_append(const iso_ctx *ctx, const la_state *st, size_t later, iso_error *err)
+static int dup_append(const iso_proof_ctx *pc, const la_state *st, size_t later, iso_error *err)
 {
     const la_append *b = &st->ap[later], *a = la_find(st, b->key, b->value);
-    const iso_op *first = iso_txn_op(ctx->h, &ctx->txns.t[a->txn]);
-    const iso_op *op = iso_txn_op(ctx->h, &ctx->txns.t[b->txn]);
+    const iso_op *first = iso_txn_op(pc->h, &pc->txns.t[a->txn]);
+    const iso_op *op = iso_txn_op(pc->h, &pc->txns.t[b->txn]);
     iso_buf m = {0};
     iso_buf_puts(&m, "appending ");
-    iso_val_edn(&ctx->h->store, b->value, &m);
+    iso_val_edn(&pc->h->store, b->value, &m);
     iso_buf_puts(&m, " to key ");
-    iso_val_edn(&ctx->h->store, st->keys.vals[b->key], &m);
-    iso_fail(err, ctx->h->name, op->line, op->col,
+    iso_val_edn(&pc->h->store, st->keys.vals[b->key], &m);
+    iso_fail(err, pc->h->name, op->line, op->col,
              "%s repeats a value already appended to that key by the op at line %u "
              "(index %lld); list-append needs every appended value unique per key",
              iso_buf_cstr(&m), first->line, (long long)first->index);
@@ -86,17 +59,17 @@ static void mark_intermediate(la_state *st, size_t first, size_t last)
  * disagree. */
 static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key, iso_error *err)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &ctx->pc.h->store;
     iso_val v = mop_val(s, mop);
     if (iso_is_nil(v)) return 0;
     if (!iso_is_seq(v) || iso_seq_kind(s, v) > ISO_SEQ_LIST)
-        return bad_txn(ctx, t, "a list-append read must return a list", mop, err);
+        return bad_txn(&ctx->pc, t, "a list-append read must return a list", mop, err);
     size_t len;
     const iso_val *items = la_read_items(s, v, &len);
     if (!len) return 0;
     la_key *k = &st->k[key];
     if (len > k->full_len) { k->full = items; k->full_len = (uint32_t)len; }
-    if (!in_plus(&ctx->txns.t[t])) return 0;
+    if (!in_plus(&ctx->pc.txns.t[t])) return 0;
     if (!k->incompatible && !iso_vals_eq(s, items, k->order, len < k->len ? len : k->len)) k->incompatible = 1;
     if (len > k->len) { k->order = items; k->len = (uint32_t)len; }
     return 0;
@@ -106,18 +79,18 @@ static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint3
  * and track each key's longest read. */
 static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
 {
-    const iso_store *s = &ctx->h->store;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        const iso_txn *tx = &ctx->txns.t[t];
-        iso_val value = iso_txn_op(ctx->h, tx)->value;
+    const iso_store *s = &ctx->pc.h->store;
+    for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
+        const iso_txn *tx = &ctx->pc.txns.t[t];
+        iso_val value = iso_txn_op(ctx->pc.h, tx)->value;
         if (!iso_is_nil(value) && (!iso_is_seq(value) || iso_seq_kind(s, value) > ISO_SEQ_LIST))
-            return bad_txn(ctx, t, "a transaction must be a vector of micro-ops", value, err);
+            return bad_txn(&ctx->pc, t, "a transaction must be a vector of micro-ops", value, err);
         size_t n, first = st->n_ap;
-        const iso_val *m = la_txn_mops(ctx, t, &n);
+        const iso_val *m = la_txn_mops(&ctx->pc, t, &n);
         for (size_t j = 0; j < n; j++) {
             int kind = la_mop_kind(st, m[j]);
             if (!kind)
-                return bad_txn(ctx, t, "list-append micro-ops are [:append k v] or [:r k v]", m[j], err);
+                return bad_txn(&ctx->pc, t, "list-append micro-ops are [:append k v] or [:r k v]", m[j], err);
             uint32_t key = iso_keys_intern(&st->keys, mop_key(s, m[j]));
             if (key >= st->n_k) {
                 size_t old = st->n_k;
@@ -136,10 +109,10 @@ static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
         mark_intermediate(st, first, st->n_ap);
     }
     long dup = la_index_appends(st);
-    if (dup >= 0) return dup_append(ctx, st, (size_t)dup, err);
+    if (dup >= 0) return dup_append(&ctx->pc, st, (size_t)dup, err);
     for (size_t i = 0; i < st->n_ap; i++) {
         const la_append *a = &st->ap[i];
-        const iso_txn *tx = &ctx->txns.t[a->txn];
+        const iso_txn *tx = &ctx->pc.txns.t[a->txn];
         st->k[a->key].appends_ops += (tx->inv != ISO_NONE) + (tx->cmp != ISO_NONE);
         st->k[a->key].last_ap = (uint32_t)i;
         if (a->type == ISO_OP_FAIL) st->k[a->key].has_fail = 1;
@@ -225,14 +198,14 @@ typedef struct la_read { uint32_t slot, txn; } la_read;
  * is no read at all, as in Elle's read-index); and its anomalies. */
 static void index_reads(iso_ctx *ctx, la_state *st)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &ctx->pc.h->store;
     la_read *rs = NULL;
     size_t nr = 0, cap = 0;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        const iso_txn *tx = &ctx->txns.t[t];
+    for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
+        const iso_txn *tx = &ctx->pc.txns.t[t];
         if (!in_plus(tx)) continue;
         size_t n;
-        const iso_val *m = la_txn_mops(ctx, t, &n);
+        const iso_val *m = la_txn_mops(&ctx->pc, t, &n);
         for (size_t j = 0; j < n; j++) {
             if (la_mop_kind(st, m[j]) != LA_READ) continue;
             iso_val v = mop_val(s, m[j]);
@@ -314,11 +287,11 @@ static void reads_job(iso_ctx *ctx, void *st)
 static void keys_job(iso_ctx *side, void *arg)
 {
     la_state *st = arg;
-    for (uint32_t t = 0; t < side->txns.n; t++) {
-        const iso_txn *tx = &side->txns.t[t];
+    for (uint32_t t = 0; t < side->pc.txns.n; t++) {
+        const iso_txn *tx = &side->pc.txns.t[t];
         if (tx->type != ISO_OP_OK || tx->cmp == ISO_NONE) continue;
         size_t n;
-        const iso_val *m = la_txn_mops(side, t, &n);
+        const iso_val *m = la_txn_mops(&side->pc, t, &n);
         la_txn_anomalies(side, st, t, m, n);
     }
     la_key_anomalies(side, st);
@@ -327,13 +300,13 @@ static void keys_job(iso_ctx *side, void *arg)
 static int analyze(iso_ctx *ctx, iso_error *err)
 {
     la_state *st = iso_xcalloc(1, sizeof *st);
-    ctx->wl_state = st;
-    iso_keys_init(&st->keys, &ctx->h->store);
-    iso_name_atoms_find(&ctx->h->store, "append", &st->append_name);
-    iso_name_atoms_find(&ctx->h->store, "r", &st->read_name);
+    ctx->pc.wl_state = st;
+    iso_keys_init(&st->keys, &ctx->pc.h->store);
+    iso_name_atoms_find(&ctx->pc.h->store, "append", &st->append_name);
+    iso_name_atoms_find(&ctx->pc.h->store, "r", &st->read_name);
     if (index_appends(ctx, st, err)) return -1;
     iso_phase("la: appends");
-    build_orders(st, &ctx->h->store);
+    build_orders(st, &ctx->pc.h->store);
     iso_phase("la: orders");
     iso_ctx_both(ctx, reads_job, keys_job, st);
     iso_phase("la: ww/rw");
@@ -342,13 +315,13 @@ static int analyze(iso_ctx *ctx, iso_error *err)
 
 /* ---- explanations ------------------------------------------------------- */
 
-static long mop_index_of(const iso_ctx *ctx, uint32_t txn, int kind, uint32_t key,
+static long mop_index_of(const iso_proof_ctx *pc, uint32_t txn, int kind, uint32_t key,
                          iso_val v, int match_last)
 {
-    const la_state *st = ctx->wl_state;
-    const iso_store *s = &ctx->h->store;
+    const la_state *st = pc->wl_state;
+    const iso_store *s = &pc->h->store;
     size_t n;
-    const iso_val *m = la_txn_mops(ctx, txn, &n);
+    const iso_val *m = la_txn_mops(pc, txn, &n);
     for (size_t j = 0; j < n; j++) {
         if (la_mop_kind(st, m[j]) != kind || iso_keys_find(&st->keys, mop_key(s, m[j])) != key) continue;
         iso_val x = mop_val(s, m[j]);
@@ -363,19 +336,19 @@ static long mop_index_of(const iso_ctx *ctx, uint32_t txn, int kind, uint32_t ke
     return -1;
 }
 
-static int explain_append(const iso_ctx *ctx, uint32_t a, int bit, size_t j,
+static int explain_append(const iso_proof_ctx *pc, uint32_t a, int bit, size_t j,
                           iso_val kv, iso_val v, const char *ta, const char *tb,
                           iso_buf *text, iso_buf *json)
 {
-    const la_state *st = ctx->wl_state;
+    const la_state *st = pc->wl_state;
     uint32_t key = iso_keys_find(&st->keys, kv);
     iso_val prev;
     int has_prev = la_prev_element(st, key, v, &prev);
     if (bit == ISO_EDGE_WW) {
         const la_append *w = has_prev ? writer_of(st, key, prev) : NULL;
         if (!w || w->txn != a) return 0;
-        iso_edge_text(ctx, text, "%2 appended %B after %1 appended %A to %K", ta, tb, kv, prev, v);
-        iso_edge_json(ctx, json, "ww", kv, NULL, prev, &v, mop_index_of(ctx, a, LA_APPEND, key, prev, 0),
+        iso_edge_text(pc, text, "%2 appended %B after %1 appended %A to %K", ta, tb, kv, prev, v);
+        iso_edge_json(pc, json, "ww", kv, NULL, prev, &v, mop_index_of(pc, a, LA_APPEND, key, prev, 0),
                       (long)j);
         return 1;
     }
@@ -384,37 +357,37 @@ static int explain_append(const iso_ctx *ctx, uint32_t a, int bit, size_t j,
     for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1] && !found; r++) found = st->rd[r] == a;
     if (!found) return 0;
     if (has_prev)
-        iso_edge_text(ctx, text, "%1 did not observe %2's append of %B to %K", ta, tb, kv, prev, v);
+        iso_edge_text(pc, text, "%1 did not observe %2's append of %B to %K", ta, tb, kv, prev, v);
     else
-        iso_edge_text(ctx, text, "%1 observed the initial (nil) state of %K, which %2 created by appending %B",
+        iso_edge_text(pc, text, "%1 observed the initial (nil) state of %K, which %2 created by appending %B",
                       ta, tb, kv, v, v);
-    long am = mop_index_of(ctx, a, LA_READ, key, prev, has_prev ? 1 : 2);
-    iso_edge_json(ctx, json, "rw", kv, has_prev ? NULL : "\"elle.list-append/init\"", prev, &v, am, (long)j);
+    long am = mop_index_of(pc, a, LA_READ, key, prev, has_prev ? 1 : 2);
+    iso_edge_json(pc, json, "rw", kv, has_prev ? NULL : "\"elle.list-append/init\"", prev, &v, am, (long)j);
     return 1;
 }
 
-static void explain(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const char *ta,
+static void explain(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, const char *ta,
                     const char *tb, iso_buf *text, iso_buf *json)
 {
-    const la_state *st = ctx->wl_state;
-    const iso_store *s = &ctx->h->store;
+    const la_state *st = pc->wl_state;
+    const iso_store *s = &pc->h->store;
     size_t n;
-    const iso_val *m = la_txn_mops(ctx, b, &n);
+    const iso_val *m = la_txn_mops(pc, b, &n);
     for (size_t j = 0; j < n; j++) {
         int kind = la_mop_kind(st, m[j]);
         iso_val kv = mop_key(s, m[j]), v = mop_val(s, m[j]);
         if (kind == LA_APPEND && bit != ISO_EDGE_WR) {
-            if (explain_append(ctx, a, bit, j, kv, v, ta, tb, text, json)) return;
+            if (explain_append(pc, a, bit, j, kv, v, ta, tb, text, json)) return;
         } else if (kind == LA_READ && bit == ISO_EDGE_WR) {
             uint32_t key = iso_keys_find(&st->keys, kv);
             size_t len;
             const iso_val *items = la_read_items(s, v, &len);
             const la_append *w = len ? writer_of(st, key, items[len - 1]) : NULL;
             if (!w || w->txn != a) continue;
-            iso_edge_text(ctx, text, "%2 observed %1's append of %A to key %K", ta, tb, kv, items[len - 1],
+            iso_edge_text(pc, text, "%2 observed %1's append of %A to key %K", ta, tb, kv, items[len - 1],
                           items[len - 1]);
-            iso_edge_json(ctx, json, "wr", kv, NULL, items[len - 1], NULL,
-                          mop_index_of(ctx, a, LA_APPEND, key, items[len - 1], 0), (long)j);
+            iso_edge_json(pc, json, "wr", kv, NULL, items[len - 1], NULL,
+                          mop_index_of(pc, a, LA_APPEND, key, items[len - 1], 0), (long)j);
             return;
         }
     }

@@ -1,45 +1,13 @@
 /*
- * rw_register.c -- the rw-register workload: index every transaction's
+ * workload/rw_register/rw_register.c -- the rw-register workload: index every transaction's
  * external reads and writes as versions (key, value), derive ww / wr / rw
  * edges from the reduced version graph as Elle's rw-register does, and
  * explain any such edge on demand.
  */
-#include "report/finding.h"
-#include "workload/rw_register/rw_register.h"
+#include "workload/rw_register/rw_register_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- micro-ops --------------------------------------------------------- */
-
-int rw_mop(const rw_state *st, iso_val mop, iso_val *k, iso_val *v)
-{
-    const iso_store *s = st->keys.store;
-    if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return -1;
-    size_t n = iso_seq_len(s, mop);
-    if (n < 2 || n > 3) return -1;
-    const iso_val *it = iso_seq_items(s, mop);
-    *k = it[1];
-    *v = n == 3 ? it[2] : ISO_NIL;
-    if (iso_name_atoms_has(&st->read_name, it[0])) return RW_READ;
-    if (iso_name_atoms_has(&st->write_name, it[0])) return RW_WRITE;
-    return -1;
-}
-
-static const iso_val *op_mops(const iso_store *s, const iso_op *op, size_t *n)
-{
-    if (!iso_is_seq(op->value) || iso_seq_kind(s, op->value) > ISO_SEQ_LIST) {
-        *n = 0;
-        return NULL;
-    }
-    *n = iso_seq_len(s, op->value);
-    return iso_seq_items(s, op->value);
-}
-
-const iso_val *rw_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n)
-{
-    return op_mops(&ctx->h->store, iso_txn_op(ctx->h, &ctx->txns.t[txn]), n);
-}
 
 /* ---- indexing: validate, intern, external reads and writes ---------------- */
 
@@ -69,20 +37,20 @@ typedef struct ix {
     iso_val cls_key;
 } ix;
 
-static int fail_at(const iso_ctx *ctx, const iso_op *op, iso_error *err, const char *what,
+static int fail_at(const iso_proof_ctx *pc, const iso_op *op, iso_error *err, const char *what,
                    iso_val v, const char *tail)
 {
     iso_buf b = {0};
-    iso_val_edn(&ctx->h->store, v, &b);
-    iso_fail(err, ctx->h->name, op->line, op->col, "%s %s (op index %lld)%s", what,
+    iso_val_edn(&pc->h->store, v, &b);
+    iso_fail(err, pc->h->name, op->line, op->col, "%s %s (op index %lld)%s", what,
              iso_buf_cstr(&b), (long long)op->index, tail);
     iso_buf_free(&b);
     return -1;
 }
 
-static int check_key(const iso_ctx *ctx, ix *x, const iso_op *op, iso_val k, iso_error *err)
+static int check_key(const iso_proof_ctx *pc, ix *x, const iso_op *op, iso_val k, iso_error *err)
 {
-    int c = key_class(&ctx->h->store, k);
+    int c = key_class(&pc->h->store, k);
     if (x->cls < 0) {
         x->cls = c;
         x->cls_op = op;
@@ -91,9 +59,9 @@ static int check_key(const iso_ctx *ctx, ix *x, const iso_op *op, iso_val k, iso
     }
     if (c == x->cls) return 0;
     iso_buf a = {0}, b = {0};
-    iso_val_edn(&ctx->h->store, x->cls_key, &a);
-    iso_val_edn(&ctx->h->store, k, &b);
-    iso_fail(err, ctx->h->name, op->line, op->col,
+    iso_val_edn(&pc->h->store, x->cls_key, &a);
+    iso_val_edn(&pc->h->store, k, &b);
+    iso_fail(err, pc->h->name, op->line, op->col,
              "keys of different types: %s is %s, but key %s (op index %lld, line %u) is %s; "
              "rw-register needs every key of one type", iso_buf_cstr(&b), class_name(c),
              iso_buf_cstr(&a), (long long)x->cls_op->index, x->cls_op->line, class_name(x->cls));
@@ -110,21 +78,21 @@ typedef struct mop_rec {
 
 /* Every micro-op of op must be [r k v] or [w k v] over keys of one type;
  * with rec (the transaction's own op), each is also recorded. */
-static int check_op(const iso_ctx *ctx, rw_state *st, ix *x, const iso_op *op, mop_rec *rec,
+static int check_op(const iso_proof_ctx *pc, rw_state *st, ix *x, const iso_op *op, mop_rec *rec,
                     iso_error *err)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &pc->h->store;
     if (!iso_is_nil(op->value) && (!iso_is_seq(op->value) || iso_seq_kind(s, op->value) > ISO_SEQ_LIST))
-        return fail_at(ctx, op, err, "a transaction must be a vector of micro-ops, not", op->value, "");
+        return fail_at(pc, op, err, "a transaction must be a vector of micro-ops, not", op->value, "");
     size_t n;
-    const iso_val *m = op_mops(s, op, &n);
+    const iso_val *m = rw_op_mops(s, op, &n);
     for (size_t j = 0; j < n; j++) {
         iso_val k, v;
         int kind = rw_mop(st, m[j], &k, &v);
         if (kind < 0)
-            return fail_at(ctx, op, err, "micro-op", m[j],
+            return fail_at(pc, op, err, "micro-op", m[j],
                            ": rw-register micro-ops are [\"r\", key, value] or [\"w\", key, value]");
-        if (check_key(ctx, x, op, k, err)) return -1;
+        if (check_key(pc, x, op, k, err)) return -1;
         if (!rec) continue;
         ISO_PUSH(rec->vals, rec->n, rec->cap, v);
         ISO_GROW(st->mop, rec->cap_mop, rec->n);
@@ -133,15 +101,15 @@ static int check_op(const iso_ctx *ctx, rw_state *st, ix *x, const iso_op *op, m
     return 0;
 }
 
-static int dup_write(const iso_ctx *ctx, uint32_t first, uint32_t txn, iso_val k, iso_val v,
+static int dup_write(const iso_proof_ctx *pc, uint32_t first, uint32_t txn, iso_val k, iso_val v,
                      iso_error *err)
 {
-    const iso_op *a = iso_txn_op(ctx->h, &ctx->txns.t[first]);
-    const iso_op *b = iso_txn_op(ctx->h, &ctx->txns.t[txn]);
+    const iso_op *a = iso_txn_op(pc->h, &pc->txns.t[first]);
+    const iso_op *b = iso_txn_op(pc->h, &pc->txns.t[txn]);
     iso_buf kb = {0}, vb = {0};
-    iso_val_edn(&ctx->h->store, k, &kb);
-    iso_val_edn(&ctx->h->store, v, &vb);
-    iso_fail(err, ctx->h->name, b->line, b->col,
+    iso_val_edn(&pc->h->store, k, &kb);
+    iso_val_edn(&pc->h->store, v, &vb);
+    iso_fail(err, pc->h->name, b->line, b->col,
              "Key %s had value %s written by more than one op: op index %lld (line %u) and "
              "op index %lld (line %u); rw-register needs written values unique per key",
              iso_buf_cstr(&kb), iso_buf_cstr(&vb), (long long)a->index, a->line,
@@ -179,7 +147,7 @@ static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, const uint32_t *keys, ui
         e->wr = ver;
         e->wr_mop = j;
         if (w->writer != ISO_NONE && w->writer != t)
-            return dup_write(ctx, w->writer, t, st->keys.vals[w->key], w->val, err);
+            return dup_write(&ctx->pc, w->writer, t, st->keys.vals[w->key], w->val, err);
         w->writer = t;
         w->wmop = j;
         w->wkind = RW_INTERMEDIATE;
@@ -195,7 +163,7 @@ static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, const uint32_t *keys, ui
 static void intern_versions(iso_ctx *ctx, rw_state *st, const iso_val *vals, uint32_t *keys,
                             size_t total)
 {
-    const iso_store *s = &ctx->h->store;
+    const iso_store *s = &ctx->pc.h->store;
     size_t nk = st->keys.n, big = 0;
     uint32_t *koff = iso_xcalloc(nk + 2, sizeof *koff), *order = iso_xmalloc((total + 1) * sizeof *order);
     for (size_t i = 0; i < total; i++) {
@@ -243,19 +211,19 @@ static void intern_versions(iso_ctx *ctx, rw_state *st, const iso_val *vals, uin
  * (mop_off), and return their values in *vals; -1 on a malformed one. */
 static long check_and_record(iso_ctx *ctx, rw_state *st, ix *x, iso_val **vals, iso_error *err)
 {
-    const iso_history *h = ctx->h;
+    const iso_history *h = ctx->pc.h;
     mop_rec rec = {0};
-    st->mop_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->mop_off);
-    for (size_t t = 0; t < ctx->txns.n; t++) {
-        const iso_txn *tx = &ctx->txns.t[t];
+    st->mop_off = iso_xmalloc((ctx->pc.txns.n + 1) * sizeof *st->mop_off);
+    for (size_t t = 0; t < ctx->pc.txns.n; t++) {
+        const iso_txn *tx = &ctx->pc.txns.t[t];
         st->mop_off[t] = (uint32_t)rec.n;
-        if ((tx->cmp != ISO_NONE && tx->inv != ISO_NONE && check_op(ctx, st, x, &h->ops[tx->inv], NULL, err)) ||
-            check_op(ctx, st, x, iso_txn_op(h, tx), &rec, err)) {
+        if ((tx->cmp != ISO_NONE && tx->inv != ISO_NONE && check_op(&ctx->pc, st, x, &h->ops[tx->inv], NULL, err)) ||
+            check_op(&ctx->pc, st, x, iso_txn_op(h, tx), &rec, err)) {
             iso_free(rec.vals);
             return -1;
         }
     }
-    st->mop_off[ctx->txns.n] = (uint32_t)rec.n;
+    st->mop_off[ctx->pc.txns.n] = (uint32_t)rec.n;
     *vals = rec.vals;
     return (long)rec.n;
 }
@@ -265,7 +233,7 @@ static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
     ix x = {NULL, NULL, -1, NULL, 0};
     int rc = 0;
     iso_val *vals = NULL;
-    st->ext_off = iso_xmalloc((ctx->txns.n + 1) * sizeof *st->ext_off);
+    st->ext_off = iso_xmalloc((ctx->pc.txns.n + 1) * sizeof *st->ext_off);
     st->ext_off[0] = 0;
     long n = check_and_record(ctx, st, &x, &vals, err);
     if (n < 0) return -1;
@@ -276,7 +244,7 @@ static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
     st->ext = iso_xmalloc((total + 1) * sizeof *st->ext);
     x.stamp = iso_xcalloc(st->keys.n + 1, sizeof *x.stamp);
     x.ent = iso_xmalloc((st->keys.n + 1) * sizeof *x.ent);
-    for (size_t t = 0; t < ctx->txns.n && !rc; t++) {
+    for (size_t t = 0; t < ctx->pc.txns.n && !rc; t++) {
         st->ext_off[t] = (uint32_t)st->n_ext;
         rc = index_txn(ctx, st, &x, keys, (uint32_t)t, err);
         st->ext_off[t + 1] = (uint32_t)st->n_ext;
@@ -292,8 +260,8 @@ static void index_readers(iso_ctx *ctx, rw_state *st)
 {
     st->rd_off = iso_xcalloc(st->n_ver + 2, sizeof *st->rd_off);
     for (int pass = 0; pass < 2; pass++) {
-        for (size_t t = 0; t < ctx->txns.n; t++) {
-            if (ctx->txns.t[t].type != ISO_OP_OK) continue;
+        for (size_t t = 0; t < ctx->pc.txns.n; t++) {
+            if (ctx->pc.txns.t[t].type != ISO_OP_OK) continue;
             for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++) {
                 uint32_t r = st->ext[i].rd;
                 if (r == ISO_NONE) continue;
@@ -317,15 +285,15 @@ static void index_ok_writers(iso_ctx *ctx, rw_state *st)
     st->okw = iso_xmalloc((st->n_ver + 1) * sizeof *st->okw);
     for (size_t v = 0; v < st->n_ver; v++) {
         const rw_ver *w = &st->ver[v];
-        int ok = w->wkind == RW_FINAL && ctx->txns.t[w->writer].type == ISO_OP_OK;
+        int ok = w->wkind == RW_FINAL && ctx->pc.txns.t[w->writer].type == ISO_OP_OK;
         st->okw[v] = ok ? w->writer : ISO_NONE;
     }
 }
 
 static void add_edges(iso_ctx *ctx, const rw_state *st)
 {
-    for (size_t t = 0; t < ctx->txns.n; t++) {
-        if (ctx->txns.t[t].type != ISO_OP_OK) continue;
+    for (size_t t = 0; t < ctx->pc.txns.n; t++) {
+        if (ctx->pc.txns.t[t].type != ISO_OP_OK) continue;
         for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++) {
             uint32_t w = st->ext[i].rd == ISO_NONE ? ISO_NONE : st->okw[st->ext[i].rd];
             if (w != ISO_NONE && w != t) iso_edges_add(&ctx->edges, w, (uint32_t)t, ISO_EDGE_WR);
@@ -372,10 +340,10 @@ static int orders_and_anomalies(iso_ctx *ctx, rw_state *st, iso_error *err)
 static int analyze(iso_ctx *ctx, iso_error *err)
 {
     rw_state *st = iso_xcalloc(1, sizeof *st);
-    ctx->wl_state = st;
-    iso_keys_init(&st->keys, &ctx->h->store);
-    iso_name_atoms_find(&ctx->h->store, "r", &st->read_name);
-    iso_name_atoms_find(&ctx->h->store, "w", &st->write_name);
+    ctx->pc.wl_state = st;
+    iso_keys_init(&st->keys, &ctx->pc.h->store);
+    iso_name_atoms_find(&ctx->pc.h->store, "r", &st->read_name);
+    iso_name_atoms_find(&ctx->pc.h->store, "w", &st->write_name);
     if (index_txns(ctx, st, err)) return -1;
     iso_phase("rw: versions");
     index_readers(ctx, st);
@@ -394,40 +362,40 @@ static const rw_ext *ext_of(const rw_state *st, uint32_t txn, uint32_t key)
     return NULL;
 }
 
-static int explain_key(const iso_ctx *ctx, const rw_ext *ea, const rw_ext *eb, int bit,
+static int explain_key(const iso_proof_ctx *pc, const rw_ext *ea, const rw_ext *eb, int bit,
                        const char *ta, const char *tb, iso_buf *text, iso_buf *json)
 {
-    const rw_state *st = ctx->wl_state;
+    const rw_state *st = pc->wl_state;
     iso_val key = st->keys.vals[ea->key];
     if (bit == ISO_EDGE_WR) {
         if (ea->wr == ISO_NONE || eb->rd != ea->wr) return 0;
         iso_val v = st->ver[ea->wr].val;
-        iso_edge_text(ctx, text, "%1 wrote %K = %A, which was read by %2", ta, tb, key, v, v);
-        iso_edge_json(ctx, json, "wr", key, NULL, v, NULL, ea->wr_mop, eb->rd_mop);
+        iso_edge_text(pc, text, "%1 wrote %K = %A, which was read by %2", ta, tb, key, v, v);
+        iso_edge_json(pc, json, "wr", key, NULL, v, NULL, ea->wr_mop, eb->rd_mop);
         return 1;
     }
     uint32_t va = bit == ISO_EDGE_WW ? ea->wr : ea->rd;
     if (va == ISO_NONE || eb->wr == ISO_NONE || !rw_reduced_has(st, va, eb->wr)) return 0;
     iso_val a = st->ver[va].val, b = st->ver[eb->wr].val;
     if (bit == ISO_EDGE_WW) {
-        iso_edge_text(ctx, text, "%1 set key %K to %A, and %2 set it to %B, which came later in the "
+        iso_edge_text(pc, text, "%1 set key %K to %A, and %2 set it to %B, which came later in the "
                "version order", ta, tb, key, a, b);
-        iso_edge_json(ctx, json, "ww", key, NULL, a, &b, ea->wr_mop, eb->wr_mop);
+        iso_edge_json(pc, json, "ww", key, NULL, a, &b, ea->wr_mop, eb->wr_mop);
     } else {
-        iso_edge_text(ctx, text, "%1 read key %K = %A, and %2 set it to %B, which came later in the "
+        iso_edge_text(pc, text, "%1 read key %K = %A, and %2 set it to %B, which came later in the "
                "version order", ta, tb, key, a, b);
-        iso_edge_json(ctx, json, "rw", key, NULL, a, &b, ea->rd_mop, eb->wr_mop);
+        iso_edge_json(pc, json, "rw", key, NULL, a, &b, ea->rd_mop, eb->wr_mop);
     }
     return 1;
 }
 
-static void explain(const iso_ctx *ctx, uint32_t a, uint32_t b, int bit, const char *ta,
+static void explain(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, const char *ta,
                     const char *tb, iso_buf *text, iso_buf *json)
 {
-    const rw_state *st = ctx->wl_state;
+    const rw_state *st = pc->wl_state;
     for (uint32_t i = st->ext_off[a]; i < st->ext_off[a + 1]; i++) {
         const rw_ext *eb = ext_of(st, b, st->ext[i].key);
-        if (eb && explain_key(ctx, &st->ext[i], eb, bit, ta, tb, text, json)) return;
+        if (eb && explain_key(pc, &st->ext[i], eb, bit, ta, tb, text, json)) return;
     }
     iso_buf_printf(text, "%s precedes %s (no witness found)", ta, tb);
     iso_buf_puts(json, "{\"type\":\"unknown\"}");

@@ -1,106 +1,25 @@
 /*
- * rw_register.h -- state shared by the rw-register workload's files:
- * rw_register.c (indexing, edges, explanations), rw_versions.c (version
- * graphs from each source of evidence, cyclic-versions, reduction) and
- * rw_anomalies.c (anomalies found without cycles).
+ * workload/rw_register/rw_register.h -- Elle's rw-register workload:
+ * transactions of [:w k v] and [:r k v] over registers, each (key, value)
+ * a version, version orders from the evidence the options allow.
  *
- * Elle's rw-register (elle.md 2-3; Elle's rw_register.clj): a transaction's
- * external read of key k is its first micro-op on k when that is a read; its
- * external write is its last write of k. A version is one (key, value) pair,
- * value nil being the initial state. Version graphs come from the sources
- * the options ask for; a source that makes them cyclic is reported and
- * dropped. ww / rw edges come from the reduced version graph, wr edges from
- * external reads of ok writers' external writes; only ok transactions take
- * part in edges.
+ *   rw_register.c   indexing, wr / ww / rw edges, explanations
+ *   versions.c      version graphs from each source of evidence (initial
+ *                   state, wfr, sequential, linearizable, transaction
+ *                   order), cyclic-versions, the transitive reduction
+ *   anomalies.c     internal, G1a, G1b, lost-update, garbage-read
+ *   mops.c          micro-op access
+ *   txn_order.c     the --transaction-order file
+ *
+ * rw_register_int.h is the state the files share (it stays in the folder).
+ * Rule: includes check/, report/, graph/, history/ and core/.
  */
 #ifndef ISO_RW_REGISTER_H
 #define ISO_RW_REGISTER_H
 
 #include "check/check.h"
-#include "core/keys.h"
 
-/* Micro-op kinds. */
-enum rw_mop { RW_READ = 1, RW_WRITE = 2 };
-
-/* In rw_state.mop: the micro-op is a write. */
-#define RW_MOP_W 0x80000000u
-
-/* How a version's writer wrote it. */
-enum rw_wkind { RW_UNWRITTEN = 0, RW_FINAL, RW_INTERMEDIATE };
-
-/* One (key, value): who wrote it. Values are unique per key, so at most one
- * transaction writes each version. */
-typedef struct rw_ver {
-    iso_val val;
-    uint32_t key;
-    uint32_t writer;  /* transaction, ISO_NONE if none */
-    uint32_t wmop;    /* index of its last write in the writer's value */
-    uint8_t wkind;    /* enum rw_wkind */
-} rw_ver;
-
-/* One key a transaction touched: its external read and write. */
-typedef struct rw_ext {
-    uint32_t key;
-    uint32_t rd, wr;        /* versions, ISO_NONE when absent */
-    uint32_t rd_mop, wr_mop;
-} rw_ext;
-
-/* A version order edge: version a precedes version b (same key). */
-typedef struct rw_vedge {
-    uint32_t a, b;
-} rw_vedge;
-
-/* Sources of version-order evidence, in the order Elle applies them. */
-enum rw_source { RW_SRC_INITIAL, RW_SRC_WFR, RW_SRC_SEQUENTIAL, RW_SRC_LINEARIZABLE,
-                 RW_SRC_TXN_ORDER, RW_SRC_COUNT };
-
-/* A cyclic component of one key's version graph, kept for its finding:
- * its versions (sorted) and a cycle through the first, in st->cyc_ids. */
-typedef struct rw_cyclic {
-    uint32_t vers, n_vers, cycle, n_cycle;
-    uint8_t sources[RW_SRC_COUNT], n_sources; /* that together made it */
-} rw_cyclic;
-
-typedef struct rw_state {
-    iso_keys keys;          /* key value -> dense id */
-    iso_name_atoms read_name, write_name; /* "r" and "w" */
-    rw_ver *ver;            /* versions, key by key, nil first */
-    size_t n_ver;
-    uint32_t *nil_ver;      /* per key: the version (key, nil) */
-    uint32_t *mop_off;      /* txn t's micro-ops: mop[mop_off[t] .. mop_off[t+1]) */
-    uint32_t *mop;          /* each micro-op's version, | RW_MOP_W for writes */
-    uint32_t *ext_off;      /* txn t's keys: ext[ext_off[t] .. ext_off[t+1]) */
-    rw_ext *ext;
-    size_t n_ext;
-    uint32_t *rd_off, *rd;  /* CSR: ok external readers of each version */
-    uint32_t *okw;          /* per version: the ok txn whose external write it is */
-    rw_vedge *red;          /* reduced version graph, sorted by (a, b) */
-    size_t n_red;
-    rw_cyclic *cyc;         /* cyclic-versions findings, rendered on demand */
-    size_t n_cyc, cap_cyc;
-    uint32_t *cyc_ids;
-    size_t n_cyc_ids, cap_cyc_ids;
-} rw_state;
-
-/* rw_register.c */
-/* Parse micro-op i of a value: kind, key and value; -1 if malformed. */
-int rw_mop(const rw_state *st, iso_val mop, iso_val *k, iso_val *v);
-/* The transaction's value as micro-ops (n = 0 for nil). */
-const iso_val *rw_txn_mops(const iso_ctx *ctx, uint32_t txn, size_t *n);
-int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b);
-
-/* rw_versions.c: version graphs from the requested sources; cyclic ones
- * become findings. Fills st->red with the reduced graph. */
-int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err);
-const char *rw_source_name(int source);
-
-/* rw_anomalies.c */
-void rw_find_anomalies(iso_ctx *ctx, const rw_state *st);
-/* One cyclic component of a key's version graph: its versions (sorted),
- * a cycle through the first, and the sources that together made it; kept,
- * and rendered as a cyclic-versions finding when shown. */
-void rw_report_cyclic(iso_ctx *ctx, rw_state *st, const uint32_t *vers, size_t n,
-                      const uint32_t *cycle, size_t n_cycle, const int *sources,
-                      size_t n_sources);
+/* The workload, as the checker table (lib/checkers.c) names it. */
+extern const iso_workload_ops iso_rw_register_ops;
 
 #endif

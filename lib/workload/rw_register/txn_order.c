@@ -1,5 +1,5 @@
 /*
- * txn_order.c -- read the --transaction-order file with the JSON value
+ * workload/rw_register/txn_order.c -- read the --transaction-order file with the JSON value
  * reader into a scratch store, then check and sort its entries.
  */
 #include "workload/rw_register/txn_order.h"

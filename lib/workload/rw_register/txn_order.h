@@ -1,5 +1,5 @@
 /*
- * txn_order.h -- the --transaction-order file: a JSON object mapping the
+ * workload/rw_register/txn_order.h -- the --transaction-order file: a JSON object mapping the
  * :index of each transaction's completion to its rank in the database's
  * own commit order, e.g. {"3": 1, "7": 2}. rw-register reads it as
  * version-order evidence (Elle's :transaction-order).

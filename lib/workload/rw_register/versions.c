@@ -1,5 +1,5 @@
 /*
- * rw_versions.c -- rw-register version graphs: the version-order evidence
+ * workload/rw_register/versions.c -- rw-register version graphs: the version-order evidence
  * Elle's rw-register accepts (initial state, writes-follow-reads,
  * sequential keys, linearizable keys, a transaction order), applied one
  * source at a time; a source that makes any key's graph cyclic is reported
@@ -15,7 +15,7 @@
  * transaction order (Elle's :transaction-order) ranks completions; each
  * key's external writes follow in rank order (reads are not ordered by it).
  */
-#include "workload/rw_register/rw_register.h"
+#include "workload/rw_register/rw_register_int.h"
 #include "workload/rw_register/txn_order.h"
 #include "graph/scc.h"
 
@@ -25,7 +25,7 @@
 static const char *const source_names[RW_SRC_COUNT] = {
     "initial-state", "wfr-keys", "sequential-keys", "linearizable-keys", "transaction-order"};
 
-const char *rw_source_name(int s) { return source_names[s]; }
+static const char *source_name(int s) { return source_names[s]; }
 
 typedef struct vbuf {
     iso_edges e;       /* version edges, bits = 1 */
@@ -57,21 +57,21 @@ static uint32_t first_of(const rw_state *st, const rw_ext *e, int type)
 /* ---- sources ------------------------------------------------------------ */
 
 /* nil precedes every value an ok transaction read or an ok/info one wrote. */
-static void src_initial(const iso_ctx *ctx, const rw_state *st, vbuf *b)
+static void src_initial(const iso_proof_ctx *pc, const rw_state *st, vbuf *b)
 {
     for (uint32_t v = 0; v < st->n_ver; v++) {
         const rw_ver *x = &st->ver[v];
         if (iso_is_nil(x->val)) continue;
-        int written = x->wkind == RW_FINAL && ctx->txns.t[x->writer].type != ISO_OP_FAIL;
+        int written = x->wkind == RW_FINAL && pc->txns.t[x->writer].type != ISO_OP_FAIL;
         if (written || st->rd_off[v + 1] > st->rd_off[v]) push(b, st->nil_ver[x->key], v);
     }
 }
 
 /* A write follows the external read of the same key in one ok txn. */
-static void src_wfr(const iso_ctx *ctx, const rw_state *st, vbuf *b)
+static void src_wfr(const iso_proof_ctx *pc, const rw_state *st, vbuf *b)
 {
-    for (size_t t = 0; t < ctx->txns.n; t++) {
-        if (ctx->txns.t[t].type != ISO_OP_OK) continue;
+    for (size_t t = 0; t < pc->txns.n; t++) {
+        if (pc->txns.t[t].type != ISO_OP_OK) continue;
         for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++)
             if (st->ext[i].rd != ISO_NONE && !is_nil(st, st->ext[i].rd))
                 push(b, st->ext[i].rd, st->ext[i].wr);
@@ -98,18 +98,18 @@ static uint32_t *pk_slot(pk_map *m, uint64_t key)
 
 /* Per process, consecutive ok transactions touching a key (Elle's process
  * graph, through transactions that do not touch it). */
-static void src_sequential(const iso_ctx *ctx, const rw_state *st, vbuf *b)
+static void src_sequential(const iso_proof_ctx *pc, const rw_state *st, vbuf *b)
 {
     iso_keys procs;
-    iso_keys_init(&procs, &ctx->h->store);
+    iso_keys_init(&procs, &pc->h->store);
     pk_map m = {0};
     m.n_slots = 64;
     while (m.n_slots < 2 * (size_t)st->n_ext + 2) m.n_slots *= 2;
     m.k = iso_xcalloc(m.n_slots, sizeof *m.k);
     m.v = iso_xmalloc(m.n_slots * sizeof *m.v);
-    for (size_t t = 0; t < ctx->txns.n; t++) {
-        if (ctx->txns.t[t].type != ISO_OP_OK) continue;
-        uint64_t p = iso_keys_intern(&procs, iso_txn_op(ctx->h, &ctx->txns.t[t])->process);
+    for (size_t t = 0; t < pc->txns.n; t++) {
+        if (pc->txns.t[t].type != ISO_OP_OK) continue;
+        uint64_t p = iso_keys_intern(&procs, iso_txn_op(pc->h, &pc->txns.t[t])->process);
         for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++) {
             uint32_t *last = pk_slot(&m, p << 32 | st->ext[i].key);
             if (*last != ISO_NONE)
@@ -213,21 +213,21 @@ static void rt_complete(const rw_state *st, frontiers *f, const iso_txn *t, uint
 /* Per key, real-time order: every ok transaction completed before another
  * is invoked, through the frontier of completions not yet implied; one
  * pass over the history's events. */
-static void src_linearizable(const iso_ctx *ctx, const rw_state *st, vbuf *b)
+static void src_linearizable(const iso_proof_ctx *pc, const rw_state *st, vbuf *b)
 {
-    const iso_txns *tx = &ctx->txns;
+    const iso_txns *tx = &pc->txns;
     size_t nk = st->keys.n ? st->keys.n : 1;
     frontiers f = {iso_xmalloc(nk * sizeof *f.head), iso_xmalloc(nk * sizeof *f.tail), NULL, 0, 0, ISO_NONE};
     memset(f.head, 0xff, nk * sizeof *f.head);
-    uint32_t *pos_txn = iso_xmalloc((ctx->h->n_ops + 1) * sizeof *pos_txn);
-    memset(pos_txn, 0xff, (ctx->h->n_ops + 1) * sizeof *pos_txn);
+    uint32_t *pos_txn = iso_xmalloc((pc->h->n_ops + 1) * sizeof *pos_txn);
+    memset(pos_txn, 0xff, (pc->h->n_ops + 1) * sizeof *pos_txn);
     for (uint32_t t = 0; t < tx->n; t++) {
         int ok = tx->t[t].type == ISO_OP_OK;
         if (!ok && tx->t[t].type != ISO_OP_INFO) continue;
         if (tx->t[t].inv != ISO_NONE) pos_txn[tx->t[t].inv] = t;
         if (ok) pos_txn[tx->t[t].cmp] = t;
     }
-    for (uint32_t pos = 0; pos < ctx->h->n_ops; pos++) {
+    for (uint32_t pos = 0; pos < pc->h->n_ops; pos++) {
         uint32_t t = pos_txn[pos];
         if (t == ISO_NONE) continue;
         if (pos == tx->t[t].cmp) rt_complete(st, &f, &tx->t[t], t, pos);
@@ -260,11 +260,11 @@ static int src_txn_order(const iso_ctx *ctx, const rw_state *st, vbuf *b, iso_er
     size_t nr = 0, n = 0, cap = 0;
     if (iso_txn_order_read(ctx->opts->transaction_order_file, &r, &nr, err)) return -1;
     ranked *w = NULL;
-    for (uint32_t t = 0; t < ctx->txns.n; t++) {
-        const iso_txn *tx = &ctx->txns.t[t];
+    for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
+        const iso_txn *tx = &ctx->pc.txns.t[t];
         double rank;
         if (tx->cmp == ISO_NONE || tx->type == ISO_OP_FAIL ||
-            !iso_txn_order_find(r, nr, ctx->h->ops[tx->cmp].index, &rank)) continue;
+            !iso_txn_order_find(r, nr, ctx->pc.h->ops[tx->cmp].index, &rank)) continue;
         for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++)
             if (st->ext[i].wr != ISO_NONE)
                 ISO_PUSH(w, n, cap, ((ranked){rank, st->ext[i].key, t, st->ext[i].wr}));
@@ -344,6 +344,63 @@ static size_t find_cycle(const iso_graph *g, const uint32_t *comp, uint32_t s, u
     return n;
 }
 
+/* ---- cyclic versions ---------------------------------------------------- */
+
+static size_t keep_ids(rw_state *st, const uint32_t *ids, size_t n)
+{
+    size_t at = st->n_cyc_ids;
+    ISO_GROW(st->cyc_ids, st->cap_cyc_ids, at + n);
+    memcpy(st->cyc_ids + at, ids, n * sizeof *ids);
+    st->n_cyc_ids += n;
+    return at;
+}
+
+/* iso_render_fn of cyclic-versions finding i. */
+static void render_cyclic(const iso_proof_ctx *pc, size_t i, iso_fb *f)
+{
+    const rw_state *st = pc->wl_state;
+    const rw_cyclic *c = &st->cyc[i];
+    const uint32_t *vers = st->cyc_ids + c->vers, *cycle = st->cyc_ids + c->cycle;
+    iso_val k = st->keys.vals[st->ver[vers[0]].key];
+    iso_buf_puts(&f->text, "The inferred version order of key ");
+    iso_pc_val_text(pc, k, &f->text);
+    iso_buf_puts(&f->text, " is cyclic: ");
+    for (size_t j = 0; j <= c->n_cycle; j++) {
+        if (j) iso_buf_puts(&f->text, " < ");
+        iso_pc_val_text(pc, st->ver[cycle[j % c->n_cycle]].val, &f->text);
+    }
+    iso_buf_puts(&f->text, "\n  inferred from: ");
+    iso_fb_field(pc, f, "key", k);
+    iso_fb_key(f, "scc");
+    iso_buf_puts(&f->json, "[");
+    for (size_t j = 0; j < c->n_vers; j++) {
+        if (j) iso_buf_puts(&f->json, ",");
+        iso_pc_val_json(pc, st->ver[vers[j]].val, &f->json);
+    }
+    iso_buf_puts(&f->json, "]");
+    iso_fb_key(f, "sources");
+    iso_buf_puts(&f->json, "[");
+    for (size_t j = 0; j < c->n_sources; j++) {
+        iso_buf_printf(&f->text, "%s%s", j ? ", " : "", source_name(c->sources[j]));
+        iso_buf_printf(&f->json, "%s\"%s\"", j ? "," : "", source_name(c->sources[j]));
+    }
+    iso_buf_printf(&f->text, "\n  the %s evidence was set aside", source_name(c->sources[c->n_sources - 1]));
+    iso_buf_puts(&f->json, "]");
+    iso_fb_close(f);
+}
+
+static void report_cyclic(iso_ctx *ctx, rw_state *st, const uint32_t *vers, size_t n,
+                      const uint32_t *cycle, size_t n_cycle, const int *sources,
+                      size_t n_sources)
+{
+    rw_cyclic c = {(uint32_t)keep_ids(st, vers, n), (uint32_t)n, 0, (uint32_t)n_cycle, {0},
+                   (uint8_t)n_sources};
+    c.cycle = (uint32_t)keep_ids(st, cycle, n_cycle);
+    for (size_t j = 0; j < n_sources; j++) c.sources[j] = (uint8_t)sources[j];
+    ISO_PUSH(st->cyc, st->n_cyc, st->cap_cyc, c);
+    iso_findings_add_pending(&ctx->findings, ISO_A_CYCLIC_VERSIONS, render_cyclic, st->n_cyc - 1);
+}
+
 /* Report every component of two or more versions, by key then least
  * version. Returns the number reported. */
 static size_t report_sccs(iso_ctx *ctx, rw_state *st, const iso_graph *g, const int *used,
@@ -355,7 +412,7 @@ static size_t report_sccs(iso_ctx *ctx, rw_state *st, const iso_graph *g, const 
     for (uint32_t v = 0; v < n; v++) off[comp[v] + 2]++;
     for (size_t c = 2; c < (size_t)nc + 2; c++) off[c] += off[c - 1];
     for (uint32_t v = 0; v < n; v++) byc[off[comp[v] + 1]++] = v;
-    vcx cx = {st, &ctx->h->store};
+    vcx cx = {st, &ctx->pc.h->store};
     uint32_t *reps = NULL;
     size_t n_reps = 0, cap = 0;
     for (uint32_t c = 0; c < nc; c++) {
@@ -371,7 +428,7 @@ static size_t report_sccs(iso_ctx *ctx, rw_state *st, const iso_graph *g, const 
         for (size_t i = 0; i < n_reps; i++) {
             uint32_t c = comp[reps[i]];
             size_t len = find_cycle(g, comp, reps[i], parent, queue, path);
-            rw_report_cyclic(ctx, st, byc + off[c], off[c + 1] - off[c], path, len, used, n_used);
+            report_cyclic(ctx, st, byc + off[c], off[c + 1] - off[c], path, len, used, n_used);
         }
         iso_free(parent);
         iso_free(queue);
@@ -567,10 +624,10 @@ static int wanted(const iso_check_opts *o, int s)
 static int run_source(iso_ctx *ctx, const rw_state *st, int s, vbuf *b, iso_error *err)
 {
     switch (s) {
-    case RW_SRC_INITIAL: src_initial(ctx, st, b); return 0;
-    case RW_SRC_WFR: src_wfr(ctx, st, b); return 0;
-    case RW_SRC_SEQUENTIAL: src_sequential(ctx, st, b); return 0;
-    case RW_SRC_LINEARIZABLE: src_linearizable(ctx, st, b); return 0;
+    case RW_SRC_INITIAL: src_initial(&ctx->pc, st, b); return 0;
+    case RW_SRC_WFR: src_wfr(&ctx->pc, st, b); return 0;
+    case RW_SRC_SEQUENTIAL: src_sequential(&ctx->pc, st, b); return 0;
+    case RW_SRC_LINEARIZABLE: src_linearizable(&ctx->pc, st, b); return 0;
     default: return src_txn_order(ctx, st, b, err);
     }
 }

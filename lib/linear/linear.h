@@ -1,0 +1,21 @@
+/*
+ * linear/linear.h -- the linearizability checker (Knossos / Porcupine
+ * class) for single-object workloads: register, cas-register, kv (a
+ * register per key), mutex, fifo-queue and lin-set, with Knossos's
+ * semantics. lin.h is the folder's internal interface and says how the
+ * files share the work.
+ *
+ * Rule: linear/ includes check/ (the result), report/ (the directory
+ * writer's files), history/ and core/.
+ */
+#ifndef ISO_LINEAR_H
+#define ISO_LINEAR_H
+
+#include "check/result.h"
+
+/* Check h as linearizability workload w; on success *r is a new result
+ * whose writers are this folder's. */
+int iso_lin_check(const iso_history *h, const iso_check_opts *o, iso_workload w, iso_result **r,
+                  iso_error *err);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * report/report.h -- reports of transactional results, and what every
+ * report writer shares.
+ *
+ *   render.c   building a finding's proof and JSON (workloads use it)
+ *   proof.c    cycle proofs, cycle-exists and timeout words, and the one
+ *              step that renders pending findings before they are shown
+ *   text.c     the text report: verdict, types, not / also-not, proofs
+ *   json.c     Elle's result map as JSON
+ *   dir.c      one text file per anomaly type, as Elle's :directory
+ *
+ * A writer of a transactional result renders what it shows first
+ * (iso_report_prove), then prints. A new report format is one file here and
+ * one slot in iso_result_kind (check/result.h), filled for every kind.
+ *
+ * Rule: report/ includes check/, graph/, history/ and core/; workloads and
+ * the linearizability checker include report/, never the other way.
+ */
+#ifndef ISO_REPORT_H
+#define ISO_REPORT_H
+
+#include "check/result.h"
+
+/* The writers of a transactional result (checkers.c gives it to the check). */
+extern const iso_result_kind iso_report_txn_kind;
+
+int iso_report_text(iso_result *r, FILE *out, const iso_report_opts *o);
+int iso_report_json(iso_result *r, FILE *out);
+int iso_report_dir(iso_result *r, const char *dir, iso_error *err);
+
+/* dir.c: make dir (and its parents), then open dir/name for writing. */
+int iso_report_mkdir(const char *dir, iso_error *err);
+FILE *iso_report_file(const char *dir, const char *name, char *path, size_t path_size, iso_error *err);
+
+/* "true", "false" or "unknown". */
+const char *iso_report_validity(iso_validity v);
+
+#endif

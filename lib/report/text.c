@@ -1,0 +1,55 @@
+/*
+ * report/text.c -- the text report of a transactional result: the verdict,
+ * the anomaly types, the weakest models ruled out (not) and the stronger
+ * ones (also-not), then up to max_examples proofs per type.
+ */
+#include "report/report.h"
+#include "report/proof.h"
+
+#include <string.h>
+
+void iso_report_opts_init(iso_report_opts *o) { o->max_examples = 3; }
+
+const char *iso_report_validity(iso_validity v)
+{
+    return v == ISO_VALID ? "true" : v == ISO_INVALID ? "false" : "unknown";
+}
+
+static void names_line(FILE *out, const char *label, const char **names, size_t n)
+{
+    fprintf(out, "%s:", label);
+    for (size_t i = 0; i < n; i++) fprintf(out, "%s %s", i ? "," : "", names[i]);
+    fputc('\n', out);
+}
+
+int iso_report_text(iso_result *r, FILE *out, const iso_report_opts *o)
+{
+    iso_txn_result *t = r->payload;
+    int max = o && o->max_examples > 0 ? o->max_examples : 3;
+    iso_report_prove(t, r->type_counts, r->n_types, (size_t)max);
+    fprintf(out, "valid?: %s\n", iso_report_validity(r->validity));
+    if (r->n_types) names_line(out, "anomaly-types", (const char **)r->types, r->n_types);
+    if (r->n_not) names_line(out, "not", r->not_, r->n_not);
+    if (r->n_also_not) names_line(out, "also-not", r->also_not, r->n_also_not);
+    size_t f = 0;
+    for (size_t k = 0; k < r->n_types; k++) {
+        fprintf(out, "\n== %s: %zu found", r->types[k], r->type_counts[k]);
+        if (r->type_counts[k] > (size_t)max) fprintf(out, " (showing %d; all with --json or -d)", max);
+        fputs(" ==\n", out);
+        for (size_t i = 0; i < r->type_counts[k]; i++, f++)
+            if (i < (size_t)max) fprintf(out, "\n%s #%zu\n%s\n", r->types[k], i, t->findings.f[f].text);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static void txn_free(void *payload)
+{
+    iso_txn_result *t = payload;
+    if (!t) return;
+    iso_findings_free(&t->findings);
+    iso_proof_ctx_free(&t->pc);
+    iso_free(t);
+}
+
+const iso_result_kind iso_report_txn_kind = {"transactional", iso_report_text, iso_report_json,
+                                             iso_report_dir, txn_free};

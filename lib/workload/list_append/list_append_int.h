@@ -1,0 +1,134 @@
+/*
+ * workload/list_append/list_append_int.h -- the list-append workload: its
+ * checker's ops (iso_list_append_ops) and the state its files share:
+ * list_append.c (indexes, version orders, edges, explanations), appends.c
+ * (the index of appends) and anomalies.c (anomalies found without cycles).
+ *
+ * Elle's list-append, exactly (elle.md 2-3; Elle's list_append.clj):
+ * history+ = ok and info completions. Each key's version order is the
+ * longest read of it (distinct elements), every read must be a prefix of
+ * it, and a key with exactly one append in history+ has order [x]. A read
+ * is a reader of the version its last element (or the initial state)
+ * names; an append follows the element before it in the order, or, if
+ * never read, the last observed element.
+ */
+#ifndef ISO_LIST_APPEND_INT_H
+#define ISO_LIST_APPEND_INT_H
+
+#include "workload/list_append/list_append.h"
+#include "check/check.h"
+#include "core/keys.h"
+#include "report/render.h"
+
+enum la_mop { LA_APPEND = 1, LA_READ = 2 };
+
+/* One appended (key, value): who wrote it and where it sits. */
+typedef struct la_append {
+    uint32_t key;
+    uint32_t txn;     /* writer transaction */
+    uint32_t pos;     /* index in the key's version order, ISO_NONE if unread */
+    uint16_t mop;     /* index of the append in the writer's value */
+    uint8_t type;     /* writer's ISO_OP_* (INFO also for never completed) */
+    uint8_t intermediate; /* writer appended to this key again later */
+    iso_val value;
+} la_append;
+
+/* Per key: the version order and the readers of each version. */
+typedef struct la_key {
+    const iso_val *order; /* version order (into the store, or owned) */
+    uint32_t len;
+    uint8_t owned;        /* order was copied (deduplicated) */
+    uint8_t incompatible; /* two reads are not prefix-compatible */
+    uint8_t single_only;  /* order came from the key's only append */
+    uint8_t has_fail;     /* a failed transaction appended to this key */
+    uint32_t clean;       /* order[0..clean) were appended by ok/info txns */
+    /* Elle's dirty-update orders over all client ops, failed ones too: */
+    const iso_val *full;  /* longest read by any completed txn */
+    uint32_t full_len;
+    uint32_t appends_ops; /* append micro-ops in invocations and completions */
+    uint32_t last_ap;     /* the key's last append (index into ap) */
+    uint32_t appends_plus;/* appends in ok/info txns */
+    iso_val single;       /* the value when appends_plus == 1 */
+    uint32_t slot0;       /* readers of version i (0 = initial) live in */
+                          /* readers[rd_off[slot0 + i] .. rd_off[slot0+i+1]) */
+    uint32_t dense_off, dense_len; /* dense[dense_off + v - dense_min]: */
+    int64_t dense_min;    /* the append of integer v (dense_len 0: hashed) */
+} la_key;
+
+/* A committed txn's first read of a key it then appends to (lost-update). */
+typedef struct la_lu {
+    uint32_t key, txn;
+    iso_val value;
+    uint64_t hash;
+} la_lu;
+
+/* Findings kept for rendering when a report shows them (anomalies.c):
+ * a G1b read (reader, writer, the read micro-op), and a lost-update group
+ * (key, value read, its transactions in la_state.pend_txns). */
+typedef struct la_g1b { uint32_t reader, writer; iso_val mop; } la_g1b;
+typedef struct la_lost { uint32_t key, txns, n; iso_val value; } la_lost;
+
+typedef struct la_state {
+    iso_keys keys;        /* key iso_val -> dense id */
+    iso_name_atoms append_name, read_name; /* "append" and "r" */
+    la_key *k;            /* per key id; n_k >= keys.n */
+    size_t n_k;
+    la_append *ap;        /* every append, in txn order */
+    size_t n_ap, cap_ap;
+    uint32_t *dense;      /* per-key tables of ap index + 1 (appends.c) */
+    uint32_t *ap_slots;   /* open addressing over other keys' appends */
+    size_t n_ap_slots;
+    uint32_t *rd_off;     /* reader CSR over all keys' version slots */
+    uint32_t *rd;
+    uint32_t *at;         /* at[slot0 + i]: append (index into ap) of order[i] */
+    size_t n_slots;
+    la_lu *lu;            /* lost-update candidates */
+    size_t n_lu, cap_lu;
+    struct la_kstate *ks; /* scratch for internal-consistency checks */
+    size_t ks_cap;
+    la_g1b *g1b;          /* pending findings */
+    size_t n_g1b, cap_g1b;
+    la_lost *lost;
+    size_t n_lost, cap_lost;
+    uint32_t *pend_txns;
+    size_t n_pend_txns, cap_pend_txns;
+} la_state;
+
+/* Micro-op access on a transaction's value. */
+int la_mop_kind(const la_state *st, iso_val mop);
+static inline iso_val mop_key(const iso_store *s, iso_val mop) { return iso_seq_items(s, mop)[1]; }
+static inline iso_val mop_val(const iso_store *s, iso_val mop)
+{
+    return iso_seq_len(s, mop) == 3 ? iso_seq_items(s, mop)[2] : ISO_NIL;
+}
+/* appends.c: index st->ap[0..n_ap) by (key, value); -1, or the index
+ * of the first append that repeats an earlier one. */
+long la_index_appends(la_state *st);
+/* The append record of (key, value), or NULL. */
+const la_append *la_find(const la_state *st, uint32_t key, iso_val v);
+/* Items and length of a read's list value (nil = empty). */
+const iso_val *la_read_items(const iso_store *s, iso_val v, size_t *n);
+/* The transaction's op value as a micro-op vector. */
+const iso_val *la_txn_mops(const iso_proof_ctx *pc, uint32_t txn, size_t *n);
+/* Previously appended element of (key, value) for ww/rw: 1 and *prev set
+ * when an element precedes it; 0 for the initial state. */
+int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev);
+
+/* anomalies.c */
+/* An ok txn on its own: internal, future-read, lost-update candidates. */
+void la_txn_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n);
+/* One read of an ok or info txn, ending with append `last` (or NULL):
+ * G1a, G1b, garbage-read (ok only), duplicate-elements. */
+void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key,
+                       const iso_val *items, size_t n, const la_append *last, int ok);
+/* Per key, once orders are known: incompatible-order, dirty-update, and
+ * the lost-update groups. */
+void la_key_anomalies(iso_ctx *ctx, la_state *st);
+void la_anomalies_free(la_state *st);
+/* Every read of key is a prefix of its version order, element for element. */
+static inline int la_trusted(const la_key *k)
+{
+    return !k->incompatible && !k->owned && !k->single_only;
+}
+
+#endif
