@@ -27,9 +27,9 @@ static uint32_t rnd(uint32_t n)
 
 /* P processes each run transactions back to back; op order interleaves
  * them at random. Transaction ids follow invocation order. */
-static iso_history *make_history(uint32_t n, uint32_t p, iso_txns *t)
+static isolde_history *make_history(uint32_t n, uint32_t p, iso_txns *t)
 {
-    iso_history *h = iso_history_new("bench", ISO_FORMAT_JSONL);
+    isolde_history *h = iso_history_new("bench", ISOLDE_FORMAT_JSONL);
     uint32_t *open = malloc(p * sizeof *open);
     for (uint32_t i = 0; i < p; i++) open[i] = ISO_NONE;
     t->t = malloc((size_t)n * sizeof *t->t);
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
     uint32_t p = argc > 2 ? (uint32_t)atol(argv[2]) : 16;
     uint32_t d = argc > 3 ? (uint32_t)atol(argv[3]) : 2;
     iso_txns t;
-    iso_history *h = make_history(n, p, &t);
+    isolde_history *h = make_history(n, p, &t);
     iso_edges es = {0};
     double t0 = iso_now();
     iso_realtime_edges(h, &t, &es);
@@ -118,6 +118,6 @@ int main(int argc, char **argv)
     iso_graph_free(&g);
     iso_edges_free(&es);
     free(t.t);
-    iso_history_free(h);
+    isolde_history_free(h);
     return 0;
 }

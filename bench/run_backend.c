@@ -10,15 +10,17 @@
 
 int main(int argc, char **argv)
 {
-    iso_run_opts o;
-    iso_run_stats st;
-    iso_error err = {0};
-    iso_run_opts_init(&o);
+    isolde_run_opts o;
+    isolde_run_stats st;
+    isolde_error err = {0};
+    isolde_run_opts_init(&o);
     o.backend = argc > 1 ? argv[1] : "sim";
     o.txns = argc > 2 ? atol(argv[2]) : 1000000;
-    o.url = argc > 3 && argv[3][0] ? argv[3] : NULL;
+    const char *url = argc > 3 && argv[3][0] ? argv[3] : NULL;
+    o.urls = &url;
+    o.n_urls = url != NULL;
     o.history_path = argc > 4 ? argv[4] : "/dev/null";
-    if (iso_run(&o, &st, &err) != 0) {
+    if (isolde_run(&o, &st, &err) != 0) {
         fprintf(stderr, "run_backend: %s\n", err.msg);
         return 1;
     }

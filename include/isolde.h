@@ -1,21 +1,38 @@
 /*
  * isolde.h -- the public face of libisolde, a black-box checker of
- * transactional isolation (Adya / Elle style) and linearizability.
+ * transactional isolation (Adya / Elle style) and linearizability, and a
+ * runner that drives databases to record the histories it checks.
  *
- * A program reads a history (iso_history_read_file / _mem), checks it
- * against consistency models (iso_check), walks or prints the result
- * (iso_result_*), and frees both -- the result first: it refers to the
- * history, whose proofs it renders only when they are printed. The isolde
- * CLI uses nothing else.
+ * A program reads a history (isolde_history_read_file / _mem, or builds
+ * one line by line with isolde_history_new and _append_mem), checks it
+ * against consistency models (isolde_check), walks or writes the result
+ * (isolde_result_*), and frees both -- the result first: it refers to the
+ * history, whose proofs it renders when they are written. The isolde CLI
+ * uses nothing else.
  *
- * Conventions: functions returning int return 0 on success and -1 on
- * error, with *err filled in (file, line, column and a message). Every
- * object returned through an out-pointer is owned by the caller and freed
- * with the matching *_free function.
+ * Conventions, for every function here:
+ *  - Fallible functions return ISOLDE_OK (0) or an isolde_status error and
+ *    take an isolde_error *err last (which may be NULL). On failure err
+ *    says what kind of failure, where (file:line:col of the input) and
+ *    why; on success err is left untouched, so calls can share one.
+ *  - An object returned through an out-pointer is the caller's, freed with
+ *    the matching *_free function (which accepts NULL); on failure the
+ *    out-pointer is set to NULL. Strings returned are borrowed from their
+ *    object and live as long as it does. Inputs are borrowed, never kept,
+ *    unless a comment says otherwise.
+ *  - Running out of memory is an error (ISOLDE_ERR_NOMEM), never a crash:
+ *    everything the failed call allocated is freed.
+ *  - Option structs begin with their size: fill them with the matching
+ *    *_init first, so that a program built against this header keeps
+ *    working with a later library that has more options.
+ *
+ * Every identifier of the API begins with isolde_ / ISOLDE_; the library
+ * exports no other symbol.
  */
 #ifndef ISOLDE_H
 #define ISOLDE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,154 +41,218 @@
 extern "C" {
 #endif
 
-#define ISO_API __attribute__((visibility("default")))
+#define ISOLDE_API __attribute__((visibility("default")))
 
-/* Exit statuses of the CLI, also the values of iso_validity. */
-typedef enum iso_validity {
-    ISO_VALID = 0,   /* no anomaly the requested models forbid */
-    ISO_INVALID = 1, /* anomalies found */
-    ISO_UNKNOWN = 2, /* e.g. empty transaction graph, search out of budget */
-    ISO_ERROR = 3    /* unreadable input, bad arguments */
-} iso_validity;
+/* The library's version, "MAJOR.MINOR.PATCH". */
+ISOLDE_API const char *isolde_version(void);
 
-/* What kind of failure an iso_error reports. */
-typedef enum iso_errcode {
-    ISO_ERR_NONE = 0,  /* no error */
-    ISO_ERR_PARSE,     /* the input is not a history of its format (position given) */
-    ISO_ERR_IO,        /* a file could not be opened, read or written */
-    ISO_ERR_USAGE,     /* a bad argument or option (unknown model, bad value) */
-    ISO_ERR_LIMIT,     /* the input exceeds a limit isolde sets (size, nesting) */
-    ISO_ERR_NOMEM,     /* memory ran out */
-    ISO_ERR_INTERNAL   /* a broken invariant: a bug in isolde */
-} iso_errcode;
+/* ---- errors ------------------------------------------------------------- */
 
-/* Where and why something failed. line/col are 1-based; 0 = no position. */
-typedef struct iso_error {
-    iso_errcode code;
+typedef enum isolde_status {
+    ISOLDE_OK = 0,
+    ISOLDE_ERR_PARSE,    /* the input is not a history of its format (position given) */
+    ISOLDE_ERR_IO,       /* a file, process or database could not be used */
+    ISOLDE_ERR_USAGE,    /* a bad argument or option (unknown model, bad value) */
+    ISOLDE_ERR_LIMIT,    /* the input exceeds a limit isolde sets (size, nesting) */
+    ISOLDE_ERR_NOMEM,    /* memory ran out */
+    ISOLDE_ERR_INTERNAL  /* a broken invariant: a bug in isolde */
+} isolde_status;
+
+/* Where and why something failed. line and col are 1-based, 0 when the
+ * failure is not tied to a position; file is "" when it is not tied to a
+ * file. Never holds a password: drivers report endpoints without them. */
+typedef struct isolde_error {
+    isolde_status code;
     char file[256];
     long line, col;
     char msg[512];
-} iso_error;
+} isolde_error;
+
+/* A word for a status ("parse error", "out of memory", ...). */
+ISOLDE_API const char *isolde_status_name(isolde_status s);
+/* The error as one line, "file:line:col: message" (the parts it has), into
+ * buf (always NUL-terminated when size > 0). Returns the length it needs. */
+ISOLDE_API size_t isolde_error_text(const isolde_error *e, char *buf, size_t size);
+
+/* Called when an allocation of bytes fails, with arg; returns nonzero to
+ * have it tried again (having freed memory), 0 to fail the call that is
+ * running with ISOLDE_ERR_NOMEM. NULL (the default): fail the call. The
+ * handler may run on any thread the library runs. */
+typedef int (*isolde_oom_handler)(size_t bytes, void *arg);
+ISOLDE_API void isolde_set_oom_handler(isolde_oom_handler fn, void *arg);
+
+/* ---- histories ------------------------------------------------------- */
 
 /* Formats a history can be read from (see docs/FORMATS.md). */
-typedef enum iso_format {
-    ISO_FORMAT_AUTO = 0, /* detect from content */
-    ISO_FORMAT_EDN,      /* Jepsen history.edn: op maps, one per line or in a vector */
-    ISO_FORMAT_JSON,     /* elle-cli: one JSON array of op objects */
-    ISO_FORMAT_JSONL,    /* one JSON op object per line */
-    ISO_FORMAT_ONELITE,  /* OneLite: header line, then one completed txn per line */
-    ISO_FORMAT_ISOCHECK, /* IsoCheck: JSON lines with '#' comment lines */
-    ISO_FORMAT_JEPSEN_LOG /* old jepsen.log text lines: "INFO jepsen.util - 2 :ok :read 4" */
-} iso_format;
+typedef enum isolde_format {
+    ISOLDE_FORMAT_AUTO = 0,  /* detect from content */
+    ISOLDE_FORMAT_EDN,       /* Jepsen history.edn: op maps, one per line or in a vector */
+    ISOLDE_FORMAT_JSON,      /* elle-cli: one JSON array of op objects */
+    ISOLDE_FORMAT_JSONL,     /* one JSON op object per line */
+    ISOLDE_FORMAT_ONELITE,   /* OneLite: header line, then one completed txn per line */
+    ISOLDE_FORMAT_ISOCHECK,  /* IsoCheck: JSON lines with '#' comment lines */
+    ISOLDE_FORMAT_JEPSEN_LOG /* old jepsen.log text lines: "INFO jepsen.util - 2 :ok :read 4" */
+} isolde_format;
 
 /* What the operations of a history mean. */
-typedef enum iso_workload {
-    ISO_WORKLOAD_AUTO = 0,  /* list-append if any append, else rw-register */
-    ISO_WORKLOAD_LIST_APPEND,
-    ISO_WORKLOAD_RW_REGISTER,
-    ISO_WORKLOAD_REGISTER,     /* linearizability: read / write */
-    ISO_WORKLOAD_CAS_REGISTER, /* linearizability: read / write / cas */
-    ISO_WORKLOAD_KV,           /* linearizability: a register per key */
-    ISO_WORKLOAD_MUTEX,        /* linearizability: acquire / release */
-    ISO_WORKLOAD_FIFO_QUEUE,   /* linearizability: enqueue / dequeue */
-    ISO_WORKLOAD_LIN_SET       /* linearizability: add / read ("set" is its old name) */
-} iso_workload;
+typedef enum isolde_workload {
+    ISOLDE_WORKLOAD_AUTO = 0,     /* list-append if any append, else rw-register */
+    ISOLDE_WORKLOAD_LIST_APPEND,
+    ISOLDE_WORKLOAD_RW_REGISTER,
+    ISOLDE_WORKLOAD_REGISTER,     /* linearizability: read / write */
+    ISOLDE_WORKLOAD_CAS_REGISTER, /* linearizability: read / write / cas */
+    ISOLDE_WORKLOAD_KV,           /* linearizability: a register per key */
+    ISOLDE_WORKLOAD_MUTEX,        /* linearizability: acquire / release */
+    ISOLDE_WORKLOAD_FIFO_QUEUE,   /* linearizability: enqueue / dequeue */
+    ISOLDE_WORKLOAD_LIN_SET       /* linearizability: add / read ("set" is its old name) */
+} isolde_workload;
 
-typedef struct iso_history iso_history;
-typedef struct iso_result iso_result;
+/* A history: its ops in history order, every value they hold. Opaque. */
+typedef struct isolde_history isolde_history;
 
-ISO_API const char *iso_version(void);
+typedef struct isolde_read_opts {
+    size_t size;             /* sizeof(isolde_read_opts), set by _init */
+    isolde_format format;    /* AUTO (default): detect from content */
+} isolde_read_opts;
 
-/* ---- histories ------------------------------------------------------ */
+ISOLDE_API void isolde_read_opts_init(isolde_read_opts *o);
 
-ISO_API int iso_history_read_file(const char *path, iso_format format,
-                                  iso_history **out, iso_error *err);
-/* name is used in error messages only; data need not be NUL-terminated. */
-ISO_API int iso_history_read_mem(const char *name, const char *data, size_t len,
-                                 iso_format format, iso_history **out,
-                                 iso_error *err);
-ISO_API void iso_history_free(iso_history *h);
-ISO_API size_t iso_history_op_count(const iso_history *h);
+/* Read the file at path (o may be NULL: defaults). On success *out is a
+ * new history (free with isolde_history_free). Errors: IO (cannot open or
+ * read), PARSE (with the position of the first bad byte), LIMIT, NOMEM. */
+ISOLDE_API isolde_status isolde_history_read_file(const char *path, const isolde_read_opts *o,
+                                                  isolde_history **out, isolde_error *err);
+/* The same from data[0, len) (need not be NUL-terminated); name is used in
+ * error messages only. */
+ISOLDE_API isolde_status isolde_history_read_mem(const char *name, const char *data, size_t len,
+                                                 const isolde_read_opts *o, isolde_history **out,
+                                                 isolde_error *err);
+/* An empty history to grow with isolde_history_append_mem: *out is new.
+ * The format must be one read line by line (EDN one op per line, JSON
+ * lines, IsoCheck, jepsen.log) or AUTO (then the first append decides). */
+ISOLDE_API isolde_status isolde_history_new(const char *name, const isolde_read_opts *o,
+                                            isolde_history **out, isolde_error *err);
+/* Append the ops of data[0, len), which holds complete lines, to h; line
+ * numbers in errors continue from the lines appended before. A history
+ * may be checked between appends; a result refers to the history as it
+ * was checked, and must be freed before the next append. On failure h is
+ * as it was before the call. */
+ISOLDE_API isolde_status isolde_history_append_mem(isolde_history *h, const char *data, size_t len,
+                                                   isolde_error *err);
+ISOLDE_API void isolde_history_free(isolde_history *h);
+ISOLDE_API size_t isolde_history_op_count(const isolde_history *h);
 /* The format the history was read as (after detection). */
-ISO_API iso_format iso_history_format(const iso_history *h);
+ISOLDE_API isolde_format isolde_history_format(const isolde_history *h);
 
-ISO_API const char *iso_format_name(iso_format f);
-ISO_API int iso_format_parse(const char *name, iso_format *out);
-ISO_API const char *iso_workload_name(iso_workload w);
-ISO_API int iso_workload_parse(const char *name, iso_workload *out);
+/* Names of formats ("edn", "jsonl", ...) and workloads ("list-append",
+ * "cas-register", ...), and back; unknown names are ISOLDE_ERR_USAGE. */
+ISOLDE_API const char *isolde_format_name(isolde_format f);
+ISOLDE_API isolde_status isolde_format_parse(const char *name, isolde_format *out);
+ISOLDE_API const char *isolde_workload_name(isolde_workload w);
+ISOLDE_API isolde_status isolde_workload_parse(const char *name, isolde_workload *out);
 
 /* ---- checking ------------------------------------------------------- */
 
-/* How a failed CAS in a linearizability history is read. */
-typedef enum iso_cas_fail {
-    ISO_CAS_FAIL_DEFAULT = 0, /* per format: Knossos EDN/JSON -> did not happen;
-                                 jepsen.log -> returned false */
-    ISO_CAS_FAIL_NOOP,        /* a failed CAS did not happen */
-    ISO_CAS_FAIL_FALSE        /* a failed CAS ran and found another value */
-} iso_cas_fail;
+/* Verdicts (also the CLI's exit statuses 0, 1, 2; 3 is an error). */
+typedef enum isolde_validity {
+    ISOLDE_VALID = 0,   /* no anomaly the requested models forbid */
+    ISOLDE_INVALID = 1, /* anomalies found */
+    ISOLDE_UNKNOWN = 2  /* e.g. empty transaction graph, search out of budget */
+} isolde_validity;
 
-typedef struct iso_check_opts {
-    iso_workload workload;
+/* How a failed CAS in a linearizability history is read. */
+typedef enum isolde_cas_fail {
+    ISOLDE_CAS_FAIL_DEFAULT = 0, /* per format: Knossos EDN/JSON -> did not happen;
+                                    jepsen.log -> returned false */
+    ISOLDE_CAS_FAIL_NOOP,        /* a failed CAS did not happen */
+    ISOLDE_CAS_FAIL_FALSE        /* a failed CAS ran and found another value */
+} isolde_cas_fail;
+
+typedef struct isolde_check_opts {
+    size_t size;                  /* sizeof(isolde_check_opts), set by _init */
+    isolde_workload workload;     /* AUTO (default): from the history */
     /* Comma-separated model names (any of Elle's 54). NULL means the
      * default, strict-serializable; "" means no model (only anomalies). */
     const char *models;
     /* Comma-separated anomaly names to look for in addition; NULL or "". */
     const char *anomalies;
-    long cycle_search_timeout_ms; /* per SCC; default 1000 */
+    long cycle_search_timeout_ms; /* per strongly connected component; 1000 */
     int threads;                  /* worker threads; 0 = one per core */
     /* rw-register version-order evidence */
     int wfr_keys, sequential_keys, linearizable_keys;
     const char *transaction_order_file; /* JSON {completion index: rank} */
     /* linearizability */
-    long timeout_ms;       /* whole-search budget; 0 = none */
-    iso_cas_fail cas_fail;
-} iso_check_opts;
+    long timeout_ms;              /* whole-search budget; 0 = none */
+    isolde_cas_fail cas_fail;
+} isolde_check_opts;
 
-ISO_API void iso_check_opts_init(iso_check_opts *o);
-/* Check h; *out refers to h until it is freed (o is not kept). */
-ISO_API int iso_check(const iso_history *h, const iso_check_opts *o,
-                      iso_result **out, iso_error *err);
+ISOLDE_API void isolde_check_opts_init(isolde_check_opts *o);
+
+/* A check's result. Opaque. */
+typedef struct isolde_result isolde_result;
+
+/* Check h (o may be NULL: defaults). On success *out is a new result that
+ * refers to h: free it before h. Errors: USAGE (an unknown model or
+ * anomaly name, options not initialised), PARSE (the history breaks its
+ * workload's rules, with the op's position), IO (a file an option names),
+ * LIMIT, NOMEM. */
+ISOLDE_API isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o,
+                                      isolde_result **out, isolde_error *err);
 
 /* ---- results -------------------------------------------------------- */
 
-typedef struct iso_report_opts {
-    int max_examples; /* cycles/anomalies printed per type; default 3 */
-} iso_report_opts;
+typedef struct isolde_report_opts {
+    size_t size;      /* sizeof(isolde_report_opts), set by _init */
+    int max_examples; /* proofs printed per anomaly type in text; 3 */
+} isolde_report_opts;
 
-ISO_API void iso_report_opts_init(iso_report_opts *o);
-ISO_API iso_validity iso_result_validity(const iso_result *r);
+ISOLDE_API void isolde_report_opts_init(isolde_report_opts *o);
+ISOLDE_API isolde_validity isolde_result_validity(const isolde_result *r);
 /* Sorted anomaly type names, as Elle's :anomaly-types. */
-ISO_API size_t iso_result_type_count(const iso_result *r);
-ISO_API const char *iso_result_type(const iso_result *r, size_t i);
+ISOLDE_API size_t isolde_result_type_count(const isolde_result *r);
+ISOLDE_API const char *isolde_result_type(const isolde_result *r, size_t i);
 /* Number of instances found of one anomaly type (0 if none). */
-ISO_API size_t iso_result_instance_count(const iso_result *r, const char *type);
+ISOLDE_API size_t isolde_result_instance_count(const isolde_result *r, const char *type);
 /* Elle's :not (weakest models ruled out) and :also-not, friendly names, sorted. */
-ISO_API size_t iso_result_not_count(const iso_result *r);
-ISO_API const char *iso_result_not(const iso_result *r, size_t i);
-ISO_API size_t iso_result_also_not_count(const iso_result *r);
-ISO_API const char *iso_result_also_not(const iso_result *r, size_t i);
+ISOLDE_API size_t isolde_result_not_count(const isolde_result *r);
+ISOLDE_API const char *isolde_result_not(const isolde_result *r, size_t i);
+ISOLDE_API size_t isolde_result_also_not_count(const isolde_result *r);
+ISOLDE_API const char *isolde_result_also_not(const isolde_result *r, size_t i);
 
-/* Writers render the proofs they show first (so the result is not const). */
-ISO_API int iso_result_write_text(iso_result *r, FILE *out, const iso_report_opts *o);
-ISO_API int iso_result_write_json(iso_result *r, FILE *out);
-/* One text file per anomaly type, as Elle's :directory does. */
-ISO_API int iso_result_write_dir(iso_result *r, const char *dir, iso_error *err);
-ISO_API void iso_result_free(iso_result *r);
+/* Writers. Each renders the proofs it shows first (so r is not const; the
+ * proofs stay rendered), then writes. o may be NULL. Errors: IO (out or
+ * the directory could not be written), NOMEM. */
+ISOLDE_API isolde_status isolde_result_write_text(isolde_result *r, FILE *out,
+                                                  const isolde_report_opts *o, isolde_error *err);
+/* Elle's result map as one JSON object. */
+ISOLDE_API isolde_status isolde_result_write_json(isolde_result *r, FILE *out, isolde_error *err);
+/* One text file per anomaly type in dir (made if missing), as Elle's
+ * :directory does; a linearizability result writes linearizability.txt. */
+ISOLDE_API isolde_status isolde_result_write_dir(isolde_result *r, const char *dir,
+                                                 isolde_error *err);
+ISOLDE_API void isolde_result_free(isolde_result *r);
 
 /* ---- running -------------------------------------------------------- */
-#include <signal.h>
 
 /* Drive a database with concurrent clients and record what each client
- * saw as an Elle-compatible JSON-lines history (one op per line, written
- * before that client starts its next transaction). Backends: "sim" (the
- * seeded in-process MVCC database: same seed, byte-identical history),
- * "sqlite" (libsqlite3, when built with it) and "exec" (any client
- * program speaking the line protocol of docs/FORMATS.md). */
-typedef struct iso_run_opts {
-    const char *backend;      /* "sim" | "sqlite" | "exec"; default "sim" */
-    const char *url;          /* sqlite: database file; exec: shell command */
+ * saw as an Elle-compatible JSON-lines history (one op per line, every
+ * completion in the file before its client starts its next transaction).
+ * Backends: "sim" (the seeded in-process MVCC database whose levels are
+ * known: same seed, byte-identical history), "sqlite" (libsqlite3, when
+ * built with it), "exec" (any client program speaking the line protocol
+ * of docs/FORMATS.md); isolde_backend_at lists them. */
+typedef struct isolde_run_opts {
+    size_t size;              /* sizeof(isolde_run_opts), set by _init */
+    const char *backend;      /* default "sim" */
+    /* Endpoints (database files, URLs, commands): client i uses
+     * urls[i % n_urls]. NULL / 0: the backend's default, if it has one. */
+    const char *const *urls;
+    size_t n_urls;
     const char *history_path; /* where the history goes (required) */
-    iso_workload workload;    /* LIST_APPEND (default) or RW_REGISTER */
+    isolde_workload workload; /* LIST_APPEND (default) or RW_REGISTER */
+    /* The isolation level asked of the database, in its own words (the
+     * backend's levels: isolde_backend_at); NULL: the backend's default. */
+    const char *isolation;
     long txns;                /* transactions before the final reads; 2000 */
     int clients;              /* concurrent clients; 8 */
     int keys;                 /* hot keys in the pool; 8 (at most 1024) */
@@ -181,37 +262,65 @@ typedef struct iso_run_opts {
     double zipf;              /* key skew exponent; 0 = uniform */
     uint64_t seed;            /* generator (and sim) seed; 1 */
     int processes;            /* clients as forked processes, not threads */
-    /* sim */
-    const char *isolation;    /* see iso_run_isolation_name; "strict-serializable" */
-    double abort_rate;        /* share of commits the sim aborts at random */
-    double info_rate;         /* share of commits with an unknown outcome */
-    int stale;                /* serializable: snapshots up to this many
-                                 commits old; -1 = default (3) */
-    /* sqlite */
-    const char *begin;        /* "deferred" | "immediate" | "exclusive" */
-    const char *journal;      /* "wal" | "delete" */
-    long busy_timeout_ms;     /* 5000 */
-    /* exec */
-    long timeout_ms;          /* a reply later than this is info; 10000 */
+    /* A client whose connection fails retries until this many
+     * milliseconds have passed since it first failed; 30000. */
+    long reconnect_ms;
+    /* The backend's own options as "name=value" strings, each one of the
+     * names isolde_backend_options lists for it (checked by isolde_run). */
+    const char *const *backend_opts;
+    size_t n_backend_opts;
     /* control: the run stops early (no final reads) once *stop != 0 */
     const volatile sig_atomic_t *stop;
     /* called about ten times a second from the runner's thread */
     void (*progress)(void *arg, long done, long total, double seconds);
     void *progress_arg;
-} iso_run_opts;
+} isolde_run_opts;
 
-typedef struct iso_run_stats {
+typedef struct isolde_run_stats {
     long ok, fail, info; /* transactions by outcome, final reads included */
     double seconds;      /* wall time of the run */
-} iso_run_stats;
+} isolde_run_stats;
 
-ISO_API void iso_run_opts_init(iso_run_opts *o);
-/* Run o->backend and write the history to o->history_path. Returns 0 and
- * fills *st (which may be NULL), or -1 with err set (the history written
- * so far stays on disk). */
-ISO_API int iso_run(const iso_run_opts *o, iso_run_stats *st, iso_error *err);
-/* The sim's isolation levels by index; NULL past the last. */
-ISO_API const char *iso_run_isolation_name(int i);
+ISOLDE_API void isolde_run_opts_init(isolde_run_opts *o);
+/* Run o->backend and write the history to o->history_path. On success
+ * fills *st (which may be NULL). Errors: USAGE (unknown backend, option or
+ * value), IO (the history cannot be written, the database cannot be
+ * reached in time), NOMEM; the history written so far stays on disk. */
+ISOLDE_API isolde_status isolde_run(const isolde_run_opts *o, isolde_run_stats *st,
+                                    isolde_error *err);
+
+/* One option a backend declares: its name (as --name on the CLI), the kind
+ * of value, a word for the value in help ("MS"; NULL for a flag), its
+ * default as text (NULL: none) and one line of help. */
+typedef enum isolde_option_type {
+    ISOLDE_OPTION_FLAG, ISOLDE_OPTION_STRING, ISOLDE_OPTION_INT, ISOLDE_OPTION_DOUBLE
+} isolde_option_type;
+typedef struct isolde_option {
+    const char *name;
+    isolde_option_type type;
+    const char *arg;
+    const char *dflt;
+    const char *help;
+} isolde_option;
+
+/* A backend: its name, one line of help, what --url names for it (NULL:
+ * it takes none), the isolation level it runs at when none is asked for,
+ * and the levels it can be asked for (NULL-ended; NULL: any the database
+ * accepts). */
+typedef struct isolde_backend {
+    const char *name;
+    const char *help;
+    const char *url_help;
+    const char *isolation;
+    const char *const *levels;
+} isolde_backend;
+
+/* The backends this library was built with, by index; NULL past the last.
+ * Borrowed, static. */
+ISOLDE_API const isolde_backend *isolde_backend_at(size_t i);
+/* The options backend declares, by index; NULL past the last or for an
+ * unknown backend. Borrowed, static. */
+ISOLDE_API const isolde_option *isolde_backend_option(const char *backend, size_t i);
 
 #ifdef __cplusplus
 }

@@ -10,59 +10,74 @@
 
 #include <string.h>
 
-#define ROW(id, name, kind, ops) {ISO_WORKLOAD_##id, name, kind, ops},
+#define ROW(id, name, kind, ops) {ISOLDE_WORKLOAD_##id, name, kind, ops},
 static const iso_checker checkers[] = {ISO_CHECKERS(ROW)};
 #undef ROW
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 
 /* Old spellings that still work (isolde check --help says which). */
-static const struct { const char *name; iso_workload w; } aliases[] = {
-    {"set", ISO_WORKLOAD_LIN_SET}, /* before Jepsen's set checker had the name */
+static const struct { const char *name; isolde_workload w; } aliases[] = {
+    {"set", ISOLDE_WORKLOAD_LIN_SET}, /* before Jepsen's set checker had the name */
 };
 
-const iso_checker *iso_checker_of(iso_workload w)
+const iso_checker *iso_checker_of(isolde_workload w)
 {
     for (size_t i = 0; i < N_CHECKERS; i++)
         if (checkers[i].workload == w) return &checkers[i];
     return NULL;
 }
 
-const char *iso_workload_name(iso_workload w)
+const char *isolde_workload_name(isolde_workload w)
 {
-    if (w == ISO_WORKLOAD_AUTO) return "auto";
+    if (w == ISOLDE_WORKLOAD_AUTO) return "auto";
     const iso_checker *c = iso_checker_of(w);
     return c ? c->name : "?";
 }
 
-int iso_workload_parse(const char *name, iso_workload *out)
+isolde_status isolde_workload_parse(const char *name, isolde_workload *out)
 {
-    if (!name) return -1;
+    if (!name) return ISOLDE_ERR_USAGE;
     if (strcmp(name, "auto") == 0) {
-        *out = ISO_WORKLOAD_AUTO;
-        return 0;
+        *out = ISOLDE_WORKLOAD_AUTO;
+        return ISOLDE_OK;
     }
     for (size_t i = 0; i < N_CHECKERS; i++)
         if (strcmp(checkers[i].name, name) == 0) {
             *out = checkers[i].workload;
-            return 0;
+            return ISOLDE_OK;
         }
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
         if (strcmp(aliases[i].name, name) == 0) {
             *out = aliases[i].w;
-            return 0;
+            return ISOLDE_OK;
         }
-    return -1;
+    return ISOLDE_ERR_USAGE;
 }
 
-void iso_check_opts_init(iso_check_opts *o)
+void isolde_check_opts_init(isolde_check_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->size = sizeof *o;
     o->cycle_search_timeout_ms = 1000;
 }
 
-static iso_workload detect_workload(const iso_history *h)
+/* The caller's options as this library knows them: defaults for fields a
+ * smaller, older struct lacks; -1 when they were never initialised. */
+static int check_opts(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err)
 {
-    if (h->workload_hint != ISO_WORKLOAD_AUTO) return h->workload_hint;
+    isolde_check_opts_init(o);
+    if (!user) return 0;
+    if (user->size < offsetof(isolde_check_opts, workload) + sizeof user->workload)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
+                        "check options not initialised (isolde_check_opts_init)");
+    memcpy(o, user, user->size < sizeof *o ? user->size : sizeof *o);
+    o->size = sizeof *o;
+    return 0;
+}
+
+static isolde_workload detect_workload(const isolde_history *h)
+{
+    if (h->workload_hint != ISOLDE_WORKLOAD_AUTO) return h->workload_hint;
     for (size_t i = 0; i < h->n_ops; i++) {
         const iso_op *op = &h->ops[i];
         if (!iso_op_is_client(op) || !iso_is_seq(op->value)) continue;
@@ -71,25 +86,39 @@ static iso_workload detect_workload(const iso_history *h)
         for (size_t j = 0; j < n; j++) {
             if (!iso_is_seq(m[j]) || !iso_seq_len(&h->store, m[j])) continue;
             iso_val f = iso_seq_items(&h->store, m[j])[0];
-            if (iso_name_is(&h->store, f, "append")) return ISO_WORKLOAD_LIST_APPEND;
-            if (iso_name_is(&h->store, f, "w")) return ISO_WORKLOAD_RW_REGISTER;
+            if (iso_name_is(&h->store, f, "append")) return ISOLDE_WORKLOAD_LIST_APPEND;
+            if (iso_name_is(&h->store, f, "w")) return ISOLDE_WORKLOAD_RW_REGISTER;
         }
     }
-    return ISO_WORKLOAD_LIST_APPEND;
+    return ISOLDE_WORKLOAD_LIST_APPEND;
 }
 
 
-int iso_check(const iso_history *h, const iso_check_opts *o, iso_result **out, iso_error *err)
+struct check_call {
+    const isolde_history *h;
+    const isolde_check_opts *user;
+    isolde_result **out;
+};
+
+static int check(void *arg, isolde_error *err)
 {
-    iso_check_opts defaults;
-    if (!o) { iso_check_opts_init(&defaults); o = &defaults; }
-    iso_error scratch;
-    if (!err) err = &scratch;
-    memset(err, 0, sizeof *err);
+    struct check_call *c = arg;
+    isolde_check_opts o;
+    if (check_opts(c->user, &o, err)) return -1;
+    const isolde_history *h = c->h;
+    isolde_workload wl = o.workload != ISOLDE_WORKLOAD_AUTO ? o.workload : detect_workload(h);
+    const iso_checker *k = iso_checker_of(wl);
+    if (!k) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown workload %d", (int)wl);
+    if (k->kind == ISO_CHECKER_LIN) return iso_lin_check(h, &o, wl, c->out, err);
+    return iso_check_txns(h, &o, k->ops, &iso_report_txn_kind, c->out, err);
+}
+
+isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+                           isolde_error *err)
+{
+    struct check_call c = {h, o, out};
     *out = NULL;
-    iso_workload wl = o->workload != ISO_WORKLOAD_AUTO ? o->workload : detect_workload(h);
-    const iso_checker *c = iso_checker_of(wl);
-    if (!c) return iso_fail(err, NULL, 0, 0, "unknown workload %d", (int)wl);
-    if (c->kind == ISO_CHECKER_LIN) return iso_lin_check(h, o, wl, out, err);
-    return iso_check_txns(h, o, c->ops, &iso_report_txn_kind, out, err);
+    isolde_status s = iso_call(check, &c, err);
+    if (s) *out = NULL;
+    return s;
 }

@@ -15,7 +15,7 @@
 
 enum iso_checker_kind { ISO_CHECKER_TXN, ISO_CHECKER_LIN };
 
-/* X(enum suffix of iso_workload, name, kind, transactional workload ops) */
+/* X(enum suffix of isolde_workload, name, kind, transactional workload ops) */
 #define ISO_CHECKERS(X) \
     X(LIST_APPEND, "list-append", ISO_CHECKER_TXN, &iso_list_append_ops) \
     X(RW_REGISTER, "rw-register", ISO_CHECKER_TXN, &iso_rw_register_ops) \
@@ -27,13 +27,13 @@ enum iso_checker_kind { ISO_CHECKER_TXN, ISO_CHECKER_LIN };
     X(LIN_SET, "lin-set", ISO_CHECKER_LIN, NULL)
 
 typedef struct iso_checker {
-    iso_workload workload;
+    isolde_workload workload;
     const char *name;
     enum iso_checker_kind kind;
     const iso_workload_ops *ops; /* ISO_CHECKER_TXN */
 } iso_checker;
 
 /* The row of w, or NULL (AUTO and unknown values have none). */
-const iso_checker *iso_checker_of(iso_workload w);
+const iso_checker *iso_checker_of(isolde_workload w);
 
 #endif

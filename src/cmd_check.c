@@ -1,17 +1,19 @@
-/* cmd_check.c -- `isolde check`: read histories, check them, report. */
+/* cmd_check.c -- `isolde check [options] FILE...`: read histories, check
+ * them, report; the worst verdict is the exit status. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static void help(FILE *out)
+static void help(FILE *out, const cli_table *t)
 {
     fprintf(out, "usage: isolde check [options] FILE...\n\n"
                  "Reads each history (Jepsen EDN, elle-cli JSON, JSON lines, OneLite, IsoCheck,\n"
-                 "jepsen.log), checks it and prints the verdict with a proof of every anomaly.\n\n"
-                 "options:\n%s  -h, --help                  this text\n\n"
-                 "exit status: 0 valid, 1 anomalies found, 2 unknown, 3 error\n",
-            cli_check_help);
+                 "jepsen.log), checks it and prints the verdict with a proof of every anomaly.\n\n");
+    cli_help(out, t, 1);
+    fprintf(out, "  -h, --help                     this text\n\n"
+                 "exit status: 0 valid, 1 anomalies found, 2 unknown, 3 error\n");
 }
 
 /* The worst status of several files: error > invalid > unknown > valid. */
@@ -21,36 +23,32 @@ static int worse(int a, int b)
     return rank[b] > rank[a] ? b : a;
 }
 
+static int check_file(cli_check *c, const char *path)
+{
+    isolde_history *h = NULL;
+    isolde_error err;
+    if (isolde_history_read_file(path, &c->read, &h, &err)) {
+        cli_print_error(&err);
+        return EXIT_ERROR;
+    }
+    int status = cli_check_history(c, path, h);
+    isolde_history_free(h);
+    return status;
+}
+
 int cmd_check(int argc, char **argv)
 {
     cli_check c;
     cli_check_init(&c);
-    const char *files[argc];
-    int n = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { help(stdout); return 0; }
-        int r = cli_check_option(&c, argc, argv, &i);
-        if (r < 0) return ISO_ERROR;
-        if (r > 0) continue;
-        if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "isolde check: unknown option '%s' (see isolde check --help)\n", argv[i]);
-            return ISO_ERROR;
-        }
-        files[n++] = argv[i];
-    }
-    if (!n) { help(stderr); return ISO_ERROR; }
-    int status = ISO_VALID;
-    for (int i = 0; i < n; i++) {
-        iso_history *h = NULL;
-        iso_error err = {0};
+    cli_table t = cli_check_table(&c);
+    const char **files = malloc((size_t)argc * sizeof *files);
+    int n = 0, rc = cli_parse(argc, argv, "check", &t, 1, NULL, NULL, files, &n);
+    if (rc > 0 || (!rc && !n)) help(rc > 0 ? stdout : stderr, &t);
+    int status = rc > 0 ? 0 : rc < 0 || !n ? EXIT_ERROR : ISOLDE_VALID;
+    for (int i = 0; !rc && i < n; i++) {
         if (n > 1) printf("%s### %s\n", i ? "\n" : "", files[i]);
-        if (iso_history_read_file(files[i], c.format, &h, &err)) {
-            cli_print_error(&err);
-            status = worse(status, ISO_ERROR);
-            continue;
-        }
-        status = worse(status, cli_check_history(&c, files[i], h));
-        iso_history_free(h);
+        status = worse(status, check_file(&c, files[i]));
     }
+    free(files);
     return status;
 }

@@ -10,7 +10,7 @@
 #include "history/history.h"
 
 /* EDN text of v (a static buffer, valid until the next call). */
-static inline const char *rt_edn(const iso_history *h, iso_val v)
+static inline const char *rt_edn(const isolde_history *h, iso_val v)
 {
     static char out[4096];
     iso_buf b = {0};
@@ -21,14 +21,14 @@ static inline const char *rt_edn(const iso_history *h, iso_val v)
 }
 
 /* The :value of op i as EDN text. */
-static inline const char *rt_value(const iso_history *h, size_t i)
+static inline const char *rt_value(const isolde_history *h, size_t i)
 {
     assert_true(i < h->n_ops);
     return rt_edn(h, h->ops[i].value);
 }
 
 /* Elle's printing of op i. */
-static inline const char *rt_op(const iso_history *h, size_t i, int json)
+static inline const char *rt_op(const isolde_history *h, size_t i, int json)
 {
     static char out[4096];
     iso_buf b = {0};
@@ -41,33 +41,33 @@ static inline const char *rt_op(const iso_history *h, size_t i, int json)
 /* The same ops written two ways (the fast paths' way and, with a newline
  * after a value's '[', the general parser's way) must read to the same
  * values, op by op. */
-static inline void rt_expect_same_values(const char *fast, const char *slow, iso_format f)
+static inline void rt_expect_same_values(const char *fast, const char *slow, isolde_format f)
 {
-    iso_history *a = tu_read(fast, f), *b = tu_read(slow, f);
+    isolde_history *a = tu_read(fast, f), *b = tu_read(slow, f);
     assert_int_equal(a->n_ops, b->n_ops);
     for (size_t i = 0; i < a->n_ops; i++) {
         char va[4096];
         snprintf(va, sizeof va, "%s", rt_value(a, i));
         if (strcmp(va, rt_value(b, i)) != 0) fail_msg("%s, op %zu: %s vs %s", fast, i, va, rt_value(b, i));
     }
-    iso_history_free(a);
-    iso_history_free(b);
+    isolde_history_free(a);
+    isolde_history_free(b);
 }
 
 /* A malformed input and where and why it must fail. */
 struct rt_bad {
     const char *text;
-    iso_format format;
+    isolde_format format;
     long line, col;
     const char *msg; /* a substring of the message */
 };
 
 static inline void rt_expect_fail(const struct rt_bad *c)
 {
-    iso_history *h = (iso_history *)1;
-    iso_error err = {0};
-    int r = iso_history_read_mem("bad", c->text, strlen(c->text), c->format, &h, &err);
-    if (r != -1 || h != NULL)
+    isolde_history *h = (isolde_history *)1;
+    isolde_error err = {0};
+    int r = isolde_history_read_mem("bad", c->text, strlen(c->text), tu_fmt(c->format), &h, &err);
+    if (r != ISOLDE_ERR_PARSE || h != NULL)
         fail_msg("read of %s succeeded, expected %ld:%ld: %s", c->text, c->line, c->col, c->msg);
     if (err.line != c->line || err.col != c->col || !strstr(err.msg, c->msg) ||
         strcmp(err.file, "bad") != 0)

@@ -6,7 +6,7 @@
  */
 #include "testutil.h"
 #include "gen/gen.h"
-#include "run/record.h"
+#include "record/record.h"
 #include "run/drivers/exec.h"
 
 static gen_params params(int la)
@@ -134,9 +134,9 @@ static void test_lines(void **state)
         "{\"index\":2,\"type\":\"fail\",\"process\":2,\"f\":\"txn\",\"value\":"
         "[[\"append\",3,7],[\"r\",4,null],[\"r\",5,null]],\"time\":300,"
         "\"error\":\"said \\\"no\\\"\"}\n");
-    iso_history *h = tu_read(b.p, ISO_FORMAT_JSONL);
-    assert_int_equal(iso_history_op_count(h), 3);
-    iso_history_free(h);
+    isolde_history *h = tu_read(b.p, ISOLDE_FORMAT_JSONL);
+    assert_int_equal(isolde_history_op_count(h), 3);
+    isolde_history_free(h);
     iso_buf_free(&b);
     run_txn_release(&t);
 }

@@ -9,19 +9,19 @@
 #include "linear/lin.h"
 
 struct run {
-    iso_result *r;
+    isolde_result *r;
     struct lin_report *lin; /* r's payload */
-    iso_error err;
+    isolde_error err;
     int rc;
 };
 
-static void opts_for(iso_check_opts *o, iso_workload w)
+static void opts_for(isolde_check_opts *o, isolde_workload w)
 {
     memset(o, 0, sizeof *o);
     o->workload = w;
 }
 
-static void run_check(struct run *run, const iso_history *h, const iso_check_opts *o)
+static void run_check(struct run *run, const isolde_history *h, const isolde_check_opts *o)
 {
     memset(run, 0, sizeof *run);
     run->rc = iso_lin_check(h, o, o->workload, &run->r, &run->err);
@@ -30,26 +30,26 @@ static void run_check(struct run *run, const iso_history *h, const iso_check_opt
 
 static void run_release(struct run *run)
 {
-    iso_result_free(run->r);
+    isolde_result_free(run->r);
 }
 
-static iso_validity check_text(const char *text, iso_format f, iso_workload w)
+static isolde_validity check_text(const char *text, isolde_format f, isolde_workload w)
 {
-    iso_history *h = tu_read(text, f);
-    iso_check_opts o;
+    isolde_history *h = tu_read(text, f);
+    isolde_check_opts o;
     struct run run;
     opts_for(&o, w);
     run_check(&run, h, &o);
     if (run.rc) fail_msg("check failed: %s:%ld:%ld: %s", run.err.file, run.err.line,
                          run.err.col, run.err.msg);
-    iso_validity v = run.r->validity;
+    isolde_validity v = run.r->validity;
     run_release(&run);
-    iso_history_free(h);
+    isolde_history_free(h);
     return v;
 }
 
 /* Capture a writer's output in a malloc'ed string. */
-static char *written(iso_result *r, int json)
+static char *written(isolde_result *r, int json)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -73,7 +73,7 @@ static const char *bad_read =
 static void test_register_verdicts(void **state)
 {
     (void)state;
-    assert_int_equal(check_text(bad_read, ISO_FORMAT_EDN, ISO_WORKLOAD_CAS_REGISTER), ISO_INVALID);
+    assert_int_equal(check_text(bad_read, ISOLDE_FORMAT_EDN, ISOLDE_WORKLOAD_CAS_REGISTER), ISOLDE_INVALID);
     /* an info write may land late; a timed-out read constrains nothing */
     const char *info =
         "{:type :invoke, :f :write, :value 1, :process 0}\n"
@@ -84,21 +84,21 @@ static void test_register_verdicts(void **state)
         "{:type :info, :f :read, :value :timed-out, :process 2}\n"
         "{:type :invoke, :f :read, :value nil, :process 3}\n"
         "{:type :ok, :f :read, :value 1, :process 3}\n";
-    assert_int_equal(check_text(info, ISO_FORMAT_EDN, ISO_WORKLOAD_REGISTER), ISO_VALID);
+    assert_int_equal(check_text(info, ISOLDE_FORMAT_EDN, ISOLDE_WORKLOAD_REGISTER), ISOLDE_VALID);
     /* a failed write never happened */
     const char *failed =
         "{:type :invoke, :f :write, :value 1, :process 0}\n"
         "{:type :fail, :f :write, :value 1, :process 0}\n"
         "{:type :invoke, :f :read, :value nil, :process 3}\n"
         "{:type :ok, :f :read, :value 1, :process 3}\n";
-    assert_int_equal(check_text(failed, ISO_FORMAT_EDN, ISO_WORKLOAD_REGISTER), ISO_INVALID);
+    assert_int_equal(check_text(failed, ISOLDE_FORMAT_EDN, ISOLDE_WORKLOAD_REGISTER), ISOLDE_INVALID);
     /* JSON strings work as keywords do */
     const char *json =
         "[{\"type\":\"invoke\",\"f\":\"write\",\"value\":1,\"process\":0},"
         "{\"type\":\"ok\",\"f\":\"write\",\"value\":1,\"process\":0},"
         "{\"type\":\"invoke\",\"f\":\"read\",\"value\":null,\"process\":1},"
         "{\"type\":\"ok\",\"f\":\"read\",\"value\":1,\"process\":1}]";
-    assert_int_equal(check_text(json, ISO_FORMAT_JSON, ISO_WORKLOAD_REGISTER), ISO_VALID);
+    assert_int_equal(check_text(json, ISOLDE_FORMAT_JSON, ISOLDE_WORKLOAD_REGISTER), ISOLDE_VALID);
 }
 
 static const char *cas_log =
@@ -111,24 +111,24 @@ static void test_cas_fail_modes(void **state)
 {
     (void)state;
     /* jepsen.log: a failed cas returned false, impossible while it held 1 */
-    assert_int_equal(check_text(cas_log, ISO_FORMAT_JEPSEN_LOG, ISO_WORKLOAD_CAS_REGISTER),
-                     ISO_INVALID);
-    iso_history *h = tu_read(cas_log, ISO_FORMAT_JEPSEN_LOG);
-    iso_check_opts o;
+    assert_int_equal(check_text(cas_log, ISOLDE_FORMAT_JEPSEN_LOG, ISOLDE_WORKLOAD_CAS_REGISTER),
+                     ISOLDE_INVALID);
+    isolde_history *h = tu_read(cas_log, ISOLDE_FORMAT_JEPSEN_LOG);
+    isolde_check_opts o;
     struct run run;
-    opts_for(&o, ISO_WORKLOAD_CAS_REGISTER);
-    o.cas_fail = ISO_CAS_FAIL_NOOP;
+    opts_for(&o, ISOLDE_WORKLOAD_CAS_REGISTER);
+    o.cas_fail = ISOLDE_CAS_FAIL_NOOP;
     run_check(&run, h, &o);
     assert_int_equal(run.rc, 0);
-    assert_int_equal(run.r->validity, ISO_VALID);
+    assert_int_equal(run.r->validity, ISOLDE_VALID);
     run_release(&run);
-    iso_history_free(h);
+    isolde_history_free(h);
     const char *edn =
         "{:type :invoke, :f :write, :value 1, :process 0}\n"
         "{:type :ok, :f :write, :value 1, :process 0}\n"
         "{:type :invoke, :f :cas, :value [1 2], :process 1}\n"
         "{:type :fail, :f :cas, :value [1 2], :process 1}\n";
-    assert_int_equal(check_text(edn, ISO_FORMAT_EDN, ISO_WORKLOAD_CAS_REGISTER), ISO_VALID);
+    assert_int_equal(check_text(edn, ISOLDE_FORMAT_EDN, ISOLDE_WORKLOAD_CAS_REGISTER), ISOLDE_VALID);
 }
 
 static void test_other_models(void **state)
@@ -137,18 +137,18 @@ static void test_other_models(void **state)
     const char *mutex =
         "{:type :invoke, :f :acquire, :process 0}\n{:type :ok, :f :acquire, :process 0}\n"
         "{:type :invoke, :f :acquire, :process 1}\n{:type :ok, :f :acquire, :process 1}\n";
-    assert_int_equal(check_text(mutex, ISO_FORMAT_EDN, ISO_WORKLOAD_MUTEX), ISO_INVALID);
+    assert_int_equal(check_text(mutex, ISOLDE_FORMAT_EDN, ISOLDE_WORKLOAD_MUTEX), ISOLDE_INVALID);
     const char *queue =
         "{:type :invoke, :f :enqueue, :value 1, :process 0}\n{:type :ok, :f :enqueue, :value 1, :process 0}\n"
         "{:type :invoke, :f :enqueue, :value 2, :process 0}\n{:type :ok, :f :enqueue, :value 2, :process 0}\n"
         "{:type :invoke, :f :dequeue, :process 1}\n{:type :ok, :f :dequeue, :value 1, :process 1}\n";
-    assert_int_equal(check_text(queue, ISO_FORMAT_EDN, ISO_WORKLOAD_FIFO_QUEUE), ISO_VALID);
+    assert_int_equal(check_text(queue, ISOLDE_FORMAT_EDN, ISOLDE_WORKLOAD_FIFO_QUEUE), ISOLDE_VALID);
     const char *set =
         "{:type :invoke, :f :add, :value 1, :process 0}\n{:type :ok, :f :add, :value 1, :process 0}\n"
         "{:type :invoke, :f :add, :value 2, :process 0}\n{:type :info, :f :add, :value 2, :process 0}\n"
         "{:type :invoke, :f :read, :process 1}\n{:type :ok, :f :read, :value #{1 2}, :process 1}\n"
         "{:type :invoke, :f :read, :process 1}\n{:type :ok, :f :read, :value #{1}, :process 1}\n";
-    assert_int_equal(check_text(set, ISO_FORMAT_EDN, ISO_WORKLOAD_LIN_SET), ISO_INVALID);
+    assert_int_equal(check_text(set, ISOLDE_FORMAT_EDN, ISOLDE_WORKLOAD_LIN_SET), ISOLDE_INVALID);
 }
 
 static void test_kv_partitions(void **state)
@@ -165,26 +165,26 @@ static void test_kv_partitions(void **state)
         "{:type :ok, :f :cas, :value [:y [2 3]], :process 1}\n"
         "{:type :invoke, :f :read, :value [:y nil], :process 1}\n"
         "{:type :ok, :f :read, :value [:y 2], :process 1}\n";
-    iso_history *h = tu_read(kv, ISO_FORMAT_EDN);
-    iso_check_opts o;
+    isolde_history *h = tu_read(kv, ISOLDE_FORMAT_EDN);
+    isolde_check_opts o;
     struct run run;
-    opts_for(&o, ISO_WORKLOAD_KV);
+    opts_for(&o, ISOLDE_WORKLOAD_KV);
     run_check(&run, h, &o);
     assert_int_equal(run.rc, 0);
-    assert_int_equal(run.r->validity, ISO_INVALID);
+    assert_int_equal(run.r->validity, ISOLDE_INVALID);
     assert_int_equal(run.lin->n_parts, 2);
     assert_int_equal(run.lin->n_invalid, 1);
     assert_int_equal(run.r->type_counts[0], 1);
     assert_string_equal(run.r->types[0], "nonlinearizable");
     assert_string_equal(run.lin->w[0].key_edn, ":y");
     run_release(&run);
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
-static void expect_error(const char *text, iso_workload w, long line, long col, const char *msg)
+static void expect_error(const char *text, isolde_workload w, long line, long col, const char *msg)
 {
-    iso_history *h = tu_read(text, ISO_FORMAT_EDN);
-    iso_check_opts o;
+    isolde_history *h = tu_read(text, ISOLDE_FORMAT_EDN);
+    isolde_check_opts o;
     struct run run;
     opts_for(&o, w);
     run_check(&run, h, &o);
@@ -192,7 +192,7 @@ static void expect_error(const char *text, iso_workload w, long line, long col, 
     assert_int_equal(run.err.line, line);
     assert_int_equal(run.err.col, col);
     if (!strstr(run.err.msg, msg)) fail_msg("message '%s' lacks '%s'", run.err.msg, msg);
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_errors(void **state)
@@ -200,26 +200,26 @@ static void test_errors(void **state)
     (void)state;
     expect_error("{:type :invoke, :f :write, :value 1, :process 0}\n"
                  "  {:type :invoke, :f :frob, :value 1, :process 1}\n",
-                 ISO_WORKLOAD_REGISTER, 2, 3, "unknown to the model");
+                 ISOLDE_WORKLOAD_REGISTER, 2, 3, "unknown to the model");
     expect_error("{:type :invoke, :f :cas, :value [1 2], :process 0}\n",
-                 ISO_WORKLOAD_REGISTER, 1, 1, "unknown to the model");
+                 ISOLDE_WORKLOAD_REGISTER, 1, 1, "unknown to the model");
     expect_error("{:type :ok, :f :read, :value 1, :process 0}\n",
-                 ISO_WORKLOAD_REGISTER, 1, 1, "without an invocation");
+                 ISOLDE_WORKLOAD_REGISTER, 1, 1, "without an invocation");
     expect_error("{:type :invoke, :f :cas, :value 5, :process 0}\n"
                  "{:type :ok, :f :cas, :value 5, :process 0}\n",
-                 ISO_WORKLOAD_CAS_REGISTER, 2, 1, "[old new]");
+                 ISOLDE_WORKLOAD_CAS_REGISTER, 2, 1, "[old new]");
     expect_error("{:type :invoke, :f :write, :value 5, :process 0}\n"
                  "{:type :ok, :f :write, :value 5, :process 0}\n",
-                 ISO_WORKLOAD_KV, 2, 1, "[key value]");
+                 ISOLDE_WORKLOAD_KV, 2, 1, "[key value]");
 }
 
 static void test_witness(void **state)
 {
     (void)state;
-    iso_history *h = tu_read(bad_read, ISO_FORMAT_EDN);
-    iso_check_opts o;
+    isolde_history *h = tu_read(bad_read, ISOLDE_FORMAT_EDN);
+    isolde_check_opts o;
     struct run run;
-    opts_for(&o, ISO_WORKLOAD_CAS_REGISTER);
+    opts_for(&o, ISOLDE_WORKLOAD_CAS_REGISTER);
     run_check(&run, h, &o);
     const struct lin_witness *w = &run.lin->w[0];
     assert_int_equal(run.lin->n_w, 1);
@@ -244,7 +244,7 @@ static void test_witness(void **state)
     free(text);
     free(json);
     run_release(&run);
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 /* 18 overlapping writes of distinct values, then (after a quiescent point)
@@ -262,25 +262,25 @@ static void test_timeout(void **state)
                      "{:type :ok, :f :read, :value 5, :process 99}\n"
                      "{:type :invoke, :f :read, :value nil, :process 99}\n"
                      "{:type :ok, :f :read, :value 3, :process 99}\n");
-    iso_history *h = tu_read(iso_buf_cstr(&b), ISO_FORMAT_EDN);
-    iso_check_opts o;
+    isolde_history *h = tu_read(iso_buf_cstr(&b), ISOLDE_FORMAT_EDN);
+    isolde_check_opts o;
     struct run run;
-    opts_for(&o, ISO_WORKLOAD_REGISTER);
+    opts_for(&o, ISOLDE_WORKLOAD_REGISTER);
     o.timeout_ms = 30;
     run_check(&run, h, &o);
-    assert_int_equal(run.r->validity, ISO_UNKNOWN);
+    assert_int_equal(run.r->validity, ISOLDE_UNKNOWN);
     assert_string_equal(run.lin->reason, "timeout");
     char *json = written(run.r, 1);
     assert_non_null(strstr(json, "\"valid?\":\"unknown\""));
     free(json);
     run_release(&run);
-    iso_history_free(h);
+    isolde_history_free(h);
     iso_buf_free(&b);
 }
 
 /* ---- the corpus ------------------------------------------------------ */
 
-static int corpus_row(char *line, char **path, iso_workload *w, int *valid)
+static int corpus_row(char *line, char **path, isolde_workload *w, int *valid)
 {
     char *f[5] = {0};
     int n = 0;
@@ -290,8 +290,8 @@ static int corpus_row(char *line, char **path, iso_workload *w, int *valid)
         if (p) *p++ = 0;
     }
     if (n < 4 || (!strstr(f[0], "knossos/") && !strstr(f[0], "/cas-"))) return 0;
-    if (strcmp(f[1], "cas-register") == 0) *w = ISO_WORKLOAD_CAS_REGISTER;
-    else if (strcmp(f[1], "mutex") == 0) *w = ISO_WORKLOAD_MUTEX;
+    if (strcmp(f[1], "cas-register") == 0) *w = ISOLDE_WORKLOAD_CAS_REGISTER;
+    else if (strcmp(f[1], "mutex") == 0) *w = ISOLDE_WORKLOAD_MUTEX;
     else return 0;
     *path = f[0];
     *valid = strncmp(f[3], "true", 4) == 0;
@@ -310,24 +310,24 @@ static void test_corpus(void **state)
     int checked = 0;
     while (fgets(line, sizeof line, f)) {
         char *rel, path[1024];
-        iso_workload w;
+        isolde_workload w;
         int valid;
         line[strcspn(line, "\n")] = 0;
         if (strncmp(line, "(missing)", 9) == 0 || !corpus_row(line, &rel, &w, &valid)) continue;
         snprintf(path, sizeof path, "%s/corpus/elle/%s", shared, rel);
-        iso_history *h = NULL;
-        iso_error err = {0};
-        if (iso_history_read_file(path, ISO_FORMAT_AUTO, &h, &err))
+        isolde_history *h = NULL;
+        isolde_error err = {0};
+        if (isolde_history_read_file(path, tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err))
             fail_msg("%s:%ld:%ld: %s", err.file, err.line, err.col, err.msg);
-        iso_check_opts o;
+        isolde_check_opts o;
         struct run run;
         opts_for(&o, w);
         run_check(&run, h, &o);
         assert_int_equal(run.rc, 0);
-        if (run.r->validity != (valid ? ISO_VALID : ISO_INVALID))
+        if (run.r->validity != (valid ? ISOLDE_VALID : ISOLDE_INVALID))
             fail_msg("%s: expected %s, got %d", rel, valid ? "valid" : "invalid", run.r->validity);
         run_release(&run);
-        iso_history_free(h);
+        isolde_history_free(h);
         checked++;
     }
     fclose(f);

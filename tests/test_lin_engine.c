@@ -15,7 +15,7 @@ struct hist {
     int n;
 };
 
-static void hist_input(struct hist *h, iso_workload w)
+static void hist_input(struct hist *h, isolde_workload w)
 {
     uint32_t part[MAXOPS] = {0};
     memset(&h->in, 0, sizeof h->in);
@@ -125,11 +125,11 @@ static const uint8_t kinds_queue[] = {LIN_ENQUEUE, LIN_DEQUEUE};
 
 /* Random kinds and values; then, for half the cases, replay a sequential
  * execution at random points so most of them are linearizable. */
-static void gen_ops(struct hist *h, uint64_t *seed, iso_workload w)
+static void gen_ops(struct hist *h, uint64_t *seed, isolde_workload w)
 {
-    const uint8_t *kinds = w == ISO_WORKLOAD_MUTEX ? kinds_mutex
-                         : w == ISO_WORKLOAD_FIFO_QUEUE ? kinds_queue : kinds_reg;
-    uint32_t nk = w == ISO_WORKLOAD_CAS_REGISTER ? 3 : 2;
+    const uint8_t *kinds = w == ISOLDE_WORKLOAD_MUTEX ? kinds_mutex
+                         : w == ISOLDE_WORKLOAD_FIFO_QUEUE ? kinds_queue : kinds_reg;
+    uint32_t nk = w == ISOLDE_WORKLOAD_CAS_REGISTER ? 3 : 2;
     for (int i = 0; i < h->n; i++) {
         struct lin_op *op = &h->ops[i];
         op->kind = kinds[rnd(seed, nk)];
@@ -166,7 +166,7 @@ static void make_plausible(struct hist *h, uint64_t *seed)
     }
 }
 
-static void crosscheck(iso_workload w, int cases)
+static void crosscheck(isolde_workload w, int cases)
 {
     uint64_t seed = 42 + (uint64_t)w;
     int valid = 0, invalid = 0;
@@ -189,10 +189,10 @@ static void crosscheck(iso_workload w, int cases)
     assert_true(invalid > cases / 10);
 }
 
-static void test_cross_cas(void **st) { (void)st; crosscheck(ISO_WORKLOAD_CAS_REGISTER, 20000); }
-static void test_cross_register(void **st) { (void)st; crosscheck(ISO_WORKLOAD_REGISTER, 10000); }
-static void test_cross_mutex(void **st) { (void)st; crosscheck(ISO_WORKLOAD_MUTEX, 10000); }
-static void test_cross_queue(void **st) { (void)st; crosscheck(ISO_WORKLOAD_FIFO_QUEUE, 10000); }
+static void test_cross_cas(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_CAS_REGISTER, 20000); }
+static void test_cross_register(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_REGISTER, 10000); }
+static void test_cross_mutex(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_MUTEX, 10000); }
+static void test_cross_queue(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_FIFO_QUEUE, 10000); }
 
 /* Every op in turn made indeterminate, in plausible histories. */
 static void test_indet_every_position(void **state)
@@ -202,11 +202,11 @@ static void test_indet_every_position(void **state)
     for (int c = 0; c < 2000; c++) {
         struct hist base;
         gen_intervals(&base, &seed, 2 + (int)rnd(&seed, MAXOPS - 1));
-        gen_ops(&base, &seed, ISO_WORKLOAD_CAS_REGISTER);
+        gen_ops(&base, &seed, ISOLDE_WORKLOAD_CAS_REGISTER);
         for (int i = -1; i < base.n; i++) {
             struct hist h = base;
             if (i >= 0) { h.ops[i].flags |= LIN_INDET; h.ops[i].ret = LIN_NEVER; }
-            hist_input(&h, ISO_WORKLOAD_CAS_REGISTER);
+            hist_input(&h, ISOLDE_WORKLOAD_CAS_REGISTER);
             int want = brute(&h);
             if (engine(&h) != (want ? LIN_OK : LIN_FAIL))
                 fail_msg("case %d, indeterminate op %d: brute force says %d", c, i, want);
@@ -231,17 +231,17 @@ static void test_register_basics(void **state)
     h.ops[0] = mk(0, 3, LIN_WRITE, 1, 0);
     h.ops[1] = mk(1, 2, LIN_READ, 1, 0);
     h.ops[2] = mk(4, 5, LIN_READ, LIN_NIL, 0);
-    hist_input(&h, ISO_WORKLOAD_REGISTER);
+    hist_input(&h, ISOLDE_WORKLOAD_REGISTER);
     assert_int_equal(engine(&h), LIN_FAIL);
     hist_release(&h);
     h.ops[2] = mk(4, 5, LIN_READ, 1, 0);
-    hist_input(&h, ISO_WORKLOAD_REGISTER);
+    hist_input(&h, ISOLDE_WORKLOAD_REGISTER);
     assert_int_equal(engine(&h), LIN_OK);
     hist_release(&h);
     /* a read of nil before any write is legal: nil is the initial value */
     h.n = 1;
     h.ops[0] = mk(0, 1, LIN_READ, LIN_NIL, 0);
-    hist_input(&h, ISO_WORKLOAD_REGISTER);
+    hist_input(&h, ISOLDE_WORKLOAD_REGISTER);
     assert_int_equal(engine(&h), LIN_OK);
     hist_release(&h);
 }
@@ -254,15 +254,15 @@ static void test_indeterminate_write(void **state)
     h.ops[0] = mk(0, LIN_NEVER, LIN_WRITE, 2, 0);
     h.ops[1] = mk(1, 2, LIN_WRITE, 1, 0);
     h.ops[2] = mk(3, 4, LIN_READ, 1, 0);
-    hist_input(&h, ISO_WORKLOAD_REGISTER);
+    hist_input(&h, ISOLDE_WORKLOAD_REGISTER);
     assert_int_equal(engine(&h), LIN_OK);
     hist_release(&h);
     h.ops[2] = mk(3, 4, LIN_READ, 2, 0);
-    hist_input(&h, ISO_WORKLOAD_REGISTER);
+    hist_input(&h, ISOLDE_WORKLOAD_REGISTER);
     assert_int_equal(engine(&h), LIN_OK);
     hist_release(&h);
     h.ops[2] = mk(3, 4, LIN_READ, 3, 0);
-    hist_input(&h, ISO_WORKLOAD_REGISTER);
+    hist_input(&h, ISOLDE_WORKLOAD_REGISTER);
     assert_int_equal(engine(&h), LIN_FAIL);
     hist_release(&h);
 }
@@ -274,11 +274,11 @@ static void test_cas_false(void **state)
     h.ops[0] = mk(0, 1, LIN_WRITE, 1, 0);
     h.ops[1] = mk(2, 3, LIN_CAS, 1, 2);
     h.ops[1].flags |= LIN_CAS_FALSE;     /* cas 1->2 returned false: yet it held 1 */
-    hist_input(&h, ISO_WORKLOAD_CAS_REGISTER);
+    hist_input(&h, ISOLDE_WORKLOAD_CAS_REGISTER);
     assert_int_equal(engine(&h), LIN_FAIL);
     hist_release(&h);
     h.ops[1].a = 2;                       /* cas 2->... false while 1: fine */
-    hist_input(&h, ISO_WORKLOAD_CAS_REGISTER);
+    hist_input(&h, ISOLDE_WORKLOAD_CAS_REGISTER);
     assert_int_equal(engine(&h), LIN_OK);
     hist_release(&h);
 }
@@ -289,22 +289,22 @@ static void test_mutex_and_queue(void **state)
     struct hist h = {.n = 2};
     h.ops[0] = mk(0, 1, LIN_ACQUIRE, 0, 0);
     h.ops[1] = mk(2, 3, LIN_ACQUIRE, 0, 0);
-    hist_input(&h, ISO_WORKLOAD_MUTEX);
+    hist_input(&h, ISOLDE_WORKLOAD_MUTEX);
     assert_int_equal(engine(&h), LIN_FAIL);
     hist_release(&h);
     h.ops[1] = mk(2, 3, LIN_RELEASE, 0, 0);
-    hist_input(&h, ISO_WORKLOAD_MUTEX);
+    hist_input(&h, ISOLDE_WORKLOAD_MUTEX);
     assert_int_equal(engine(&h), LIN_OK);
     hist_release(&h);
     h.n = 3;   /* enqueue 1, enqueue 2 (sequential), dequeue must give 1 */
     h.ops[0] = mk(0, 1, LIN_ENQUEUE, 1, 0);
     h.ops[1] = mk(2, 3, LIN_ENQUEUE, 2, 0);
     h.ops[2] = mk(4, 5, LIN_DEQUEUE, 2, 0);
-    hist_input(&h, ISO_WORKLOAD_FIFO_QUEUE);
+    hist_input(&h, ISOLDE_WORKLOAD_FIFO_QUEUE);
     assert_int_equal(engine(&h), LIN_FAIL);
     hist_release(&h);
     h.ops[2].a = 1;
-    hist_input(&h, ISO_WORKLOAD_FIFO_QUEUE);
+    hist_input(&h, ISOLDE_WORKLOAD_FIFO_QUEUE);
     assert_int_equal(engine(&h), LIN_OK);
     hist_release(&h);
 }
@@ -317,13 +317,13 @@ static void test_set_model(void **state)
     h.ops[0] = mk(0, 1, LIN_ADD, 1, 0);
     h.ops[1] = mk(2, 5, LIN_ADD, 2, 0);
     h.ops[2] = mk(3, 4, LIN_READ_SET, 1, 1);  /* reads #{1}: legal, add 2 is concurrent */
-    hist_input(&h, ISO_WORKLOAD_LIN_SET);
+    hist_input(&h, ISOLDE_WORKLOAD_LIN_SET);
     h.in.aux = aux;
     h.in.n_values = 3;
     assert_int_equal(engine(&h), LIN_OK);
     hist_release(&h);
     h.ops[2] = mk(6, 7, LIN_READ_SET, 1, 1);  /* after both adds: must be #{1 2} */
-    hist_input(&h, ISO_WORKLOAD_LIN_SET);
+    hist_input(&h, ISOLDE_WORKLOAD_LIN_SET);
     h.in.aux = aux;
     h.in.n_values = 3;
     assert_int_equal(engine(&h), LIN_FAIL);
@@ -369,7 +369,7 @@ static void test_cuts_carry_every_state(void **state)
         h.ops[3].a = reads[c][0];
         h.ops[4] = mk(15, 17, LIN_READ, reads[c][1], 0);
         h.ops[5] = mk(16, 18, LIN_READ, reads[c][1], 0);
-        hist_input(&h, ISO_WORKLOAD_REGISTER);
+        hist_input(&h, ISOLDE_WORKLOAD_REGISTER);
         int want = brute(&h);
         assert_int_equal(want, reads[c][0] != 4 && reads[c][0] == reads[c][1] ? 1 : 0);
         assert_int_equal(engine(&h), want ? LIN_OK : LIN_FAIL);
@@ -385,7 +385,7 @@ static void test_long_chain(void **state)
     enum { N = 20000 };
     struct lin_input in = {0};
     uint32_t *part = calloc(N, sizeof *part);
-    in.model = lin_model_for(ISO_WORKLOAD_CAS_REGISTER);
+    in.model = lin_model_for(ISOLDE_WORKLOAD_CAS_REGISTER);
     in.ops = calloc(N, sizeof *in.ops);
     in.n_ops = N;
     in.n_values = 3;

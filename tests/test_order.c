@@ -13,7 +13,7 @@
 #include "graph/scc.h"
 
 typedef struct hist {
-    iso_history *h;
+    isolde_history *h;
     iso_txn t[64];
     size_t n;
 } hist;
@@ -51,7 +51,7 @@ static int has(const iso_edges *es, uint32_t a, uint32_t b, uint8_t bit)
 static void test_process(void **st)
 {
     (void)st;
-    hist x = {.h = iso_history_new("t", ISO_FORMAT_EDN)};
+    hist x = {.h = iso_history_new("t", ISOLDE_FORMAT_EDN)};
     uint32_t a = inv(&x, 0); done(&x, a, 0, ISO_OP_OK);
     done(&x, inv(&x, 0), 0, ISO_OP_FAIL); /* fail: no part */
     done(&x, inv(&x, 1), 1, ISO_OP_OK);   /* another process */
@@ -65,13 +65,13 @@ static void test_process(void **st)
     assert_true(has(&es, a, d, ISO_EDGE_PROCESS));
     assert_true(has(&es, d, f, ISO_EDGE_PROCESS));
     iso_edges_free(&es);
-    iso_history_free(x.h);
+    isolde_history_free(x.h);
 }
 
 static void test_realtime(void **st)
 {
     (void)st;
-    hist x = {.h = iso_history_new("t", ISO_FORMAT_EDN)};
+    hist x = {.h = iso_history_new("t", ISOLDE_FORMAT_EDN)};
     uint32_t a = inv(&x, 0), b = inv(&x, 1);
     done(&x, a, 0, ISO_OP_OK);
     uint32_t c = inv(&x, 2);
@@ -92,7 +92,7 @@ static void test_realtime(void **st)
     assert_int_equal(a, 0); assert_int_equal(b, 1); assert_int_equal(c, 2);
     assert_int_equal(d, 3); assert_int_equal(e, 4); assert_int_equal(f, 5); assert_int_equal(g, 6);
     iso_edges_free(&es);
-    iso_history_free(x.h);
+    isolde_history_free(x.h);
 }
 
 /* Completions without invocations (Elle's README histories): each is an
@@ -100,7 +100,7 @@ static void test_realtime(void **st)
 static void test_standalone(void **st)
 {
     (void)st;
-    hist x = {.h = iso_history_new("t", ISO_FORMAT_EDN)};
+    hist x = {.h = iso_history_new("t", ISOLDE_FORMAT_EDN)};
     for (int i = 0; i < 3; i++) {
         x.t[x.n++] = (iso_txn){ISO_NONE, (uint32_t)x.h->n_ops, ISO_OP_OK};
         op(&x, i % 2, ISO_OP_OK);
@@ -116,7 +116,7 @@ static void test_standalone(void **st)
     assert_int_equal(es.n, 1);
     assert_true(has(&es, 0, 2, ISO_EDGE_PROCESS));
     iso_edges_free(&es);
-    iso_history_free(x.h);
+    isolde_history_free(x.h);
 }
 
 /* Random history: up to 14 transactions on 3 processes, some failed or
@@ -141,7 +141,7 @@ static void test_random_closure(void **st)
     (void)st;
     uint64_t r = 99;
     for (int round = 0; round < 500; round++) {
-        hist x = {.h = iso_history_new("t", ISO_FORMAT_EDN)};
+        hist x = {.h = iso_history_new("t", ISOLDE_FORMAT_EDN)};
         random_history(&x, &r);
         iso_txns t = {x.t, x.n};
         iso_edges es = {0};
@@ -159,7 +159,7 @@ static void test_random_closure(void **st)
             }
         assert_true(es.n <= x.n * 3);
         iso_edges_free(&es);
-        iso_history_free(x.h);
+        isolde_history_free(x.h);
     }
 }
 
@@ -175,7 +175,7 @@ static void test_windows_match_edges(void **st)
     (void)st;
     uint64_t r = 7;
     for (int round = 0; round < 300; round++) {
-        hist x = {.h = iso_history_new("t", ISO_FORMAT_EDN)};
+        hist x = {.h = iso_history_new("t", ISOLDE_FORMAT_EDN)};
         random_history(&x, &r);
         iso_txns t = {x.t, x.n};
         iso_edges data = {0}, all = {0};
@@ -222,7 +222,7 @@ static void test_windows_match_edges(void **st)
         iso_rt_free(&rt);
         iso_edges_free(&data);
         iso_edges_free(&all);
-        iso_history_free(x.h);
+        isolde_history_free(x.h);
     }
 }
 

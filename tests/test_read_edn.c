@@ -5,13 +5,13 @@
 static void test_op_per_line(void **state)
 {
     (void)state;
-    iso_history *h = tu_read(
+    isolde_history *h = tu_read(
         "{:type :invoke, :f :txn, :value [[:append 11 1] [:r 11 nil]], :process 10, :time 14532933, :index 0}\n"
         "  {:type :ok, :f :txn, :value [[:append 11 1] [:r 11 [1]]], :process 10, :time 31076248, :index 2}\n"
         "{:type :info, :f :start-partition, :process :nemesis, :value nil, :index 3}\n",
-        ISO_FORMAT_EDN);
-    assert_int_equal(iso_history_op_count(h), 3);
-    assert_int_equal(iso_history_format(h), ISO_FORMAT_EDN);
+        ISOLDE_FORMAT_EDN);
+    assert_int_equal(isolde_history_op_count(h), 3);
+    assert_int_equal(isolde_history_format(h), ISOLDE_FORMAT_EDN);
     assert_int_equal(h->dense_index, 0);
     assert_int_equal(h->ops[1].index, 2);
     assert_int_equal(h->ops[1].time, 31076248);
@@ -23,17 +23,17 @@ static void test_op_per_line(void **state)
     assert_false(iso_op_is_client(&h->ops[2]));
     assert_string_equal(rt_edn(h, h->ops[2].process), ":nemesis");
     assert_string_equal(rt_edn(h, iso_op_f(h, &h->ops[2])), ":start-partition");
-    assert_int_equal(h->cas_fail_default, ISO_CAS_FAIL_NOOP);
-    iso_history_free(h);
+    assert_int_equal(h->cas_fail_default, ISOLDE_CAS_FAIL_NOOP);
+    isolde_history_free(h);
 }
 
 static void test_dense_index_and_defaults(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("{:process 0, :type :ok, :value [[:append :x 1] [:r :y [1]]]}\n"
+    isolde_history *h = tu_read("{:process 0, :type :ok, :value [[:append :x 1] [:r :y [1]]]}\n"
                              "{:process 1, :type :ok, :index 77}\n"
                              "{:type :info, :f :crash}\n",
-                             ISO_FORMAT_EDN);
+                             ISOLDE_FORMAT_EDN);
     assert_int_equal(h->n_ops, 3);
     assert_int_equal(h->dense_index, 1);
     for (size_t i = 0; i < 3; i++) assert_int_equal(h->ops[i].index, (int64_t)i);
@@ -42,32 +42,32 @@ static void test_dense_index_and_defaults(void **state)
     assert_true(iso_is_nil(iso_op_f(h, &h->ops[1])));
     assert_true(iso_is_nil(h->ops[2].process)); /* missing process: not a client */
     assert_false(iso_op_is_client(&h->ops[2]));
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_top_level_sequences(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("; a comment\n[{:process 4, :type :invoke, :f :write, :value 2}\n"
+    isolde_history *h = tu_read("; a comment\n[{:process 4, :type :invoke, :f :write, :value 2}\n"
                              " {:process 4, :type :ok, :f :write, :value 2}, ; trailing\n"
                              "]\n({:process 1 :type :fail :f :cas :value [3 1]})\n",
-                             ISO_FORMAT_EDN);
+                             ISOLDE_FORMAT_EDN);
     assert_int_equal(h->n_ops, 3);
     assert_int_equal(h->ops[1].line, 3);
     assert_int_equal(h->ops[1].col, 2);
     assert_int_equal(h->ops[2].type, ISO_OP_FAIL);
     assert_string_equal(rt_value(h, 2), "[3 1]");
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_scalars(void **state)
 {
     (void)state;
-    iso_history *h = tu_read(
+    isolde_history *h = tu_read(
         "{:type :ok :value [sym ns/sym :kw :ns/kw \"s\\\"t\\n\\u0041\\\\\" -7 +8 0 nil true false]}\n"
         "{:type :ok :value [1.5 -2e10 3.25M 1/2 42N 007 ##Inf ##-Inf ##NaN]}\n"
         "{:type :ok :value [\\a \\newline \\space \\u0041 \\( \\o7]}\n",
-        ISO_FORMAT_EDN);
+        ISOLDE_FORMAT_EDN);
     assert_string_equal(rt_value(h, 0),
                         "[sym ns/sym :kw :ns/kw \"s\\\"t\\u000aA\\\\\" -7 8 0 nil true false]");
     const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
@@ -84,16 +84,16 @@ static void test_scalars(void **state)
     assert_true(it[4] == iso_int(42));
     assert_string_equal(rt_value(h, 2), "[\\a \\newline \\space \\u0041 \\( \\o7]");
     assert_int_equal(iso_tag(iso_seq_items(&h->store, h->ops[2].value)[0]), ISO_TAG_CHAR);
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_integers_exact(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("{:type :ok :value [576460752303423487 -576460752303423488 "
+    isolde_history *h = tu_read("{:type :ok :value [576460752303423487 -576460752303423488 "
                              "576460752303423488 99999999999999999999999N -000000000000000000000012 "
                              "-99999999999999999999 123456789012345678]}",
-                             ISO_FORMAT_EDN);
+                             ISOLDE_FORMAT_EDN);
     const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
     assert_true(iso_is_int(it[0]) && iso_as_int(it[0]) == 576460752303423487LL);
     assert_true(iso_is_int(it[1]) && iso_as_int(it[1]) == -576460752303423488LL);
@@ -105,15 +105,15 @@ static void test_integers_exact(void **state)
     assert_string_equal(rt_value(h, 0),
                         "[576460752303423487 -576460752303423488 576460752303423488 "
                         "99999999999999999999999 -12 -99999999999999999999 123456789012345678]");
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_collections(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("{:type :ok :value {0 10, 1 [], :k #{1 2}, \"s\" (a (b))}}\n"
+    isolde_history *h = tu_read("{:type :ok :value {0 10, 1 [], :k #{1 2}, \"s\" (a (b))}}\n"
                              "{:type :ok :value [[] () {} #{}]}",
-                             ISO_FORMAT_EDN);
+                             ISOLDE_FORMAT_EDN);
     iso_val v = h->ops[0].value;
     assert_int_equal(iso_seq_kind(&h->store, v), ISO_SEQ_MAP);
     assert_int_equal(iso_seq_len(&h->store, v), 8);
@@ -121,18 +121,18 @@ static void test_collections(void **state)
     int found;
     assert_true(iso_map_get(&h->store, v, "k", &found) != ISO_NIL && found);
     assert_string_equal(rt_value(h, 1), "[[] () {} #{}]");
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_discard_and_tags(void **state)
 {
     (void)state;
-    iso_history *h = tu_read(
+    isolde_history *h = tu_read(
         "#_ {:type :bogus}\n"
         "#jepsen.history.Op{:index 5, :time 7, :type :ok, :process 0, :f :txn, :value [#_ 1 2]}\n"
         "{:type :ok :index 6 #_#_ :value 3 :value [#inst \"2020-01-01T00:00:00Z\" #uuid \"abc\" #_ x]}\n"
         "{:type :ok :index 7 :value #foo [1 #_ (2 3)]}\n",
-        ISO_FORMAT_EDN);
+        ISOLDE_FORMAT_EDN);
     assert_int_equal(h->n_ops, 3);
     assert_int_equal(h->ops[0].index, 5);
     assert_int_equal(h->ops[0].line, 2);
@@ -140,28 +140,28 @@ static void test_discard_and_tags(void **state)
     assert_string_equal(rt_value(h, 1), "[#inst \"2020-01-01T00:00:00Z\" #uuid \"abc\"]");
     assert_int_equal(iso_tag(iso_seq_items(&h->store, h->ops[1].value)[0]), ISO_TAG_FORM);
     assert_string_equal(rt_value(h, 2), "[1]");
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_string_keys_and_types(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("{\"type\" \"invoke\", \"process\" 3, \"value\" 1}\n"
+    isolde_history *h = tu_read("{\"type\" \"invoke\", \"process\" 3, \"value\" 1}\n"
                              "{:type \"ok\" :process 3 :error [:no-client \"refused\"]}",
-                             ISO_FORMAT_EDN);
+                             ISOLDE_FORMAT_EDN);
     assert_int_equal(h->ops[0].type, ISO_OP_INVOKE);
     assert_int_equal(h->ops[1].type, ISO_OP_OK);
     assert_int_equal(iso_as_int(h->ops[0].process), 3);
     assert_string_equal(rt_edn(h, iso_op_error(h, &h->ops[1])), "[:no-client \"refused\"]");
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_print_ops(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("{:process 0, :type :ok, :value [[:w :x 1] [:r :y 1]]}\n"
+    isolde_history *h = tu_read("{:process 0, :type :ok, :value [[:w :x 1] [:r :y 1]]}\n"
                              "{:process :nemesis, :type :fail, :f :kill, :time 5, :error :down}",
-                             ISO_FORMAT_EDN);
+                             ISOLDE_FORMAT_EDN);
     assert_string_equal(rt_op(h, 0, 0),
                         "{:index 0, :time -1, :type :ok, :process 0, :f nil, :value [[:w :x 1] [:r :y 1]]}");
     assert_string_equal(rt_op(h, 0, 1),
@@ -175,7 +175,7 @@ static void test_print_ops(void **state)
                         "\"value\":null,\"error\":\"down\"}");
     assert_string_equal(iso_op_type_name(ISO_OP_INFO), "info");
     assert_string_equal(iso_op_type_name(9), "?");
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_empty_inputs(void **state)
@@ -183,9 +183,9 @@ static void test_empty_inputs(void **state)
     (void)state;
     const char *inputs[] = {"", "\n\n", "; only a comment\n", "[]", "()", "#_ {:type :ok}"};
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        iso_history *h = tu_read(inputs[i], ISO_FORMAT_EDN);
-        assert_int_equal(iso_history_op_count(h), 0);
-        iso_history_free(h);
+        isolde_history *h = tu_read(inputs[i], ISOLDE_FORMAT_EDN);
+        assert_int_equal(isolde_history_op_count(h), 0);
+        isolde_history_free(h);
     }
 }
 
@@ -194,14 +194,14 @@ static void test_not_terminated(void **state)
 {
     (void)state;
     const char text[] = "{:type :ok :value 12}{:type :ok :value 345";
-    iso_history *h = NULL;
-    iso_error err = {0};
-    assert_int_equal(iso_history_read_mem("t", text, 21, ISO_FORMAT_EDN, &h, &err), 0);
+    isolde_history *h = NULL;
+    isolde_error err = {0};
+    assert_int_equal(isolde_history_read_mem("t", text, 21, tu_fmt(ISOLDE_FORMAT_EDN), &h, &err), 0);
     assert_int_equal(h->n_ops, 1);
-    iso_history_free(h);
+    isolde_history_free(h);
     char *p = malloc(20); /* "{:type :ok :value 12" without the brace: ASan sees overreads */
     memcpy(p, text, 20);
-    assert_int_equal(iso_history_read_mem("t", p, 20, ISO_FORMAT_EDN, &h, &err), -1);
+    assert_int_equal(isolde_history_read_mem("t", p, 20, tu_fmt(ISOLDE_FORMAT_EDN), &h, &err), ISOLDE_ERR_PARSE);
     assert_string_equal(err.msg, "unterminated map (no closing '}')");
     free(p);
 }
@@ -213,57 +213,57 @@ static void test_deep_nesting(void **state)
     int n = snprintf(text, sizeof text, "{:type :ok :value ");
     for (int i = 0; i < 300; i++) text[n++] = '[';
     text[n] = 0;
-    struct rt_bad c = {text, ISO_FORMAT_EDN, 1, 19 + 255, "nesting deeper than 256"};
+    struct rt_bad c = {text, ISOLDE_FORMAT_EDN, 1, 19 + 255, "nesting deeper than 256"};
     rt_expect_fail(&c);
     n = snprintf(text, sizeof text, "{:type :ok :value ");
     for (int i = 0; i < 255; i++) text[n++] = '[';
     for (int i = 0; i < 255; i++) text[n++] = ']';
     text[n++] = '}';
     text[n] = 0;
-    iso_history *h = tu_read(text, ISO_FORMAT_EDN);
-    iso_history_free(h);
+    isolde_history *h = tu_read(text, ISOLDE_FORMAT_EDN);
+    isolde_history_free(h);
 }
 
 static void test_malformed(void **state)
 {
     (void)state;
     static const struct rt_bad cases[] = {
-        {"{:type :ok", ISO_FORMAT_EDN, 1, 1, "unterminated map"},
-        {"{:type :ok :value \"abc}", ISO_FORMAT_EDN, 1, 19, "unterminated string"},
-        {"{:type :bogus}", ISO_FORMAT_EDN, 1, 1,
+        {"{:type :ok", ISOLDE_FORMAT_EDN, 1, 1, "unterminated map"},
+        {"{:type :ok :value \"abc}", ISOLDE_FORMAT_EDN, 1, 19, "unterminated string"},
+        {"{:type :bogus}", ISOLDE_FORMAT_EDN, 1, 1,
          ":type must be one of invoke, ok, fail, info, got :bogus"},
-        {"{:process 1}", ISO_FORMAT_EDN, 1, 1, ":type missing"},
-        {"{:type :ok :value [1 2)}", ISO_FORMAT_EDN, 1, 23,
+        {"{:process 1}", ISOLDE_FORMAT_EDN, 1, 1, ":type missing"},
+        {"{:type :ok :value [1 2)}", ISOLDE_FORMAT_EDN, 1, 23,
          "expected ']' to close the vector opened at 1:19, got ')'"},
-        {"{:type :ok :process}", ISO_FORMAT_EDN, 1, 1, "map literal must contain an even number of forms"},
-        {"{:index 0 :type :ok}\n{:type :ok}", ISO_FORMAT_EDN, 2, 1,
+        {"{:type :ok :process}", ISOLDE_FORMAT_EDN, 1, 1, "map literal must contain an even number of forms"},
+        {"{:index 0 :type :ok}\n{:type :ok}", ISOLDE_FORMAT_EDN, 2, 1,
          "integer :index required (the first op had one)"},
-        {"{:index 0 :type :ok}\n {:type :ok :index :x}", ISO_FORMAT_EDN, 2, 2,
+        {"{:index 0 :type :ok}\n {:type :ok :index :x}", ISOLDE_FORMAT_EDN, 2, 2,
          "integer :index required (the first op had one), got :x"},
-        {"{:type :ok :value 12ab}", ISO_FORMAT_EDN, 1, 19, "invalid number '12ab'"},
-        {"{:type :ok :value 1.5e}", ISO_FORMAT_EDN, 1, 19, "invalid number '1.5e'"},
-        {"{:type :ok :value \\foo}", ISO_FORMAT_EDN, 1, 19, "invalid character literal '\\foo'"},
-        {"{:type :ok :value \"a\\qb\"}", ISO_FORMAT_EDN, 1, 21, "invalid escape in string"},
-        {"{:type :ok :value #:x{}}", ISO_FORMAT_EDN, 1, 19, "unsupported dispatch '#:'"},
-        {"{:type :ok :value #_}", ISO_FORMAT_EDN, 1, 21, "expected a form after '#_'"},
-        {"{:type :ok :value #inst}", ISO_FORMAT_EDN, 1, 24, "expected a form after '#tag'"},
-        {"{:type :ok :value #_", ISO_FORMAT_EDN, 1, 21, "expected a form after '#_'"},
-        {"[{:type :ok}", ISO_FORMAT_EDN, 1, 13, "unexpected end of input, expected ']'"},
-        {"{:type :ok :time 1.5}", ISO_FORMAT_EDN, 1, 1, ":time must be an integer, got 1.5"},
-        {"[1]", ISO_FORMAT_EDN, 1, 2, "op must be a map, got 1"},
-        {"\n\n  :x", ISO_FORMAT_EDN, 3, 3, "op must be a map, got :x"},
-        {"{:type :ok}\n}", ISO_FORMAT_EDN, 2, 1, "unexpected '}'"},
-        {"{:type :ok :value :}", ISO_FORMAT_EDN, 1, 19, "empty keyword"},
-        {"{:type :ok :value @x}", ISO_FORMAT_EDN, 1, 19, "unexpected '@', expected a form"},
-        {"{:type :ok :value 'x}", ISO_FORMAT_EDN, 1, 19, "unexpected '''"},
-        {"{:type :ok}\n{:type :ok :value [1\n 2\n", ISO_FORMAT_EDN, 2, 19, "unterminated vector"},
-        {"{:type :ok :value \"x\ny\" :f #{1}}\n{:type :ok :value (1 2]}", ISO_FORMAT_EDN, 3, 23,
+        {"{:type :ok :value 12ab}", ISOLDE_FORMAT_EDN, 1, 19, "invalid number '12ab'"},
+        {"{:type :ok :value 1.5e}", ISOLDE_FORMAT_EDN, 1, 19, "invalid number '1.5e'"},
+        {"{:type :ok :value \\foo}", ISOLDE_FORMAT_EDN, 1, 19, "invalid character literal '\\foo'"},
+        {"{:type :ok :value \"a\\qb\"}", ISOLDE_FORMAT_EDN, 1, 21, "invalid escape in string"},
+        {"{:type :ok :value #:x{}}", ISOLDE_FORMAT_EDN, 1, 19, "unsupported dispatch '#:'"},
+        {"{:type :ok :value #_}", ISOLDE_FORMAT_EDN, 1, 21, "expected a form after '#_'"},
+        {"{:type :ok :value #inst}", ISOLDE_FORMAT_EDN, 1, 24, "expected a form after '#tag'"},
+        {"{:type :ok :value #_", ISOLDE_FORMAT_EDN, 1, 21, "expected a form after '#_'"},
+        {"[{:type :ok}", ISOLDE_FORMAT_EDN, 1, 13, "unexpected end of input, expected ']'"},
+        {"{:type :ok :time 1.5}", ISOLDE_FORMAT_EDN, 1, 1, ":time must be an integer, got 1.5"},
+        {"[1]", ISOLDE_FORMAT_EDN, 1, 2, "op must be a map, got 1"},
+        {"\n\n  :x", ISOLDE_FORMAT_EDN, 3, 3, "op must be a map, got :x"},
+        {"{:type :ok}\n}", ISOLDE_FORMAT_EDN, 2, 1, "unexpected '}'"},
+        {"{:type :ok :value :}", ISOLDE_FORMAT_EDN, 1, 19, "empty keyword"},
+        {"{:type :ok :value @x}", ISOLDE_FORMAT_EDN, 1, 19, "unexpected '@', expected a form"},
+        {"{:type :ok :value 'x}", ISOLDE_FORMAT_EDN, 1, 19, "unexpected '''"},
+        {"{:type :ok}\n{:type :ok :value [1\n 2\n", ISOLDE_FORMAT_EDN, 2, 19, "unterminated vector"},
+        {"{:type :ok :value \"x\ny\" :f #{1}}\n{:type :ok :value (1 2]}", ISOLDE_FORMAT_EDN, 3, 23,
          "expected ')' to close the list opened at 3:19"},
-        {"{:type :ok :value \\", ISO_FORMAT_EDN, 1, 19, "invalid character literal"},
-        {"{:type :ok :value #", ISO_FORMAT_EDN, 1, 19, "unexpected end of input after '#'"},
-        {"{:type :ok :value ##Foo}", ISO_FORMAT_EDN, 1, 19, "invalid symbolic value '##Foo'"},
-        {"{:type :ok :value \"\\u12\"}", ISO_FORMAT_EDN, 1, 20, "invalid escape in string"},
-        {"{:type :ok :value \"\xff\x01\"} \x01", ISO_FORMAT_EDN, 1, 25, "unexpected byte 0x01"},
+        {"{:type :ok :value \\", ISOLDE_FORMAT_EDN, 1, 19, "invalid character literal"},
+        {"{:type :ok :value #", ISOLDE_FORMAT_EDN, 1, 19, "unexpected end of input after '#'"},
+        {"{:type :ok :value ##Foo}", ISOLDE_FORMAT_EDN, 1, 19, "invalid symbolic value '##Foo'"},
+        {"{:type :ok :value \"\\u12\"}", ISOLDE_FORMAT_EDN, 1, 20, "invalid escape in string"},
+        {"{:type :ok :value \"\xff\x01\"} \x01", ISOLDE_FORMAT_EDN, 1, 25, "unexpected byte 0x01"},
     };
     rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
 }
@@ -285,11 +285,11 @@ static void test_micro_op_fast_path(void **state)
         char fast[256], slow[256];
         snprintf(fast, sizeof fast, "{:type :ok, :process 0, :value [%s %s]}", mops[i], mops[i]);
         snprintf(slow, sizeof slow, "{:type :ok, :process 0, :value [[\n%s %s]}", mops[i] + 1, mops[i]);
-        rt_expect_same_values(fast, slow, ISO_FORMAT_EDN);
+        rt_expect_same_values(fast, slow, ISOLDE_FORMAT_EDN);
     }
     static const struct rt_bad bad[] = {
-        {"{:type :ok, :process 0, :value [[: 0 1]]}", ISO_FORMAT_EDN, 1, 34, "empty keyword"},
-        {"{:type :ok, :process 0, :value [[:r 0 [1 }]]}", ISO_FORMAT_EDN, 1, 42, "expected ']'"},
+        {"{:type :ok, :process 0, :value [[: 0 1]]}", ISOLDE_FORMAT_EDN, 1, 34, "empty keyword"},
+        {"{:type :ok, :process 0, :value [[:r 0 [1 }]]}", ISOLDE_FORMAT_EDN, 1, 42, "expected ']'"},
     };
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
@@ -311,12 +311,12 @@ static void test_read_list_continues_last(void **state)
         iso_buf_printf(&fast, "{:type :ok, :process 0, :value [%s[:r 5 %s] [:r 6 %s]]}\n", "", lists[i], lists[i]);
         iso_buf_printf(&slow, "{:type :ok, :process 0, :value [%s[:r 5 %s] [:r 6 %s]]}\n", "\n", lists[i], lists[i]);
     }
-    rt_expect_same_values(iso_buf_cstr(&fast), iso_buf_cstr(&slow), ISO_FORMAT_EDN);
+    rt_expect_same_values(iso_buf_cstr(&fast), iso_buf_cstr(&slow), ISOLDE_FORMAT_EDN);
     iso_buf_free(&fast);
     iso_buf_free(&slow);
     static const struct rt_bad bad[] = {
         {"{:type :ok, :process 0, :value [[:r 0 [1 2 3]]]}\n"
-         "{:type :ok, :process 0, :value [[:r 0 [1 2 3 }]]}", ISO_FORMAT_EDN, 2, 46, "expected ']'"},
+         "{:type :ok, :process 0, :value [[:r 0 [1 2 3 }]]}", ISOLDE_FORMAT_EDN, 2, 46, "expected ']'"},
     };
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
@@ -339,17 +339,17 @@ static void test_op_maps_fast_and_general(void **state)
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         char tagged[512], want[4096];
         snprintf(tagged, sizeof tagged, "#jepsen.history.Op%s", maps[i]);
-        iso_history *f = tu_read(maps[i], ISO_FORMAT_EDN), *g = tu_read(tagged, ISO_FORMAT_EDN);
+        isolde_history *f = tu_read(maps[i], ISOLDE_FORMAT_EDN), *g = tu_read(tagged, ISOLDE_FORMAT_EDN);
         snprintf(want, sizeof want, "%s", rt_op(g, 0, 1));
         if (strcmp(rt_op(f, 0, 1), want) != 0) fail_msg("%s:\n %s\n %s", maps[i], rt_op(f, 0, 1), want);
         assert_int_equal(f->ops[0].col, 1);
-        iso_history_free(f);
-        iso_history_free(g);
+        isolde_history_free(f);
+        isolde_history_free(g);
     }
     static const struct rt_bad bad[] = {
-        {"{:type :ok}\n  {:process 0 :type :bogus}", ISO_FORMAT_EDN, 2, 3, ":type must be one of"},
-        {"{:type :ok :process}", ISO_FORMAT_EDN, 1, 1, "even number of forms"},
-        {"{:type :ok :value [[:r 1 [2]] [:r 1 [2}]]}", ISO_FORMAT_EDN, 1, 39, "expected ']'"},
+        {"{:type :ok}\n  {:process 0 :type :bogus}", ISOLDE_FORMAT_EDN, 2, 3, ":type must be one of"},
+        {"{:type :ok :process}", ISOLDE_FORMAT_EDN, 1, 1, "even number of forms"},
+        {"{:type :ok :value [[:r 1 [2]] [:r 1 [2}]]}", ISOLDE_FORMAT_EDN, 1, 39, "expected ']'"},
     };
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }

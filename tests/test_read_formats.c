@@ -10,11 +10,11 @@
 
 #define FIXTURES "tests/fixtures/read/"
 
-static iso_history *read_path(const char *path)
+static isolde_history *read_path(const char *path)
 {
-    iso_history *h = NULL;
-    iso_error err = {0};
-    if (iso_history_read_file(path, ISO_FORMAT_AUTO, &h, &err) != 0)
+    isolde_history *h = NULL;
+    isolde_error err = {0};
+    if (isolde_history_read_file(path, tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err) != 0)
         fail_msg("%s:%ld:%ld: %s", err.file, err.line, err.col, err.msg);
     return h;
 }
@@ -22,9 +22,9 @@ static iso_history *read_path(const char *path)
 static void test_onelite_order(void **state)
 {
     (void)state;
-    iso_history *h = read_path(FIXTURES "onelite-list-append.jsonl");
-    assert_int_equal(iso_history_format(h), ISO_FORMAT_ONELITE);
-    assert_int_equal(h->workload_hint, ISO_WORKLOAD_LIST_APPEND);
+    isolde_history *h = read_path(FIXTURES "onelite-list-append.jsonl");
+    assert_int_equal(isolde_history_format(h), ISOLDE_FORMAT_ONELITE);
+    assert_int_equal(h->workload_hint, ISOLDE_WORKLOAD_LIST_APPEND);
     assert_int_equal(h->n_ops, 8);
     assert_int_equal(h->dense_index, 1);
     /* events by time; at 250 the invocation of line 3 precedes the
@@ -42,40 +42,40 @@ static void test_onelite_order(void **state)
     assert_int_equal(h->ops[1].line, 2);
     assert_string_equal(rt_value(h, 1), "[[\"append\" 3 41] [\"r\" 3 [41]]]");
     assert_string_equal(rt_value(h, 4), rt_value(h, 1));
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_onelite_register(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("{\"history\": \"register\"}\n"
+    isolde_history *h = tu_read("{\"history\": \"register\"}\n"
                              "{\"id\":1,\"p\":0,\"t0\":10,\"t1\":20,\"o\":\"ok\",\"m\":[[\"r\",1,0],[\"w\",1,0]]}\n",
-                             ISO_FORMAT_AUTO);
-    assert_int_equal(iso_history_format(h), ISO_FORMAT_ONELITE);
-    assert_int_equal(h->workload_hint, ISO_WORKLOAD_RW_REGISTER);
+                             ISOLDE_FORMAT_AUTO);
+    assert_int_equal(isolde_history_format(h), ISOLDE_FORMAT_ONELITE);
+    assert_int_equal(h->workload_hint, ISOLDE_WORKLOAD_RW_REGISTER);
     assert_string_equal(rt_value(h, 1), "[[\"r\" 1 nil] [\"w\" 1 0]]");
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_onelite_malformed(void **state)
 {
     (void)state;
     static const struct rt_bad cases[] = {
-        {"{\"history\":\"bank\"}", ISO_FORMAT_ONELITE, 1, 1, "expected a header"},
-        {"", ISO_FORMAT_ONELITE, 1, 1, "empty OneLite history"},
-        {"{\"history\":\"register\"}\n{\"t0\":1,\"t1\":2,\"o\":\"ok\",\"m\":[]}", ISO_FORMAT_ONELITE, 2, 1,
+        {"{\"history\":\"bank\"}", ISOLDE_FORMAT_ONELITE, 1, 1, "expected a header"},
+        {"", ISOLDE_FORMAT_ONELITE, 1, 1, "empty OneLite history"},
+        {"{\"history\":\"register\"}\n{\"t0\":1,\"t1\":2,\"o\":\"ok\",\"m\":[]}", ISOLDE_FORMAT_ONELITE, 2, 1,
          "\"p\" must be an integer"},
-        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":5,\"t1\":3,\"o\":\"ok\",\"m\":[]}", ISO_FORMAT_ONELITE, 2, 1,
+        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":5,\"t1\":3,\"o\":\"ok\",\"m\":[]}", ISOLDE_FORMAT_ONELITE, 2, 1,
          "\"t1\" is before \"t0\""},
-        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"done\",\"m\":[]}", ISO_FORMAT_ONELITE, 2,
+        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"done\",\"m\":[]}", ISOLDE_FORMAT_ONELITE, 2,
          1, "\"o\" must be one of ok, fail, info"},
-        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\",\"m\":[1]}", ISO_FORMAT_ONELITE, 2,
+        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\",\"m\":[1]}", ISOLDE_FORMAT_ONELITE, 2,
          1, "\"m\" must be an array of micro-ops"},
-        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\"}", ISO_FORMAT_ONELITE, 2, 1,
+        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\"}", ISOLDE_FORMAT_ONELITE, 2, 1,
          "\"m\" missing"},
-        {"{\"history\":\"register\"}\n[1]", ISO_FORMAT_ONELITE, 2, 1, "expected a transaction object"},
+        {"{\"history\":\"register\"}\n[1]", ISOLDE_FORMAT_ONELITE, 2, 1, "expected a transaction object"},
         {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\",\"m\":[[\"r\",1,0]}",
-         ISO_FORMAT_ONELITE, 2, 45, "expected ',' or ']' in array"},
+         ISOLDE_FORMAT_ONELITE, 2, 45, "expected ',' or ']' in array"},
     };
     rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
 }
@@ -83,9 +83,9 @@ static void test_onelite_malformed(void **state)
 static void test_jepsen_log(void **state)
 {
     (void)state;
-    iso_history *h = read_path(FIXTURES "jepsen.log");
-    assert_int_equal(iso_history_format(h), ISO_FORMAT_JEPSEN_LOG);
-    assert_int_equal(h->cas_fail_default, ISO_CAS_FAIL_FALSE);
+    isolde_history *h = read_path(FIXTURES "jepsen.log");
+    assert_int_equal(isolde_history_format(h), ISOLDE_FORMAT_JEPSEN_LOG);
+    assert_int_equal(h->cas_fail_default, ISOLDE_CAS_FAIL_FALSE);
     assert_int_equal(h->n_ops, 8);
     assert_string_equal(rt_op(h, 0, 0), "{:index 0, :time -1, :type :invoke, :process 2, :f :write, :value 4}");
     assert_int_equal(h->ops[0].line, 3);
@@ -95,8 +95,8 @@ static void test_jepsen_log(void **state)
     assert_true(iso_is_nil(h->ops[5].value)); /* :timed-out */
     assert_false(iso_op_is_client(&h->ops[6]));
     assert_true(iso_is_nil(h->ops[7].value)); /* no value */
-    iso_history_free(h);
-    static const struct rt_bad bad = {"INFO  jepsen.util - 2\t:ok\t:read\t[1 2)\n", ISO_FORMAT_JEPSEN_LOG, 1,
+    isolde_history_free(h);
+    static const struct rt_bad bad = {"INFO  jepsen.util - 2\t:ok\t:read\t[1 2)\n", ISOLDE_FORMAT_JEPSEN_LOG, 1,
                                       37, "expected ']' to close the vector"};
     rt_expect_fail(&bad);
 }
@@ -104,51 +104,51 @@ static void test_jepsen_log(void **state)
 static void test_detect(void **state)
 {
     (void)state;
-    static const struct { const char *text; iso_format f; } cases[] = {
-        {"", ISO_FORMAT_EDN},
-        {"{:type :ok}", ISO_FORMAT_EDN},
-        {"\n [{:type :ok}]", ISO_FORMAT_EDN},
-        {"({:type :ok})", ISO_FORMAT_EDN},
-        {";; comment\n{:type :ok}", ISO_FORMAT_EDN},
-        {"#jepsen.history.Op{:type :ok}", ISO_FORMAT_EDN},
-        {"#_ x {:type :ok}", ISO_FORMAT_EDN},
-        {"[{\"type\":\"ok\"}]", ISO_FORMAT_JSON},
-        {"[\n  {\n    \"type\": \"ok\"}\n]", ISO_FORMAT_JSON},
-        {"[]", ISO_FORMAT_JSON},
-        {"{\"type\":\"ok\"}\n{\"type\":\"ok\"}", ISO_FORMAT_JSONL},
-        {"{ \"history\" : \"list-append\" }\n", ISO_FORMAT_ONELITE},
-        {"{\"history\": [{\"type\":\"ok\"}]}", ISO_FORMAT_JSONL},
-        {"# comment\n{\"type\":\"ok\"}", ISO_FORMAT_ISOCHECK},
-        {"#G0 comment", ISO_FORMAT_ISOCHECK},
-        {"INFO  jepsen.util - 2\t:invoke\t:write\t4\n", ISO_FORMAT_JEPSEN_LOG},
-        {"2017-01-01 INFO jepsen.core - start\nINFO  jepsen.util - 2\t:ok\t:read\t4\n", ISO_FORMAT_JEPSEN_LOG},
-        {"hello", ISO_FORMAT_EDN},
+    static const struct { const char *text; isolde_format f; } cases[] = {
+        {"", ISOLDE_FORMAT_EDN},
+        {"{:type :ok}", ISOLDE_FORMAT_EDN},
+        {"\n [{:type :ok}]", ISOLDE_FORMAT_EDN},
+        {"({:type :ok})", ISOLDE_FORMAT_EDN},
+        {";; comment\n{:type :ok}", ISOLDE_FORMAT_EDN},
+        {"#jepsen.history.Op{:type :ok}", ISOLDE_FORMAT_EDN},
+        {"#_ x {:type :ok}", ISOLDE_FORMAT_EDN},
+        {"[{\"type\":\"ok\"}]", ISOLDE_FORMAT_JSON},
+        {"[\n  {\n    \"type\": \"ok\"}\n]", ISOLDE_FORMAT_JSON},
+        {"[]", ISOLDE_FORMAT_JSON},
+        {"{\"type\":\"ok\"}\n{\"type\":\"ok\"}", ISOLDE_FORMAT_JSONL},
+        {"{ \"history\" : \"list-append\" }\n", ISOLDE_FORMAT_ONELITE},
+        {"{\"history\": [{\"type\":\"ok\"}]}", ISOLDE_FORMAT_JSONL},
+        {"# comment\n{\"type\":\"ok\"}", ISOLDE_FORMAT_ISOCHECK},
+        {"#G0 comment", ISOLDE_FORMAT_ISOCHECK},
+        {"INFO  jepsen.util - 2\t:invoke\t:write\t4\n", ISOLDE_FORMAT_JEPSEN_LOG},
+        {"2017-01-01 INFO jepsen.core - start\nINFO  jepsen.util - 2\t:ok\t:read\t4\n", ISOLDE_FORMAT_JEPSEN_LOG},
+        {"hello", ISOLDE_FORMAT_EDN},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        iso_format f = iso_detect_format(cases[i].text, strlen(cases[i].text));
+        isolde_format f = iso_detect_format(cases[i].text, strlen(cases[i].text));
         if (f != cases[i].f)
-            fail_msg("detect(%s) = %s, expected %s", cases[i].text, iso_format_name(f),
-                     iso_format_name(cases[i].f));
+            fail_msg("detect(%s) = %s, expected %s", cases[i].text, isolde_format_name(f),
+                     isolde_format_name(cases[i].f));
     }
 }
 
 static void test_fixtures_detected(void **state)
 {
     (void)state;
-    static const struct { const char *file; iso_format f; size_t n; } cases[] = {
-        {"isocheck.jsonl", ISO_FORMAT_ISOCHECK, 2},
-        {"records.edn", ISO_FORMAT_EDN, 2},
-        {"array-lines.json", ISO_FORMAT_JSON, 2},
-        {"onelite-register.jsonl", ISO_FORMAT_ONELITE, 4},
+    static const struct { const char *file; isolde_format f; size_t n; } cases[] = {
+        {"isocheck.jsonl", ISOLDE_FORMAT_ISOCHECK, 2},
+        {"records.edn", ISOLDE_FORMAT_EDN, 2},
+        {"array-lines.json", ISOLDE_FORMAT_JSON, 2},
+        {"onelite-register.jsonl", ISOLDE_FORMAT_ONELITE, 4},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[256];
         snprintf(path, sizeof path, FIXTURES "%s", cases[i].file);
-        iso_history *h = read_path(path);
-        assert_int_equal(iso_history_format(h), cases[i].f);
+        isolde_history *h = read_path(path);
+        assert_int_equal(isolde_history_format(h), cases[i].f);
         assert_int_equal(h->n_ops, cases[i].n);
         assert_string_equal(h->name, path);
-        iso_history_free(h);
+        isolde_history_free(h);
     }
 }
 
@@ -158,47 +158,47 @@ static void test_names(void **state)
     static const char *const formats[] = {"auto", "edn", "json", "jsonl", "onelite", "isocheck",
                                           "jepsen-log"};
     for (int i = 0; i < 7; i++) {
-        iso_format f;
-        assert_int_equal(iso_format_parse(formats[i], &f), 0);
+        isolde_format f;
+        assert_int_equal(isolde_format_parse(formats[i], &f), 0);
         assert_int_equal(f, i);
-        assert_string_equal(iso_format_name(f), formats[i]);
+        assert_string_equal(isolde_format_name(f), formats[i]);
     }
     static const char *const workloads[] = {"auto", "list-append", "rw-register", "register",
                                             "cas-register", "kv", "mutex", "fifo-queue", "lin-set"};
     for (int i = 0; i < 9; i++) {
-        iso_workload w;
-        assert_int_equal(iso_workload_parse(workloads[i], &w), 0);
+        isolde_workload w;
+        assert_int_equal(isolde_workload_parse(workloads[i], &w), 0);
         assert_int_equal(w, i);
-        assert_string_equal(iso_workload_name(w), workloads[i]);
+        assert_string_equal(isolde_workload_name(w), workloads[i]);
     }
-    iso_workload old;
-    assert_int_equal(iso_workload_parse("set", &old), 0); /* the old spelling */
-    assert_int_equal(old, ISO_WORKLOAD_LIN_SET);
-    iso_format f = ISO_FORMAT_EDN;
-    iso_workload w = ISO_WORKLOAD_KV;
-    assert_int_equal(iso_format_parse("yaml", &f), -1);
-    assert_int_equal(iso_format_parse(NULL, &f), -1);
-    assert_int_equal(iso_workload_parse("bank", &w), -1);
-    assert_int_equal(f, ISO_FORMAT_EDN);
-    assert_int_equal(w, ISO_WORKLOAD_KV);
-    assert_string_equal(iso_format_name((iso_format)42), "?");
-    assert_string_equal(iso_workload_name((iso_workload)-1), "?");
-    assert_string_equal(iso_version(), ISO_VERSION);
+    isolde_workload old;
+    assert_int_equal(isolde_workload_parse("set", &old), 0); /* the old spelling */
+    assert_int_equal(old, ISOLDE_WORKLOAD_LIN_SET);
+    isolde_format f = ISOLDE_FORMAT_EDN;
+    isolde_workload w = ISOLDE_WORKLOAD_KV;
+    assert_int_equal(isolde_format_parse("yaml", &f), ISOLDE_ERR_USAGE);
+    assert_int_equal(isolde_format_parse(NULL, &f), ISOLDE_ERR_USAGE);
+    assert_int_equal(isolde_workload_parse("bank", &w), ISOLDE_ERR_USAGE);
+    assert_int_equal(f, ISOLDE_FORMAT_EDN);
+    assert_int_equal(w, ISOLDE_WORKLOAD_KV);
+    assert_string_equal(isolde_format_name((isolde_format)42), "?");
+    assert_string_equal(isolde_workload_name((isolde_workload)-1), "?");
+    assert_string_equal(isolde_version(), ISO_VERSION);
 }
 
 static void test_file_errors(void **state)
 {
     (void)state;
-    iso_history *h = (iso_history *)1;
-    iso_error err = {0};
-    assert_int_equal(iso_history_read_file("tests/fixtures/read/no-such-file.edn", ISO_FORMAT_AUTO, &h, &err), -1);
+    isolde_history *h = (isolde_history *)1;
+    isolde_error err = {0};
+    assert_int_equal(isolde_history_read_file("tests/fixtures/read/no-such-file.edn", tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err), ISOLDE_ERR_IO);
     assert_null(h);
     assert_string_equal(err.file, "tests/fixtures/read/no-such-file.edn");
     assert_int_equal(err.line, 0);
     assert_non_null(strstr(err.msg, "cannot open"));
-    assert_int_equal(iso_history_read_file(FIXTURES "bad", ISO_FORMAT_AUTO, &h, &err), -1);
+    assert_int_equal(isolde_history_read_file(FIXTURES "bad", tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err), ISOLDE_ERR_IO);
     assert_non_null(strstr(err.msg, "directory"));
-    assert_int_equal(iso_history_read_mem("m", "{}", 2, (iso_format)99, &h, &err), -1);
+    assert_int_equal(isolde_history_read_mem("m", "{}", 2, tu_fmt((isolde_format)99), &h, &err), ISOLDE_ERR_USAGE);
     assert_non_null(strstr(err.msg, "unknown history format"));
 }
 
@@ -219,14 +219,14 @@ static void test_large_file(void **state)
                                            : "{:type :ok, :process %ld, :value [[:r %ld [%ld %ld]]]}\n",
                                  i % 5, i % 1000, i, i + 1);
         fclose(f);
-        iso_history *a = read_path(path), *b = NULL;
-        iso_error err = {0};
+        isolde_history *a = read_path(path), *b = NULL;
+        isolde_error err = {0};
         char *text = malloc(n);
         f = fopen(path, "rb");
         assert_int_equal(fread(text, 1, n, f), n);
         fclose(f);
         unlink(path);
-        assert_int_equal(iso_history_read_mem(kinds[k], text, n, ISO_FORMAT_AUTO, &b, &err), 0);
+        assert_int_equal(isolde_history_read_mem(kinds[k], text, n, tu_fmt(ISOLDE_FORMAT_AUTO), &b, &err), 0);
         assert_int_equal(a->n_ops, b->n_ops);
         for (size_t i = 0; i < a->n_ops; i += a->n_ops / 97) {
             char x[4096];
@@ -235,8 +235,8 @@ static void test_large_file(void **state)
             assert_int_equal(a->ops[i].line, b->ops[i].line);
         }
         assert_string_equal(rt_value(a, a->n_ops - 1), rt_value(b, b->n_ops - 1));
-        iso_history_free(a);
-        iso_history_free(b);
+        isolde_history_free(a);
+        isolde_history_free(b);
         free(text);
     }
 }
@@ -254,9 +254,9 @@ static void test_bad_manifest(void **state)
         assert_non_null(msg);
         char path[512];
         snprintf(path, sizeof path, FIXTURES "bad/%s", file);
-        iso_history *h = NULL;
-        iso_error err = {0};
-        assert_int_equal(iso_history_read_file(path, ISO_FORMAT_AUTO, &h, &err), -1);
+        isolde_history *h = NULL;
+        isolde_error err = {0};
+        assert_int_equal(isolde_history_read_file(path, tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err), ISOLDE_ERR_PARSE);
         char got[64];
         snprintf(got, sizeof got, "%ld:%ld", err.line, err.col);
         assert_string_equal(err.file, path);
@@ -297,10 +297,10 @@ static size_t read_tree(const char *root, size_t *ops_huge)
             if (S_ISDIR(st.st_mode) && depth < 64) {
                 stack[depth++] = strdup(path);
             } else if (S_ISREG(st.st_mode) && is_history(e->d_name)) {
-                iso_history *h = read_path(path);
+                isolde_history *h = read_path(path);
                 assert_true(h->n_ops > 0);
                 if (strcmp(e->d_name, "huge-scc.edn") == 0) *ops_huge = h->n_ops;
-                iso_history_free(h);
+                isolde_history_free(h);
                 files++;
             }
         }

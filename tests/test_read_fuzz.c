@@ -119,21 +119,21 @@ static size_t mutate(char *p, size_t n, size_t cap)
     return n;
 }
 
-static void read_once(const char *p, size_t n, iso_format f)
+static void read_once(const char *p, size_t n, isolde_format f)
 {
     char *buf = malloc(n ? n : 1); /* exact size: overreads are caught */
     memcpy(buf, p, n);
-    iso_history *h = (iso_history *)1;
-    iso_error err = {0};
-    int r = iso_history_read_mem("fuzz", buf, n, f, &h, &err);
+    isolde_history *h = (isolde_history *)1;
+    isolde_error err = {0};
+    int r = isolde_history_read_mem("fuzz", buf, n, tu_fmt(f), &h, &err);
     if (r == 0) {
         assert_non_null(h);
         iso_buf b = {0};
         for (size_t i = 0; i < h->n_ops && i < 4; i++) iso_op_json(h, &h->ops[i], &b);
         iso_buf_free(&b);
-        iso_history_free(h);
+        isolde_history_free(h);
     } else {
-        assert_int_equal(r, -1);
+        assert_int_equal(r, ISOLDE_ERR_PARSE);
         assert_null(h);
         assert_true(err.msg[0] != 0);
         assert_true(err.line >= 0 && err.col >= 0);
@@ -141,7 +141,7 @@ static void read_once(const char *p, size_t n, iso_format f)
     free(buf);
 }
 
-static void ops_text(const iso_history *h, iso_buf *b)
+static void ops_text(const isolde_history *h, iso_buf *b)
 {
     for (size_t i = 0; i < h->n_ops; i++) {
         iso_op_json(h, &h->ops[i], b);
@@ -150,12 +150,12 @@ static void ops_text(const iso_history *h, iso_buf *b)
 }
 
 /* The two-thread reader agrees with the sequential one, op for op. */
-static void split_agrees(const char *p, size_t n, iso_format f, iso_lines_fn read_lines)
+static void split_agrees(const char *p, size_t n, isolde_format f, iso_lines_fn read_lines)
 {
     char *buf = malloc(n ? n : 1);
     memcpy(buf, p, n);
-    iso_history *seq = iso_history_new("f", f), *par = iso_history_new("f", f);
-    iso_error e1 = {0}, e2 = {0};
+    isolde_history *seq = iso_history_new("f", f), *par = iso_history_new("f", f);
+    isolde_error e1 = {0}, e2 = {0};
     size_t lines;
     int r1 = read_lines(seq, buf, n, &lines, &e1), r2 = iso_read_split(par, buf, n, 0, read_lines, &e2);
     assert_int_equal(r1, r2);
@@ -169,8 +169,8 @@ static void split_agrees(const char *p, size_t n, iso_format f, iso_lines_fn rea
         iso_buf_free(&a);
         iso_buf_free(&b);
     }
-    iso_history_free(seq);
-    iso_history_free(par);
+    isolde_history_free(seq);
+    isolde_history_free(par);
     free(buf);
 }
 
@@ -187,7 +187,7 @@ static void test_edn_split_traps(void **state)
         "; c }\n{:type :ok, :process 0}\n{:type :ok, :process 1 :value [1\n2]}\n{:type :ok}\n",
     };
     for (size_t i = 0; i < sizeof traps / sizeof traps[0]; i++)
-        split_agrees(traps[i], strlen(traps[i]), ISO_FORMAT_EDN, iso_edn_lines);
+        split_agrees(traps[i], strlen(traps[i]), ISOLDE_FORMAT_EDN, iso_edn_lines);
 }
 
 static void test_mutations(void **state)
@@ -201,10 +201,10 @@ static void test_mutations(void **state)
         size_t i = (size_t)(next() % s.n), n = s.len[i];
         memcpy(work, s.data[i], n);
         n = mutate(work, n, 2 * MAX_SEED + 64);
-        read_once(work, n, ISO_FORMAT_AUTO);
-        read_once(work, n, (iso_format)(1 + next() % 6));
-        if (round % 4 == 0) split_agrees(work, n, ISO_FORMAT_JSONL, iso_json_lines);
-        if (round % 4 == 2) split_agrees(work, n, ISO_FORMAT_EDN, iso_edn_lines);
+        read_once(work, n, ISOLDE_FORMAT_AUTO);
+        read_once(work, n, (isolde_format)(1 + next() % 6));
+        if (round % 4 == 0) split_agrees(work, n, ISOLDE_FORMAT_JSONL, iso_json_lines);
+        if (round % 4 == 2) split_agrees(work, n, ISOLDE_FORMAT_EDN, iso_edn_lines);
     }
     free(work);
     for (size_t i = 0; i < s.n; i++) free(s.data[i]);
@@ -217,7 +217,7 @@ static void test_truncations(void **state)
     struct seeds s = {0};
     load_seeds(&s);
     for (size_t i = 0; i < s.n; i++)
-        for (size_t n = 0; n <= s.len[i] && n < 400; n++) read_once(s.data[i], n, ISO_FORMAT_AUTO);
+        for (size_t n = 0; n <= s.len[i] && n < 400; n++) read_once(s.data[i], n, ISOLDE_FORMAT_AUTO);
     for (size_t i = 0; i < s.n; i++) free(s.data[i]);
 }
 

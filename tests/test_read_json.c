@@ -6,11 +6,11 @@
 static void test_array(void **state)
 {
     (void)state;
-    iso_history *h = tu_read(
+    isolde_history *h = tu_read(
         "[{\"type\":\"invoke\",\"f\":\"txn\",\"value\":[[\"w\",\"x\",2]],\"process\":0,\"index\":1},\n"
         " {\"type\":\"ok\",\"f\":\"txn\",\"value\":[[\"w\",\"x\",2]],\"process\":0,\"index\":2}]\n",
-        ISO_FORMAT_AUTO);
-    assert_int_equal(iso_history_format(h), ISO_FORMAT_JSON);
+        ISOLDE_FORMAT_AUTO);
+    assert_int_equal(isolde_history_format(h), ISOLDE_FORMAT_JSON);
     assert_int_equal(h->n_ops, 2);
     assert_int_equal(h->ops[1].index, 2);
     assert_int_equal(h->ops[1].line, 2);
@@ -20,38 +20,38 @@ static void test_array(void **state)
     assert_int_equal(iso_tag(iso_op_f(h, &h->ops[1])), ISO_TAG_STR);
     assert_int_equal(h->ops[0].type, ISO_OP_INVOKE);
     assert_int_equal(h->ops[1].type, ISO_OP_OK);
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_lines_and_comments(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("# IsoCheck: a comment\n"
+    isolde_history *h = tu_read("# IsoCheck: a comment\n"
                              "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"append\",1,1]],\"time\":0}\n"
                              "# another\n\n"
                              "{\"index\":1,\"type\":\"ok\",\"process\":0,\"value\":[[\"append\",1,1],[\"r\",2,[3,7]]],\"time\":1500}\r\n",
-                             ISO_FORMAT_AUTO);
-    assert_int_equal(iso_history_format(h), ISO_FORMAT_ISOCHECK);
+                             ISOLDE_FORMAT_AUTO);
+    assert_int_equal(isolde_history_format(h), ISOLDE_FORMAT_ISOCHECK);
     assert_int_equal(h->n_ops, 2);
     assert_int_equal(h->ops[1].line, 5);
     assert_int_equal(h->ops[1].time, 1500);
     assert_string_equal(rt_value(h, 1), "[[\"append\" 1 1] [\"r\" 2 [3 7]]]");
-    iso_history_free(h);
-    h = tu_read("{\"type\":\"ok\",\"process\":\"nemesis\"}\n{\"type\":\"info\"}", ISO_FORMAT_AUTO);
-    assert_int_equal(iso_history_format(h), ISO_FORMAT_JSONL);
+    isolde_history_free(h);
+    h = tu_read("{\"type\":\"ok\",\"process\":\"nemesis\"}\n{\"type\":\"info\"}", ISOLDE_FORMAT_AUTO);
+    assert_int_equal(isolde_history_format(h), ISOLDE_FORMAT_JSONL);
     assert_int_equal(h->dense_index, 1);
     assert_int_equal(h->ops[1].index, 1);
     assert_false(iso_op_is_client(&h->ops[0]));
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 static void test_values(void **state)
 {
     (void)state;
-    iso_history *h = tu_read(
+    isolde_history *h = tu_read(
         "[{\"type\":\"ok\",\"value\":[true,false,null,-0,12,-3.5e2,1E+3,0.25,\"\\\"\\\\\\/\\b\\f\\n\\r\\t\",\n"
         "  \"\\u00e9\\ud83d\\ude00\", {\"0\":100,\"7\":-1}, [], {}, \"\"]}]",
-        ISO_FORMAT_JSON);
+        ISOLDE_FORMAT_JSON);
     const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
     assert_true(it[0] == ISO_TRUE && it[1] == ISO_FALSE && it[2] == ISO_NIL);
     assert_true(it[3] == iso_int(0) && it[4] == iso_int(12));
@@ -67,24 +67,24 @@ static void test_values(void **state)
     assert_string_equal(rt_edn(h, it[11]), "[]");
     assert_string_equal(rt_edn(h, it[12]), "{}");
     assert_string_equal(rt_edn(h, it[13]), "\"\"");
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 /* Integer runs in arrays take a fast path: every way they can end. */
 static void test_integer_runs(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("{\"type\":\"ok\",\"value\":[[1,2,3],[4, 5 ,6 ],[7,\"x\",8.5,-9,0,10],[0],[],"
+    isolde_history *h = tu_read("{\"type\":\"ok\",\"value\":[[1,2,3],[4, 5 ,6 ],[7,\"x\",8.5,-9,0,10],[0],[],"
                              "[11,[12]],[1000000000000000000,13]]}",
-                             ISO_FORMAT_JSONL);
+                             ISOLDE_FORMAT_JSONL);
     assert_string_equal(rt_value(h, 0),
                         "[[1 2 3] [4 5 6] [7 \"x\" 8.5 -9 0 10] [0] [] [11 [12]] [1000000000000000000 13]]");
-    iso_history_free(h);
+    isolde_history_free(h);
     static const struct rt_bad cases[] = {
-        {"{\"type\":\"ok\",\"value\":[1,2", ISO_FORMAT_JSONL, 1, 26, "expected ',' or ']' in array"},
-        {"{\"type\":\"ok\",\"value\":[1,", ISO_FORMAT_JSONL, 1, 25, "expected a JSON value"},
-        {"{\"type\":\"ok\",\"value\":[1,02]}", ISO_FORMAT_JSONL, 1, 25, "invalid number"},
-        {"{\"type\":\"ok\",\"value\":[1,2x]}", ISO_FORMAT_JSONL, 1, 25, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":[1,2", ISOLDE_FORMAT_JSONL, 1, 26, "expected ',' or ']' in array"},
+        {"{\"type\":\"ok\",\"value\":[1,", ISOLDE_FORMAT_JSONL, 1, 25, "expected a JSON value"},
+        {"{\"type\":\"ok\",\"value\":[1,02]}", ISOLDE_FORMAT_JSONL, 1, 25, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":[1,2x]}", ISOLDE_FORMAT_JSONL, 1, 25, "invalid number"},
     };
     rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
 }
@@ -92,9 +92,9 @@ static void test_integer_runs(void **state)
 static void test_integers_exact(void **state)
 {
     (void)state;
-    iso_history *h = tu_read("{\"type\":\"ok\",\"time\":99286665244,\"value\":[576460752303423488,"
+    isolde_history *h = tu_read("{\"type\":\"ok\",\"time\":99286665244,\"value\":[576460752303423488,"
                              "-123456789012345678901234567890,1000000000000000000]}",
-                             ISO_FORMAT_JSONL);
+                             ISOLDE_FORMAT_JSONL);
     assert_int_equal(h->ops[0].time, 99286665244LL);
     const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
     assert_int_equal(iso_tag(it[0]), ISO_TAG_BIG);
@@ -102,22 +102,22 @@ static void test_integers_exact(void **state)
     assert_int_equal(iso_tag(it[2]), ISO_TAG_BIG);
     assert_string_equal(rt_value(h, 0),
                         "[576460752303423488 -123456789012345678901234567890 1000000000000000000]");
-    iso_history_free(h);
+    isolde_history_free(h);
 }
 
 /* "type" and :type, "ok" and :ok mean the same; keys stay strings. */
 static void test_same_ops_as_edn(void **state)
 {
     (void)state;
-    iso_history *j = tu_read("[{\"index\":0,\"type\":\"ok\",\"process\":1,\"value\":[[\"r\",\"x\",[1]]]}]",
-                             ISO_FORMAT_AUTO);
-    iso_history *e = tu_read("[{:index 0, :type :ok, :process 1, :value [[:r :x [1]]]}]", ISO_FORMAT_AUTO);
-    assert_int_equal(iso_history_format(e), ISO_FORMAT_EDN);
+    isolde_history *j = tu_read("[{\"index\":0,\"type\":\"ok\",\"process\":1,\"value\":[[\"r\",\"x\",[1]]]}]",
+                             ISOLDE_FORMAT_AUTO);
+    isolde_history *e = tu_read("[{:index 0, :type :ok, :process 1, :value [[:r :x [1]]]}]", ISOLDE_FORMAT_AUTO);
+    assert_int_equal(isolde_history_format(e), ISOLDE_FORMAT_EDN);
     assert_int_equal(j->ops[0].type, e->ops[0].type);
     assert_true(j->ops[0].process == e->ops[0].process);
     assert_string_equal(rt_op(j, 0, 1), rt_op(e, 0, 1));
-    iso_history_free(j);
-    iso_history_free(e);
+    isolde_history_free(j);
+    isolde_history_free(e);
 }
 
 static void test_empty(void **state)
@@ -125,9 +125,9 @@ static void test_empty(void **state)
     (void)state;
     const char *inputs[] = {"[]", " [ ]\n", "", "# just a comment\n"};
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        iso_history *h = tu_read(inputs[i], ISO_FORMAT_JSON);
+        isolde_history *h = tu_read(inputs[i], ISOLDE_FORMAT_JSON);
         assert_int_equal(h->n_ops, 0);
-        iso_history_free(h);
+        isolde_history_free(h);
     }
 }
 
@@ -138,51 +138,51 @@ static void test_deep_nesting(void **state)
     int n = snprintf(text, sizeof text, "{\"type\":\"ok\",\"value\":");
     for (int i = 0; i < 300; i++) text[n++] = '[';
     text[n] = 0;
-    struct rt_bad c = {text, ISO_FORMAT_JSONL, 1, 22 + 255, "nesting deeper than 256"};
+    struct rt_bad c = {text, ISOLDE_FORMAT_JSONL, 1, 22 + 255, "nesting deeper than 256"};
     rt_expect_fail(&c);
     n = snprintf(text, sizeof text, "{\"type\":\"ok\",\"value\":");
     for (int i = 0; i < 255; i++) text[n++] = '[';
     for (int i = 0; i < 255; i++) text[n++] = ']';
     text[n++] = '}';
     text[n] = 0;
-    iso_history_free(tu_read(text, ISO_FORMAT_JSONL));
+    isolde_history_free(tu_read(text, ISOLDE_FORMAT_JSONL));
 }
 
 static void test_malformed(void **state)
 {
     (void)state;
     static const struct rt_bad cases[] = {
-        {"[{\"type\":\"ok\"} {\"type\":\"ok\"}]", ISO_FORMAT_JSON, 1, 16, "expected ',' or ']' in array"},
-        {"{\"type\":\"ok\",\"value\":\"abc", ISO_FORMAT_JSONL, 1, 22, "unterminated string"},
-        {"{\"type\":\"ok\",\"value\":\"ab\nc\"}", ISO_FORMAT_JSONL, 1, 22, "unterminated string"},
-        {"{\"type\":\"bogus\"}", ISO_FORMAT_JSONL, 1, 1,
+        {"[{\"type\":\"ok\"} {\"type\":\"ok\"}]", ISOLDE_FORMAT_JSON, 1, 16, "expected ',' or ']' in array"},
+        {"{\"type\":\"ok\",\"value\":\"abc", ISOLDE_FORMAT_JSONL, 1, 22, "unterminated string"},
+        {"{\"type\":\"ok\",\"value\":\"ab\nc\"}", ISOLDE_FORMAT_JSONL, 1, 22, "unterminated string"},
+        {"{\"type\":\"bogus\"}", ISOLDE_FORMAT_JSONL, 1, 1,
          ":type must be one of invoke, ok, fail, info, got \"bogus\""},
-        {"{\"type\":\"ok\" \"value\":1}", ISO_FORMAT_JSONL, 1, 14, "expected ',' or '}' in object"},
-        {"{\"type\" \"ok\"}", ISO_FORMAT_JSONL, 1, 9, "expected ':' after object key"},
-        {"{type:\"ok\"}", ISO_FORMAT_JSONL, 1, 2, "expected a string key in object"},
-        {"{\"type\":\"ok\",}", ISO_FORMAT_JSONL, 1, 14, "expected a string key in object"},
-        {"{\"type\":\"ok\",\"value\":01}", ISO_FORMAT_JSONL, 1, 22, "invalid number"},
-        {"{\"type\":\"ok\",\"value\":-}", ISO_FORMAT_JSONL, 1, 22, "invalid number"},
-        {"{\"type\":\"ok\",\"value\":1.}", ISO_FORMAT_JSONL, 1, 22, "invalid number"},
-        {"{\"type\":\"ok\",\"value\":1e}", ISO_FORMAT_JSONL, 1, 22, "invalid number"},
-        {"{\"type\":\"ok\",\"value\":12x}", ISO_FORMAT_JSONL, 1, 22, "invalid number"},
-        {"{\"type\":\"ok\",\"value\":tru}", ISO_FORMAT_JSONL, 1, 22, "unexpected 't', expected a JSON value"},
-        {"{\"type\":\"ok\",\"value\":\"a\\x\"}", ISO_FORMAT_JSONL, 1, 24, "invalid escape in string"},
-        {"{\"type\":\"ok\",\"value\":\"a\\u00g0\"}", ISO_FORMAT_JSONL, 1, 24, "invalid escape in string"},
-        {"{\"type\":\"ok\",\"value\":\"a\tb\"}", ISO_FORMAT_JSONL, 1, 24, "control character 0x09 in string"},
-        {"[{\"type\":\"ok\"},]", ISO_FORMAT_JSON, 1, 16, "unexpected ']', expected a JSON value"},
-        {"[{\"type\":\"ok\"}] x", ISO_FORMAT_JSON, 1, 17, "expected end of input after the array"},
-        {"[{\"type\":\"ok\"}", ISO_FORMAT_JSON, 1, 15, "unexpected end of input, expected ',' or ']' in array"},
-        {"[", ISO_FORMAT_JSON, 1, 2, "unexpected end of input, expected an op object"},
-        {"{\"type\":\"ok\",\"value\":[1,2}", ISO_FORMAT_JSONL, 1, 26, "expected ',' or ']' in array"},
-        {"{\"type\":\"ok\"", ISO_FORMAT_JSONL, 1, 13, "unexpected end of input, expected ',' or '}' in object"},
-        {"{\"index\":0,\"type\":\"ok\"}\n{\"type\":\"ok\"}", ISO_FORMAT_JSONL, 2, 1,
+        {"{\"type\":\"ok\" \"value\":1}", ISOLDE_FORMAT_JSONL, 1, 14, "expected ',' or '}' in object"},
+        {"{\"type\" \"ok\"}", ISOLDE_FORMAT_JSONL, 1, 9, "expected ':' after object key"},
+        {"{type:\"ok\"}", ISOLDE_FORMAT_JSONL, 1, 2, "expected a string key in object"},
+        {"{\"type\":\"ok\",}", ISOLDE_FORMAT_JSONL, 1, 14, "expected a string key in object"},
+        {"{\"type\":\"ok\",\"value\":01}", ISOLDE_FORMAT_JSONL, 1, 22, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":-}", ISOLDE_FORMAT_JSONL, 1, 22, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":1.}", ISOLDE_FORMAT_JSONL, 1, 22, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":1e}", ISOLDE_FORMAT_JSONL, 1, 22, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":12x}", ISOLDE_FORMAT_JSONL, 1, 22, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":tru}", ISOLDE_FORMAT_JSONL, 1, 22, "unexpected 't', expected a JSON value"},
+        {"{\"type\":\"ok\",\"value\":\"a\\x\"}", ISOLDE_FORMAT_JSONL, 1, 24, "invalid escape in string"},
+        {"{\"type\":\"ok\",\"value\":\"a\\u00g0\"}", ISOLDE_FORMAT_JSONL, 1, 24, "invalid escape in string"},
+        {"{\"type\":\"ok\",\"value\":\"a\tb\"}", ISOLDE_FORMAT_JSONL, 1, 24, "control character 0x09 in string"},
+        {"[{\"type\":\"ok\"},]", ISOLDE_FORMAT_JSON, 1, 16, "unexpected ']', expected a JSON value"},
+        {"[{\"type\":\"ok\"}] x", ISOLDE_FORMAT_JSON, 1, 17, "expected end of input after the array"},
+        {"[{\"type\":\"ok\"}", ISOLDE_FORMAT_JSON, 1, 15, "unexpected end of input, expected ',' or ']' in array"},
+        {"[", ISOLDE_FORMAT_JSON, 1, 2, "unexpected end of input, expected an op object"},
+        {"{\"type\":\"ok\",\"value\":[1,2}", ISOLDE_FORMAT_JSONL, 1, 26, "expected ',' or ']' in array"},
+        {"{\"type\":\"ok\"", ISOLDE_FORMAT_JSONL, 1, 13, "unexpected end of input, expected ',' or '}' in object"},
+        {"{\"index\":0,\"type\":\"ok\"}\n{\"type\":\"ok\"}", ISOLDE_FORMAT_JSONL, 2, 1,
          "integer :index required (the first op had one)"},
-        {"{\"type\":\"ok\",\"time\":\"x\"}", ISO_FORMAT_JSONL, 1, 1, ":time must be an integer, got \"x\""},
-        {"[1]", ISO_FORMAT_JSON, 1, 2, "op must be a map, got 1"},
-        {"{\"type\":\"ok\"}\n  [2]", ISO_FORMAT_JSONL, 2, 3, "op must be a map, got [2]"},
-        {"{\"type\":\"ok\",\"value\":\"\xff\x01\"}", ISO_FORMAT_JSONL, 1, 24, "control character 0x01"},
-        {"# c\n{\"type\":\"ok\"} ]", ISO_FORMAT_ISOCHECK, 2, 15, "unexpected ']', expected a JSON value"},
+        {"{\"type\":\"ok\",\"time\":\"x\"}", ISOLDE_FORMAT_JSONL, 1, 1, ":time must be an integer, got \"x\""},
+        {"[1]", ISOLDE_FORMAT_JSON, 1, 2, "op must be a map, got 1"},
+        {"{\"type\":\"ok\"}\n  [2]", ISOLDE_FORMAT_JSONL, 2, 3, "op must be a map, got [2]"},
+        {"{\"type\":\"ok\",\"value\":\"\xff\x01\"}", ISOLDE_FORMAT_JSONL, 1, 24, "control character 0x01"},
+        {"# c\n{\"type\":\"ok\"} ]", ISOLDE_FORMAT_ISOCHECK, 2, 15, "unexpected ']', expected a JSON value"},
     };
     rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
 }
@@ -205,7 +205,7 @@ static char *make_lines(size_t n, long drop_index, const char *bad_line, size_t 
     return (char *)iso_buf_cstr(&b);
 }
 
-static void expect_same(const iso_history *a, const iso_history *b)
+static void expect_same(const isolde_history *a, const isolde_history *b)
 {
     assert_int_equal(a->n_ops, b->n_ops);
     assert_int_equal(a->dense_index, b->dense_index);
@@ -226,16 +226,16 @@ static void test_split_same_as_sequential(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char *text = make_lines(cases[c].n, cases[c].drop, NULL, 0);
         size_t len = strlen(text), lines;
-        iso_error err = {0};
-        iso_history *seq = iso_history_new("s", ISO_FORMAT_JSONL), *par = iso_history_new("s", ISO_FORMAT_JSONL);
+        isolde_error err = {0};
+        isolde_history *seq = iso_history_new("s", ISOLDE_FORMAT_JSONL), *par = iso_history_new("s", ISOLDE_FORMAT_JSONL);
         if (iso_json_lines(seq, text, len, &lines, &err)) fail_msg("%ld:%ld: %s", err.line, err.col, err.msg);
         assert_int_equal(iso_read_split(par, text, len, 0, iso_json_lines, &err), 0);
         expect_same(seq, par);
         if (cases[c].n > 100) /* the halves ran: the second one's words sit past a gap */
             assert_true(par->store.n_words > seq->store.n_words);
         if (cases[c].drop == 0) assert_int_equal(par->ops[2999].index, 2999);
-        iso_history_free(seq);
-        iso_history_free(par);
+        isolde_history_free(seq);
+        isolde_history_free(par);
         iso_free(text);
     }
 }
@@ -253,15 +253,15 @@ static void test_split_errors(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char *text = make_lines(3000, cases[c].drop, cases[c].bad, cases[c].at);
         size_t len = strlen(text), lines;
-        iso_error e1 = {0}, e2 = {0};
-        iso_history *seq = iso_history_new("s", ISO_FORMAT_JSONL), *par = iso_history_new("s", ISO_FORMAT_JSONL);
+        isolde_error e1 = {0}, e2 = {0};
+        isolde_history *seq = iso_history_new("s", ISOLDE_FORMAT_JSONL), *par = iso_history_new("s", ISOLDE_FORMAT_JSONL);
         assert_int_equal(iso_json_lines(seq, text, len, &lines, &e1), -1);
         assert_int_equal(iso_read_split(par, text, len, 0, iso_json_lines, &e2), -1);
         assert_int_equal(e1.line, e2.line);
         assert_int_equal(e1.col, e2.col);
         assert_string_equal(e1.msg, e2.msg);
-        iso_history_free(seq);
-        iso_history_free(par);
+        isolde_history_free(seq);
+        isolde_history_free(par);
         iso_free(text);
     }
 }
@@ -283,12 +283,12 @@ static void test_micro_op_fast_path(void **state)
         char fast[256], slow[256];
         snprintf(fast, sizeof fast, "{\"type\":\"ok\",\"process\":0,\"value\":[%s,%s]}", mops[i], mops[i]);
         snprintf(slow, sizeof slow, "{\"type\":\"ok\",\"process\":0,\"value\":[[\n%s,%s]}", mops[i] + 1, mops[i]);
-        rt_expect_same_values(fast, slow, ISO_FORMAT_JSONL);
+        rt_expect_same_values(fast, slow, ISOLDE_FORMAT_JSONL);
     }
     static const struct rt_bad bad[] = {
-        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,01]]}", ISO_FORMAT_JSONL, 1, 42, "invalid number"},
-        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,[1,]]]}", ISO_FORMAT_JSONL, 1, 45, "JSON value"},
-        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,1}", ISO_FORMAT_JSONL, 1, 43, "']'"},
+        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,01]]}", ISOLDE_FORMAT_JSONL, 1, 42, "invalid number"},
+        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,[1,]]]}", ISOLDE_FORMAT_JSONL, 1, 45, "JSON value"},
+        {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,1}", ISOLDE_FORMAT_JSONL, 1, 43, "']'"},
     };
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
@@ -310,12 +310,12 @@ static void test_read_list_continues_last(void **state)
         iso_buf_printf(&fast, "{\"type\":\"ok\",\"process\":0,\"value\":[%s[\"r\",5,%s],[\"r\",6,%s]]}\n", "", lists[i], lists[i]);
         iso_buf_printf(&slow, "{\"type\":\"ok\",\"process\":0,\"value\":[%s[\"r\",5,%s],[\"r\",6,%s]]}\n", "\n", lists[i], lists[i]);
     }
-    rt_expect_same_values(iso_buf_cstr(&fast), iso_buf_cstr(&slow), ISO_FORMAT_JSONL);
+    rt_expect_same_values(iso_buf_cstr(&fast), iso_buf_cstr(&slow), ISOLDE_FORMAT_JSONL);
     iso_buf_free(&fast);
     iso_buf_free(&slow);
     static const struct rt_bad bad[] = {
         {"{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,[1,2,3]]]}\n"
-         "{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,[1,2,3,]]]}", ISO_FORMAT_JSONL, 2, 49, "JSON value"},
+         "{\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",0,[1,2,3,]]]}", ISOLDE_FORMAT_JSONL, 2, 49, "JSON value"},
     };
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
@@ -340,17 +340,17 @@ static void test_op_objects_as_edn_maps(void **state)
          "{:type :ok, :value nil, :process 12345678901234567890, :index 0}"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        iso_history *j = tu_read(pairs[i][0], ISO_FORMAT_JSONL), *e = tu_read(pairs[i][1], ISO_FORMAT_EDN);
+        isolde_history *j = tu_read(pairs[i][0], ISOLDE_FORMAT_JSONL), *e = tu_read(pairs[i][1], ISOLDE_FORMAT_EDN);
         char want[4096];
         snprintf(want, sizeof want, "%s", rt_op(e, 0, 1));
         if (strcmp(rt_op(j, 0, 1), want) != 0) fail_msg("%s:\n %s\n %s", pairs[i][0], rt_op(j, 0, 1), want);
-        iso_history_free(j);
-        iso_history_free(e);
+        isolde_history_free(j);
+        isolde_history_free(e);
     }
     static const struct rt_bad bad[] = {
-        {"{\"type\":\"ok\"}\n  {\"process\":0,\"type\":\"bogus\"}", ISO_FORMAT_JSONL, 2, 3, ":type must be one of"},
-        {"{\"type\":\"ok\",\"value\":[[\"r\",1,[2]],[\"r\",1,[2}", ISO_FORMAT_JSONL, 1, 44, "']'"},
-        {"{\"type\":\"ok\" \"process\":1}", ISO_FORMAT_JSONL, 1, 14, "','"},
+        {"{\"type\":\"ok\"}\n  {\"process\":0,\"type\":\"bogus\"}", ISOLDE_FORMAT_JSONL, 2, 3, ":type must be one of"},
+        {"{\"type\":\"ok\",\"value\":[[\"r\",1,[2]],[\"r\",1,[2}", ISOLDE_FORMAT_JSONL, 1, 44, "']'"},
+        {"{\"type\":\"ok\" \"process\":1}", ISOLDE_FORMAT_JSONL, 1, 14, "','"},
     };
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }

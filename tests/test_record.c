@@ -12,8 +12,8 @@
 #include "testutil.h"
 #include "history/history.h"
 #include "gen/gen.h"
-#include "run/hist.h"
-#include "run/record.h"
+#include "record/hist.h"
+#include "record/record.h"
 
 #define CHUNK ((off_t)4 << 20) /* hist.c's growth step */
 
@@ -202,12 +202,12 @@ static void append_lines(hist *h, int64_t from, int64_t to)
 
 static size_t ops_in(const char *path)
 {
-    iso_history *h = NULL;
-    iso_error err = {0};
-    if (iso_history_read_file(path, ISO_FORMAT_AUTO, &h, &err) != 0)
+    isolde_history *h = NULL;
+    isolde_error err = {0};
+    if (isolde_history_read_file(path, tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err) != 0)
         fail_msg("%s:%ld:%ld: %s", err.file, err.line, err.col, err.msg);
-    size_t n = iso_history_op_count(h);
-    iso_history_free(h);
+    size_t n = isolde_history_op_count(h);
+    isolde_history_free(h);
     return n;
 }
 
@@ -263,11 +263,11 @@ static void test_pipe(void **state)
     append_lines(&h, 1, 2);
     ssize_t n = read(p[0], buf, sizeof buf);
     assert_true(n > 0);
-    iso_history *hi = NULL;
-    iso_error err = {0};
-    assert_int_equal(iso_history_read_mem("pipe", buf, (size_t)n, ISO_FORMAT_JSONL, &hi, &err), 0);
-    assert_int_equal(iso_history_op_count(hi), 2);
-    iso_history_free(hi);
+    isolde_history *hi = NULL;
+    isolde_error err = {0};
+    assert_int_equal(isolde_history_read_mem("pipe", buf, (size_t)n, tu_fmt(ISOLDE_FORMAT_JSONL), &hi, &err), 0);
+    assert_int_equal(isolde_history_op_count(hi), 2);
+    isolde_history_free(hi);
     assert_int_equal(hist_close(&h), 0);
     close(p[0]);
     close(p[1]);

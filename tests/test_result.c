@@ -6,13 +6,13 @@
 #include "check/search.h"
 #include "report/report.h"
 
-static iso_result *build(const char *models, const int *types, size_t n)
+static isolde_result *build(const char *models, const int *types, size_t n)
 {
-    iso_check_opts o;
-    iso_check_opts_init(&o);
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
     o.models = models;
     uint8_t rep[ISO_A_COUNT];
-    iso_error err;
+    isolde_error err;
     assert_int_equal(iso_reportable(&o, rep, &err), 0);
     iso_findings f = {0};
     for (size_t i = 0; i < n; i++) iso_findings_add_text(&f, types[i], "text", "{}");
@@ -24,63 +24,63 @@ static void nothing_reportable_is_valid(void **state)
 {
     (void)state;
     int t[] = {ISO_A_G2_ITEM};
-    iso_result *r = build("read-committed", t, 1);
-    assert_int_equal(iso_result_validity(r), ISO_VALID);
-    assert_int_equal(iso_result_type_count(r), 0);
-    assert_int_equal(iso_result_not_count(r), 0); /* Elle: just {:valid? true} */
-    iso_result_free(r);
+    isolde_result *r = build("read-committed", t, 1);
+    assert_int_equal(isolde_result_validity(r), ISOLDE_VALID);
+    assert_int_equal(isolde_result_type_count(r), 0);
+    assert_int_equal(isolde_result_not_count(r), 0); /* Elle: just {:valid? true} */
+    isolde_result_free(r);
 }
 
 static void unknown_only_when_nothing_prohibited(void **state)
 {
     (void)state;
     int t[] = {ISO_A_EMPTY_TRANSACTION_GRAPH, ISO_A_G1A};
-    iso_result *r = build("read-uncommitted", t, 2); /* G1a is allowed there */
-    assert_int_equal(iso_result_validity(r), ISO_UNKNOWN);
-    assert_int_equal(iso_result_type_count(r), 1);
-    assert_string_equal(iso_result_type(r, 0), "empty-transaction-graph");
-    assert_string_equal(iso_result_not(r, 0), "read-committed"); /* from every finding */
-    iso_result_free(r);
+    isolde_result *r = build("read-uncommitted", t, 2); /* G1a is allowed there */
+    assert_int_equal(isolde_result_validity(r), ISOLDE_UNKNOWN);
+    assert_int_equal(isolde_result_type_count(r), 1);
+    assert_string_equal(isolde_result_type(r, 0), "empty-transaction-graph");
+    assert_string_equal(isolde_result_not(r, 0), "read-committed"); /* from every finding */
+    isolde_result_free(r);
     r = build("read-committed", t, 2);
-    assert_int_equal(iso_result_validity(r), ISO_INVALID);
-    assert_string_equal(iso_result_type(r, 0), "G1a"); /* sorted by name */
-    assert_string_equal(iso_result_type(r, 1), "empty-transaction-graph");
-    iso_result_free(r);
+    assert_int_equal(isolde_result_validity(r), ISOLDE_INVALID);
+    assert_string_equal(isolde_result_type(r, 0), "G1a"); /* sorted by name */
+    assert_string_equal(isolde_result_type(r, 1), "empty-transaction-graph");
+    isolde_result_free(r);
 }
 
 static void redundant_cycle_exists_dropped(void **state)
 {
     (void)state;
     int t[] = {ISO_A_PL_2_CYCLE_EXISTS, ISO_A_G1C, ISO_A_PL_SI_CYCLE_EXISTS, ISO_A_CYCLE_SEARCH_TIMEOUT};
-    iso_result *r = build("serializable", t, 4);
+    isolde_result *r = build("serializable", t, 4);
     /* G1c rules out read-committed and so snapshot isolation: both fallbacks go */
-    assert_int_equal(iso_result_validity(r), ISO_INVALID);
-    assert_int_equal(iso_result_type_count(r), 2);
-    assert_string_equal(iso_result_type(r, 0), "G1c");
-    assert_string_equal(iso_result_type(r, 1), "cycle-search-timeout");
-    iso_result_free(r);
+    assert_int_equal(isolde_result_validity(r), ISOLDE_INVALID);
+    assert_int_equal(isolde_result_type_count(r), 2);
+    assert_string_equal(isolde_result_type(r, 0), "G1c");
+    assert_string_equal(isolde_result_type(r, 1), "cycle-search-timeout");
+    isolde_result_free(r);
     int u[] = {ISO_A_PL_SI_CYCLE_EXISTS, ISO_A_CYCLE_SEARCH_TIMEOUT};
     r = build("serializable", u, 2); /* nothing else rules SI out: the proof stays */
-    assert_int_equal(iso_result_validity(r), ISO_INVALID);
-    assert_int_equal(iso_result_instance_count(r, "PL-SI-cycle-exists"), 1);
-    assert_string_equal(iso_result_not(r, 0), "snapshot-isolation");
-    iso_result_free(r);
+    assert_int_equal(isolde_result_validity(r), ISOLDE_INVALID);
+    assert_int_equal(isolde_result_instance_count(r, "PL-SI-cycle-exists"), 1);
+    assert_string_equal(isolde_result_not(r, 0), "snapshot-isolation");
+    isolde_result_free(r);
 }
 
 static void counts_and_unknown_names(void **state)
 {
     (void)state;
     int t[] = {ISO_A_G0, ISO_A_G0, ISO_A_G0};
-    iso_result *r = build(NULL, t, 3);
-    assert_int_equal(iso_result_instance_count(r, "G0"), 3);
-    assert_int_equal(iso_result_instance_count(r, "G1c"), 0);
-    iso_result_free(r);
-    iso_check_opts o;
-    iso_check_opts_init(&o);
+    isolde_result *r = build(NULL, t, 3);
+    assert_int_equal(isolde_result_instance_count(r, "G0"), 3);
+    assert_int_equal(isolde_result_instance_count(r, "G1c"), 0);
+    isolde_result_free(r);
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
     o.models = "serializable, strong-snapshot-isolation";
     o.anomalies = "G1,bogus";
     uint8_t rep[ISO_A_COUNT];
-    iso_error err = {0};
+    isolde_error err = {0};
     assert_int_equal(iso_reportable(&o, rep, &err), -1);
     assert_non_null(strstr(err.msg, "unknown anomaly: bogus"));
     o.anomalies = "G1";

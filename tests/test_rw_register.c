@@ -14,21 +14,21 @@
 #include <stdlib.h>
 
 typedef struct fx {
-    iso_history *h;
-    iso_check_opts o;
+    isolde_history *h;
+    isolde_check_opts o;
     iso_ctx ctx;
-    iso_error err;
+    isolde_error err;
     int rc;
 } fx;
 
 /* Read an EDN history, pair it and run analyze() with o's options; render
  * the findings that wait for a report (cyclic-versions). */
-static fx *run(const char *edn, const iso_check_opts *o)
+static fx *run(const char *edn, const isolde_check_opts *o)
 {
     fx *f = calloc(1, sizeof *f);
-    f->h = tu_read(edn, ISO_FORMAT_EDN);
+    f->h = tu_read(edn, ISOLDE_FORMAT_EDN);
     if (o) f->o = *o;
-    else iso_check_opts_init(&f->o);
+    else isolde_check_opts_init(&f->o);
     f->ctx.pc.h = f->h;
     f->ctx.opts = &f->o;
     f->ctx.pc.wl = &iso_rw_register_ops;
@@ -49,7 +49,7 @@ static void done(fx *f)
     iso_proof_ctx_free(&f->ctx.pc);
     iso_findings_free(&f->ctx.findings);
     iso_edges_free(&f->ctx.edges);
-    iso_history_free(f->h);
+    isolde_history_free(f->h);
     free(f);
 }
 
@@ -79,10 +79,10 @@ static const iso_finding *nth(const fx *f, int type, size_t i)
 
 static const iso_finding *first(const fx *f, int type) { return nth(f, type, 0); }
 
-static iso_check_opts opts(int wfr, int seq, int lin, const char *order)
+static isolde_check_opts opts(int wfr, int seq, int lin, const char *order)
 {
-    iso_check_opts o;
-    iso_check_opts_init(&o);
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
     o.wfr_keys = wfr;
     o.sequential_keys = seq;
     o.linearizable_keys = lin;
@@ -253,7 +253,7 @@ static void wfr_keys(void **state)
     fx *f = run(h, NULL);
     assert_int_equal(edge(f, 1, 0), 0);
     done(f);
-    iso_check_opts o = opts(1, 0, 0, NULL);
+    isolde_check_opts o = opts(1, 0, 0, NULL);
     f = run(h, &o);
     assert_int_equal(edge(f, 1, 0), ISO_EDGE_RW);
     assert_int_equal(edge(f, 0, 1), ISO_EDGE_WR);
@@ -273,7 +273,7 @@ static const char *g0_hist =
 static void sequential_keys_g0(void **state)
 {
     (void)state;
-    iso_check_opts o = opts(0, 1, 0, NULL);
+    isolde_check_opts o = opts(0, 1, 0, NULL);
     fx *f = run(g0_hist, &o);
     assert_int_equal(f->rc, 0);
     assert_int_equal(edge(f, 0, 1), ISO_EDGE_WW); /* x: 1 < 2 */
@@ -288,7 +288,7 @@ static void sequential_keys_g0(void **state)
 static void sequential_cyclic(void **state)
 {
     (void)state;
-    iso_check_opts o = opts(0, 1, 0, NULL);
+    isolde_check_opts o = opts(0, 1, 0, NULL);
     fx *f = run("{:process 0 :type :invoke :value [[:w :x 1]]}\n"
                 "{:process 0 :type :ok :value [[:w :x 1]]}\n"
                 "{:process 0 :type :invoke :value [[:w :x 2]]}\n"
@@ -309,7 +309,7 @@ static void linearizable_scc_sort_bug(void **state)
     (void)state;
     /* Elle's scc-sort-bug-test: linearizable keys say 1 < nil and 3 < 4,
      * contradicting the initial state and wfr. */
-    iso_check_opts o = opts(1, 0, 1, NULL);
+    isolde_check_opts o = opts(1, 0, 1, NULL);
     fx *f = run("{:process 0 :type :invoke :value [[:r :x nil]]}\n"
                 "{:process 0 :type :ok :value [[:r :x 1]]}\n"
                 "{:process 0 :type :invoke :value [[:r :x nil]]}\n"
@@ -334,7 +334,7 @@ static void linearizable_frontier(void **state)
 {
     (void)state;
     /* T0 and T1 overlap; T2 starts after both completed; T3 after T2. */
-    iso_check_opts o = opts(0, 0, 1, NULL);
+    isolde_check_opts o = opts(0, 0, 1, NULL);
     fx *f = run("{:process 0 :type :invoke :value [[:w :x 1]]}\n"
                 "{:process 1 :type :invoke :value [[:w :x 2]]}\n"
                 "{:process 0 :type :ok :value [[:w :x 1]]}\n"
@@ -356,7 +356,7 @@ static void linearizable_cyclic_bug_is_valid(void **state)
 {
     (void)state;
     /* Elle's cyclic-versions-bug-test: no cycle may be inferred here. */
-    iso_check_opts o = opts(0, 0, 1, NULL);
+    isolde_check_opts o = opts(0, 0, 1, NULL);
     fx *f = run("{:index 1 :process 0 :type :invoke :value []}\n"
                 "{:index 2 :process 0 :type :ok :value []}\n"
                 "{:index 3 :process 0 :type :invoke :value [[:r 1 nil]]}\n"
@@ -379,7 +379,7 @@ static void reduction(void **state)
     (void)state;
     /* nil < 1 < 2 on one process: T0's nil read is an anti-dependency on
      * the next version only. */
-    iso_check_opts o = opts(0, 1, 0, NULL);
+    isolde_check_opts o = opts(0, 1, 0, NULL);
     fx *f = run("{:process 0 :type :ok :value [[:r :x nil]]}\n"
                 "{:process 0 :type :ok :value [[:w :x 1]]}\n"
                 "{:process 0 :type :ok :value [[:w :x 2]]}\n", &o);
@@ -413,7 +413,7 @@ static void transaction_order_g_single(void **state)
     const char *h = "{:process 0 :type :ok :value [[:r :x nil] [:w :y 2]]}\n"
                     "{:process 0 :type :ok :value [[:w :x 3] [:w :y 4]]}\n";
     char *path = order_file("{\"0\": 2, \"1\": 1}");
-    iso_check_opts o = opts(0, 0, 0, path);
+    isolde_check_opts o = opts(0, 0, 0, path);
     fx *f = run(h, &o);
     assert_int_equal(f->rc, 0);
     assert_int_equal(edge(f, 0, 1), ISO_EDGE_RW);
@@ -434,7 +434,7 @@ static void transaction_order_g2(void **state)
 {
     (void)state;
     char *path = order_file("{\"0\": 1, \"1\": 4, \"2\": 2, \"3\": 3.0}");
-    iso_check_opts o = opts(0, 0, 0, path);
+    isolde_check_opts o = opts(0, 0, 0, path);
     fx *f = run("{:process 0 :type :ok :value [[:w :x 1] [:w :y 2] [:w :z 3]]}\n"
                 "{:process 0 :type :ok :value [[:r :x 1] [:w :y 5]]}\n"
                 "{:process 0 :type :ok :value [[:r :z 3] [:w :x 4]]}\n"
@@ -464,7 +464,7 @@ static void transaction_order_file_errors(void **state)
     (void)state;
     iso_txn_rank *r;
     size_t n;
-    iso_error err = {0};
+    isolde_error err = {0};
     static const char *const bad[] = {"[1, 2]", "{\"x\": 1}", "{\"1\": \"a\"}", "{\"1\": 1, \"1\": 2}",
                                       "{\"1\": 1", "{\"1\": 1} x", "", "{\" 1\": 1}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -485,7 +485,7 @@ static void transaction_order_file_errors(void **state)
     assert_int_equal(iso_txn_order_find(r, n, 4, &rank), 0);
     iso_free(r);
     assert_int_equal(iso_txn_order_read("/nonexistent/order.json", &r, &n, &err), -1);
-    iso_check_opts o = opts(0, 0, 0, "/nonexistent/order.json");
+    isolde_check_opts o = opts(0, 0, 0, "/nonexistent/order.json");
     fx *f = run("{:process 0 :type :ok :value [[:w :x 1]]}\n", &o);
     assert_int_equal(f->rc, -1);
     done(f);
@@ -544,17 +544,17 @@ static void serial_histories_are_valid(void **state)
     (void)state;
     for (uint64_t seed = 1; seed <= 150; seed++) {
         char *text = serial_history(seed * 0x9e3779b97f4a7c15ull, 3 + (int)(seed % 30), 1 + (int)(seed % 4));
-        iso_history *h = tu_read(text, ISO_FORMAT_JSONL);
-        iso_check_opts o = opts((int)(seed & 1), (int)(seed >> 1 & 1), (int)(seed >> 2 & 1), NULL);
-        o.workload = ISO_WORKLOAD_RW_REGISTER;
+        isolde_history *h = tu_read(text, ISOLDE_FORMAT_JSONL);
+        isolde_check_opts o = opts((int)(seed & 1), (int)(seed >> 1 & 1), (int)(seed >> 2 & 1), NULL);
+        o.workload = ISOLDE_WORKLOAD_RW_REGISTER;
         o.models = "strict-serializable";
-        iso_result *r = NULL;
-        iso_error err = {0};
-        assert_int_equal(iso_check(h, &o, &r, &err), 0);
-        iso_validity v = iso_result_validity(r);
-        if (v == ISO_INVALID) fail_msg("seed %llu: %s\n%s", (unsigned long long)seed, iso_result_type(r, 0), text);
-        iso_result_free(r);
-        iso_history_free(h);
+        isolde_result *r = NULL;
+        isolde_error err = {0};
+        assert_int_equal(isolde_check(h, &o, &r, &err), 0);
+        isolde_validity v = isolde_result_validity(r);
+        if (v == ISOLDE_INVALID) fail_msg("seed %llu: %s\n%s", (unsigned long long)seed, isolde_result_type(r, 0), text);
+        isolde_result_free(r);
+        isolde_history_free(h);
         iso_free(text);
     }
 }
@@ -578,7 +578,7 @@ static void random_shapes_never_crash(void **state)
                                keys[rng(&s) % (seed % 7 == 0 ? 7 : 2)], vals[rng(&s) % 10]);
             iso_buf_puts(&b, "]}\n");
         }
-        iso_check_opts o = opts(1, 1, 1, NULL);
+        isolde_check_opts o = opts(1, 1, 1, NULL);
         fx *f = run(iso_buf_cstr(&b), &o);
         for (size_t i = 0; f->rc == 0 && i < f->ctx.edges.n; i++) {
             assert_true(f->ctx.edges.e[i].src < f->ctx.pc.txns.n);

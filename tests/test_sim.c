@@ -152,56 +152,79 @@ static void test_write_locks(void **state)
 static void test_level_names(void **state)
 {
     (void)state;
-    for (int i = 0; i < SIM_N_LEVELS; i++)
-        assert_int_equal(sim_level_parse(iso_run_isolation_name(i)), i);
+    const isolde_backend *b = isolde_backend_at(0);
+    assert_string_equal(b->name, "sim");
+    for (int i = 0; i < SIM_N_LEVELS; i++) {
+        assert_string_equal(b->levels[i], sim_level_names[i]);
+        assert_int_equal(sim_level_parse(b->levels[i]), i);
+    }
+    assert_null(b->levels[SIM_N_LEVELS]);
     assert_int_equal(sim_level_parse("chaos"), -1);
-    assert_null(iso_run_isolation_name(SIM_N_LEVELS));
 }
 
 /* ---- whole runs ---- */
 
-static void sim_opts(iso_run_opts *o, const char *level, uint64_t seed, int la)
+/* The sim's own options, as "name=value" (backend_opts). */
+static char sim_knobs[2][64];
+static const char *sim_knob_list[2];
+
+static void sim_knobs_set(isolde_run_opts *o, double abort_rate, double info_rate)
 {
-    iso_run_opts_init(o);
+    snprintf(sim_knobs[0], sizeof sim_knobs[0], "abort-rate=%g", abort_rate);
+    snprintf(sim_knobs[1], sizeof sim_knobs[1], "info-rate=%g", info_rate);
+    sim_knob_list[0] = sim_knobs[0];
+    sim_knob_list[1] = sim_knobs[1];
+    o->backend_opts = sim_knob_list;
+    o->n_backend_opts = 2;
+}
+
+static void sim_opts(isolde_run_opts *o, const char *level, uint64_t seed, int la)
+{
+    isolde_run_opts_init(o);
     o->isolation = level;
     o->seed = seed;
     o->txns = 200;
     o->clients = 6;
-    o->workload = la ? ISO_WORKLOAD_LIST_APPEND : ISO_WORKLOAD_RW_REGISTER;
+    o->workload = la ? ISOLDE_WORKLOAD_LIST_APPEND : ISOLDE_WORKLOAD_RW_REGISTER;
 }
 
-static iso_history *sim_history(const iso_run_opts *o, iso_run_stats *st)
+/* Run the sim through isolde_run into a scratch file and read it back. */
+static isolde_history *sim_history(isolde_run_opts *o, isolde_run_stats *st)
 {
-    iso_buf out = {0};
-    iso_error err = {0};
-    iso_history *h = NULL;
-    assert_int_equal(sim_run(o, -1, &out, st, &err), 0);
-    if (iso_history_read_mem("sim", out.p, out.n, ISO_FORMAT_JSONL, &h, &err) != 0)
+    char path[] = "/tmp/isolde-test-sim-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    isolde_error err = {0};
+    isolde_history *h = NULL;
+    o->history_path = path;
+    if (isolde_run(o, st, &err) != ISOLDE_OK) fail_msg("sim run failed: %s", err.msg);
+    if (isolde_history_read_file(path, tu_fmt(ISOLDE_FORMAT_JSONL), &h, &err) != 0)
         fail_msg("sim history unreadable: %ld:%ld: %s", err.line, err.col, err.msg);
-    iso_buf_free(&out);
+    unlink(path);
     return h;
 }
 
-static iso_result *check(const iso_history *h, const char *models, iso_workload w)
+static isolde_result *check(const isolde_history *h, const char *models, isolde_workload w)
 {
-    iso_check_opts co;
-    iso_check_opts_init(&co);
+    isolde_check_opts co;
+    isolde_check_opts_init(&co);
     co.models = models;
     co.workload = w;
     co.wfr_keys = 1;
     co.threads = 1;
-    iso_result *r = NULL;
-    iso_error err = {0};
-    if (iso_check(h, &co, &r, &err) != 0) fail_msg("check failed: %s", err.msg);
+    isolde_result *r = NULL;
+    isolde_error err = {0};
+    if (isolde_check(h, &co, &r, &err) != 0) fail_msg("check failed: %s", err.msg);
     return r;
 }
 
 /* Does r report an anomaly type named want (or, for "-realtime", any
  * type ending so)? */
-static int has_type(const iso_result *r, const char *want)
+static int has_type(const isolde_result *r, const char *want)
 {
-    for (size_t i = 0; i < iso_result_type_count(r); i++) {
-        const char *t = iso_result_type(r, i);
+    for (size_t i = 0; i < isolde_result_type_count(r); i++) {
+        const char *t = isolde_result_type(r, i);
         size_t lt = strlen(t), lw = strlen(want);
         if (want[0] == '-' ? lt >= lw && strcmp(t + lt - lw, want) == 0 : strcmp(t, want) == 0)
             return 1;
@@ -231,24 +254,24 @@ static void climb(const struct rung *g, int la)
 {
     long ok = 0, all = 0;
     int shown = 0;
-    iso_workload w = la ? ISO_WORKLOAD_LIST_APPEND : ISO_WORKLOAD_RW_REGISTER;
+    isolde_workload w = la ? ISOLDE_WORKLOAD_LIST_APPEND : ISOLDE_WORKLOAD_RW_REGISTER;
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
-        iso_run_opts o;
-        iso_run_stats st = {0};
+        isolde_run_opts o;
+        isolde_run_stats st = {0};
         sim_opts(&o, g->level, seed, la);
-        o.abort_rate = g->abort_rate;
-        iso_history *h = sim_history(&o, &st);
-        iso_result *r = check(h, g->level, w);
-        if (iso_result_validity(r) != ISO_VALID)
+        sim_knobs_set(&o, g->abort_rate, 0);
+        isolde_history *h = sim_history(&o, &st);
+        isolde_result *r = check(h, g->level, w);
+        if (isolde_result_validity(r) != ISOLDE_VALID)
             fail_msg("%s seed %lu: not sound at its own level (%s)", g->level,
-                     (unsigned long)seed, iso_result_type_count(r) ? iso_result_type(r, 0) : "?");
-        iso_result_free(r);
+                     (unsigned long)seed, isolde_result_type_count(r) ? isolde_result_type(r, 0) : "?");
+        isolde_result_free(r);
         if (g->next) {
             r = check(h, g->next, w);
             shown += has_type(r, g->shows[0]) || (g->shows[1] && has_type(r, g->shows[1]));
-            iso_result_free(r);
+            isolde_result_free(r);
         }
-        iso_history_free(h);
+        isolde_history_free(h);
         ok += st.ok;
         all += st.ok + st.fail + st.info;
     }
@@ -280,14 +303,14 @@ static void test_broken_modes(void **state)
     for (size_t b = 0; b < 3; b++) {
         int caught = 0;
         for (uint64_t seed = 1; seed <= 20; seed++) {
-            iso_run_opts o;
-            iso_run_stats st;
+            isolde_run_opts o;
+            isolde_run_stats st;
             sim_opts(&o, broken[b][0], seed, 1);
-            iso_history *h = sim_history(&o, &st);
-            iso_result *r = check(h, broken[b][1], ISO_WORKLOAD_LIST_APPEND);
-            caught += iso_result_validity(r) == ISO_INVALID;
-            iso_result_free(r);
-            iso_history_free(h);
+            isolde_history *h = sim_history(&o, &st);
+            isolde_result *r = check(h, broken[b][1], ISOLDE_WORKLOAD_LIST_APPEND);
+            caught += isolde_result_validity(r) == ISOLDE_INVALID;
+            isolde_result_free(r);
+            isolde_history_free(h);
         }
         print_message("%-12s caught at %d/20 seeds\n", broken[b][0], caught);
         assert_true(caught >= 10);
@@ -300,33 +323,48 @@ static void test_info_knob(void **state)
     (void)state;
     long info = 0;
     for (uint64_t seed = 1; seed <= 30; seed++) {
-        iso_run_opts o;
-        iso_run_stats st;
+        isolde_run_opts o;
+        isolde_run_stats st;
         sim_opts(&o, "strict-serializable", seed, 1);
-        o.info_rate = 0.1;
-        o.abort_rate = 0.1;
-        iso_history *h = sim_history(&o, &st);
-        iso_result *r = check(h, "strict-serializable", ISO_WORKLOAD_LIST_APPEND);
-        assert_int_equal(iso_result_validity(r), ISO_VALID);
+        sim_knobs_set(&o, 0.1, 0.1);
+        isolde_history *h = sim_history(&o, &st);
+        isolde_result *r = check(h, "strict-serializable", ISOLDE_WORKLOAD_LIST_APPEND);
+        assert_int_equal(isolde_result_validity(r), ISOLDE_VALID);
         info += st.info;
-        iso_result_free(r);
-        iso_history_free(h);
+        isolde_result_free(r);
+        isolde_history_free(h);
     }
     assert_true(info > 0);
+}
+
+/* The bytes isolde_run records for o. */
+static void sim_bytes(isolde_run_opts *o, iso_buf *out)
+{
+    char path[] = "/tmp/isolde-test-sim-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    isolde_run_stats st;
+    isolde_error err;
+    o->history_path = path;
+    assert_int_equal(isolde_run(o, &st, &err), ISOLDE_OK);
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0) iso_buf_put(out, buf, (size_t)n);
+    close(fd);
+    unlink(path);
 }
 
 static void test_same_seed_same_bytes(void **state)
 {
     (void)state;
     iso_buf a = {0}, b = {0}, c = {0};
-    iso_run_opts o;
-    iso_run_stats st;
-    iso_error err;
+    isolde_run_opts o;
     sim_opts(&o, "serializable", 7, 1);
-    assert_int_equal(sim_run(&o, -1, &a, &st, &err), 0);
-    assert_int_equal(sim_run(&o, -1, &b, &st, &err), 0);
+    sim_bytes(&o, &a);
+    sim_bytes(&o, &b);
     o.seed = 8;
-    assert_int_equal(sim_run(&o, -1, &c, &st, &err), 0);
+    sim_bytes(&o, &c);
+    assert_true(a.n > 0);
     assert_int_equal(a.n, b.n);
     assert_memory_equal(a.p, b.p, a.n);
     assert_true(a.n != c.n || memcmp(a.p, c.p, a.n) != 0);

@@ -4,11 +4,11 @@
 
 static iso_txns pair(const char *text, int strict, int *rc)
 {
-    iso_history *h = tu_read(text, ISO_FORMAT_EDN);
+    isolde_history *h = tu_read(text, ISOLDE_FORMAT_EDN);
     iso_txns t = {0};
-    iso_error err = {0};
+    isolde_error err = {0};
     *rc = iso_txns_pair(h, strict, &t, &err);
-    iso_history_free(h);
+    isolde_history_free(h);
     return t;
 }
 

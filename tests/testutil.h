@@ -17,12 +17,21 @@
 
 #include "isolde.h"
 
-/* Read a history from a C string; fails the test on error. */
-static inline iso_history *tu_read(const char *text, iso_format f)
+/* Read options for format f (valid until the next call on this thread). */
+static inline const isolde_read_opts *tu_fmt(isolde_format f)
 {
-    iso_history *h = NULL;
-    iso_error err = {0};
-    if (iso_history_read_mem("test", text, strlen(text), f, &h, &err) != 0)
+    static _Thread_local isolde_read_opts o;
+    isolde_read_opts_init(&o);
+    o.format = f;
+    return &o;
+}
+
+/* Read a history from a C string; fails the test on error. */
+static inline isolde_history *tu_read(const char *text, isolde_format f)
+{
+    isolde_history *h = NULL;
+    isolde_error err = {0};
+    if (isolde_history_read_mem("test", text, strlen(text), tu_fmt(f), &h, &err) != 0)
         fail_msg("read failed: %s:%ld:%ld: %s", err.file, err.line, err.col, err.msg);
     return h;
 }

@@ -98,13 +98,13 @@ static int add_anomaly(const char *name, void *arg)
 
 /* Elle's prohibited-anomaly-types: what the models forbid plus every
  * anomaly implying one asked for. */
-int iso_reportable(const iso_check_opts *o, uint8_t set[ISO_A_COUNT], iso_error *err)
+int iso_reportable(const isolde_check_opts *o, uint8_t set[ISO_A_COUNT], isolde_error *err)
 {
     names ns = {0};
     if (for_each_name(o->models ? o->models : "strict-serializable", add_model, &ns))
-        return iso_fail(err, NULL, 0, 0, "unknown consistency model: %s (see isolde check --help)", ns.bad);
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown consistency model: %s (see isolde check --help)", ns.bad);
     if (o->anomalies && for_each_name(o->anomalies, add_anomaly, &ns))
-        return iso_fail(err, NULL, 0, 0, "unknown anomaly: %s", ns.bad);
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown anomaly: %s", ns.bad);
     iso_models_prohibited(ns.models, ns.n_models, set);
     iso_anomalies_implying(ns.anomalies);
     for (int a = 0; a < ISO_A_COUNT; a++) set[a] |= ns.anomalies[a];
@@ -130,7 +130,7 @@ static uint8_t order_edges(const uint8_t reportable[ISO_A_COUNT])
 typedef struct inference {
     iso_ctx *ctx;
     iso_rt *rt;      /* NULL: not wanted */
-    iso_error *err;
+    isolde_error *err;
     int rc;
 } inference;
 
@@ -146,7 +146,7 @@ static void real_time(void *arg)
     if (x->rt) iso_realtime_ranges(x->ctx->pc.h, &x->ctx->pc.txns, x->rt);
 }
 
-static int analyze(iso_ctx *ctx, uint8_t extra, iso_rt *rt, iso_error *err)
+static int analyze(iso_ctx *ctx, uint8_t extra, iso_rt *rt, isolde_error *err)
 {
     inference x = {ctx, extra & ISO_EDGE_REALTIME ? rt : NULL, err, 0};
     int threads = iso_thread_count(ctx->opts->threads);
@@ -215,14 +215,14 @@ static void ctx_free(iso_ctx *ctx)
 }
 
 /* Pair, infer, and search: the check up to its findings. */
-static int run(iso_ctx *ctx, uint8_t extra, iso_error *err)
+static int run(iso_ctx *ctx, uint8_t extra, isolde_error *err)
 {
-    const iso_check_opts *o = ctx->opts;
-    const iso_history *h = ctx->pc.h;
+    const isolde_check_opts *o = ctx->opts;
+    const isolde_history *h = ctx->pc.h;
     iso_phase(NULL);
     int rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx->pc.txns, err);
     if (!rc && ctx->pc.txns.n >= ISO_MAX_TXNS)
-        rc = iso_fail(err, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx->pc.txns.n,
+        rc = iso_fail(err, ISOLDE_ERR_LIMIT, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx->pc.txns.n,
                       ISO_MAX_TXNS - 1);
     iso_phase("pairing");
     iso_rt rt = {0};
@@ -236,8 +236,8 @@ static int run(iso_ctx *ctx, uint8_t extra, iso_error *err)
     return 0;
 }
 
-int iso_check_txns(const iso_history *h, const iso_check_opts *o, const iso_workload_ops *wl,
-                   const iso_result_kind *kind, iso_result **r, iso_error *err)
+int iso_check_txns(const isolde_history *h, const isolde_check_opts *o, const iso_workload_ops *wl,
+                   const iso_result_kind *kind, isolde_result **r, isolde_error *err)
 {
     iso_ctx ctx = {.pc = {.h = h, .wl = wl}, .opts = o};
     int rc = iso_reportable(o, ctx.reportable, err);

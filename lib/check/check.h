@@ -35,7 +35,7 @@ typedef struct iso_workload_ops iso_workload_ops;
  * keeps of its check: the history (borrowed: it must outlive the result),
  * the transactions, the workload's state and the cycle search's output. */
 typedef struct iso_proof_ctx {
-    const iso_history *h;
+    const isolde_history *h;
     iso_txns txns;               /* vertex i = txns.t[i] */
     const iso_workload_ops *wl;
     void *wl_state;              /* freed by wl->free */
@@ -45,7 +45,7 @@ typedef struct iso_proof_ctx {
 /* The state of one check while it runs. */
 typedef struct iso_ctx {
     iso_proof_ctx pc;
-    const iso_check_opts *opts;
+    const isolde_check_opts *opts;
     iso_edges edges;             /* data edges from the workload */
     iso_findings findings;
     uint8_t reportable[ISO_A_COUNT]; /* prohibited by models or asked for */
@@ -57,7 +57,7 @@ struct iso_workload_ops {
      * relations (Elle's analyzer order); the cycle search classifies edges
      * the same way. */
     uint8_t data_order[3];
-    int (*analyze)(iso_ctx *ctx, iso_error *err);
+    int (*analyze)(iso_ctx *ctx, isolde_error *err);
     /* Why a -bit-> b holds. ta/tb name the transactions ("T1"); text gets
      * e.g. "T1 appended 2 after T2 appended 1 to :x" and json gets
      * {"type":"ww","key":...,"value":...,"value'":...}. */
@@ -69,8 +69,8 @@ struct iso_workload_ops {
 /* Check h as workload wl; on success *r is a new result of kind (the
  * transactional writers: report/report.h). */
 struct iso_result_kind;
-int iso_check_txns(const iso_history *h, const iso_check_opts *o, const iso_workload_ops *wl,
-                   const struct iso_result_kind *kind, iso_result **r, iso_error *err);
+int iso_check_txns(const isolde_history *h, const isolde_check_opts *o, const iso_workload_ops *wl,
+                   const struct iso_result_kind *kind, isolde_result **r, isolde_error *err);
 
 /* main_job(ctx, arg) and side_job(side, arg) on two threads (as
  * iso_thread_count allows): side shares ctx's state but collects findings
@@ -81,7 +81,7 @@ void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void
 
 /* What makes a check fail (Elle's prohibited-anomaly-types) for o's models
  * and anomalies; -1 with err on an unknown name. */
-int iso_reportable(const iso_check_opts *o, uint8_t set[ISO_A_COUNT], iso_error *err);
+int iso_reportable(const isolde_check_opts *o, uint8_t set[ISO_A_COUNT], isolde_error *err);
 
 /* Free what a proof context owns (not the history). */
 void iso_proof_ctx_free(iso_proof_ctx *pc);

@@ -44,10 +44,10 @@ static int by_name(const void *a, const void *b)
     return strcmp(iso_anomaly_name(*(const int *)a), iso_anomaly_name(*(const int *)b));
 }
 
-iso_result *iso_result_new(const iso_result_kind *kind, void *payload, iso_validity v,
+isolde_result *iso_result_new(const iso_result_kind *kind, void *payload, isolde_validity v,
                            const char *type, size_t count)
 {
-    iso_result *r = iso_xcalloc(1, sizeof *r);
+    isolde_result *r = iso_xcalloc(1, sizeof *r);
     r->kind = kind;
     r->payload = payload;
     r->validity = v;
@@ -84,7 +84,7 @@ static void group(iso_txn_result *t, iso_findings *f, const int *order, int nt, 
     *f = (iso_findings){0};
 }
 
-iso_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable[ISO_A_COUNT],
+isolde_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable[ISO_A_COUNT],
                            iso_findings *f, iso_proof_ctx *pc, int threads)
 {
     uint8_t found[ISO_A_COUNT] = {0}, keep[ISO_A_COUNT] = {0};
@@ -99,7 +99,7 @@ iso_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable
     }
     qsort(order, (size_t)nt, sizeof *order, by_name);
     iso_txn_result *t = iso_xcalloc(1, sizeof *t);
-    iso_result *r = iso_result_new(kind, t, !nt ? ISO_VALID : bad ? ISO_INVALID : ISO_UNKNOWN, NULL, 0);
+    isolde_result *r = iso_result_new(kind, t, !nt ? ISOLDE_VALID : bad ? ISOLDE_INVALID : ISOLDE_UNKNOWN, NULL, 0);
     r->types = iso_xmalloc((size_t)(nt ? nt : 1) * sizeof *r->types);
     r->type_counts = iso_xcalloc((size_t)(nt ? nt : 1), sizeof *r->type_counts);
     for (int i = 0; i < nt; i++) r->types[i] = iso_xstrdup(iso_anomaly_name(order[i]));
@@ -112,37 +112,87 @@ iso_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable
     return r;
 }
 
-iso_validity iso_result_validity(const iso_result *r) { return r->validity; }
-size_t iso_result_type_count(const iso_result *r) { return r->n_types; }
-const char *iso_result_type(const iso_result *r, size_t i) { return i < r->n_types ? r->types[i] : NULL; }
-size_t iso_result_not_count(const iso_result *r) { return r->n_not; }
-const char *iso_result_not(const iso_result *r, size_t i) { return i < r->n_not ? r->not_[i] : NULL; }
-size_t iso_result_also_not_count(const iso_result *r) { return r->n_also_not; }
-const char *iso_result_also_not(const iso_result *r, size_t i)
+isolde_validity isolde_result_validity(const isolde_result *r) { return r->validity; }
+size_t isolde_result_type_count(const isolde_result *r) { return r->n_types; }
+const char *isolde_result_type(const isolde_result *r, size_t i) { return i < r->n_types ? r->types[i] : NULL; }
+size_t isolde_result_not_count(const isolde_result *r) { return r->n_not; }
+const char *isolde_result_not(const isolde_result *r, size_t i) { return i < r->n_not ? r->not_[i] : NULL; }
+size_t isolde_result_also_not_count(const isolde_result *r) { return r->n_also_not; }
+const char *isolde_result_also_not(const isolde_result *r, size_t i)
 {
     return i < r->n_also_not ? r->also_not[i] : NULL;
 }
 
-size_t iso_result_instance_count(const iso_result *r, const char *type)
+size_t isolde_result_instance_count(const isolde_result *r, const char *type)
 {
     for (size_t i = 0; i < r->n_types; i++)
         if (strcmp(r->types[i], type) == 0) return r->type_counts[i];
     return 0;
 }
 
-int iso_result_write_text(iso_result *r, FILE *out, const iso_report_opts *o)
+void isolde_report_opts_init(isolde_report_opts *o)
 {
-    return r->kind->text(r, out, o);
+    memset(o, 0, sizeof *o);
+    o->size = sizeof *o;
+    o->max_examples = 3;
 }
 
-int iso_result_write_json(iso_result *r, FILE *out) { return r->kind->json(r, out); }
+enum { WRITE_TEXT, WRITE_JSON, WRITE_DIR };
 
-int iso_result_write_dir(iso_result *r, const char *dir, iso_error *err)
+struct write_call {
+    isolde_result *r;
+    int what;
+    FILE *out;
+    const char *dir;
+    const isolde_report_opts *user;
+};
+
+/* The caller's report options as this library knows them. */
+static int report_opts(const isolde_report_opts *user, isolde_report_opts *o, isolde_error *err)
 {
-    return r->kind->dir(r, dir, err);
+    isolde_report_opts_init(o);
+    if (!user) return 0;
+    if (user->size < offsetof(isolde_report_opts, max_examples) + sizeof user->max_examples)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
+                        "report options not initialised (isolde_report_opts_init)");
+    memcpy(o, user, user->size < sizeof *o ? user->size : sizeof *o);
+    o->size = sizeof *o;
+    return 0;
 }
 
-void iso_result_free(iso_result *r)
+static int write_report(void *arg, isolde_error *err)
+{
+    struct write_call *c = arg;
+    isolde_report_opts o;
+    if (report_opts(c->user, &o, err)) return -1;
+    int rc = c->what == WRITE_TEXT ? c->r->kind->text(c->r, c->out, &o)
+           : c->what == WRITE_JSON ? c->r->kind->json(c->r, c->out)
+           : c->r->kind->dir(c->r, c->dir, err);
+    if (rc && c->what != WRITE_DIR)
+        return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot write the report");
+    return rc;
+}
+
+isolde_status isolde_result_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o,
+                                       isolde_error *err)
+{
+    struct write_call c = {r, WRITE_TEXT, out, NULL, o};
+    return iso_call(write_report, &c, err);
+}
+
+isolde_status isolde_result_write_json(isolde_result *r, FILE *out, isolde_error *err)
+{
+    struct write_call c = {r, WRITE_JSON, out, NULL, NULL};
+    return iso_call(write_report, &c, err);
+}
+
+isolde_status isolde_result_write_dir(isolde_result *r, const char *dir, isolde_error *err)
+{
+    struct write_call c = {r, WRITE_DIR, NULL, dir, NULL};
+    return iso_call(write_report, &c, err);
+}
+
+void isolde_result_free(isolde_result *r)
 {
     if (!r) return;
     for (size_t i = 0; i < r->n_types; i++) iso_free(r->types[i]);

@@ -19,16 +19,16 @@
 /* The writers of one kind of result. Each renders what it shows first. */
 typedef struct iso_result_kind {
     const char *name;
-    int (*text)(iso_result *r, FILE *out, const iso_report_opts *o);
-    int (*json)(iso_result *r, FILE *out);
-    int (*dir)(iso_result *r, const char *dir, iso_error *err);
+    int (*text)(isolde_result *r, FILE *out, const isolde_report_opts *o);
+    int (*json)(isolde_result *r, FILE *out);
+    int (*dir)(isolde_result *r, const char *dir, isolde_error *err);
     void (*free)(void *payload);
 } iso_result_kind;
 
-struct iso_result {
+struct isolde_result {
     const iso_result_kind *kind;
     void *payload;
-    iso_validity validity;
+    isolde_validity validity;
     /* anomaly types, sorted by name, with instance counts */
     char **types;
     size_t *type_counts;
@@ -50,11 +50,11 @@ typedef struct iso_txn_result {
  * (reportable types, redundant *-cycle-exists dropped), sets validity,
  * types and the not / also-not boundary. Takes ownership of findings and
  * of pc. */
-iso_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable[ISO_A_COUNT],
+isolde_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable[ISO_A_COUNT],
                            iso_findings *findings, iso_proof_ctx *pc, int threads);
 /* A new result of kind with the given payload (taken), validity and one
  * anomaly type (NULL: none) found count times. */
-iso_result *iso_result_new(const iso_result_kind *kind, void *payload, iso_validity v,
+isolde_result *iso_result_new(const iso_result_kind *kind, void *payload, isolde_validity v,
                            const char *type, size_t count);
 
 #endif

@@ -41,11 +41,11 @@ struct iso_guard {
 };
 
 static _Thread_local struct iso_guard *current;
-static iso_oom_fn oom_handler;
+static isolde_oom_handler oom_handler;
 static void *oom_arg;
 static unsigned long fail_after, unguarded_failures;
 
-void iso_set_oom_handler(iso_oom_fn fn, void *arg)
+void isolde_set_oom_handler(isolde_oom_handler fn, void *arg)
 {
     oom_handler = fn;
     oom_arg = arg;
@@ -180,6 +180,36 @@ void iso_grow(void **arr, size_t *cap, size_t need, size_t sz)
     *cap = c;
 }
 
+int iso_try_grow(void **arr, size_t *cap, size_t need, size_t sz)
+{
+    if (need <= *cap) return 0;
+    if (need > (SIZE_MAX - sizeof(struct blk)) / sz) return -1;
+    struct blk *b = *arr ? (struct blk *)*arr - 1 : NULL;
+    struct pool *pool = b ? b->pool : current ? current->pool : NULL;
+    if (pool) pthread_mutex_lock(&pool->lock);
+    struct blk *q = injected_failure() ? NULL : realloc(b, sizeof *q + need * sz);
+    if (q) {
+        q->size = need * sz;
+        if (!b) {
+            q->pool = pool;
+            if (pool) { /* link a new block in (the lock is held) */
+                q->prev = &pool->head;
+                q->next = pool->head.next;
+                pool->head.next->prev = q;
+                pool->head.next = q;
+                pool->live++;
+            }
+        } else if (pool) {
+            q->prev->next = q;
+            q->next->prev = q;
+        }
+        *arr = q + 1;
+        *cap = need;
+    }
+    if (pool) pthread_mutex_unlock(&pool->lock);
+    return q ? 0 : -1;
+}
+
 /* ---- guards ---------------------------------------------------------------- */
 
 static struct pool *pool_new(void)
@@ -215,16 +245,16 @@ static void pool_detach(struct pool *p)
     }
 }
 
-static int nomem(iso_error *err, size_t asked)
+static int nomem(isolde_error *err, size_t asked)
 {
     if (!err) return -1;
     memset(err, 0, sizeof *err);
-    err->code = ISO_ERR_NOMEM;
+    err->code = ISOLDE_ERR_NOMEM;
     snprintf(err->msg, sizeof err->msg, "out of memory (asked for %zu bytes)", asked);
     return -1;
 }
 
-int iso_guarded(int (*fn)(void *arg), void *arg, iso_error *err)
+int iso_guarded(int (*fn)(void *arg), void *arg, isolde_error *err)
 {
     if (current) return fn(arg);
     struct iso_guard *g = calloc(1, sizeof *g);

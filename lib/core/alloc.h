@@ -3,10 +3,10 @@
  * memory runs out.
  *
  * iso_xmalloc and friends never return NULL inside a guard: a failed
- * allocation calls the out-of-memory handler (iso_set_oom_handler), and
+ * allocation calls the out-of-memory handler (isolde_set_oom_handler), and
  * when that does not ask for a retry, unwinds to the innermost guard on
  * the thread (iso_guarded), which frees every block allocated under it
- * and returns -1 with the error ISO_ERR_NOMEM. Every public entry point
+ * and returns -1 with the error ISOLDE_ERR_NOMEM. Every public entry point
  * runs its work under a guard, and so does every thread the library
  * starts, so a check that runs out of memory is an error, never a crash.
  *
@@ -46,16 +46,16 @@ void iso_grow(void **arr, size_t *cap, size_t need, size_t sz);
 #define ISO_PUSH(arr, n, cap, x) \
     do { ISO_GROW(arr, cap, (n) + 1); (arr)[(n)++] = (x); } while (0)
 
-/* Called when an allocation of bytes fails; returns nonzero to have it
- * tried again (having freed memory), 0 to give up. NULL: give up. */
-typedef int (*iso_oom_fn)(size_t bytes, void *arg);
-void iso_set_oom_handler(iso_oom_fn fn, void *arg);
+/* As iso_grow, but when the memory cannot be had returns -1 and leaves
+ * *arr as it was, without the handler or unwinding: for reservations that
+ * are only a shortcut. */
+int iso_try_grow(void **arr, size_t *cap, size_t need, size_t sz);
 
 /* Run fn(arg) under a guard. Returns what fn returns; when memory runs out
  * inside, frees all that was allocated under the guard, fills err (code
- * ISO_ERR_NOMEM, the size asked for in the message) and returns -1.
+ * ISOLDE_ERR_NOMEM, the size asked for in the message) and returns -1.
  * Inside another guard it simply calls fn: the outer guard answers. */
-int iso_guarded(int (*fn)(void *arg), void *arg, iso_error *err);
+int iso_guarded(int (*fn)(void *arg), void *arg, isolde_error *err);
 
 /* The guard of the calling thread (NULL if none), to hand to a thread the
  * library starts; that thread runs under it with iso_guard_enter. */

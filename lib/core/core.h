@@ -5,7 +5,7 @@
  *   alloc.h     allocation with guards: running out of memory unwinds to
  *               the public call that is running, which reports it
  *   buf.h       growable byte strings, decimal integers written in place
- *   error.h     filling an iso_error (kind, file:line:col, message)
+ *   error.h     filling an isolde_error (kind, file:line:col, message)
  *   parallel.h  thread teams and two jobs side by side
  *   phase.h     the monotonic clock and the ISOLDE_TIMING phase timer
  *   value.h     the values of a history: tagged 64-bit words in a store

@@ -20,7 +20,7 @@ void iso_parallel(int threads, void (*work)(void *arg), void *arg);
 /* The next item of a shared counter (atomic fetch-and-add). */
 size_t iso_next_item(size_t *counter);
 /* The worker threads a check runs with: asked when it is positive, else
- * one per online core (iso_check_opts.threads: 0 = one per core). */
+ * one per online core (isolde_check_opts.threads: 0 = one per core). */
 int iso_thread_count(int asked);
 /* a(arg) and b(arg), on two threads when threads > 1, else a then b. */
 void iso_both(void (*a)(void *), void (*b)(void *), void *arg, int threads);

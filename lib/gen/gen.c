@@ -116,3 +116,21 @@ int gen_final(gen *g, run_txn *t)
     }
     return 1;
 }
+
+static const gen_ops generators[] = {
+    {ISOLDE_WORKLOAD_LIST_APPEND, "list-append", gen_init, gen_next, gen_final},
+    {ISOLDE_WORKLOAD_RW_REGISTER, "rw-register", gen_init, gen_next, gen_final},
+};
+
+const gen_ops *gen_ops_for(isolde_workload w)
+{
+    for (size_t i = 0; i < sizeof generators / sizeof generators[0]; i++)
+        if (generators[i].workload == w) return &generators[i];
+    return NULL;
+}
+
+void gen_params_of(const isolde_run_opts *o, gen_params *p)
+{
+    *p = (gen_params){o->workload != ISOLDE_WORKLOAD_RW_REGISTER, o->txns, o->keys,
+                      o->max_writes_per_key, o->max_txn_length, o->read_ratio, o->zipf, o->seed};
+}

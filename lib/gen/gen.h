@@ -39,4 +39,20 @@ int gen_next(gen *g, run_txn *t);
  * when every key has been read. */
 int gen_final(gen *g, run_txn *t);
 
+/* A workload's generator: how a run makes its transactions. One row per
+ * workload in gen.c's table (a directed scenario or a bank generator is a
+ * row too). */
+typedef struct gen_ops {
+    isolde_workload workload;
+    const char *name;
+    void (*init)(gen *g, const gen_params *p);
+    int (*next)(gen *g, run_txn *t);  /* 0 when all have been made */
+    int (*final)(gen *g, run_txn *t); /* the final reads; 0 when done */
+} gen_ops;
+
+/* The generator of workload w, or NULL when no generator makes it. */
+const gen_ops *gen_ops_for(isolde_workload w);
+/* A generator's parameters from a run's options. */
+void gen_params_of(const isolde_run_opts *o, gen_params *p);
+
 #endif

@@ -20,7 +20,7 @@
 #include <string.h>
 
 /* ev[p] = the transaction whose invocation or completion is op p. */
-static uint32_t *event_map(const iso_history *h, const iso_txns *t)
+static uint32_t *event_map(const isolde_history *h, const iso_txns *t)
 {
     uint32_t *ev = iso_xmalloc((h->n_ops ? h->n_ops : 1) * sizeof *ev);
     memset(ev, 0xff, h->n_ops * sizeof *ev);
@@ -50,7 +50,7 @@ static uint32_t *last_slot(last_map *m, iso_val proc)
     return &m->txn[i];
 }
 
-void iso_process_edges(const iso_history *h, const iso_txns *t, iso_edges *out)
+void iso_process_edges(const isolde_history *h, const iso_txns *t, iso_edges *out)
 {
     last_map m = {0};
     m.cap = 16;
@@ -93,7 +93,7 @@ static void on_complete(frontier *f, const iso_txns *t, uint32_t b, iso_rt *rt)
     rt->lo[b] = rt->n;
 }
 
-void iso_realtime_ranges(const iso_history *h, const iso_txns *t, iso_rt *rt)
+void iso_realtime_ranges(const isolde_history *h, const iso_txns *t, iso_rt *rt)
 {
     frontier f = {0};
     size_t n = t->n ? t->n : 1;
@@ -124,7 +124,7 @@ void iso_rt_free(iso_rt *rt)
     memset(rt, 0, sizeof *rt);
 }
 
-void iso_realtime_edges(const iso_history *h, const iso_txns *t, iso_edges *out)
+void iso_realtime_edges(const isolde_history *h, const iso_txns *t, iso_edges *out)
 {
     iso_rt rt;
     iso_realtime_ranges(h, t, &rt);

@@ -11,12 +11,12 @@
 #include "history/txn.h"
 
 /* Process order: consecutive ok transactions of one process. */
-void iso_process_edges(const iso_history *h, const iso_txns *t, iso_edges *out);
+void iso_process_edges(const isolde_history *h, const iso_txns *t, iso_edges *out);
 /* Real-time order as a linear-size transitive reduction (Elle paper 5.1):
  * a (ok) completed before b (ok or info) was invoked. As windows (free
  * with iso_rt_free), or spelled out as edges. */
-void iso_realtime_ranges(const iso_history *h, const iso_txns *t, iso_rt *out);
+void iso_realtime_ranges(const isolde_history *h, const iso_txns *t, iso_rt *out);
 void iso_rt_free(iso_rt *rt);
-void iso_realtime_edges(const iso_history *h, const iso_txns *t, iso_edges *out);
+void iso_realtime_edges(const isolde_history *h, const iso_txns *t, iso_edges *out);
 
 #endif

@@ -9,13 +9,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
-                 iso_error *err)
+void iso_rd_init(iso_rd *rd, isolde_history *h, const char *buf, size_t len,
+                 isolde_error *err)
 {
     memset(rd, 0, sizeof *rd);
     rd->p = buf;
     rd->len = len;
-    rd->line = 1;
+    rd->line = (h ? h->line_base : 0) + 1;
     rd->h = h;
     rd->err = err;
 }
@@ -33,7 +33,7 @@ static int vfail(iso_rd *rd, size_t line, size_t col, const char *fmt, va_list a
 {
     char msg[sizeof rd->err->msg];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    return iso_fail(rd->err, rd->h->name, (long)line, (long)col, "%s", msg);
+    return iso_fail(rd->err, ISOLDE_ERR_PARSE, rd->h->name, (long)line, (long)col, "%s", msg);
 }
 
 int iso_rd_fail(iso_rd *rd, const char *fmt, ...)

@@ -29,8 +29,8 @@ typedef struct iso_rd {
     size_t len, pos;
     size_t line;          /* 1-based line of pos */
     size_t line_start;    /* offset of the first byte of that line */
-    iso_history *h;
-    iso_error *err;
+    isolde_history *h;
+    isolde_error *err;
     iso_val *items;
     size_t n_items, cap_items;
     struct iso_rd_frame *frames;
@@ -51,8 +51,8 @@ typedef struct iso_rd {
     struct iso_rd_list *lists; /* the last read list of each key (by hash) */
 } iso_rd;
 
-void iso_rd_init(iso_rd *rd, iso_history *h, const char *buf, size_t len,
-                 iso_error *err);
+void iso_rd_init(iso_rd *rd, isolde_history *h, const char *buf, size_t len,
+                 isolde_error *err);
 void iso_rd_release(iso_rd *rd);
 
 static inline long iso_rd_col(const iso_rd *rd) { return (long)(rd->pos - rd->line_start) + 1; }
@@ -275,16 +275,16 @@ static inline void iso_edn_skip(iso_rd *rd)
 
 /* A reader of a sequence of top-level op forms, buf[0, len) into h on this
  * thread; *lines = newlines seen. */
-typedef int (*iso_lines_fn)(iso_history *h, const char *buf, size_t len, size_t *lines,
-                            iso_error *err);
-int iso_json_lines(iso_history *h, const char *buf, size_t len, size_t *lines,
-                   iso_error *err);
-int iso_edn_lines(iso_history *h, const char *buf, size_t len, size_t *lines, iso_error *err);
+typedef int (*iso_lines_fn)(isolde_history *h, const char *buf, size_t len, size_t *lines,
+                            isolde_error *err);
+int iso_json_lines(isolde_history *h, const char *buf, size_t len, size_t *lines,
+                   isolde_error *err);
+int iso_edn_lines(isolde_history *h, const char *buf, size_t len, size_t *lines, isolde_error *err);
 /* One op per line (JSON lines, Jepsen's history.edn) on two threads when
  * len >= min_len (read_split.c). */
 #define ISO_SPLIT_MIN ((size_t)1 << 20)
-int iso_read_split(iso_history *h, const char *buf, size_t len, size_t min_len,
-                   iso_lines_fn read_lines, iso_error *err);
+int iso_read_split(isolde_history *h, const char *buf, size_t len, size_t min_len,
+                   iso_lines_fn read_lines, isolde_error *err);
 
 /* JSON: read one value at the cursor (after whitespace). */
 int iso_json_value(iso_rd *rd, iso_val *out);

@@ -31,47 +31,47 @@ static int contains(const char *p, size_t len, const char *s)
 static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /* At '#': an EDN tagged record (#a.b.C{...}), '#_' or '#{', else a comment. */
-static iso_format detect_hash(const char *p, size_t i, size_t len)
+static isolde_format detect_hash(const char *p, size_t i, size_t len)
 {
     char c = i + 1 < len ? p[i + 1] : 0;
-    if (c == '_' || c == '{') return ISO_FORMAT_EDN;
-    if (!is_alpha(c)) return ISO_FORMAT_ISOCHECK;
+    if (c == '_' || c == '{') return ISOLDE_FORMAT_EDN;
+    if (!is_alpha(c)) return ISOLDE_FORMAT_ISOCHECK;
     size_t j = i + 1;
     while (j < len && (is_alpha(p[j]) || p[j] == '.' || p[j] == '-' || p[j] == '_' ||
                        (p[j] >= '0' && p[j] <= '9')))
         j++;
-    return j < len && p[j] == '{' ? ISO_FORMAT_EDN : ISO_FORMAT_ISOCHECK;
+    return j < len && p[j] == '{' ? ISOLDE_FORMAT_EDN : ISOLDE_FORMAT_ISOCHECK;
 }
 
 /* At '{' followed by a '"' key: a OneLite header or a JSON-lines op. */
-static iso_format detect_object(const char *p, size_t i, size_t len)
+static isolde_format detect_object(const char *p, size_t i, size_t len)
 {
-    if (!has_at(p, i, len, "\"history\"")) return ISO_FORMAT_JSONL;
+    if (!has_at(p, i, len, "\"history\"")) return ISOLDE_FORMAT_JSONL;
     i = skip_ws(p, i + 9, len);
     if (i < len && p[i] == ':') i = skip_ws(p, i + 1, len);
-    return i < len && p[i] == '"' ? ISO_FORMAT_ONELITE : ISO_FORMAT_JSONL;
+    return i < len && p[i] == '"' ? ISOLDE_FORMAT_ONELITE : ISOLDE_FORMAT_JSONL;
 }
 
-iso_format iso_detect_format(const char *p, size_t len)
+isolde_format iso_detect_format(const char *p, size_t len)
 {
     size_t i = skip_ws(p, 0, len);
-    if (i == len) return ISO_FORMAT_EDN;
+    if (i == len) return ISOLDE_FORMAT_EDN;
     size_t j = skip_ws(p, i + 1, len);
     switch (p[i]) {
     case '#': return detect_hash(p, i, len);
     case '{':
-        return j < len && p[j] == '"' ? detect_object(p, j, len) : ISO_FORMAT_EDN;
+        return j < len && p[j] == '"' ? detect_object(p, j, len) : ISOLDE_FORMAT_EDN;
     case '[':
-        if (j < len && p[j] == ']') return ISO_FORMAT_JSON;
+        if (j < len && p[j] == ']') return ISOLDE_FORMAT_JSON;
         if (j < len && p[j] == '{') {
             j = skip_ws(p, j + 1, len);
-            return j < len && p[j] == '"' ? ISO_FORMAT_JSON : ISO_FORMAT_EDN;
+            return j < len && p[j] == '"' ? ISOLDE_FORMAT_JSON : ISOLDE_FORMAT_EDN;
         }
-        return ISO_FORMAT_EDN;
+        return ISOLDE_FORMAT_EDN;
     case '(': case ';': case ':':
-        return ISO_FORMAT_EDN;
+        return ISOLDE_FORMAT_EDN;
     default:
         return contains(p + i, len - i < LOG_PROBE ? len - i : LOG_PROBE, "jepsen.util")
-                   ? ISO_FORMAT_JEPSEN_LOG : ISO_FORMAT_EDN;
+                   ? ISOLDE_FORMAT_JEPSEN_LOG : ISOLDE_FORMAT_EDN;
     }
 }

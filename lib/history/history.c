@@ -28,14 +28,14 @@ static const char *const type_names[] = {"invoke", "ok", "fail", "info"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *iso_version(void) { return ISO_VERSION; }
+const char *isolde_version(void) { return ISO_VERSION; }
 
-iso_history *iso_history_new(const char *name, iso_format format)
+isolde_history *iso_history_new(const char *name, isolde_format format)
 {
-    iso_history *h = iso_xcalloc(1, sizeof *h);
+    isolde_history *h = iso_xcalloc(1, sizeof *h);
     h->name = iso_xstrdup(name ? name : "");
     h->format = format;
-    h->cas_fail_default = ISO_CAS_FAIL_NOOP;
+    h->cas_fail_default = ISOLDE_CAS_FAIL_NOOP;
     iso_store_init(&h->store);
     for (size_t i = 0; i < N_FIELDS; i++) {
         iso_atom(&h->store, ISO_TAG_KW, field_names[i], strlen(field_names[i]));
@@ -48,7 +48,7 @@ iso_history *iso_history_new(const char *name, iso_format format)
     return h;
 }
 
-void iso_history_free(iso_history *h)
+void isolde_history_free(isolde_history *h)
 {
     if (!h) return;
     iso_store_free(&h->store);
@@ -58,10 +58,10 @@ void iso_history_free(iso_history *h)
     iso_free(h);
 }
 
-size_t iso_history_op_count(const iso_history *h) { return h ? h->n_ops : 0; }
-iso_format iso_history_format(const iso_history *h) { return h->format; }
+size_t isolde_history_op_count(const isolde_history *h) { return h ? h->n_ops : 0; }
+isolde_format isolde_history_format(const isolde_history *h) { return h->format; }
 
-void iso_history_add_op(iso_history *h, const iso_op *op, iso_val f, iso_val error)
+void iso_history_add_op(isolde_history *h, const iso_op *op, iso_val f, iso_val error)
 {
     size_t e = h->n_extras;
     for (size_t i = 0; i < 4 && i < h->n_extras; i++) /* the recent ones repeat */
@@ -84,7 +84,7 @@ static long atom_id(iso_val v, long lo, long n)
 }
 
 /* A short EDN rendering of v for messages. */
-static const char *describe(const iso_history *h, iso_val v, char *buf, size_t size)
+static const char *describe(const isolde_history *h, iso_val v, char *buf, size_t size)
 {
     iso_buf b = {0};
     iso_val_edn(&h->store, v, &b);
@@ -94,38 +94,38 @@ static const char *describe(const iso_history *h, iso_val v, char *buf, size_t s
     return buf;
 }
 
-static int op_type(const iso_history *h, const iso_val *fields, const uint8_t *have,
-                   iso_op *op, iso_error *err)
+static int op_type(const isolde_history *h, const iso_val *fields, const uint8_t *have,
+                   iso_op *op, isolde_error *err)
 {
     char d[64];
     if (!have[F_TYPE])
-        return iso_fail(err, h->name, op->line, op->col,
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
                         ":type missing (must be one of invoke, ok, fail, info)");
     long t = atom_id(fields[F_TYPE], FIELD_ATOMS, TYPE_ATOMS);
     if (t < 0)
-        return iso_fail(err, h->name, op->line, op->col,
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
                         ":type must be one of invoke, ok, fail, info, got %s",
                         describe(h, fields[F_TYPE], d, sizeof d));
     op->type = (uint8_t)(t / 2);
     return 0;
 }
 
-static int op_numbers(iso_history *h, const iso_val *fields, const uint8_t *have,
-                      iso_op *op, iso_error *err)
+static int op_numbers(isolde_history *h, const iso_val *fields, const uint8_t *have,
+                      iso_op *op, isolde_error *err)
 {
     char d[64];
     iso_val t = fields[F_TIME];
     if (have[F_TIME] && !iso_is_nil(t) && !iso_is_int(t))
-        return iso_fail(err, h->name, op->line, op->col, ":time must be an integer, got %s",
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col, ":time must be an integer, got %s",
                         describe(h, t, d, sizeof d));
     op->time = have[F_TIME] && iso_is_int(t) ? iso_as_int(t) : -1;
-    if (h->n_ops == 0) h->dense_index = !have[F_INDEX];
+    if (h->n_ops == 0 && !h->index_fixed) h->dense_index = !have[F_INDEX];
     if (h->dense_index) {
         op->index = (int64_t)h->n_ops;
         return 0;
     }
     if (!have[F_INDEX] || !iso_is_int(fields[F_INDEX]))
-        return iso_fail(err, h->name, op->line, op->col,
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
                         "integer :index required (the first op had one)%s%s",
                         have[F_INDEX] ? ", got " : "",
                         have[F_INDEX] ? describe(h, fields[F_INDEX], d, sizeof d) : "");
@@ -139,13 +139,13 @@ int iso_history_field(iso_val key)
     return f < 0 ? -1 : (int)(f / 2);
 }
 
-int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line, uint32_t col,
-                           iso_error *err)
+int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line, uint32_t col,
+                           isolde_error *err)
 {
     char d[64];
     iso_store *s = &h->store;
     if (!iso_is_seq(map) || iso_seq_kind(s, map) != ISO_SEQ_MAP)
-        return iso_fail(err, h->name, line, col, "op must be a map, got %s",
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col, "op must be a map, got %s",
                         describe(h, map, d, sizeof d));
     iso_val fields[ISO_OP_FIELDS] = {0};
     uint8_t have[ISO_OP_FIELDS] = {0};
@@ -160,8 +160,8 @@ int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line, uint32_t 
     return iso_history_add_op_fields(h, fields, have, line, col, err);
 }
 
-int iso_history_add_op_fields(iso_history *h, const iso_val *fields, const uint8_t *have,
-                              uint32_t line, uint32_t col, iso_error *err)
+int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const uint8_t *have,
+                              uint32_t line, uint32_t col, isolde_error *err)
 {
     iso_op op = {.line = line, .col = col};
     if (op_type(h, fields, have, &op, err) != 0 || op_numbers(h, fields, have, &op, err) != 0)
@@ -226,7 +226,7 @@ static void print_value_edn(const iso_store *s, iso_val v, iso_buf *out)
     iso_buf_puts(out, iso_seq_kind(s, v) == ISO_SEQ_VEC ? "]" : ")");
 }
 
-static void print_op(const iso_history *h, const iso_op *op, iso_buf *out, int json)
+static void print_op(const isolde_history *h, const iso_op *op, iso_buf *out, int json)
 {
     void (*val)(const iso_store *, iso_val, iso_buf *) = json ? iso_val_json : iso_val_edn;
     const char *sep = json ? ",\"" : ", :", *eq = json ? "\":" : " ";
@@ -252,5 +252,5 @@ static void print_op(const iso_history *h, const iso_op *op, iso_buf *out, int j
     iso_buf_puts(out, "}");
 }
 
-void iso_op_edn(const iso_history *h, const iso_op *op, iso_buf *out) { print_op(h, op, out, 0); }
-void iso_op_json(const iso_history *h, const iso_op *op, iso_buf *out) { print_op(h, op, out, 1); }
+void iso_op_edn(const isolde_history *h, const iso_op *op, iso_buf *out) { print_op(h, op, out, 0); }
+void iso_op_json(const isolde_history *h, const iso_op *op, iso_buf *out) { print_op(h, op, out, 1); }

@@ -35,48 +35,50 @@ typedef struct iso_op_extra {
     iso_val error;     /* :error, or nil (kept for reports) */
 } iso_op_extra;
 
-struct iso_history {
+struct isolde_history {
     char *name;                   /* file name, for messages */
-    iso_format format;            /* as read */
-    iso_workload workload_hint;   /* from a OneLite header, else AUTO */
+    isolde_format format;            /* as read */
+    isolde_workload workload_hint;   /* from a OneLite header, else AUTO */
     iso_store store;
     iso_op *ops;
     size_t n_ops, cap_ops;
     iso_op_extra *extras;
     size_t n_extras, cap_extras;
     int dense_index;              /* first op had no :index: all get 0..n-1 */
+    int index_fixed;              /* dense_index is decided (ops came before) */
+    size_t line_base;             /* lines read before, by earlier appends */
     /* linearizability: how the format reads failed CAS ops */
-    iso_cas_fail cas_fail_default;
+    isolde_cas_fail cas_fail_default;
     /* the input is a private file mapping: readers may give its consumed
      * pages back (madvise) while reading */
     int drop_input;
 };
 
-iso_history *iso_history_new(const char *name, iso_format format);
+isolde_history *iso_history_new(const char *name, isolde_format format);
 
 /* Add an op from a parsed map (EDN or JSON). line/col locate the map. */
-int iso_history_add_op_map(iso_history *h, iso_val map, uint32_t line,
-                           uint32_t col, iso_error *err);
+int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line,
+                           uint32_t col, isolde_error *err);
 /* The same from the fields of an op a reader picked out itself:
  * fields[i] is set where have[i], i = iso_history_field(key) of its key. */
 #define ISO_OP_FIELDS 7
 int iso_history_field(iso_val key); /* :type .. :index as 0..6, else -1 */
-int iso_history_add_op_fields(iso_history *h, const iso_val *fields, const uint8_t *have,
-                              uint32_t line, uint32_t col, iso_error *err);
+int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const uint8_t *have,
+                              uint32_t line, uint32_t col, isolde_error *err);
 /* Add an op built by a reader that does not produce maps, with its :f and
  * :error (nil when absent). */
-void iso_history_add_op(iso_history *h, const iso_op *op, iso_val f, iso_val error);
+void iso_history_add_op(isolde_history *h, const iso_op *op, iso_val f, iso_val error);
 
 static inline int iso_op_is_client(const iso_op *op) { return iso_is_int(op->process); }
-static inline iso_val iso_op_f(const iso_history *h, const iso_op *op) { return h->extras[op->extra].f; }
-static inline iso_val iso_op_error(const iso_history *h, const iso_op *op)
+static inline iso_val iso_op_f(const isolde_history *h, const iso_op *op) { return h->extras[op->extra].f; }
+static inline iso_val iso_op_error(const isolde_history *h, const iso_op *op)
 {
     return h->extras[op->extra].error;
 }
 
 /* Print an op as Elle prints it: {:index 0, :time -1, :type :ok, ...}. */
-void iso_op_edn(const iso_history *h, const iso_op *op, iso_buf *out);
-void iso_op_json(const iso_history *h, const iso_op *op, iso_buf *out);
+void iso_op_edn(const isolde_history *h, const iso_op *op, iso_buf *out);
+void iso_op_json(const isolde_history *h, const iso_op *op, iso_buf *out);
 const char *iso_op_type_name(int type);
 
 #endif

@@ -1,8 +1,13 @@
 /*
- * history/read.c -- reading a history from memory or a file: the byte
- * order mark, format detection, and the format table that sends the bytes
- * to their reader (read_*.c). A file is mapped when it is a regular file
- * (the readers give its consumed pages back while they read), else read.
+ * history/read.c -- reading a history from memory or a file, and growing
+ * one by appending lines: the byte order mark, format detection, and the
+ * format table that sends the bytes to their reader (read_*.c). A file is
+ * mapped when it is a regular file (the readers give its consumed pages
+ * back while they read), else read.
+ *
+ * An append is read into a history of its own, then merged (atoms
+ * renumbered, composites moved, ops added), so that a failed append leaves
+ * the history as it was.
  */
 #include "history/read.h"
 
@@ -15,42 +20,80 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const format_names[] = {"auto", "edn", "json", "jsonl", "onelite",
-                                           "isocheck", "jepsen-log"};
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+typedef int (*reader_fn)(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 
-static int read_as(iso_history *h, const char *data, size_t len, iso_error *err)
+/* The format table: a name, its reader, whether it reads line by line
+ * (so that a history in it can grow by appends). */
+static const struct format {
+    const char *name;
+    reader_fn read;
+    int lines;
+} formats[] = {
+    [ISOLDE_FORMAT_AUTO] = {"auto", NULL, 1},
+    [ISOLDE_FORMAT_EDN] = {"edn", iso_read_edn, 1},
+    [ISOLDE_FORMAT_JSON] = {"json", iso_read_json, 1},
+    [ISOLDE_FORMAT_JSONL] = {"jsonl", iso_read_json, 1},
+    [ISOLDE_FORMAT_ONELITE] = {"onelite", iso_read_onelite, 0},
+    [ISOLDE_FORMAT_ISOCHECK] = {"isocheck", iso_read_json, 1},
+    [ISOLDE_FORMAT_JEPSEN_LOG] = {"jepsen-log", iso_read_jepsen_log, 1},
+};
+#define N_FORMATS (sizeof formats / sizeof formats[0])
+
+void isolde_read_opts_init(isolde_read_opts *o)
 {
-    switch (h->format) {
-    case ISO_FORMAT_EDN: return iso_read_edn(h, data, len, err);
-    case ISO_FORMAT_ONELITE: return iso_read_onelite(h, data, len, err);
-    case ISO_FORMAT_JEPSEN_LOG: return iso_read_jepsen_log(h, data, len, err);
-    default: return iso_read_json(h, data, len, err);
-    }
+    memset(o, 0, sizeof *o);
+    o->size = sizeof *o;
 }
 
-/* Read data[0, len); mapped: it is a private file mapping of ours. */
-static int read_buffer(const char *name, const char *data, size_t len, iso_format format,
-                       int mapped, iso_history **out, iso_error *err)
+/* The caller's options as this library knows them (defaults for fields a
+ * smaller, older struct lacks); -1 when they were never initialised. */
+static int read_opts(const isolde_read_opts *user, isolde_read_opts *o, isolde_error *err)
 {
-    *out = NULL;
-    if ((unsigned)format >= COUNT(format_names))
-        return iso_fail(err, name, 0, 0, "unknown history format %d", (int)format);
-    if (len >= UINT32_MAX)
-        return iso_fail(err, name, 0, 0, "history larger than 4 GiB");
-    if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) { /* UTF-8 byte order mark */
-        data += 3;
-        len -= 3;
+    isolde_read_opts_init(o);
+    if (!user) return 0;
+    if (user->size < offsetof(isolde_read_opts, format) + sizeof user->format)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
+                        "read options not initialised (isolde_read_opts_init)");
+    memcpy(o, user, user->size < sizeof *o ? user->size : sizeof *o);
+    o->size = sizeof *o;
+    if ((unsigned)o->format >= N_FORMATS)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown history format %d", (int)o->format);
+    return 0;
+}
+
+/* Bytes without a leading UTF-8 byte order mark. */
+static const char *skip_bom(const char *data, size_t *len)
+{
+    if (*len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) {
+        *len -= 3;
+        return data + 3;
     }
-    if (format == ISO_FORMAT_AUTO) format = iso_detect_format(data, len);
-    iso_history *h = iso_history_new(name, format);
+    return data;
+}
+
+/* A new history named name, of format f once data decides AUTO. */
+static isolde_history *history_for(const char *name, isolde_format f, const char *data, size_t len)
+{
+    if (f == ISOLDE_FORMAT_AUTO) f = iso_detect_format(data, len);
+    isolde_history *h = iso_history_new(name, f);
+    if (f == ISOLDE_FORMAT_JEPSEN_LOG) h->cas_fail_default = ISOLDE_CAS_FAIL_FALSE;
+    return h;
+}
+
+/* Read data[0, len) into the new *out; mapped: data is a private file
+ * mapping of ours. */
+static int read_buffer(const char *name, const char *data, size_t len, isolde_format format,
+                       int mapped, isolde_history **out, isolde_error *err)
+{
+    data = skip_bom(data, &len);
+    isolde_history *h = history_for(name, format, data, len);
     /* Values take about two words per 8 input bytes: reserve that much
-     * (untouched pages cost nothing) to avoid copying while growing. */
-    ISO_GROW(h->store.words, h->store.cap_words, len / 4 + 64);
+     * (untouched pages cost nothing) to avoid copying while growing; a
+     * reservation the system refuses is only a missed shortcut. */
+    iso_try_grow((void **)&h->store.words, &h->store.cap_words, len / 4 + 64, sizeof *h->store.words);
     h->drop_input = mapped;
-    if (format == ISO_FORMAT_JEPSEN_LOG) h->cas_fail_default = ISO_CAS_FAIL_FALSE;
-    if (read_as(h, data, len, err) != 0) {
-        iso_history_free(h);
+    if (formats[h->format].read(h, data, len, err) != 0) {
+        isolde_history_free(h);
         return -1;
     }
     h->drop_input = 0; /* the input is gone after this */
@@ -58,19 +101,41 @@ static int read_buffer(const char *name, const char *data, size_t len, iso_forma
     return 0;
 }
 
-int iso_history_read_mem(const char *name, const char *data, size_t len,
-                         iso_format format, iso_history **out, iso_error *err)
+struct mem_call {
+    const char *name, *data;
+    size_t len;
+    const isolde_read_opts *user;
+    isolde_history **out;
+};
+
+static int read_mem(void *arg, isolde_error *err)
 {
-    return read_buffer(name, data, len, format, 0, out, err);
+    struct mem_call *c = arg;
+    isolde_read_opts o;
+    if (read_opts(c->user, &o, err)) return -1;
+    return read_buffer(c->name, c->data, c->len, o.format, 0, c->out, err);
 }
+
+isolde_status isolde_history_read_mem(const char *name, const char *data, size_t len,
+                                      const isolde_read_opts *o, isolde_history **out,
+                                      isolde_error *err)
+{
+    struct mem_call c = {name, data, len, o, out};
+    *out = NULL;
+    isolde_status s = iso_call(read_mem, &c, err);
+    if (s) *out = NULL;
+    return s;
+}
+
+/* ---- files ------------------------------------------------------------ */
 
 /* Whole file into *buf: mapped when it is a regular file, else read. */
 static int slurp(int fd, const char *path, char **buf, size_t *len, int *mapped,
-                 iso_error *err)
+                 isolde_error *err)
 {
     struct stat st;
-    if (fstat(fd, &st) != 0) return iso_fail(err, path, 0, 0, "cannot stat: %s", strerror(errno));
-    if (S_ISDIR(st.st_mode)) return iso_fail(err, path, 0, 0, "cannot read: is a directory");
+    if (fstat(fd, &st) != 0) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot stat: %s", strerror(errno));
+    if (S_ISDIR(st.st_mode)) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot read: is a directory");
     *mapped = 0;
     *buf = NULL;
     *len = 0;
@@ -91,53 +156,196 @@ static int slurp(int fd, const char *path, char **buf, size_t *len, int *mapped,
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             iso_free(*buf);
-            return iso_fail(err, path, 0, 0, "cannot read: %s", strerror(errno));
+            return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
         }
         *len += (size_t)n;
     }
 }
 
-int iso_history_read_file(const char *path, iso_format format, iso_history **out,
-                          iso_error *err)
+struct file_call {
+    const char *path;
+    const isolde_read_opts *user;
+    isolde_history **out;
+    char *buf;       /* the input: a mapping, or read into memory */
+    size_t len;
+    int mapped;
+};
+
+static int read_file(void *arg, isolde_error *err)
 {
-    *out = NULL;
-    iso_phase(NULL);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return iso_fail(err, path, 0, 0, "cannot open: %s", strerror(errno));
-    char *buf = NULL;
-    size_t len = 0;
-    int mapped = 0;
-    int r = slurp(fd, path, &buf, &len, &mapped, err);
+    struct file_call *c = arg;
+    isolde_read_opts o;
+    if (read_opts(c->user, &o, err)) return -1;
+    int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return iso_fail(err, ISOLDE_ERR_IO, c->path, 0, 0, "cannot open: %s", strerror(errno));
+    int r = slurp(fd, c->path, &c->buf, &c->len, &c->mapped, err);
     close(fd);
     if (r != 0) return -1;
-    r = read_buffer(path, buf ? buf : "", len, format, mapped, out, err);
-    if (mapped) munmap(buf, len);
-    else iso_free(buf);
-    iso_phase("read");
+    r = read_buffer(c->path, c->buf ? c->buf : "", c->len, o.format, c->mapped, c->out, err);
+    if (!c->mapped) {
+        iso_free(c->buf);
+        c->buf = NULL;
+    }
     return r;
+}
+
+isolde_status isolde_history_read_file(const char *path, const isolde_read_opts *o,
+                                       isolde_history **out, isolde_error *err)
+{
+    struct file_call c = {path, o, out, NULL, 0, 0};
+    *out = NULL;
+    iso_phase(NULL);
+    isolde_status s = iso_call(read_file, &c, err);
+    if (c.mapped) munmap(c.buf, c.len); /* a read buffer went with the call */
+    if (s) *out = NULL;
+    iso_phase("read");
+    return s;
+}
+
+/* ---- growing a history ------------------------------------------------------ */
+
+struct new_call {
+    const char *name;
+    const isolde_read_opts *user;
+    isolde_history **out;
+};
+
+static int new_history(void *arg, isolde_error *err)
+{
+    struct new_call *c = arg;
+    isolde_read_opts o;
+    if (read_opts(c->user, &o, err)) return -1;
+    if (!formats[o.format].lines)
+        return iso_fail(err, ISOLDE_ERR_USAGE, c->name, 0, 0,
+                        "a %s history cannot grow line by line", formats[o.format].name);
+    *c->out = iso_history_new(c->name, o.format);
+    return 0;
+}
+
+isolde_status isolde_history_new(const char *name, const isolde_read_opts *o, isolde_history **out,
+                                 isolde_error *err)
+{
+    struct new_call c = {name, o, out};
+    *out = NULL;
+    isolde_status s = iso_call(new_history, &c, err);
+    if (s) *out = NULL;
+    return s;
+}
+
+static iso_val remap_atom(iso_val v, const uint32_t *atom)
+{
+    unsigned t = iso_tag(v);
+    return t >= ISO_TAG_STR && t <= ISO_TAG_FORM ? iso_mk(t, atom[iso_payload(v)]) : v;
+}
+
+/* v of h2 as a value of h: atoms renumbered, composites moved by shift. */
+static iso_val remap(iso_val v, const uint32_t *atom, size_t shift)
+{
+    return iso_is_seq(v) ? iso_mk(ISO_TAG_SEQ, iso_payload(v) + shift) : remap_atom(v, atom);
+}
+
+/* h2's atoms interned in h: h2's atom id -> h's. */
+static uint32_t *merge_atoms(isolde_history *h, const isolde_history *h2)
+{
+    const iso_store *s2 = &h2->store;
+    uint32_t *atom = iso_xmalloc((s2->n_atoms + 1) * sizeof *atom);
+    for (size_t id = 0; id < s2->n_atoms; id++) {
+        const struct iso_atom *a = &s2->atoms[id];
+        atom[id] = (uint32_t)iso_payload(iso_atom(&h->store, a->tag, s2->text + a->off, a->len));
+    }
+    return atom;
+}
+
+/* Everything h2 read, added to h: its composites after h's, its ops after
+ * h's (renumbered when the history's indices are dense). */
+static void merge_append(isolde_history *h, const isolde_history *h2)
+{
+    uint32_t *atom = merge_atoms(h, h2);
+    size_t shift = h->store.n_words, n2 = h2->store.n_words;
+    ISO_GROW(h->store.words, h->store.cap_words, shift + n2);
+    const iso_val *w = h2->store.words;
+    for (size_t i = 0; i < n2; i += (w[i] & 0xffffffffu) + 1) {
+        size_t n = w[i] & 0xffffffffu;
+        h->store.words[shift + i] = w[i];
+        for (size_t k = 1; k <= n; k++) h->store.words[shift + i + k] = remap(w[i + k], atom, shift);
+    }
+    h->store.n_words = shift + n2;
+    size_t e1 = h->n_extras, n1 = h->n_ops;
+    for (size_t i = 0; i < h2->n_extras; i++)
+        ISO_PUSH(h->extras, h->n_extras, h->cap_extras,
+                 ((iso_op_extra){remap(h2->extras[i].f, atom, shift), remap(h2->extras[i].error, atom, shift)}));
+    ISO_GROW(h->ops, h->cap_ops, n1 + h2->n_ops);
+    for (size_t j = 0; j < h2->n_ops; j++) {
+        iso_op op = h2->ops[j];
+        op.process = remap(op.process, atom, shift);
+        op.value = remap(op.value, atom, shift);
+        op.extra += (uint32_t)e1;
+        if (h->dense_index) op.index = (int64_t)(n1 + j);
+        h->ops[n1 + j] = op;
+    }
+    h->n_ops = n1 + h2->n_ops;
+    if (h2->n_ops && !n1) h->dense_index = h2->dense_index;
+    iso_free(atom);
+}
+
+static size_t count_lines(const char *p, size_t len)
+{
+    size_t n = 0;
+    for (const char *end = p + len; (p = memchr(p, '\n', (size_t)(end - p))); p++) n++;
+    return n;
+}
+
+struct append_call {
+    isolde_history *h;
+    const char *data;
+    size_t len;
+};
+
+static int append(void *arg, isolde_error *err)
+{
+    struct append_call *c = arg;
+    isolde_history *h = c->h;
+    const char *data = h->n_ops || h->line_base ? c->data : skip_bom(c->data, &c->len);
+    if (h->format == ISOLDE_FORMAT_AUTO && !h->n_ops) {
+        isolde_history *fresh = history_for(h->name, ISOLDE_FORMAT_AUTO, data, c->len);
+        h->format = fresh->format;
+        h->cas_fail_default = fresh->cas_fail_default;
+        isolde_history_free(fresh);
+    }
+    isolde_history *h2 = iso_history_new(h->name, h->format);
+    h2->line_base = h->line_base;
+    h2->index_fixed = h->n_ops > 0 || h->index_fixed;
+    h2->dense_index = h->dense_index;
+    int rc = formats[h->format].read(h2, data, c->len, err);
+    if (rc == 0) {
+        merge_append(h, h2);
+        h->index_fixed |= h->n_ops > 0;
+        h->line_base += count_lines(data, c->len);
+    }
+    isolde_history_free(h2);
+    return rc;
+}
+
+isolde_status isolde_history_append_mem(isolde_history *h, const char *data, size_t len,
+                                        isolde_error *err)
+{
+    struct append_call c = {h, data, len};
+    return iso_call(append, &c, err);
 }
 
 /* ---- names ---------------------------------------------------------- */
 
-static int parse_name(const char *const *names, size_t n, const char *name, int *out)
+const char *isolde_format_name(isolde_format f)
 {
-    for (size_t i = 0; name && i < n; i++)
-        if (strcmp(names[i], name) == 0) {
-            *out = (int)i;
-            return 0;
+    return (unsigned)f < N_FORMATS ? formats[f].name : "?";
+}
+
+isolde_status isolde_format_parse(const char *name, isolde_format *out)
+{
+    for (size_t i = 0; name && i < N_FORMATS; i++)
+        if (strcmp(formats[i].name, name) == 0) {
+            *out = (isolde_format)i;
+            return ISOLDE_OK;
         }
-    return -1;
-}
-
-const char *iso_format_name(iso_format f)
-{
-    return (unsigned)f < COUNT(format_names) ? format_names[f] : "?";
-}
-
-int iso_format_parse(const char *name, iso_format *out)
-{
-    int i;
-    if (parse_name(format_names, COUNT(format_names), name, &i) != 0) return -1;
-    *out = (iso_format)i;
-    return 0;
+    return ISOLDE_ERR_USAGE;
 }

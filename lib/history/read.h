@@ -9,11 +9,11 @@
 #include "history/history.h"
 
 /* Readers: each fills h from buf[0..len) or returns -1 with err set. */
-int iso_read_edn(iso_history *h, const char *buf, size_t len, iso_error *err);
-int iso_read_json(iso_history *h, const char *buf, size_t len, iso_error *err);
-int iso_read_onelite(iso_history *h, const char *buf, size_t len, iso_error *err);
-int iso_read_jepsen_log(iso_history *h, const char *buf, size_t len, iso_error *err);
+int iso_read_edn(isolde_history *h, const char *buf, size_t len, isolde_error *err);
+int iso_read_json(isolde_history *h, const char *buf, size_t len, isolde_error *err);
+int iso_read_onelite(isolde_history *h, const char *buf, size_t len, isolde_error *err);
+int iso_read_jepsen_log(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 /* Guess the format from the first non-blank, non-comment bytes. */
-iso_format iso_detect_format(const char *buf, size_t len);
+isolde_format iso_detect_format(const char *buf, size_t len);
 
 #endif

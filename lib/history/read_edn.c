@@ -461,7 +461,7 @@ static int edn_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
 }
 
 /* The top level: forms that are op maps, or vectors / lists of them. */
-int iso_edn_lines(iso_history *h, const char *buf, size_t len, size_t *lines, iso_error *err)
+int iso_edn_lines(isolde_history *h, const char *buf, size_t len, size_t *lines, isolde_error *err)
 {
     iso_rd rd;
     iso_rd_init(&rd, h, buf, len, err);
@@ -502,7 +502,7 @@ int iso_edn_lines(iso_history *h, const char *buf, size_t len, size_t *lines, is
     return r;
 }
 
-int iso_read_edn(iso_history *h, const char *buf, size_t len, iso_error *err)
+int iso_read_edn(isolde_history *h, const char *buf, size_t len, isolde_error *err)
 {
     return iso_read_split(h, buf, len, ISO_SPLIT_MIN, iso_edn_lines, err);
 }

@@ -21,7 +21,7 @@ static const char *find(const char *p, size_t n, const char *s)
 /* Read one form, quietly: failure means "not an op line". */
 static int probe(iso_rd *rd, iso_val *out)
 {
-    iso_error *err = rd->err, scratch;
+    isolde_error *err = rd->err, scratch;
     rd->err = &scratch;
     int r = iso_edn_form(rd, out);
     rd->err = err;
@@ -43,7 +43,7 @@ static int op_type(const iso_store *s, iso_val v)
 /* The line [rd->pos, rd->len); returns -1 only on a bad value. */
 static int op_line(iso_rd *rd)
 {
-    iso_history *h = rd->h;
+    isolde_history *h = rd->h;
     const char *at = find(rd->p + rd->pos, rd->len - rd->pos, "jepsen.util");
     if (!at) return 0;
     rd->pos = (size_t)(at - rd->p) + 11;
@@ -68,13 +68,13 @@ static int op_line(iso_rd *rd)
     return 0;
 }
 
-int iso_read_jepsen_log(iso_history *h, const char *buf, size_t len, iso_error *err)
+int iso_read_jepsen_log(isolde_history *h, const char *buf, size_t len, isolde_error *err)
 {
     iso_rd rd;
     iso_rd_init(&rd, h, buf, len, err);
     h->dense_index = 1;
     int r = 0;
-    for (size_t start = 0, line = 1; start < len && r == 0; line++) {
+    for (size_t start = 0, line = h->line_base + 1; start < len && r == 0; line++) {
         const char *nl = memchr(buf + start, '\n', len - start);
         size_t end = nl ? (size_t)(nl - buf) : len;
         rd.pos = rd.line_start = start;

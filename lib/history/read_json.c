@@ -454,7 +454,7 @@ static int json_array(iso_rd *rd)
     return iso_rd_eof(rd) ? 0 : iso_rd_unexpected(rd, "end of input after the array");
 }
 
-int iso_json_lines(iso_history *h, const char *buf, size_t len, size_t *lines, iso_error *err)
+int iso_json_lines(isolde_history *h, const char *buf, size_t len, size_t *lines, isolde_error *err)
 {
     iso_rd rd;
     iso_rd_init(&rd, h, buf, len, err);
@@ -468,7 +468,7 @@ int iso_json_lines(iso_history *h, const char *buf, size_t len, size_t *lines, i
     return r;
 }
 
-int iso_read_json(iso_history *h, const char *buf, size_t len, iso_error *err)
+int iso_read_json(isolde_history *h, const char *buf, size_t len, isolde_error *err)
 {
     iso_rd rd;
     iso_rd_init(&rd, h, buf, len, err);

@@ -36,25 +36,25 @@ struct ol {
     int reg;                    /* register history: read 0 = nil */
 };
 
-static iso_val str(iso_history *h, const char *s)
+static iso_val str(isolde_history *h, const char *s)
 {
     return iso_atom(&h->store, ISO_TAG_STR, s, strlen(s));
 }
 
 static int header(struct ol *o, iso_val v, uint32_t line, uint32_t col)
 {
-    iso_history *h = o->rd.h;
+    isolde_history *h = o->rd.h;
     int found;
     iso_val w = iso_map_get(&h->store, v, "history", &found);
     size_t n = 0;
     const char *name = found && iso_tag(w) == ISO_TAG_STR ? iso_atom_text(&h->store, w, &n) : "";
-    if (strcmp(name, "list-append") == 0) h->workload_hint = ISO_WORKLOAD_LIST_APPEND;
+    if (strcmp(name, "list-append") == 0) h->workload_hint = ISOLDE_WORKLOAD_LIST_APPEND;
     else if (strcmp(name, "register") == 0 || strcmp(name, "rw-register") == 0)
-        h->workload_hint = ISO_WORKLOAD_RW_REGISTER;
+        h->workload_hint = ISOLDE_WORKLOAD_RW_REGISTER;
     else
         return iso_rd_fail_at(&o->rd, line, col,
                               "expected a header {\"history\": \"list-append\" or \"register\"}");
-    o->reg = h->workload_hint == ISO_WORKLOAD_RW_REGISTER;
+    o->reg = h->workload_hint == ISOLDE_WORKLOAD_RW_REGISTER;
     iso_rd_drop(&o->rd, v);
     return 0;
 }
@@ -129,7 +129,7 @@ static int cmp_event(const void *a, const void *b)
 /* Sort the 2n events by time and add them as ops with dense indices. */
 static void emit(struct ol *o)
 {
-    iso_history *h = o->rd.h;
+    isolde_history *h = o->rd.h;
     struct ol_event *ev = iso_xmalloc((2 * o->n_txns + 1) * sizeof *ev);
     for (size_t i = 0; i < o->n_txns; i++) {
         ev[2 * i] = (struct ol_event){o->txns[i].t0, (uint32_t)i, 0};
@@ -161,7 +161,7 @@ static int read_lines(struct ol *o)
     }
 }
 
-int iso_read_onelite(iso_history *h, const char *buf, size_t len, iso_error *err)
+int iso_read_onelite(isolde_history *h, const char *buf, size_t len, isolde_error *err)
 {
     struct ol o = {0};
     iso_rd_init(&o.rd, h, buf, len, err);

@@ -30,10 +30,10 @@
 
 struct half {
     iso_lines_fn read_lines;
-    iso_history *h;
+    isolde_history *h;
     const char *buf;
     size_t len, lines;
-    iso_error err;
+    isolde_error err;
     int r;
 };
 
@@ -66,7 +66,7 @@ static iso_val remap(iso_val v, const uint32_t *atom)
 /* Append h2's ops to h's, renumbered. They are moved from the end in
  * chunks, shrinking h2's array as they go, so that both arrays are not
  * fully resident at once. */
-static void move_ops(iso_history *h, iso_history *h2, const uint32_t *atom, size_t lines)
+static void move_ops(isolde_history *h, isolde_history *h2, const uint32_t *atom, size_t lines)
 {
     enum { CHUNK = 1 << 16 };
     size_t n1 = h->n_ops, total = n1 + h2->n_ops, e1 = h->n_extras;
@@ -94,7 +94,7 @@ static void move_ops(iso_history *h, iso_history *h2, const uint32_t *atom, size
 
 /* Renumber the second half's atoms (its words from base on) into h's;
  * nothing to do when both halves interned the same atoms in one order. */
-static void merge(iso_history *h, iso_history *h2, size_t base, size_t lines)
+static void merge(isolde_history *h, isolde_history *h2, size_t base, size_t lines)
 {
     iso_store *s2 = &h2->store;
     uint32_t *atom = iso_xmalloc((s2->n_atoms + 1) * sizeof *atom);
@@ -114,18 +114,18 @@ static void merge(iso_history *h, iso_history *h2, size_t base, size_t lines)
 
 /* Both halves read: would one sequential read agree? Not when the first
  * op had an :index and the second half's first op has none. */
-static int halves_agree(const iso_history *h, const iso_history *h2)
+static int halves_agree(const isolde_history *h, const isolde_history *h2)
 {
     return h->n_ops == 0 || h->dense_index || !h2->dense_index;
 }
 
-static int parallel(iso_history *h, const char *buf, size_t len, size_t split,
-                    iso_lines_fn read_lines, iso_error *err)
+static int parallel(isolde_history *h, const char *buf, size_t len, size_t split,
+                    iso_lines_fn read_lines, isolde_error *err)
 {
     size_t base = split + 64;
     ISO_GROW(h->store.words, h->store.cap_words, len + 128);
     size_t cap = h->store.cap_words;
-    iso_history *h2 = iso_history_new(h->name, h->format);
+    isolde_history *h2 = iso_history_new(h->name, h->format);
     h2->store.words = h->store.words; /* the second half appends from base */
     h2->store.n_words = base;
     h2->store.cap_words = cap;
@@ -145,12 +145,12 @@ static int parallel(iso_history *h, const char *buf, size_t len, size_t split,
     }
     h->store.cap_words = cap;
     h2->store.words = NULL; /* h owns the array */
-    iso_history_free(h2);
+    isolde_history_free(h2);
     return ok ? 0 : -1;
 }
 
-int iso_read_split(iso_history *h, const char *buf, size_t len, size_t min_len,
-                   iso_lines_fn read_lines, iso_error *err)
+int iso_read_split(isolde_history *h, const char *buf, size_t len, size_t min_len,
+                   iso_lines_fn read_lines, isolde_error *err)
 {
     size_t lines, split = len >= min_len && h->n_ops == 0 && h->store.n_words == 0
                               ? boundary(buf, len, len / 2) : 0;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* One transaction per completion, invocations ignored. */
-static void completions_only(const iso_history *h, iso_txns *out)
+static void completions_only(const isolde_history *h, iso_txns *out)
 {
     size_t n = 0, cap = 0;
     iso_txn *t = NULL;
@@ -17,16 +17,16 @@ static void completions_only(const iso_history *h, iso_txns *out)
     out->n = n;
 }
 
-static int double_invoke(const iso_history *h, const iso_op *op, const iso_op *prev, iso_error *err)
+static int double_invoke(const isolde_history *h, const iso_op *op, const iso_op *prev, isolde_error *err)
 {
-    return iso_fail(err, h->name, op->line, op->col,
+    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
                     "process %lld invoked again while its invocation at line %u (index %lld) had "
                     "not completed; real-time and process order need each process to run one "
                     "operation at a time",
                     (long long)iso_as_int(op->process), prev->line, (long long)prev->index);
 }
 
-int iso_txns_pair(const iso_history *h, int strict, iso_txns *out, iso_error *err)
+int iso_txns_pair(const isolde_history *h, int strict, iso_txns *out, isolde_error *err)
 {
     iso_keys procs; /* process -> dense id */
     iso_keys_init(&procs, &h->store);

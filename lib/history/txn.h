@@ -27,12 +27,12 @@ typedef struct iso_txns {
  * one outstanding makes pairing ambiguous: with strict set that is an error
  * (with the op's position); otherwise, as Elle does when it needs no
  * real-time or process order, every completion stands alone. */
-int iso_txns_pair(const iso_history *h, int strict, iso_txns *out, iso_error *err);
+int iso_txns_pair(const isolde_history *h, int strict, iso_txns *out, isolde_error *err);
 void iso_txns_free(iso_txns *t);
 
 /* The op whose value describes the transaction: the completion if any,
  * else the invocation. */
-static inline const iso_op *iso_txn_op(const iso_history *h, const iso_txn *t)
+static inline const iso_op *iso_txn_op(const isolde_history *h, const iso_txn *t)
 {
     return &h->ops[t->cmp != ISO_NONE ? t->cmp : t->inv];
 }

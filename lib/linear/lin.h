@@ -52,13 +52,13 @@ struct lin_op {
 /* The search's view of a model. */
 struct lin_model {
     const char *name;
-    iso_workload workload;
+    isolde_workload workload;
     /* Apply op to st[0..*n) in place; 1 if legal. aux: lin_input.aux. */
     int (*step)(uint32_t *st, uint32_t *n, const struct lin_op *op,
                 const uint32_t *aux);
 };
 
-const struct lin_model *lin_model_for(iso_workload w);
+const struct lin_model *lin_model_for(isolde_workload w);
 /* Words a state of this model may need for a partition of these ops. */
 uint32_t lin_state_cap(const struct lin_model *m, const struct lin_op *ops,
                        const uint32_t *ids, uint32_t n, uint32_t n_values);
@@ -83,8 +83,8 @@ struct lin_input {
     iso_val *part_key;          /* kv: the key of each partition, else NULL */
 };
 
-int lin_input_build(struct lin_input *in, const iso_history *h, const iso_check_opts *o,
-                    iso_workload w, iso_error *err);
+int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
+                    isolde_workload w, isolde_error *err);
 /* Group ops into n_parts partitions given part[i] for each op. */
 void lin_input_partition(struct lin_input *in, const uint32_t *part, uint32_t n_parts);
 void lin_input_release(struct lin_input *in);
@@ -175,7 +175,7 @@ struct lin_witness {
 
 /* The payload of a linearizability result. */
 struct lin_report {
-    iso_validity validity;
+    isolde_validity validity;
     const char *model;
     size_t n_ops, n_parts, n_segments, n_invalid, n_unknown;
     const char *reason;                /* why unknown: static text, or NULL */
@@ -187,25 +187,25 @@ struct lin_report {
 /* Check partition part: cut it at quiescent points, carry the possible
  * states across each cut, search each segment. On LIN_FAIL fills w (when
  * w and h are not NULL). *n_segments gets the segments searched. */
-enum lin_outcome lin_check_partition(struct lin_search *s, const iso_history *h,
+enum lin_outcome lin_check_partition(struct lin_search *s, const isolde_history *h,
                                      uint32_t part, struct lin_witness *w,
                                      uint32_t *n_segments);
 
 /* Check every partition of in (in parallel when worthwhile); fills r. */
-void lin_check_input(const struct lin_input *in, const iso_history *h,
-                     const iso_check_opts *o, struct lin_report *r);
+void lin_check_input(const struct lin_input *in, const isolde_history *h,
+                     const isolde_check_opts *o, struct lin_report *r);
 /* The writers of a linearizability result (lin_write.c). */
-int lin_write_text(iso_result *r, FILE *out, const iso_report_opts *o);
-int lin_write_json(iso_result *r, FILE *out);
-int lin_write_dir(iso_result *r, const char *dir, iso_error *err);
+int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o);
+int lin_write_json(isolde_result *r, FILE *out);
+int lin_write_dir(isolde_result *r, const char *dir, isolde_error *err);
 void lin_report_free(void *payload);
 /* Render the witness of a failed search (lin_report.c). */
 void lin_witness_build(struct lin_witness *w, const struct lin_search *s,
-                       const iso_history *h, const uint32_t *ids, uint32_t n,
+                       const isolde_history *h, const uint32_t *ids, uint32_t n,
                        const struct lin_set *from, uint32_t n_before, uint32_t part);
 void lin_witness_release(struct lin_witness *w);
 /* State and op rendering shared by reports. */
-void lin_state_render(const struct lin_input *in, const iso_history *h,
+void lin_state_render(const struct lin_input *in, const isolde_history *h,
                       const uint32_t *st, uint32_t n, int json, iso_buf *out);
 
 #endif

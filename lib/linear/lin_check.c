@@ -20,7 +20,7 @@ struct part_result {
 
 struct job {
     const struct lin_input *in;
-    const iso_history *h;
+    const isolde_history *h;
     double deadline;
     size_t mem_limit;
     size_t next;
@@ -43,7 +43,7 @@ static void worker(void *arg)
     lin_search_release(&s);
 }
 
-static unsigned thread_count(const struct lin_input *in, const iso_check_opts *o)
+static unsigned thread_count(const struct lin_input *in, const isolde_check_opts *o)
 {
     size_t by_size = in->n_ops / MIN_OPS_PER_THREAD + 1;
     size_t n = (size_t)iso_thread_count(o->threads);
@@ -64,11 +64,11 @@ static void fold(struct lin_report *r, struct part_result *res, uint32_t n_parts
         }
     }
     r->n_invalid = r->n_w;
-    r->validity = r->n_invalid ? ISO_INVALID : r->n_unknown ? ISO_UNKNOWN : ISO_VALID;
+    r->validity = r->n_invalid ? ISOLDE_INVALID : r->n_unknown ? ISOLDE_UNKNOWN : ISOLDE_VALID;
 }
 
-void lin_check_input(const struct lin_input *in, const iso_history *h,
-                     const iso_check_opts *o, struct lin_report *r)
+void lin_check_input(const struct lin_input *in, const isolde_history *h,
+                     const isolde_check_opts *o, struct lin_report *r)
 {
     double t0 = iso_now();
     unsigned n_threads = thread_count(in, o);
@@ -89,15 +89,15 @@ void lin_check_input(const struct lin_input *in, const iso_history *h,
 static const iso_result_kind lin_kind = {"linearizability", lin_write_text, lin_write_json,
                                          lin_write_dir, lin_report_free};
 
-int iso_lin_check(const iso_history *h, const iso_check_opts *o, iso_workload w, iso_result **r,
-                  iso_error *err)
+int iso_lin_check(const isolde_history *h, const isolde_check_opts *o, isolde_workload w, isolde_result **r,
+                  isolde_error *err)
 {
     struct lin_input in;
     if (lin_input_build(&in, h, o, w, err) < 0) return -1;
     struct lin_report *l = iso_xcalloc(1, sizeof *l);
     lin_check_input(&in, h, o, l);
     lin_input_release(&in);
-    int bad = l->validity == ISO_INVALID;
+    int bad = l->validity == ISOLDE_INVALID;
     *r = iso_result_new(&lin_kind, l, l->validity, bad ? "nonlinearizable" : NULL, l->n_invalid);
     return 0;
 }

@@ -63,15 +63,15 @@ static int set_step(uint32_t *st, uint32_t *n, const struct lin_op *op,
 }
 
 static const struct lin_model models[] = {
-    {"register", ISO_WORKLOAD_REGISTER, register_step},
-    {"cas-register", ISO_WORKLOAD_CAS_REGISTER, register_step},
-    {"kv", ISO_WORKLOAD_KV, register_step},
-    {"mutex", ISO_WORKLOAD_MUTEX, mutex_step},
-    {"fifo-queue", ISO_WORKLOAD_FIFO_QUEUE, queue_step},
-    {"lin-set", ISO_WORKLOAD_LIN_SET, set_step},
+    {"register", ISOLDE_WORKLOAD_REGISTER, register_step},
+    {"cas-register", ISOLDE_WORKLOAD_CAS_REGISTER, register_step},
+    {"kv", ISOLDE_WORKLOAD_KV, register_step},
+    {"mutex", ISOLDE_WORKLOAD_MUTEX, mutex_step},
+    {"fifo-queue", ISOLDE_WORKLOAD_FIFO_QUEUE, queue_step},
+    {"lin-set", ISOLDE_WORKLOAD_LIN_SET, set_step},
 };
 
-const struct lin_model *lin_model_for(iso_workload w)
+const struct lin_model *lin_model_for(isolde_workload w)
 {
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
         if (models[i].workload == w) return &models[i];
@@ -86,8 +86,8 @@ static uint32_t set_words(uint32_t n_values)
 uint32_t lin_state_cap(const struct lin_model *m, const struct lin_op *ops,
                        const uint32_t *ids, uint32_t n, uint32_t n_values)
 {
-    if (m->workload == ISO_WORKLOAD_LIN_SET) return set_words(n_values);
-    if (m->workload != ISO_WORKLOAD_FIFO_QUEUE) return 1;
+    if (m->workload == ISOLDE_WORKLOAD_LIN_SET) return set_words(n_values);
+    if (m->workload != ISOLDE_WORKLOAD_FIFO_QUEUE) return 1;
     uint32_t enq = 1;
     for (uint32_t i = 0; i < n; i++) enq += ops[ids[i]].kind == LIN_ENQUEUE;
     return enq;
@@ -96,13 +96,13 @@ uint32_t lin_state_cap(const struct lin_model *m, const struct lin_op *ops,
 uint32_t lin_state_init(const struct lin_model *m, uint32_t n_values, uint32_t *st)
 {
     switch (m->workload) {
-    case ISO_WORKLOAD_FIFO_QUEUE:
+    case ISOLDE_WORKLOAD_FIFO_QUEUE:
         return 0;
-    case ISO_WORKLOAD_LIN_SET:
+    case ISOLDE_WORKLOAD_LIN_SET:
         memset(st, 0, set_words(n_values) * sizeof *st);
         return set_words(n_values);
     default:
-        st[0] = m->workload == ISO_WORKLOAD_MUTEX ? 0 : LIN_NIL;
+        st[0] = m->workload == ISOLDE_WORKLOAD_MUTEX ? 0 : LIN_NIL;
         return 1;
     }
 }

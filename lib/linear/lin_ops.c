@@ -19,32 +19,32 @@
 
 struct build {
     struct lin_input *in;
-    const iso_history *h;
-    iso_error *err;
+    const isolde_history *h;
+    isolde_error *err;
     iso_keys values, keys;     /* value -> dense id (nil first); kv key -> partition */
     iso_keys procs;            /* process -> dense id */
     uint32_t *open;            /* per process id: its open op, or IDLE */
     size_t n_open;
     uint32_t *part;            /* per op: partition, ISO_NONE = dropped */
     size_t cap_part;
-    iso_cas_fail cas;
+    isolde_cas_fail cas;
 };
 
-static const struct { iso_workload w; const char *f; uint8_t kind; } fnames[] = {
-    {ISO_WORKLOAD_REGISTER, "read", LIN_READ},
-    {ISO_WORKLOAD_REGISTER, "write", LIN_WRITE},
-    {ISO_WORKLOAD_CAS_REGISTER, "read", LIN_READ},
-    {ISO_WORKLOAD_CAS_REGISTER, "write", LIN_WRITE},
-    {ISO_WORKLOAD_CAS_REGISTER, "cas", LIN_CAS},
-    {ISO_WORKLOAD_KV, "read", LIN_READ},
-    {ISO_WORKLOAD_KV, "write", LIN_WRITE},
-    {ISO_WORKLOAD_KV, "cas", LIN_CAS},
-    {ISO_WORKLOAD_MUTEX, "acquire", LIN_ACQUIRE},
-    {ISO_WORKLOAD_MUTEX, "release", LIN_RELEASE},
-    {ISO_WORKLOAD_FIFO_QUEUE, "enqueue", LIN_ENQUEUE},
-    {ISO_WORKLOAD_FIFO_QUEUE, "dequeue", LIN_DEQUEUE},
-    {ISO_WORKLOAD_LIN_SET, "add", LIN_ADD},
-    {ISO_WORKLOAD_LIN_SET, "read", LIN_READ_SET},
+static const struct { isolde_workload w; const char *f; uint8_t kind; } fnames[] = {
+    {ISOLDE_WORKLOAD_REGISTER, "read", LIN_READ},
+    {ISOLDE_WORKLOAD_REGISTER, "write", LIN_WRITE},
+    {ISOLDE_WORKLOAD_CAS_REGISTER, "read", LIN_READ},
+    {ISOLDE_WORKLOAD_CAS_REGISTER, "write", LIN_WRITE},
+    {ISOLDE_WORKLOAD_CAS_REGISTER, "cas", LIN_CAS},
+    {ISOLDE_WORKLOAD_KV, "read", LIN_READ},
+    {ISOLDE_WORKLOAD_KV, "write", LIN_WRITE},
+    {ISOLDE_WORKLOAD_KV, "cas", LIN_CAS},
+    {ISOLDE_WORKLOAD_MUTEX, "acquire", LIN_ACQUIRE},
+    {ISOLDE_WORKLOAD_MUTEX, "release", LIN_RELEASE},
+    {ISOLDE_WORKLOAD_FIFO_QUEUE, "enqueue", LIN_ENQUEUE},
+    {ISOLDE_WORKLOAD_FIFO_QUEUE, "dequeue", LIN_DEQUEUE},
+    {ISOLDE_WORKLOAD_LIN_SET, "add", LIN_ADD},
+    {ISOLDE_WORKLOAD_LIN_SET, "read", LIN_READ_SET},
 };
 
 static uint32_t intern(struct build *b, iso_val v) { return iso_keys_intern(&b->values, v); }
@@ -54,7 +54,7 @@ static int op_fail(struct build *b, uint32_t i, const char *what)
     const iso_op *op = &b->h->ops[i];
     iso_buf f = {0};
     iso_val_edn(&b->h->store, iso_op_f(b->h, op), &f);
-    iso_fail(b->err, b->h->name, op->line, op->col, "%s (:f %s, model %s)",
+    iso_fail(b->err, ISOLDE_ERR_PARSE, b->h->name, op->line, op->col, "%s (:f %s, model %s)",
              what, iso_buf_cstr(&f), b->in->model->name);
     iso_buf_free(&f);
     return -1;
@@ -154,7 +154,7 @@ static int finish(struct build *b, uint32_t k, uint32_t cmp)
     uint32_t at = cmp == ISO_NONE ? op->inv : cmp;
     int is_read = op->kind == LIN_READ || op->kind == LIN_READ_SET;
     b->part[k] = 0;
-    if (type == ISO_OP_FAIL && !(op->kind == LIN_CAS && b->cas == ISO_CAS_FAIL_FALSE)) {
+    if (type == ISO_OP_FAIL && !(op->kind == LIN_CAS && b->cas == ISOLDE_CAS_FAIL_FALSE)) {
         b->part[k] = ISO_NONE;
         return 0;
     }
@@ -167,7 +167,7 @@ static int finish(struct build *b, uint32_t k, uint32_t cmp)
         op->ret = cmp;
     }
     iso_val v = op_value(b, op, cmp);
-    if (b->in->model->workload == ISO_WORKLOAD_KV && kv_split(b, k, &v, at) < 0) return -1;
+    if (b->in->model->workload == ISOLDE_WORKLOAD_KV && kv_split(b, k, &v, at) < 0) return -1;
     if (type == ISO_OP_INFO && is_read) {
         b->part[k] = ISO_NONE;
         return 0;
@@ -248,7 +248,7 @@ static void set_bitsets(struct lin_input *in)
 
 static int build_ops(struct build *b)
 {
-    const iso_history *h = b->h;
+    const isolde_history *h = b->h;
     for (size_t i = 0; i < h->n_ops; i++) {
         if (!iso_op_is_client(&h->ops[i])) continue;
         int rc = h->ops[i].type == ISO_OP_INVOKE ? on_invoke(b, (uint32_t)i)
@@ -258,14 +258,14 @@ static int build_ops(struct build *b)
     return finish_open(b);
 }
 
-int lin_input_build(struct lin_input *in, const iso_history *h, const iso_check_opts *o,
-                    iso_workload w, iso_error *err)
+int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
+                    isolde_workload w, isolde_error *err)
 {
     memset(in, 0, sizeof *in);
     in->model = lin_model_for(w);
-    if (!in->model) return iso_fail(err, h->name, 0, 0, "not a linearizability workload");
+    if (!in->model) return iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0, "not a linearizability workload");
     struct build b = {.in = in, .h = h, .err = err};
-    b.cas = o->cas_fail != ISO_CAS_FAIL_DEFAULT ? o->cas_fail : h->cas_fail_default;
+    b.cas = o->cas_fail != ISOLDE_CAS_FAIL_DEFAULT ? o->cas_fail : h->cas_fail_default;
     iso_keys_init(&b.values, &h->store);
     iso_keys_init(&b.keys, &h->store);
     iso_keys_init(&b.procs, &h->store);
@@ -277,8 +277,8 @@ int lin_input_build(struct lin_input *in, const iso_history *h, const iso_check_
     in->part_key = b.keys.vals;
     in->n_parts = (uint32_t)b.keys.n;
     b.values.vals = b.keys.vals = NULL;
-    if (rc == 0 && in->model->workload == ISO_WORKLOAD_LIN_SET) set_bitsets(in);
-    if (rc == 0) lin_input_partition(in, b.part, in->model->workload == ISO_WORKLOAD_KV
+    if (rc == 0 && in->model->workload == ISOLDE_WORKLOAD_LIN_SET) set_bitsets(in);
+    if (rc == 0) lin_input_partition(in, b.part, in->model->workload == ISOLDE_WORKLOAD_KV
                                                  ? in->n_parts : 1);
     iso_keys_free(&b.values);
     iso_keys_free(&b.keys);

@@ -16,8 +16,8 @@
 
 static int register_like(const struct lin_search *s)
 {
-    iso_workload w = s->in->model->workload;
-    return w == ISO_WORKLOAD_REGISTER || w == ISO_WORKLOAD_CAS_REGISTER || w == ISO_WORKLOAD_KV;
+    isolde_workload w = s->in->model->workload;
+    return w == ISOLDE_WORKLOAD_REGISTER || w == ISOLDE_WORKLOAD_CAS_REGISTER || w == ISOLDE_WORKLOAD_KV;
 }
 
 static int u64_cmp(const void *a, const void *b)

@@ -21,7 +21,7 @@ static char *take(iso_buf *b)
     return s;
 }
 
-static char *render_val(const iso_history *h, iso_val v, int json)
+static char *render_val(const isolde_history *h, iso_val v, int json)
 {
     iso_buf b = {0};
     if (json) iso_val_json(&h->store, v, &b);
@@ -29,7 +29,7 @@ static char *render_val(const iso_history *h, iso_val v, int json)
     return take(&b);
 }
 
-static void put_value(const struct lin_input *in, const iso_history *h, uint32_t id,
+static void put_value(const struct lin_input *in, const isolde_history *h, uint32_t id,
                       int json, iso_buf *out)
 {
     if (id < in->n_values && in->values) {
@@ -40,30 +40,30 @@ static void put_value(const struct lin_input *in, const iso_history *h, uint32_t
     }
 }
 
-void lin_state_render(const struct lin_input *in, const iso_history *h,
+void lin_state_render(const struct lin_input *in, const isolde_history *h,
                       const uint32_t *st, uint32_t n, int json, iso_buf *out)
 {
-    iso_workload w = in->model->workload;
-    if (w == ISO_WORKLOAD_MUTEX) {
+    isolde_workload w = in->model->workload;
+    if (w == ISOLDE_WORKLOAD_MUTEX) {
         iso_buf_puts(out, json ? (st[0] ? "\"held\"" : "\"free\"") : (st[0] ? "held" : "free"));
         return;
     }
-    if (w != ISO_WORKLOAD_FIFO_QUEUE && w != ISO_WORKLOAD_LIN_SET) {
+    if (w != ISOLDE_WORKLOAD_FIFO_QUEUE && w != ISOLDE_WORKLOAD_LIN_SET) {
         put_value(in, h, st[0], json, out);
         return;
     }
-    iso_buf_puts(out, json ? "[" : w == ISO_WORKLOAD_LIN_SET ? "#{" : "[");
+    iso_buf_puts(out, json ? "[" : w == ISOLDE_WORKLOAD_LIN_SET ? "#{" : "[");
     int first = 1;
-    for (uint32_t i = 0; i < (w == ISO_WORKLOAD_LIN_SET ? n * 32 : n); i++) {
-        if (w == ISO_WORKLOAD_LIN_SET && !(st[i / 32] >> (i % 32) & 1)) continue;
+    for (uint32_t i = 0; i < (w == ISOLDE_WORKLOAD_LIN_SET ? n * 32 : n); i++) {
+        if (w == ISOLDE_WORKLOAD_LIN_SET && !(st[i / 32] >> (i % 32) & 1)) continue;
         if (!first) iso_buf_puts(out, json ? "," : " ");
-        put_value(in, h, w == ISO_WORKLOAD_LIN_SET ? i : st[i], json, out);
+        put_value(in, h, w == ISOLDE_WORKLOAD_LIN_SET ? i : st[i], json, out);
         first = 0;
     }
-    iso_buf_puts(out, json ? "]" : w == ISO_WORKLOAD_LIN_SET ? "}" : "]");
+    iso_buf_puts(out, json ? "]" : w == ISOLDE_WORKLOAD_LIN_SET ? "}" : "]");
 }
 
-static char *render_state(const struct lin_input *in, const iso_history *h,
+static char *render_state(const struct lin_input *in, const isolde_history *h,
                           const uint32_t *st, uint32_t n, int json)
 {
     iso_buf b = {0};
@@ -71,7 +71,7 @@ static char *render_state(const struct lin_input *in, const iso_history *h,
     return take(&b);
 }
 
-static void fill_wop(struct lin_wop *w, const iso_history *h, const struct lin_op *op)
+static void fill_wop(struct lin_wop *w, const isolde_history *h, const struct lin_op *op)
 {
     const iso_op *inv = &h->ops[op->inv];
     const iso_op *cmp = op->cmp == ISO_NONE ? NULL : &h->ops[op->cmp];
@@ -106,7 +106,7 @@ struct replay {
 
 /* The prefix, replayed from the state it started at. */
 static void build_prefix(struct lin_witness *w, const struct lin_search *s,
-                         const iso_history *h, const uint32_t *ids, struct replay *rp)
+                         const isolde_history *h, const uint32_t *ids, struct replay *rp)
 {
     const struct lin_input *in = s->in;
     int64_t point = -1;
@@ -134,7 +134,7 @@ static uint32_t blocking_op(const struct lin_input *in, const uint32_t *ids, uin
     return best;
 }
 
-static char *why_stuck(const struct lin_input *in, const iso_history *h,
+static char *why_stuck(const struct lin_input *in, const isolde_history *h,
                        const struct replay *rp, const struct lin_op *op, const struct lin_wop *wo)
 {
     uint32_t *st = iso_xmalloc(((size_t)rp->n + 2) * sizeof *st);
@@ -153,7 +153,7 @@ static char *why_stuck(const struct lin_input *in, const iso_history *h,
 }
 
 /* Ops that were free to go next: called before the blocking op returned. */
-static void build_stuck(struct lin_witness *w, const struct lin_input *in, const iso_history *h,
+static void build_stuck(struct lin_witness *w, const struct lin_input *in, const isolde_history *h,
                         const uint32_t *ids, uint32_t n, const struct replay *rp, uint32_t blk)
 {
     uint64_t limit = in->ops[ids[blk]].ret;
@@ -169,7 +169,7 @@ static void build_stuck(struct lin_witness *w, const struct lin_input *in, const
 }
 
 void lin_witness_build(struct lin_witness *w, const struct lin_search *s,
-                       const iso_history *h, const uint32_t *ids, uint32_t n,
+                       const isolde_history *h, const uint32_t *ids, uint32_t n,
                        const struct lin_set *from, uint32_t n_before, uint32_t part)
 {
     const struct lin_input *in = s->in;

@@ -142,7 +142,7 @@ static uint32_t resume_at(struct walk *wk, uint32_t i, uint32_t *fail_at, int *r
     return k;
 }
 
-static enum lin_outcome walk_segments(struct walk *wk, const iso_history *h, uint32_t part,
+static enum lin_outcome walk_segments(struct walk *wk, const isolde_history *h, uint32_t part,
                                       struct lin_witness *w, uint32_t *n_searched)
 {
     int retries = 0;
@@ -169,7 +169,7 @@ static enum lin_outcome walk_segments(struct walk *wk, const iso_history *h, uin
     return LIN_OK;
 }
 
-enum lin_outcome lin_check_partition(struct lin_search *s, const iso_history *h,
+enum lin_outcome lin_check_partition(struct lin_search *s, const isolde_history *h,
                                      uint32_t part, struct lin_witness *w,
                                      uint32_t *n_segments)
 {

@@ -9,9 +9,9 @@
 #include "linear/lin.h"
 #include "report/report.h"
 
-static const char *verdict_text(iso_validity v)
+static const char *verdict_text(isolde_validity v)
 {
-    return v == ISO_VALID ? "linearizable" : v == ISO_INVALID ? "NOT linearizable" : "unknown";
+    return v == ISOLDE_VALID ? "linearizable" : v == ISOLDE_INVALID ? "NOT linearizable" : "unknown";
 }
 
 static void text_op(iso_buf *b, const struct lin_wop *w, int with_point)
@@ -50,7 +50,7 @@ static void text_witness(iso_buf *b, const struct lin_witness *w)
     iso_buf_puts(b, "\n  had to take effect before it returned.\n");
 }
 
-int lin_write_text(iso_result *r, FILE *out, const iso_report_opts *o)
+int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
 {
     const struct lin_report *l = r->payload;
     iso_buf b = {0};
@@ -121,12 +121,12 @@ static void json_witness(iso_buf *b, const struct lin_witness *w)
     iso_buf_puts(b, "}");
 }
 
-int lin_write_json(iso_result *r, FILE *out)
+int lin_write_json(isolde_result *r, FILE *out)
 {
     const struct lin_report *l = r->payload;
     iso_buf b = {0};
-    const char *valid = l->validity == ISO_VALID ? "true"
-                      : l->validity == ISO_INVALID ? "false" : "\"unknown\"";
+    const char *valid = l->validity == ISOLDE_VALID ? "true"
+                      : l->validity == ISOLDE_INVALID ? "false" : "\"unknown\"";
     iso_buf_printf(&b, "{\"valid?\":%s,\"model\":\"%s\"", valid, l->model);
     iso_buf_puts(&b, l->n_invalid ? ",\"anomaly-types\":[\"nonlinearizable\"]"
                                   : ",\"anomaly-types\":[]");
@@ -147,13 +147,13 @@ int lin_write_json(iso_result *r, FILE *out)
 }
 
 /* The text report as DIR/linearizability.txt. */
-int lin_write_dir(iso_result *r, const char *dir, iso_error *err)
+int lin_write_dir(isolde_result *r, const char *dir, isolde_error *err)
 {
     char path[4096];
     if (iso_report_mkdir(dir, err)) return -1;
     FILE *out = iso_report_file(dir, "linearizability.txt", path, sizeof path, err);
     if (!out) return -1;
     int rc = lin_write_text(r, out, NULL);
-    if (fclose(out) || rc) return iso_fail(err, path, 0, 0, "cannot write: %s", strerror(errno));
+    if (fclose(out) || rc) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
     return 0;
 }

@@ -11,29 +11,29 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int iso_report_mkdir(const char *dir, iso_error *err)
+int iso_report_mkdir(const char *dir, isolde_error *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s", dir);
     for (char *p = path + 1; *p; p++) {
         if (*p != '/') continue;
         *p = 0;
-        if (mkdir(path, 0777) && errno != EEXIST) return iso_fail(err, dir, 0, 0, "cannot create directory: %s", strerror(errno));
+        if (mkdir(path, 0777) && errno != EEXIST) return iso_fail(err, ISOLDE_ERR_IO, dir, 0, 0, "cannot create directory: %s", strerror(errno));
         *p = '/';
     }
-    if (mkdir(path, 0777) && errno != EEXIST) return iso_fail(err, dir, 0, 0, "cannot create directory: %s", strerror(errno));
+    if (mkdir(path, 0777) && errno != EEXIST) return iso_fail(err, ISOLDE_ERR_IO, dir, 0, 0, "cannot create directory: %s", strerror(errno));
     return 0;
 }
 
-FILE *iso_report_file(const char *dir, const char *name, char *path, size_t path_size, iso_error *err)
+FILE *iso_report_file(const char *dir, const char *name, char *path, size_t path_size, isolde_error *err)
 {
     snprintf(path, path_size, "%s/%s", dir, name);
     FILE *out = fopen(path, "w");
-    if (!out) iso_fail(err, path, 0, 0, "cannot write: %s", strerror(errno));
+    if (!out) iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
     return out;
 }
 
-int iso_report_dir(iso_result *r, const char *dir, iso_error *err)
+int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err)
 {
     iso_txn_result *t = r->payload;
     if (iso_report_mkdir(dir, err)) return -1;
@@ -46,7 +46,7 @@ int iso_report_dir(iso_result *r, const char *dir, iso_error *err)
         if (!out) return -1;
         for (size_t i = 0; i < r->type_counts[k]; i++, f++)
             fprintf(out, "%s%s #%zu\n%s\n", i ? "\n\n" : "", r->types[k], i, t->findings.f[f].text);
-        if (fclose(out)) return iso_fail(err, path, 0, 0, "cannot write: %s", strerror(errno));
+        if (fclose(out)) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
     }
     return 0;
 }

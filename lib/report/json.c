@@ -15,11 +15,11 @@ static void json_names(FILE *out, const char *key, const char **names, size_t n)
     fputc(']', out);
 }
 
-int iso_report_json(iso_result *r, FILE *out)
+int iso_report_json(isolde_result *r, FILE *out)
 {
     iso_txn_result *t = r->payload;
     iso_report_prove(t, r->type_counts, r->n_types, SIZE_MAX);
-    fprintf(out, "{\"valid?\": %s", r->validity == ISO_UNKNOWN ? "\"unknown\"" : iso_report_validity(r->validity));
+    fprintf(out, "{\"valid?\": %s", r->validity == ISOLDE_UNKNOWN ? "\"unknown\"" : iso_report_validity(r->validity));
     if (r->n_types) {
         json_names(out, "anomaly-types", (const char **)r->types, r->n_types);
         fputs(",\n \"anomalies\": {", out);

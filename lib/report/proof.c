@@ -17,7 +17,7 @@
 static void explain_order(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, const char *ta,
                           const char *tb, iso_buf *text, iso_buf *json)
 {
-    const iso_history *h = pc->h;
+    const isolde_history *h = pc->h;
     const iso_txn *x = &pc->txns.t[a], *y = &pc->txns.t[b];
     const iso_op *ca = iso_txn_op(h, x);
     if (bit == ISO_EDGE_PROCESS) {

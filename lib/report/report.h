@@ -24,15 +24,15 @@
 /* The writers of a transactional result (checkers.c gives it to the check). */
 extern const iso_result_kind iso_report_txn_kind;
 
-int iso_report_text(iso_result *r, FILE *out, const iso_report_opts *o);
-int iso_report_json(iso_result *r, FILE *out);
-int iso_report_dir(iso_result *r, const char *dir, iso_error *err);
+int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o);
+int iso_report_json(isolde_result *r, FILE *out);
+int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err);
 
 /* dir.c: make dir (and its parents), then open dir/name for writing. */
-int iso_report_mkdir(const char *dir, iso_error *err);
-FILE *iso_report_file(const char *dir, const char *name, char *path, size_t path_size, iso_error *err);
+int iso_report_mkdir(const char *dir, isolde_error *err);
+FILE *iso_report_file(const char *dir, const char *name, char *path, size_t path_size, isolde_error *err);
 
 /* "true", "false" or "unknown". */
-const char *iso_report_validity(iso_validity v);
+const char *iso_report_validity(isolde_validity v);
 
 #endif

@@ -8,11 +8,9 @@
 
 #include <string.h>
 
-void iso_report_opts_init(iso_report_opts *o) { o->max_examples = 3; }
-
-const char *iso_report_validity(iso_validity v)
+const char *iso_report_validity(isolde_validity v)
 {
-    return v == ISO_VALID ? "true" : v == ISO_INVALID ? "false" : "unknown";
+    return v == ISOLDE_VALID ? "true" : v == ISOLDE_INVALID ? "false" : "unknown";
 }
 
 static void names_line(FILE *out, const char *label, const char **names, size_t n)
@@ -22,7 +20,7 @@ static void names_line(FILE *out, const char *label, const char **names, size_t 
     fputc('\n', out);
 }
 
-int iso_report_text(iso_result *r, FILE *out, const iso_report_opts *o)
+int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
 {
     iso_txn_result *t = r->payload;
     int max = o && o->max_examples > 0 ? o->max_examples : 3;

@@ -1,27 +1,24 @@
 /*
  * run/run.h -- the runner behind isolde_run: concurrent clients drive a
  * database backend (drivers/) with transactions from a generator (gen/),
- * and every op they see is recorded as an Elle JSON line (record.c) in the
- * history file (hist.c), each completion on disk before its client goes on.
+ * and every op they see is recorded as an Elle JSON line (record/) in the
+ * history file, each completion on disk before its client goes on.
  *
- *   runner.c     clients as threads or forked processes, the final reads
- *   sim_loop.c   the simulated database's own loop: logical clients
- *                interleaved micro-op by micro-op on one seeded schedule
- *   record.c     op lines, written by hand
- *   hist.c       the history file: a shared mapping grown in chunks
+ *   runner.c     clients as threads or forked processes, reconnecting
+ *                until the run's deadline; the final reads
+ *   config.c     a backend's config from its option table
  *   drivers/     one file per database backend, and their table
  *
- * Rule: run/ may include gen/, sim/, history/ and core/; nothing below it
- * includes run/.
+ * Rule: run/ may include drivers/, record/, gen/, sim/, history/ and
+ * core/; nothing below it includes run/.
  */
 #ifndef ISO_RUN_RUN_H
 #define ISO_RUN_RUN_H
 
-#include "core/core.h"
+#include "run/drivers/driver.h"
 
-/* Run a whole workload against the sim (sim_loop.c), appending the history
- * to out and, when fd >= 0, flushing it to fd in large chunks. */
-int sim_run(const iso_run_opts *o, int fd, iso_buf *out, iso_run_stats *st,
-            iso_error *err);
+/* A new config for driver d: its options' defaults, then o's name=value
+ * strings; NULL with err on an unknown option or a bad value. */
+void *run_config(const run_driver *d, const isolde_run_opts *o, isolde_error *err);
 
 #endif

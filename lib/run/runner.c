@@ -9,9 +9,16 @@
  * and time, the next transaction is generated, and both lines go into the
  * history in one copy, so the file's order is the index order. A
  * completion is in the file before its client goes on: a SIGKILL leaves a
- * complete prefix. After an info the client reconnects under a
- * new process id. When every client is done, the runner reads every key
- * with a connection of its own.
+ * complete prefix. After an info the client reconnects under a new
+ * process id; a connection that cannot be opened is tried again until the
+ * run's reconnect deadline, so a database that restarts does not end the
+ * run. When every client is done, the runner reads every key with a
+ * connection of its own.
+ *
+ * Each client runs under the run's allocation guard (iso_guard_enter): a
+ * client that runs out of memory ends the run, which unwinds only after
+ * every client is joined and the shared mapping is gone. No allocation is
+ * made while the shared lock is held.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,19 +35,21 @@
 #include "gen/gen.h"
 #include "history/history.h"
 #include "run/drivers/driver.h"
-#include "run/hist.h"
-#include "run/record.h"
+#include "record/hist.h"
+#include "record/record.h"
 #include "run/run.h"
 #include "sim/sim.h"
 
 struct shared {
     pthread_mutex_t lock;
+    const gen_ops *gen;   /* how the transactions are made */
     gen g;
     int64_t next_index, next_process;
     long ok, fail, info;
     int clients_done;
     int stop;             /* clients stop at their next transaction */
     int failed;           /* a client hit an error: errmsg says which */
+    int nomem;            /* a client ran out of memory */
     char errmsg[600];
     double t0;
     int64_t t0_ns;        /* t0 on CLOCK_MONOTONIC, in nanoseconds */
@@ -48,17 +57,20 @@ struct shared {
 };
 
 struct ctx {
-    const iso_run_opts *o;
+    const isolde_run_opts *o;
     const run_driver *drv;
+    const run_env *env;
     struct shared *sh;
+    struct iso_guard *guard; /* the run's: every client loop runs under it */
     int client;
 };
 
-void iso_run_opts_init(iso_run_opts *o)
+void isolde_run_opts_init(isolde_run_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->size = sizeof *o;
     o->backend = "sim";
-    o->workload = ISO_WORKLOAD_LIST_APPEND;
+    o->workload = ISOLDE_WORKLOAD_LIST_APPEND;
     o->txns = 2000;
     o->clients = 8;
     o->keys = 8;
@@ -66,12 +78,7 @@ void iso_run_opts_init(iso_run_opts *o)
     o->max_txn_length = 4;
     o->read_ratio = 0.5;
     o->seed = 1;
-    o->isolation = "strict-serializable";
-    o->stale = -1;
-    o->begin = "immediate";
-    o->journal = "wal";
-    o->busy_timeout_ms = 5000;
-    o->timeout_ms = 10000;
+    o->reconnect_ms = 30000;
 }
 
 static void fail_locked(struct shared *sh, const char *fmt, const char *arg)
@@ -105,7 +112,7 @@ static void count(struct shared *sh, int outcome)
     else sh->info++;
 }
 
-static int external_stop(const iso_run_opts *o) { return o->stop && *o->stop; }
+static int external_stop(const isolde_run_opts *o) { return o->stop && *o->stop; }
 
 /* One client's state. Its lines are built whole in two buffers by turns,
  * so that the file gets one copy of them: the completion of the
@@ -156,7 +163,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
 {
     struct shared *sh = c->x->sh;
     int go = !sh->stop && !external_stop(c->x->o) &&
-             (c->final ? gen_final(&sh->g, &c->t) : gen_next(&sh->g, &c->t));
+             (c->final ? sh->gen->final(&sh->g, &c->t) : sh->gen->next(&sh->g, &c->t));
     if (!go) return NULL;
     p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process);
     char *end = txn_json_invoke(p, &c->t, c->null_at);
@@ -239,20 +246,46 @@ static int complete(struct client *c, int outcome)
     return go;
 }
 
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static int stopping(struct ctx *x)
+{
+    pthread_mutex_lock(&x->sh->lock);
+    int stop = x->sh->stop || external_stop(x->o);
+    pthread_mutex_unlock(&x->sh->lock);
+    return stop;
+}
+
+/* Open the client's connection to its endpoint, trying again (with a
+ * growing pause) until the run's reconnect deadline; then the run fails
+ * with the driver's last error. */
 static int open_conn(struct ctx *x, void **conn)
 {
-    iso_error err = {0};
-    *conn = NULL;
-    if (x->drv->open(x->o, conn, &err) == 0) return 0;
+    const isolde_run_opts *o = x->o;
+    const char *url = o->n_urls ? o->urls[(size_t)x->client % o->n_urls] : NULL;
+    double give_up = iso_now() + (double)(o->reconnect_ms > 0 ? o->reconnect_ms : 0) / 1000.0;
+    isolde_error err;
+    for (long pause = 10;; pause = pause < 500 ? pause * 2 : 1000) {
+        memset(&err, 0, sizeof err);
+        *conn = NULL;
+        if (x->drv->open(x->env, x->client, url, conn, &err) == 0) return 0;
+        *conn = NULL;
+        if (iso_now() >= give_up || stopping(x)) break;
+        sleep_ms(pause);
+    }
     pthread_mutex_lock(&x->sh->lock);
     fail_locked(x->sh, "%s", err.msg);
     pthread_mutex_unlock(&x->sh->lock);
-    *conn = NULL;
     return -1;
 }
 
 static void client_loop(struct ctx *x, int64_t process, int final)
 {
+    if (final) x->client = (int)process;
     struct client c = {.x = x, .process = process, .final = final};
     void *conn;
     int go = open_conn(x, &conn) == 0 && next_txn(&c);
@@ -277,21 +310,39 @@ static void client_done(struct shared *sh)
     pthread_mutex_unlock(&sh->lock);
 }
 
+struct client_job {
+    struct ctx *x;
+    int64_t process;
+    int final;
+};
+
+static void client_job(void *arg)
+{
+    struct client_job *j = arg;
+    client_loop(j->x, j->process, j->final);
+}
+
+/* A client loop under the run's guard: running out of memory ends this
+ * client and fails the run (unwound once every client is done). */
+static void guarded_client(struct ctx *x, int64_t process, int final)
+{
+    struct client_job j = {x, process, final};
+    if (iso_guard_enter(x->guard, client_job, &j) == 0) return;
+    pthread_mutex_lock(&x->sh->lock);
+    x->sh->nomem = 1;
+    fail_locked(x->sh, "%s", "a client ran out of memory");
+    pthread_mutex_unlock(&x->sh->lock);
+}
+
 static void *client_thread(void *arg)
 {
     struct ctx *x = arg;
-    client_loop(x, x->client, 0);
+    guarded_client(x, x->client, 0);
     client_done(x->sh);
     return NULL;
 }
 
 /* ---- starting and waiting for clients ---- */
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 /* Report progress and pass on a stop request until every client is done. */
 static void monitor(struct ctx *x, pid_t *pids, int n)
@@ -351,7 +402,7 @@ static int run_processes(struct ctx *x, int n)
             prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
             x->client = started;
-            client_loop(x, started, 0);
+            guarded_client(x, started, 0);
             _exit(0);
         }
         pids[started] = pid;
@@ -368,7 +419,7 @@ static int run_processes(struct ctx *x, int n)
 
 /* ---- the run ---- */
 
-static struct shared *shared_new(const iso_run_opts *o, int fd)
+static struct shared *shared_new(const isolde_run_opts *o, int fd)
 {
     struct shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
                              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -378,10 +429,10 @@ static struct shared *shared_new(const iso_run_opts *o, int fd)
     if (o->processes) pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
     pthread_mutex_init(&sh->lock, &attr);
     pthread_mutexattr_destroy(&attr);
-    gen_params gp = {o->workload != ISO_WORKLOAD_RW_REGISTER, o->txns, o->keys,
-                     o->max_writes_per_key, o->max_txn_length, o->read_ratio,
-                     o->zipf, o->seed};
-    gen_init(&sh->g, &gp);
+    gen_params gp;
+    gen_params_of(o, &gp);
+    sh->gen = gen_ops_for(o->workload);
+    sh->gen->init(&sh->g, &gp);
     sh->next_process = o->clients;
     hist_open(&sh->hist, fd, o->history_path);
     struct timespec ts;
@@ -397,53 +448,100 @@ static void shared_free(struct shared *sh)
     munmap(sh, sizeof *sh);
 }
 
-static int run_driver_clients(const iso_run_opts *o, const run_driver *drv, int fd,
-                              iso_run_stats *st, iso_error *err)
+/* The clients, then the final reads, into the history file fd. */
+static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde_run_stats *st,
+                       isolde_error *err)
 {
-    if (drv->setup && drv->setup(o, err) < 0) return -1;
+    const isolde_run_opts *o = env->o;
+    if (drv->setup && drv->setup(env, err) < 0) return -1;
     struct shared *sh = shared_new(o, fd);
-    if (!sh) return iso_fail(err, NULL, 0, 0, "cannot map shared memory: %s", strerror(errno));
-    struct ctx x = {o, drv, sh, 0};
+    if (!sh) return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot map shared memory: %s", strerror(errno));
+    struct ctx x = {o, drv, env, sh, iso_guard_current(), 0};
     if (o->processes) run_processes(&x, o->clients);
     else run_threads(&x, o->clients);
-    if (!sh->stop && !external_stop(o)) client_loop(&x, sh->next_process++, 1);
+    if (!sh->stop && !external_stop(o)) guarded_client(&x, sh->next_process++, 1);
     if (hist_close(&sh->hist) < 0 && !sh->failed)
         fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
-    st->ok = sh->ok;
-    st->fail = sh->fail;
-    st->info = sh->info;
-    st->seconds = iso_now() - sh->t0;
-    int rc = sh->failed ? iso_fail(err, NULL, 0, 0, "%s", sh->errmsg) : 0;
+    *st = (isolde_run_stats){sh->ok, sh->fail, sh->info, iso_now() - sh->t0};
+    int nomem = sh->nomem;
+    int rc = sh->failed ? iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "%s", sh->errmsg) : 0;
     shared_free(sh);
+    if (nomem) iso_guard_raise(); /* the memory the clients held goes with the guard */
     return rc;
 }
 
-static int run_sim(const iso_run_opts *o, int fd, iso_run_stats *st, iso_error *err)
+/* The caller's run options as this library knows them. */
+static int run_opts(const isolde_run_opts *user, isolde_run_opts *o, isolde_error *err)
 {
-    iso_buf out = {0};
-    int rc = sim_run(o, fd, &out, st, err);
-    iso_buf_free(&out);
-    return rc;
-}
-
-int iso_run(const iso_run_opts *o, iso_run_stats *st, iso_error *err)
-{
-    iso_run_stats local;
-    if (!st) st = &local;
-    memset(st, 0, sizeof *st);
-    const char *backend = o->backend ? o->backend : "sim";
-    int is_sim = strcmp(backend, "sim") == 0;
-    const run_driver *drv = is_sim ? NULL : run_driver_find(backend);
-    if (!is_sim && !drv)
-        return iso_fail(err, NULL, 0, 0, "unknown backend '%s' (try sim, sqlite, exec)", backend);
+    isolde_run_opts_init(o);
+    if (!user || user->size < offsetof(isolde_run_opts, backend) + sizeof user->backend)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "run options not initialised (isolde_run_opts_init)");
+    memcpy(o, user, user->size < sizeof *o ? user->size : sizeof *o);
+    o->size = sizeof *o;
+    if (o->workload == ISOLDE_WORKLOAD_AUTO) o->workload = ISOLDE_WORKLOAD_LIST_APPEND;
+    if (!o->backend) o->backend = "sim";
     if (o->clients < 1 || o->clients > 4096)
-        return iso_fail(err, NULL, 0, 0, "clients must be between 1 and 4096");
-    if (!o->history_path) return iso_fail(err, NULL, 0, 0, "no history path");
-    int fd = open(o->history_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return iso_fail(err, o->history_path, 0, 0, "cannot create: %s", strerror(errno));
-    int rc = is_sim ? run_sim(o, fd, st, err) : run_driver_clients(o, drv, fd, st, err);
-    if (close(fd) < 0 && rc == 0)
-        rc = iso_fail(err, o->history_path, 0, 0, "cannot write: %s", strerror(errno));
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "clients must be between 1 and 4096");
+    if (!o->history_path) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no history path");
+    return 0;
+}
+
+/* The level asked for, or the driver's; one of the levels it knows. */
+static int isolation_of(const run_driver *d, const isolde_run_opts *o, const char **out,
+                        isolde_error *err)
+{
+    const char *want = o->isolation ? o->isolation : d->pub.isolation;
+    *out = want;
+    if (!want || !d->pub.levels) return 0;
+    for (const char *const *l = d->pub.levels; *l; l++)
+        if (strcmp(*l, want) == 0) return 0;
+    char list[512] = "";
+    for (const char *const *l = d->pub.levels; *l; l++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", l == d->pub.levels ? "" : ", ", *l);
+    return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs at %s, not '%s'", d->pub.name, list, want);
+}
+
+struct run_call {
+    const isolde_run_opts *user;
+    isolde_run_stats *st;
+    int fd;
+};
+
+static int run(void *arg, isolde_error *err)
+{
+    struct run_call *c = arg;
+    isolde_run_opts o;
+    if (run_opts(c->user, &o, err)) return -1;
+    const run_driver *drv = run_driver_find(o.backend);
+    if (!drv) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'", o.backend ? o.backend : "");
+    if (!gen_ops_for(o.workload))
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no generator makes %s histories",
+                        isolde_workload_name(o.workload));
+    if (drv->pub.url_help && !o.n_urls)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s needs --url (%s)", drv->pub.name, drv->pub.url_help);
+    run_env env = {&o, NULL, NULL};
+    if (isolation_of(drv, &o, &env.isolation, err)) return -1;
+    void *config = run_config(drv, &o, err);
+    if (!config) return -1;
+    env.config = config;
+    c->fd = open(o.history_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int rc = c->fd < 0 ? iso_fail(err, ISOLDE_ERR_IO, o.history_path, 0, 0, "cannot create: %s", strerror(errno))
+           : drv->run ? drv->run(&env, c->fd, c->st, err) : run_clients(&env, drv, c->fd, c->st, err);
+    iso_free(config);
     return rc;
+}
+
+isolde_status isolde_run(const isolde_run_opts *o, isolde_run_stats *st, isolde_error *err)
+{
+    isolde_run_stats local;
+    struct run_call c = {o, st ? st : &local, -1};
+    memset(c.st, 0, sizeof *c.st);
+    isolde_status s = iso_call(run, &c, err);
+    if (c.fd >= 0 && close(c.fd) < 0 && s == ISOLDE_OK) {
+        isolde_error e;
+        iso_fail(&e, ISOLDE_ERR_IO, o->history_path, 0, 0, "cannot write: %s", strerror(errno));
+        if (err) *err = e;
+        s = e.code;
+    }
+    return s;
 }

@@ -13,27 +13,22 @@
 #include <string.h>
 #include "sim/sim_int.h"
 
-static const char *const level_names[SIM_N_LEVELS] = {
+const char *const sim_level_names[SIM_N_LEVELS + 1] = {
     "read-uncommitted", "read-committed", "snapshot-isolation", "serializable",
-    "strict-serializable", "lost-update", "no-validate", "dirty-read"};
+    "strict-serializable", "lost-update", "no-validate", "dirty-read", NULL};
 
 int sim_level_parse(const char *name)
 {
     for (int i = 0; i < SIM_N_LEVELS; i++)
-        if (strcmp(name, level_names[i]) == 0) return i;
+        if (strcmp(name, sim_level_names[i]) == 0) return i;
     return -1;
-}
-
-const char *iso_run_isolation_name(int i)
-{
-    return i >= 0 && i < SIM_N_LEVELS ? level_names[i] : NULL;
 }
 
 struct sim *sim_new(const sim_params *p)
 {
     struct sim *s = iso_xcalloc(1, sizeof *s);
     s->p = *p;
-    if (s->p.level != SIM_SER || s->p.stale < 0) s->p.stale = s->p.level == SIM_SER ? 3 : 0;
+    if (s->p.level != SIM_SER) s->p.stale = 0;
     s->rng = p->seed ^ 0x5133ull;
     return s;
 }

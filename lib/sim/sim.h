@@ -28,12 +28,14 @@ enum sim_level {
 };
 
 int sim_level_parse(const char *name); /* -1 if unknown */
+/* The levels' names, by level, then NULL. */
+extern const char *const sim_level_names[SIM_N_LEVELS + 1];
 
 typedef struct sim_params {
     int level;
     int list_append;
     uint64_t seed;
-    int stale;          /* SIM_SER: max snapshot age in commits */
+    long stale;         /* SIM_SER: max snapshot age in commits */
     double abort_rate, info_rate;
 } sim_params;
 

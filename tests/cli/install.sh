@@ -14,16 +14,16 @@ int main(void)
 {
     const char *h = "{:type :ok, :process 0, :value [[:append :x 1] [:r :y [1]]]}\n"
                     "{:type :ok, :process 1, :value [[:append :y 1] [:r :x [1]]]}\n";
-    iso_history *hist; iso_result *r; iso_error err; iso_check_opts o;
-    if (iso_history_read_mem("mem", h, strlen(h), ISO_FORMAT_AUTO, &hist, &err)) return 10;
-    iso_check_opts_init(&o);
+    isolde_history *hist; isolde_result *r; isolde_error err; isolde_check_opts o;
+    if (isolde_history_read_mem("mem", h, strlen(h), ISOLDE_FORMAT_AUTO, &hist, &err)) return 10;
+    isolde_check_opts_init(&o);
     o.models = "read-committed";
-    if (iso_check(hist, &o, &r, &err)) return 11;
-    int v = iso_result_validity(r);
-    int g1c = iso_result_instance_count(r, "G1c") == 1;
-    iso_result_free(r);
-    iso_history_free(hist);
-    return v == ISO_INVALID && g1c ? 0 : 12;
+    if (isolde_check(hist, &o, &r, &err)) return 11;
+    int v = isolde_result_validity(r);
+    int g1c = isolde_result_instance_count(r, "G1c") == 1;
+    isolde_result_free(r);
+    isolde_history_free(hist);
+    return v == ISOLDE_INVALID && g1c ? 0 : 12;
 }
 C
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"

@@ -41,7 +41,7 @@ if have_sqlite; then
         done
     done
     expect_status 0 "$isolde" run sqlite -m rw-register --wfr-keys -n 1000
-    expect_status 0 "$isolde" run sqlite --processes -n 1000
+    expect_status 0 "$isolde" run sqlite --fork -n 1000
     expect_out '8 processes'
     expect_status 3 "$isolde" run sqlite --begin sometimes -n 10
 else
@@ -57,7 +57,7 @@ if command -v python3 >/dev/null; then
 fi
 expect_status 2 "$isolde" run exec --url "echo garbage" -n 10 -p 2
 expect_out '11 txns (0 ok, 0 fail, 11 info)'
-expect_status 2 "$isolde" run exec --url "sleep 5" --timeout 100 -n 2 -p 2
+expect_status 2 "$isolde" run exec --url "sleep 5" --reply-timeout 100 -n 2 -p 2
 expect_out '3 txns (0 ok, 0 fail, 3 info)'
 expect_status 2 "$isolde" run exec --url "exit 1" -n 4 -p 2
 expect_status 3 "$isolde" run exec -n 4
@@ -77,7 +77,7 @@ expect_out 'valid?: true'
 # chunk is being written), with client threads and with client processes.
 # A run that ends is cut to size.
 if have_sqlite; then
-    for mode in --threads --processes; do
+    for mode in --clients=8 --fork; do
         "$isolde" run sqlite $mode --url "$tmp/kill.db" -n 100000000 -o "$tmp/kill.jsonl" >/dev/null 2>&1 &
         pid=$!
         sleep 1

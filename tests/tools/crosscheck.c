@@ -12,6 +12,10 @@
  */
 #include "crosscheck_gen.h"
 
+/* A verdict that is none: the check itself failed. */
+#define CHECK_ERROR 3
+static isolde_read_opts jsonl_opts = {sizeof(isolde_read_opts), ISOLDE_FORMAT_JSONL};
+
 /* The orders the exhaustive search looks for. */
 enum { BF_SER, BF_SESSION, BF_STRICT, BF_SI, BF_SESSION_SI, BF_STRONG_SI, BF_KINDS };
 enum { O_PROC = 1, O_RT = 2, O_SNAP = 4 };
@@ -254,10 +258,10 @@ typedef struct ctx {
     int ntypes;
 } ctx;
 
-static void count_types(ctx *c, const iso_result *res)
+static void count_types(ctx *c, const isolde_result *res)
 {
-    for (size_t i = 0; i < iso_result_type_count(res); i++) {
-        const char *name = iso_result_type(res, i);
+    for (size_t i = 0; i < isolde_result_type_count(res); i++) {
+        const char *name = isolde_result_type(res, i);
         int t = 0;
         while (t < c->ntypes && strcmp(c->types[t], name)) t++;
         if (t == c->ntypes) {
@@ -291,7 +295,7 @@ static bool fully_observed(const hist *h)
 /* Show a history, the checker's result and the search's order; at most
  * five failures and five -v notes per run. */
 static void report(ctx *c, bool note, const char *what, long idx, const cfg *k, const buf *jsonl,
-                   iso_result *res, const search *s)
+                   isolde_result *res, const search *s)
 {
     if ((note ? c->printed_notes++ : c->printed++) >= 5) return;
     printf("\n%s: history %ld (crosscheck -s %llu -i %ld), %s\n", what, idx,
@@ -300,7 +304,7 @@ static void report(ctx *c, bool note, const char *what, long idx, const cfg *k, 
     if (res) {
         printf("checker: ");
         fflush(stdout);
-        iso_result_write_json(res, stdout);
+        isolde_result_write_json(res, stdout, NULL);
         printf("\n");
     }
     if (s && s->order[0] >= 0) {
@@ -313,16 +317,16 @@ static void report(ctx *c, bool note, const char *what, long idx, const cfg *k, 
     }
 }
 
-static iso_validity run_check(const iso_history *ih, const cfg *k, iso_result **res, iso_error *err)
+static isolde_validity run_check(const isolde_history *ih, const cfg *k, isolde_result **res, isolde_error *err)
 {
-    iso_check_opts o;
-    iso_check_opts_init(&o);
-    o.workload = k->wl == WL_LA ? ISO_WORKLOAD_LIST_APPEND : ISO_WORKLOAD_RW_REGISTER;
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
+    o.workload = k->wl == WL_LA ? ISOLDE_WORKLOAD_LIST_APPEND : ISOLDE_WORKLOAD_RW_REGISTER;
     o.models = k->model;
     o.threads = 1;
     o.wfr_keys = k->wfr, o.sequential_keys = k->seq, o.linearizable_keys = k->lin;
-    if (iso_check(ih, &o, res, err) != 0) return ISO_ERROR;
-    return iso_result_validity(*res);
+    if (isolde_check(ih, &o, res, err) != 0) return CHECK_ERROR;
+    return isolde_result_validity(*res);
 }
 
 /* What the exhaustive search says about one history. */
@@ -341,34 +345,34 @@ static bool rests_on_fail_reads(const hist *h, const cfg *k)
     for (int i = 0; i < h->n; i++) any |= h->t[i].type == T_FAIL && reports_reads(&h->t[i]);
     if (!any) return false;
     write_jsonl(h, &b, true);
-    iso_history *ih = NULL;
-    iso_result *res = NULL;
-    iso_error err = {0};
-    if (iso_history_read_mem("crosscheck", b.s, b.n, ISO_FORMAT_JSONL, &ih, &err) != 0)
+    isolde_history *ih = NULL;
+    isolde_result *res = NULL;
+    isolde_error err = {0};
+    if (isolde_history_read_mem("crosscheck", b.s, b.n, &jsonl_opts, &ih, &err) != 0)
         return false;
-    iso_validity v = run_check(ih, k, &res, &err);
-    iso_result_free(res);
-    iso_history_free(ih);
-    return v != ISO_INVALID && v != ISO_ERROR;
+    isolde_validity v = run_check(ih, k, &res, &err);
+    isolde_result_free(res);
+    isolde_history_free(ih);
+    return v != ISOLDE_INVALID && v != CHECK_ERROR;
 }
 
-static iso_validity check_one(ctx *c, long idx, const hist *h, const buf *jsonl,
-                              const iso_history *ih, size_t ci, const truth *tr)
+static isolde_validity check_one(ctx *c, long idx, const hist *h, const buf *jsonl,
+                              const isolde_history *ih, size_t ci, const truth *tr)
 {
     const cfg *k = &cfgs[ci];
     stats *st = &c->st[ci];
-    iso_result *res = NULL;
-    iso_error err = {0};
-    iso_validity v = run_check(ih, k, &res, &err);
+    isolde_result *res = NULL;
+    isolde_error err = {0};
+    isolde_validity v = run_check(ih, k, &res, &err);
     bool possible = tr->possible[k->bf];
     st->runs++;
     st->impossible += !possible;
-    if (v == ISO_ERROR) {
+    if (v == CHECK_ERROR) {
         st->errors++, c->failures++;
         report(c, false, "CHECKER ERROR", idx, k, jsonl, NULL, NULL);
         if (c->printed <= 5)
             printf("error: %s:%ld:%ld: %s\n", err.file, err.line, err.col, err.msg);
-    } else if (v == ISO_INVALID) {
+    } else if (v == ISOLDE_INVALID) {
         st->invalid++;
         count_types(c, res);
         if (tr->trusted[k->bf] && rests_on_fail_reads(h, k)) st->fail_read++;
@@ -376,7 +380,7 @@ static iso_validity check_one(ctx *c, long idx, const hist *h, const buf *jsonl,
             st->unsound++, c->failures++;
             report(c, false, "SOUNDNESS FAILURE", idx, k, jsonl, res, &tr->wit[k->bf]);
         } else if (possible) st->info_read++;
-    } else if (v == ISO_UNKNOWN) {
+    } else if (v == ISOLDE_UNKNOWN) {
         st->unknown++;
         st->unknown_impossible += !possible;
     } else {
@@ -390,7 +394,7 @@ static iso_validity check_one(ctx *c, long idx, const hist *h, const buf *jsonl,
                        NULL);
         }
     }
-    iso_result_free(res);
+    isolde_result_free(res);
     return v;
 }
 
@@ -433,26 +437,26 @@ static void run_history(ctx *c, long idx, int wl)
     write_jsonl(&h, &jsonl, false);
     if (c->print_all) fwrite(jsonl.s, 1, jsonl.n, stdout), printf("\n");
     search_all(c, &h, &tr);
-    iso_history *ih = NULL;
-    iso_error err = {0};
-    if (iso_history_read_mem("crosscheck", jsonl.s, jsonl.n, ISO_FORMAT_JSONL, &ih, &err) != 0) {
+    isolde_history *ih = NULL;
+    isolde_error err = {0};
+    if (isolde_history_read_mem("crosscheck", jsonl.s, jsonl.n, &jsonl_opts, &ih, &err) != 0) {
         c->failures++;
         report(c, false, "READ ERROR", idx, &cfgs[wl == WL_LA ? 0 : 6], &jsonl, NULL, NULL);
         printf("error: %s:%ld:%ld: %s\n", err.file, err.line, err.col, err.msg);
         return;
     }
-    iso_validity v[NCFG];
+    isolde_validity v[NCFG];
     for (size_t ci = 0; ci < NCFG; ci++)
         if (cfgs[ci].wl == wl) v[ci] = check_one(c, idx, &h, &jsonl, ih, ci, &tr);
     for (size_t ci = 0; ci < NCFG; ci++) /* a stronger model must not pass */
-        if (cfgs[ci].wl == wl && cfgs[ci].stronger >= 0 && v[ci] == ISO_INVALID &&
-            v[cfgs[ci].stronger] != ISO_INVALID) {
+        if (cfgs[ci].wl == wl && cfgs[ci].stronger >= 0 && v[ci] == ISOLDE_INVALID &&
+            v[cfgs[ci].stronger] != ISOLDE_INVALID) {
             c->st[ci].nonmono++;
             if (c->verbose)
                 report(c, true, "NOT MONOTONIC (stronger model passes)", idx, &cfgs[ci],
                        &jsonl, NULL, NULL);
         }
-    iso_history_free(ih);
+    isolde_history_free(ih);
 }
 
 static void print_stats(const ctx *c)

@@ -1,37 +1,75 @@
 /*
- * run/drivers/driver.h -- what a database backend provides to the runner. A new
- * database (PostgreSQL, MariaDB, ...) is one drivers/<name>.c filling this
- * table plus a line in drivers.c; the runner, generator and recorder stay
- * as they are.
+ * run/drivers/driver.h -- what a database backend provides to the runner.
+ * A new database (PostgreSQL, MariaDB, ...) is one drivers/<name>.c that
+ * fills a run_driver, plus a row in drivers.c; the runner, the generators
+ * and the recorder stay as they are.
+ *
+ * A driver declares its own options in a table (name, type, help, default,
+ * where the value goes in its config struct); the runner fills the config
+ * from the run's "name=value" strings, and `isolde run BACKEND --help`
+ * prints the table. The common options (clients, endpoints, isolation
+ * level, workload) are isolde_run_opts'.
  *
  * Threading: setup runs once in the runner before any client starts; each
  * client then opens its own connection (in its own thread, or in its own
- * forked process) and uses it alone. After an indeterminate outcome the
- * runner closes the connection and opens a fresh one.
+ * forked process) to its endpoint and uses it alone. After an
+ * indeterminate outcome, or when opening fails, the runner closes the
+ * connection and opens a fresh one, retrying until the run's reconnect
+ * deadline: a database that restarts does not end the run.
+ *
+ * Errors a driver reports never name the endpoint in isolde_error.file: a
+ * URL can hold a password.
  */
 #ifndef ISO_RUN_DRIVER_H
 #define ISO_RUN_DRIVER_H
 
 #include "gen/txn.h"
 
+/* One option a driver declares, and where its value goes. */
+typedef struct run_option {
+    isolde_option pub;          /* name, type, value word, default, help */
+    size_t offset;              /* in the driver's config: a long (INT), a
+                                   double (DOUBLE), an int (FLAG) or a
+                                   const char * (STRING) */
+    double lo, hi;              /* INT, DOUBLE: the value lies in [lo, hi] */
+    const char *const *choices; /* STRING: one of these (NULL-ended), or NULL */
+} run_option;
+
+/* What a driver sees of the run. */
+typedef struct run_env {
+    const isolde_run_opts *o;   /* the common options */
+    const void *config;         /* the driver's config, filled from its options */
+    const char *isolation;      /* the level asked for (o's, or the driver's default) */
+} run_env;
+
 typedef struct run_driver {
-    const char *name;
-    /* Create or reset the schema; may be NULL. */
-    int (*setup)(const iso_run_opts *o, iso_error *err);
-    /* Open one client's connection into *conn. */
-    int (*open)(const iso_run_opts *o, void **conn, iso_error *err);
+    isolde_backend pub;         /* name, help, --url, default and possible levels */
+    size_t config_size;
+    const run_option *options;
+    size_t n_options;
+    /* Once, before any client: create or reset the schema. May be NULL. */
+    int (*setup)(const run_env *env, isolde_error *err);
+    /* Open client's connection to url (urls[client % n_urls], or NULL). */
+    int (*open)(const run_env *env, int client, const char *url, void **conn, isolde_error *err);
     /* Run t as one transaction. On RUN_OK every read of t is filled in
      * (run_txn_read_begin / _elem, or mop value and nil); on RUN_FAIL the
      * transaction certainly did not commit; RUN_INFO: unknown. Either may
      * leave a reason in t->error. */
     int (*txn)(void *conn, run_txn *t);
     void (*close)(void *conn);
+    /* A backend that runs its clients itself instead of open / txn / close:
+     * the simulated database, whose clients interleave on one seeded
+     * schedule (the one exception; it shares the generators and the
+     * recorder). Writes the history to fd. */
+    int (*run)(const run_env *env, int fd, isolde_run_stats *st, isolde_error *err);
 } run_driver;
 
+extern const run_driver run_driver_sim;
 extern const run_driver run_driver_sqlite;
 extern const run_driver run_driver_exec;
 
-/* The backend called name, or NULL (drivers.c). */
+/* The backend called name, or NULL; the backends by index (drivers.c). */
 const run_driver *run_driver_find(const char *name);
+const run_driver *run_driver_at(size_t i);
 
 #endif

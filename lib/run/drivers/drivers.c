@@ -1,20 +1,33 @@
 /*
- * run/drivers/drivers.c -- the list of database backends `isolde run` knows
- * (besides the built-in sim). A new database is a <name>.c and a
- * line here; the runner itself does not change.
+ * run/drivers/drivers.c -- the table of database backends `isolde run`
+ * knows. A new database is a <name>.c in this folder and a row here; the
+ * runner itself does not change.
  */
 #include <string.h>
 #include "run/drivers/driver.h"
 
+static const run_driver *const drivers[] = {
+    &run_driver_sim,
+#ifdef ISO_HAVE_SQLITE
+    &run_driver_sqlite,
+#endif
+    &run_driver_exec,
+};
+#define N_DRIVERS (sizeof drivers / sizeof drivers[0])
+
+const run_driver *run_driver_at(size_t i) { return i < N_DRIVERS ? drivers[i] : NULL; }
+
 const run_driver *run_driver_find(const char *name)
 {
-    static const run_driver *const drivers[] = {
-#ifdef ISO_HAVE_SQLITE
-        &run_driver_sqlite,
-#endif
-        &run_driver_exec,
-    };
-    for (size_t i = 0; i < sizeof drivers / sizeof drivers[0]; i++)
-        if (strcmp(drivers[i]->name, name) == 0) return drivers[i];
+    for (size_t i = 0; name && i < N_DRIVERS; i++)
+        if (strcmp(drivers[i]->pub.name, name) == 0) return drivers[i];
     return NULL;
+}
+
+const isolde_backend *isolde_backend_at(size_t i) { return i < N_DRIVERS ? &drivers[i]->pub : NULL; }
+
+const isolde_option *isolde_backend_option(const char *backend, size_t i)
+{
+    const run_driver *d = run_driver_find(backend);
+    return d && i < d->n_options ? &d->options[i].pub : NULL;
 }

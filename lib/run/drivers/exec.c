@@ -2,12 +2,16 @@
  * run/drivers/exec.c -- any database through a subprocess: each client
  * starts the --url command with sh -c (in its own process group) and
  * talks the line protocol of docs/FORMATS.md section 7 over a socket pair
- * (its stdin and stdout). A client that dies, hangs past --timeout or
- * answers garbage costs an info; the runner then reconnects, which kills
- * the old process group and starts a new one. Clients see ISOLDE_RUN_ID,
- * the same for every client of one run.
+ * (its stdin and stdout). A client that dies, hangs past --reply-timeout
+ * or answers garbage costs an info; the runner then reconnects, which
+ * kills the old process group and starts a new one. Clients see
+ * ISOLDE_RUN_ID, the same for every client of one run, ISOLDE_CLIENT, the
+ * client's index, and ISOLDE_ISOLATION, the level asked for (when one is).
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
@@ -19,6 +23,10 @@
 #include "run/drivers/exec.h"
 
 #define MAX_REPLY (1 << 20)
+
+struct exec_config {
+    long reply_timeout_ms;
+};
 
 struct exec_conn {
     pid_t pid;
@@ -32,40 +40,48 @@ struct exec_conn {
 /* Clients of one run share ISOLDE_RUN_ID (so that the first can reset
  * the database and a restarted one does not). Set before any client
  * starts, while the runner is single-threaded. */
-static int exec_setup(const iso_run_opts *o, iso_error *err)
+static int exec_setup(const run_env *env, isolde_error *err)
 {
     char id[64];
     snprintf(id, sizeof id, "%ld-%.0f", (long)getpid(), iso_now() * 1e9);
-    if (setenv("ISOLDE_RUN_ID", id, 1) != 0)
-        return iso_fail(err, NULL, 0, 0, "setenv: %s", strerror(errno));
+    if (setenv("ISOLDE_RUN_ID", id, 1) != 0 ||
+        (env->isolation && setenv("ISOLDE_ISOLATION", env->isolation, 1) != 0))
+        return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "setenv: %s", strerror(errno));
     return 0;
 }
 
-static int exec_open(const iso_run_opts *o, void **out, iso_error *err)
+/* The client's process: the command, on the socket's other end. */
+static void exec_child(int fd, int client, const char *cmd)
 {
-    if (!o->url || !*o->url) return iso_fail(err, NULL, 0, 0, "exec needs --url COMMAND");
+    char index[24];
+    snprintf(index, sizeof index, "%d", client);
+    setenv("ISOLDE_CLIENT", index, 1);
+    setpgid(0, 0);
+    signal(SIGINT, SIG_IGN); /* the runner stops it, not the terminal */
+    dup2(fd, 0);
+    dup2(fd, 1);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+}
+
+static int exec_open(const run_env *env, int client, const char *url, void **out, isolde_error *err)
+{
+    const struct exec_config *cf = env->config;
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-        return iso_fail(err, NULL, 0, 0, "socketpair: %s", strerror(errno));
+        return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "socketpair: %s", strerror(errno));
     pid_t pid = fork();
     if (pid < 0) {
         close(sv[0]);
         close(sv[1]);
-        return iso_fail(err, NULL, 0, 0, "fork: %s", strerror(errno));
+        return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "fork: %s", strerror(errno));
     }
-    if (pid == 0) {
-        setpgid(0, 0);
-        signal(SIGINT, SIG_IGN); /* the runner stops it, not the terminal */
-        dup2(sv[1], 0);
-        dup2(sv[1], 1);
-        execl("/bin/sh", "sh", "-c", o->url, (char *)NULL);
-        _exit(127);
-    }
+    if (pid == 0) exec_child(sv[1], client, url);
     close(sv[1]);
     struct exec_conn *c = iso_xcalloc(1, sizeof *c);
     c->pid = pid;
     c->fd = sv[0];
-    c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 10000;
+    c->timeout_ms = cf->reply_timeout_ms;
     *out = c;
     return 0;
 }
@@ -148,4 +164,13 @@ static int exec_txn(void *conn, run_txn *t)
     return RUN_INFO;
 }
 
-const run_driver run_driver_exec = {"exec", exec_setup, exec_open, exec_txn, exec_close};
+static const run_option options[] = {
+    {{"reply-timeout", ISOLDE_OPTION_INT, "MS", "10000", "a reply later than this is an info"},
+     offsetof(struct exec_config, reply_timeout_ms), 1, 86400000, NULL},
+};
+
+const run_driver run_driver_exec = {
+    {"exec", "any database through a subprocess speaking the line protocol (docs/FORMATS.md)",
+     "a shell command that starts one client", NULL, NULL},
+    sizeof(struct exec_config), options, sizeof options / sizeof options[0],
+    exec_setup, exec_open, exec_txn, exec_close, NULL};

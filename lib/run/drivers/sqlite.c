@@ -14,11 +14,17 @@
  */
 #ifdef ISO_HAVE_SQLITE
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "run/drivers/driver.h"
 
 enum { ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_READ, ST_WRITE, ST_N };
+
+struct sq_config {
+    const char *begin, *journal;
+    long busy_timeout_ms;
+};
 
 struct sq_conn {
     sqlite3 *db;
@@ -35,42 +41,42 @@ static const char *const rw_sql[] = {
     "INSERT INTO isolde_rw(k, v) VALUES (?1, ?2) "
     "ON CONFLICT(k) DO UPDATE SET v = excluded.v"};
 
-static const char *begin_sql(const iso_run_opts *o)
+static const char *begin_sql(const struct sq_config *cf)
 {
-    const char *b = o->begin ? o->begin : "immediate";
-    if (strcmp(b, "deferred") == 0) return "BEGIN DEFERRED";
-    if (strcmp(b, "exclusive") == 0) return "BEGIN EXCLUSIVE";
-    if (strcmp(b, "immediate") == 0) return "BEGIN IMMEDIATE";
-    return NULL;
+    if (strcmp(cf->begin, "deferred") == 0) return "BEGIN DEFERRED";
+    if (strcmp(cf->begin, "exclusive") == 0) return "BEGIN EXCLUSIVE";
+    return "BEGIN IMMEDIATE";
 }
 
-static int sq_error(sqlite3 *db, const char *url, iso_error *err)
+static int sq_error(sqlite3 *db, isolde_error *err)
 {
-    iso_fail(err, url, 0, 0, "sqlite: %s", db ? sqlite3_errmsg(db) : "out of memory");
+    iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "sqlite: %s", db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_close(db);
     return -1;
 }
 
-static int sq_setup(const iso_run_opts *o, iso_error *err)
+/* Fresh tables in the database at url. */
+static int setup_one(const struct sq_config *cf, const char *url, isolde_error *err)
 {
-    if (!o->url || !*o->url) return iso_fail(err, NULL, 0, 0, "sqlite needs --url FILE");
-    const char *journal = o->journal ? o->journal : "wal";
-    if (!begin_sql(o))
-        return iso_fail(err, NULL, 0, 0, "--begin must be deferred, immediate or exclusive");
-    if (strcmp(journal, "wal") != 0 && strcmp(journal, "delete") != 0)
-        return iso_fail(err, NULL, 0, 0, "--journal must be wal or delete");
     sqlite3 *db = NULL;
-    if (sqlite3_open(o->url, &db) != SQLITE_OK) return sq_error(db, o->url, err);
+    if (sqlite3_open(url, &db) != SQLITE_OK) return sq_error(db, err);
     char sql[512];
     snprintf(sql, sizeof sql,
              "PRAGMA journal_mode=%s;"
              "DROP TABLE IF EXISTS isolde_la; DROP TABLE IF EXISTS isolde_rw;"
              "CREATE TABLE isolde_la (k INTEGER PRIMARY KEY, v TEXT NOT NULL);"
              "CREATE TABLE isolde_rw (k INTEGER PRIMARY KEY, v INTEGER NOT NULL);",
-             journal);
-    sqlite3_busy_timeout(db, (int)o->busy_timeout_ms);
-    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) return sq_error(db, o->url, err);
+             cf->journal);
+    sqlite3_busy_timeout(db, (int)cf->busy_timeout_ms);
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) return sq_error(db, err);
     sqlite3_close(db);
+    return 0;
+}
+
+static int sq_setup(const run_env *env, isolde_error *err)
+{
+    for (size_t i = 0; i < env->o->n_urls; i++)
+        if (setup_one(env->config, env->o->urls[i], err)) return -1;
     return 0;
 }
 
@@ -82,23 +88,25 @@ static void sq_close(void *conn)
     iso_free(c);
 }
 
-static int sq_open(const iso_run_opts *o, void **out, iso_error *err)
+static int sq_open(const run_env *env, int client, const char *url, void **out, isolde_error *err)
 {
+    const struct sq_config *cf = env->config;
     struct sq_conn *c = iso_xcalloc(1, sizeof *c);
-    c->list_append = o->workload != ISO_WORKLOAD_RW_REGISTER;
+    c->list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
     const char *const *sql = c->list_append ? la_sql : rw_sql;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(o->url, &c->db, flags, NULL) != SQLITE_OK) goto fail;
-    sqlite3_busy_timeout(c->db, (int)o->busy_timeout_ms);
+    (void)client;
+    if (sqlite3_open_v2(url, &c->db, flags, NULL) != SQLITE_OK) goto fail;
+    sqlite3_busy_timeout(c->db, (int)cf->busy_timeout_ms);
     sqlite3_exec(c->db, "PRAGMA synchronous=OFF", NULL, NULL, NULL);
     for (int i = 0; i < ST_N; i++) {
-        const char *q = i == ST_BEGIN ? begin_sql(o) : sql[i];
+        const char *q = i == ST_BEGIN ? begin_sql(cf) : sql[i];
         if (sqlite3_prepare_v2(c->db, q, -1, &c->st[i], NULL) != SQLITE_OK) goto fail;
     }
     *out = c;
     return 0;
 fail:
-    iso_fail(err, o->url, 0, 0, "sqlite: %s", sqlite3_errmsg(c->db));
+    iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "sqlite: %s", sqlite3_errmsg(c->db));
     sq_close(c);
     return -1;
 }
@@ -185,5 +193,23 @@ static int sq_txn(void *conn, run_txn *t)
     return RUN_INFO;
 }
 
-const run_driver run_driver_sqlite = {"sqlite", sq_setup, sq_open, sq_txn, sq_close};
+static const char *const begins[] = {"deferred", "immediate", "exclusive", NULL};
+static const char *const journals[] = {"wal", "delete", NULL};
+static const char *const levels[] = {"serializable", NULL};
+
+#define OPT(name, type, arg, dflt, help, field, lo, hi, choices) \
+    {{name, type, arg, dflt, help}, offsetof(struct sq_config, field), lo, hi, choices}
+static const run_option options[] = {
+    OPT("begin", ISOLDE_OPTION_STRING, "MODE", "immediate", "deferred, immediate or exclusive", begin,
+        0, 0, begins),
+    OPT("journal", ISOLDE_OPTION_STRING, "J", "wal", "wal or delete", journal, 0, 0, journals),
+    OPT("busy-timeout", ISOLDE_OPTION_INT, "MS", "5000", "how long a client waits for a lock",
+        busy_timeout_ms, 0, 2147483647.0, NULL),
+};
+
+const run_driver run_driver_sqlite = {
+    {"sqlite", "SQLite through libsqlite3, one connection per client", "a database file",
+     "serializable", levels},
+    sizeof(struct sq_config), options, sizeof options / sizeof options[0],
+    sq_setup, sq_open, sq_txn, sq_close, NULL};
 #endif

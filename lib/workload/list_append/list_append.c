@@ -16,19 +16,19 @@ static int in_plus(const iso_txn *t)
 
 /* Reject a transaction that is not list-append, naming the op's position. */
 static int bad_txn(const iso_proof_ctx *pc, uint32_t txn, const char *what, iso_val v,
-                   iso_error *err)
+                   isolde_error *err)
 {
     const iso_op *op = iso_txn_op(pc->h, &pc->txns.t[txn]);
     iso_buf b = {0};
     iso_val_edn(&pc->h->store, v, &b);
-    iso_fail(err, pc->h->name, op->line, op->col, "%s: %s (op index %lld)", what,
+    iso_fail(err, ISOLDE_ERR_PARSE, pc->h->name, op->line, op->col, "%s: %s (op index %lld)", what,
              iso_buf_cstr(&b), (long long)op->index);
     iso_buf_free(&b);
     return -1;
 }
 
 /* The workload violation: append `later` repeats an earlier (key, value). */
-static int dup_append(const iso_proof_ctx *pc, const la_state *st, size_t later, iso_error *err)
+static int dup_append(const iso_proof_ctx *pc, const la_state *st, size_t later, isolde_error *err)
 {
     const la_append *b = &st->ap[later], *a = la_find(st, b->key, b->value);
     const iso_op *first = iso_txn_op(pc->h, &pc->txns.t[a->txn]);
@@ -38,7 +38,7 @@ static int dup_append(const iso_proof_ctx *pc, const la_state *st, size_t later,
     iso_val_edn(&pc->h->store, b->value, &m);
     iso_buf_puts(&m, " to key ");
     iso_val_edn(&pc->h->store, st->keys.vals[b->key], &m);
-    iso_fail(err, pc->h->name, op->line, op->col,
+    iso_fail(err, ISOLDE_ERR_PARSE, pc->h->name, op->line, op->col,
              "%s repeats a value already appended to that key by the op at line %u "
              "(index %lld); list-append needs every appended value unique per key",
              iso_buf_cstr(&m), first->line, (long long)first->index);
@@ -57,7 +57,7 @@ static void mark_intermediate(la_state *st, size_t first, size_t last)
 /* The longest read of each key, over ok/info txns (the version order) and
  * over every completion (dirty-update's order); flag keys whose reads
  * disagree. */
-static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key, iso_error *err)
+static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key, isolde_error *err)
 {
     const iso_store *s = &ctx->pc.h->store;
     iso_val v = mop_val(s, mop);
@@ -77,7 +77,7 @@ static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint3
 
 /* Pass 1: validate every transaction, intern keys, index every append,
  * and track each key's longest read. */
-static int index_appends(iso_ctx *ctx, la_state *st, iso_error *err)
+static int index_appends(iso_ctx *ctx, la_state *st, isolde_error *err)
 {
     const iso_store *s = &ctx->pc.h->store;
     for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
@@ -297,7 +297,7 @@ static void keys_job(iso_ctx *side, void *arg)
     la_key_anomalies(side, st);
 }
 
-static int analyze(iso_ctx *ctx, iso_error *err)
+static int analyze(iso_ctx *ctx, isolde_error *err)
 {
     la_state *st = iso_xcalloc(1, sizeof *st);
     ctx->pc.wl_state = st;

@@ -37,18 +37,18 @@ typedef struct ix {
     iso_val cls_key;
 } ix;
 
-static int fail_at(const iso_proof_ctx *pc, const iso_op *op, iso_error *err, const char *what,
+static int fail_at(const iso_proof_ctx *pc, const iso_op *op, isolde_error *err, const char *what,
                    iso_val v, const char *tail)
 {
     iso_buf b = {0};
     iso_val_edn(&pc->h->store, v, &b);
-    iso_fail(err, pc->h->name, op->line, op->col, "%s %s (op index %lld)%s", what,
+    iso_fail(err, ISOLDE_ERR_PARSE, pc->h->name, op->line, op->col, "%s %s (op index %lld)%s", what,
              iso_buf_cstr(&b), (long long)op->index, tail);
     iso_buf_free(&b);
     return -1;
 }
 
-static int check_key(const iso_proof_ctx *pc, ix *x, const iso_op *op, iso_val k, iso_error *err)
+static int check_key(const iso_proof_ctx *pc, ix *x, const iso_op *op, iso_val k, isolde_error *err)
 {
     int c = key_class(&pc->h->store, k);
     if (x->cls < 0) {
@@ -61,7 +61,7 @@ static int check_key(const iso_proof_ctx *pc, ix *x, const iso_op *op, iso_val k
     iso_buf a = {0}, b = {0};
     iso_val_edn(&pc->h->store, x->cls_key, &a);
     iso_val_edn(&pc->h->store, k, &b);
-    iso_fail(err, pc->h->name, op->line, op->col,
+    iso_fail(err, ISOLDE_ERR_PARSE, pc->h->name, op->line, op->col,
              "keys of different types: %s is %s, but key %s (op index %lld, line %u) is %s; "
              "rw-register needs every key of one type", iso_buf_cstr(&b), class_name(c),
              iso_buf_cstr(&a), (long long)x->cls_op->index, x->cls_op->line, class_name(x->cls));
@@ -79,7 +79,7 @@ typedef struct mop_rec {
 /* Every micro-op of op must be [r k v] or [w k v] over keys of one type;
  * with rec (the transaction's own op), each is also recorded. */
 static int check_op(const iso_proof_ctx *pc, rw_state *st, ix *x, const iso_op *op, mop_rec *rec,
-                    iso_error *err)
+                    isolde_error *err)
 {
     const iso_store *s = &pc->h->store;
     if (!iso_is_nil(op->value) && (!iso_is_seq(op->value) || iso_seq_kind(s, op->value) > ISO_SEQ_LIST))
@@ -102,14 +102,14 @@ static int check_op(const iso_proof_ctx *pc, rw_state *st, ix *x, const iso_op *
 }
 
 static int dup_write(const iso_proof_ctx *pc, uint32_t first, uint32_t txn, iso_val k, iso_val v,
-                     iso_error *err)
+                     isolde_error *err)
 {
     const iso_op *a = iso_txn_op(pc->h, &pc->txns.t[first]);
     const iso_op *b = iso_txn_op(pc->h, &pc->txns.t[txn]);
     iso_buf kb = {0}, vb = {0};
     iso_val_edn(&pc->h->store, k, &kb);
     iso_val_edn(&pc->h->store, v, &vb);
-    iso_fail(err, pc->h->name, b->line, b->col,
+    iso_fail(err, ISOLDE_ERR_PARSE, pc->h->name, b->line, b->col,
              "Key %s had value %s written by more than one op: op index %lld (line %u) and "
              "op index %lld (line %u); rw-register needs written values unique per key",
              iso_buf_cstr(&kb), iso_buf_cstr(&vb), (long long)a->index, a->line,
@@ -131,7 +131,7 @@ static rw_ext *touch(rw_state *st, ix *x, uint32_t txn, uint32_t key)
 
 /* External reads and writes of txn t, and the writer of each version. */
 static int index_txn(iso_ctx *ctx, rw_state *st, ix *x, const uint32_t *keys, uint32_t t,
-                     iso_error *err)
+                     isolde_error *err)
 {
     const uint32_t *mv = st->mop + st->mop_off[t], *mk = keys + st->mop_off[t];
     uint32_t n = st->mop_off[t + 1] - st->mop_off[t];
@@ -209,9 +209,9 @@ static void intern_versions(iso_ctx *ctx, rw_state *st, const iso_val *vals, uin
 
 /* Validate every op, record the micro-ops of each transaction's own op
  * (mop_off), and return their values in *vals; -1 on a malformed one. */
-static long check_and_record(iso_ctx *ctx, rw_state *st, ix *x, iso_val **vals, iso_error *err)
+static long check_and_record(iso_ctx *ctx, rw_state *st, ix *x, iso_val **vals, isolde_error *err)
 {
-    const iso_history *h = ctx->pc.h;
+    const isolde_history *h = ctx->pc.h;
     mop_rec rec = {0};
     st->mop_off = iso_xmalloc((ctx->pc.txns.n + 1) * sizeof *st->mop_off);
     for (size_t t = 0; t < ctx->pc.txns.n; t++) {
@@ -228,7 +228,7 @@ static long check_and_record(iso_ctx *ctx, rw_state *st, ix *x, iso_val **vals, 
     return (long)rec.n;
 }
 
-static int index_txns(iso_ctx *ctx, rw_state *st, iso_error *err)
+static int index_txns(iso_ctx *ctx, rw_state *st, isolde_error *err)
 {
     ix x = {NULL, NULL, -1, NULL, 0};
     int rc = 0;
@@ -313,7 +313,7 @@ static void add_edges(iso_ctx *ctx, const rw_state *st)
  * cycles on another (they need neither), through iso_ctx_both. */
 typedef struct rw_orders {
     rw_state *st;
-    iso_error *err;
+    isolde_error *err;
     int rc;
 } rw_orders;
 
@@ -330,14 +330,14 @@ static void anomalies_job(iso_ctx *side, void *arg)
     rw_find_anomalies(side, ((rw_orders *)arg)->st);
 }
 
-static int orders_and_anomalies(iso_ctx *ctx, rw_state *st, iso_error *err)
+static int orders_and_anomalies(iso_ctx *ctx, rw_state *st, isolde_error *err)
 {
     rw_orders o = {st, err, 0};
     iso_ctx_both(ctx, orders_job, anomalies_job, &o);
     return o.rc;
 }
 
-static int analyze(iso_ctx *ctx, iso_error *err)
+static int analyze(iso_ctx *ctx, isolde_error *err)
 {
     rw_state *st = iso_xcalloc(1, sizeof *st);
     ctx->pc.wl_state = st;

@@ -91,7 +91,7 @@ const iso_val *rw_txn_mops(const iso_proof_ctx *pc, uint32_t txn, size_t *n);
 
 /* versions.c: version graphs from the requested sources; cyclic ones
  * become cyclic-versions findings. Fills st->red with the reduced graph. */
-int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err);
+int rw_version_graph(iso_ctx *ctx, rw_state *st, isolde_error *err);
 /* Whether a -> b is in the reduced version graph. */
 int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b);
 

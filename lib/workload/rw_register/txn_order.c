@@ -51,12 +51,12 @@ static int cmp_rank(const void *a, const void *b)
 }
 
 /* Turn the parsed object into sorted entries. */
-static int entries(iso_history *h, iso_val obj, long line, long col, iso_txn_rank **out,
-                   size_t *n, iso_error *err)
+static int entries(isolde_history *h, iso_val obj, long line, long col, iso_txn_rank **out,
+                   size_t *n, isolde_error *err)
 {
     const iso_store *s = &h->store;
     if (!iso_is_seq(obj) || iso_seq_kind(s, obj) != ISO_SEQ_MAP)
-        return iso_fail(err, h->name, line, col,
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col,
                         "a transaction order is a JSON object {\"<completion index>\": rank, ...}");
     size_t len = iso_seq_len(s, obj) / 2;
     const iso_val *it = iso_seq_items(s, obj);
@@ -66,7 +66,7 @@ static int entries(iso_history *h, iso_val obj, long line, long col, iso_txn_ran
         const char *kp = iso_atom_text(s, it[2 * i], &kn);
         if (parse_index(kp, kn, &r[i].index) || parse_rank(s, it[2 * i + 1], &r[i].rank)) {
             iso_free(r);
-            return iso_fail(err, h->name, line, col,
+            return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col,
                             "entry \"%.*s\": keys must be completion indices (integers) and "
                             "values numeric ranks", (int)(kn > 64 ? 64 : kn), kp);
         }
@@ -76,7 +76,7 @@ static int entries(iso_history *h, iso_val obj, long line, long col, iso_txn_ran
         if (r[i].index == r[i - 1].index) {
             int64_t dup = r[i].index;
             iso_free(r);
-            return iso_fail(err, h->name, line, col, "completion index %lld is given twice",
+            return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col, "completion index %lld is given twice",
                             (long long)dup);
         }
     *out = r;
@@ -85,11 +85,11 @@ static int entries(iso_history *h, iso_val obj, long line, long col, iso_txn_ran
 }
 
 int iso_txn_order_parse(const char *name, const char *data, size_t len, iso_txn_rank **out,
-                        size_t *n, iso_error *err)
+                        size_t *n, isolde_error *err)
 {
     *out = NULL;
     *n = 0;
-    iso_history *h = iso_history_new(name, ISO_FORMAT_JSON);
+    isolde_history *h = iso_history_new(name, ISOLDE_FORMAT_JSON);
     iso_rd rd;
     iso_rd_init(&rd, h, data, len, err);
     iso_val obj;
@@ -102,21 +102,21 @@ int iso_txn_order_parse(const char *name, const char *data, size_t len, iso_txn_
     }
     if (rc == 0) rc = entries(h, obj, line, col, out, n, err);
     iso_rd_release(&rd);
-    iso_history_free(h);
+    isolde_history_free(h);
     return rc;
 }
 
-int iso_txn_order_read(const char *path, iso_txn_rank **out, size_t *n, iso_error *err)
+int iso_txn_order_read(const char *path, iso_txn_rank **out, size_t *n, isolde_error *err)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return iso_fail(err, path, 0, 0, "cannot open transaction order: %s", strerror(errno));
+    if (!f) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot open transaction order: %s", strerror(errno));
     iso_buf b = {0};
     char chunk[65536];
     size_t got;
     while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) iso_buf_put(&b, chunk, got);
     int bad = ferror(f);
     fclose(f);
-    int rc = bad ? iso_fail(err, path, 0, 0, "cannot read transaction order")
+    int rc = bad ? iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot read transaction order")
                  : iso_txn_order_parse(path, iso_buf_cstr(&b), b.n, out, n, err);
     iso_buf_free(&b);
     return rc;

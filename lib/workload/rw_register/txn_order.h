@@ -19,10 +19,10 @@ typedef struct iso_txn_rank {
 /* Read path into *out (sorted by index, n entries; caller frees). Fails
  * with file:line:col on unreadable files, bad JSON, a key that is not an
  * integer, a rank that is not a number, or an index given twice. */
-int iso_txn_order_read(const char *path, iso_txn_rank **out, size_t *n, iso_error *err);
+int iso_txn_order_read(const char *path, iso_txn_rank **out, size_t *n, isolde_error *err);
 /* Parse from memory; name is used in messages. */
 int iso_txn_order_parse(const char *name, const char *data, size_t len, iso_txn_rank **out,
-                        size_t *n, iso_error *err);
+                        size_t *n, isolde_error *err);
 /* 1 with *rank set when index has a rank, else 0. */
 int iso_txn_order_find(const iso_txn_rank *r, size_t n, int64_t index, double *rank);
 

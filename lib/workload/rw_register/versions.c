@@ -254,7 +254,7 @@ static int cmp_ranked(const void *pa, const void *pb)
 }
 
 /* The database's own commit order: consecutive writes of each key. */
-static int src_txn_order(const iso_ctx *ctx, const rw_state *st, vbuf *b, iso_error *err)
+static int src_txn_order(const iso_ctx *ctx, const rw_state *st, vbuf *b, isolde_error *err)
 {
     iso_txn_rank *r = NULL;
     size_t nr = 0, n = 0, cap = 0;
@@ -610,7 +610,7 @@ int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b)
 
 /* ---- sources in order ------------------------------------------------------- */
 
-static int wanted(const iso_check_opts *o, int s)
+static int wanted(const isolde_check_opts *o, int s)
 {
     switch (s) {
     case RW_SRC_WFR: return o->wfr_keys;
@@ -621,7 +621,7 @@ static int wanted(const iso_check_opts *o, int s)
     }
 }
 
-static int run_source(iso_ctx *ctx, const rw_state *st, int s, vbuf *b, iso_error *err)
+static int run_source(iso_ctx *ctx, const rw_state *st, int s, vbuf *b, isolde_error *err)
 {
     switch (s) {
     case RW_SRC_INITIAL: src_initial(&ctx->pc, st, b); return 0;
@@ -650,14 +650,14 @@ static int initial_is_reduced(rw_state *st, const vbuf *acc)
 /* The edges of sources used[0..n) again, into an empty acc (sources are
  * deterministic): after a graph built from them gave them back. */
 static int rerun(iso_ctx *ctx, const rw_state *st, const int *used, size_t n, vbuf *acc,
-                 iso_error *err)
+                 isolde_error *err)
 {
     for (size_t i = 0; i < n; i++)
         if (run_source(ctx, st, used[i], acc, err)) return -1;
     return 0;
 }
 
-static int last_wanted(const iso_check_opts *o)
+static int last_wanted(const isolde_check_opts *o)
 {
     int last = RW_SRC_INITIAL;
     for (int s = 0; s < RW_SRC_COUNT; s++)
@@ -671,7 +671,7 @@ static int last_wanted(const iso_check_opts *o)
  * cut off again. The last source's graph is built giving the edges back as
  * it goes (they would otherwise be whole beside it at the peak); should
  * that source be cyclic, the accepted edges are made again. */
-int rw_version_graph(iso_ctx *ctx, rw_state *st, iso_error *err)
+int rw_version_graph(iso_ctx *ctx, rw_state *st, isolde_error *err)
 {
     vbuf acc = {{0}};
     iso_graph g = {0};

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 #include "history/history.h"
-#include "run/record.h"
+#include "record/record.h"
 
 /* s is a literal: its length is known at compile time. */
 #define PUT_LIT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)

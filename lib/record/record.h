@@ -1,5 +1,5 @@
 /*
- * run/record.h -- the Elle-compatible JSON line each recorded op becomes,
+ * record/record.h -- the Elle-compatible JSON line each recorded op becomes,
  * written by hand (no printf): the simulated database records a few
  * hundred thousand transactions per second.
  */

@@ -20,7 +20,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "run/hist.h"
+#include "record/hist.h"
 
 #define HIST_CHUNK ((size_t)4 << 20)
 #define NL_BLOCK ((size_t)64 << 10)

@@ -1,18 +1,26 @@
 /*
- * run/sim_loop.c -- a workload against the simulated database: logical
- * clients interleaved one micro-op at a time by a seeded schedule, each
- * op recorded as it happens (time is the step count, so one seed gives a
- * byte-identical history). The history is written in 64 KiB chunks: the
- * database lives in this process, so a kill loses both together and what
- * is on disk is always a checkable prefix.
+ * run/drivers/sim.c -- the simulated database (sim/) as a backend: the one
+ * backend that runs its clients itself. Logical clients are interleaved
+ * one micro-op at a time by a seeded schedule, each op recorded as it
+ * happens (time is the step count, so one seed gives a byte-identical
+ * history). It shares the generators and the recorder with every other
+ * backend. The history is written in 64 KiB chunks: the database lives in
+ * this process, so a kill loses both together and what is on disk is
+ * always a checkable prefix.
  */
 #include <string.h>
 #include <unistd.h>
 #include "gen/gen.h"
 #include "history/history.h"
-#include "run/record.h"
-#include "run/run.h"
+#include "record/record.h"
+#include "run/drivers/driver.h"
 #include "sim/sim.h"
+
+/* The sim's own options (its isolation level is the run's). */
+struct sim_config {
+    double abort_rate, info_rate;
+    long stale;
+};
 
 struct client {
     run_txn t;
@@ -23,14 +31,15 @@ struct client {
 };
 
 struct sim_runner {
-    const iso_run_opts *o;
+    const isolde_run_opts *o;
     struct sim *sim;
+    const gen_ops *gen;
     gen g;
     uint64_t rng;          /* the schedule */
     int fd;
     iso_buf *out;
     int64_t index, step, next_process;
-    iso_run_stats *st;
+    isolde_run_stats *st;
     double t0, last_progress;
     int write_failed;
 };
@@ -75,7 +84,7 @@ static int stopped(const struct sim_runner *r)
 static int step(struct sim_runner *r, struct client *c)
 {
     if (!c->busy) {
-        if (stopped(r) || !gen_next(&r->g, &c->t)) return 0;
+        if (stopped(r) || !r->gen->next(&r->g, &c->t)) return 0;
         record(r, ISO_OP_INVOKE, c);
         c->id = sim_begin(r->sim, &c->t, 0);
         c->busy = 1;
@@ -115,7 +124,7 @@ static void schedule(struct sim_runner *r, struct client *cs, int n)
 static void final_reads(struct sim_runner *r, struct client *c)
 {
     c->process = r->next_process++;
-    while (!stopped(r) && gen_final(&r->g, &c->t)) {
+    while (!stopped(r) && r->gen->final(&r->g, &c->t)) {
         record(r, ISO_OP_INVOKE, c);
         c->id = sim_begin(r->sim, &c->t, 1);
         int rc = 0;
@@ -124,27 +133,18 @@ static void final_reads(struct sim_runner *r, struct client *c)
     }
 }
 
-static void params(const iso_run_opts *o, gen_params *gp, sim_params *sp, int level)
+static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_error *err)
 {
-    int la = o->workload != ISO_WORKLOAD_RW_REGISTER;
-    *gp = (gen_params){la, o->txns, o->keys, o->max_writes_per_key, o->max_txn_length,
-                       o->read_ratio, o->zipf, o->seed};
-    *sp = (sim_params){level, la, o->seed, o->stale, o->abort_rate, o->info_rate};
-}
-
-int sim_run(const iso_run_opts *o, int fd, iso_buf *out, iso_run_stats *st,
-            iso_error *err)
-{
-    int level = sim_level_parse(o->isolation ? o->isolation : "strict-serializable");
-    if (level < 0)
-        return iso_fail(err, NULL, 0, 0, "unknown isolation level '%s'", o->isolation);
-    if (o->clients < 1) return iso_fail(err, NULL, 0, 0, "need at least one client");
+    const isolde_run_opts *o = env->o;
+    const struct sim_config *cf = env->config;
     gen_params gp;
-    sim_params sp;
-    params(o, &gp, &sp, level);
-    struct sim_runner r = {.o = o, .fd = fd, .out = out, .st = st};
+    gen_params_of(o, &gp);
+    sim_params sp = {sim_level_parse(env->isolation), gp.list_append, o->seed, cf->stale,
+                     cf->abort_rate, cf->info_rate};
+    iso_buf out = {0};
+    struct sim_runner r = {.o = o, .fd = fd, .out = &out, .st = st, .gen = gen_ops_for(o->workload)};
     r.sim = sim_new(&sp);
-    gen_init(&r.g, &gp);
+    r.gen->init(&r.g, &gp);
     r.rng = o->seed * 0x2545F4914F6CDD1Dull + 7;
     r.next_process = o->clients;
     r.t0 = r.last_progress = iso_now();
@@ -156,7 +156,24 @@ int sim_run(const iso_run_opts *o, int fd, iso_buf *out, iso_run_stats *st,
     for (int i = 0; i <= o->clients; i++) run_txn_release(&cs[i].t);
     iso_free(cs);
     sim_free(r.sim);
+    iso_buf_free(&out);
     st->seconds = iso_now() - r.t0;
-    if (r.write_failed) return iso_fail(err, o->history_path, 0, 0, "cannot write the history");
+    if (r.write_failed) return iso_fail(err, ISOLDE_ERR_IO, o->history_path, 0, 0, "cannot write the history");
     return 0;
 }
+
+#define OPT(name, type, arg, dflt, help, field, lo, hi) \
+    {{name, type, arg, dflt, help}, offsetof(struct sim_config, field), lo, hi, NULL}
+static const run_option options[] = {
+    OPT("abort-rate", ISOLDE_OPTION_DOUBLE, "F", "0", "share of commits aborted at random", abort_rate, 0, 1),
+    OPT("info-rate", ISOLDE_OPTION_DOUBLE, "F", "0", "share of commits with an unknown outcome",
+        info_rate, 0, 1),
+    OPT("stale", ISOLDE_OPTION_INT, "N", "3", "serializable: snapshots up to N commits old", stale, 0,
+        1 << 20),
+};
+
+const run_driver run_driver_sim = {
+    {"sim", "a seeded in-process MVCC database whose levels are known", NULL, "strict-serializable",
+     sim_level_names},
+    sizeof(struct sim_config), options, sizeof options / sizeof options[0],
+    NULL, NULL, NULL, NULL, sim_loop};

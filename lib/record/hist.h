@@ -1,5 +1,5 @@
 /*
- * run/hist.h -- the history file a run writes: every completion is in the
+ * record/hist.h -- the history file a run writes: every completion is in the
  * file (page cache) before its client goes on, so a killed run leaves a
  * checkable prefix.
  */

@@ -1,0 +1,167 @@
+/*
+ * options.c -- the one option mechanism of the CLI: tables of options
+ * with offsets into a command's settings; one parser for all of them and
+ * one help printer, so the help can never disagree with what is parsed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_long(const char *cmd, const char *opt, const char *v, double lo, double hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        if (lo == 0 && hi >= 1e15) fprintf(stderr, "isolde %s: %s wants a non-negative integer, not '%s'\n", cmd, opt, v);
+        else fprintf(stderr, "isolde %s: %s wants an integer in [%.0f, %.0f], not '%s'\n", cmd, opt, lo, hi, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int cli_double(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "isolde %s: %s wants a number in [%g, %g], not '%s'\n", cmd, opt, lo, hi, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* The option named by a (without its dashes), of length n; short: a is
+ * one letter. */
+static const cli_opt *find(const cli_table *t, size_t nt, const char *a, size_t n, int is_short,
+                           const cli_table **in)
+{
+    for (size_t i = 0; i < nt; i++)
+        for (size_t j = 0; j < t[i].n; j++) {
+            const cli_opt *o = &t[i].opts[j];
+            int hit = is_short ? o->short_name && o->short_name == a[0]
+                               : strlen(o->long_name) == n && memcmp(o->long_name, a, n) == 0;
+            if (hit) {
+                *in = &t[i];
+                return o;
+            }
+        }
+    return NULL;
+}
+
+/* Store value as o's in t's target. */
+static int store(const char *cmd, const cli_table *t, const cli_opt *o, const char *spelled,
+                 const char *value)
+{
+    char *at = (char *)t->target + o->off;
+    switch (o->type) {
+    case CLI_FLAG: *(int *)at = o->flag; return 0;
+    case CLI_STRING: *(const char **)at = value; return 0;
+    case CLI_LONG: return cli_long(cmd, spelled, value, o->lo, o->hi, (long *)at);
+    case CLI_DOUBLE: return cli_double(cmd, spelled, value, o->lo, o->hi, (double *)at);
+    default: return o->call(at, value);
+    }
+}
+
+struct arg {
+    const char *name;  /* without dashes */
+    size_t n;
+    int is_short;
+    const char *attached; /* -xV, --name=V: the V */
+};
+
+/* Split argument a ("-x", "-xV", "--name", "--name=V") into its parts. */
+static struct arg split(const char *a)
+{
+    struct arg r = {0};
+    if (a[1] == '-') {
+        r.name = a + 2;
+        const char *eq = strchr(r.name, '=');
+        r.n = eq ? (size_t)(eq - r.name) : strlen(r.name);
+        r.attached = eq ? eq + 1 : NULL;
+    } else {
+        r.name = a + 1;
+        r.n = 1;
+        r.is_short = 1;
+        r.attached = a[2] ? a + 2 : NULL;
+    }
+    return r;
+}
+
+/* One option at argv[*i]: 1 taken, -1 bad. */
+static int one(int argc, char **argv, int *i, const char *cmd, const cli_table *t, size_t nt,
+               cli_unknown_fn unknown, void *uarg)
+{
+    const char *a = argv[*i];
+    struct arg x = split(a);
+    const cli_table *in = NULL;
+    const cli_opt *o = find(t, nt, x.name, x.n, x.is_short, &in);
+    const char *next = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!o) {
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(x.n < 120 ? x.n : 120), x.name);
+        int took = 0, r = unknown && !x.is_short ? unknown(uarg, name, x.attached ? x.attached : next, &took) : 0;
+        if (r == 0) fprintf(stderr, "isolde %s: unknown option '%s' (see isolde %s --help)\n", cmd, a, cmd);
+        if (r > 0 && took && !x.attached) ++*i;
+        return r > 0 ? 1 : -1;
+    }
+    if (o->type == CLI_FLAG) {
+        if (x.attached && !x.is_short) {
+            fprintf(stderr, "isolde %s: %s takes no value\n", cmd, a);
+            return -1;
+        }
+        if (store(cmd, in, o, a, NULL)) return -1;
+        if (x.attached) { /* -jv: more short flags after this one are not supported */
+            fprintf(stderr, "isolde %s: unknown option '%s' (see isolde %s --help)\n", cmd, a, cmd);
+            return -1;
+        }
+        return 1;
+    }
+    const char *value = x.attached ? x.attached : next;
+    if (!value) {
+        fprintf(stderr, "isolde %s: %s needs a value\n", cmd, a);
+        return -1;
+    }
+    if (!x.attached) ++*i;
+    char spelled[64];
+    snprintf(spelled, sizeof spelled, "%s%.*s", x.is_short ? "-" : "--", (int)(x.n < 50 ? x.n : 50), x.name);
+    return store(cmd, in, o, spelled, value) ? -1 : 1;
+}
+
+int cli_parse(int argc, char **argv, const char *cmd, const cli_table *tables, size_t n_tables,
+              cli_unknown_fn unknown, void *unknown_arg, const char **pos, int *n_pos)
+{
+    int only_pos = 0;
+    *n_pos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_pos || a[0] != '-' || !a[1]) {
+            pos[(*n_pos)++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) { only_pos = 1; continue; }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return 1;
+        if (one(argc, argv, &i, cmd, tables, n_tables, unknown, unknown_arg) < 0) return -1;
+    }
+    return 0;
+}
+
+void cli_help(FILE *out, const cli_table *tables, size_t n_tables)
+{
+    for (size_t i = 0; i < n_tables; i++) {
+        if (tables[i].heading) fprintf(out, "%s:\n", tables[i].heading);
+        for (size_t j = 0; j < tables[i].n; j++) {
+            const cli_opt *o = &tables[i].opts[j];
+            if (!o->help) continue;
+            char name[80];
+            snprintf(name, sizeof name, "%c%c%s--%s%s%s", o->short_name ? '-' : ' ',
+                     o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->long_name,
+                     o->arg ? " " : "", o->arg ? o->arg : "");
+            fprintf(out, "  %-30s %s\n", name, o->help);
+        }
+    }
+}
