@@ -5,7 +5,8 @@ BUILD    ?= build
 PREFIX   ?= /usr/local
 VERSION  := 0.1.0
 OPT      ?= -O2 -g
-WARN     := -std=c17 -Wall -Wextra -Werror -Wno-unused-parameter
+WARN     := -std=c17 -Wall -Wextra -Werror -Wno-unused-parameter -Wvla -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes
 CPPFLAGS += -Iinclude -Ilib -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"'
 CFLAGS   += $(OPT) $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS   += -lpthread -lm
@@ -64,17 +65,29 @@ else
 endif
 
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize bench install clean deps
-all: $(BUILD)/isolde $(BUILD)/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc
+all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# Every object, for the unit tests and benchmarks (which use internals).
 $(BUILD)/libisolde.a: $(LIB_OBJ)
 	@rm -f $@
 	$(call say,AR,$@)
 	$(Q)ar rcs $@ $^
+
+# The static library installed and linked by the CLI: one relocatable
+# object whose internal (hidden) symbols are made local, so that only the
+# isolde_* API is visible to a program and nothing clashes with its own
+# names (or libisofs's iso_*).
+$(BUILD)/dist/libisolde.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(call say,AR,$@)
+	$(Q)$(LD) -r -o $(BUILD)/dist/isolde.o $^ && objcopy --localize-hidden $(BUILD)/dist/isolde.o
+	$(Q)ar rcs $@ $(BUILD)/dist/isolde.o
 
 # The checker alone, built without the optional libraries' flags: proof that
 # it needs nothing but libc and pthreads (and never forks or runs a process).
@@ -98,9 +111,9 @@ $(BUILD)/libisolde.so: $(LIB_OBJ)
 	$(call say,LD,$@)
 	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/libisolde.a
+$(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a
 	$(call say,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/isolde.pc: isolde.pc.in Makefile
 	@mkdir -p $(@D)
@@ -150,7 +163,7 @@ bench: all tests
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(BUILD)/isolde $(DESTDIR)$(PREFIX)/bin/isolde
-	install -m 644 $(BUILD)/libisolde.a $(DESTDIR)$(PREFIX)/lib/libisolde.a
+	install -m 644 $(BUILD)/dist/libisolde.a $(DESTDIR)$(PREFIX)/lib/libisolde.a
 	install -m 755 $(BUILD)/libisolde.so $(DESTDIR)$(PREFIX)/lib/libisolde.so.0
 	ln -sf libisolde.so.0 $(DESTDIR)$(PREFIX)/lib/libisolde.so
 	install -m 644 include/isolde.h $(DESTDIR)$(PREFIX)/include/isolde.h

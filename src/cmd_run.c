@@ -59,7 +59,7 @@ static int add_url(void *at, const char *v)
 static const cli_opt run_opts[] = {
     {'m', "workload", CLI_CALL, R(o.workload), "W", "list-append (default) or rw-register", 0, 0,
      set_workload, 0},
-    {'n', "txns", CLI_LONG, R(txns), "N", "transactions before the final reads (2000)", 0, LONG_MAX / 2,
+    {'n', "txns", CLI_LONG, R(txns), "N", "transactions before the final reads (2000)", 0, 4e18,
      NULL, 0},
     {'p', "clients", CLI_LONG, R(clients), "N", "concurrent clients (8)", 1, 4096, NULL, 0},
     {0, "processes", CLI_LONG, R(clients), "N", NULL, 1, 4096, NULL, 0},
@@ -75,7 +75,7 @@ static const cli_opt run_opts[] = {
      0},
     {0, "read-ratio", CLI_DOUBLE, R(o.read_ratio), "F", "share of reads (0.5)", 0, 1, NULL, 0},
     {0, "zipf", CLI_DOUBLE, R(o.zipf), "S", "key skew exponent (0: uniform)", 0, 100, NULL, 0},
-    {0, "seed", CLI_LONG, R(seed), "N", "random seed (1)", 0, LONG_MAX, NULL, 0},
+    {0, "seed", CLI_LONG, R(seed), "N", "random seed (1)", 0, 9e18, NULL, 0},
     {0, "reconnect", CLI_LONG, R(reconnect), "MS", "keep trying to connect for MS (30000)", 0, INT_MAX, NULL,
      0},
     {'o', "output", CLI_STRING, R(output), "FILE", "keep the history in FILE (JSON lines)", 0, 0, NULL, 0},
