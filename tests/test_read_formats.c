@@ -3,6 +3,9 @@
  * manifest, and every history in ../shared/corpus). */
 #include "readtest.h"
 #include "history/cursor.h"
+#include "history/edn.h"
+#include "history/json.h"
+#include "history/split.h"
 #include "history/read.h"
 
 #include <dirent.h>

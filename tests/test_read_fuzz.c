@@ -11,6 +11,9 @@
  */
 #include "readtest.h"
 #include "history/cursor.h"
+#include "history/edn.h"
+#include "history/json.h"
+#include "history/split.h"
 
 #include <dirent.h>
 #include <sys/stat.h>

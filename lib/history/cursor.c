@@ -15,8 +15,23 @@ void iso_rd_init(iso_rd *rd, isolde_history *h, const char *buf, size_t len,
     memset(rd, 0, sizeof *rd);
     rd->p = buf;
     rd->len = len;
-    rd->line = (h ? h->line_base : 0) + 1;
+    rd->line = h->line_base + 1;
+    rd->store = &h->store;
+    rd->name = h->name;
+    rd->drop_input = h->drop_input;
     rd->h = h;
+    rd->err = err;
+}
+
+void iso_rd_init_store(iso_rd *rd, iso_store *s, const char *name, const char *buf, size_t len,
+                       isolde_error *err)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->p = buf;
+    rd->len = len;
+    rd->line = 1;
+    rd->store = s;
+    rd->name = name;
     rd->err = err;
 }
 
@@ -33,7 +48,7 @@ static int vfail(iso_rd *rd, size_t line, size_t col, const char *fmt, va_list a
 {
     char msg[sizeof rd->err->msg];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    return iso_fail(rd->err, ISOLDE_ERR_PARSE, rd->h->name, (long)line, (long)col, "%s", msg);
+    return iso_fail(rd->err, ISOLDE_ERR_PARSE, rd->name, (long)line, (long)col, "%s", msg);
 }
 
 int iso_rd_fail(iso_rd *rd, const char *fmt, ...)
@@ -105,7 +120,7 @@ static uint32_t cons_hash(enum iso_seq_kind kind, const iso_val *items, size_t n
 
 static iso_val cons(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, size_t n)
 {
-    iso_store *s = &rd->h->store;
+    iso_store *s = rd->store;
     uint32_t hash = cons_hash(kind, items, n);
     if (!rd->cons) {
         rd->cons = iso_xcalloc(CONS_SLOTS, sizeof *rd->cons);
@@ -126,7 +141,7 @@ static iso_val cons(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, si
 
 iso_val iso_rd_seq(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, size_t n)
 {
-    return consable(kind, n) ? cons(rd, kind, items, n) : iso_seq(&rd->h->store, kind, items, n);
+    return consable(kind, n) ? cons(rd, kind, items, n) : iso_seq(rd->store, kind, items, n);
 }
 
 #define LIST_SLOTS ((size_t)1 << 12)
@@ -156,10 +171,10 @@ int iso_rd_list_start(iso_rd *rd, iso_val key, const char **q, const char *end, 
         *q = p + l->full;
         return ISO_RD_LIST_SAME;
     }
-    size_t n = iso_seq_len(&rd->h->store, l->v);
+    size_t n = iso_seq_len(rd->store, l->v);
     if (n == 0 || (p[l->len] != ',' && p[l->len] != ' ')) return ISO_RD_LIST_NEW;
     if (rd->n_items + n > rd->cap_items) ISO_GROW(rd->items, rd->cap_items, rd->n_items + n);
-    memcpy(rd->items + rd->n_items, iso_seq_items(&rd->h->store, l->v), n * sizeof *rd->items);
+    memcpy(rd->items + rd->n_items, iso_seq_items(rd->store, l->v), n * sizeof *rd->items);
     rd->n_items += n;
     *q = p + l->len;
     return ISO_RD_LIST_EXTENDS;
@@ -205,7 +220,7 @@ iso_val iso_rd_int(iso_rd *rd, const char *p, size_t n)
     rd->scratch.n = 0;
     if (neg) iso_buf_put(&rd->scratch, "-", 1);
     iso_buf_put(&rd->scratch, p, n);
-    return iso_int_text(&rd->h->store, rd->scratch.p, rd->scratch.n);
+    return iso_int_text(rd->store, rd->scratch.p, rd->scratch.n);
 }
 
 void iso_rd_utf8(iso_rd *rd, uint32_t cp)
@@ -242,7 +257,7 @@ long iso_rd_hex4(const char *p)
 
 void iso_rd_drop(iso_rd *rd, iso_val v)
 {
-    iso_store *s = &rd->h->store;
+    iso_store *s = rd->store;
     size_t off = (size_t)iso_payload(v);
     if (iso_is_seq(v) && off + 1 + iso_seq_len(s, v) == s->n_words) s->n_words = off;
 }
@@ -320,7 +335,7 @@ int iso_rd_string(iso_rd *rd, iso_val *out, int json)
 
 void iso_rd_consumed(iso_rd *rd)
 {
-    if (!rd->h->drop_input || rd->pos - rd->dropped < ISO_DROP_CHUNK) return;
+    if (!rd->drop_input || rd->pos - rd->dropped < ISO_DROP_CHUNK) return;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t a = ((uintptr_t)(rd->p + rd->dropped) + page - 1) & ~(page - 1);
     uintptr_t b = (uintptr_t)(rd->p + rd->pos) & ~(page - 1);

@@ -1,16 +1,18 @@
 /*
- * history/cursor.h -- what the history readers share: a cursor over the input bytes
- * that knows its line and column, error reporting at the cursor, the stacks
- * that let the EDN and JSON value parsers run without recursion, and number
- * and string helpers that build values straight into the history's store.
+ * history/cursor.h -- what the readers share: a cursor over the input
+ * bytes that knows its line and column, error reporting at the cursor, the
+ * stacks that let the EDN and JSON value parsers run without recursion, and
+ * number and string helpers that build values straight into a value store
+ * -- a history's, or a bare one (a --transaction-order file, an exec
+ * client's reply), read with the same parsers.
  *
  * Readers never copy the input: tokens are interned from the buffer, and
  * only strings with escapes pass through the scratch buffer. Items of the
  * composites still open live on one reused stack (items), their openers on
  * another (frames); a composite is copied into the store when it closes.
  */
-#ifndef ISO_READER_H
-#define ISO_READER_H
+#ifndef ISO_HISTORY_CURSOR_H
+#define ISO_HISTORY_CURSOR_H
 
 #include "history/history.h"
 
@@ -29,7 +31,10 @@ typedef struct iso_rd {
     size_t len, pos;
     size_t line;          /* 1-based line of pos */
     size_t line_start;    /* offset of the first byte of that line */
-    isolde_history *h;
+    iso_store *store;     /* where values go */
+    const char *name;     /* the input's name, for messages */
+    int drop_input;       /* the input is a private file mapping (iso_rd_consumed) */
+    isolde_history *h;    /* the history ops go to; NULL for bare values */
     isolde_error *err;
     iso_val *items;
     size_t n_items, cap_items;
@@ -51,8 +56,12 @@ typedef struct iso_rd {
     struct iso_rd_list *lists; /* the last read list of each key (by hash) */
 } iso_rd;
 
+/* A cursor over buf[0, len) whose ops go to h (and values to h's store). */
 void iso_rd_init(iso_rd *rd, isolde_history *h, const char *buf, size_t len,
                  isolde_error *err);
+/* A cursor whose values go to store s (no history); name is for messages. */
+void iso_rd_init_store(iso_rd *rd, iso_store *s, const char *name, const char *buf, size_t len,
+                       isolde_error *err);
 void iso_rd_release(iso_rd *rd);
 
 static inline long iso_rd_col(const iso_rd *rd) { return (long)(rd->pos - rd->line_start) + 1; }
@@ -75,7 +84,7 @@ int iso_rd_unexpected(iso_rd *rd, const char *expected);
  * keywords) hit a direct-mapped cache instead of hashing their text. */
 static inline iso_val iso_rd_atom(iso_rd *rd, unsigned tag, const char *p, size_t n)
 {
-    if (n > 8) return iso_atom(&rd->h->store, tag, p, n);
+    if (n > 8) return iso_atom(rd->store, tag, p, n);
     uint64_t bytes = 0;
     memcpy(&bytes, p, n);
     uint32_t tag_len = (uint32_t)(tag << 8 | n);
@@ -83,7 +92,7 @@ static inline iso_val iso_rd_atom(iso_rd *rd, unsigned tag, const char *p, size_
     if (e->bytes != bytes || e->tag_len != tag_len) {
         e->bytes = bytes;
         e->tag_len = tag_len;
-        e->v = iso_atom(&rd->h->store, tag, p, n);
+        e->v = iso_atom(rd->store, tag, p, n);
     }
     return e->v;
 }
@@ -251,49 +260,5 @@ void iso_rd_consumed(iso_rd *rd);
 /* Hand a parsed op map to the history, then drop the map's own words (its
  * fields live on as separate values) and consumed input. */
 int iso_rd_add_op(iso_rd *rd, iso_val map, uint32_t line, uint32_t col);
-
-/* EDN: read one form at the cursor (form_line, form_col: where it starts,
- * after any discarded forms). Returns 1 with *out set, 0 at the end
- * of input, 2 when a closing delimiter ends an enclosing sequence the
- * caller opened (not consumed), -1 on error. */
-int iso_edn_form(iso_rd *rd, iso_val *out);
-/* Skip EDN whitespace, commas and ';' comments. */
-void iso_edn_skip_slow(iso_rd *rd);
-static inline int iso_edn_solid(unsigned char c) { return c > ' ' && c != ',' && c != ';'; }
-static inline void iso_edn_skip(iso_rd *rd)
-{
-    if (rd->pos < rd->len && !iso_edn_solid((unsigned char)rd->p[rd->pos])) {
-        /* one separator before a token: the usual case, "1 2" or "a, b" */
-        if (rd->pos + 1 < rd->len && (rd->p[rd->pos] == ' ' || rd->p[rd->pos] == ',') &&
-            iso_edn_solid((unsigned char)rd->p[rd->pos + 1])) {
-            rd->pos++;
-            return;
-        }
-        iso_edn_skip_slow(rd);
-    }
-}
-
-/* A reader of a sequence of top-level op forms, buf[0, len) into h on this
- * thread; *lines = newlines seen. */
-typedef int (*iso_lines_fn)(isolde_history *h, const char *buf, size_t len, size_t *lines,
-                            isolde_error *err);
-int iso_json_lines(isolde_history *h, const char *buf, size_t len, size_t *lines,
-                   isolde_error *err);
-int iso_edn_lines(isolde_history *h, const char *buf, size_t len, size_t *lines, isolde_error *err);
-/* One op per line (JSON lines, Jepsen's history.edn) on two threads when
- * len >= min_len (read_split.c). */
-#define ISO_SPLIT_MIN ((size_t)1 << 20)
-int iso_read_split(isolde_history *h, const char *buf, size_t len, size_t min_len,
-                   iso_lines_fn read_lines, isolde_error *err);
-
-/* JSON: read one value at the cursor (after whitespace). */
-int iso_json_value(iso_rd *rd, iso_val *out);
-/* Skip JSON whitespace; with comments, also '#' lines (IsoCheck). */
-void iso_json_skip_slow(iso_rd *rd, int comments);
-static inline void iso_json_skip(iso_rd *rd, int comments)
-{
-    if (rd->pos < rd->len && (unsigned char)rd->p[rd->pos] > ' ' && rd->p[rd->pos] != '#') return;
-    iso_json_skip_slow(rd, comments);
-}
 
 #endif

@@ -8,8 +8,9 @@
  * #jepsen.history.Op{...} read as their map); a tag before a scalar yields
  * a FORM atom holding the text as written ("#inst \"...\"").
  */
-#include "history/cursor.h"
+#include "history/edn.h"
 #include "history/read.h"
+#include "history/split.h"
 
 #include <string.h>
 

@@ -6,8 +6,9 @@
  * bounded by ISO_MAX_DEPTH). Strings stay strings (ISO_TAG_STR), integers
  * are kept exactly, other numbers become FLOAT atoms as written.
  */
-#include "history/cursor.h"
+#include "history/json.h"
 #include "history/read.h"
+#include "history/split.h"
 
 #include <string.h>
 
@@ -477,4 +478,19 @@ int iso_read_json(isolde_history *h, const char *buf, size_t len, isolde_error *
     int r = array ? json_array(&rd) : iso_read_split(h, buf, len, ISO_SPLIT_MIN, iso_json_lines, err);
     iso_rd_release(&rd);
     return r;
+}
+
+int iso_json_document(iso_store *s, const char *name, const char *buf, size_t len, iso_val *out,
+                      isolde_error *err)
+{
+    iso_rd rd;
+    iso_rd_init_store(&rd, s, name, buf, len, err);
+    iso_json_skip(&rd, 0);
+    int rc = iso_json_value(&rd, out);
+    if (rc == 0) {
+        iso_json_skip(&rd, 0);
+        if (!iso_rd_eof(&rd)) rc = iso_rd_unexpected(&rd, "the end of the input");
+    }
+    iso_rd_release(&rd);
+    return rc;
 }

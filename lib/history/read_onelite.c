@@ -9,7 +9,7 @@
  * history order is the time order of all these events, invocations before
  * completions at equal times so that touching intervals stay concurrent.
  */
-#include "history/cursor.h"
+#include "history/json.h"
 #include "history/read.h"
 
 #include <stdlib.h>
@@ -63,7 +63,7 @@ static int header(struct ol *o, iso_val v, uint32_t line, uint32_t col)
 static int int_field(struct ol *o, iso_val v, const char *key, int64_t *out, struct ol_txn *t)
 {
     int found;
-    iso_val x = iso_map_get(&o->rd.h->store, v, key, &found);
+    iso_val x = iso_map_get(o->rd.store, v, key, &found);
     if (!found || !iso_is_int(x))
         return iso_rd_fail_at(&o->rd, t->line, t->col, "\"%s\" must be an integer", key);
     *out = iso_as_int(x);
@@ -73,7 +73,7 @@ static int int_field(struct ol *o, iso_val v, const char *key, int64_t *out, str
 /* Rename "a" to "append"; in register histories a read of 0 is nil. */
 static int normalise(struct ol *o, struct ol_txn *t)
 {
-    iso_store *s = &o->rd.h->store;
+    iso_store *s = o->rd.store;
     if (!iso_is_seq(t->m) || iso_seq_kind(s, t->m) != ISO_SEQ_VEC) goto bad;
     size_t n = iso_seq_len(s, t->m);
     for (size_t i = 0; i < n; i++) {
@@ -91,7 +91,7 @@ bad:
 
 static int txn_line(struct ol *o, iso_val v, uint32_t line, uint32_t col)
 {
-    iso_store *s = &o->rd.h->store;
+    iso_store *s = o->rd.store;
     struct ol_txn t = {.line = line, .col = col};
     int found, found_m;
     if (!iso_is_seq(v) || iso_seq_kind(s, v) != ISO_SEQ_MAP)

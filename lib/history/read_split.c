@@ -22,9 +22,8 @@
  * :index rules, the whole input is read again on one thread, so errors are
  * exactly those of a sequential read.
  */
-#include "history/cursor.h"
+#include "history/split.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,11 +36,20 @@ struct half {
     int r;
 };
 
-static void *read_half(void *arg)
+struct halves {
+    struct half h[2];
+};
+
+static void read_first(void *arg)
 {
-    struct half *x = arg;
+    struct half *x = &((struct halves *)arg)->h[0];
     x->r = x->read_lines(x->h, x->buf, x->len, &x->lines, &x->err);
-    return NULL;
+}
+
+static void read_second(void *arg)
+{
+    struct half *x = &((struct halves *)arg)->h[1];
+    x->r = x->read_lines(x->h, x->buf, x->len, &x->lines, &x->err);
 }
 
 /* The first record boundary at or after mid, or 0. */
@@ -119,33 +127,36 @@ static int halves_agree(const isolde_history *h, const isolde_history *h2)
     return h->n_ops == 0 || h->dense_index || !h2->dense_index;
 }
 
+/* Read the halves of buf, cut at split, on two threads (0), or not at all
+ * (-1: the word array cannot be reserved, or a half failed). */
 static int parallel(isolde_history *h, const char *buf, size_t len, size_t split,
                     iso_lines_fn read_lines, isolde_error *err)
 {
     size_t base = split + 64;
-    ISO_GROW(h->store.words, h->store.cap_words, len + 128);
+    if (iso_try_grow((void **)&h->store.words, &h->store.cap_words, len + 128, sizeof *h->store.words))
+        return -1;
     size_t cap = h->store.cap_words;
     isolde_history *h2 = iso_history_new(h->name, h->format);
     h2->store.words = h->store.words; /* the second half appends from base */
     h2->store.n_words = base;
     h2->store.cap_words = cap;
     h2->drop_input = h->drop_input;
+    h2->line_base = h->line_base;
+    h2->index_fixed = h->index_fixed;
+    h2->dense_index = h->dense_index;
     h->store.cap_words = base; /* never reached: see the bound above */
-    struct half second = {.read_lines = read_lines, .h = h2, .buf = buf + split, .len = len - split};
-    pthread_t t;
-    int threaded = pthread_create(&t, NULL, read_half, &second) == 0;
-    if (!threaded) read_half(&second);
-    size_t lines = 0;
-    int r = read_lines(h, buf, split, &lines, err);
-    if (threaded) pthread_join(t, NULL);
-    int ok = r == 0 && second.r == 0 && halves_agree(h, h2);
+    struct halves x = {{{read_lines, h, buf, split, 0, {0}, 0},
+                        {read_lines, h2, buf + split, len - split, 0, {0}, 0}}};
+    iso_both(read_first, read_second, &x, 2);
+    int ok = x.h[0].r == 0 && x.h[1].r == 0 && halves_agree(h, h2);
     if (ok) {
         if (h->n_ops == 0) h->dense_index = h2->dense_index;
-        merge(h, h2, base, lines);
+        merge(h, h2, base, x.h[0].lines);
     }
     h->store.cap_words = cap;
     h2->store.words = NULL; /* h owns the array */
     isolde_history_free(h2);
+    (void)err; /* a half's error is dropped: the sequential read finds it again */
     return ok ? 0 : -1;
 }
 
@@ -158,7 +169,7 @@ int iso_read_split(isolde_history *h, const char *buf, size_t len, size_t min_le
     if (split) { /* read again on one thread, for the exact first error */
         h->n_ops = 0;
         h->store.n_words = 0;
-        h->dense_index = 0;
+        if (!h->index_fixed) h->dense_index = 0;
     }
     return read_lines(h, buf, len, &lines, err);
 }

@@ -1,15 +1,18 @@
 /*
- * workload/rw_register/txn_order.c -- read the --transaction-order file with the JSON value
- * reader into a scratch store, then check and sort its entries.
+ * workload/rw_register/txn_order.c -- read the --transaction-order file
+ * with the JSON value reader into a store of its own, then check and sort
+ * its entries.
  */
 #include "workload/rw_register/txn_order.h"
-#include "history/history.h"
-#include "history/cursor.h"
+#include "history/json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* An integer written as decimal text (the JSON key), within int64. */
 static int parse_index(const char *p, size_t n, int64_t *out)
@@ -51,12 +54,11 @@ static int cmp_rank(const void *a, const void *b)
 }
 
 /* Turn the parsed object into sorted entries. */
-static int entries(isolde_history *h, iso_val obj, long line, long col, iso_txn_rank **out,
-                   size_t *n, isolde_error *err)
+static int entries(const iso_store *s, const char *name, iso_val obj, long line, long col,
+                   iso_txn_rank **out, size_t *n, isolde_error *err)
 {
-    const iso_store *s = &h->store;
     if (!iso_is_seq(obj) || iso_seq_kind(s, obj) != ISO_SEQ_MAP)
-        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col,
+        return iso_fail(err, ISOLDE_ERR_PARSE, name, line, col,
                         "a transaction order is a JSON object {\"<completion index>\": rank, ...}");
     size_t len = iso_seq_len(s, obj) / 2;
     const iso_val *it = iso_seq_items(s, obj);
@@ -66,7 +68,7 @@ static int entries(isolde_history *h, iso_val obj, long line, long col, iso_txn_
         const char *kp = iso_atom_text(s, it[2 * i], &kn);
         if (parse_index(kp, kn, &r[i].index) || parse_rank(s, it[2 * i + 1], &r[i].rank)) {
             iso_free(r);
-            return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col,
+            return iso_fail(err, ISOLDE_ERR_PARSE, name, line, col,
                             "entry \"%.*s\": keys must be completion indices (integers) and "
                             "values numeric ranks", (int)(kn > 64 ? 64 : kn), kp);
         }
@@ -76,7 +78,7 @@ static int entries(isolde_history *h, iso_val obj, long line, long col, iso_txn_
         if (r[i].index == r[i - 1].index) {
             int64_t dup = r[i].index;
             iso_free(r);
-            return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col, "completion index %lld is given twice",
+            return iso_fail(err, ISOLDE_ERR_PARSE, name, line, col, "completion index %lld is given twice",
                             (long long)dup);
         }
     *out = r;
@@ -89,9 +91,10 @@ int iso_txn_order_parse(const char *name, const char *data, size_t len, iso_txn_
 {
     *out = NULL;
     *n = 0;
-    isolde_history *h = iso_history_new(name, ISOLDE_FORMAT_JSON);
+    iso_store store;
+    iso_store_init(&store);
     iso_rd rd;
-    iso_rd_init(&rd, h, data, len, err);
+    iso_rd_init_store(&rd, &store, name, data, len, err);
     iso_val obj;
     iso_json_skip(&rd, 0);
     long line = (long)rd.line, col = iso_rd_col(&rd);
@@ -100,25 +103,39 @@ int iso_txn_order_parse(const char *name, const char *data, size_t len, iso_txn_
         iso_json_skip(&rd, 0);
         if (!iso_rd_eof(&rd)) rc = iso_rd_unexpected(&rd, "the end of the file");
     }
-    if (rc == 0) rc = entries(h, obj, line, col, out, n, err);
+    if (rc == 0) rc = entries(&store, name, obj, line, col, out, n, err);
     iso_rd_release(&rd);
-    isolde_history_free(h);
+    iso_store_free(&store);
     return rc;
+}
+
+/* The whole file at path into *buf (its size asked first, so that no file
+ * is open while memory is allocated). */
+static int slurp(const char *path, char **buf, size_t *len, isolde_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot open transaction order: %s", strerror(errno));
+    *buf = iso_xmalloc((size_t)st.st_size + 1);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        iso_free(*buf);
+        return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot open transaction order: %s", strerror(errno));
+    }
+    *len = 0;
+    for (ssize_t got; *len < (size_t)st.st_size; *len += (size_t)got)
+        if ((got = read(fd, *buf + *len, (size_t)st.st_size - *len)) <= 0) break;
+    close(fd);
+    return 0;
 }
 
 int iso_txn_order_read(const char *path, iso_txn_rank **out, size_t *n, isolde_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot open transaction order: %s", strerror(errno));
-    iso_buf b = {0};
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) iso_buf_put(&b, chunk, got);
-    int bad = ferror(f);
-    fclose(f);
-    int rc = bad ? iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot read transaction order")
-                 : iso_txn_order_parse(path, iso_buf_cstr(&b), b.n, out, n, err);
-    iso_buf_free(&b);
+    char *buf = NULL;
+    size_t len = 0;
+    if (slurp(path, &buf, &len, err)) return -1;
+    int rc = iso_txn_order_parse(path, buf, len, out, n, err);
+    iso_free(buf);
     return rc;
 }
 
