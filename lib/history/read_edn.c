@@ -9,6 +9,7 @@
  * a FORM atom holding the text as written ("#inst \"...\"").
  */
 #include "history/edn.h"
+#include "history/mop.h"
 #include "history/read.h"
 #include "history/split.h"
 
@@ -22,7 +23,7 @@ static const char *const kind_name[] = {"vector", "list", "set", "map"};
 
 /* Bytes that end a token: whitespace and control bytes, and , ( ) [ ] { }
  * " ; \ ^ @ ` ~ DEL. */
-static const uint8_t delim_table[256] = {
+const uint8_t iso_edn_delim[256] = {
     [0] = 1, [1] = 1, [2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [7] = 1, [8] = 1, [9] = 1,
     [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1, [15] = 1, [16] = 1, [17] = 1, [18] = 1,
     [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1, [25] = 1, [26] = 1, [27] = 1,
@@ -31,7 +32,7 @@ static const uint8_t delim_table[256] = {
     ['`'] = 1, ['~'] = 1, [127] = 1,
 };
 
-static int is_delim(unsigned char c) { return delim_table[c]; }
+static int is_delim(unsigned char c) { return iso_edn_delim[c]; }
 
 void iso_edn_skip_slow(iso_rd *rd)
 {
@@ -254,93 +255,7 @@ static int edn_unterminated(iso_rd *rd, size_t base)
                           kind_name[f->kind], closer_of[f->kind]);
 }
 
-/* ---- micro-ops, the bulk of a transactional history ---------------------- */
-
-/* A plain integer of up to 17 digits at *q ended by ' ', ',' or ']' (as
- * edn_small_int reads it); 0, nothing consumed, for anything else. */
-static int mop_int(const char **q, const char *end, iso_val *out)
-{
-    const char *p = *q, *lim = end - p > 17 ? p + 17 : end;
-    int64_t v = 0;
-    while (p < lim && *p >= '0' && *p <= '9') v = v * 10 + (*p++ - '0');
-    if (p == *q || p == end || (*p != ' ' && *p != ',' && *p != ']')) return 0;
-    *out = iso_int(v);
-    *q = p;
-    return 1;
-}
-
-/* One separator: ' ', ',' or ", "; NULL if absent. */
-static const char *mop_sep(const char *p, const char *end)
-{
-    if (p >= end || (*p != ' ' && *p != ',')) return NULL;
-    p++;
-    return p < end && *p == ' ' && p[-1] == ',' ? p + 1 : p;
-}
-
-/* A vector of plain integers at *q (on its '['), key's value as a read
- * returns it: the part it shares with key's last list is not parsed. */
-static int mop_list(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out)
-{
-    const char *p = *q;
-    size_t base = rd->n_items;
-    iso_val v;
-    int start = iso_rd_list_start(rd, key, &p, end, out);
-    if (start == ISO_RD_LIST_SAME) {
-        *q = p;
-        return 1;
-    }
-    for (int after_item = start == ISO_RD_LIST_EXTENDS;; after_item = 0) {
-        if (!after_item) {
-            if (iso_rd_small_item(rd, &p, end, '0', ' ')) continue; /* the usual: 1 or 2 digits, then ' ' */
-            if (!mop_int(&p, end, &v)) break;
-            iso_rd_item(rd, v);
-        }
-        if (*p == ']') {
-            *out = iso_rd_list_end(rd, key, base, *q, p);
-            *q = p + 1;
-            return 1;
-        }
-        if (!(p = mop_sep(p, end))) break;
-    }
-    rd->n_items = base;
-    return 0;
-}
-
-/* At '[': a micro-op [:name key value] with a short keyword, a plain
- * integer key and a value that is nil, a plain integer or a vector of
- * them, read in one go. Returns 1 with *out set, or 0 having consumed
- * nothing, and the general parser reads whatever it is. */
-static int edn_mop(iso_rd *rd, iso_val *out)
-{
-    const char *p = rd->p + rd->pos + 1, *end = rd->p + rd->len, *name;
-    if (p >= end || *p != ':') return 0;
-    size_t name_len;
-    iso_val it[3];
-    if (iso_rd_name_hit(rd, name = p + 1, end, &name_len, &it[0])) {
-        p = name + name_len;
-    } else {
-        for (p = name; p < end && p - name <= 8 && !is_delim((unsigned char)*p);) p++;
-        name_len = (size_t)(p - name);
-        if (!name_len || name_len > 8 || p >= end) return 0;
-        it[0] = iso_rd_atom(rd, ISO_TAG_KW, name, name_len);
-        iso_rd_name_keep(rd, name, name_len, it[0]);
-    }
-    if (!(p = mop_sep(p, end)) || !mop_int(&p, end, &it[1]) ||
-        !(p = mop_sep(p, end)))
-        return 0;
-    if (end - p >= 4 && memcmp(p, "nil", 3) == 0 && (p[3] == ']' || p[3] == ' ' || p[3] == ',')) {
-        it[2] = ISO_NIL;
-        p += 3;
-    } else if (!(p < end && *p == '[' ? mop_list(rd, it[1], &p, end, &it[2]) : mop_int(&p, end, &it[2]))) {
-        return 0;
-    }
-    if (p >= end || *p != ']') return 0;
-    *out = iso_rd_seq(rd, ISO_SEQ_VEC, it, 3);
-    rd->pos = (size_t)(p + 1 - rd->p);
-    return 1;
-}
-
-/* Inside a vector, a micro-op read by edn_mop. */
+/* Inside a vector, a micro-op the fast path (mop.h) may read. */
 static int mop_here(iso_rd *rd, size_t base, char c)
 {
     return c == '[' && rd->n_frames > base && rd->frames[rd->n_frames - 1].kind == E_VEC &&
@@ -360,7 +275,7 @@ int iso_edn_form(iso_rd *rd, iso_val *out)
         }
         iso_val v;
         int r = 0;
-        if (!mop_here(rd, base, c) || !edn_mop(rd, &v)) {
+        if (!mop_here(rd, base, c) || !iso_mop_read(rd, &v, 0)) {
             r = c == ')' || c == ']' || c == '}' ? edn_close(rd, base, &v) : edn_start(rd, base, &v);
             if (r < 0 || r == 2) return r;
             if (r == 1 && !(c == ')' || c == ']' || c == '}')) continue; /* opened */
@@ -374,32 +289,6 @@ int iso_edn_form(iso_rd *rd, iso_val *out)
 
 /* ---- op maps ----------------------------------------------------------------- */
 
-/* At '[': a transaction's value whose every item edn_mop reads, read in one
- * go. Returns 1 with *out set, or 0 having consumed nothing. */
-static int edn_mops(iso_rd *rd, iso_val *out)
-{
-    size_t start = rd->pos, base = rd->n_items;
-    const char *p = rd->p;
-    rd->pos++;
-    for (;;) {
-        iso_val m;
-        if (rd->pos >= rd->len || p[rd->pos] != '[' || !edn_mop(rd, &m)) break;
-        iso_rd_item(rd, m);
-        if (rd->pos < rd->len && p[rd->pos] == ']') {
-            rd->pos++;
-            *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
-            rd->n_items = base;
-            return 1;
-        }
-        const char *q = mop_sep(p + rd->pos, p + rd->len);
-        if (!q) break;
-        rd->pos = (size_t)(q - p);
-    }
-    rd->pos = start;
-    rd->n_items = base;
-    return 0;
-}
-
 /* A field's value: keywords, plain integers and vectors of micro-ops
  * directly, any other form through the general parser. 0 when read. */
 static int edn_field_value(iso_rd *rd, iso_val *v)
@@ -407,7 +296,7 @@ static int edn_field_value(iso_rd *rd, iso_val *v)
     char c = rd->p[rd->pos];
     if (c == ':') return edn_keyword(rd, v);
     if (c >= '0' && c <= '9' && edn_small_int(rd, v)) return 0;
-    if (c == '[' && rd->pos + 1 < rd->len && rd->p[rd->pos + 1] == '[' && edn_mops(rd, v)) return 0;
+    if (c == '[' && rd->pos + 1 < rd->len && rd->p[rd->pos + 1] == '[' && iso_mop_value(rd, v, 0)) return 0;
     return iso_edn_form(rd, v) == 1 ? 0 : -1;
 }
 

@@ -7,6 +7,7 @@
  * are kept exactly, other numbers become FLOAT atoms as written.
  */
 #include "history/json.h"
+#include "history/mop.h"
 #include "history/read.h"
 #include "history/split.h"
 
@@ -213,96 +214,6 @@ static int json_int_run(iso_rd *rd, iso_val *out)
     return state;
 }
 
-/* ---- micro-ops, the bulk of a transactional history ---------------------- */
-
-/* A plain non-negative integer of up to 17 digits at *q, ended by ',', ']'
- * or ' '; 0 (nothing consumed) for anything else. */
-static int mop_int(const char **q, const char *end, iso_val *out)
-{
-    const char *p = *q, *lim = end - p > 17 ? p + 17 : end;
-    int64_t v = 0;
-    while (p < lim && *p >= '0' && *p <= '9') v = v * 10 + (*p++ - '0');
-    if (p == *q || p == end || (**q == '0' && p > *q + 1)) return 0;
-    if (*p != ',' && *p != ']' && *p != ' ') return 0;
-    *out = iso_int(v);
-    *q = p;
-    return 1;
-}
-
-/* c with at most one space either side (json.dumps writes ", "); NULL if
- * absent. */
-static const char *mop_sep(const char *p, const char *end, char c)
-{
-    if (p < end && *p == ' ') p++;
-    if (p >= end || *p != c) return NULL;
-    p++;
-    return p < end && *p == ' ' ? p + 1 : p;
-}
-
-/* A list of plain integers at *q (on its '['), key's value as a read
- * returns it: the part it shares with key's last list is not parsed. */
-static int mop_list(iso_rd *rd, iso_val key, const char **q, const char *end, iso_val *out)
-{
-    const char *p = *q;
-    size_t base = rd->n_items;
-    iso_val v;
-    int start = iso_rd_list_start(rd, key, &p, end, out);
-    if (start == ISO_RD_LIST_SAME) {
-        *q = p;
-        return 1;
-    }
-    for (int after_item = start == ISO_RD_LIST_EXTENDS;; after_item = 0) {
-        if (!after_item) {
-            if (iso_rd_small_item(rd, &p, end, '1', ',')) continue; /* the usual: 1 or 2 digits, then ',' */
-            if (!mop_int(&p, end, &v)) break;
-            iso_rd_item(rd, v);
-        }
-        if (p < end && *p == ' ') p++;
-        if (p < end && *p == ']') {
-            *out = iso_rd_list_end(rd, key, base, *q, p);
-            *q = p + 1;
-            return 1;
-        }
-        if (!(p = mop_sep(p, end, ','))) break;
-    }
-    rd->n_items = base;
-    return 0;
-}
-
-/* At '[': a micro-op [name, key, value] with a short plain name, a plain
- * integer key and a value that is null, a plain integer or a list of them,
- * read in one go. Returns 1 with *out set, or 0 having consumed nothing,
- * and the general parser reads whatever it is. */
-static int json_mop(iso_rd *rd, iso_val *out)
-{
-    const char *p = rd->p + rd->pos + 1, *end = rd->p + rd->len, *name;
-    if (p >= end || *p != '"') return 0;
-    size_t name_len;
-    iso_val it[3];
-    if (iso_rd_name_hit(rd, name = p + 1, end, &name_len, &it[0])) {
-        p = name + name_len;
-    } else {
-        for (p = name; p < end && p - name <= 8 && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20;) p++;
-        if (p >= end || *p != '"' || p - name > 8) return 0;
-        name_len = (size_t)(p - name);
-        it[0] = iso_rd_atom(rd, ISO_TAG_STR, name, name_len);
-        iso_rd_name_keep(rd, name, name_len, it[0]);
-    }
-    if (!(p = mop_sep(p + 1, end, ',')) || !mop_int(&p, end, &it[1]) || !(p = mop_sep(p, end, ',')))
-        return 0;
-    if (end - p >= 4 && memcmp(p, "null", 4) == 0) {
-        it[2] = ISO_NIL;
-        p += 4;
-    } else if (!(p < end && *p == '[' ? mop_list(rd, it[1], &p, end, &it[2]) : mop_int(&p, end, &it[2]))) {
-        return 0;
-    }
-    if (p < end && *p == ' ') p++;
-    if (p >= end || *p != ']') return 0;
-    *out = iso_rd_seq(rd, ISO_SEQ_VEC, it, 3);
-    rd->pos = (size_t)(p + 1 - rd->p);
-    return 1;
-}
-
 /* The start of a value: a scalar (S_DONE), or an opener (S_VALUE, or
  * S_DONE when empty); in arrays, integer runs may go further. */
 static int json_next(iso_rd *rd, size_t base, iso_val *out)
@@ -314,7 +225,7 @@ static int json_next(iso_rd *rd, size_t base, iso_val *out)
         if (r != S_VALUE) return r;
         iso_json_skip(rd, 0);
         if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "a JSON value");
-        if (rd->p[rd->pos] == '[' && rd->n_frames - base + 2 <= ISO_MAX_DEPTH && json_mop(rd, out))
+        if (rd->p[rd->pos] == '[' && rd->n_frames - base + 2 <= ISO_MAX_DEPTH && iso_mop_read(rd, out, 1))
             return S_DONE;
     }
     int r = json_start(rd, base, out);
@@ -346,35 +257,6 @@ int iso_json_value(iso_rd *rd, iso_val *out)
 
 /* ---- op objects ------------------------------------------------------------ */
 
-/* At '[': a transaction's value whose every item json_mop reads, read in
- * one go. Returns 1 with *out set, or 0 having consumed nothing. */
-static int json_mops(iso_rd *rd, iso_val *out)
-{
-    size_t start = rd->pos, base = rd->n_items;
-    const char *p = rd->p;
-    rd->pos++;
-    for (;;) {
-        iso_val m;
-        if (rd->pos >= rd->len || p[rd->pos] != '[' || !json_mop(rd, &m)) break;
-        iso_rd_item(rd, m);
-        const char *q = mop_sep(p + rd->pos, p + rd->len, ',');
-        if (q) {
-            rd->pos = (size_t)(q - p);
-            continue;
-        }
-        if (rd->pos < rd->len && p[rd->pos] == ']') {
-            rd->pos++;
-            *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
-            rd->n_items = base;
-            return 1;
-        }
-        break;
-    }
-    rd->pos = start;
-    rd->n_items = base;
-    return 0;
-}
-
 /* A field's value: strings, plain integers and lists of micro-ops
  * directly, anything else through the general parser. */
 static int json_field_value(iso_rd *rd, iso_val *v)
@@ -382,7 +264,7 @@ static int json_field_value(iso_rd *rd, iso_val *v)
     char c = rd->p[rd->pos];
     if (c == '"') return iso_rd_string(rd, v, 1);
     if (c >= '0' && c <= '9' && json_small_int(rd, v)) return 0;
-    if (c == '[' && rd->pos + 1 < rd->len && rd->p[rd->pos + 1] == '[' && json_mops(rd, v)) return 0;
+    if (c == '[' && rd->pos + 1 < rd->len && rd->p[rd->pos + 1] == '[' && iso_mop_value(rd, v, 1)) return 0;
     return iso_json_value(rd, v);
 }
 
