@@ -64,7 +64,7 @@ iso_val iso_atom(iso_store *s, unsigned tag, const char *p, size_t n)
     memcpy(s->text + s->n_text, p, n);
     s->text[s->n_text + n] = 0;
     ISO_GROW(s->atoms, s->cap_atoms, s->n_atoms + 1);
-    s->atoms[s->n_atoms] = (struct iso_atom){(uint32_t)s->n_text, (uint32_t)n, h, (uint8_t)tag};
+    s->atoms[s->n_atoms] = (struct iso_atom){s->n_text, (uint32_t)n, h, (uint8_t)tag};
     s->n_text += n + 1;
     s->slots[i] = (uint32_t)s->n_atoms + 1;
     return iso_mk(tag, s->n_atoms++);

@@ -56,7 +56,7 @@ static inline iso_val iso_mk(unsigned tag, uint64_t payload)
 /* Interned atoms and composite words of one history. */
 typedef struct iso_store {
     /* atoms: id -> (tag, text) */
-    struct iso_atom { uint32_t off, len; uint32_t hash; uint8_t tag; } *atoms;
+    struct iso_atom { uint64_t off; uint32_t len, hash; uint8_t tag; } *atoms;
     size_t n_atoms, cap_atoms;
     char *text;             /* atom bytes, NUL-separated */
     size_t n_text, cap_text;

@@ -85,7 +85,7 @@ int iso_rd_open(iso_rd *rd, size_t base, uint8_t kind)
         return iso_rd_fail(rd, "nesting deeper than %d", ISO_MAX_DEPTH);
     ISO_GROW(rd->frames, rd->cap_frames, rd->n_frames + 1);
     rd->frames[rd->n_frames++] = (struct iso_rd_frame){
-        rd->pos, (uint32_t)rd->n_items, (uint32_t)rd->line, (uint32_t)iso_rd_col(rd), kind};
+        rd->pos, (uint32_t)rd->n_items, iso_rd_u32(rd->line), iso_rd_u32((size_t)iso_rd_col(rd)), kind};
     return 0;
 }
 

@@ -65,6 +65,9 @@ void iso_rd_init_store(iso_rd *rd, iso_store *s, const char *name, const char *b
 void iso_rd_release(iso_rd *rd);
 
 static inline long iso_rd_col(const iso_rd *rd) { return (long)(rd->pos - rd->line_start) + 1; }
+/* A line or column as an op keeps it: 32 bits, saturated (a column past
+ * 4G in a one-line file reads as 4294967295, never wraps). */
+static inline uint32_t iso_rd_u32(size_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
 static inline int iso_rd_eof(const iso_rd *rd) { return rd->pos >= rd->len; }
 /* Call with pos on a '\n' that is being consumed. */
 static inline void iso_rd_newline(iso_rd *rd)

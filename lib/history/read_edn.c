@@ -374,7 +374,7 @@ int iso_edn_lines(isolde_history *h, const char *buf, size_t len, size_t *lines,
             rd.pos++;
             continue;
         }
-        if (c == '{' && (r = edn_op_fields(&rd, (uint32_t)rd.line, (uint32_t)iso_rd_col(&rd))) != 0) {
+        if (c == '{' && (r = edn_op_fields(&rd, iso_rd_u32(rd.line), iso_rd_u32((size_t)iso_rd_col(&rd)))) != 0) {
             if (r < 0) break;
             continue;
         }
@@ -382,7 +382,7 @@ int iso_edn_lines(isolde_history *h, const char *buf, size_t len, size_t *lines,
         r = iso_edn_form(&rd, &v);
         if (r == 2) r = iso_rd_unexpected(&rd, closer ? "an op map" : "an op map (unbalanced)");
         if (r == 0) continue; /* only discarded forms before the end */
-        if (r < 0 || iso_rd_add_op(&rd, v, (uint32_t)rd.form_line, (uint32_t)rd.form_col) != 0) {
+        if (r < 0 || iso_rd_add_op(&rd, v, iso_rd_u32(rd.form_line), iso_rd_u32(rd.form_col)) != 0) {
             r = -1;
             break;
         }

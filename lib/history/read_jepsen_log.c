@@ -49,7 +49,7 @@ static int op_line(iso_rd *rd)
     rd->pos = (size_t)(at - rd->p) + 11;
     while (rd->pos < rd->len && (rd->p[rd->pos] == ' ' || rd->p[rd->pos] == '\t')) rd->pos++;
     if (rd->pos < rd->len && (rd->p[rd->pos] == '-' || rd->p[rd->pos] == ':')) rd->pos++;
-    iso_op op = {.index = (int64_t)h->n_ops, .time = -1, .line = (uint32_t)rd->line, .col = 1};
+    iso_op op = {.index = (int64_t)h->n_ops, .time = -1, .line = iso_rd_u32(rd->line), .col = 1};
     iso_val type, f;
     if (probe(rd, &op.process) || (!iso_is_int(op.process) && iso_tag(op.process) != ISO_TAG_KW) ||
         probe(rd, &type) || op_type(&h->store, type) < 0 || probe(rd, &f))

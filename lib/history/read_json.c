@@ -306,7 +306,7 @@ static int json_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
 /* One op object at the cursor. */
 static int json_op(iso_rd *rd)
 {
-    uint32_t line = (uint32_t)rd->line, col = (uint32_t)iso_rd_col(rd);
+    uint32_t line = iso_rd_u32(rd->line), col = iso_rd_u32((size_t)iso_rd_col(rd));
     int r = rd->p[rd->pos] == '{' ? json_op_fields(rd, line, col) : 0;
     if (r) return r < 0 ? -1 : 0;
     iso_val v;

@@ -154,7 +154,7 @@ static int read_lines(struct ol *o)
         iso_json_skip(rd, 0);
         if (iso_rd_eof(rd))
             return first ? iso_rd_fail(rd, "empty OneLite history (no header)") : 0;
-        uint32_t line = (uint32_t)rd->line, col = (uint32_t)iso_rd_col(rd);
+        uint32_t line = iso_rd_u32(rd->line), col = iso_rd_u32((size_t)iso_rd_col(rd));
         iso_val v;
         if (iso_json_value(rd, &v) != 0) return -1;
         if ((first ? header(o, v, line, col) : txn_line(o, v, line, col)) != 0) return -1;

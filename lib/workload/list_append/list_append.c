@@ -68,10 +68,11 @@ static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint3
     const iso_val *items = la_read_items(s, v, &len);
     if (!len) return 0;
     la_key *k = &st->k[key];
-    if (len > k->full_len) { k->full = items; k->full_len = (uint32_t)len; }
+    if (len > k->full_len) { k->full_v = v; k->full_len = (uint32_t)len; }
     if (!in_plus(&ctx->pc.txns.t[t])) return 0;
-    if (!k->incompatible && !iso_vals_eq(s, items, k->order, len < k->len ? len : k->len)) k->incompatible = 1;
-    if (len > k->len) { k->order = items; k->len = (uint32_t)len; }
+    if (!k->incompatible && !iso_vals_eq(s, items, la_order(st, k), len < k->len ? len : k->len))
+        k->incompatible = 1;
+    if (len > k->len) { k->order_v = v; k->len = (uint32_t)len; }
     return 0;
 }
 
@@ -141,31 +142,29 @@ static void build_orders(la_state *st, const iso_store *s)
     for (uint32_t key = 0; key < st->keys.n; key++) {
         la_key *k = &st->k[key];
         if (k->appends_plus == 1) { /* Elle: a single append needs no read */
-            k->order = &k->single;
             k->len = 1;
             k->incompatible = 0;
             k->single_only = 1;
         }
         ISO_GROW(tmp, cap, (size_t)k->len + 1);
         uint32_t out = 0;
+        const iso_val *order = la_order(st, k);
         for (uint32_t i = 0; i < k->len; i++) {
-            la_append *a = (la_append *)la_find(st, key, k->order[i]);
+            la_append *a = (la_append *)la_find(st, key, order[i]);
             int seen = a ? a->pos != ISO_NONE : 0;
-            for (uint32_t j = 0; !a && j < out; j++) seen |= iso_val_eq(s, tmp[j], k->order[i]);
+            for (uint32_t j = 0; !a && j < out; j++) seen |= iso_val_eq(s, tmp[j], order[i]);
             if (seen) continue;
             if (a) a->pos = out;
             st->at[k->slot0 + out] = a ? (uint32_t)(a - st->ap) : ISO_NONE;
-            tmp[out++] = k->order[i];
+            tmp[out++] = order[i];
         }
         for (k->clean = 0; k->clean < out; k->clean++) {
             uint32_t at = st->at[k->slot0 + k->clean];
             if (at == ISO_NONE || (st->ap[at].type != ISO_OP_OK && st->ap[at].type != ISO_OP_INFO)) break;
         }
         if (out != k->len) { /* duplicates: keep a deduplicated copy */
-            iso_val *copy = iso_xmalloc(out * sizeof *copy);
-            memcpy(copy, tmp, out * sizeof *copy);
-            k->order = copy;
-            k->owned = 1;
+            k->copy = iso_xmalloc(out * sizeof *k->copy);
+            memcpy(k->copy, tmp, out * sizeof *k->copy);
             k->len = out;
         }
     }
@@ -234,7 +233,7 @@ int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev)
     const la_append *a = la_find(st, key, v);
     uint32_t p = a && a->pos != ISO_NONE ? a->pos : k->len;
     if (!p) return 0;
-    *prev = k->order[p - 1];
+    *prev = la_order(st, k)[p - 1];
     return 1;
 }
 
@@ -400,7 +399,7 @@ static void state_free(void *p)
     la_state *st = p;
     if (!st) return;
     for (size_t k = 0; st->k && k < st->keys.n; k++)
-        if (st->k[k].owned) iso_free((void *)st->k[k].order);
+        iso_free(st->k[k].copy);
     iso_free(st->k);
     iso_free(st->ap);
     iso_free(st->ap_slots);

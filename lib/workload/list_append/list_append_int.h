@@ -33,17 +33,19 @@ typedef struct la_append {
     iso_val value;
 } la_append;
 
-/* Per key: the version order and the readers of each version. */
+/* Per key: the version order and the readers of each version. The state
+ * holds values (offsets into the store), never pointers into it: the
+ * store may move when the history grows after the check. */
 typedef struct la_key {
-    const iso_val *order; /* version order (into the store, or owned) */
+    iso_val order_v;      /* the longest read (a list in the store), or nil */
+    iso_val *copy;        /* the version order deduplicated, when it had to be */
     uint32_t len;
-    uint8_t owned;        /* order was copied (deduplicated) */
     uint8_t incompatible; /* two reads are not prefix-compatible */
     uint8_t single_only;  /* order came from the key's only append */
     uint8_t has_fail;     /* a failed transaction appended to this key */
     uint32_t clean;       /* order[0..clean) were appended by ok/info txns */
     /* Elle's dirty-update orders over all client ops, failed ones too: */
-    const iso_val *full;  /* longest read by any completed txn */
+    iso_val full_v;       /* longest read by any completed txn, or nil */
     uint32_t full_len;
     uint32_t appends_ops; /* append micro-ops in invocations and completions */
     uint32_t last_ap;     /* the key's last append (index into ap) */
@@ -128,7 +130,15 @@ void la_anomalies_free(la_state *st);
 /* Every read of key is a prefix of its version order, element for element. */
 static inline int la_trusted(const la_key *k)
 {
-    return !k->incompatible && !k->owned && !k->single_only;
+    return !k->incompatible && !k->copy && !k->single_only;
+}
+
+/* The key's version order, len items (valid until the store grows). */
+static inline const iso_val *la_order(const la_state *st, const la_key *k)
+{
+    if (k->copy) return k->copy;
+    if (k->single_only) return &k->single;
+    return iso_is_seq(k->order_v) ? iso_seq_items(st->keys.store, k->order_v) : NULL;
 }
 
 #endif
