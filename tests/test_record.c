@@ -293,6 +293,35 @@ static void test_write_error(void **state)
     close(fd);
 }
 
+/* Any op: a nemesis line among client lines reads back as an op of a
+ * process that is no client, which the checker leaves out. */
+static void test_any_op(void **state)
+{
+    (void)state;
+    iso_buf b = {0};
+    run_txn t = {0};
+    t.list_append = 1;
+    t.n = 1;
+    t.mops[0] = (run_mop){.f = RUN_APPEND, .key = 1, .value = 5};
+    rec_line(&b, 0, ISO_OP_INVOKE, 0, &t, 10);
+    rec_op nemesis = {1, 3, "nemesis", 0, "start-partition", "[\"n1\",\"n2\"]", 15, NULL};
+    rec_op_line(&b, &nemesis);
+    rec_line(&b, 2, 1, 0, &t, 20);
+    rec_op numbered = {3, 3, NULL, 7, "kill", NULL, 25, "timed out"};
+    rec_op_line(&b, &numbered);
+    assert_non_null(strstr(b.p, "{\"index\":1,\"type\":\"info\",\"process\":\"nemesis\","
+                               "\"f\":\"start-partition\",\"value\":[\"n1\",\"n2\"],\"time\":15}\n"));
+    assert_non_null(strstr(b.p, "{\"index\":3,\"type\":\"info\",\"process\":7,\"f\":\"kill\","
+                               "\"value\":null,\"time\":25,\"error\":\"timed out\"}\n"));
+    isolde_history *h = tu_read(b.p, ISOLDE_FORMAT_JSONL);
+    assert_int_equal(isolde_history_op_count(h), 4);
+    assert_false(iso_op_is_client(&h->ops[1]));
+    assert_true(iso_op_is_client(&h->ops[3]));
+    isolde_history_free(h);
+    iso_buf_free(&b);
+    run_txn_release(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_mapped_file),
         cmocka_unit_test(test_pipe),
         cmocka_unit_test(test_write_error),
+        cmocka_unit_test(test_any_op),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,3 +65,23 @@ void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
     b->n += rec_time(b->p + b->n, time_ns);
     rec_tail(b, type, t);
 }
+
+void rec_op_line(iso_buf *b, const rec_op *op)
+{
+    iso_buf_puts(b, "{\"index\":");
+    iso_buf_int(b, op->index);
+    iso_buf_printf(b, ",\"type\":\"%s\",\"process\":", iso_op_type_name(op->type));
+    if (op->process) iso_json_string(b, op->process, strlen(op->process));
+    else iso_buf_int(b, op->process_id);
+    iso_buf_puts(b, ",\"f\":");
+    iso_json_string(b, op->f, strlen(op->f));
+    iso_buf_puts(b, ",\"value\":");
+    iso_buf_puts(b, op->value_json ? op->value_json : "null");
+    iso_buf_puts(b, ",\"time\":");
+    iso_buf_int(b, op->time_ns);
+    if (op->error) {
+        iso_buf_puts(b, ",\"error\":");
+        iso_json_string(b, op->error, strlen(op->error));
+    }
+    iso_buf_put(b, "}\n", 2);
+}

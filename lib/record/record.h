@@ -31,4 +31,23 @@ void rec_tail(iso_buf *b, int type, const run_txn *t);
 /* Whether rec_tail writes an error for this op (else the tail is "}\n"). */
 int rec_has_error(int type, const run_txn *t);
 
+/* Any op, not only a client's transaction: a process that is a name (a
+ * JSON string, as Jepsen's nemesis is "nemesis") or an integer, an :f of
+ * its own (e.g. "start-partition"), a value given as JSON text (NULL:
+ * null), and an error (NULL: none):
+ *   {"index":9,"type":"info","process":"nemesis","f":"kill","value":["n1"],"time":T}
+ * The checker ignores ops of processes that are not integers; reports
+ * show them. */
+typedef struct rec_op {
+    int64_t index;
+    int type;                /* ISO_OP_* */
+    const char *process;     /* a name; NULL: process_id */
+    int64_t process_id;
+    const char *f;
+    const char *value_json;
+    int64_t time_ns;
+    const char *error;
+} rec_op;
+void rec_op_line(iso_buf *b, const rec_op *op);
+
 #endif
