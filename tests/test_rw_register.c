@@ -38,7 +38,7 @@ static fx *run(const char *edn, const isolde_check_opts *o)
     f->rc = iso_rw_register_ops.analyze(&f->ctx, &f->err);
     iso_fb scratch = {{0}, {0}};
     for (size_t i = 0; i < f->ctx.findings.n; i++)
-        if (iso_finding_pending(&f->ctx.findings.f[i])) iso_report_render(&f->ctx.pc, &f->ctx.findings.f[i], &scratch);
+        if (iso_finding_pending(&f->ctx.findings.f[i])) iso_report_render(&f->ctx.pc, &f->ctx.findings.f[i], &scratch, NULL);
     iso_buf_free(&scratch.text);
     iso_buf_free(&scratch.json);
     return f;

@@ -180,6 +180,23 @@ void iso_grow(void **arr, size_t *cap, size_t need, size_t sz)
     *cap = c;
 }
 
+void iso_adopt(void *p, const void *owner)
+{
+    if (!p || !owner) return;
+    struct blk *b = (struct blk *)p - 1;
+    struct pool *to = ((const struct blk *)owner - 1)->pool;
+    if (b->pool == to) return;
+    if (b->pool) unlink_blk(b); /* its pool is the running call's: never freed by this */
+    b->pool = to;
+    if (to) link_blk(to, b);
+}
+
+void iso_grow_for(void **arr, size_t *cap, size_t need, size_t sz, const void *owner)
+{
+    iso_grow(arr, cap, need, sz);
+    iso_adopt(*arr, owner);
+}
+
 int iso_try_grow(void **arr, size_t *cap, size_t need, size_t sz)
 {
     if (need <= *cap) return 0;

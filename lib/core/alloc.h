@@ -46,6 +46,15 @@ void iso_grow(void **arr, size_t *cap, size_t need, size_t sz);
 #define ISO_PUSH(arr, n, cap, x) \
     do { ISO_GROW(arr, cap, (n) + 1); (arr)[(n)++] = (x); } while (0)
 
+/* Move block p into the pool that holds block owner, so that it lives as
+ * long as owner's memory, whatever happens to the call that allocated it:
+ * for memory a call adds to an object that existed before the call (an
+ * append to a history, a proof rendered into a result). NULL p: no-op. */
+void iso_adopt(void *p, const void *owner);
+/* ISO_GROW for an array of an object made before the call: the grown
+ * array stays with owner's memory (iso_adopt). */
+void iso_grow_for(void **arr, size_t *cap, size_t need, size_t sz, const void *owner);
+
 /* As iso_grow, but when the memory cannot be had returns -1 and leaves
  * *arr as it was, without the handler or unwinding: for reservations that
  * are only a shortcut. */

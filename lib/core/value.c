@@ -28,9 +28,9 @@ static int atom_eq(const iso_store *s, const struct iso_atom *a, unsigned tag,
     return a->tag == tag && a->len == n && memcmp(s->text + a->off, p, n) == 0;
 }
 
-static void rehash(iso_store *s)
+/* The atom table at n slots (a power of two above twice the atoms). */
+static void rehash_to(iso_store *s, size_t n)
 {
-    size_t n = s->n_slots ? s->n_slots * 2 : 1024;
     uint32_t *slots = iso_xcalloc(n, sizeof *slots);
     for (size_t id = 0; id < s->n_atoms; id++) {
         size_t i = s->atoms[id].hash & (n - 1);
@@ -40,6 +40,21 @@ static void rehash(iso_store *s)
     iso_free(s->slots);
     s->slots = slots;
     s->n_slots = n;
+}
+
+static void rehash(iso_store *s) { rehash_to(s, s->n_slots ? s->n_slots * 2 : 1024); }
+
+void iso_store_reserve(iso_store *s, size_t atoms, size_t text, size_t words, const void *owner)
+{
+    iso_grow_for((void **)&s->atoms, &s->cap_atoms, s->n_atoms + atoms, sizeof *s->atoms, owner);
+    iso_grow_for((void **)&s->text, &s->cap_text, s->n_text + text + 1, 1, owner);
+    iso_grow_for((void **)&s->words, &s->cap_words, s->n_words + words + 1, sizeof *s->words, owner);
+    size_t n = s->n_slots ? s->n_slots : 1024;
+    while ((s->n_atoms + atoms + 1) * 2 >= n) n *= 2;
+    if (n != s->n_slots) {
+        rehash_to(s, n);
+        iso_adopt(s->slots, owner);
+    }
 }
 
 /* The slot holding atom (tag, text) of hash h, or the empty slot where it

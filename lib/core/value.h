@@ -67,6 +67,10 @@ typedef struct iso_store {
 } iso_store;
 
 void iso_store_init(iso_store *s);
+/* Room for atoms more atoms of text bytes and words more words, kept with
+ * owner's memory (iso_adopt): interning and appending that much then
+ * allocates nothing. */
+void iso_store_reserve(iso_store *s, size_t atoms, size_t text, size_t words, const void *owner);
 void iso_store_free(iso_store *s);
 
 /* Intern an atom of the given tag (STR, KW, SYM, BIG, FLOAT, CHAR, FORM). */

@@ -244,25 +244,27 @@ static iso_val remap(iso_val v, const uint32_t *atom, size_t shift)
     return iso_is_seq(v) ? iso_mk(ISO_TAG_SEQ, iso_payload(v) + shift) : remap_atom(v, atom);
 }
 
-/* h2's atoms interned in h: h2's atom id -> h's. */
-static uint32_t *merge_atoms(isolde_history *h, const isolde_history *h2)
+/* Room in h for all of h2, kept with h's memory: once it is made, the
+ * merge allocates nothing, so memory running out leaves h as it was. */
+static void reserve(isolde_history *h, const isolde_history *h2)
 {
     const iso_store *s2 = &h2->store;
-    uint32_t *atom = iso_xmalloc((s2->n_atoms + 1) * sizeof *atom);
-    for (size_t id = 0; id < s2->n_atoms; id++) {
-        const struct iso_atom *a = &s2->atoms[id];
-        atom[id] = (uint32_t)iso_payload(iso_atom(&h->store, a->tag, s2->text + a->off, a->len));
-    }
-    return atom;
+    iso_store_reserve(&h->store, s2->n_atoms, s2->n_text, s2->n_words, h);
+    iso_grow_for((void **)&h->ops, &h->cap_ops, h->n_ops + h2->n_ops, sizeof *h->ops, h);
+    iso_grow_for((void **)&h->extras, &h->cap_extras, h->n_extras + h2->n_extras, sizeof *h->extras, h);
 }
 
 /* Everything h2 read, added to h: its composites after h's, its ops after
  * h's (renumbered when the history's indices are dense). */
 static void merge_append(isolde_history *h, const isolde_history *h2)
 {
-    uint32_t *atom = merge_atoms(h, h2);
+    uint32_t *atom = iso_xmalloc((h2->store.n_atoms + 1) * sizeof *atom);
+    reserve(h, h2);
+    for (size_t id = 0; id < h2->store.n_atoms; id++) {
+        const struct iso_atom *a = &h2->store.atoms[id];
+        atom[id] = (uint32_t)iso_payload(iso_atom(&h->store, a->tag, h2->store.text + a->off, a->len));
+    }
     size_t shift = h->store.n_words, n2 = h2->store.n_words;
-    ISO_GROW(h->store.words, h->store.cap_words, shift + n2);
     const iso_val *w = h2->store.words;
     for (size_t i = 0; i < n2; i += (w[i] & 0xffffffffu) + 1) {
         size_t n = w[i] & 0xffffffffu;

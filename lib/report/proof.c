@@ -119,11 +119,16 @@ static void render(const iso_proof_ctx *pc, const iso_finding *f, iso_fb *b)
     }
 }
 
-void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch)
+void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch, const void *owner)
 {
     render(pc, f, scratch);
-    f->json = iso_xstrndup(iso_buf_cstr(&scratch->json), scratch->json.n);
-    f->text = iso_xstrndup(iso_buf_cstr(&scratch->text), scratch->text.n);
+    char *json = iso_xstrndup(iso_buf_cstr(&scratch->json), scratch->json.n);
+    iso_adopt(json, owner);
+    iso_free(f->json); /* one a call that ran out of memory left */
+    f->json = json;
+    char *text = iso_xstrndup(iso_buf_cstr(&scratch->text), scratch->text.n);
+    iso_adopt(text, owner);
+    f->text = text; /* last: a finding with text is rendered */
 }
 
 typedef struct proofs {
@@ -137,7 +142,7 @@ static void prove(void *arg)
     proofs *p = arg;
     iso_fb b = {{0}, {0}};
     for (size_t i; (i = iso_next_item(&p->next)) < p->n;) {
-        iso_report_render(&p->t->pc, &p->t->findings.f[p->todo[i]], &b);
+        iso_report_render(&p->t->pc, &p->t->findings.f[p->todo[i]], &b, p->t);
     }
     iso_buf_free(&b.text);
     iso_buf_free(&b.json);

@@ -16,8 +16,10 @@
 void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *text, iso_buf *json);
 
 /* Render pending finding f in place (its text and JSON), with scratch as
- * working space (two buffers the caller frees). */
-void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch);
+ * working space (two buffers the caller frees); the strings are kept with
+ * owner's memory (a result made by an earlier call: see iso_adopt), or
+ * with the running call's when owner is NULL. */
+void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch, const void *owner);
 
 /* Render every pending finding among the first per_type of each type of t
  * (SIZE_MAX: all of them), on t->threads threads when there are many.
