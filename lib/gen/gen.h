@@ -1,7 +1,15 @@
 /*
- * gen/gen.h -- the workload generator: transactions of 1..N micro-ops over
- * a small pool of hot keys (list-append or rw-register), then a final
- * read of every key.
+ * gen/gen.h -- the workload generators: how a run makes its transactions,
+ * one row per workload (gen_ops); today transactions of 1..N micro-ops
+ * over a small pool of hot keys (list-append or rw-register), then a
+ * final read of every key.
+ *
+ *   gen.c         the hot-key generator and the table of generators
+ *   txn.c         a transaction's read results (txn.h)
+ *   txn_json.c    a transaction as Elle's JSON value
+ *   list_text.c   whether a database's text of a list is plain "1,2,3"
+ *
+ * Rule: gen/ includes core/ only.
  */
 #ifndef ISO_GEN_GEN_H
 #define ISO_GEN_GEN_H

@@ -1,10 +1,17 @@
 /*
- * graph/graph.h -- the dependency graph: typed edges between transactions, kept
- * as triples while inference runs, then frozen into CSR adjacency with
- * parallel edges merged (their type bits OR-ed).
+ * graph/graph.h -- the dependency graph: typed edges between transactions,
+ * kept as triples while inference runs, then frozen into CSR adjacency
+ * with parallel edges merged (their type bits OR-ed).
  *
- * Vertices are transaction ids (txn.h). Nothing here knows about keys or
- * values; workloads explain an edge on demand (check.h).
+ *   graph.c       edges and CSR
+ *   order.c       process and real-time order (order.h)
+ *   scc.c         strongly connected components (scc.h)
+ *   cycle.c, cycle_bfs.c   the typed cycle search (cycle.h, cycle_int.h)
+ *
+ * Vertices are transaction ids (history/txn.h). Nothing here knows about
+ * keys, values, anomalies or models: the check asks for cycle types and
+ * subgraphs, and workloads explain an edge on demand.
+ * Rule: graph/ includes history/ and core/ only.
  */
 #ifndef ISO_GRAPH_H
 #define ISO_GRAPH_H

@@ -1,6 +1,19 @@
 /*
- * history/history.h -- a history as read: the ops in file order, their values in a
- * store. Readers fill it; nothing here knows about workloads.
+ * history/history.h -- a history as read: the ops in file order, their
+ * values in a store. Readers fill it; nothing here knows about workloads.
+ *
+ *   history.c      Elle's op-field rules, printing ops as Elle does
+ *   read.c         reading a file or memory, appending; the format table
+ *   detect.c       the format from the first bytes
+ *   cursor.c       the reading cursor over a value store (cursor.h)
+ *   read_edn.c     EDN (edn.h); read_json.c JSON and JSON lines (json.h);
+ *   read_onelite.c, read_jepsen_log.c   the other formats, one file each
+ *   read_split.c   one-op-per-line input on two threads (split.h)
+ *   mop.h          the micro-op fast path shared by the EDN and JSON readers
+ *   txn.c          pairing invocations with completions (txn.h)
+ *
+ * A new format is a read_<name>.c and a row in read.c's format table.
+ * Rule: history/ includes core/ only.
  *
  * Readers parse each op map into iso_val values and hand it to
  * iso_history_add_op_map, which applies Elle's field rules (type, process,

@@ -1,10 +1,13 @@
 /*
- * record/record.h -- the Elle-compatible JSON line each recorded op becomes,
- * written by hand (no printf): the simulated database records a few
- * hundred thousand transactions per second.
+ * record/record.h -- the history a run writes: the Elle-compatible JSON
+ * line each recorded op becomes (record.c, written by hand, no printf: the
+ * simulated database records a few hundred thousand transactions per
+ * second), for client transactions and for any other op (a nemesis's);
+ * and the history file itself (hist.c, hist.h).
+ * Rule: record/ includes gen/, history/ and core/.
  */
-#ifndef ISO_RUN_RECORD_H
-#define ISO_RUN_RECORD_H
+#ifndef ISO_RECORD_H
+#define ISO_RECORD_H
 
 #include "gen/txn.h"
 

@@ -3,15 +3,17 @@
  * isolation level is known, so that the checker can be convicted both
  * ways (clean at the level, the next level's anomaly at some seed).
  *
- * Single-threaded and seeded: sim_run interleaves logical clients micro-op
- * by micro-op with its own random schedule, so one seed gives one history.
+ * Single-threaded and seeded: its backend (run/drivers/sim.c) interleaves
+ * logical clients micro-op by micro-op with its own random schedule, so
+ * one seed gives one history. sim.c holds the store and the levels, ssi.c
+ * serializable snapshot isolation. Rule: sim/ includes gen/ and core/.
  * Versions of a key form a chain (prev: the older version); a list-append
  * version holds its own appended elements and names the version it extends
  * (parent), so a list is read by walking parents. Commit timestamps are a
  * counter; a snapshot is a timestamp.
  */
-#ifndef ISO_RUN_SIM_H
-#define ISO_RUN_SIM_H
+#ifndef ISO_SIM_H
+#define ISO_SIM_H
 
 #include "gen/txn.h"
 
