@@ -158,7 +158,7 @@ sanitize: deps
 	@ISOLDE_SANITIZE=1 sh tests/run-all.sh build-san
 
 bench: all tests
-	@sh bench/run.sh $(BUILD)
+	@BASELINE="$(BASELINE)" sh bench/run.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include

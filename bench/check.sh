@@ -9,6 +9,10 @@
 #   sh bench/check.sh BUILD_DIR
 # Each case runs ISOLDE_BENCH_RUNS times (default 3); the row shows the run
 # with the median wall time (this machine kind varies by 10-20% run to run).
+# With ISOLDE_BENCH_BASELINE set to another isolde binary, each case is also
+# run with it, alternating run for run, and the row ends with the
+# baseline's median wall time and the ratio new/old of wall and CPU time
+# (bench/run.sh sets it from `make bench BASELINE=REV`).
 # Environment: ISOLDE_BENCH_SIZES (default "100000 1000000"),
 # ISOLDE_BENCH_TIMEOUT (seconds per run, default 60), TMPDIR (histories are
 # kept in $TMPDIR/isolde-bench and reused while the generator is unchanged).
@@ -66,23 +70,50 @@ row() {
         else if (n == 1000000) { target = "<=1.5s <=400MB"; ok = t <= 1.5 && pk <= 400 }
         else { target = "-"; ok = -1 }
         res = (st != want) ? "WRONG" : ok == 1 ? "PASS" : ok == 0 ? "MISS" : "-"
-        printf "%-11s %7d %-5s %-9s %-8s %6.1f %7.3f %6.2f %9.0f %6.1f %7.1f %-8s %-15s %s\n",
+        printf "%-11s %7d %-5s %-9s %-8s %6.1f %7.3f %6.2f %9.0f %6.1f %7.1f %-8s %-15s %s",
             w, n, fmt, fl, opt, mb, t, cpu, n / tt, mb / tt, pk, vn, target, res
-        exit(res == "WRONG")
-    }' || failed=1
+        exit(res == "WRONG" ? 1 : res == "MISS" ? 2 : 0)
+    }'
+    rc=$?
+    compared "$7" "$8"
+    echo
+    [ $rc -ne 0 ] && failed=1
 }
 
-# timed CMD...: `peak` over $runs runs; prints the run with the median wall
-# time (all must end with the same status, else the first that differs).
+base=${ISOLDE_BENCH_BASELINE:-}
+
+# median FILE: the run with the median wall time (all must end with the
+# same status, else the first that differs).
+median() {
+    first=$(awk 'NR == 1 { print $4 }' "$1")
+    odd=$(awk -v s="$first" '$4 != s { print; exit }' "$1")
+    if [ -n "$odd" ]; then echo "$odd"; else sort -n "$1" | sed -n "$(( (runs + 1) / 2 ))p"; fi
+}
+
+# timed CMD...: `peak` over $runs runs, the median; with a baseline, the
+# same command with the baseline binary after each run, its median in
+# $dir/base.txt.
 timed() {
-    i=0; : > "$dir/runs.txt"
+    i=0; : > "$dir/runs.txt"; : > "$dir/base-runs.txt"
     while [ $i -lt "$runs" ]; do
         "$peak" -t "$limit" "$@" 2> "$errf" >> "$dir/runs.txt"
+        if [ -n "$base" ]; then
+            first=$1; shift
+            "$peak" -t "$limit" "$base" "$@" 2>/dev/null >> "$dir/base-runs.txt"
+            set -- "$first" "$@"
+        fi
         i=$((i + 1))
     done
-    first=$(awk 'NR == 1 { print $4 }' "$dir/runs.txt")
-    odd=$(awk -v s="$first" '$4 != s { print; exit }' "$dir/runs.txt")
-    if [ -n "$odd" ]; then echo "$odd"; else sort -n "$dir/runs.txt" | sed -n "$(( (runs + 1) / 2 ))p"; fi
+    [ -n "$base" ] && median "$dir/base-runs.txt" > "$dir/base.txt"
+    median "$dir/runs.txt"
+}
+
+# compared WALL_S CPU_S: " | base W s, new/old wall R cpu R" with a baseline.
+compared() {
+    [ -n "$base" ] || return 0
+    set -- "$1" "$2" $(cat "$dir/base.txt")
+    awk -v w="$1" -v c="$2" -v bw="$3" -v bc="$4" 'BEGIN {
+        printf " | base %.3f s, new/old wall %.3f cpu %.3f", bw, (bw > 0 ? w / bw : 0), (bc > 0 ? c / bc : 0) }'
 }
 
 # run WORKLOAD SIZE FORMAT FLAVOUR [CHECK OPTIONS...]

@@ -250,9 +250,7 @@ static int run_and_check(struct run_cli *r, const char *path)
     if (r->o.progress) fprintf(stderr, "\r\033[K");
     sigaction(SIGINT, &old, NULL);
     if (s != ISOLDE_OK) {
-        char line[1024];
-        isolde_error_text(&err, line, sizeof line);
-        fprintf(stderr, "isolde run: %s\n", line);
+        cli_print_error(&err);
         return EXIT_ERROR;
     }
     summary(r, &st, path);
