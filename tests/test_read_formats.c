@@ -3,8 +3,8 @@
  * manifest, and every history in ../shared/corpus). */
 #include "readtest.h"
 #include "history/cursor.h"
-#include "history/edn.h"
-#include "history/json.h"
+#include "history/read_edn.h"
+#include "history/read_json.h"
 #include "history/split.h"
 #include "history/read.h"
 

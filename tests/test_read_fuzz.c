@@ -11,8 +11,8 @@
  */
 #include "readtest.h"
 #include "history/cursor.h"
-#include "history/edn.h"
-#include "history/json.h"
+#include "history/read_edn.h"
+#include "history/read_json.h"
 #include "history/split.h"
 
 #include <dirent.h>

@@ -2,8 +2,8 @@
  * IsoCheck comment lines, every JSON value form, and malformed inputs. */
 #include "readtest.h"
 #include "history/cursor.h"
-#include "history/edn.h"
-#include "history/json.h"
+#include "history/read_edn.h"
+#include "history/read_json.h"
 #include "history/split.h"
 
 static void test_array(void **state)

@@ -1,5 +1,5 @@
 /*
- * graph/cycle_int.h -- internals of the cycle search shared by cycle.c (driver,
+ * graph/cycle_int.h -- internals of the cycle search shared by cycle_search.c (driver,
  * classification, fallback, threads) and cycle_bfs.c (the per-component
  * breadth-first search over (vertex, path state)).
  *

@@ -6,7 +6,7 @@
  *   graph.c       edges and CSR
  *   order.c       process and real-time order (order.h)
  *   scc.c         strongly connected components (scc.h)
- *   cycle.c, cycle_bfs.c   the typed cycle search (cycle.h, cycle_int.h)
+ *   cycle_search.c, cycle_bfs.c   the typed cycle search (cycle.h, cycle_int.h)
  *
  * Vertices are transaction ids (history/txn.h). Nothing here knows about
  * keys, values, anomalies or models: the check asks for cycle types and

@@ -6,7 +6,7 @@
  *   read.c         reading a file or memory, appending; the format table
  *   detect.c       the format from the first bytes
  *   cursor.c       the reading cursor over a value store (cursor.h)
- *   read_edn.c     EDN (edn.h); read_json.c JSON and JSON lines (json.h);
+ *   read_edn.c     EDN (read_edn.h); read_json.c JSON and JSON lines (read_json.h);
  *   read_onelite.c, read_jepsen_log.c   the other formats, one file each
  *   read_split.c   one-op-per-line input on two threads (split.h)
  *   mop.h          the micro-op fast path shared by the EDN and JSON readers

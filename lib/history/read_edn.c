@@ -8,7 +8,7 @@
  * #jepsen.history.Op{...} read as their map); a tag before a scalar yields
  * a FORM atom holding the text as written ("#inst \"...\"").
  */
-#include "history/edn.h"
+#include "history/read_edn.h"
 #include "history/mop.h"
 #include "history/read.h"
 #include "history/split.h"

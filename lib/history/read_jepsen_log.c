@@ -5,7 +5,7 @@
  * value (":timed-out" on an info completion means unknown: nil). Lines
  * that are not op lines are skipped; ops get dense indices and no time.
  */
-#include "history/edn.h"
+#include "history/read_edn.h"
 #include "history/read.h"
 
 #include <string.h>

@@ -6,7 +6,7 @@
  * bounded by ISO_MAX_DEPTH). Strings stay strings (ISO_TAG_STR), integers
  * are kept exactly, other numbers become FLOAT atoms as written.
  */
-#include "history/json.h"
+#include "history/read_json.h"
 #include "history/mop.h"
 #include "history/read.h"
 #include "history/split.h"

@@ -9,7 +9,7 @@
  * history order is the time order of all these events, invocations before
  * completions at equal times so that touching intervals stay concurrent.
  */
-#include "history/json.h"
+#include "history/read_json.h"
 #include "history/read.h"
 
 #include <stdlib.h>

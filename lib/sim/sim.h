@@ -5,8 +5,9 @@
  *
  * Single-threaded and seeded: its backend (run/drivers/sim.c) interleaves
  * logical clients micro-op by micro-op with its own random schedule, so
- * one seed gives one history. sim.c holds the store and the levels, ssi.c
- * serializable snapshot isolation. Rule: sim/ includes gen/ and core/.
+ * one seed gives one history. store.c holds the keys and versions, sim.c
+ * the transactions and the levels, ssi.c serializable snapshot isolation.
+ * Rule: sim/ includes gen/ and core/.
  * Versions of a key form a chain (prev: the older version); a list-append
  * version holds its own appended elements and names the version it extends
  * (parent), so a list is read by walking parents. Commit timestamps are a

@@ -1,6 +1,7 @@
 /*
- * sim/sim_int.h -- the simulated database's state, shared by sim.c (the
- * store and the levels) and ssi.c (serializable snapshot isolation).
+ * sim/sim_int.h -- the simulated database's state, shared by store.c (keys
+ * and versions), sim.c (transactions and the levels) and ssi.c
+ * (serializable snapshot isolation).
  */
 #ifndef ISO_RUN_SIM_INT_H
 #define ISO_RUN_SIM_INT_H
@@ -52,6 +53,7 @@ struct sim {
     size_t cap_chain;
 };
 
+/* store.c: key's state (made on first use). */
 struct sim_key *sim_key_get(struct sim *s, int64_t key);
 /* The newest version of k visible at snapshot snap, or ISO_NONE. */
 uint32_t sim_visible(const struct sim *s, const struct sim_key *k, int64_t snap);

@@ -3,7 +3,7 @@
  * (docs/FORMATS.md section 7):
  *   {"type":"ok","value":[["append",3,7],["r",4,[1,7]]]}
  *   {"type":"fail","error":"serialization failure"}
- * with the history readers' JSON value parser (history/json.h), into a
+ * with the history readers' JSON value parser (history/read_json.h), into a
  * store of the reply's own. An ok reply must repeat the request's
  * micro-ops (same function, key and written value) and fills in the
  * reads; integers must fit in 64 bits. Anything else is garbage, which the
@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "history/json.h"
+#include "history/read_json.h"
 #include "run/drivers/exec.h"
 
 /* v as a 64-bit integer, kept exactly; 0 when it is none or does not fit. */

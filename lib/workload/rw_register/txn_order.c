@@ -4,7 +4,7 @@
  * its entries.
  */
 #include "workload/rw_register/txn_order.h"
-#include "history/json.h"
+#include "history/read_json.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
 /*
- * history/edn.h -- the EDN value parser (read_edn.c), for the EDN reader
+ * history/read_edn.h -- the EDN value parser (read_edn.c), for the EDN reader
  * and for readers of EDN pieces (jepsen.log values).
  */
-#ifndef ISO_HISTORY_EDN_H
-#define ISO_HISTORY_EDN_H
+#ifndef ISO_HISTORY_READ_EDN_H
+#define ISO_HISTORY_READ_EDN_H
 
 #include "history/cursor.h"
 

@@ -1,5 +1,5 @@
 /*
- * graph/cycle.c -- the cycle search driver: components, the requested
+ * graph/cycle_search.c -- the cycle search driver: components, the requested
  * order of types, the time budget with its fallback, threads.
  *
  * As in Elle (txn.clj cycle-cases-in-scc), each non-trivial component is

@@ -1,10 +1,10 @@
 /*
- * history/json.h -- the JSON value parser (read_json.c), for the JSON
+ * history/read_json.h -- the JSON value parser (read_json.c), for the JSON
  * readers and for bare JSON values (a --transaction-order file, an exec
  * client's reply).
  */
-#ifndef ISO_HISTORY_JSON_H
-#define ISO_HISTORY_JSON_H
+#ifndef ISO_HISTORY_READ_JSON_H
+#define ISO_HISTORY_READ_JSON_H
 
 #include "history/cursor.h"
 
