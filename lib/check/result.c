@@ -108,7 +108,7 @@ isolde_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reporta
     t->pc = *pc;
     *pc = (iso_proof_ctx){0};
     t->threads = threads;
-    if (nt) iso_models_boundary(found, &r->not_, &r->n_not, &r->also_not, &r->n_also_not);
+    if (nt) iso_models_boundary(keep, &r->not_, &r->n_not, &r->also_not, &r->n_also_not);
     return r;
 }
 
