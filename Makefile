@@ -47,12 +47,15 @@ RUN_SRC      := $(sort $(wildcard lib/run/*.c lib/run/drivers/*.c))
 RUNNER_SRC   := $(GEN_SRC) $(SIM_SRC) $(RECORD_SRC) $(RUN_SRC)
 LIB_SRC  := $(CHECKER_SRC) $(RUNNER_SRC)
 CLI_SRC  := $(sort $(wildcard src/*.c))
-TEST_SRC := $(sort $(wildcard tests/test_*.c))
+# Unit tests mirror lib/'s folders: tests/unit/<folder>/test_x.c builds to
+# $(BUILD)/tests/unit/<folder>/test_x (tests/run-unit.sh runs them by path).
+TEST_SRC := $(sort $(shell find tests/unit -name 'test_*.c' 2>/dev/null))
+TEST_HDR := $(wildcard tests/unit/*.h)
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c bench/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CHECKER_OBJ := $(CHECKER_SRC:%.c=$(BUILD)/checker/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
-TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TESTS    := $(TEST_SRC:%.c=$(BUILD)/%)
 TOOLS    := $(TOOL_SRC:%.c=$(BUILD)/%)
 
 # Quiet by default; `make V=1` shows the commands.
@@ -120,10 +123,12 @@ $(BUILD)/isolde.pc: isolde.pc.in Makefile
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' $< > $@
 
 # Unit tests may use internal headers (lib/); they link the static library.
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libisolde.a tests/testutil.h
+# They run from the repository root and find their data there (tests/data,
+# tests/fixtures).
+$(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libisolde.a $(TEST_HDR)
 	@mkdir -p $(@D)
 	$(call say,TEST,$@)
-	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
 
 $(BUILD)/tests/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
