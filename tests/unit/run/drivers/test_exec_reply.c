@@ -1,0 +1,82 @@
+/*
+ * test_exec_reply.c -- the exec backend's reply parser
+ * (lib/run/drivers/exec_reply.c): well-formed replies, mismatches with the
+ * transaction asked, and garbage.
+ */
+#include "testutil.h"
+#include "gen/gen.h"
+#include "run/drivers/exec.h"
+
+/* Keeps t's result arrays (so that tests can reuse t without leaks). */
+static void sample(run_txn *t)
+{
+    int64_t *res = t->res;
+    char *text = t->text;
+    size_t cap = t->cap_res, cap_text = t->cap_text;
+    memset(t, 0, sizeof *t);
+    t->res = res;
+    t->cap_res = cap;
+    t->text = text;
+    t->cap_text = cap_text;
+    t->list_append = 1;
+    t->n = 3;
+    t->mops[0] = (run_mop){RUN_APPEND, 1, 3, 7, 0, 0, 0};
+    t->mops[1] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0};
+    t->mops[2] = (run_mop){RUN_R, 1, 5, 0, 0, 0, 0};
+}
+
+static int reply(run_txn *t, const char *line)
+{
+    sample(t);
+    t->n_res = 0;
+    return exec_parse_reply(line, strlen(line), t);
+}
+
+static void test_exec_replies(void **state)
+{
+    (void)state;
+    run_txn t = {0};
+    assert_int_equal(reply(&t, " {\"type\":\"ok\", \"value\":[[\"append\",3,7],"
+                               "[\"r\",4,[1, 2]],[\"r\",5,null]], \"extra\":{\"a\":[1,{}]}} "), RUN_OK);
+    assert_int_equal(t.mops[1].nil, 0);
+    assert_int_equal(t.mops[1].len, 2);
+    assert_int_equal(t.res[t.mops[1].off + 1], 2);
+    assert_int_equal(t.mops[2].nil, 1);
+    assert_int_equal(reply(&t, "{\"type\":\"fail\",\"error\":\"serialization failure\"}"), RUN_FAIL);
+    assert_string_equal(t.error, "serialization failure");
+    assert_int_equal(reply(&t, "{\"error\":null,\"type\":\"info\"}"), RUN_INFO);
+    assert_int_equal(reply(&t, "{\"value\":[[\"append\",3,7],[\"r\",4,[]],[\"r\",5,[9]]],\"type\":\"ok\"}"),
+                     RUN_OK);
+    run_txn_release(&t);
+}
+
+static void test_exec_garbage(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "", "garbage", "{}", "{\"type\":\"ok\"}", "{\"type\":\"maybe\"}",
+        "{\"type\":\"ok\",\"value\":[[\"append\",3,8],[\"r\",4,null],[\"r\",5,null]]}",
+        "{\"type\":\"ok\",\"value\":[[\"append\",3,7],[\"r\",4,null]]}",
+        "{\"type\":\"ok\",\"value\":[[\"append\",3,7],[\"r\",9,null],[\"r\",5,null]]}",
+        "{\"type\":\"ok\",\"value\":[[\"w\",3,7],[\"r\",4,null],[\"r\",5,null]]}",
+        "{\"type\":\"ok\",\"value\":[[\"append\",3,7],[\"r\",4,[1,]],[\"r\",5,null]]}",
+        "{\"type\":\"ok\",\"value\":[[\"append\",3,7],[\"r\",4,\"x\"],[\"r\",5,null]]}",
+        "{\"type\":\"fail\"} trailing", "{\"type\":\"fail\"", "{\"type\":\"fail\",}",
+        ("{\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+         "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],\"type\":\"fail\"}"),
+        "{\"type\":\"ok\",\"value\":[[\"append\",3,99999999999999999999999],[\"r\",4,null],[\"r\",5,null]]}",
+    };
+    run_txn t = {0};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (reply(&t, bad[i]) != -1) fail_msg("accepted garbage #%zu: %s", i, bad[i]);
+    run_txn_release(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exec_replies),
+        cmocka_unit_test(test_exec_garbage),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
