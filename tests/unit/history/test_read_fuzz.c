@@ -81,8 +81,7 @@ static void load_seeds(struct seeds *s)
         add_seed(s, inline_seeds[i], strlen(inline_seeds[i]));
     add_dir(s, "tests/fixtures/read");
     add_dir(s, "tests/fixtures/read/bad");
-    const char *shared = getenv("CI") ? tu_shared_dir() : NULL;
-    if (!shared && access("../shared", R_OK) == 0) shared = "../shared";
+    const char *shared = tu_shared_dir(); /* $ISOLDE_SHARED, ../shared */
     if (shared) {
         char dir[512];
         snprintf(dir, sizeof dir, "%s/corpus/isocheck", shared);

@@ -1,9 +1,9 @@
 /*
- * test_rw_register.c -- the rw-register workload (lib/rw_*.c) driven
+ * test_rw_register.c -- the rw-register workload (lib/workload/rw_register) driven
  * directly through analyze(): edges and direct anomalies on Elle's own
  * rw_register_test.clj histories, version-order sources and their cyclic
  * cases, the reduction of the version graph, explanations, workload
- * errors, and the --transaction-order reader (lib/txn_order.c).
+ * errors, and the --transaction-order reader (txn_order.c).
  */
 #include "testutil.h"
 #include "check/check.h"
