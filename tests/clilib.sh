@@ -1,29 +1,138 @@
-# clilib.sh -- sourced by the CLI test scripts in tests/cli: the build
-# directory ($1), the binary ($ISOLDE), a scratch directory, and counters.
+# clilib.sh -- sourced by the CLI test scripts tests/cli/tNNNN-*.sh: named
+# test cases in the shape of git's test_expect_success. It sets
+#   build     the build directory ($1, default build)
+#   isolde    the binary ($ISOLDE, default $build/isolde)
+#   tmp       a scratch directory, removed on exit
+#   script    the script's name (t2000-list-append)
+#
+#   test_case NAME <<'T'   runs the here-document's text up to the line T
+#   ...                    (or the text BODY of test_case NAME 'BODY') as
+#   T                      shell commands, in a subshell under `set -e`,
+#       with its stdout and stderr kept; the case passes when the body exits
+#       0. A failure prints "FAIL <script>: NAME", then what the body printed
+#       and the tail of the last expect_status command's stdout and stderr.
+#       Every command of a body must succeed, so write one per line: set -e
+#       does not stop at a failure left of && or after `!`, and test_case
+#       refuses bodies with either (use `not CMD`). Names are unique.
+#   test_skip NAME REASON   a case that cannot run here (it is counted and
+#       printed as skipped, never as passed).
+#   finish                  prints "<script>: N passed, M failed[, K skipped]"
+#       and exits 1 on a failure (or when no case ran), 77 when every case
+#       was skipped (run-all.sh says "skipped"), else 0.
+#
+# Helpers for bodies (each returns 1 with a message on stderr):
+#   expect_status WANT CMD...  CMD exits WANT; its stdout is kept in
+#                              $tmp/out, its stderr in $tmp/err
+#   expect_out PATTERN         $tmp/out has a line matching PATTERN (grep)
+#   expect_err PATTERN         $tmp/err has a line matching PATTERN
+#   not CMD...                 CMD fails
+# ISOLDE_TEST_VERBOSE=1 also prints "ok <script>: NAME" per passing case.
 build=${1:-build}
 isolde=${ISOLDE:-$build/isolde}
+script=$(basename "$0" .sh)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+pass=0; fail=0; skipped=0
 
-# expect_status WANT COMMAND...: run it (stdout to $tmp/out, stderr to
-# $tmp/err) and count whether it exited WANT.
-expect_status() {
-    want=$1; shift
-    "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
-    if [ "$got" = "$want" ]; then ok; else bad "$* -> exit $got, wanted $want"; tail -5 "$tmp/err"; fi
+# Helpers run untraced (the trace of a case shows the commands of its body).
+_quiet() { _x=$-; }
+_loud() { case $_x in *x*) set -x ;; esac; }
+
+expect_status() { # WANT COMMAND...
+    _quiet; { set +x; } 2>/dev/null
+    _want=$1; shift
+    _got=0
+    "$@" >"$tmp/out" 2>"$tmp/err" || _got=$?
+    [ "$_got" = "$_want" ] && { _loud; return 0; }
+    echo "exit $_got, wanted $_want: $*" >&2
+    _loud; return 1
 }
 
-# expect_out PATTERN: the last command's stdout contains it.
-expect_out() {
-    grep -q -- "$1" "$tmp/out" && ok || { bad "output lacks '$1'"; head -20 "$tmp/out"; }
+expect_out() { # PATTERN
+    _quiet; { set +x; } 2>/dev/null
+    grep -q -- "$1" "$tmp/out" && { _loud; return 0; }
+    echo "stdout lacks '$1'" >&2
+    _loud; return 1
 }
 
-# finish NAME: print the closing count; exit 1 on any failure.
+expect_err() { # PATTERN
+    _quiet; { set +x; } 2>/dev/null
+    grep -q -- "$1" "$tmp/err" && { _loud; return 0; }
+    echo "stderr lacks '$1'" >&2
+    _loud; return 1
+}
+
+not() { # COMMAND...
+    _quiet; { set +x; } 2>/dev/null
+    if "$@"; then echo "succeeded, but must fail: $*" >&2; _loud; return 1; fi
+    _loud; return 0
+}
+
+_tail() { # LABEL FILE: the file's last lines, indented
+    [ -s "$2" ] || return 0
+    echo "    --- $1 (tail):"
+    tail -n "${3:-10}" "$2" | sed 's/^/    | /'
+}
+
+_case_failed() { # NAME WHY
+    fail=$((fail + 1))
+    echo "FAIL $script: $1"
+    [ -n "$2" ] && echo "    $2"
+    # The trace's last command (helpers are untraced) is the one that failed.
+    _last=$(sed -n 's/^+@ //p' "$tmp/.log" | grep -v -e '^_quiet$' -e '^_x=' -e '^return [0-9]*$' | tail -n 1)
+    [ -n "$_last" ] && echo "    failed: $_last"
+    grep -v '^+@ ' "$tmp/.log" >"$tmp/.printed"
+    _tail "what the case printed" "$tmp/.printed" 15
+    _tail "stdout of the last expect_status (\$tmp/out)" "$tmp/out"
+    _tail "stderr of the last expect_status (\$tmp/err)" "$tmp/err"
+    return 0
+}
+
+_names='
+'
+test_case() { # NAME [BODY]; without BODY, the body is read from stdin
+    if [ $# -ge 2 ]; then _body=$2; else
+        _body=''
+        while IFS= read -r _line; do _body="$_body$_line
+"; done
+    fi
+    set -- "$1" "$_body"
+    : >"$tmp/.log"; : >"$tmp/out"; : >"$tmp/err"
+    case "$_names" in *"
+$1
+"*) _case_failed "$1" "(a second case of this name)"; return 0 ;;
+    esac
+    _names="$_names$1
+"
+    case "$2" in
+        *'&&'*) _case_failed "$1" "(the body uses &&; write one command per line)"; return 0 ;;
+        *'!'*) if printf '%s\n' "$2" | grep -q '^[[:space:]]*![[:space:]]'; then
+                   _case_failed "$1" "(the body negates with !, which set -e ignores; use not CMD)"; return 0
+               fi ;;
+    esac
+    ( PS4='+@ '; set -e; eval "set -x; $2" ) >"$tmp/.log" 2>&1 </dev/null
+    _rc=$?
+    if [ "$_rc" = 0 ]; then
+        pass=$((pass + 1))
+        [ -n "${ISOLDE_TEST_VERBOSE:-}" ] && echo "ok $script: $1"
+    else
+        _case_failed "$1" ""
+    fi
+    return 0
+}
+
+test_skip() { # NAME REASON
+    skipped=$((skipped + 1))
+    echo "skip $script: $1 ($2)"
+}
+
 finish() {
-    echo "$1: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit $?
+    _s=""; [ "$skipped" -gt 0 ] && _s=", $skipped skipped"
+    if [ $((pass + fail)) -eq 0 ] && [ "$skipped" -eq 0 ]; then
+        echo "$script: no test case ran"; exit 1
+    fi
+    echo "$script: $pass passed, $fail failed$_s"
+    [ "$fail" -gt 0 ] && exit 1
+    [ "$pass" -eq 0 ] && exit 77
+    exit 0
 }

@@ -26,8 +26,8 @@ def shared_dir():
     if os.environ.get("CI") == "true":
         print("conformance: CI=true but ../shared is missing")
         sys.exit(1)
-    print("conformance: ../shared not found; skipped")
-    sys.exit(0)
+    print("conformance: ../shared not found (set ISOLDE_SHARED); skipped")
+    sys.exit(77)  # skipped: tests/run-all.sh says so, never "ok"
 
 
 def load_deviations():

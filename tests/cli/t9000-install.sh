@@ -3,10 +3,6 @@
 # binary that a program can build and link against (static and shared).
 . tests/clilib.sh "$@"
 
-make -s BUILD="$build" install PREFIX="$tmp/prefix" >"$tmp/log" 2>&1 && ok || { bad "make install"; cat "$tmp/log"; }
-for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h lib/pkgconfig/isolde.pc; do
-    [ -e "$tmp/prefix/$f" ] && ok || bad "installed $f"
-done
 cat >"$tmp/use.c" <<'C'
 #include <isolde.h>
 #include <string.h>
@@ -28,11 +24,27 @@ int main(void)
 C
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
 san=""; [ -n "${ISOLDE_SANITIZE:-}" ] && san="-fsanitize=address,undefined" # a sanitized library
-cc $san -o "$tmp/use-static" "$tmp/use.c" $(pkg-config --cflags isolde) "$tmp/prefix/lib/libisolde.a" \
-    $(pkg-config --libs-only-other --static isolde) $(pkg-config --static --libs isolde | sed 's/-lisolde//') \
-    && "$tmp/use-static" && ok || bad "a program built against libisolde.a checks a history"
-cc $san -o "$tmp/use-shared" "$tmp/use.c" $(pkg-config --cflags --libs isolde) \
-    && LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/use-shared" && ok || bad "a program linked against libisolde.so checks a history"
-"$tmp/prefix/bin/isolde" --version >/dev/null && ok || bad "installed isolde runs"
 
-finish "install"
+test_case "make install PREFIX=... succeeds" <<'T'
+make -s BUILD="$build" install PREFIX="$tmp/prefix"
+T
+
+for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h lib/pkgconfig/isolde.pc; do
+    test_case "make install installs $f" 'test -e "$tmp/prefix/$f"'
+done
+
+test_case "a program built against the installed libisolde.a checks a history" <<'T'
+cc $san -o "$tmp/use-static" "$tmp/use.c" $(pkg-config --cflags isolde) "$tmp/prefix/lib/libisolde.a" $(pkg-config --libs-only-other --static isolde) $(pkg-config --static --libs isolde | sed 's/-lisolde//')
+"$tmp/use-static"
+T
+
+test_case "a program linked against the installed libisolde.so checks a history" <<'T'
+cc $san -o "$tmp/use-shared" "$tmp/use.c" $(pkg-config --cflags --libs isolde)
+LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/use-shared"
+T
+
+test_case "the installed isolde runs" <<'T'
+"$tmp/prefix/bin/isolde" --version >/dev/null
+T
+
+finish
