@@ -4,7 +4,8 @@
  * front; a regular file written through its mapping, readable as it stands
  * when the runner dies without closing it (lines, then newline filler), cut
  * to size on close, across chunk growth; pipes and devices written with
- * write(2) at each completion; write errors kept.
+ * write(2) at each completion; write errors kept; any op (rec_op_line: a
+ * nemesis line among client lines).
  */
 #include <errno.h>
 #include <fcntl.h>
