@@ -1,9 +1,11 @@
 #!/bin/sh
 # README.md's examples, run (tests/tools/readme_blocks.py takes the blocks
 # apart and lists its placeholder substitutions): the C library example
-# built against BUILD/libisolde.a with the Makefile's LDLIBS (isolde.pc's
-# Libs.private), on examples/g1c.json (exit 1) and on a missing file (exit 3,
-# "cannot open"); the text report block, which must be what
+# built against the static library as installed (BUILD/dist/libisolde.a,
+# only isolde_* visible; BUILD/libisolde.a where the build has no dist/)
+# with the Makefile's LDLIBS (isolde.pc's Libs.private), on
+# examples/g1c.json (exit 1) and on a missing file (exit 3, "cannot open");
+# the text report block, which must be what
 # `isolde check examples/g1c.json` ends with; and every command line under
 # "Checking a history", "Running against a database" and "Linearizability",
 # which must end in a verdict (0, 1 or 2), never an error (3). The block at
@@ -33,9 +35,10 @@ n=0
 done <"$r/commands"
 
 san=""; [ -n "${ISOLDE_SANITIZE:-}" ] && san="-fsanitize=address,undefined" # a sanitized library
-test_case "the C example builds against $build/libisolde.a without a warning" <<'T'
+lib=$build/dist/libisolde.a; [ -f "$lib" ] || lib=$build/libisolde.a
+test_case "the C example builds against $lib without a warning" <<'T'
 libs=$(sed -n 's/^Libs.private: //p' "$build/isolde.pc")
-${CC:-cc} $san -std=c17 -Wall -Wextra -Werror -Iinclude -o "$r/example" "$r/example.c" "$build/libisolde.a" $libs
+${CC:-cc} $san -std=c17 -Wall -Wextra -Werror -Iinclude -o "$r/example" "$r/example.c" "$lib" $libs
 T
 
 test_case "the C example finds the G1c of examples/g1c.json: exit 1" <<'T'
