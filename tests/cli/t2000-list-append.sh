@@ -9,6 +9,8 @@
 printf '{"index":0,"type":"invoke","process":0,"value":[["append","x",1]]}\n{"index":1,"type":"ok","process":0,"value":[["append","x",1]]}\n' >"$tmp/one.jsonl"
 # Two processes append the same element.
 printf '{"index":0,"type":"ok","process":0,"value":[["append","x",1]]}\n{"index":1,"type":"ok","process":1,"value":[["append","x",1]]}\n' >"$tmp/dup.jsonl"
+# An internal anomaly, and beside it a garbage read (9 was never appended).
+printf '{:type :ok, :process 0, :value [[:append :x 1] [:r :x [2]]]}\n{:type :ok, :process 1, :value [[:append :x 2]]}\n{:type :ok, :process 2, :value [[:r :y [9]]]}\n' >"$tmp/internal-garbage.edn"
 # A micro-op list-append does not know.
 printf '{"index":0,"type":"ok","process":0,"value":[["inc","x",1]]}\n' >"$tmp/mop.jsonl"
 
@@ -60,6 +62,14 @@ T
 test_case 'JSON of a valid history is {"valid?": true}' <<'T'
 expect_status 0 "$isolde" check --json examples/valid.jsonl
 python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == {"valid?": True}' "$tmp/out"
+T
+
+# docs/DEVIATIONS.md: not and also-not come from the anomaly types reported.
+test_case "not agrees with the reported anomalies" <<'T'
+expect_status 1 "$isolde" check --json -c '' -a internal "$tmp/internal-garbage.edn"
+expect_out '"anomaly-types": \["internal"\]'
+expect_out '"not": \["read-atomic"\]'
+not grep -q 'read-uncommitted' "$tmp/out"
 T
 
 test_case "G1c text proof names the append and ends in a contradiction" <<'T'
