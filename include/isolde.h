@@ -188,6 +188,27 @@ typedef struct isolde_check_opts {
 
 ISOLDE_API void isolde_check_opts_init(isolde_check_opts *o);
 
+/* USAGE if o names a consistency model or an anomaly the check does not
+ * know (the message gives the closest known name when one is close), or
+ * o was not initialised; OK otherwise. Nothing is read: call it before
+ * reading a history to fail at once. */
+ISOLDE_API isolde_status isolde_check_opts_validate(const isolde_check_opts *o, isolde_error *err);
+
+/* The names the options take. isolde_model_name(i): the i-th of the 54
+ * consistency model names (the 36 canonical models first, then Elle's
+ * other names for them), NULL past the end; isolde_model_canonical: the
+ * canonical model a name stands for ("serializable" -> "PL-3"), NULL if it
+ * is none; isolde_anomaly_name(i): the i-th anomaly name, NULL past the
+ * end. The strings are static. */
+ISOLDE_API const char *isolde_model_name(size_t i);
+ISOLDE_API const char *isolde_model_canonical(const char *name);
+ISOLDE_API const char *isolde_anomaly_name(size_t i);
+/* 1 if a check with o reports anomaly as a violation (Elle's
+ * prohibited-anomaly-types: what o's models forbid, every anomaly o asks
+ * for, and every anomaly implying one of those), 0 if not, -1 if o or
+ * anomaly names something unknown. */
+ISOLDE_API int isolde_check_opts_forbid(const isolde_check_opts *o, const char *anomaly);
+
 /* A check's result. Opaque. */
 typedef struct isolde_result isolde_result;
 

@@ -3,6 +3,7 @@
  * of a history that does not say, and running the row's checker.
  */
 #include "checkers.h"
+#include "check/check.h"
 #include "linear/linear.h"
 #include "report/report.h"
 #include "workload/list_append/list_append.h"
@@ -54,26 +55,6 @@ isolde_status isolde_workload_parse(const char *name, isolde_workload *out)
     return ISOLDE_ERR_USAGE;
 }
 
-void isolde_check_opts_init(isolde_check_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->size = sizeof *o;
-    o->cycle_search_timeout_ms = 1000;
-}
-
-/* The caller's options as this library knows them: defaults for fields a
- * smaller, older struct lacks; -1 when they were never initialised. */
-static int check_opts(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err)
-{
-    isolde_check_opts_init(o);
-    if (!user) return 0;
-    if (user->size < offsetof(isolde_check_opts, workload) + sizeof user->workload)
-        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
-                        "check options not initialised (isolde_check_opts_init)");
-    memcpy(o, user, user->size < sizeof *o ? user->size : sizeof *o);
-    o->size = sizeof *o;
-    return 0;
-}
 
 static isolde_workload detect_workload(const isolde_history *h)
 {
@@ -104,7 +85,7 @@ static int check(void *arg, isolde_error *err)
 {
     struct check_call *c = arg;
     isolde_check_opts o;
-    if (check_opts(c->user, &o, err)) return -1;
+    if (iso_check_opts_copy(c->user, &o, err)) return -1;
     const isolde_history *h = c->h;
     isolde_workload wl = o.workload != ISOLDE_WORKLOAD_AUTO ? o.workload : detect_workload(h);
     const iso_checker *k = iso_checker_of(wl);

@@ -79,6 +79,9 @@ typedef struct cli_check {
 void cli_check_init(cli_check *c);
 /* The check options' table, filling c. */
 cli_table cli_check_table(cli_check *c);
+/* The models and anomalies c names, checked before anything is read: 0,
+ * or -1 having printed why they are bad. */
+int cli_check_validate(const cli_check *c);
 /* Check h, print the report to stdout as the options ask, write -d files;
  * returns the exit status (a verdict, or EXIT_ERROR). */
 int cli_check_history(cli_check *c, const char *name, const isolde_history *h);
@@ -88,5 +91,6 @@ void cli_print_error(const isolde_error *e);
 /* ---- subcommands: argv[0] is the subcommand's name ---- */
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_models(int argc, char **argv);
 
 #endif

@@ -52,10 +52,10 @@ static const cli_opt check_opts[] = {
      "cas-register, kv, mutex, fifo-queue, lin-set (linearizability; 'set' is lin-set's old name)",
      0, 0, set_workload, 0},
     {'c', "consistency-models", CLI_STRING, C(opts.models), "L",
-     "comma-separated models (default strict-serializable; '' checks none, only -a); any of Elle's 54 names",
+     "comma-separated models (default strict-serializable; '' checks none, only -a); any of Elle's 54 names (isolde models lists them)",
      0, 0, NULL, 0},
     {'a', "anomalies", CLI_STRING, C(opts.anomalies), "L",
-     "comma-separated anomalies to look for as well (e.g. G1,G2)", 0, 0, NULL, 0},
+     "comma-separated anomalies to look for as well (e.g. G1,G2; isolde models)", 0, 0, NULL, 0},
     {'s', "cycle-search-timeout", CLI_LONG, C(opts.cycle_search_timeout_ms), "MS",
      "budget per strongly connected component (1000)", 0, LMAX, NULL, 0},
     {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log",
@@ -103,6 +103,15 @@ void cli_print_error(const isolde_error *e)
     isolde_error_text(e, line, sizeof line);
     if (e->file[0]) fprintf(stderr, "%s\n", line);
     else fprintf(stderr, "isolde: %s\n", line);
+}
+
+int cli_check_validate(const cli_check *c)
+{
+    isolde_error err;
+    if (!isolde_check_opts_validate(&c->opts, &err)) return 0;
+    cli_print_error(&err);
+    fprintf(stderr, "isolde models lists every model and anomaly name\n");
+    return -1;
 }
 
 int cli_check_history(cli_check *c, const char *name, const isolde_history *h)

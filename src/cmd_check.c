@@ -43,6 +43,7 @@ int cmd_check(int argc, char **argv)
     cli_table t = cli_check_table(&c);
     const char **files = malloc((size_t)argc * sizeof *files);
     int n = 0, rc = cli_parse(argc, argv, "check", &t, 1, NULL, NULL, files, &n);
+    if (rc == 0 && n && cli_check_validate(&c)) rc = -1;
     if (rc > 0 || (!rc && !n)) help(rc > 0 ? stdout : stderr, &t);
     int status = rc > 0 ? 0 : rc < 0 || !n ? EXIT_ERROR : ISOLDE_VALID;
     for (int i = 0; !rc && i < n; i++) {

@@ -169,6 +169,7 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
     }
     free(pos);
     apply(r);
+    if (rc == 0 && cli_check_validate(&r->check)) rc = -1;
     return rc < 0 ? -1 : rc > 0 ? 0 : 1;
 }
 

@@ -17,6 +17,7 @@ static const struct command {
 } commands[] = {
     {"check", "[options] FILE...", "check recorded histories", cmd_check},
     {"run", "BACKEND [options]", "drive a database, record a history, check it", cmd_run},
+    {"models", "[NAME...]", "the model and anomaly names; what each one forbids", cmd_models},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -15,6 +15,12 @@ const char *iso_anomaly_name(int a)
     return a >= 0 && a < ISO_A_COUNT ? names[a] : "?";
 }
 
+const char *iso_anomaly_name_at(size_t i, void *arg)
+{
+    (void)arg;
+    return i < ISO_A_COUNT ? names[i] : NULL;
+}
+
 int iso_anomaly_parse(const char *name)
 {
     for (int a = 0; a < ISO_A_COUNT; a++)

@@ -72,6 +72,8 @@ _Static_assert(ISO_A_G2_REALTIME == ISO_CYCLE(ISO_CB_G2, ISO_CV_REALTIME), "cycl
 _Static_assert(ISO_A_PL_1_CYCLE_EXISTS == ISO_N_CYCLE_TYPES, "cycle types come first");
 
 const char *iso_anomaly_name(int a);
+/* The i-th name, NULL past the last; arg unused (an iso_name_at). */
+const char *iso_anomaly_name_at(size_t i, void *arg);
 /* -1 if unknown. */
 int iso_anomaly_parse(const char *name);
 /* 1 if observing a implies that b is present (reflexive, transitive). */

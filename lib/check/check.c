@@ -9,6 +9,7 @@
 #include "check/result.h"
 #include "check/search.h"
 #include "graph/order.h"
+#include "core/names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,15 +97,23 @@ static int add_anomaly(const char *name, void *arg)
     return 0;
 }
 
+/* USAGE: an unknown name of a kind, with the closest known one. */
+static int unknown_name(isolde_error *err, const char *kind, const char *bad, iso_name_at known)
+{
+    const char *close = iso_closest_name(bad, known, NULL);
+    if (close) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown %s '%s' (did you mean %s?)", kind, bad, close);
+    return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown %s '%s'", kind, bad);
+}
+
 /* Elle's prohibited-anomaly-types: what the models forbid plus every
  * anomaly implying one asked for. */
 int iso_reportable(const isolde_check_opts *o, uint8_t set[ISO_A_COUNT], isolde_error *err)
 {
     names ns = {0};
     if (for_each_name(o->models ? o->models : "strict-serializable", add_model, &ns))
-        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown consistency model: %s (see isolde check --help)", ns.bad);
+        return unknown_name(err, "consistency model", ns.bad, iso_model_name_at);
     if (o->anomalies && for_each_name(o->anomalies, add_anomaly, &ns))
-        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown anomaly: %s", ns.bad);
+        return unknown_name(err, "anomaly", ns.bad, iso_anomaly_name_at);
     iso_models_prohibited(ns.models, ns.n_models, set);
     iso_anomalies_implying(ns.anomalies);
     for (int a = 0; a < ISO_A_COUNT; a++) set[a] |= ns.anomalies[a];

@@ -5,6 +5,7 @@
  * make the result.
  *
  *   check.c     the pipeline, and the context it shares with workloads
+ *   opts.c      the options: defaults, validation, the names they take
  *   finding.c   the findings sink
  *   anomaly.c   Elle's anomaly names and implications
  *   models.c    Elle's 54 model names, what each prohibits, not / also-not
@@ -78,6 +79,11 @@ int iso_check_txns(const isolde_history *h, const isolde_check_opts *o, const is
  * thread running main_job, then side_job. */
 typedef void (*iso_ctx_job)(iso_ctx *ctx, void *arg);
 void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void *arg);
+
+/* The caller's options as this library knows them (check/opts.c):
+ * defaults for fields a smaller, older struct lacks; -1 with err when they
+ * were never initialised. user may be NULL (all defaults). */
+int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err);
 
 /* What makes a check fail (Elle's prohibited-anomaly-types) for o's models
  * and anomalies; -1 with err on an unknown name. */

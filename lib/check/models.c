@@ -244,6 +244,13 @@ int iso_model_parse(const char *name)
 
 int iso_model_count(void) { return M_COUNT; }
 
+const char *iso_model_name_at(size_t i, void *arg)
+{
+    (void)arg;
+    if (i < M_COUNT) return canonical_names[i];
+    return i - M_COUNT < N_OF(aliases) ? aliases[i - M_COUNT].name : NULL;
+}
+
 static int valid_model(int m) { return m >= 0 && m < M_COUNT; }
 
 const char *iso_model_friendly(int m)

@@ -17,6 +17,9 @@
  * unknown. */
 int iso_model_parse(const char *name);
 int iso_model_count(void);                 /* canonical models */
+/* The i-th accepted name (the canonical ones first, then Elle's other
+ * names), NULL past the 54th; arg unused (an iso_name_at). */
+const char *iso_model_name_at(size_t i, void *arg);
 const char *iso_model_friendly(int m);     /* name used in not / also-not */
 const char *iso_model_canonical(int m);
 /* 1 if a history satisfying model a also satisfies model b (reflexive,

@@ -10,6 +10,7 @@
  *   phase.h     the monotonic clock and the ISOLDE_TIMING phase timer
  *   value.h     the values of a history: tagged 64-bit words in a store
  *   keys.h      dense ids for values by structural equality
+ *   names.h     the closest name to a misspelt one ("did you mean ...?")
  *
  * Rule: core/ includes only the public header and the C library.
  */

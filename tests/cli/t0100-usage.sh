@@ -9,7 +9,7 @@ T
 
 test_case "unknown model is a usage error naming the model" <<'T'
 expect_status 3 "$isolde" check -c no-such-model examples/valid.jsonl
-expect_err "unknown consistency model: no-such-model"
+expect_err "unknown consistency model 'no-such-model'"
 T
 
 test_case "check: an unknown option is a usage error" <<'T'
@@ -46,6 +46,51 @@ T
 
 test_case "run sim: an unknown option is a usage error" <<'T'
 expect_status 3 "$isolde" run sim --bogus
+T
+
+test_case "check: an unknown model fails before any file is read, naming the closest" <<'T'
+expect_status 3 "$isolde" check -c serializabel /nonexistent/history.edn
+expect_err "unknown consistency model 'serializabel' (did you mean serializable?)"
+expect_err "isolde models lists"
+not grep -q nonexistent "$tmp/err"
+T
+
+test_case "check: an unknown anomaly fails before any file is read, naming the closest" <<'T'
+expect_status 3 "$isolde" check -c '' -a G2-itme /nonexistent/history.edn
+expect_err "unknown anomaly 'G2-itme' (did you mean G2-item?)"
+T
+
+test_case "check: a name nothing is close to gets no suggestion" <<'T'
+expect_status 3 "$isolde" check -c wibble examples/valid.jsonl
+expect_err "unknown consistency model 'wibble'$"
+T
+
+test_case "run sim: an unknown model fails before the run starts" <<'T'
+expect_status 3 "$isolde" run sim -c strict-serialisable -o "$tmp/never.jsonl"
+expect_err "did you mean strict-serializable?"
+not test -e "$tmp/never.jsonl"
+T
+
+test_case "models lists all 54 model names and every anomaly name" <<'T'
+expect_status 0 "$isolde" models
+expect_out "^consistency models .*: 54 names for 36 models$"
+test "$(sed -n '2,37p' "$tmp/out" | tr -s ' ,' '\n\n' | grep -c .)" = 54
+expect_out "^  PL-3  *conflict-serializable, serializable$"
+sed -n '/^anomalies/,$p' "$tmp/out" | grep -qw G-single-item-realtime
+sed -n '/^anomalies/,$p' "$tmp/out" | grep -qw garbage-read
+T
+
+test_case "models NAME: what -c NAME or -a NAME reports" <<'T'
+expect_status 0 "$isolde" models read-committed G1
+expect_out "^read-committed (PL-2): a check with -c read-committed reports$"
+sed -n '2p' "$tmp/out" | grep -qw G1c
+not grep -qw G2-item "$tmp/out"
+expect_out "^G1 (an anomaly): a check with -c '' -a G1 reports$"
+T
+
+test_case "models: an unknown name is an error with the closest of each kind" <<'T'
+expect_status 3 "$isolde" models repeatable-reed
+expect_err "did you mean repeatable-read?"
 T
 
 finish

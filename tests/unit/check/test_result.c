@@ -87,7 +87,7 @@ static void counts_and_unknown_names(void **state)
     uint8_t rep[ISO_A_COUNT];
     isolde_error err = {0};
     assert_int_equal(iso_reportable(&o, rep, &err), -1);
-    assert_non_null(strstr(err.msg, "unknown anomaly: bogus"));
+    assert_non_null(strstr(err.msg, "unknown anomaly 'bogus'"));
     o.anomalies = "G1";
     assert_int_equal(iso_reportable(&o, rep, &err), 0);
     assert_true(rep[ISO_A_G_SINGLE_ITEM_REALTIME]); /* strong SI */

@@ -1,0 +1,69 @@
+/*
+ * check/opts.c -- the check's options: their defaults, a caller's struct
+ * as this library knows it (older, smaller structs get defaults for what
+ * they lack), validation before anything is read, and the names the
+ * options take, for a program to list or test (`isolde models`). Static
+ * strings; nothing here allocates.
+ */
+#include "isolde.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/models.h"
+#include "core/core.h"
+
+void isolde_check_opts_init(isolde_check_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->size = sizeof *o;
+    o->cycle_search_timeout_ms = 1000;
+}
+
+int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err)
+{
+    isolde_check_opts_init(o);
+    if (!user) return 0;
+    if (user->size < offsetof(isolde_check_opts, workload) + sizeof user->workload)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
+                        "check options not initialised (isolde_check_opts_init)");
+    memcpy(o, user, user->size < sizeof *o ? user->size : sizeof *o);
+    o->size = sizeof *o;
+    return 0;
+}
+
+/* o's reportable set; -1 with err for options that are not initialised
+ * or name something unknown. */
+static int reportable(const isolde_check_opts *user, uint8_t set[ISO_A_COUNT], isolde_error *err)
+{
+    isolde_check_opts o;
+    return iso_check_opts_copy(user, &o, err) ? -1 : iso_reportable(&o, set, err);
+}
+
+isolde_status isolde_check_opts_validate(const isolde_check_opts *o, isolde_error *err)
+{
+    uint8_t set[ISO_A_COUNT];
+    isolde_error e;
+    if (!reportable(o, set, &e)) return ISOLDE_OK;
+    if (err) *err = e;
+    return e.code;
+}
+
+int isolde_check_opts_forbid(const isolde_check_opts *o, const char *anomaly)
+{
+    uint8_t set[ISO_A_COUNT];
+    isolde_error err;
+    int a = anomaly ? iso_anomaly_parse(anomaly) : -1;
+    return a < 0 || reportable(o, set, &err) ? -1 : set[a];
+}
+
+const char *isolde_model_name(size_t i) { return iso_model_name_at(i, NULL); }
+
+const char *isolde_model_canonical(const char *name)
+{
+    int m = name ? iso_model_parse(name) : -1;
+    return m < 0 ? NULL : iso_model_canonical(m);
+}
+
+const char *isolde_anomaly_name(size_t i) { return iso_anomaly_name_at(i, NULL); }

@@ -1,0 +1,73 @@
+/* test_opts.c -- check/opts.c: the options' defaults, validation before a
+ * history is read (with the closest name), and the names they take. */
+#include "testutil.h"
+#include "isolde.h"
+
+static void every_name_is_listed_once(void **state)
+{
+    (void)state;
+    size_t n = 0, canonical = 0;
+    for (const char *m; (m = isolde_model_name(n)); n++) {
+        for (size_t j = 0; j < n; j++) assert_string_not_equal(isolde_model_name(j), m);
+        canonical += strcmp(isolde_model_canonical(m), m) == 0;
+    }
+    assert_int_equal(n, 54); /* Elle's all-models */
+    assert_int_equal(canonical, 36);
+    assert_string_equal(isolde_model_canonical("serializable"), "PL-3");
+    assert_string_equal(isolde_model_canonical("strict-serializable"), "PL-SS");
+    assert_null(isolde_model_canonical("serializabel"));
+    assert_null(isolde_model_canonical(NULL));
+    size_t a = 0;
+    while (isolde_anomaly_name(a)) a++;
+    assert_true(a > 60);
+    assert_string_equal(isolde_anomaly_name(0), "G0");
+}
+
+static void validation_names_the_closest(void **state)
+{
+    (void)state;
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
+    isolde_error err = {.code = ISOLDE_ERR_INTERNAL};
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_OK);
+    assert_int_equal(err.code, ISOLDE_ERR_INTERNAL); /* untouched on success */
+    o.models = "read-committed,snapshot-isolaton";
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(err.msg, "unknown consistency model 'snapshot-isolaton' "
+                                 "(did you mean snapshot-isolation?)");
+    o.models = "", o.anomalies = "G1,lost-updates";
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(err.msg, "unknown anomaly 'lost-updates' (did you mean lost-update?)");
+    assert_int_equal(isolde_check_opts_validate(&o, NULL), ISOLDE_ERR_USAGE);
+    isolde_check_opts raw = {0}; /* never initialised */
+    assert_int_equal(isolde_check_opts_validate(&raw, &err), ISOLDE_ERR_USAGE);
+    assert_int_equal(isolde_check_opts_validate(NULL, &err), ISOLDE_OK); /* defaults */
+}
+
+static void forbid_is_elles_prohibited_set(void **state)
+{
+    (void)state;
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
+    o.models = "read-committed";
+    assert_int_equal(isolde_check_opts_forbid(&o, "G1c"), 1);
+    assert_int_equal(isolde_check_opts_forbid(&o, "G0"), 1);
+    assert_int_equal(isolde_check_opts_forbid(&o, "G2-item"), 0);
+    assert_int_equal(isolde_check_opts_forbid(&o, "no-such"), -1);
+    o.models = "", o.anomalies = "G1";
+    assert_int_equal(isolde_check_opts_forbid(&o, "G1a"), 1); /* implies G1 */
+    assert_int_equal(isolde_check_opts_forbid(&o, "G2"), 0);
+    o.anomalies = "G1,bogus";
+    assert_int_equal(isolde_check_opts_forbid(&o, "G1a"), -1);
+    assert_int_equal(isolde_check_opts_forbid(NULL, "G1c-realtime"), 1); /* strict-serializable */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_name_is_listed_once),
+        cmocka_unit_test(validation_names_the_closest),
+        cmocka_unit_test(forbid_is_elles_prohibited_set),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
