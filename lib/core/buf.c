@@ -48,6 +48,18 @@ void iso_buf_printf(iso_buf *b, const char *fmt, ...)
     b->n += (size_t)n;
 }
 
+void iso_buf_duration(iso_buf *b, int64_t ns)
+{
+    static const struct { double scale; const char *unit; } units[] = {
+        {1e9, "s"}, {1e6, "ms"}, {1e3, "\xc2\xb5s"}, {1, "ns"}};
+    double mag = ns < 0 ? -(double)ns : (double)ns;
+    size_t u = 0;
+    /* the largest unit of which there is one after rounding to 3 digits */
+    while (u + 1 < sizeof units / sizeof units[0] && mag < units[u].scale * 0.9995) u++;
+    double x = (double)ns / units[u].scale;
+    iso_buf_printf(b, mag >= 999.5e9 ? "%.0f %s" : "%.3g %s", x, units[u].unit);
+}
+
 const char *iso_buf_cstr(iso_buf *b)
 {
     if (!b->p) iso_buf_put(b, "", 0);

@@ -21,6 +21,9 @@ void iso_buf_puts(iso_buf *b, const char *s);
 /* Decimal text of an integer. */
 void iso_buf_int(iso_buf *b, int64_t v);
 void iso_buf_printf(iso_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A span of ns nanoseconds in the unit that suits it, three significant
+ * digits: "850 ns", "12.5 µs", "3.07 ms", "1.5 s", "4217 s". */
+void iso_buf_duration(iso_buf *b, int64_t ns);
 /* Returns the NUL-terminated contents (owned by b). */
 const char *iso_buf_cstr(iso_buf *b);
 void iso_buf_free(iso_buf *b);

@@ -232,15 +232,17 @@ static void print_op(const isolde_history *h, const iso_op *op, iso_buf *out, in
     const char *sep = json ? ",\"" : ", :", *eq = json ? "\":" : " ";
     iso_buf_puts(out, json ? "{\"index\":" : "{:index ");
     iso_buf_int(out, op->index);
-    iso_buf_puts(out, json ? ",\"time\":" : ", :time ");
-    iso_buf_int(out, op->time);
+    if (op->time != -1) { /* -1: the input had no :time */
+        iso_buf_puts(out, json ? ",\"time\":" : ", :time ");
+        iso_buf_int(out, op->time);
+    }
     iso_buf_puts(out, json ? ",\"type\":\"" : ", :type :");
     iso_buf_puts(out, iso_op_type_name(op->type));
     if (json) iso_buf_puts(out, "\"");
     static const char *const names[] = {"process", "f", "value", "error"};
     const iso_val vals[] = {op->process, iso_op_f(h, op), op->value, iso_op_error(h, op)};
     for (size_t i = 0; i < COUNT(names); i++) {
-        if (i == 3 && iso_is_nil(vals[i])) break;
+        if ((i == 1 || i == 3) && iso_is_nil(vals[i])) continue; /* no :f, no :error */
         iso_buf_puts(out, sep);
         iso_buf_puts(out, names[i]);
         iso_buf_puts(out, eq);

@@ -89,7 +89,9 @@ static inline iso_val iso_op_error(const isolde_history *h, const iso_op *op)
     return h->extras[op->extra].error;
 }
 
-/* Print an op as Elle prints it: {:index 0, :time -1, :type :ok, ...}. */
+/* Print an op as Elle prints it, {:index 0, :time 5, :type :ok, :process 0, :f :txn,
+ * :value [...]}, with only the fields the input had: no :time when it had
+ * none (time -1), no :f or :error when nil. */
 void iso_op_edn(const isolde_history *h, const iso_op *op, iso_buf *out);
 void iso_op_json(const isolde_history *h, const iso_op *op, iso_buf *out);
 const char *iso_op_type_name(int type);

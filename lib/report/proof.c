@@ -27,11 +27,12 @@ static void explain_order(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int b
     }
     const iso_op *ib = &h->ops[y->inv != ISO_NONE ? y->inv : y->cmp];
     iso_buf_printf(text, "%s completed at index %" PRId64, ta, ca->index);
-    if (ca->time >= 0 && ib->time >= 0)
-        iso_buf_printf(text, ", %.3f seconds before the invocation of %s, at index %" PRId64,
-                       (double)(ib->time - ca->time) / 1e9, tb, ib->index);
-    else
-        iso_buf_printf(text, ", before the invocation of %s, at index %" PRId64, tb, ib->index);
+    if (ca->time >= 0 && ib->time >= 0) {
+        iso_buf_puts(text, ", ");
+        iso_buf_duration(text, ib->time - ca->time);
+    }
+    iso_buf_printf(text, "%sbefore the invocation of %s, at index %" PRId64,
+                   ca->time >= 0 && ib->time >= 0 ? " " : ", ", tb, ib->index);
     iso_buf_puts(json, "{\"type\":\"realtime\",\"a'\":");
     iso_op_json(h, ca, json);
     iso_buf_puts(json, ",\"b\":");

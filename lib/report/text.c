@@ -13,10 +13,18 @@ const char *iso_report_validity(isolde_validity v)
     return v == ISOLDE_VALID ? "true" : v == ISOLDE_INVALID ? "false" : "unknown";
 }
 
+enum { WIDTH = 78 };
+
+/* "label: a, b, c", wrapped before WIDTH columns; continuation lines are
+ * indented under the first name. */
 static void names_line(FILE *out, const char *label, const char **names, size_t n)
 {
-    fprintf(out, "%s:", label);
-    for (size_t i = 0; i < n; i++) fprintf(out, "%s %s", i ? "," : "", names[i]);
+    int indent = (int)strlen(label) + 2, col = fprintf(out, "%s:", label);
+    for (size_t i = 0; i < n; i++) {
+        int w = (int)strlen(names[i]) + (i + 1 < n); /* the name and its comma */
+        if (i && col + 1 + w > WIDTH) col = fprintf(out, "\n%*s", indent - 1, "") - 1;
+        col += fprintf(out, " %s%s", names[i], i + 1 < n ? "," : "");
+    }
     fputc('\n', out);
 }
 

@@ -346,7 +346,7 @@ static int explain_append(const iso_proof_ctx *pc, uint32_t a, int bit, size_t j
     if (bit == ISO_EDGE_WW) {
         const la_append *w = has_prev ? writer_of(st, key, prev) : NULL;
         if (!w || w->txn != a) return 0;
-        iso_edge_text(pc, text, "%2 appended %B after %1 appended %A to %K", ta, tb, kv, prev, v);
+        iso_edge_text(pc, text, "%2 appended %B after %1 appended %A to key %K", ta, tb, kv, prev, v);
         iso_edge_json(pc, json, "ww", kv, NULL, prev, &v, mop_index_of(pc, a, LA_APPEND, key, prev, 0),
                       (long)j);
         return 1;
@@ -356,9 +356,9 @@ static int explain_append(const iso_proof_ctx *pc, uint32_t a, int bit, size_t j
     for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1] && !found; r++) found = st->rd[r] == a;
     if (!found) return 0;
     if (has_prev)
-        iso_edge_text(pc, text, "%1 did not observe %2's append of %B to %K", ta, tb, kv, prev, v);
+        iso_edge_text(pc, text, "%1 did not observe %2's append of %B to key %K", ta, tb, kv, prev, v);
     else
-        iso_edge_text(pc, text, "%1 observed the initial (nil) state of %K, which %2 created by appending %B",
+        iso_edge_text(pc, text, "%1 observed the initial (nil) state of key %K, which %2 created by appending %B",
                       ta, tb, kv, v, v);
     long am = mop_index_of(pc, a, LA_READ, key, prev, has_prev ? 1 : 2);
     iso_edge_json(pc, json, "rw", kv, has_prev ? NULL : "\"elle.list-append/init\"", prev, &v, am, (long)j);

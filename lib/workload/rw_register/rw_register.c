@@ -370,7 +370,7 @@ static int explain_key(const iso_proof_ctx *pc, const rw_ext *ea, const rw_ext *
     if (bit == ISO_EDGE_WR) {
         if (ea->wr == ISO_NONE || eb->rd != ea->wr) return 0;
         iso_val v = st->ver[ea->wr].val;
-        iso_edge_text(pc, text, "%1 wrote %K = %A, which was read by %2", ta, tb, key, v, v);
+        iso_edge_text(pc, text, "%1 wrote key %K = %A, which was read by %2", ta, tb, key, v, v);
         iso_edge_json(pc, json, "wr", key, NULL, v, NULL, ea->wr_mop, eb->rd_mop);
         return 1;
     }

@@ -163,9 +163,9 @@ static void test_print_ops(void **state)
                              "{:process :nemesis, :type :fail, :f :kill, :time 5, :error :down}",
                              ISOLDE_FORMAT_EDN);
     assert_string_equal(rt_op(h, 0, 0),
-                        "{:index 0, :time -1, :type :ok, :process 0, :f nil, :value [[:w :x 1] [:r :y 1]]}");
+                        "{:index 0, :type :ok, :process 0, :value [[:w :x 1] [:r :y 1]]}");
     assert_string_equal(rt_op(h, 0, 1),
-                        "{\"index\":0,\"time\":-1,\"type\":\"ok\",\"process\":0,\"f\":null,"
+                        "{\"index\":0,\"type\":\"ok\",\"process\":0,"
                         "\"value\":[[\"w\",\"x\",1],[\"r\",\"y\",1]]}");
     assert_string_equal(rt_op(h, 1, 0),
                         "{:index 1, :time 5, :type :fail, :process :nemesis, :f :kill, :value nil, "

@@ -450,7 +450,7 @@ static void transaction_order_g2(void **state)
     iso_buf_free(&t);
     iso_buf_free(&j);
     iso_rw_register_ops.explain(&f->ctx.pc, 0, 1, ISO_EDGE_WR, "T1", "T2", &t, &j);
-    assert_string_equal(iso_buf_cstr(&t), "T1 wrote :x = 1, which was read by T2");
+    assert_string_equal(iso_buf_cstr(&t), "T1 wrote key :x = 1, which was read by T2");
     assert_string_equal(iso_buf_cstr(&j), "{\"type\":\"wr\",\"key\":\"x\",\"value\":1,\"a-mop-index\":0,\"b-mop-index\":0}");
     iso_buf_free(&t);
     iso_buf_free(&j);
