@@ -1,0 +1,59 @@
+/* test_checkers.c -- lib/checkers.c, the public check: on any failure the
+ * result out-pointer is NULL (never left dangling or as it was), the
+ * reads' history out-pointers likewise, and err is filled; so a caller
+ * that frees what it got after a failure frees nothing twice. */
+#include "testutil.h"
+#include "isolde.h"
+
+static void *const stale = (void *)&stale; /* what a careless caller left there */
+
+static void reads_leave_no_stale_history(void **state)
+{
+    (void)state;
+    isolde_error err;
+    isolde_history *h = stale;
+    assert_int_equal(isolde_history_read_file("/nonexistent/h.edn", NULL, &h, &err), ISOLDE_ERR_IO);
+    assert_null(h);
+    h = stale;
+    assert_int_equal(isolde_history_read_mem("bad", "{:type", 6, NULL, &h, &err), ISOLDE_ERR_PARSE);
+    assert_null(h);
+    isolde_read_opts raw = {0}; /* never initialised */
+    h = stale;
+    assert_int_equal(isolde_history_read_mem("x", "", 0, &raw, &h, &err), ISOLDE_ERR_USAGE);
+    assert_null(h);
+    h = stale;
+    isolde_read_opts o;
+    isolde_read_opts_init(&o);
+    o.format = ISOLDE_FORMAT_ONELITE; /* its header decides: cannot grow line by line */
+    assert_int_not_equal(isolde_history_new("x", &o, &h, &err), ISOLDE_OK);
+    assert_null(h);
+}
+
+static void a_failed_check_leaves_no_stale_result(void **state)
+{
+    (void)state;
+    const char *ok = "{:type :ok, :process 0, :value [[:append :x 1]]}\n";
+    isolde_error err;
+    isolde_history *h = NULL;
+    assert_int_equal(isolde_history_read_mem("h", ok, strlen(ok), NULL, &h, &err), ISOLDE_OK);
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
+    o.models = "no-such-model";
+    isolde_result *r = stale;
+    assert_int_equal(isolde_check(h, &o, &r, &err), ISOLDE_ERR_USAGE);
+    assert_null(r);
+    isolde_check_opts raw = {0};
+    r = stale;
+    assert_int_equal(isolde_check(h, &raw, &r, &err), ISOLDE_ERR_USAGE);
+    assert_null(r);
+    isolde_history_free(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reads_leave_no_stale_history),
+        cmocka_unit_test(a_failed_check_leaves_no_stale_result),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
