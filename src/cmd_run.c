@@ -3,8 +3,9 @@
  * database with concurrent clients, record the history, print a summary,
  * then check the history as `check` would and exit with the check's
  * status. The backend's own options come from its table
- * (isolde_backend_option), as --name VALUE. SIGINT stops the clients
- * early; the history recorded so far is still checked.
+ * (isolde_backend_option), as --name VALUE. SIGINT or SIGTERM (what
+ * timeout, docker and systemd send) stops the clients early; the history
+ * recorded so far is closed and still checked. A second one kills.
  */
 #include <limits.h>
 #include <signal.h>
@@ -18,7 +19,7 @@
 
 static volatile sig_atomic_t stop_flag;
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
     (void)sig;
     stop_flag = 1;
@@ -242,14 +243,16 @@ static int run_and_check(struct run_cli *r, const char *path)
 {
     isolde_run_stats st;
     isolde_error err;
-    struct sigaction sa = {0}, old;
-    sa.sa_handler = on_sigint;
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_stop_signal;
     sa.sa_flags = SA_RESETHAND; /* a second ^C kills */
-    sigaction(SIGINT, &sa, &old);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     if (isatty(STDERR_FILENO)) r->o.progress = progress;
     isolde_status s = isolde_run(&r->o, &st, &err);
     if (r->o.progress) fprintf(stderr, "\r\033[K");
-    sigaction(SIGINT, &old, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     if (s != ISOLDE_OK) {
         cli_print_error(&err);
         return EXIT_ERROR;

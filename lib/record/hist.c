@@ -1,16 +1,21 @@
 /*
- * run/hist.c -- the history file that the runner's clients append to.
+ * record/hist.c -- the history file that the runner's clients append to.
  *
  * A regular file is written through a MAP_SHARED mapping: a line copied
  * into it is in the page cache at once, so it survives a SIGKILL of the
  * runner as a write(2) would, without a system call per op. The mapping
  * reserves address space for the whole run up front and is made before
  * clients fork, so every client sees the same one and it never moves. The
- * file grows HIST_CHUNK at a time, written as newlines first: a killed run
- * leaves JSON lines followed by blank lines. Closing cuts the file to the
- * bytes recorded. Anything else (a pipe, /dev/null, a terminal), or a
- * file that cannot be mapped, gets write(2): lines wait in pend and go out
- * when a line that must reach the file (a completion) is appended.
+ * file grows HIST_CHUNK at a time, written as spaces ending in one newline
+ * first, and the last line's newline waits at the file's end: the file is
+ * always the history with its final newline moved past a run of spaces.
+ * So a run killed by SIGKILL leaves no blank line: every line is a whole
+ * op, the last one followed by spaces (valid JSON: trailing white space),
+ * unless the kill landed within the copy of a line (then that line is cut
+ * short). Closing puts the newline back and cuts the file to the bytes
+ * recorded. Anything else (a pipe, /dev/null, a terminal), or a file that
+ * cannot be mapped, gets write(2): lines wait in pend and go out when a
+ * line that must reach the file (a completion) is appended.
  *
  * The caller serialises every call (the runner's lock).
  */
@@ -23,7 +28,7 @@
 #include "record/hist.h"
 
 #define HIST_CHUNK ((size_t)4 << 20)
-#define NL_BLOCK ((size_t)64 << 10)
+#define FILL_BLOCK ((size_t)64 << 10)
 
 /* Address space to reserve, largest first: the history can never grow
  * past the reservation without falling back to write(2). */
@@ -78,17 +83,30 @@ static int write_all(hist *h, const char *p, size_t n)
     return 0;
 }
 
-/* Extend the file by one chunk of newlines. pwrite, not ftruncate and a
- * store: a full disk is then an error here, never a SIGBUS later. */
+/* Extend the file by one chunk of spaces ending in a newline. pwrite,
+ * not ftruncate and a store: a full disk is then an error here, never a
+ * SIGBUS later. The old end's newline becomes a space first (if it is the
+ * last line's own, it now waits at the new end): a kill in between leaves
+ * the last line without a newline, never a blank line. */
 static int grow_chunk(hist *h)
 {
-    char nl[NL_BLOCK];
-    memset(nl, '\n', sizeof nl);
+    char fill[FILL_BLOCK];
+    memset(fill, ' ', sizeof fill);
+    int moved = h->size && h->map[h->size - 1] == '\n';
+    if (moved) {
+        h->map[h->size - 1] = ' ';
+        if (h->len == h->size) h->nl_waiting = 1;
+    }
     for (size_t done = 0; done < HIST_CHUNK;) {
-        size_t n = HIST_CHUNK - done < NL_BLOCK ? HIST_CHUNK - done : NL_BLOCK;
-        ssize_t w = pwrite(h->fd, nl, n, (off_t)(h->size + done));
+        size_t n = HIST_CHUNK - done < FILL_BLOCK ? HIST_CHUNK - done : FILL_BLOCK;
+        if (done + n == HIST_CHUNK) fill[n - 1] = '\n';
+        ssize_t w = pwrite(h->fd, fill, n, (off_t)(h->size + done));
         if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return fail(h, w < 0 ? errno : EIO);
+        if (w <= 0) {
+            if (moved) h->map[h->size - 1] = '\n';
+            if (h->len == h->size) h->nl_waiting = 0;
+            return fail(h, w < 0 ? errno : EIO);
+        }
         done += (size_t)w;
     }
 #ifdef MADV_POPULATE_WRITE
@@ -98,11 +116,20 @@ static int grow_chunk(hist *h)
     return 0;
 }
 
+/* The last line's newline, which waits at the file's end while the file
+ * is longer than the history, back in its place. */
+static void restore_newline(hist *h)
+{
+    if (h->nl_waiting) h->map[h->len - 1] = '\n';
+    h->nl_waiting = 0;
+}
+
 /* The reservation is used up: drop the mapping and go on with write(2)
  * after the bytes recorded so far. */
 static int unmap(hist *h)
 {
     int rc = 0;
+    restore_newline(h);
     if (ftruncate(h->fd, (off_t)h->len) < 0 || lseek(h->fd, (off_t)h->len, SEEK_SET) < 0)
         rc = fail(h, errno);
     munmap(h->map, h->reserved);
@@ -119,16 +146,26 @@ static int room(hist *h, size_t n)
     return 0;
 }
 
+/* The pieces at the history's end. A line's final newline is not copied
+ * while the file goes on after it: the space there stands for it and the
+ * file's last byte is its newline. The previous line's newline is put back
+ * first, so that a kill during the copy cuts only this line. */
 static int append_mapped(hist *h, const struct iovec *v, int n, size_t total)
 {
     int r = room(h, total);
-    if (r != 0) return r;
+    if (r != 0 || total == 0) return r;
+    restore_newline(h);
+    const struct iovec *last = &v[n - 1];
+    int defer = last->iov_len && ((const char *)last->iov_base)[last->iov_len - 1] == '\n' &&
+                h->len + total < h->size;
     char *p = h->map + h->len;
     for (int i = 0; i < n; i++) {
-        memcpy(p, v[i].iov_base, v[i].iov_len);
+        size_t k = v[i].iov_len - (defer && i == n - 1);
+        memcpy(p, v[i].iov_base, k);
         p += v[i].iov_len;
     }
     h->len += total;
+    h->nl_waiting = defer;
     /* The next lines' cache lines, fetched for writing now: stores into
      * cold lines would otherwise hold up the unlock that follows. */
     for (size_t i = 0; i < 8; i++) __builtin_prefetch(p + 64 * i, 1, 3);
@@ -171,6 +208,7 @@ int hist_append(hist *h, const struct iovec *v, int n, int flush)
 int hist_close(hist *h)
 {
     if (h->map) {
+        restore_newline(h);
         if (ftruncate(h->fd, (off_t)h->len) < 0) fail(h, errno);
         munmap(h->map, h->reserved);
         h->map = NULL;

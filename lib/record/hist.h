@@ -1,7 +1,8 @@
 /*
  * record/hist.h -- the history file a run writes: every completion is in the
  * file (page cache) before its client goes on, so a killed run leaves a
- * checkable prefix.
+ * checkable prefix: whole lines, with no blank line (hist.c says exactly
+ * what a SIGKILL leaves).
  */
 #ifndef ISO_RUN_HIST_H
 #define ISO_RUN_HIST_H
@@ -16,8 +17,9 @@ typedef struct hist {
     int err;         /* errno of the first failure; 0 if none */
     char *map;       /* the file, mapped; NULL: write(2) */
     size_t reserved; /* address space behind map */
-    size_t size;     /* file size: history, then newlines */
+    size_t size;     /* file size: history, then spaces and a newline */
     size_t len;      /* bytes of history */
+    int nl_waiting;  /* the history's last newline is the file's last byte */
     size_t n_pend;   /* write(2): bytes waiting in pend */
     char pend[1 << 20];
 } hist;

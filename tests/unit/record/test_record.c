@@ -2,8 +2,9 @@
  * test_record.c -- the runner's history lines and file (lib/record): op
  * lines (exact text, readable by the JSONL reader), heads written back to
  * front; a regular file written through its mapping, readable as it stands
- * when the runner dies without closing it (lines, then newline filler), cut
- * to size on close, across chunk growth; pipes and devices written with
+ * when the runner dies without closing it (whole lines and no blank one: the
+ * last line's newline waits past a filler of spaces), cut to size on close,
+ * across chunk growth and at a line that ends exactly at a chunk's end; pipes and devices written with
  * write(2) at each completion; write errors kept; any op (rec_op_line: a
  * nemesis line among client lines).
  */
@@ -146,6 +147,29 @@ static off_t size_of(const char *path)
     return st.st_size;
 }
 
+/* What a line-by-line JSON tool sees in the file as it stands: n lines,
+ * none blank; every line but the last ends in '}', the last in '}' and
+ * then nothing but spaces. */
+static void assert_no_blank_line(int fd, size_t n_lines)
+{
+    struct stat st;
+    assert_int_equal(fstat(fd, &st), 0);
+    char *p = iso_xmalloc((size_t)st.st_size + 1);
+    assert_int_equal(pread(fd, p, (size_t)st.st_size, 0), st.st_size);
+    p[st.st_size] = 0;
+    assert_int_equal(p[st.st_size - 1], '\n');
+    size_t lines = 0;
+    for (char *l = p, *nl; (nl = strchr(l, '\n')); l = nl + 1, lines++) {
+        char *end = nl;
+        while (end > l && end[-1] == ' ') end--;
+        assert_true(end > l);
+        assert_int_equal(end[-1], '}');
+        if (end != nl) assert_ptr_equal(nl + 1, p + st.st_size); /* spaces: the last line only */
+    }
+    assert_int_equal(lines, n_lines);
+    iso_free(p);
+}
+
 /* The file as a SIGKILL leaves it: hist_close never runs. */
 static void test_mapped_file(void **state)
 {
@@ -159,17 +183,48 @@ static void test_mapped_file(void **state)
     append_lines(&h, 0, 1000);
     assert_int_equal(ops_in(path), 1000);
     assert_int_equal(size_of(path), CHUNK);
+    assert_no_blank_line(fd, 1000);
     append_lines(&h, 1000, 120000); /* past two more chunks */
     assert_int_equal(size_of(path) % CHUNK, 0);
     assert_true(size_of(path) > 2 * CHUNK);
     assert_int_equal(ops_in(path), 120000);
-    char last;
-    assert_int_equal(pread(fd, &last, 1, size_of(path) - 1), 1);
-    assert_int_equal(last, '\n');
+    assert_no_blank_line(fd, 120000);
     size_t len = h.len;
     assert_int_equal(hist_close(&h), 0);
     assert_int_equal(size_of(path), (off_t)len);
     assert_int_equal(ops_in(path), 120000);
+    assert_no_blank_line(fd, 120000);
+    close(fd);
+    unlink(path);
+}
+
+/* A line that ends exactly where the file does keeps its newline there;
+ * the next chunk's growth moves it to the new end. */
+static void test_line_at_chunk_end(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/isolde-test-record-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static hist h;
+    static char big[(size_t)CHUNK];
+    hist_open(&h, fd, path);
+    assert_non_null(h.map);
+    memset(big, ' ', sizeof big);
+    const char *head = "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"value\":[]";
+    memcpy(big, head, strlen(head));
+    big[sizeof big - 2] = '}'; /* one JSON object, white space inside, filling the chunk */
+    big[sizeof big - 1] = '\n';
+    struct iovec v = {big, sizeof big};
+    assert_int_equal(hist_append(&h, &v, 1, 1), 0);
+    assert_int_equal(size_of(path), CHUNK);
+    assert_no_blank_line(fd, 1);
+    append_lines(&h, 1, 2);
+    assert_int_equal(size_of(path), 2 * CHUNK);
+    assert_no_blank_line(fd, 2);
+    assert_int_equal(hist_close(&h), 0);
+    assert_int_equal(size_of(path), (off_t)h.len);
+    assert_no_blank_line(fd, 2);
     close(fd);
     unlink(path);
 }
@@ -257,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_register_lines),
         cmocka_unit_test(test_head_before),
         cmocka_unit_test(test_mapped_file),
+        cmocka_unit_test(test_line_at_chunk_end),
         cmocka_unit_test(test_pipe),
         cmocka_unit_test(test_write_error),
         cmocka_unit_test(test_any_op),
