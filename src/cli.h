@@ -92,5 +92,6 @@ void cli_print_error(const isolde_error *e);
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+int cmd_repair(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct command {
     {"check", "[options] FILE...", "check recorded histories", cmd_check},
     {"run", "BACKEND [options]", "drive a database, record a history, check it", cmd_run},
     {"models", "[NAME...]", "the model and anomaly names; what each one forbids", cmd_models},
+    {"repair", "FILE...", "make a killed run's history whole (filler, a cut line)", cmd_repair},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
