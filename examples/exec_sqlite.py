@@ -5,11 +5,12 @@ only the Python standard library.
     isolde run exec --url "python3 examples/exec_sqlite.py test.db" -c serializable
 
 isolde starts one copy per client and writes one JSON line per transaction
-to its stdin, {"value": [["append", 3, 7], ["r", 4, null]]}; this program
-runs it as one SQLite transaction and answers with one line:
+to its stdin, {"id": 0, "value": [["append", 3, 7], ["r", 4, null]]}; this
+program runs it as one SQLite transaction and answers with one line:
 {"type": "ok", "value": [...reads filled in...]}, {"type": "fail", ...}
 when it certainly did not commit, or {"type": "info", ...} when the outcome
-is unknown (see docs/FORMATS.md, section 7).
+is unknown, echoing the request's "id" (see docs/FORMATS.md, the line
+protocol).
 
 Lists are stored as text "1,2,3" and an append is one upsert that
 concatenates onto the stored list; registers are plain integer rows. The
@@ -88,11 +89,14 @@ def main():
     db = connect(path)
     for line in sys.stdin:
         try:
-            mops = json.loads(line)["value"]
+            request = json.loads(line)
+            mops = request["value"]
         except (ValueError, KeyError, TypeError) as e:
             reply = {"type": "info", "error": "bad request: %s" % e}
         else:
             reply = transaction(db, mops)
+            if "id" in request:
+                reply["id"] = request["id"]
         sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
         sys.stdout.flush()
 

@@ -13,7 +13,9 @@
  * process id; a connection that cannot be opened is tried again until the
  * run's reconnect deadline, so a database that restarts does not end the
  * run. When every client is done, the runner reads every key with a
- * connection of its own.
+ * connection of its own. A run in which no transaction got an answer (ok
+ * or fail), only infos, fails with the first info's error: the database
+ * or the client never worked.
  *
  * Each client runs under the run's allocation guard (iso_guard_enter): a
  * client that runs out of memory ends the run, which unwinds only after
@@ -51,6 +53,7 @@ struct shared {
     int failed;           /* a client hit an error: errmsg says which */
     int nomem;            /* a client ran out of memory */
     char errmsg[600];
+    char first_info[sizeof ((run_txn *)0)->error]; /* the first info's error */
     double t0;
     int64_t t0_ns;        /* t0 on CLOCK_MONOTONIC, in nanoseconds */
     hist hist;            /* the history file */
@@ -237,6 +240,8 @@ static int complete(struct client *c, int outcome)
     char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
     end = close_line(end, &tm, &c->err_tail);
     count(sh, outcome);
+    if (outcome == RUN_INFO && !sh->first_info[0])
+        snprintf(sh->first_info, sizeof sh->first_info, "%s", c->t.error[0] ? c->t.error : "no reason given");
     char *next = NULL;
     if (outcome == RUN_INFO) c->process = sh->next_process++;
     else next = invoke_locked(c, i, end, &tm);
@@ -462,6 +467,9 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     if (!sh->stop && !external_stop(o)) guarded_client(&x, sh->next_process++, 1);
     if (hist_close(&sh->hist) < 0 && !sh->failed)
         fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
+    if (!sh->failed && sh->ok + sh->fail == 0 && sh->info > 0)
+        fail_locked(sh, "no transaction succeeded: every one ended unknown (info); the first error "
+                        "was: %s", sh->first_info);
     *st = (isolde_run_stats){sh->ok, sh->fail, sh->info, iso_now() - sh->t0};
     int nomem = sh->nomem;
     int rc = sh->failed ? iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "%s", sh->errmsg) : 0;

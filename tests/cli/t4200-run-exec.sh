@@ -1,7 +1,9 @@
 #!/bin/sh
-# `isolde run exec`: the line protocol with examples/exec_sqlite.py, and
-# clients that answer garbage, hang or die (each costs an info and a
-# restart, and the verdict is unknown); --url is required.
+# `isolde run exec`: the line protocol with examples/exec_sqlite.py; clients
+# that answer garbage, hang, die or cannot start (each reply costs an info
+# and a restart; a run where no transaction succeeded is an error, exit 3,
+# saying the first client error); lines a client writes for no request
+# (never taken as the next reply); --url is required.
 . tests/clilib.sh "$@"
 export TMPDIR="$tmp" # histories kept as evidence
 
@@ -17,19 +19,37 @@ else
     test_skip "the example client (examples/exec_sqlite.py)" "no python3"
 fi
 
-test_case "a client answering garbage: every txn info, unknown" <<'T'
-expect_status 2 "$isolde" run exec --url "echo garbage" -n 10 -p 2
-expect_out '11 txns (0 ok, 0 fail, 11 info)'
+test_case "a client answering garbage: no transaction succeeded, exit 3 saying what it answered" <<'T'
+expect_status 3 "$isolde" run exec --url "while read l; do echo garbage; done" -n 10 -p 2 -o "$tmp/g.jsonl"
+expect_err 'no transaction succeeded.*first error was: not a reply to the request: garbage'
 T
 
-test_case "a client that hangs past --reply-timeout: every txn info, unknown" <<'T'
-expect_status 2 "$isolde" run exec --url "sleep 5" --reply-timeout 100 -n 2 -p 2
-expect_out '3 txns (0 ok, 0 fail, 3 info)'
+test_case "a client that hangs past --reply-timeout: exit 3, timed out" <<'T'
+expect_status 3 "$isolde" run exec --url "sleep 5" --reply-timeout 100 -n 2 -p 2 -o "$tmp/h.jsonl"
+expect_err 'first error was: client timed out (100 ms)'
 T
 
-test_case "a client that dies: unknown" <<'T'
-expect_status 2 "$isolde" run exec --url "exit 1" -n 4 -p 2
+test_case "a client that dies: exit 3 with its exit status" <<'T'
+expect_status 3 "$isolde" run exec --url "exit 1" -n 4 -p 2 -o "$tmp/d.jsonl"
+expect_err 'first error was: client exited with status 1'
 T
+
+test_case "a client that cannot start: exit 3 with the shell's status" <<'T'
+expect_status 3 "$isolde" run exec --url "$tmp/no-such-client" -n 4 -p 2 -o "$tmp/n.jsonl"
+expect_err 'first error was: client exited with status 127'
+T
+
+if command -v python3 >/dev/null; then
+    for mode in echo one-write; do
+        test_case "a line the client writes after its ok reply ($mode) answers no transaction: serializable, not G1a" <<'T'
+expect_status 0 "$isolde" run exec --url "python3 tests/fixtures/exec/stray-after-ok.py $tmp/stray-$mode.db $mode" -n 60 -p 2 -c serializable -o "$tmp/stray-$mode.jsonl"
+grep -q '"type":"info".*"error":"protocol error' "$tmp/stray-$mode.jsonl"
+not grep -q '"type":"fail"[^}]*"time":[0-9]*}' "$tmp/stray-$mode.jsonl"
+T
+    done
+else
+    test_skip "a line the client writes after its ok reply" "no python3"
+fi
 
 test_case "exec without --url is a usage error" <<'T'
 expect_status 3 "$isolde" run exec -n 4

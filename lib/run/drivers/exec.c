@@ -4,7 +4,11 @@
  * talks the line protocol of docs/FORMATS.md section 7 over a socket pair
  * (its stdin and stdout). A client that dies, hangs past --reply-timeout
  * or answers garbage costs an info; the runner then reconnects, which
- * kills the old process group and starts a new one. Clients see
+ * kills the old process group and starts a new one. Bytes that no request
+ * asked for (left after a reply, or arriving before the next request is
+ * sent) belong to no transaction: they are a protocol error, and the
+ * transaction about to be sent is recorded as info without being sent,
+ * never answered by them. Clients see
  * ISOLDE_RUN_ID, the same for every client of one run, ISOLDE_CLIENT, the
  * client's index, and ISOLDE_ISOLATION, the level asked for (when one is).
  */
@@ -15,10 +19,14 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/sockios.h> /* SIOCOUTQ */
+#endif
 #include "run/drivers/driver.h"
 #include "run/drivers/exec.h"
 
@@ -29,9 +37,12 @@ struct exec_config {
 };
 
 struct exec_conn {
-    pid_t pid;
+    pid_t pid;          /* the client's process; -1 once reaped */
+    int status;         /* its wait status, once reaped */
     int fd;
     long timeout_ms;
+    int64_t next_id;    /* the next request's "id" */
+    int echoes_id;      /* the client has echoed one: every reply must */
     iso_buf req;
     char *in;           /* bytes received, not yet consumed */
     size_t n_in, cap_in;
@@ -86,19 +97,38 @@ static int exec_open(const run_env *env, int client, const char *url, void **out
     return 0;
 }
 
+/* Wait up to 100 ms for the client's process to exit; 1 once it has
+ * (reaped, its wait status in c->status), else 0. */
+static int reaped(struct exec_conn *c)
+{
+    for (int i = 0; c->pid > 0 && i <= 20; i++) {
+        if (i) nanosleep(&(struct timespec){0, 5000000L}, NULL);
+        if (waitpid(c->pid, &c->status, WNOHANG) != 0) c->pid = -1;
+    }
+    return c->pid <= 0;
+}
+
+/* Why the client stopped answering, into t->error: how its process
+ * ended, if it did. */
+static void client_gone(struct exec_conn *c, run_txn *t)
+{
+    if (!reaped(c))
+        snprintf(t->error, sizeof t->error, "client closed its output");
+    else if (WIFEXITED(c->status))
+        snprintf(t->error, sizeof t->error, "client exited with status %d", WEXITSTATUS(c->status));
+    else if (WIFSIGNALED(c->status))
+        snprintf(t->error, sizeof t->error, "client killed by signal %d", WTERMSIG(c->status));
+    else
+        snprintf(t->error, sizeof t->error, "client exited");
+}
+
 static void exec_close(void *conn)
 {
     struct exec_conn *c = conn;
     close(c->fd);
-    /* Give a well-behaved client 100 ms to exit on EOF, then kill its
-     * process group. */
-    int gone = waitpid(c->pid, NULL, WNOHANG) != 0;
-    for (int i = 0; !gone && i < 20; i++) {
-        struct timespec ts = {0, 5000000L};
-        nanosleep(&ts, NULL);
-        gone = waitpid(c->pid, NULL, WNOHANG) != 0;
-    }
-    if (!gone) {
+    /* A well-behaved client exits on EOF; after 100 ms its process group
+     * is killed. */
+    if (!reaped(c)) {
         kill(-c->pid, SIGKILL);
         kill(c->pid, SIGKILL);
         waitpid(c->pid, NULL, 0);
@@ -120,6 +150,34 @@ static int send_all(int fd, const char *p, size_t n)
     return 0;
 }
 
+/* Append the line's first bytes to msg (of size n), printable ASCII,
+ * anything else as '?'. */
+static void excerpt(char *msg, size_t n, const char *line, size_t len)
+{
+    size_t at = strlen(msg);
+    while (len && line[len - 1] == '\n') len--;
+    for (size_t i = 0; i < len && at + 4 < n; i++) {
+        unsigned char ch = (unsigned char)line[i];
+        msg[at++] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
+    }
+    if (at + 4 >= n) memcpy(msg + at, "...", 3), at += 3;
+    msg[at] = 0;
+}
+
+/* Whether the client has yet to read the whole request (Linux: bytes of
+ * it still queued on the socket; elsewhere not known, 0). A client cannot
+ * answer a request it has not read: what it wrote by then answers none. */
+static int request_unread(int fd)
+{
+#ifdef SIOCOUTQ
+    int queued = 0;
+    return ioctl(fd, SIOCOUTQ, &queued) == 0 && queued > 0;
+#else
+    (void)fd;
+    return 0;
+#endif
+}
+
 /* Wait for one line; returns its length (the newline not counted) or -1
  * with t->error set. */
 static long recv_line(struct exec_conn *c, run_txn *t)
@@ -133,35 +191,87 @@ static long recv_line(struct exec_conn *c, run_txn *t)
         struct pollfd p = {c->fd, POLLIN, 0};
         int r = left > 0 ? poll(&p, 1, (int)left) : 0;
         if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return snprintf(t->error, sizeof t->error, "client timed out"), -1;
+        if (r <= 0) return snprintf(t->error, sizeof t->error, "client timed out (%ld ms)", c->timeout_ms), -1;
+        int early = request_unread(c->fd);
         ISO_GROW(c->in, c->cap_in, c->n_in + 65536);
         ssize_t got = recv(c->fd, c->in + c->n_in, c->cap_in - c->n_in, 0);
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return snprintf(t->error, sizeof t->error, "client exited"), -1;
+        if (got <= 0) return client_gone(c, t), -1;
+        c->n_in += (size_t)got;
+        if (early) {
+            snprintf(t->error, sizeof t->error, "protocol error: written before the request was read: ");
+            excerpt(t->error, sizeof t->error, c->in, c->n_in);
+            return -1;
+        }
+    }
+}
+
+/* How many bytes the client has written that no request asked for: those
+ * left after its last reply, and any that arrived since (read without
+ * waiting). */
+static size_t unasked_bytes(struct exec_conn *c)
+{
+    while (c->n_in < MAX_REPLY) {
+        ISO_GROW(c->in, c->cap_in, c->n_in + 4096);
+        ssize_t got = recv(c->fd, c->in + c->n_in, c->cap_in - c->n_in, MSG_DONTWAIT);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break; /* nothing waiting, or end of file (which the request will meet) */
         c->n_in += (size_t)got;
     }
+    return c->n_in;
+}
+
+/* The outcome the reply line (len bytes at the buffer's start) gives
+ * request id: what it says, or an info when it is no reply to it. */
+static int reply_outcome(struct exec_conn *c, run_txn *t, size_t len, int64_t id)
+{
+    int64_t echoed;
+    int outcome = exec_parse_reply(c->in, len, t, &echoed);
+    const char *why = outcome < 0 ? "not a reply to the request"
+                    : echoed >= 0 && echoed != id ? "protocol error: a reply with another request's id"
+                    : echoed < 0 && c->echoes_id ? "protocol error: a reply without the request's id"
+                    : NULL;
+    c->echoes_id |= echoed >= 0;
+    if (!why) return outcome;
+    run_txn_clear_reads(t);
+    snprintf(t->error, sizeof t->error, "%s: ", why);
+    excerpt(t->error, sizeof t->error, c->in, len);
+    return RUN_INFO;
+}
+
+/* Take the reply line of len bytes off the input buffer. */
+static void consume_line(struct exec_conn *c, long len)
+{
+    c->n_in -= (size_t)len + 1;
+    memmove(c->in, c->in + len + 1, c->n_in);
 }
 
 static int exec_txn(void *conn, run_txn *t)
 {
     struct exec_conn *c = conn;
+    size_t unasked = unasked_bytes(c);
+    if (unasked) {
+        snprintf(t->error, sizeof t->error, "protocol error: %zu bytes for no request (this "
+                 "one not sent): ", unasked);
+        excerpt(t->error, sizeof t->error, c->in, unasked);
+        return RUN_INFO;
+    }
+    int64_t id = c->next_id++;
     c->req.n = 0;
-    iso_buf_puts(&c->req, "{\"value\":");
+    iso_buf_puts(&c->req, "{\"id\":");
+    iso_buf_int(&c->req, id);
+    iso_buf_puts(&c->req, ",\"value\":");
     txn_json(&c->req, t, 0);
     iso_buf_puts(&c->req, "}\n");
     if (send_all(c->fd, c->req.p, c->req.n) < 0) {
-        snprintf(t->error, sizeof t->error, "client exited");
+        client_gone(c, t);
         return RUN_INFO;
     }
     long len = recv_line(c, t);
     if (len < 0) return RUN_INFO;
-    int outcome = exec_parse_reply(c->in, (size_t)len, t);
-    c->n_in -= (size_t)len + 1;
-    memmove(c->in, c->in + len + 1, c->n_in);
-    if (outcome >= 0) return outcome;
-    run_txn_clear_reads(t);
-    snprintf(t->error, sizeof t->error, "garbage reply");
-    return RUN_INFO;
+    int outcome = reply_outcome(c, t, (size_t)len, id);
+    consume_line(c, len);
+    return outcome;
 }
 
 static const run_option options[] = {

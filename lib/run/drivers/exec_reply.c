@@ -3,7 +3,8 @@
  * (docs/FORMATS.md section 7):
  *   {"type":"ok","value":[["append",3,7],["r",4,[1,7]]]}
  *   {"type":"fail","error":"serialization failure"}
- * with the history readers' JSON value parser (history/read_json.h), into a
+ * and the request's "id" if the client echoes it, with the history
+ * readers' JSON value parser (history/read_json.h), into a
  * store of the reply's own. An ok reply must repeat the request's
  * micro-ops (same function, key and written value) and fills in the
  * reads; integers must fit in 64 bits. Anything else is garbage, which the
@@ -97,12 +98,22 @@ static int outcome_of(const iso_store *s, iso_val type)
     return -1;
 }
 
+/* The reply's "id" into *id (-1: none); 0 if it is there but not a
+ * non-negative integer. */
+static int reply_id(const iso_store *s, iso_val obj, int64_t *id)
+{
+    int has_id;
+    iso_val v = iso_map_get(s, obj, "id", &has_id);
+    *id = -1;
+    return !has_id || (int64_of(s, v, id) && *id >= 0);
+}
+
 /* The reply's outcome, with t's reads and error filled in; -1 if it is
  * not a well-formed reply to t. */
-static int reply(const iso_store *s, iso_val obj, run_txn *t)
+static int reply(const iso_store *s, iso_val obj, run_txn *t, int64_t *id)
 {
     int has_type, has_error, has_value;
-    if (!is_seq_of(s, obj, ISO_SEQ_MAP)) return -1;
+    if (!is_seq_of(s, obj, ISO_SEQ_MAP) || !reply_id(s, obj, id)) return -1;
     int outcome = outcome_of(s, iso_map_get(s, obj, "type", &has_type));
     iso_val e = iso_map_get(s, obj, "error", &has_error), v = iso_map_get(s, obj, "value", &has_value);
     if (!has_type || outcome < 0 || (has_error && !iso_is_nil(e) && iso_tag(e) != ISO_TAG_STR)) return -1;
@@ -113,12 +124,15 @@ static int reply(const iso_store *s, iso_val obj, run_txn *t)
     return outcome;
 }
 
-int exec_parse_reply(const char *line, size_t len, run_txn *t)
+int exec_parse_reply(const char *line, size_t len, run_txn *t, int64_t *id)
 {
     iso_store s;
     iso_store_init(&s);
     iso_val obj;
-    int outcome = iso_json_document(&s, "reply", line, len, &obj, NULL) == 0 ? reply(&s, obj, t) : -1;
+    int64_t ignored;
+    id = id ? id : &ignored;
+    *id = -1;
+    int outcome = iso_json_document(&s, "reply", line, len, &obj, NULL) == 0 ? reply(&s, obj, t, id) : -1;
     iso_store_free(&s);
     return outcome;
 }

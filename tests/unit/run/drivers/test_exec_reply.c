@@ -29,7 +29,7 @@ static int reply(run_txn *t, const char *line)
 {
     sample(t);
     t->n_res = 0;
-    return exec_parse_reply(line, strlen(line), t);
+    return exec_parse_reply(line, strlen(line), t, NULL);
 }
 
 static void test_exec_replies(void **state)
@@ -47,6 +47,28 @@ static void test_exec_replies(void **state)
     assert_int_equal(reply(&t, "{\"error\":null,\"type\":\"info\"}"), RUN_INFO);
     assert_int_equal(reply(&t, "{\"value\":[[\"append\",3,7],[\"r\",4,[]],[\"r\",5,[9]]],\"type\":\"ok\"}"),
                      RUN_OK);
+    run_txn_release(&t);
+}
+
+/* The request's id, echoed: read back; one that is not a non-negative
+ * integer makes the reply garbage. */
+static void test_exec_reply_id(void **state)
+{
+    (void)state;
+    run_txn t = {0};
+    int64_t id = 5;
+    sample(&t);
+    assert_int_equal(exec_parse_reply("{\"type\":\"fail\"}", 15, &t, &id), RUN_FAIL);
+    assert_int_equal(id, -1);
+    const char *with = "{\"id\":12345678901,\"type\":\"info\"}";
+    assert_int_equal(exec_parse_reply(with, strlen(with), &t, &id), RUN_INFO);
+    assert_int_equal(id, 12345678901);
+    static const char *const bad[] = {"{\"id\":\"7\",\"type\":\"fail\"}", "{\"id\":-1,\"type\":\"fail\"}",
+                                      "{\"id\":1.5,\"type\":\"fail\"}", "{\"id\":null,\"type\":\"fail\"}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sample(&t);
+        if (exec_parse_reply(bad[i], strlen(bad[i]), &t, &id) != -1) fail_msg("taken: %s", bad[i]);
+    }
     run_txn_release(&t);
 }
 
@@ -76,6 +98,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exec_replies),
+        cmocka_unit_test(test_exec_reply_id),
         cmocka_unit_test(test_exec_garbage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
