@@ -2,10 +2,12 @@
  * core/parallel.c -- thread teams under the caller's allocation guard: each
  * thread, the caller's too, runs its work inside iso_guard_enter, so that
  * memory running out on one thread never unwinds past threads still
- * running; once all are joined the caller's guard is raised.
+ * running; once all are joined the caller's guard is raised. Each thread
+ * starts with its caller's phase clock (core/phase.h).
  */
 #include "core/parallel.h"
 #include "core/alloc.h"
+#include "core/phase.h"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -14,12 +16,14 @@ struct team {
     void (*work)(void *);
     void *arg;
     struct iso_guard *guard;
+    double phase_clock; /* the caller's ISOLDE_TIMING clock, for every thread */
     int failed;
 };
 
 static void *team_thread(void *p)
 {
     struct team *t = p;
+    iso_phase_set_clock(t->phase_clock);
     if (iso_guard_enter(t->guard, t->work, t->arg) < 0) __atomic_store_n(&t->failed, 1, __ATOMIC_RELAXED);
     return NULL;
 }
@@ -28,7 +32,7 @@ void iso_parallel(int threads, void (*work)(void *arg), void *arg)
 {
     enum { MAX_THREADS = 64 };
     pthread_t tid[MAX_THREADS];
-    struct team t = {work, arg, iso_guard_current(), 0};
+    struct team t = {work, arg, iso_guard_current(), iso_phase_clock(), 0};
     int started = 0;
     for (int i = 1; i < threads && i < MAX_THREADS; i++)
         if (pthread_create(&tid[started], NULL, team_thread, &t) == 0) started++;

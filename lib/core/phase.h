@@ -12,5 +12,10 @@ double iso_now(void);
 /* Print the time since the previous call on this thread, labelled name;
  * NULL only starts the clock. */
 void iso_phase(const char *name);
+/* This thread's clock (the time of its previous call), and a thread's
+ * clock set to another's: a thread that iso_parallel starts takes its
+ * caller's, so that a phase it ends is timed from where the caller was. */
+double iso_phase_clock(void);
+void iso_phase_set_clock(double t);
 
 #endif
