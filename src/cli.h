@@ -54,14 +54,29 @@ typedef struct cli_table {
  * it is bad. value is the next argument (or the part after '='), or NULL. */
 typedef int (*cli_unknown_fn)(void *arg, const char *name, const char *value, int *took_value);
 
+/* What cli_parse found: arguments to act on, or a request for help or
+ * for the version (the command prints it and exits 0). */
+enum { CLI_PARSED = 0, CLI_HELP = 1, CLI_VERSION = 2 };
+
 /* Parse argv[1..argc) of command cmd against the tables, in order: -x V,
  * -xV, --name V, --name=V, and -- before positional arguments, which go
  * to pos (room for argc of them; *n_pos of them found). -h and --help
- * return 1; a bad option or value prints a message and returns -1. */
+ * return CLI_HELP, -V and --version CLI_VERSION; a bad option or value
+ * prints a message and returns -1. */
 int cli_parse(int argc, char **argv, const char *cmd, const cli_table *tables, size_t n_tables,
               cli_unknown_fn unknown, void *unknown_arg, const char **pos, int *n_pos);
-/* The tables' options as help lines. */
-void cli_help(FILE *out, const cli_table *tables, size_t n_tables);
+/* "isolde VERSION" on stdout. */
+void cli_version(void);
+
+/* Help is printed by the same calls as text (--help) and as roff (the
+ * man page, isolde --man): a usage line, paragraphs, headings, items (an
+ * option or a name, and what it does), and the tables' options. */
+typedef enum cli_style { CLI_TEXT, CLI_ROFF } cli_style;
+void cli_doc_usage(FILE *out, cli_style st, const char *usage);
+void cli_doc_text(FILE *out, cli_style st, const char *text);
+void cli_doc_heading(FILE *out, cli_style st, const char *heading);
+void cli_doc_item(FILE *out, cli_style st, const char *left, const char *right);
+void cli_help(FILE *out, cli_style st, const cli_table *tables, size_t n_tables);
 /* A number option's value: 0, or -1 having printed why it is not one. */
 int cli_long(const char *cmd, const char *opt, const char *v, double lo, double hi, long *out);
 int cli_double(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out);
@@ -74,24 +89,39 @@ typedef struct cli_check {
     isolde_read_opts read;     /* -f/--format */
     int json;                  /* --json: print the result as JSON */
     const char *dir;           /* -d/--directory: one text file per anomaly type */
+    /* The histories the command checks (one for run) and the one being
+     * checked: with several, --json prints one object per line with its
+     * "file", and -d DIR writes DIR/<file>/, never one over another. */
+    const char *const *files;
+    int n_files, at;
 } cli_check;
 
 void cli_check_init(cli_check *c);
 /* The check options' table, filling c. */
 cli_table cli_check_table(cli_check *c);
-/* The models and anomalies c names, checked before anything is read: 0,
- * or -1 having printed why they are bad. */
-int cli_check_validate(const cli_check *c);
-/* Check h, print the report to stdout as the options ask, write -d files;
- * returns the exit status (a verdict, or EXIT_ERROR). */
-int cli_check_history(cli_check *c, const char *name, const isolde_history *h);
+/* The options, checked before anything is read or run: the models and
+ * anomalies c names, whether -d's directory can be written; options that
+ * do nothing for the workload asked for (w, or c's) are warned about.
+ * 0, or -1 having printed why they are bad. */
+int cli_check_validate(const cli_check *c, isolde_workload w);
+/* Check h (c->files[c->at]), print the report to stdout as the options
+ * ask, write -d files; returns the exit status (a verdict, or EXIT_ERROR). */
+int cli_check_history(cli_check *c, const isolde_history *h);
+/* A file that could not be checked: err printed, and with several files
+ * and --json, a line {"file":..., "error":...} too. Returns EXIT_ERROR. */
+int cli_check_failed(const cli_check *c, const isolde_error *err);
 /* Print an error as file:line:col: message, or isolde: message. */
 void cli_print_error(const isolde_error *e);
 
-/* ---- subcommands: argv[0] is the subcommand's name ---- */
+/* ---- subcommands: argv[0] is the subcommand's name; _help prints the
+ * command's help as text or as its part of the man page ---- */
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
+void cmd_check_help(FILE *out, cli_style st);
+void cmd_run_help(FILE *out, cli_style st);
+void cmd_models_help(FILE *out, cli_style st);
+void cmd_repair_help(FILE *out, cli_style st);
 
 #endif

@@ -1,11 +1,17 @@
 /*
  * cli_check.c -- the check options (one table, parsed the same way by
- * `check` and `run`), running a check and printing its report, and the
- * CLI's one error printer.
+ * `check` and `run`) and their checks before anything is read, running a
+ * check and printing its report (one file, or one JSON line and one -d
+ * subdirectory per file of several), and the CLI's one error printer.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -41,7 +47,13 @@ static int set_int(void *at, const char *v, const char *opt, double lo, double h
     return 0;
 }
 
-static int set_examples(void *at, const char *v) { return set_int(at, v, "--max-examples", 0, 1e9); }
+/* --max-examples 0: every proof. */
+static int set_examples(void *at, const char *v)
+{
+    if (set_int(at, v, "--max-examples", 0, 1e9)) return -1;
+    if (*(int *)at == 0) *(int *)at = INT_MAX;
+    return 0;
+}
 static int set_threads(void *at, const char *v) { return set_int(at, v, "--threads", 0, 64); }
 
 #define C(f) offsetof(cli_check, f)
@@ -60,11 +72,13 @@ static const cli_opt check_opts[] = {
      "budget per strongly connected component (1000)", 0, LMAX, NULL, 0},
     {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log",
      0, 0, set_format, 0},
-    {'d', "directory", CLI_STRING, C(dir), "DIR", "write one text file per anomaly type into DIR", 0, 0,
-     NULL, 0},
-    {0, "json", CLI_FLAG, C(json), NULL, "print the result as JSON (Elle's keys)", 0, 0, NULL, 1},
+    {'d', "directory", CLI_STRING, C(dir), "DIR",
+     "write one text file per anomaly type into DIR (several files: into DIR/<file>/)", 0, 0, NULL, 0},
+    {0, "json", CLI_FLAG, C(json), NULL,
+     "print the result as JSON, Elle's keys (several files: one object per line, with \"file\")", 0, 0,
+     NULL, 1},
     {'v', "verbose", CLI_FLAG, C(json), NULL, NULL, 0, 0, NULL, 1},
-    {0, "max-examples", CLI_CALL, C(report.max_examples), "N", "proofs printed per anomaly type in text (3)",
+    {0, "max-examples", CLI_CALL, C(report.max_examples), "N", "proofs printed per anomaly type in text (3; 0: all)",
      0, 0, set_examples, 0},
     {'j', "threads", CLI_CALL, C(opts.threads), "N", "worker threads (default: one per core)", 0, 0,
      set_threads, 0},
@@ -105,30 +119,150 @@ void cli_print_error(const isolde_error *e)
     else fprintf(stderr, "isolde: %s\n", line);
 }
 
-int cli_check_validate(const cli_check *c)
+/* Whether dir, or the nearest directory above it that exists (where it
+ * will be made), can be written: 0, or -1 having said why not. */
+static int dir_writable(const char *dir)
 {
-    isolde_error err;
-    if (!isolde_check_opts_validate(&c->opts, &err)) return 0;
-    cli_print_error(&err);
-    fprintf(stderr, "isolde models lists every model and anomaly name\n");
+    char path[4096];
+    size_t n = (size_t)snprintf(path, sizeof path, "%s", dir);
+    for (;;) {
+        while (n > 1 && path[n - 1] == '/') path[--n] = 0;
+        struct stat st;
+        if (stat(path, &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) errno = ENOTDIR;
+            else if (access(path, W_OK | X_OK) == 0) return 0;
+            break;
+        }
+        if (errno != ENOENT) break;
+        char *slash = strrchr(path, '/');
+        if (!slash) n = (size_t)snprintf(path, sizeof path, ".");
+        else n = (size_t)(slash == path ? 1 : slash - path), path[n] = 0;
+    }
+    fprintf(stderr, "isolde: -d %s: cannot write %s: %s\n", dir, path, strerror(errno));
     return -1;
 }
 
-int cli_check_history(cli_check *c, const char *name, const isolde_history *h)
+int cli_check_validate(const cli_check *c, isolde_workload w)
 {
+    isolde_error err;
+    if (isolde_check_opts_validate(&c->opts, &err)) {
+        cli_print_error(&err);
+        fprintf(stderr, "isolde models lists every model and anomaly name\n");
+        return -1;
+    }
+    if (c->dir && dir_writable(c->dir)) return -1;
+    if (w == ISOLDE_WORKLOAD_AUTO) w = c->opts.workload;
+    const isolde_check_opts *o = &c->opts;
+    if (w == ISOLDE_WORKLOAD_LIST_APPEND && (o->wfr_keys || o->sequential_keys || o->linearizable_keys))
+        fprintf(stderr, "isolde: warning: --wfr-keys, --sequential-keys and --linearizable-keys are "
+                        "rw-register's; list-append ignores them (its version orders come from reads)\n");
+    return 0;
+}
+
+/* Bytes as a JSON string: quotes, backslashes and control characters
+ * escaped, UTF-8 kept, any byte that is not UTF-8 as U+FFFD. */
+static void json_string(FILE *out, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', out);
+    while (*p) {
+        unsigned char b = *p;
+        int n = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+        unsigned char min = b == 0xE0 ? 0xA0 : b == 0xF0 ? 0x90 : 0x80; /* no overlong forms */
+        unsigned char max = b == 0xED ? 0x9F : b == 0xF4 ? 0x8F : 0xBF; /* no surrogates, <= U+10FFFF */
+        int ok = n > 0;
+        for (int i = 1; ok && i < n; i++) ok = p[i] >= (i == 1 ? min : 0x80) && p[i] <= (i == 1 ? max : 0xBF);
+        if (!ok) fputs("\\ufffd", out), n = 1;
+        else if (b == '"' || b == '\\') fprintf(out, "\\%c", b);
+        else if (b < 0x20) fprintf(out, "\\u%04x", b);
+        else fwrite(p, 1, (size_t)n, out);
+        p += n;
+    }
+    fputc('"', out);
+}
+
+/* {"file":PATH, then r's result map} on one line. */
+static isolde_status write_json_line(isolde_result *r, const char *path, isolde_error *err)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&text, &n);
+    isolde_status s = mem ? isolde_result_write_json(r, mem, err) : ISOLDE_ERR_NOMEM;
+    if (mem && fclose(mem)) s = ISOLDE_ERR_NOMEM;
+    if (s == ISOLDE_ERR_NOMEM) snprintf(err->msg, sizeof err->msg, "out of memory"), err->file[0] = 0;
+    if (!s) {
+        fputs("{\"file\":", stdout);
+        json_string(stdout, path);
+        const char *p = text + 1; /* after the map's { */
+        while (*p == ' ' || *p == '\n') p++;
+        if (*p != '}') fputc(',', stdout);
+        for (; *p; p++) /* a newline is never inside a JSON string: it is only layout */
+            if (*p != '\n') fputc(*p, stdout);
+        fputc('\n', stdout);
+    }
+    free(text);
+    return s;
+}
+
+/* A file's name as one directory name: its path, '/' as '_'. */
+static void dir_name(const char *path, char *out, size_t size)
+{
+    while (path[0] == '.' && path[1] == '/') path += 2;
+    while (*path == '/') path++;
+    size_t n = (size_t)snprintf(out, size, "%s", path);
+    for (size_t i = 0; i < n && i < size; i++)
+        if (out[i] == '/') out[i] = '_';
+    if (!strcmp(out, "") || !strcmp(out, ".") || !strcmp(out, "..")) snprintf(out, size, "history");
+}
+
+/* Where -d writes the file being checked: DIR, or with several files
+ * DIR/<file>, with "-N" (its position) when another file has that name. */
+static void dir_of(const cli_check *c, char *out, size_t size)
+{
+    if (c->n_files < 2) {
+        snprintf(out, size, "%s", c->dir);
+        return;
+    }
+    char name[1024], other[1024];
+    dir_name(c->files[c->at], name, sizeof name);
+    int clash = 0;
+    for (int i = 0; i < c->n_files && !clash; i++)
+        if (i != c->at) dir_name(c->files[i], other, sizeof other), clash = !strcmp(name, other);
+    if (clash) snprintf(out, size, "%s/%s-%d", c->dir, name, c->at + 1);
+    else snprintf(out, size, "%s/%s", c->dir, name);
+}
+
+int cli_check_failed(const cli_check *c, const isolde_error *err)
+{
+    cli_print_error(err);
+    if (!c->json || c->n_files < 2) return EXIT_ERROR;
+    char line[1024];
+    isolde_error_text(err, line, sizeof line);
+    fputs("{\"file\":", stdout);
+    json_string(stdout, c->files[c->at]);
+    fputs(",\"error\":", stdout);
+    json_string(stdout, line);
+    fputs("}\n", stdout);
+    fflush(stdout);
+    return EXIT_ERROR;
+}
+
+int cli_check_history(cli_check *c, const isolde_history *h)
+{
+    const char *name = c->files[c->at];
     isolde_result *r = NULL;
     isolde_error err;
     if (isolde_check(h, &c->opts, &r, &err)) {
         if (!err.file[0] && name) snprintf(err.file, sizeof err.file, "%s", name);
-        cli_print_error(&err);
-        return EXIT_ERROR;
+        return cli_check_failed(c, &err);
     }
-    isolde_status s = c->json ? isolde_result_write_json(r, stdout, &err)
+    isolde_status s = c->json && c->n_files > 1 ? write_json_line(r, name, &err)
+                    : c->json ? isolde_result_write_json(r, stdout, &err)
                               : isolde_result_write_text(r, stdout, &c->report, &err);
-    if (!s && c->dir) s = isolde_result_write_dir(r, c->dir, &err);
-    if (s) cli_print_error(&err);
+    char dir[4096];
+    if (!s && c->dir) dir_of(c, dir, sizeof dir), s = isolde_result_write_dir(r, dir, &err);
     isolde_validity v = isolde_result_validity(r);
     isolde_result_free(r);
     fflush(stdout);
-    return s ? EXIT_ERROR : (int)v;
+    return s ? cli_check_failed(c, &err) : (int)v;
 }

@@ -1,19 +1,26 @@
 /* cmd_check.c -- `isolde check [options] FILE...`: read histories, check
- * them, report; the worst verdict is the exit status. */
+ * them, report; the worst verdict is the exit status. With several files,
+ * a text report per file under "### FILE", or with --json one JSON object
+ * per line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static void help(FILE *out, const cli_table *t)
+void cmd_check_help(FILE *out, cli_style st)
 {
-    fprintf(out, "usage: isolde check [options] FILE...\n\n"
-                 "Reads each history (Jepsen EDN, elle-cli JSON, JSON lines, OneLite, IsoCheck,\n"
-                 "jepsen.log), checks it and prints the verdict with a proof of every anomaly.\n\n");
-    cli_help(out, t, 1);
-    fprintf(out, "  -h, --help                     this text\n\n"
-                 "exit status: 0 valid, 1 anomalies found, 2 unknown, 3 error\n");
+    cli_check c;
+    cli_check_init(&c);
+    cli_table t = cli_check_table(&c);
+    cli_doc_usage(out, st, "isolde check [options] FILE...");
+    cli_doc_text(out, st, "Reads each history (Jepsen EDN, elle-cli JSON, JSON lines, OneLite, IsoCheck,\n"
+                          "jepsen.log), checks it and prints the verdict with a proof of every anomaly.\n");
+    cli_help(out, st, &t, 1);
+    cli_doc_item(out, st, "-h, --help", "this text");
+    cli_doc_item(out, st, "-V, --version", "print the version");
+    cli_doc_text(out, st, "exit status: 0 valid, 1 anomalies found, 2 unknown, 3 error (the worst of\n"
+                          "all files)\n");
 }
 
 /* The worst status of several files: error > invalid > unknown > valid. */
@@ -23,15 +30,12 @@ static int worse(int a, int b)
     return rank[b] > rank[a] ? b : a;
 }
 
-static int check_file(cli_check *c, const char *path)
+static int check_file(cli_check *c)
 {
     isolde_history *h = NULL;
     isolde_error err;
-    if (isolde_history_read_file(path, &c->read, &h, &err)) {
-        cli_print_error(&err);
-        return EXIT_ERROR;
-    }
-    int status = cli_check_history(c, path, h);
+    if (isolde_history_read_file(c->files[c->at], &c->read, &h, &err)) return cli_check_failed(c, &err);
+    int status = cli_check_history(c, h);
     isolde_history_free(h);
     return status;
 }
@@ -43,12 +47,15 @@ int cmd_check(int argc, char **argv)
     cli_table t = cli_check_table(&c);
     const char **files = malloc((size_t)argc * sizeof *files);
     int n = 0, rc = cli_parse(argc, argv, "check", &t, 1, NULL, NULL, files, &n);
-    if (rc == 0 && n && cli_check_validate(&c)) rc = -1;
-    if (rc > 0 || (!rc && !n)) help(rc > 0 ? stdout : stderr, &t);
+    if (rc == CLI_PARSED && n && cli_check_validate(&c, ISOLDE_WORKLOAD_AUTO)) rc = -1;
+    if (rc == CLI_VERSION) cli_version();
+    else if (rc == CLI_HELP || (!rc && !n)) cmd_check_help(rc ? stdout : stderr, CLI_TEXT);
     int status = rc > 0 ? 0 : rc < 0 || !n ? EXIT_ERROR : ISOLDE_VALID;
-    for (int i = 0; !rc && i < n; i++) {
-        if (n > 1) printf("%s### %s\n", i ? "\n" : "", files[i]);
-        status = worse(status, check_file(&c, files[i]));
+    c.files = files;
+    c.n_files = n;
+    for (c.at = 0; !rc && c.at < n; c.at++) {
+        if (n > 1 && !c.json) printf("%s### %s\n", c.at ? "\n" : "", files[c.at]);
+        status = worse(status, check_file(&c));
     }
     free(files);
     return status;

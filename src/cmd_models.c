@@ -9,13 +9,14 @@
 
 enum { WIDTH = 78 };
 
-static void help(FILE *out)
+void cmd_models_help(FILE *out, cli_style st)
 {
-    fprintf(out, "usage: isolde models [NAME...]\n\n"
-                 "Lists the consistency models `isolde check -c` takes (Elle's 54 names for 36\n"
-                 "models) and the anomalies `-a` takes. With names, prints for each what a check\n"
-                 "with `-c NAME` (a model) or `-c '' -a NAME` (an anomaly) reports as a violation.\n\n"
-                 "  -h, --help   this text\n");
+    cli_doc_usage(out, st, "isolde models [NAME...]");
+    cli_doc_text(out, st, "Lists the consistency models `isolde check -c` takes (Elle's 54 names for 36\n"
+                          "models) and the anomalies `-a` takes. With names, prints for each what a check\n"
+                          "with `-c NAME` (a model) or `-c '' -a NAME` (an anomaly) reports as a violation.\n");
+    cli_doc_item(out, st, "-h, --help", "this text");
+    cli_doc_item(out, st, "-V, --version", "print the version");
 }
 
 /* Words after a heading, wrapped at WIDTH, each line indented. */
@@ -95,7 +96,8 @@ int cmd_models(int argc, char **argv)
 {
     const char **names = malloc((size_t)argc * sizeof *names);
     int n = 0, rc = cli_parse(argc, argv, "models", NULL, 0, NULL, NULL, names, &n);
-    if (rc) help(rc > 0 ? stdout : stderr);
+    if (rc == CLI_VERSION) cli_version();
+    else if (rc) cmd_models_help(rc > 0 ? stdout : stderr, CLI_TEXT);
     int status = rc > 0 ? 0 : rc < 0 ? EXIT_ERROR : 0;
     if (!rc && !n) list_models(), list_anomalies();
     for (int i = 0; !rc && i < n; i++) {

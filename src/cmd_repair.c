@@ -131,21 +131,23 @@ static int repair(const char *path)
     return rc;
 }
 
-static void help(FILE *out)
+void cmd_repair_help(FILE *out, cli_style st)
 {
-    fprintf(out, "usage: isolde repair FILE...\n\n"
-                 "Makes a history of one op per line that a killed writer left whole, in place:\n"
-                 "removes the filler after its last line (spaces, blank lines) and drops a last\n"
-                 "line that was cut short. The lines before it are never changed.\n\n"
-                 "  -h, --help                     this text\n\n"
-                 "exit status: 0 repaired (or nothing to repair), 3 error\n");
+    cli_doc_usage(out, st, "isolde repair FILE...");
+    cli_doc_text(out, st, "Makes a history of one op per line that a killed writer left whole, in place:\n"
+                          "removes the filler after its last line (spaces, blank lines) and drops a last\n"
+                          "line that was cut short. The lines before it are never changed.\n");
+    cli_doc_item(out, st, "-h, --help", "this text");
+    cli_doc_item(out, st, "-V, --version", "print the version");
+    cli_doc_text(out, st, "exit status: 0 repaired (or nothing to repair), 3 error\n");
 }
 
 int cmd_repair(int argc, char **argv)
 {
     const char **files = malloc((size_t)argc * sizeof *files);
     int n = 0, rc = cli_parse(argc, argv, "repair", NULL, 0, NULL, NULL, files, &n);
-    if (rc > 0 || (!rc && !n)) help(rc > 0 ? stdout : stderr);
+    if (rc == CLI_VERSION) cli_version();
+    else if (rc > 0 || (!rc && !n)) cmd_repair_help(rc > 0 ? stdout : stderr, CLI_TEXT);
     int status = rc > 0 ? 0 : rc < 0 || !n ? EXIT_ERROR : 0;
     for (int i = 0; !rc && i < n; i++)
         if (repair(files[i])) status = EXIT_ERROR;

@@ -2,17 +2,26 @@
  * cmd_run.c -- `isolde run <backend> [options] [check options]`: drive a
  * database with concurrent clients, record the history, print a summary,
  * then check the history as `check` would and exit with the check's
- * status. The backend's own options come from its table
- * (isolde_backend_option), as --name VALUE. SIGINT or SIGTERM (what
+ * status. The history goes to -o FILE, or to a new file in the current
+ * directory named by the run (isolde-BACKEND-DATE-TIME.jsonl), which is
+ * kept and named in the summary. With --json, stdout has the check's
+ * JSON alone and the summary goes to stderr. The backend's own options
+ * come from its table (isolde_backend_option), as --name VALUE. Without
+ * -c, the level -i asks for is checked when it names a consistency
+ * model. SIGINT or SIGTERM (what
  * timeout, docker and systemd send) stops the clients early; the history
  * recorded so far is closed and still checked. A second one kills.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -79,7 +88,8 @@ static const cli_opt run_opts[] = {
     {0, "seed", CLI_LONG, R(seed), "N", "random seed (1)", 0, 9e18, NULL, 0},
     {0, "reconnect", CLI_LONG, R(reconnect), "MS", "keep trying to connect for MS (30000)", 0, INT_MAX, NULL,
      0},
-    {'o', "output", CLI_STRING, R(output), "FILE", "keep the history in FILE (JSON lines)", 0, 0, NULL, 0},
+    {'o', "output", CLI_STRING, R(output), "FILE",
+     "the history, JSON lines (default: isolde-BACKEND-DATE-TIME.jsonl here)", 0, 0, NULL, 0},
 };
 #undef R
 
@@ -103,36 +113,54 @@ static int backend_option(void *arg, const char *name, const char *value, int *t
     }
 }
 
-static void backend_help(FILE *out, const char *name)
+/* The backends (or the one called name) and their own options. */
+static void backend_help(FILE *out, cli_style st, const char *name)
 {
     for (size_t i = 0;; i++) {
         const isolde_backend *b = isolde_backend_at(i);
         if (!b) break;
         if (name && strcmp(b->name, name) != 0) continue;
-        fprintf(out, "%s: %s\n", b->name, b->help);
-        if (b->url_help) fprintf(out, "  --url: %s\n", b->url_help);
-        if (b->isolation) fprintf(out, "  -i: %s (default)", b->isolation);
-        for (const char *const *l = b->levels; l && *l; l++)
-            if (strcmp(*l, b->isolation) != 0) fprintf(out, ", %s", *l);
-        if (b->isolation) fputc('\n', out);
+        char line[1024];
+        snprintf(line, sizeof line, "%s: %s\n", b->name, b->help);
+        cli_doc_text(out, st, line);
+        if (b->url_help) cli_doc_item(out, st, "--url U", b->url_help);
+        if (b->isolation) {
+            int n = snprintf(line, sizeof line, "%s (default)", b->isolation);
+            for (const char *const *l = b->levels; l && *l && n < (int)sizeof line; l++)
+                if (strcmp(*l, b->isolation) != 0) n += snprintf(line + n, sizeof line - (size_t)n, ", %s", *l);
+            cli_doc_item(out, st, "-i L", line);
+        }
         for (size_t j = 0;; j++) {
             const isolde_option *o = isolde_backend_option(b->name, j);
             if (!o) break;
             char left[64];
             snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-            fprintf(out, "      %-26s %s%s%s%s\n", left, o->help, o->dflt ? " (" : "", o->dflt ? o->dflt : "",
-                    o->dflt ? ")" : "");
+            snprintf(line, sizeof line, "%s%s%s%s", o->help, o->dflt ? " (" : "", o->dflt ? o->dflt : "",
+                     o->dflt ? ")" : "");
+            cli_doc_item(out, st, left, line);
         }
     }
 }
 
-static void usage(FILE *out, struct run_cli *r, const char *backend)
+static void usage(FILE *out, cli_style st, struct run_cli *r, const char *backend)
 {
-    cli_table t[2] = {{NULL, run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_check_table(&r->check)};
-    fprintf(out, "usage: isolde run BACKEND [options] [check options]\n");
-    cli_help(out, t, 2);
-    fprintf(out, "backends and their own options:\n");
-    backend_help(out, backend);
+    cli_table t[2] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_check_table(&r->check)};
+    cli_doc_usage(out, st, "isolde run BACKEND [options] [check options]");
+    cli_doc_text(out, st, "Drives a database with concurrent clients, records every transaction as the\n"
+                          "clients saw it, then checks the history and exits with the check's status.\n"
+                          "SIGINT or SIGTERM stops the clients; the history so far is still checked.\n"
+                          "Without -c, the level asked for with -i is checked, when it is a model name.\n");
+    cli_help(out, st, t, 2);
+    cli_doc_item(out, st, "-h, --help", "this text (isolde run BACKEND --help: that backend's)");
+    cli_doc_item(out, st, "-V, --version", "print the version");
+    cli_doc_heading(out, st, "backends and their own options");
+    backend_help(out, st, backend);
+}
+
+void cmd_run_help(FILE *out, cli_style st)
+{
+    static struct run_cli r; /* for the tables' offsets only */
+    usage(out, st, &r, NULL);
 }
 
 /* The common options as the run takes them. */
@@ -149,28 +177,47 @@ static void apply(struct run_cli *r)
     r->o.n_backend_opts = r->n_backend_opts;
 }
 
+/* The level the run asked for: -i, or the backend's default. */
+static const char *isolation(const struct run_cli *r)
+{
+    if (r->o.isolation) return r->o.isolation;
+    for (size_t i = 0; isolde_backend_at(i); i++)
+        if (strcmp(isolde_backend_at(i)->name, r->o.backend) == 0) return isolde_backend_at(i)->isolation;
+    return NULL;
+}
+
+/* -c's default: the level -i asks for, when it is a consistency model's
+ * name (the sim's broken modes are not); else NULL, the check's default. */
+static const char *promised_model(const struct run_cli *r)
+{
+    return r->o.isolation && isolde_model_canonical(r->o.isolation) ? r->o.isolation : NULL;
+}
+
 /* 1 to run, 0 after help, -1 on a bad argument. */
 static int parse_args(struct run_cli *r, int argc, char **argv)
 {
     int help = argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
+    if (argc >= 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) return cli_version(), 0;
     if (help || argv[1][0] == '-') {
-        usage(help && argc >= 2 ? stdout : stderr, r, NULL);
+        usage(help && argc >= 2 ? stdout : stderr, CLI_TEXT, r, NULL);
         return help && argc >= 2 ? 0 : -1;
     }
     r->o.backend = argv[1];
     r->txns = r->keys = r->writes_per_key = r->txn_length = r->seed = r->reconnect = r->clients = -1;
     r->o.urls = r->urls;
-    cli_table t[2] = {{NULL, run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_check_table(&r->check)};
+    cli_table t[2] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_check_table(&r->check)};
     const char **pos = malloc((size_t)argc * sizeof *pos);
     int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "run", t, 2, backend_option, r, pos, &n_pos);
-    if (rc > 0) usage(stdout, r, r->o.backend);
+    if (rc == CLI_HELP) usage(stdout, CLI_TEXT, r, r->o.backend);
+    if (rc == CLI_VERSION) cli_version();
     if (rc == 0 && n_pos) {
         fprintf(stderr, "isolde run: unexpected argument '%s' (see isolde run --help)\n", pos[0]);
         rc = -1;
     }
     free(pos);
     apply(r);
-    if (rc == 0 && cli_check_validate(&r->check)) rc = -1;
+    if (!r->check.opts.models) r->check.opts.models = promised_model(r);
+    if (rc == 0 && cli_check_validate(&r->check, r->o.workload)) rc = -1;
     return rc < 0 ? -1 : rc > 0 ? 0 : 1;
 }
 
@@ -182,13 +229,35 @@ static void progress(void *arg, long done, long total, double secs)
     fprintf(stderr, "\r  %ld/%ld txns  %.0f/s  ETA %.1f s  ", done, total, rate, eta);
 }
 
-/* A temporary file name beside $TMPDIR, for the history or the database. */
-static char *temp_path(const char *what)
+/* A temporary file name beside $TMPDIR, for the sqlite database a run
+ * without --url uses (removed after the run). */
+static char *temp_db_path(void)
 {
     const char *dir = getenv("TMPDIR");
     char buf[4096];
-    snprintf(buf, sizeof buf, "%s/isolde-run-%ld.%s", dir && *dir ? dir : "/tmp", (long)getpid(), what);
+    snprintf(buf, sizeof buf, "%s/isolde-run-%ld.db", dir && *dir ? dir : "/tmp", (long)getpid());
     return strdup(buf);
+}
+
+/* A new file in the current directory named by the run,
+ * isolde-BACKEND-YYYYmmdd-HHMMSS[-N].jsonl, created empty (so that no
+ * other run takes the name); NULL having said why not. */
+static char *new_history_path(const char *backend)
+{
+    char stamp[32], buf[512];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime_r(&now, &tm));
+    for (int n = 1; n < 1000; n++) {
+        if (n == 1) snprintf(buf, sizeof buf, "isolde-%s-%s.jsonl", backend, stamp);
+        else snprintf(buf, sizeof buf, "isolde-%s-%s-%d.jsonl", backend, stamp, n);
+        int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) return close(fd), strdup(buf);
+        if (errno != EEXIST) break;
+    }
+    fprintf(stderr, "isolde run: cannot create %s in the current directory: %s (give -o FILE)\n", buf,
+            strerror(errno));
+    return NULL;
 }
 
 static void remove_db(const char *db)
@@ -201,25 +270,19 @@ static void remove_db(const char *db)
     remove(buf);
 }
 
-/* The level the run asked for: -i, or the backend's default. */
-static const char *isolation(const struct run_cli *r)
-{
-    if (r->o.isolation) return r->o.isolation;
-    for (size_t i = 0; isolde_backend_at(i); i++)
-        if (strcmp(isolde_backend_at(i)->name, r->o.backend) == 0) return isolde_backend_at(i)->isolation;
-    return NULL;
-}
-
+/* The run's summary: on stdout before the report, on stderr with --json
+ * (stdout is the JSON alone). */
 static void summary(const struct run_cli *r, const isolde_run_stats *st, const char *path)
 {
+    FILE *out = r->check.json ? stderr : stdout;
     long n = st->ok + st->fail + st->info;
     int sim = strcmp(r->o.backend, "sim") == 0;
-    printf("run: %s%s%s, %s, %d %s: %ld txns (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s\n",
-           r->o.backend, sim ? " " : "", sim ? isolation(r) : "", isolde_workload_name(r->o.workload),
-           r->o.clients, r->o.processes ? "processes" : "clients", n, st->ok, st->fail, st->info,
-           st->seconds, st->seconds > 0 ? n / st->seconds : 0.0);
-    printf("history: %s%s\n", path, stop_flag ? " (interrupted)" : "");
-    fflush(stdout);
+    fprintf(out, "run: %s%s%s, %s, %d %s: %ld txns (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s\n",
+            r->o.backend, sim ? " " : "", sim ? isolation(r) : "", isolde_workload_name(r->o.workload),
+            r->o.clients, r->o.processes ? "processes" : "clients", n, st->ok, st->fail, st->info,
+            st->seconds, st->seconds > 0 ? n / st->seconds : 0.0);
+    fprintf(out, "history: %s%s\n", path, stop_flag ? " (interrupted)" : "");
+    fflush(out);
 }
 
 /* Read the recorded history back and check it. */
@@ -230,11 +293,10 @@ static int check_file(struct run_cli *r, const char *path)
     isolde_read_opts ro;
     isolde_read_opts_init(&ro);
     ro.format = ISOLDE_FORMAT_JSONL;
-    if (isolde_history_read_file(path, &ro, &h, &err) != ISOLDE_OK) {
-        cli_print_error(&err);
-        return EXIT_ERROR;
-    }
-    int status = cli_check_history(&r->check, path, h);
+    r->check.files = &path;
+    r->check.n_files = 1;
+    if (isolde_history_read_file(path, &ro, &h, &err) != ISOLDE_OK) return cli_check_failed(&r->check, &err);
+    int status = cli_check_history(&r->check, h);
     isolde_history_free(h);
     return status;
 }
@@ -255,6 +317,8 @@ static int run_and_check(struct run_cli *r, const char *path)
     sigaction(SIGTERM, &old_term, NULL);
     if (s != ISOLDE_OK) {
         cli_print_error(&err);
+        struct stat sb;
+        if (stat(path, &sb) == 0 && sb.st_size > 0) fprintf(stderr, "isolde run: the history so far: %s\n", path);
         return EXIT_ERROR;
     }
     summary(r, &st, path);
@@ -279,21 +343,22 @@ int cmd_run(int argc, char **argv)
     }
     r.o.stop = &stop_flag;
     r.check.opts.workload = r.o.workload;
-    char *tmp_hist = r.output ? NULL : temp_path("jsonl");
+    char *named = r.output ? NULL : new_history_path(r.o.backend);
+    if (!r.output && !named) {
+        release(&r);
+        return EXIT_ERROR;
+    }
     char *tmp_db = NULL;
     if (!r.o.n_urls && !strcmp(r.o.backend, "sqlite")) {
-        r.urls[0] = tmp_db = temp_path("db");
+        r.urls[0] = tmp_db = temp_db_path();
         r.o.n_urls = 1;
     }
-    r.o.history_path = r.output ? r.output : tmp_hist;
+    r.o.history_path = r.output ? r.output : named;
     int status = run_and_check(&r, r.o.history_path);
-    /* A temporary history is kept only as evidence of a verdict. */
-    if (tmp_hist && (status == ISOLDE_INVALID || status == ISOLDE_UNKNOWN))
-        fprintf(stderr, "isolde run: history kept in %s\n", tmp_hist);
-    else if (tmp_hist)
-        remove(tmp_hist);
+    struct stat sb; /* a file this run named and left empty (it failed at once) is no history */
+    if (named && stat(named, &sb) == 0 && sb.st_size == 0) remove(named);
     if (tmp_db) remove_db(tmp_db);
-    free(tmp_hist);
+    free(named);
     free(tmp_db);
     release(&r);
     return status;

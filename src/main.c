@@ -1,7 +1,9 @@
 /*
  * main.c -- the isolde command: the table of subcommands, the global
- * options, and the exit statuses (0 valid, 1 anomalies found, 2 unknown,
- * 3 error). A new subcommand is a cmd_<name>.c and a row in commands[].
+ * options, the exit statuses (0 valid, 1 anomalies found, 2 unknown,
+ * 3 error), and the man page (isolde --man), made from the same help
+ * calls and option tables as every --help. A new subcommand is a
+ * cmd_<name>.c and a row in commands[].
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,13 +16,20 @@
 static const struct command {
     const char *name, *args, *summary;
     int (*run)(int argc, char **argv);
+    void (*help)(FILE *out, cli_style st);
 } commands[] = {
-    {"check", "[options] FILE...", "check recorded histories", cmd_check},
-    {"run", "BACKEND [options]", "drive a database, record a history, check it", cmd_run},
-    {"models", "[NAME...]", "the model and anomaly names; what each one forbids", cmd_models},
-    {"repair", "FILE...", "make a killed run's history whole (filler, a cut line)", cmd_repair},
+    {"check", "[options] FILE...", "check recorded histories", cmd_check, cmd_check_help},
+    {"run", "BACKEND [options]", "drive a database, record a history, check it", cmd_run, cmd_run_help},
+    {"models", "[NAME...]", "the model and anomaly names; what each one forbids", cmd_models,
+     cmd_models_help},
+    {"repair", "FILE...", "make a killed run's history whole (filler, a cut line)", cmd_repair,
+     cmd_repair_help},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static const char exit_status[] =
+    "0 valid, 1 anomalies found, 2 unknown (e.g. an empty transaction graph, a search out of\n"
+    "budget), 3 error (unreadable input, reported as file:line:col: message, or bad arguments).\n";
 
 static void usage(FILE *out)
 {
@@ -31,8 +40,46 @@ static void usage(FILE *out)
         fprintf(out, "  %-26s %s (isolde %s --help)\n", left, commands[i].summary, commands[i].name);
     }
     fprintf(out, "\n  --help, -h                 this text\n"
-                 "  --version, -V              print the version\n\n"
-                 "exit status: 0 valid, 1 anomalies found, 2 unknown, 3 error\n");
+                 "  --version, -V              print the version\n"
+                 "  --man                      print the manual page (roff)\n\n"
+                 "exit status: %s", exit_status);
+}
+
+/* The manual page: every command's help as roff, between a head and the
+ * sections that hold for all. */
+static void man(void)
+{
+    printf(".TH ISOLDE 1 \"\" \"isolde %s\" \"User Commands\"\n"
+           ".SH NAME\nisolde \\- black\\-box checker of transactional isolation and linearizability\n"
+           ".SH SYNOPSIS\n.nf\n", isolde_version());
+    for (size_t i = 0; i < N_COMMANDS; i++) printf("\\fBisolde %s\\fR %s\n", commands[i].name, commands[i].args);
+    printf(".fi\n.SH DESCRIPTION\n");
+    cli_doc_text(stdout, CLI_ROFF,
+                 "isolde reads the history that clients recorded against a database (every transaction\n"
+                 "as the client saw it: invoked, committed, failed or unknown), infers the dependency\n"
+                 "graph between transactions from that history alone (Adya's ww, wr and rw edges, the\n"
+                 "method of Jepsen's Elle), finds the cycles and other anomalies each isolation level\n"
+                 "forbids, and proves every violation. It also checks linearizability (Knossos and\n"
+                 "Porcupine models), and drives databases with concurrent clients to record such\n"
+                 "histories.\n");
+    printf(".SH COMMANDS\n");
+    for (size_t i = 0; i < N_COMMANDS; i++) commands[i].help(stdout, CLI_ROFF);
+    printf(".SH OPTIONS\n");
+    cli_doc_item(stdout, CLI_ROFF, "-h, --help", "the commands (isolde COMMAND --help: that command's options)");
+    cli_doc_item(stdout, CLI_ROFF, "-V, --version", "print the version");
+    cli_doc_item(stdout, CLI_ROFF, "--man", "print this manual page");
+    printf(".SH EXIT STATUS\n");
+    cli_doc_text(stdout, CLI_ROFF, exit_status);
+    printf(".SH ENVIRONMENT\n");
+    cli_doc_item(stdout, CLI_ROFF, "ISOLDE_TIMING",
+                 "set: each phase of a read or a check prints its time, the resident memory after it "
+                 "and the peak so far to stderr");
+    cli_doc_item(stdout, CLI_ROFF, "TMPDIR", "where isolde run sqlite without --url keeps its database");
+    cli_doc_item(stdout, CLI_ROFF, "ISOLDE_RUN_ID, ISOLDE_CLIENT, ISOLDE_ISOLATION",
+                 "what isolde run exec gives each client: the run, the client's index, the level asked for");
+    printf(".SH SEE ALSO\n");
+    cli_doc_text(stdout, CLI_ROFF, "The project's README.md and docs/: FORMATS.md (history formats, what a "
+                                   "run leaves, the exec protocol), DEVIATIONS.md, LINEARIZABILITY.md.\n");
 }
 
 /* Blocks of 1 MiB and more come straight from mmap and go back to the
@@ -48,7 +95,7 @@ static void tune_allocator(void)
 
 static const struct command *command_named(const char *name)
 {
-    for (size_t i = 0; i < N_COMMANDS; i++)
+    for (size_t i = 0; name && i < N_COMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0) return &commands[i];
     return NULL;
 }
@@ -60,15 +107,13 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_ERROR : 0;
     }
-    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-        printf("isolde %s\n", isolde_version());
-        return 0;
-    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) return cli_version(), 0;
+    if (!strcmp(argv[1], "--man")) return man(), 0;
     if (!strcmp(argv[1], "help")) { /* isolde help [COMMAND] */
-        const struct command *c = argc > 2 ? command_named(argv[2]) : NULL;
-        if (!c) usage(stdout);
-        char *args[] = {argv[2], "--help", NULL};
-        return c ? c->run(2, args) : 0;
+        const struct command *c = command_named(argc > 2 ? argv[2] : NULL);
+        if (c) c->help(stdout, CLI_TEXT);
+        else usage(argc > 2 ? stderr : stdout);
+        return c || argc == 2 ? 0 : EXIT_ERROR;
     }
     const struct command *c = command_named(argv[1]);
     if (c) return c->run(argc - 1, argv + 1);

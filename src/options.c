@@ -1,7 +1,8 @@
 /*
  * options.c -- the one option mechanism of the CLI: tables of options
  * with offsets into a command's settings; one parser for all of them and
- * one help printer, so the help can never disagree with what is parsed.
+ * one help printer, as text for --help and as roff for the man page
+ * (isolde --man), so neither can disagree with what is parsed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -144,24 +145,83 @@ int cli_parse(int argc, char **argv, const char *cmd, const cli_table *tables, s
             continue;
         }
         if (strcmp(a, "--") == 0) { only_pos = 1; continue; }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return 1;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return CLI_HELP;
+        if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) return CLI_VERSION;
         if (one(argc, argv, &i, cmd, tables, n_tables, unknown, unknown_arg) < 0) return -1;
     }
     return 0;
 }
 
-void cli_help(FILE *out, const cli_table *tables, size_t n_tables)
+void cli_version(void)
+{
+    printf("isolde %s\n", isolde_version());
+}
+
+/* s for roff: backslashes and minus signs escaped, a line that would
+ * start with a control character ('.' or '\'') guarded. */
+static void roff(FILE *out, const char *s)
+{
+    for (int bol = 1; *s; bol = *s++ == '\n') {
+        if (bol && (*s == '.' || *s == '\'')) fputs("\\&", out);
+        if (*s == '\\') fputs("\\e", out);
+        else if (*s == '-') fputs("\\-", out);
+        else fputc(*s, out);
+    }
+}
+
+void cli_doc_usage(FILE *out, cli_style st, const char *usage)
+{
+    if (st == CLI_TEXT) {
+        fprintf(out, "usage: %s\n", usage);
+        return;
+    }
+    fputs(".SS \"", out);
+    roff(out, usage);
+    fputs("\"\n", out);
+}
+
+void cli_doc_text(FILE *out, cli_style st, const char *text)
+{
+    if (st == CLI_TEXT) {
+        fprintf(out, "\n%s", text);
+        return;
+    }
+    fputs(".PP\n", out);
+    roff(out, text);
+    if (text[0] && text[strlen(text) - 1] != '\n') fputc('\n', out);
+}
+
+void cli_doc_heading(FILE *out, cli_style st, const char *heading)
+{
+    if (st == CLI_TEXT) fprintf(out, "\n%s:\n", heading);
+    else fputs(".PP\n\\fB", out), roff(out, heading), fputs("\\fR\n", out);
+}
+
+void cli_doc_item(FILE *out, cli_style st, const char *left, const char *right)
+{
+    if (st == CLI_TEXT) {
+        fprintf(out, "  %-30s %s\n", left, right);
+        return;
+    }
+    fputs(".TP\n\\fB", out);
+    roff(out, left);
+    fputs("\\fR\n", out);
+    roff(out, right);
+    fputc('\n', out);
+}
+
+void cli_help(FILE *out, cli_style st, const cli_table *tables, size_t n_tables)
 {
     for (size_t i = 0; i < n_tables; i++) {
-        if (tables[i].heading) fprintf(out, "%s:\n", tables[i].heading);
+        if (tables[i].heading) cli_doc_heading(out, st, tables[i].heading);
         for (size_t j = 0; j < tables[i].n; j++) {
             const cli_opt *o = &tables[i].opts[j];
             if (!o->help) continue;
-            char name[80];
-            snprintf(name, sizeof name, "%c%c%s--%s%s%s", o->short_name ? '-' : ' ',
-                     o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->long_name,
-                     o->arg ? " " : "", o->arg ? o->arg : "");
-            fprintf(out, "  %-30s %s\n", name, o->help);
+            char name[80], shrt[8] = "";
+            if (o->short_name) snprintf(shrt, sizeof shrt, "-%c, ", o->short_name);
+            else if (st == CLI_TEXT) snprintf(shrt, sizeof shrt, "    "); /* text aligns the long names */
+            snprintf(name, sizeof name, "%s--%s%s%s", shrt, o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
+            cli_doc_item(out, st, name, o->help);
         }
     }
 }

@@ -93,4 +93,20 @@ expect_status 3 "$isolde" models repeatable-reed
 expect_err "did you mean repeatable-read?"
 T
 
+test_case "-V and --version print the version, before a command and after one" <<'T'
+for args in -V --version "check --version" "check -V" "run --version" "run sim --version" "repair --version" "models --version"; do
+    expect_status 0 "$isolde" $args
+    expect_out '^isolde [0-9][0-9.]*$'
+done
+T
+
+test_case "isolde help check is check's help; isolde help nosuch is an error" <<'T'
+expect_status 0 "$isolde" help check
+expect_out '^usage: isolde check'
+expect_out -- '--max-examples'
+expect_status 0 "$isolde" help run
+expect_out '^usage: isolde run'
+expect_status 3 "$isolde" help nosuch
+T
+
 finish

@@ -4,34 +4,33 @@
 # signals: SIGINT and SIGTERM stop the clients and still check; no signal,
 # SIGKILL included, leaves a blank line in the history.
 . tests/clilib.sh "$@"
-export TMPDIR="$tmp" # histories kept as evidence
 
 test_case "sim serializable is clean under serializable" <<'T'
-expect_status 0 "$isolde" run sim -i serializable -c serializable -n 2000 --seed 1
+expect_status 0 "$isolde" run sim -i serializable -c serializable -n 2000 --seed 1 -o "$tmp/run1.jsonl"
 T
 
 test_case "sim snapshot-isolation shows G2-item under serializable, with its run line" <<'T'
-expect_status 1 "$isolde" run sim -i snapshot-isolation -c serializable -n 2000 -p 8 --seed 1
+expect_status 1 "$isolde" run sim -i snapshot-isolation -c serializable -n 2000 -p 8 --seed 1 -o "$tmp/run2.jsonl"
 expect_out 'G2-item'
 expect_out 'run: sim snapshot-isolation, list-append, 8 clients'
 T
 
 test_case "sim read-committed (rw-register, --wfr-keys) shows G-single-item under snapshot-isolation" <<'T'
-expect_status 1 "$isolde" run sim -i read-committed -c snapshot-isolation -m rw-register --wfr-keys -n 3000 --seed 3
+expect_status 1 "$isolde" run sim -i read-committed -c snapshot-isolation -m rw-register --wfr-keys -n 3000 --seed 3 -o "$tmp/run3.jsonl"
 expect_out 'G-single-item'
 T
 
 test_case "sim serializable is not strict-serializable: a realtime anomaly" <<'T'
-expect_status 1 "$isolde" run sim -i serializable -n 2000 --seed 2
+expect_status 1 "$isolde" run sim -i serializable -c strict-serializable -n 2000 --seed 2 -o "$tmp/run4.jsonl"
 expect_out 'realtime'
 T
 
 test_case "aborts, infos and a skewed key choice stay valid" <<'T'
-expect_status 0 "$isolde" run sim --abort-rate 0.1 --info-rate 0.1 --zipf 1.2 --keys 20 -n 3000
+expect_status 0 "$isolde" run sim --abort-rate 0.1 --info-rate 0.1 --zipf 1.2 --keys 20 -n 3000 -o "$tmp/run5.jsonl"
 T
 
 test_case "the broken lost-update mode is caught under snapshot-isolation" <<'T'
-expect_status 1 "$isolde" run sim -i lost-update -c snapshot-isolation -n 1000
+expect_status 1 "$isolde" run sim -i lost-update -c snapshot-isolation -n 1000 -o "$tmp/run6.jsonl"
 T
 
 test_case "same seed, same bytes; another seed, other bytes" <<'T'
@@ -76,6 +75,51 @@ not grep -q '^ *$' "$tmp/kill.jsonl"
 expect_status 0 "$isolde" repair "$tmp/kill.jsonl"
 test "$(tail -c 2 "$tmp/kill.jsonl" | od -An -c | tr -d ' ')" = '}\n'
 expect_status 0 "$isolde" check -c serializable "$tmp/kill.jsonl"
+T
+
+test_case "run --json: stdout is the check's JSON alone, the summary on stderr" <<'T'
+expect_status 0 "$isolde" run sim -n 200 --json -o "$tmp/json.jsonl"
+expect_err '^run: sim strict-serializable'
+expect_err "^history: $tmp/json.jsonl"
+not grep -q '^run:' "$tmp/out"
+head -c 1 "$tmp/out" | grep -q '{'
+if command -v python3 >/dev/null; then python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["valid?"] is True' "$tmp/out"; fi
+T
+
+test_case "run --processes N is the client count (adya's spelling of -p)" <<'T'
+expect_status 0 "$isolde" run sim --processes 3 -n 100 -o "$tmp/procs.jsonl"
+expect_out '3 clients: '
+T
+
+test_case "-i without -c checks the level asked for: sim -i serializable is valid" <<'T'
+expect_status 0 "$isolde" run sim -i serializable -n 2000 --seed 2 -o "$tmp/level.jsonl"
+expect_out 'valid?: true'
+expect_status 1 "$isolde" check "$tmp/level.jsonl"
+T
+
+test_case "-i that is no model name (a broken mode) keeps -c's default" <<'T'
+expect_status 1 "$isolde" run sim -i lost-update -n 1000 -o "$tmp/broken.jsonl"
+T
+
+isolde_abs=$(cd "$(dirname "$isolde")" && pwd)/$(basename "$isolde")
+test_case "without -o the history is a new file in the current directory, named by the run, kept and named" <<'T'
+mkdir "$tmp/here" "$tmp/tmpdir"
+cd "$tmp/here"
+export TMPDIR="$tmp/tmpdir"
+expect_status 0 "$isolde_abs" run sim -n 100
+f=$(ls isolde-sim-*.jsonl)
+test -s "$f"
+expect_out "^history: $f\$"
+test -z "$(ls "$tmp/tmpdir")"
+expect_status 0 "$isolde_abs" run sim -n 100
+test "$(ls isolde-sim-*.jsonl | wc -l)" -eq 2
+T
+
+test_case "a run that fails at once leaves no empty history behind" <<'T'
+mkdir "$tmp/fails"
+cd "$tmp/fails"
+expect_status 3 "$isolde_abs" run sim -i chaos
+test -z "$(ls)"
 T
 
 finish

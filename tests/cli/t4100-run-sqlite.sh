@@ -5,7 +5,7 @@
 # clients, and the history is cut to size and checked; a run that ends is
 # cut to size. Skipped when isolde is built without SQLite.
 . tests/clilib.sh "$@"
-export TMPDIR="$tmp" # histories kept as evidence, temporary databases
+export TMPDIR="$tmp" # temporary databases
 
 if "$isolde" run sqlite -n 1 2>&1 | grep -q "unknown backend"; then
     test_skip "SQLite runs" "built without SQLite"
@@ -15,17 +15,17 @@ fi
 for b in deferred immediate exclusive; do
     for j in wal delete; do
         test_case "sqlite --begin $b --journal $j is strict-serializable" <<'T'
-expect_status 0 "$isolde" run sqlite --url "$tmp/$b-$j.db" --begin $b --journal $j -n 300 -p 4
+expect_status 0 "$isolde" run sqlite --url "$tmp/$b-$j.db" --begin $b --journal $j -n 300 -p 4 -o "$tmp/run1.jsonl"
 T
     done
 done
 
 test_case "sqlite rw-register with --wfr-keys is strict-serializable" <<'T'
-expect_status 0 "$isolde" run sqlite -m rw-register --wfr-keys -n 1000
+expect_status 0 "$isolde" run sqlite -m rw-register --wfr-keys -n 1000 -o "$tmp/run2.jsonl"
 T
 
 test_case "sqlite --fork runs 8 client processes, strict-serializable" <<'T'
-expect_status 0 "$isolde" run sqlite --fork -n 1000
+expect_status 0 "$isolde" run sqlite --fork -n 1000 -o "$tmp/run3.jsonl"
 expect_out '8 processes'
 T
 

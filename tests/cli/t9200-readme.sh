@@ -12,7 +12,7 @@
 # the top (make demo, make check) is not run: make demo installs packages,
 # make check runs this suite.
 . tests/clilib.sh "$@"
-export TMPDIR="$tmp" # histories kept as evidence
+export TMPDIR="$tmp" # temporary databases
 r=$tmp/readme
 mkdir "$r" "$tmp/bin"
 tab=$(printf '\t')
@@ -30,7 +30,11 @@ n=0
 [ -f "$r/commands" ] && while IFS="$tab" read -r section written cmd; do
     n=$((n + 1))
     case "$written" in "isolde run sqlite"*) [ -n "$have_sqlite" ] || continue ;; esac
-    (TMP=$tmp PATH="$tmp/bin:$PATH" sh -c "$cmd" >"$r/cmd$n.out" 2>"$r/cmd$n.err" </dev/null
+    # each in a directory of its own (isolde run writes its history there),
+    # which sees the repository's examples/ and tests/
+    mkdir "$r/cwd$n"
+    ln -s "$PWD/examples" "$PWD/tests" "$r/cwd$n/"
+    (cd "$r/cwd$n" && TMP=$tmp PATH="$tmp/bin:$PATH" sh -c "$cmd" >"$r/cmd$n.out" 2>"$r/cmd$n.err" </dev/null
      echo $? >"$r/cmd$n.rc") &
 done <"$r/commands"
 

@@ -1,0 +1,99 @@
+#!/bin/sh
+# What `isolde check` writes and how its options are spelled: several files
+# with --json (one JSON object per line, with its "file"; never "### FILE"),
+# several files with -d (one subdirectory per file), a -d that cannot be
+# written (an error before any report), --max-examples 0 (every proof),
+# values attached to short options (-cMODEL), rw-register's options given
+# to list-append (a warning).
+. tests/clilib.sh "$@"
+
+mkdir "$tmp/a" "$tmp/b"
+cp examples/g1c.json "$tmp/a/history.json"
+cp examples/g1c.json "$tmp/b/history.json"
+
+have_python=yes
+command -v python3 >/dev/null || have_python=
+
+test_case "--json with several files: one object per line, each with its file" <<'T'
+expect_status 1 "$isolde" check --json examples/valid.jsonl examples/g1c.json
+not grep -q '###' "$tmp/out"
+test "$(wc -l <"$tmp/out")" -eq 2
+expect_out '^{"file":"examples/valid.jsonl", *"valid?": *true'
+expect_out '^{"file":"examples/g1c.json", *"valid?": *false.*"G1c"'
+T
+
+if [ -n "$have_python" ]; then
+    test_case "--json with several files is JSON lines a parser reads, a file that cannot be read among them" <<'T'
+expect_status 3 "$isolde" check --json examples/valid.jsonl "$tmp/no-such.edn" examples/g1c.json
+python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["file"] for r in rows] == ["examples/valid.jsonl", sys.argv[2], "examples/g1c.json"], rows
+assert rows[0]["valid?"] is True and rows[2]["valid?"] is False and "G1c" in rows[2]["anomaly-types"]
+assert "cannot" in rows[1]["error"] and "valid?" not in rows[1]
+' "$tmp/out" "$tmp/no-such.edn"
+T
+    test_case "--json with one file is Elle's result map alone" <<'T'
+expect_status 1 "$isolde" check --json examples/g1c.json
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert "file" not in r and r["valid?"] is False' "$tmp/out"
+T
+else
+    test_skip "--json with several files is JSON lines" "no python3"
+fi
+
+test_case "-d with several files writes one subdirectory per file, never one over another" <<'T'
+expect_status 1 "$isolde" check -d "$tmp/out1" examples/g1c.json "$tmp/a/history.json" "$tmp/b/history.json" examples/valid.jsonl
+test -f "$tmp/out1/examples_g1c.json/G1c.txt"
+sub=$(echo "$tmp/a/history.json" | sed 's|^/||; s|/|_|g')
+test -f "$tmp/out1/$sub/G1c.txt"
+sub=$(echo "$tmp/b/history.json" | sed 's|^/||; s|/|_|g')
+test -f "$tmp/out1/$sub/G1c.txt"
+test -d "$tmp/out1/examples_valid.jsonl"
+not test -e "$tmp/out1/G1c.txt"
+T
+
+test_case "-d with two files of the same name: each its own subdirectory" <<'T'
+expect_status 1 "$isolde" check -d "$tmp/out2" examples/g1c.json ./examples/g1c.json
+test -f "$tmp/out2/examples_g1c.json-1/G1c.txt"
+test -f "$tmp/out2/examples_g1c.json-2/G1c.txt"
+T
+
+test_case "-d with one file writes into DIR itself" <<'T'
+expect_status 1 "$isolde" check -d "$tmp/out3/new" examples/g1c.json
+test -f "$tmp/out3/new/G1c.txt"
+T
+
+test_case "-d that cannot be written fails before any report" <<'T'
+touch "$tmp/plain-file"
+expect_status 3 "$isolde" check -d "$tmp/plain-file/sub" examples/g1c.json
+expect_err 'cannot write'
+not test -s "$tmp/out"
+T
+
+# Dozens of G-single-item-realtime (the sim at serializable, seed 2)
+"$isolde" run sim -i serializable -c strict-serializable -n 2000 --seed 2 -o "$tmp/many.jsonl" >/dev/null 2>&1
+
+test_case "--max-examples 0 prints every proof; the default 3" <<'T'
+expect_status 1 "$isolde" check --max-examples 0 "$tmp/many.jsonl"
+n=$(sed -n 's/^== G-single-item-realtime: \([0-9]*\) found.*/\1/p' "$tmp/out")
+test "$n" -gt 3
+test "$(grep -c '^G-single-item-realtime #' "$tmp/out")" -eq "$n"
+not grep -q 'showing' "$tmp/out"
+expect_status 1 "$isolde" check "$tmp/many.jsonl"
+test "$(grep -c '^G-single-item-realtime #' "$tmp/out")" -eq 3
+T
+
+test_case "a value attached to a short option: -cMODEL, -mWORKLOAD" <<'T'
+expect_status 0 "$isolde" check -cread-uncommitted examples/g1c.json
+expect_status 1 "$isolde" check -cread-committed -mlist-append examples/g1c.json
+expect_out 'G1c'
+T
+
+test_case "--wfr-keys (and the other rw-register options) with list-append: a warning" <<'T'
+expect_status 1 "$isolde" check -m list-append --wfr-keys examples/g1c.json
+expect_err 'warning: --wfr-keys.*list-append ignores them'
+expect_status 0 "$isolde" check -m rw-register --wfr-keys examples/rw-register.jsonl
+not grep -q warning "$tmp/err"
+T
+
+finish
