@@ -1,5 +1,7 @@
-# isolde: GNU Make build. The core needs only libc and pthreads; optional
-# drivers are enabled when pkg-config finds their libraries.
+# isolde: GNU Make build. The core needs only libc and pthreads; an
+# optional driver is enabled when pkg-config finds its library (SQLite, the
+# one driver with a library), and only such libraries are linked and listed
+# in isolde.pc.
 CC       ?= cc
 BUILD    ?= build
 PREFIX   ?= /usr/local
@@ -16,14 +18,6 @@ have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
 ifeq ($(call have,sqlite3),yes)
   CPPFLAGS += -DISO_HAVE_SQLITE $(shell pkg-config --cflags sqlite3)
   LDLIBS   += $(shell pkg-config --libs sqlite3)
-endif
-ifeq ($(call have,libpq),yes)
-  CPPFLAGS += -DISO_HAVE_PQ $(shell pkg-config --cflags libpq)
-  LDLIBS   += $(shell pkg-config --libs libpq)
-endif
-ifeq ($(call have,libmariadb),yes)
-  CPPFLAGS += -DISO_HAVE_MARIADB $(shell pkg-config --cflags libmariadb)
-  LDLIBS   += $(shell pkg-config --libs libmariadb)
 endif
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -68,7 +62,7 @@ else
 endif
 
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize bench install clean deps
-all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc
+all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -118,9 +112,20 @@ $(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(LDFLAGS) $(LDLIBS)
 
+# isolde.pc for PREFIX. A program linked against the shared library finds
+# it through the rpath the .pc gives, where PREFIX is not /usr (the
+# loader's own directory), so no LD_LIBRARY_PATH is needed.
+PC_RPATH = $(if $(filter /usr,$(PREFIX)),,-Wl,-rpath,$${libdir} )
+MAKE_PC  = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
+               -e 's|@RPATH@|$(PC_RPATH)|g' isolde.pc.in
 $(BUILD)/isolde.pc: isolde.pc.in Makefile
 	@mkdir -p $(@D)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' $< > $@
+	$(Q)$(MAKE_PC) > $@
+
+# The man page, made by the binary from the option tables --help prints.
+$(BUILD)/isolde.1: $(BUILD)/isolde
+	$(call say,MAN,$@)
+	$(Q)$(BUILD)/isolde --man > $@
 
 # Unit tests may use internal headers (lib/); they link the static library.
 # They run from the repository root and find their data there (tests/data,
@@ -166,14 +171,15 @@ bench: all tests
 	@BASELINE="$(BASELINE)" sh bench/run.sh $(BUILD)
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	    $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/isolde $(DESTDIR)$(PREFIX)/bin/isolde
+	install -m 644 $(BUILD)/isolde.1 $(DESTDIR)$(PREFIX)/share/man/man1/isolde.1
 	install -m 644 $(BUILD)/dist/libisolde.a $(DESTDIR)$(PREFIX)/lib/libisolde.a
 	install -m 755 $(BUILD)/libisolde.so $(DESTDIR)$(PREFIX)/lib/libisolde.so.0
 	ln -sf libisolde.so.0 $(DESTDIR)$(PREFIX)/lib/libisolde.so
 	install -m 644 include/isolde.h $(DESTDIR)$(PREFIX)/include/isolde.h
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
-	    isolde.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/isolde.pc
+	$(MAKE_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/isolde.pc
 
 clean:
 	rm -rf build build-san

@@ -7,7 +7,7 @@
 . tests/clilib.sh "$@"
 export TMPDIR="$tmp" # temporary databases
 
-if "$isolde" run sqlite -n 1 2>&1 | grep -q "unknown backend"; then
+if "$isolde" run sqlite -n 1 -o "$tmp/probe.jsonl" 2>&1 | grep -q "unknown backend"; then
     test_skip "SQLite runs" "built without SQLite"
     finish
 fi

@@ -1,6 +1,9 @@
 #!/bin/sh
-# `make install PREFIX=...` installs a library, header, pkg-config file and
-# binary that a program can build and link against (static and shared).
+# `make install PREFIX=...` installs a library, header, pkg-config file,
+# binary and man page: a program builds and links against it (static and
+# shared; the shared one runs without LD_LIBRARY_PATH), isolde.pc lists
+# only libraries isolde links for a reason, and `man isolde` shows every
+# option the commands' --help lists (both come from the same tables).
 . tests/clilib.sh "$@"
 
 cat >"$tmp/use.c" <<'C'
@@ -29,7 +32,7 @@ test_case "make install PREFIX=... succeeds" <<'T'
 make -s BUILD="$build" install PREFIX="$tmp/prefix"
 T
 
-for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h lib/pkgconfig/isolde.pc; do
+for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h lib/pkgconfig/isolde.pc share/man/man1/isolde.1; do
     test_case "make install installs $f" 'test -e "$tmp/prefix/$f"'
 done
 
@@ -38,10 +41,34 @@ cc $san -o "$tmp/use-static" "$tmp/use.c" $(pkg-config --cflags isolde) "$tmp/pr
 "$tmp/use-static"
 T
 
-test_case "a program linked against the installed libisolde.so checks a history" <<'T'
+test_case "a program linked against the installed libisolde.so checks a history, without LD_LIBRARY_PATH" <<'T'
 cc $san -o "$tmp/use-shared" "$tmp/use.c" $(pkg-config --cflags --libs isolde)
-LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/use-shared"
+env -u LD_LIBRARY_PATH "$tmp/use-shared"
+ldd "$tmp/use-shared" | grep -q "libisolde.so.0 => $tmp/prefix/lib/libisolde.so.0"
 T
+
+test_case "isolde.pc lists only the libraries isolde links (never libpq or libmariadb for being there)" <<'T'
+libs=$(sed -n 's/^Libs.private: //p' "$tmp/prefix/lib/pkgconfig/isolde.pc")
+for l in $libs; do
+    case "$l" in -lpthread|-lm|-lsqlite3) ;; *) echo "isolde.pc lists $l"; false ;; esac
+done
+T
+
+if command -v man >/dev/null; then
+    test_case "man isolde shows the installed man page, with every option of every command's --help" <<'T'
+MANPATH="$tmp/prefix/share/man" MANWIDTH=200 man isolde >"$tmp/man.txt" 2>"$tmp/man.err"
+grep -q 'isolde check' "$tmp/man.txt"
+for cmd in check run repair models; do
+    "$tmp/prefix/bin/isolde" $cmd --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/opts"
+    while read -r opt; do
+        grep -q -- "$opt" "$tmp/man.txt" || { echo "man isolde lacks $cmd's $opt"; false; }
+    done <"$tmp/opts"
+done
+grep -q -- '--abort-rate' "$tmp/man.txt"
+T
+else
+    test_skip "man isolde shows the installed man page" "no man"
+fi
 
 test_case "the installed isolde runs" <<'T'
 "$tmp/prefix/bin/isolde" --version >/dev/null

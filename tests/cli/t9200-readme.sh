@@ -25,7 +25,7 @@ T
 # own), with `isolde` on PATH being this build's, while the C example builds.
 ln -s "$(cd "$(dirname "$isolde")" && pwd)/$(basename "$isolde")" "$tmp/bin/isolde"
 have_sqlite=yes
-"$isolde" run sqlite -n 1 2>&1 | grep -q "unknown backend" && have_sqlite=
+"$isolde" run sqlite -n 1 -o "$tmp/probe.jsonl" 2>&1 | grep -q "unknown backend" && have_sqlite=
 n=0
 [ -f "$r/commands" ] && while IFS="$tab" read -r section written cmd; do
     n=$((n + 1))
