@@ -155,13 +155,12 @@ static int append_mapped(hist *h, const struct iovec *v, int n, size_t total)
     int r = room(h, total);
     if (r != 0 || total == 0) return r;
     restore_newline(h);
-    const struct iovec *last = &v[n - 1];
-    int defer = last->iov_len && ((const char *)last->iov_base)[last->iov_len - 1] == '\n' &&
-                h->len + total < h->size;
+    int last = n - 1; /* the piece that holds the last byte (total > 0) */
+    while (!v[last].iov_len) last--;
+    int defer = ((const char *)v[last].iov_base)[v[last].iov_len - 1] == '\n' && h->len + total < h->size;
     char *p = h->map + h->len;
     for (int i = 0; i < n; i++) {
-        size_t k = v[i].iov_len - (defer && i == n - 1);
-        memcpy(p, v[i].iov_base, k);
+        memcpy(p, v[i].iov_base, v[i].iov_len - (defer && i == last));
         p += v[i].iov_len;
     }
     h->len += total;

@@ -151,16 +151,17 @@ static int send_all(int fd, const char *p, size_t n)
 }
 
 /* Append the line's first bytes to msg (of size n), printable ASCII,
- * anything else as '?'. */
+ * anything else as '?', "..." where it is cut short. */
 static void excerpt(char *msg, size_t n, const char *line, size_t len)
 {
-    size_t at = strlen(msg);
+    size_t at = strlen(msg), i = 0;
+    if (at + 4 > n) return;
     while (len && line[len - 1] == '\n') len--;
-    for (size_t i = 0; i < len && at + 4 < n; i++) {
+    for (; i < len && at + 4 < n; i++) {
         unsigned char ch = (unsigned char)line[i];
         msg[at++] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
     }
-    if (at + 4 >= n) memcpy(msg + at, "...", 3), at += 3;
+    if (i < len) memcpy(msg + at, "...", 3), at += 3;
     msg[at] = 0;
 }
 
