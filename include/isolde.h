@@ -96,7 +96,7 @@ typedef enum isolde_format {
 
 /* What the operations of a history mean. */
 typedef enum isolde_workload {
-    ISOLDE_WORKLOAD_AUTO = 0,     /* list-append if any append, else rw-register */
+    ISOLDE_WORKLOAD_AUTO = 0,     /* from the history: the :f names and micro-ops (docs/LINEARIZABILITY.md) */
     ISOLDE_WORKLOAD_LIST_APPEND,
     ISOLDE_WORKLOAD_RW_REGISTER,
     ISOLDE_WORKLOAD_REGISTER,     /* linearizability: read / write */
@@ -104,7 +104,11 @@ typedef enum isolde_workload {
     ISOLDE_WORKLOAD_KV,           /* linearizability: a register per key */
     ISOLDE_WORKLOAD_MUTEX,        /* linearizability: acquire / release */
     ISOLDE_WORKLOAD_FIFO_QUEUE,   /* linearizability: enqueue / dequeue */
-    ISOLDE_WORKLOAD_LIN_SET       /* linearizability: add / read ("set" is its old name) */
+    ISOLDE_WORKLOAD_LIN_SET,      /* linearizability: add / read ("set" is its old name) */
+    ISOLDE_WORKLOAD_MULTI_REGISTER, /* linearizability: Knossos's multi-register (:txn of
+                                       [:read k v] / [:write k v]) */
+    ISOLDE_WORKLOAD_PORCUPINE_KV  /* linearizability: Porcupine's kv (:get / :put / :append
+                                     of strings, per key) */
 } isolde_workload;
 
 /* A history: its ops in history order, every value they hold. Opaque. */
@@ -182,8 +186,13 @@ typedef struct isolde_check_opts {
     int wfr_keys, sequential_keys, linearizable_keys;
     const char *transaction_order_file; /* JSON {completion index: rank} */
     /* linearizability */
-    long timeout_ms;              /* whole-search budget; 0 = none */
+    long timeout_ms;              /* whole-search budget; 60000 (ms); 0 = none */
     isolde_cas_fail cas_fail;
+    /* The registers' first value, written as values are in the history
+     * (EDN, or JSON for the JSON formats); for kv, multi-register and
+     * porcupine-kv a map {key value} gives it per key (keys it lacks start
+     * at the model's default). NULL: nil ("" for porcupine-kv). */
+    const char *initial_value;
 } isolde_check_opts;
 
 ISOLDE_API void isolde_check_opts_init(isolde_check_opts *o);

@@ -55,25 +55,140 @@ isolde_status isolde_workload_parse(const char *name, isolde_workload *out)
     return ISOLDE_ERR_USAGE;
 }
 
+/* ---- inferring the workload (docs/LINEARIZABILITY.md, "Which model") ---- */
 
-static isolde_workload detect_workload(const isolde_history *h)
+/* The :f names inference knows; F_OTHER is any other. */
+enum fname { F_READ, F_WRITE, F_CAS, F_ACQUIRE, F_RELEASE, F_ENQUEUE, F_DEQUEUE, F_ADD,
+             F_GET, F_PUT, F_APPEND, F_TXN, F_OTHER, N_FNAMES };
+static const char *const fnames[N_FNAMES - 1] = {"read", "write", "cas", "acquire", "release",
+                                                 "enqueue", "dequeue", "add", "get", "put",
+                                                 "append", "txn"};
+#define BIT(f) (1u << (f))
+#define ONLY(seen, set) ((seen) && !((seen) & ~(set)))
+
+struct evidence {
+    iso_name_atoms names[N_FNAMES - 1]; /* fnames as atoms of the history's store */
+    unsigned seen;           /* BIT(fname) of every client op's :f */
+    iso_val other;           /* one :f that is F_OTHER (for the message) */
+    int txn;                 /* micro-ops: 1 list-append, 2 rw-register, 3 multi-register, 4 txn */
+    int all_pairs;           /* every read / write / cas value is a [key value] tuple */
+};
+
+static enum fname fname_of(const struct evidence *e, iso_val f)
 {
-    if (h->workload_hint != ISOLDE_WORKLOAD_AUTO) return h->workload_hint;
-    for (size_t i = 0; i < h->n_ops; i++) {
-        const iso_op *op = &h->ops[i];
-        if (!iso_op_is_client(op) || !iso_is_seq(op->value)) continue;
-        size_t n = iso_seq_len(&h->store, op->value);
-        const iso_val *m = iso_seq_items(&h->store, op->value);
-        for (size_t j = 0; j < n; j++) {
-            if (!iso_is_seq(m[j]) || !iso_seq_len(&h->store, m[j])) continue;
-            iso_val f = iso_seq_items(&h->store, m[j])[0];
-            if (iso_name_is(&h->store, f, "append")) return ISOLDE_WORKLOAD_LIST_APPEND;
-            if (iso_name_is(&h->store, f, "w")) return ISOLDE_WORKLOAD_RW_REGISTER;
-        }
-    }
-    return ISOLDE_WORKLOAD_LIST_APPEND;
+    for (int i = 0; i < F_OTHER; i++)
+        if (iso_name_atoms_has(&e->names[i], f)) return (enum fname)i;
+    return F_OTHER;
 }
 
+/* What the micro-ops of a transaction value say: 1 append, 2 w, 3 Knossos
+ * read / write, 4 other names, 0 not micro-ops. */
+static int mop_evidence(const iso_store *s, iso_val v)
+{
+    if (!iso_is_seq(v) || iso_seq_kind(s, v) > ISO_SEQ_LIST) return 0;
+    size_t n = iso_seq_len(s, v);
+    const iso_val *m = iso_seq_items(s, v);
+    int knossos = 0, any = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!iso_is_seq(m[j]) || !iso_seq_len(s, m[j])) continue;
+        iso_val f = iso_seq_items(s, m[j])[0];
+        if (iso_name_is(s, f, "append")) return 1;
+        if (iso_name_is(s, f, "w")) return 2;
+        knossos |= iso_name_is(s, f, "read") || iso_name_is(s, f, "write");
+        any |= iso_name_text(s, f, NULL) != NULL;
+    }
+    return knossos ? 3 : any ? 4 : 0;
+}
+
+static int is_pair(const iso_store *s, iso_val v)
+{
+    return iso_is_seq(v) && iso_seq_kind(s, v) <= ISO_SEQ_LIST && iso_seq_len(s, v) == 2;
+}
+
+/* A read / write / cas value as Jepsen's independent keys write it. */
+static int keyed_value(const iso_store *s, enum fname f, iso_val v)
+{
+    if (iso_is_nil(v)) return 1;
+    if (!is_pair(s, v)) return 0;
+    return f != F_CAS || is_pair(s, iso_seq_items(s, v)[1]);
+}
+
+/* 1 when a transactional workload is certain (*w set). */
+static int observe(struct evidence *e, const isolde_history *h, const iso_op *op,
+                   isolde_workload *w)
+{
+    const iso_store *s = &h->store;
+    enum fname f = fname_of(e, iso_op_f(h, op));
+    int m = mop_evidence(s, op->value);
+    if (m == 1 || m == 2) {
+        *w = m == 1 ? ISOLDE_WORKLOAD_LIST_APPEND : ISOLDE_WORKLOAD_RW_REGISTER;
+        return 1;
+    }
+    if (m && (!e->txn || m == 4)) e->txn = m;
+    e->seen |= BIT(f);
+    if (f == F_OTHER && !e->other) e->other = iso_op_f(h, op);
+    if (f <= F_CAS && !keyed_value(s, f, op->value)) e->all_pairs = 0;
+    return 0;
+}
+
+static isolde_workload register_kind(const struct evidence *e)
+{
+    if (e->all_pairs) return ISOLDE_WORKLOAD_KV;
+    return e->seen & BIT(F_CAS) ? ISOLDE_WORKLOAD_CAS_REGISTER : ISOLDE_WORKLOAD_REGISTER;
+}
+
+/* The models whose ops have these :f names, for a message. */
+static const struct { unsigned fs; const char *models; } suggest[] = {
+    {BIT(F_READ) | BIT(F_WRITE) | BIT(F_CAS), "register, cas-register, kv"},
+    {BIT(F_ADD) | BIT(F_READ), "lin-set"},
+    {BIT(F_ACQUIRE) | BIT(F_RELEASE), "mutex"},
+    {BIT(F_ENQUEUE) | BIT(F_DEQUEUE), "fifo-queue"},
+    {BIT(F_GET) | BIT(F_PUT) | BIT(F_APPEND), "porcupine-kv"},
+    {BIT(F_TXN), "list-append, rw-register, multi-register"},
+};
+
+/* When no guess fits: the :f names seen and the -m to try. */
+static int cannot_tell(const struct evidence *e, const isolde_history *h, isolde_error *err)
+{
+    iso_buf names = {0}, try = {0};
+    for (int i = 0; i < F_OTHER; i++)
+        if (e->seen & BIT(i)) iso_buf_printf(&names, "%s:%s", names.n ? ", " : "", fnames[i]);
+    if (e->other) {
+        iso_buf_puts(&names, names.n ? ", " : "");
+        iso_val_edn(&h->store, e->other, &names);
+    }
+    for (size_t i = 0; i < sizeof suggest / sizeof suggest[0]; i++)
+        if (e->seen & suggest[i].fs) iso_buf_printf(&try, "%s%s", try.n ? ", " : "", suggest[i].models);
+    int rc = iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
+                      "cannot tell the model from the ops' :f (%s): give -m, e.g. %s", iso_buf_cstr(&names),
+                      try.n ? iso_buf_cstr(&try) : "list-append, rw-register (transactions of micro-ops), "
+                      "register, cas-register, kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv");
+    iso_buf_free(&names);
+    iso_buf_free(&try);
+    return rc;
+}
+
+/* The workload of a history that does not say: transactions by their
+ * micro-ops (append: list-append, w: rw-register, read / write:
+ * multi-register), single-object ops by their :f names. */
+static int detect_workload(const isolde_history *h, isolde_workload *w, isolde_error *err)
+{
+    struct evidence e = {.all_pairs = 1};
+    *w = h->workload_hint;
+    if (*w != ISOLDE_WORKLOAD_AUTO) return 0;
+    for (int i = 0; i < F_OTHER; i++) iso_name_atoms_find(&h->store, fnames[i], &e.names[i]);
+    for (size_t i = 0; i < h->n_ops; i++)
+        if (iso_op_is_client(&h->ops[i]) && observe(&e, h, &h->ops[i], w)) return 0;
+    unsigned regs = BIT(F_READ) | BIT(F_WRITE) | BIT(F_CAS);
+    if (e.txn == 3 && ONLY(e.seen, BIT(F_TXN))) *w = ISOLDE_WORKLOAD_MULTI_REGISTER;
+    else if (e.txn || !e.seen || e.seen == BIT(F_TXN)) *w = ISOLDE_WORKLOAD_LIST_APPEND;
+    else if (ONLY(e.seen, regs)) *w = register_kind(&e);
+    else if (ONLY(e.seen, BIT(F_ACQUIRE) | BIT(F_RELEASE))) *w = ISOLDE_WORKLOAD_MUTEX;
+    else if (ONLY(e.seen, BIT(F_ENQUEUE) | BIT(F_DEQUEUE))) *w = ISOLDE_WORKLOAD_FIFO_QUEUE;
+    else if (ONLY(e.seen, BIT(F_GET) | BIT(F_PUT) | BIT(F_APPEND))) *w = ISOLDE_WORKLOAD_PORCUPINE_KV;
+    else return cannot_tell(&e, h, err);
+    return 0;
+}
 
 struct check_call {
     const isolde_history *h;
@@ -87,7 +202,8 @@ static int check(void *arg, isolde_error *err)
     isolde_check_opts o;
     if (iso_check_opts_copy(c->user, &o, err)) return -1;
     const isolde_history *h = c->h;
-    isolde_workload wl = o.workload != ISOLDE_WORKLOAD_AUTO ? o.workload : detect_workload(h);
+    isolde_workload wl = o.workload;
+    if (wl == ISOLDE_WORKLOAD_AUTO && detect_workload(h, &wl, err)) return -1;
     const iso_checker *k = iso_checker_of(wl);
     if (!k) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown workload %d", (int)wl);
     if (k->kind == ISO_CHECKER_LIN) return iso_lin_check(h, &o, wl, c->out, err);

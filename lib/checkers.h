@@ -24,7 +24,9 @@ enum iso_checker_kind { ISO_CHECKER_TXN, ISO_CHECKER_LIN };
     X(KV, "kv", ISO_CHECKER_LIN, NULL) \
     X(MUTEX, "mutex", ISO_CHECKER_LIN, NULL) \
     X(FIFO_QUEUE, "fifo-queue", ISO_CHECKER_LIN, NULL) \
-    X(LIN_SET, "lin-set", ISO_CHECKER_LIN, NULL)
+    X(LIN_SET, "lin-set", ISO_CHECKER_LIN, NULL) \
+    X(MULTI_REGISTER, "multi-register", ISO_CHECKER_LIN, NULL) \
+    X(PORCUPINE_KV, "porcupine-kv", ISO_CHECKER_LIN, NULL)
 
 typedef struct iso_checker {
     isolde_workload workload;

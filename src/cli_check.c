@@ -19,7 +19,7 @@ static int set_workload(void *at, const char *v)
 {
     if (isolde_workload_parse(v, at) == ISOLDE_OK) return 0;
     fprintf(stderr, "isolde: unknown model '%s' (list-append, rw-register, register, "
-                    "cas-register, kv, mutex, fifo-queue, lin-set)\n", v);
+                    "cas-register, kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv)\n", v);
     return -1;
 }
 
@@ -60,8 +60,9 @@ static int set_threads(void *at, const char *v) { return set_int(at, v, "--threa
 #define LMAX 9.2e18
 static const cli_opt check_opts[] = {
     {'m', "model", CLI_CALL, C(opts.workload), "WORKLOAD",
-     "list-append, rw-register (transactional; default: from the history), register, "
-     "cas-register, kv, mutex, fifo-queue, lin-set (linearizability; 'set' is lin-set's old name)",
+     "list-append, rw-register (transactional), register, cas-register, kv, mutex, fifo-queue, "
+     "lin-set, multi-register, porcupine-kv (linearizability; 'set' is lin-set's old name); "
+     "default: from the history's :f names",
      0, 0, set_workload, 0},
     {'c', "consistency-models", CLI_STRING, C(opts.models), "L",
      "comma-separated models (default strict-serializable; '' checks none, only -a); any of Elle's 54 names (isolde models lists them)",
@@ -91,10 +92,14 @@ static const cli_opt check_opts[] = {
     {0, "realtime-versions", CLI_FLAG, C(opts.linearizable_keys), NULL, NULL, 0, 0, NULL, 1},
     {0, "transaction-order", CLI_STRING, C(opts.transaction_order_file), "FILE",
      "rw-register: JSON {completion index: commit rank}", 0, 0, NULL, 0},
-    {0, "timeout", CLI_LONG, C(opts.timeout_ms), "MS", "linearizability: give up (unknown) after MS", 0,
-     LMAX, NULL, 0},
+    {0, "timeout", CLI_LONG, C(opts.timeout_ms), "MS",
+     "linearizability: give up (unknown) after MS (60000; 0 for no limit)", 0, LMAX, NULL, 0},
     {0, "cas-fail", CLI_CALL, C(opts.cas_fail), "noop|false",
      "linearizability: a failed cas did not happen / returned false", 0, 0, set_cas_fail, 0},
+    {0, "initial-value", CLI_STRING, C(opts.initial_value), "V",
+     "linearizability: the registers' first value, written as in the history (default nil; \"\" "
+     "for porcupine-kv); for kv, multi-register, porcupine-kv a map {key value} sets it per key",
+     0, 0, NULL, 0},
 };
 #undef C
 

@@ -16,10 +16,10 @@
 #define ISO_VERSION "0.0.0"
 #endif
 
-enum field { F_TYPE, F_PROCESS, F_F, F_VALUE, F_ERROR, F_TIME, F_INDEX, N_FIELDS };
+enum field { F_TYPE, F_PROCESS, F_F, F_VALUE, F_ERROR, F_TIME, F_INDEX, F_KEY, N_FIELDS };
 _Static_assert(N_FIELDS == ISO_OP_FIELDS, "history.h counts the op fields");
 static const char *const field_names[N_FIELDS] = {"type", "process", "f", "value",
-                                                  "error", "time", "index"};
+                                                  "error", "time", "index", "key"};
 static const char *const type_names[] = {"invoke", "ok", "fail", "info"};
 /* Atom ids 0 .. FIELD_ATOMS-1 are the field names (keyword, string);
  * the next 8 are the type names, likewise. */
@@ -160,6 +160,20 @@ int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line, uint32
     return iso_history_add_op_fields(h, fields, have, line, col, err);
 }
 
+/* Porcupine's kv ops carry their key beside the value ({:f :get, :key
+ * "0", :value nil}); such an op's value is read as [key value], the form
+ * of Knossos's independent keys. Other ops keep their value. */
+static iso_val keyed_value(isolde_history *h, const iso_val *fields, const uint8_t *have, iso_val v)
+{
+    if (!have[F_KEY] || !have[F_F]) return v;
+    iso_val f = fields[F_F];
+    if (!iso_name_is(&h->store, f, "get") && !iso_name_is(&h->store, f, "put") &&
+        !iso_name_is(&h->store, f, "append"))
+        return v;
+    iso_val kv[2] = {fields[F_KEY], v};
+    return iso_seq(&h->store, ISO_SEQ_VEC, kv, 2);
+}
+
 int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const uint8_t *have,
                               uint32_t line, uint32_t col, isolde_error *err)
 {
@@ -167,7 +181,7 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
     if (op_type(h, fields, have, &op, err) != 0 || op_numbers(h, fields, have, &op, err) != 0)
         return -1;
     op.process = have[F_PROCESS] ? fields[F_PROCESS] : ISO_NIL;
-    op.value = have[F_VALUE] ? fields[F_VALUE] : ISO_NIL;
+    op.value = keyed_value(h, fields, have, have[F_VALUE] ? fields[F_VALUE] : ISO_NIL);
     iso_history_add_op(h, &op, have[F_F] ? fields[F_F] : ISO_NIL,
                        have[F_ERROR] ? fields[F_ERROR] : ISO_NIL);
     return 0;

@@ -74,8 +74,8 @@ int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line,
                            uint32_t col, isolde_error *err);
 /* The same from the fields of an op a reader picked out itself:
  * fields[i] is set where have[i], i = iso_history_field(key) of its key. */
-#define ISO_OP_FIELDS 7
-int iso_history_field(iso_val key); /* :type .. :index as 0..6, else -1 */
+#define ISO_OP_FIELDS 8
+int iso_history_field(iso_val key); /* :type .. :index, :key as 0..7, else -1 */
 int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const uint8_t *have,
                               uint32_t line, uint32_t col, isolde_error *err);
 /* Add an op built by a reader that does not produce maps, with its :f and

@@ -8,13 +8,16 @@
  * and carries the possible model states across the cuts; lin_search.c runs
  * the Wing-Gong-Lowe search over one segment with a memo (lin_memo.c) of
  * (linearized set, model state) and early dead ends (lin_prune.c);
- * lin_models.c holds the models' steps; lin_report.c builds the witness of
- * a non-linearizable partition and lin_write.c prints text and JSON.
+ * lin_models.c holds the models' steps; lin_init.c the initial states
+ * (--initial-value); lin_report.c builds the witness of a non-linearizable
+ * partition and lin_write.c prints text and JSON.
  *
  * Values are interned into dense 32-bit ids (nil is id 0), so a register's
  * state is one word. A model state is a short array of words: one for
  * register, cas-register and mutex; the queued values for a fifo queue; a
- * bitset over value ids for a set.
+ * bitset over value ids for a set; one value id per key for a
+ * multi-register; for porcupine-kv the string's length and its pieces (the
+ * put and the appends since, as offsets of their text in lin_input.aux).
  */
 #ifndef ISO_LIN_H
 #define ISO_LIN_H
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "linear/linear.h"
+#include "core/keys.h"
 #include "history/history.h"
 
 #define LIN_ANY UINT32_MAX       /* an unknown value: matches anything */
@@ -31,17 +35,26 @@
 
 enum lin_kind {
     LIN_READ, LIN_WRITE, LIN_CAS, LIN_ACQUIRE, LIN_RELEASE,
-    LIN_ENQUEUE, LIN_DEQUEUE, LIN_ADD, LIN_READ_SET
+    LIN_ENQUEUE, LIN_DEQUEUE, LIN_ADD, LIN_READ_SET, LIN_TXN, LIN_APPEND
 };
 
 enum lin_op_flags {
     LIN_INDET = 1 << 0,     /* info or never completed: may never happen */
-    LIN_CAS_FALSE = 1 << 1  /* a failed CAS that returned false */
+    LIN_CAS_FALSE = 1 << 1, /* a failed CAS that returned false */
+    LIN_PURE = 1 << 2       /* a transaction that only reads: changes no state */
 };
+
+/* A multi-register micro-op in lin_input.aux: two words, the key id
+ * shifted left by one with LIN_MOP_WRITE for a write, then the value id
+ * (LIN_ANY: a read whose value is unknown). */
+#define LIN_MOP_WRITE 1u
 
 /* One operation that may have taken effect. a, b are value ids (cas: old,
  * new); for LIN_READ_SET, a is an offset into lin_input.aux and b a count
- * of words (a bitset over value ids). */
+ * of words (a bitset over value ids); for LIN_TXN, a is the offset of its
+ * micro-ops in aux and b their count; for porcupine-kv ops, a is the
+ * value id and b the offset in aux of its text ([bytes, then the bytes
+ * packed into words]). */
 struct lin_op {
     uint64_t call, ret;    /* positions in history order; ret = LIN_NEVER if indet */
     uint32_t a, b;
@@ -59,13 +72,18 @@ struct lin_model {
 };
 
 const struct lin_model *lin_model_for(isolde_workload w);
-/* Words a state of this model may need for a partition of these ops. */
-uint32_t lin_state_cap(const struct lin_model *m, const struct lin_op *ops,
-                       const uint32_t *ids, uint32_t n, uint32_t n_values);
-/* Initial state: writes words into st and returns the count. */
-uint32_t lin_state_init(const struct lin_model *m, uint32_t n_values, uint32_t *st);
+struct lin_input;
+/* Words a state may need while these ops of a partition run. */
+uint32_t lin_state_cap(const struct lin_input *in, const uint32_t *ids, uint32_t n);
+/* Words of partition part's initial state (at most lin_init_cap(in)). */
+uint32_t lin_state_init(const struct lin_input *in, uint32_t part, uint32_t *st);
+uint32_t lin_init_cap(const struct lin_input *in);
 /* Words of a set-model state (and of each READ_SET bitset). */
 uint32_t lin_set_width(uint32_t n_values);
+
+/* How a report names ops: by :index when the file has them, else by line
+ * (and column, when ops share lines: a one-line JSON array). */
+enum lin_naming { LIN_BY_INDEX, LIN_BY_LINE, LIN_BY_LINE_COL };
 
 /* Everything the search needs, built from a history (lin_ops.c) or by
  * hand in tests. parts[p] lists op ids in call order. */
@@ -73,18 +91,42 @@ struct lin_input {
     const struct lin_model *model;
     struct lin_op *ops;
     size_t n_ops, cap_ops;
-    uint32_t *aux;              /* READ_SET bitsets */
+    uint32_t *aux;              /* READ_SET bitsets, TXN micro-ops, text records */
     size_t n_aux, cap_aux;
+    uint64_t text_bytes;        /* porcupine-kv: bytes of every text record */
     uint32_t n_values;          /* distinct value ids (nil included) */
     iso_val *values;            /* id -> value (for reports); may be NULL */
+    uint32_t n_hist_values;     /* ids below are values of the history's store, */
+    iso_store own;              /* the others (initial values it lacks) of this one */
     uint32_t *part_off;         /* n_parts + 1 offsets into part_ops */
     uint32_t *part_ops;
     uint32_t n_parts;
     iso_val *part_key;          /* kv: the key of each partition, else NULL */
+    iso_val *reg_key;           /* multi-register: key id -> key (n_keys) */
+    uint32_t n_keys;
+    /* Initial states, words init[init_off[p] .. init_off[p + 1]) for
+     * partition p; NULL: the model's default (nil, free, empty). */
+    uint32_t *init, *init_off;
 };
 
 int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
                     isolde_workload w, isolde_error *err);
+/* The initial states of in's partitions from o->initial_value (none: the
+ * models' defaults). in->values becomes values' table, and the initial
+ * values the history lacks are added after its own (lin_init.c); keys are
+ * the kv partitions' or multi-register's keys. */
+int lin_init_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
+                   iso_keys *values, const iso_keys *keys, isolde_error *err);
+/* Append a porcupine-kv text record to in->aux; its offset. */
+uint32_t lin_text_record(struct lin_input *in, const char *p, size_t len);
+/* How a report on h names ops (lin_ops.c). */
+enum lin_naming lin_naming_of(const isolde_history *h);
+/* The store a value id's value lives in. */
+static inline const iso_store *lin_value_store(const struct lin_input *in, const isolde_history *h,
+                                               uint32_t id)
+{
+    return id < in->n_hist_values ? &h->store : &in->own;
+}
 /* Group ops into n_parts partitions given part[i] for each op. */
 void lin_input_partition(struct lin_input *in, const uint32_t *part, uint32_t n_parts);
 void lin_input_release(struct lin_input *in);
@@ -103,7 +145,11 @@ int lin_set_add(struct lin_set *s, const uint32_t *w, uint32_t n);
 size_t lin_set_bytes(const struct lin_set *s);
 
 enum lin_outcome { LIN_OK, LIN_FAIL, LIN_TIMEOUT, LIN_NOMEM };
-enum lin_mode { LIN_FIRST, LIN_ALL };
+/* FIRST: stop at the first linearization; ALL: collect every end state;
+ * TARGET: stop at a linearization that ends in the one state in `to`,
+ * leaving it on the stack (stack[0..n_stack), from the state at offset
+ * found_from of from). */
+enum lin_mode { LIN_FIRST, LIN_ALL, LIN_TARGET };
 
 /* Per-thread search state, reused across segments. */
 struct lin_search {
@@ -128,6 +174,7 @@ struct lin_search {
     size_t best_from;            /* offset in from of the state it started at */
     uint32_t p, m;               /* first op not linearized; 1 + last linearized */
     uint32_t culprit;            /* a read found dead, while backjumping; else UINT32_MAX */
+    size_t found_from;           /* LIN_TARGET: offset in from of the state it started at */
     const uint32_t *ids;         /* segment: local id -> op id */
     uint32_t n;                  /* ops in the segment */
     unsigned long steps;
@@ -152,13 +199,21 @@ int lin_prune_dead(const struct lin_search *s, uint32_t x);
  * start at off = 0 when s->n > 0; returns the next offset or SIZE_MAX. */
 size_t lin_set_next(const struct lin_set *s, size_t off);
 
+/* Where an op's invocation or completion is in the file. */
+struct lin_pos {
+    int64_t index;                     /* :index; -1 for none */
+    uint32_t line, col;                /* 0 for none */
+};
+
 /* One op of a witness, rendered so the report outlives the history. */
 struct lin_wop {
     int64_t process;
-    int64_t call_index, ret_index;     /* :index of invoke / completion; -1 if none */
+    struct lin_pos call, ret;          /* ret.line 0: never completed */
     int64_t call_time, ret_time;       /* ns; -1 when absent */
-    int64_t point;                     /* linearized at: :index of the latest call so far */
-    char *f, *value_edn, *value_json;  /* f without colon */
+    struct lin_pos point;              /* linearized after the latest call so far */
+    int ret_type;                      /* ISO_OP_OK / FAIL / INFO; -1 never completed */
+    char *f, *value_edn, *value_json;  /* f without colon; value NULL for acquire / release */
+    char *note;                        /* what a failed cas means, or NULL */
     char *why;                         /* stuck ops: why it could not go next */
     int indet;
 };
@@ -168,6 +223,11 @@ struct lin_witness {
     char *init_edn, *init_json;        /* state the segment started from */
     char *state_edn, *state_json;      /* state after the prefix */
     uint32_t n_before;                 /* ops linearized in earlier segments */
+    /* the last of those, in an order that leads to init, from the state
+     * before_edn (n_shown 0: not reconstructed within the budget) */
+    struct lin_wop *before;
+    size_t n_shown;
+    char *before_edn, *before_json;
     struct lin_wop *prefix, *stuck;
     size_t n_prefix, n_stuck;
     struct lin_wop blocking;           /* the op that returned unplaced */
@@ -179,6 +239,8 @@ struct lin_report {
     const char *model;
     size_t n_ops, n_parts, n_segments, n_invalid, n_unknown;
     const char *reason;                /* why unknown: static text, or NULL */
+    long timeout_ms;                   /* the time budget it ran under; 0 none */
+    enum lin_naming naming;
     struct lin_witness *w;             /* one per invalid partition */
     size_t n_w;
     double seconds;
@@ -203,6 +265,10 @@ void lin_report_free(void *payload);
 void lin_witness_build(struct lin_witness *w, const struct lin_search *s,
                        const isolde_history *h, const uint32_t *ids, uint32_t n,
                        const struct lin_set *from, uint32_t n_before, uint32_t part);
+/* Add to w the last ops before its segment: ops[0..n) (op ids) in the
+ * order they linearize from state st[0..n_st) to the segment's start. */
+void lin_witness_before(struct lin_witness *w, const struct lin_input *in, const isolde_history *h,
+                        const uint32_t *ops, uint32_t n, const uint32_t *st, uint32_t n_st);
 void lin_witness_release(struct lin_witness *w);
 /* State and op rendering shared by reports. */
 void lin_state_render(const struct lin_input *in, const isolde_history *h,

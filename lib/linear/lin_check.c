@@ -78,6 +78,8 @@ void lin_check_input(const struct lin_input *in, const isolde_history *h,
     job.res = iso_xcalloc((size_t)in->n_parts + 1, sizeof *job.res);
     iso_parallel((int)n_threads, worker, &job);
     r->model = in->model->name;
+    r->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 0;
+    r->naming = h ? lin_naming_of(h) : LIN_BY_INDEX;
     r->n_ops = in->part_off[in->n_parts];
     r->n_parts = in->n_parts;
     r->w = iso_xcalloc((size_t)in->n_parts + 1, sizeof *r->w);

@@ -87,9 +87,12 @@ size_t lin_set_next(const struct lin_set *s, size_t off)
     return next < s->n_words ? next : SIZE_MAX;
 }
 
+/* The bytes the entries use (a table at most half full): what a budget
+ * bounds. Capacity kept from a larger earlier use is not counted, so one
+ * big search does not leave every later one over budget. */
 size_t lin_set_bytes(const struct lin_set *s)
 {
-    return s->n_slots * sizeof *s->slots + s->cap_words * sizeof *s->words;
+    return 2 * s->n * sizeof *s->slots + s->n_words * sizeof *s->words;
 }
 
 void lin_set_clear(struct lin_set *s)

@@ -8,8 +8,12 @@
  * invocation, or never (LIN_INDET); such reads constrain nothing and are
  * dropped. Reads, dequeues and set reads take their value from the
  * completion; other ops from the completion if it has one, else the
- * invocation. kv values are [key value] tuples and give one partition per
- * key. Values are interned into dense ids, nil first.
+ * invocation. kv and porcupine-kv values are [key value] tuples (the
+ * history folds Porcupine's :key field into one) and give one partition
+ * per key. A multi-register transaction's micro-ops go to aux; an
+ * indeterminate one's reads are unknown. Porcupine-kv strings get a text
+ * record in aux, once per distinct value. Values are interned into dense
+ * ids, nil first.
  */
 #include <string.h>
 #include "core/keys.h"
@@ -27,6 +31,8 @@ struct build {
     size_t n_open;
     uint32_t *part;            /* per op: partition, ISO_NONE = dropped */
     size_t cap_part;
+    uint32_t *text;            /* porcupine-kv: value id -> text record, ISO_NONE */
+    size_t cap_text;
     isolde_cas_fail cas;
 };
 
@@ -45,6 +51,10 @@ static const struct { isolde_workload w; const char *f; uint8_t kind; } fnames[]
     {ISOLDE_WORKLOAD_FIFO_QUEUE, "dequeue", LIN_DEQUEUE},
     {ISOLDE_WORKLOAD_LIN_SET, "add", LIN_ADD},
     {ISOLDE_WORKLOAD_LIN_SET, "read", LIN_READ_SET},
+    {ISOLDE_WORKLOAD_MULTI_REGISTER, "txn", LIN_TXN},
+    {ISOLDE_WORKLOAD_PORCUPINE_KV, "get", LIN_READ},
+    {ISOLDE_WORKLOAD_PORCUPINE_KV, "put", LIN_WRITE},
+    {ISOLDE_WORKLOAD_PORCUPINE_KV, "append", LIN_APPEND},
 };
 
 static uint32_t intern(struct build *b, iso_val v) { return iso_keys_intern(&b->values, v); }
@@ -101,10 +111,77 @@ static int set_read_args(struct build *b, struct lin_op *op, iso_val v, uint32_t
     return 0;
 }
 
+/* A micro-op's name: 1 write, 0 read, -1 neither (Knossos spells them
+ * read and write; r and w as Elle does are taken too). */
+static int mop_write(const iso_store *s, iso_val f)
+{
+    if (iso_name_is(s, f, "read") || iso_name_is(s, f, "r")) return 0;
+    if (iso_name_is(s, f, "write") || iso_name_is(s, f, "w")) return 1;
+    return -1;
+}
+
+/* A multi-register transaction: [f k v] micro-ops into aux. */
+static int txn_args(struct build *b, struct lin_op *op, iso_val v, uint32_t at)
+{
+    const iso_store *s = &b->h->store;
+    struct lin_input *in = b->in;
+    if (!iso_is_seq(v) || iso_seq_kind(s, v) > ISO_SEQ_LIST)
+        return op_fail(b, at, "a transaction must be a vector of [:read k v] / [:write k v]");
+    size_t n = iso_seq_len(s, v);
+    const iso_val *m = iso_seq_items(s, v);
+    int pure = 1;
+    op->a = (uint32_t)in->n_aux;
+    op->b = (uint32_t)n;
+    ISO_GROW(in->aux, in->cap_aux, in->n_aux + 2 * n);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = iso_is_seq(m[i]) ? iso_seq_len(s, m[i]) : 0;
+        const iso_val *x = len ? iso_seq_items(s, m[i]) : NULL;
+        int w = len == 2 || len == 3 ? mop_write(s, x[0]) : -1;
+        if (w < 0 || (w && len != 3))
+            return op_fail(b, at, "a micro-op must be [:read k v] or [:write k v]");
+        uint32_t key = iso_keys_intern(&b->keys, x[1]);
+        in->aux[in->n_aux++] = key << 1 | (uint32_t)w;
+        in->aux[in->n_aux++] = !w && (op->flags & LIN_INDET) ? LIN_ANY : intern(b, len == 3 ? x[2] : ISO_NIL);
+        pure &= !w;
+    }
+    op->flags |= pure ? LIN_PURE : 0;
+    return 0;
+}
+
+uint32_t lin_text_record(struct lin_input *in, const char *p, size_t len)
+{
+    size_t words = (len + 3) / 4, off = in->n_aux;
+    ISO_GROW(in->aux, in->cap_aux, off + 1 + words);
+    in->aux[off] = (uint32_t)len;
+    in->aux[off + words] = 0; /* the padding of the last word */
+    memcpy(in->aux + off + 1, p, len);
+    in->n_aux = off + 1 + words;
+    return (uint32_t)off;
+}
+
+/* Porcupine-kv: a string, its value id and its text record. */
+static int text_args(struct build *b, struct lin_op *op, iso_val v, uint32_t at)
+{
+    size_t len = 0;
+    const char *p = iso_tag(v) == ISO_TAG_STR ? iso_atom_text(&b->h->store, v, &len) : NULL;
+    if (!p) return op_fail(b, at, "a porcupine-kv value must be a string");
+    op->a = intern(b, v);
+    if (op->kind != LIN_READ) b->in->text_bytes += len; /* bounds what a state spells */
+    if (op->a >= b->cap_text) {
+        size_t old = b->cap_text;
+        ISO_GROW(b->text, b->cap_text, (size_t)op->a + 1);
+        for (size_t i = old; i < b->cap_text; i++) b->text[i] = ISO_NONE;
+    }
+    if (b->text[op->a] == ISO_NONE) b->text[op->a] = lin_text_record(b->in, p, len);
+    op->b = b->text[op->a];
+    return 0;
+}
+
 /* Fill op's arguments from value v (the model's part of the op's value). */
 static int set_args(struct build *b, struct lin_op *op, iso_val v, uint32_t at)
 {
     iso_val x, y;
+    if (b->in->model->workload == ISOLDE_WORKLOAD_PORCUPINE_KV) return text_args(b, op, v, at);
     switch (op->kind) {
     case LIN_CAS:
         if (!pair(&b->h->store, v, &x, &y)) return op_fail(b, at, "a cas value must be [old new]");
@@ -113,6 +190,8 @@ static int set_args(struct build *b, struct lin_op *op, iso_val v, uint32_t at)
         return 0;
     case LIN_READ_SET:
         return set_read_args(b, op, v, at);
+    case LIN_TXN:
+        return txn_args(b, op, v, at);
     case LIN_ACQUIRE: case LIN_RELEASE:
         return 0;
     case LIN_DEQUEUE:
@@ -134,13 +213,20 @@ static iso_val op_value(const struct build *b, const struct lin_op *op, uint32_t
     return reads || !iso_is_nil(c->value) ? c->value : inv->value;
 }
 
+static int keyed(const struct lin_model *m)
+{
+    return m->workload == ISOLDE_WORKLOAD_KV || m->workload == ISOLDE_WORKLOAD_PORCUPINE_KV;
+}
+
 /* kv: split [key value]; the key comes from the invocation. */
 static int kv_split(struct build *b, uint32_t k, iso_val *v, uint32_t at)
 {
     iso_val key, rest, key2;
     const iso_op *inv = &b->h->ops[b->in->ops[k].inv];
     if (!pair(&b->h->store, inv->value, &key, &rest) || !pair(&b->h->store, *v, &key2, &rest))
-        return op_fail(b, at, "a kv value must be [key value]");
+        return op_fail(b, at, b->in->model->workload == ISOLDE_WORKLOAD_KV
+                                  ? "a kv value must be [key value]"
+                                  : "a porcupine-kv op needs a :key (or a [key value] value)");
     b->part[k] = key_part(b, key);
     *v = rest;
     return 0;
@@ -167,12 +253,15 @@ static int finish(struct build *b, uint32_t k, uint32_t cmp)
         op->ret = cmp;
     }
     iso_val v = op_value(b, op, cmp);
-    if (b->in->model->workload == ISOLDE_WORKLOAD_KV && kv_split(b, k, &v, at) < 0) return -1;
+    if (keyed(b->in->model) && kv_split(b, k, &v, at) < 0) return -1;
     if (type == ISO_OP_INFO && is_read) {
         b->part[k] = ISO_NONE;
         return 0;
     }
-    return set_args(b, op, v, at);
+    if (set_args(b, op, v, at) < 0) return -1;
+    /* an indeterminate transaction that only reads constrains nothing */
+    if ((op->flags & LIN_PURE) && (op->flags & LIN_INDET)) b->part[k] = ISO_NONE;
+    return 0;
 }
 
 /* The open op of a process (IDLE when none). */
@@ -258,12 +347,39 @@ static int build_ops(struct build *b)
     return finish_open(b);
 }
 
+enum lin_naming lin_naming_of(const isolde_history *h)
+{
+    if (!h->dense_index) return LIN_BY_INDEX;
+    for (size_t i = 1; i < h->n_ops; i++)
+        if (h->ops[i].line <= h->ops[i - 1].line) return LIN_BY_LINE_COL;
+    return LIN_BY_LINE;
+}
+
+/* The interned values and keys become the input's tables; with the
+ * initial states (which may add values the history lacks). */
+static int adopt_tables(struct build *b, const isolde_check_opts *o)
+{
+    struct lin_input *in = b->in;
+    int multi = in->model->workload == ISOLDE_WORKLOAD_MULTI_REGISTER;
+    int rc = lin_init_build(in, b->h, o, &b->values, &b->keys, b->err);
+    if (multi) {
+        in->reg_key = b->keys.vals;
+        in->n_keys = (uint32_t)b->keys.n;
+    } else {
+        in->part_key = keyed(in->model) ? b->keys.vals : NULL;
+        if (!keyed(in->model)) iso_free(b->keys.vals);
+    }
+    b->keys.vals = NULL;
+    return rc;
+}
+
 int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
                     isolde_workload w, isolde_error *err)
 {
     memset(in, 0, sizeof *in);
     in->model = lin_model_for(w);
     if (!in->model) return iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0, "not a linearizability workload");
+    iso_store_init(&in->own);
     struct build b = {.in = in, .h = h, .err = err};
     b.cas = o->cas_fail != ISOLDE_CAS_FAIL_DEFAULT ? o->cas_fail : h->cas_fail_default;
     iso_keys_init(&b.values, &h->store);
@@ -271,20 +387,16 @@ int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_
     iso_keys_init(&b.procs, &h->store);
     intern(&b, ISO_NIL);
     int rc = build_ops(&b);
-    /* the interned values and kv keys become the input's tables */
-    in->values = b.values.vals;
-    in->n_values = (uint32_t)b.values.n;
-    in->part_key = b.keys.vals;
-    in->n_parts = (uint32_t)b.keys.n;
-    b.values.vals = b.keys.vals = NULL;
+    in->n_parts = keyed(in->model) ? (uint32_t)b.keys.n : 1;
+    if (rc == 0) rc = adopt_tables(&b, o);
     if (rc == 0 && in->model->workload == ISOLDE_WORKLOAD_LIN_SET) set_bitsets(in);
-    if (rc == 0) lin_input_partition(in, b.part, in->model->workload == ISOLDE_WORKLOAD_KV
-                                                 ? in->n_parts : 1);
+    if (rc == 0) lin_input_partition(in, b.part, in->n_parts);
     iso_keys_free(&b.values);
     iso_keys_free(&b.keys);
     iso_keys_free(&b.procs);
     iso_free(b.open);
     iso_free(b.part);
+    iso_free(b.text);
     if (rc < 0) lin_input_release(in);
     return rc;
 }
@@ -312,5 +424,9 @@ void lin_input_release(struct lin_input *in)
     iso_free(in->part_off);
     iso_free(in->part_ops);
     iso_free(in->part_key);
+    iso_free(in->reg_key);
+    iso_free(in->init);
+    iso_free(in->init_off);
+    iso_store_free(&in->own);
     memset(in, 0, sizeof *in);
 }

@@ -11,7 +11,14 @@
  *
  * Producers of the segment are kept sorted by (value, op) so the ones of a
  * value are found by binary search; those before s->p are all placed.
+ *
+ * porcupine-kv: appends only extend the string, so a free get of S while
+ * the state spells T is dead unless T is a prefix of S, or an unplaced
+ * put called before the get returned writes a prefix of S (the string can
+ * start again from it). The puts are kept in call order (local ids
+ * ascending) as the producers.
  */
+#include <string.h>
 #include "linear/lin.h"
 
 static int register_like(const struct lin_search *s)
@@ -34,9 +41,22 @@ static uint32_t produces(const struct lin_op *op)
     return LIN_ANY;
 }
 
+static int is_text(const struct lin_search *s)
+{
+    return s->in->model->workload == ISOLDE_WORKLOAD_PORCUPINE_KV;
+}
+
+static void prepare_puts(struct lin_search *s)
+{
+    ISO_GROW(s->prod, s->cap_prod, (size_t)s->n + 1);
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->in->ops[s->ids[i]].kind == LIN_WRITE) s->prod[s->n_prod++] = i;
+}
+
 void lin_prune_prepare(struct lin_search *s)
 {
     s->n_prod = 0;
+    if (is_text(s)) prepare_puts(s);
     if (!register_like(s)) return;
     ISO_GROW(s->prod, s->cap_prod, (size_t)s->n + 1);
     for (uint32_t i = 0; i < s->n; i++) {
@@ -59,9 +79,38 @@ static size_t lower_bound(const struct lin_search *s, uint32_t v, uint32_t id)
     return lo;
 }
 
+/* The string st spells is a prefix of text record want. */
+static int prefix_of(const uint32_t *st, uint32_t n, const uint32_t *want, const uint32_t *aux)
+{
+    if (st[0] > want[0]) return 0;
+    const char *w = (const char *)(want + 1);
+    for (uint32_t i = 1; i < n; i++) {
+        const uint32_t *piece = aux + st[i];
+        if (memcmp(w, piece + 1, piece[0]) != 0) return 0;
+        w += piece[0];
+    }
+    return 1;
+}
+
+static int text_dead(const struct lin_search *s, const struct lin_op *op)
+{
+    const uint32_t *aux = s->in->aux, *want = aux + op->b;
+    if (op->kind != LIN_READ || op->a == LIN_ANY || prefix_of(s->st, s->st_n, want, aux)) return 0;
+    for (size_t i = 0; i < s->n_prod; i++) {
+        uint32_t id = (uint32_t)s->prod[i];
+        const struct lin_op *put = &s->in->ops[s->ids[id]];
+        if (put->call >= op->ret) break;
+        uint32_t piece[2] = {aux[put->b], put->b}; /* the string the put leaves */
+        if (!(s->bits[id >> 6] >> (id & 63) & 1) && prefix_of(piece, piece[0] ? 2 : 1, want, aux))
+            return 0;
+    }
+    return 1;
+}
+
 int lin_prune_dead(const struct lin_search *s, uint32_t x)
 {
     const struct lin_op *op = &s->in->ops[s->ids[x]];
+    if (is_text(s)) return text_dead(s, op);
     if (!register_like(s) || (op->flags & (LIN_INDET | LIN_CAS_FALSE))) return 0;
     if ((op->kind != LIN_READ && op->kind != LIN_CAS) || op->a == LIN_ANY || op->a == s->st[0])
         return 0;

@@ -104,7 +104,7 @@ static void prepare(struct lin_search *s, const uint32_t *ids, uint32_t n,
     size_t words = n / 64 + 2;
     s->ids = ids;
     s->n = n;
-    s->st_cap = lin_state_cap(in->model, in->ops, ids, n, in->n_values) + max_from_len(from);
+    s->st_cap = lin_state_cap(in, ids, n) + max_from_len(from);
     ISO_GROW(s->next, s->cap_nodes, 2 * (size_t)n + 1);
     s->prev = iso_xrealloc(s->prev, s->cap_nodes * sizeof *s->prev);
     ISO_GROW(s->bits, s->cap_bits, words);
@@ -256,7 +256,7 @@ static int try_op(struct lin_search *s, uint32_t x, size_t from_off, int how)
 
 static int is_observer(const struct lin_op *op)
 {
-    return op->kind == LIN_READ || op->kind == LIN_READ_SET || (op->flags & LIN_CAS_FALSE);
+    return op->kind == LIN_READ || op->kind == LIN_READ_SET || (op->flags & (LIN_CAS_FALSE | LIN_PURE));
 }
 
 /* The op of the first return in the list, or END when every determinate
@@ -321,12 +321,19 @@ static int backtrack(struct lin_search *s, struct scan *sc)
 static enum lin_outcome over_budget(const struct lin_search *s, const struct lin_set *to)
 {
     if (s->deadline > 0 && iso_now() > s->deadline) return LIN_TIMEOUT;
-    size_t bytes = lin_set_bytes(&s->memo) + s->cap_st_words * sizeof *s->st_words;
+    size_t bytes = lin_set_bytes(&s->memo) + s->n_st_words * sizeof *s->st_words;
     if (to) bytes += lin_set_bytes(to);
     return bytes > s->mem_limit ? LIN_NOMEM : LIN_OK;
 }
 
 #define FRESH (END - 1)  /* cursor: a new configuration to start on */
+
+/* Every determinate op is placed: 1 to stop here (LIN_OK). */
+static int at_end(struct lin_search *s, enum lin_mode mode, struct lin_set *to)
+{
+    if (mode != LIN_TARGET) return lin_set_add(to, s->st, s->st_n) && mode == LIN_FIRST;
+    return to->words[0] == s->st_n && memcmp(to->words + 1, s->st, s->st_n * sizeof *s->st) == 0;
+}
 
 /* At a new configuration: 1 if a step was taken (still FRESH), 0 to scan
  * the free ops, -1 to backtrack. */
@@ -363,7 +370,7 @@ static enum lin_outcome walk(struct lin_search *s, enum lin_mode mode,
         if (sc.cur == FRESH) {
             sc.urgent = urgent_op(s);
             if (sc.urgent != END) rc = start_config(s, &sc, from_off);
-            else if (lin_set_add(to, s->st, s->st_n) && mode == LIN_FIRST) return LIN_OK;
+            else if (at_end(s, mode, to)) return LIN_OK;
         } else if (sc.cur < s->n) {
             rc = scan_op(s, &sc, from_off);
             if (!rc) continue;
@@ -382,6 +389,7 @@ enum lin_outcome lin_search_run(struct lin_search *s, const uint32_t *ids, uint3
     for (size_t off = from->n ? 0 : SIZE_MAX; off != SIZE_MAX; off = lin_set_next(from, off)) {
         load_state(s, from->words + off);
         enum lin_outcome res = walk(s, mode, to, off);
+        s->found_from = off;
         if (res == LIN_OK || res == LIN_TIMEOUT || res == LIN_NOMEM) return res;
     }
     return mode == LIN_ALL && to->n ? LIN_OK : LIN_FAIL;

@@ -34,10 +34,10 @@ static uint32_t segment_end(const struct lin_op *ops, const uint32_t *ids,
     return b;
 }
 
-static void initial_states(const struct lin_input *in, struct lin_set *from)
+static void initial_states(const struct lin_input *in, uint32_t part, struct lin_set *from)
 {
-    uint32_t *st = iso_xcalloc((size_t)lin_set_width(in->n_values) + 1, sizeof *st);
-    uint32_t n = lin_state_init(in->model, in->n_values, st);
+    uint32_t *st = iso_xcalloc((size_t)lin_init_cap(in) + 1, sizeof *st);
+    uint32_t n = lin_state_init(in, part, st);
     lin_set_add(from, st, n);
     iso_free(st);
 }
@@ -142,6 +142,46 @@ static uint32_t resume_at(struct walk *wk, uint32_t i, uint32_t *fail_at, int *r
     return k;
 }
 
+#define MAX_BEFORE 16 /* earlier ops a witness reconstructs, at least */
+
+/* Prepend the ops of segment j's linearization on the stack to chain. */
+static void prepend(struct walk *wk, uint32_t j, uint32_t **chain, size_t *n, size_t *cap)
+{
+    const struct lin_search *s = wk->s;
+    size_t k = s->n_stack;
+    ISO_GROW(*chain, *cap, *n + k);
+    memmove(*chain + k, *chain, *n * sizeof **chain);
+    for (size_t i = 0; i < k; i++) (*chain)[i] = wk->ids[wk->start[j] + s->stack[i]];
+    *n += k;
+}
+
+/* The witness's earlier ops: going back from segment i, search each
+ * segment for a linearization from one of its starting states to the
+ * state the next one began at (every segment before a final failure is
+ * exact, so there is one), until MAX_BEFORE ops or the first segment. The
+ * search budget bounds it; what it found by then is shown. */
+static void explain_start(struct walk *wk, uint32_t i, struct lin_witness *w,
+                          const isolde_history *h)
+{
+    struct lin_search *s = wk->s;
+    struct lin_set target = {0}, cur = from_view(wk, i); /* the states `at` is in */
+    uint32_t *chain = NULL;
+    size_t n = 0, cap = 0, at = s->best_from;
+    for (uint32_t j = i; j > 0 && n < MAX_BEFORE; j--) {
+        struct lin_set from = from_view(wk, j - 1);
+        uint32_t a = wk->start[j - 1], len = wk->start[j] - a;
+        lin_set_clear(&target);
+        lin_set_add(&target, cur.words + at + 1, cur.words[at]);
+        if (lin_search_run(s, wk->ids + a, len, &from, LIN_TARGET, &target) != LIN_OK) break;
+        prepend(wk, j - 1, &chain, &n, &cap);
+        cur = from;
+        at = s->found_from;
+    }
+    if (n) lin_witness_before(w, s->in, h, chain, (uint32_t)n, cur.words + at + 1, cur.words[at]);
+    iso_free(chain);
+    lin_set_release(&target);
+}
+
 static enum lin_outcome walk_segments(struct walk *wk, const isolde_history *h, uint32_t part,
                                       struct lin_witness *w, uint32_t *n_searched)
 {
@@ -159,9 +199,11 @@ static enum lin_outcome walk_segments(struct walk *wk, const isolde_history *h, 
         uint32_t j = resume_at(wk, i, &fail_at, &retries);
         if (j == UINT32_MAX) {
             struct lin_set from = from_view(wk, i);
-            if (w && h)
+            if (w && h) {
                 lin_witness_build(w, wk->s, h, wk->ids + wk->start[i],
                                   wk->start[i + 1] - wk->start[i], &from, wk->start[i], part);
+                explain_start(wk, i, w, h);
+            }
             return LIN_FAIL;
         }
         i = j;
@@ -177,7 +219,7 @@ enum lin_outcome lin_check_partition(struct lin_search *s, const isolde_history 
     uint32_t n = in->part_off[part + 1] - in->part_off[part];
     struct walk wk = {.s = s, .ids = in->part_ops + in->part_off[part]};
     cut(&wk, in, n);
-    initial_states(in, &wk.to);
+    initial_states(in, part, &wk.to);
     keep_states(&wk, 0, 0);
     *n_segments = 0;
     enum lin_outcome res = walk_segments(&wk, h, part, w, n_segments);

@@ -14,40 +14,102 @@ static const char *verdict_text(isolde_validity v)
     return v == ISOLDE_VALID ? "linearizable" : v == ISOLDE_INVALID ? "NOT linearizable" : "unknown";
 }
 
-static void text_op(iso_buf *b, const struct lin_wop *w, int with_point)
+/* Where an op is, as the file names it: "line 3", "index 2", "line 1:40". */
+static void text_pos(iso_buf *b, enum lin_naming how, const struct lin_pos *p)
 {
-    iso_buf_printf(b, "process %lld :%s %s  [invoked #%lld, ", (long long)w->process, w->f,
-                   w->value_edn, (long long)w->call_index);
-    if (w->ret_index >= 0) iso_buf_printf(b, "returned #%lld", (long long)w->ret_index);
-    else iso_buf_puts(b, "never returned");
-    iso_buf_puts(b, w->indet ? ", indeterminate]" : "]");
-    if (with_point) iso_buf_printf(b, " took effect after #%lld", (long long)w->point);
+    if (how == LIN_BY_INDEX) iso_buf_printf(b, "index %lld", (long long)p->index);
+    else if (how == LIN_BY_LINE) iso_buf_printf(b, "line %u", p->line);
+    else iso_buf_printf(b, "line %u:%u", p->line, p->col);
 }
 
-static void text_witness(iso_buf *b, const struct lin_witness *w)
+static const char *ret_word(int type)
 {
-    iso_buf_puts(b, "\n");
-    if (w->key_edn) iso_buf_printf(b, "key %s:\n", w->key_edn);
-    if (w->n_before)
-        iso_buf_printf(b, "  (%u earlier ops of this partition linearize up to a quiescent point)\n",
-                       w->n_before);
-    iso_buf_printf(b, "  from state %s, the longest linearizable prefix has %zu ops:\n",
-                   w->init_edn, w->n_prefix);
-    for (size_t i = 0; i < w->n_prefix; i++) {
+    return type == ISO_OP_OK ? "ok" : type == ISO_OP_FAIL ? "failed" : "info";
+}
+
+static void text_op(iso_buf *b, const struct lin_wop *w, enum lin_naming how, int with_point)
+{
+    iso_buf_printf(b, "process %lld :%s", (long long)w->process, w->f);
+    if (w->value_edn) iso_buf_printf(b, " %s", w->value_edn);
+    iso_buf_puts(b, "  (invoked ");
+    text_pos(b, how, &w->call);
+    if (w->ret_type >= 0) {
+        iso_buf_printf(b, ", %s ", ret_word(w->ret_type));
+        text_pos(b, how, &w->ret);
+    } else {
+        iso_buf_puts(b, ", never returned");
+    }
+    iso_buf_puts(b, w->indet ? ", indeterminate)" : ")");
+    if (with_point) {
+        iso_buf_puts(b, ", took effect after the call at ");
+        text_pos(b, how, &w->point);
+    }
+    if (with_point && w->note) iso_buf_printf(b, "\n       %s", w->note);
+}
+
+static void text_ops(iso_buf *b, const struct lin_wop *ops, size_t n, enum lin_naming how)
+{
+    for (size_t i = 0; i < n; i++) {
         iso_buf_printf(b, "    %zu. ", i + 1);
-        text_op(b, &w->prefix[i], 1);
+        text_op(b, &ops[i], how, 1);
         iso_buf_puts(b, "\n");
     }
-    iso_buf_printf(b, "  then the state is %s and no op can go next:\n", w->state_edn);
+}
+
+/* The earlier segments: how many ops, and the last of them in an order
+ * that leads to the state the failing segment began in. */
+static void text_before(iso_buf *b, const struct lin_witness *w, enum lin_naming how)
+{
+    if (!w->n_before) return;
+    int one = w->n_before == 1;
+    const char *returned = one ? "it returned before any later op was called"
+                               : "all returned before any later op was called";
+    if (!w->n_shown)
+        iso_buf_printf(b, "  the %u earlier op%s (%s) linearize%s\n", w->n_before, one ? "" : "s",
+                       returned, one ? "s" : "");
+    else if (w->n_shown < w->n_before)
+        iso_buf_printf(b, "  of the %u earlier ops (%s), the last %zu linearize from state %s as:\n",
+                       w->n_before, returned, w->n_shown, w->before_edn);
+    else
+        iso_buf_printf(b, "  the %u earlier op%s (%s) linearize%s from state %s as:\n", w->n_before,
+                       one ? "" : "s", returned, one ? "s" : "", w->before_edn);
+    text_ops(b, w->before, w->n_shown, how);
+}
+
+static void text_witness(iso_buf *b, const struct lin_witness *w, enum lin_naming how)
+{
+    const char *then = w->n_before ? "then, " : "";
+    iso_buf_puts(b, "\n");
+    if (w->key_edn) iso_buf_printf(b, "key %s:\n", w->key_edn);
+    text_before(b, w, how);
+    if (w->n_prefix) {
+        iso_buf_printf(b, "  %sfrom state %s, the longest linearizable prefix has %zu op%s:\n", then,
+                       w->init_edn, w->n_prefix, w->n_prefix == 1 ? "" : "s");
+        text_ops(b, w->prefix, w->n_prefix, how);
+        iso_buf_printf(b, "  then the state is %s and no op can go next:\n", w->state_edn);
+    } else {
+        iso_buf_printf(b, "  %sfrom state %s, no op can go first:\n", then, w->init_edn);
+    }
     for (size_t i = 0; i < w->n_stuck; i++) {
         iso_buf_puts(b, "    ");
-        text_op(b, &w->stuck[i], 0);
+        text_op(b, &w->stuck[i], how, 0);
         iso_buf_printf(b, "\n      %s\n", w->stuck[i].why);
     }
     if (!w->blocking.f) return;
     iso_buf_puts(b, "  yet ");
-    text_op(b, &w->blocking, 0);
+    text_op(b, &w->blocking, how, 0);
     iso_buf_puts(b, "\n  had to take effect before it returned.\n");
+}
+
+/* Why a check ended in unknown, in words. */
+static void text_unknown(iso_buf *b, const struct lin_report *l)
+{
+    iso_buf_printf(b, "%zu partition%s unknown: ", l->n_unknown, l->n_unknown == 1 ? "" : "s");
+    if (l->reason && strcmp(l->reason, "timeout") == 0)
+        iso_buf_printf(b, "the time budget of %ld ms ran out (--timeout MS sets it; 0 for none)\n",
+                       l->timeout_ms);
+    else
+        iso_buf_printf(b, "%s\n", l->reason ? l->reason : "");
 }
 
 int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
@@ -61,10 +123,8 @@ int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
     if (l->n_invalid)
         iso_buf_printf(&b, "%zu partition%s not linearizable\n", l->n_invalid,
                        l->n_invalid == 1 ? "" : "s");
-    if (l->n_unknown)
-        iso_buf_printf(&b, "%zu partition%s unknown: %s\n", l->n_unknown,
-                       l->n_unknown == 1 ? "" : "s", l->reason ? l->reason : "");
-    for (size_t i = 0; i < l->n_w && i < max; i++) text_witness(&b, &l->w[i]);
+    if (l->n_unknown) text_unknown(&b, l);
+    for (size_t i = 0; i < l->n_w && i < max; i++) text_witness(&b, &l->w[i], l->naming);
     if (l->n_w > max) iso_buf_printf(&b, "\n(%zu more not shown)\n", l->n_w - max);
     int rc = fwrite(b.p, 1, b.n, out) == b.n ? 0 : -1;
     iso_buf_free(&b);
@@ -77,17 +137,34 @@ static void json_int_or_null(iso_buf *b, const char *key, int64_t v)
     else iso_buf_printf(b, ",\"%s\":null", key);
 }
 
+static void json_pos(iso_buf *b, const char *index, const char *line, const char *col,
+                     const struct lin_pos *p)
+{
+    json_int_or_null(b, index, p->index);
+    json_int_or_null(b, line, p->line ? (int64_t)p->line : -1);
+    json_int_or_null(b, col, p->line ? (int64_t)p->col : -1);
+}
+
 static void json_op(iso_buf *b, const struct lin_wop *w, int with_point)
 {
     iso_buf_printf(b, "{\"process\":%lld,\"f\":", (long long)w->process);
     iso_json_string(b, w->f, strlen(w->f));
-    iso_buf_printf(b, ",\"value\":%s", w->value_json);
-    json_int_or_null(b, "index", w->call_index);
-    json_int_or_null(b, "complete-index", w->ret_index);
+    iso_buf_printf(b, ",\"value\":%s", w->value_json ? w->value_json : "null");
+    json_pos(b, "index", "line", "col", &w->call);
+    json_pos(b, "complete-index", "complete-line", "complete-col", &w->ret);
     json_int_or_null(b, "time", w->call_time);
     json_int_or_null(b, "complete-time", w->ret_time);
+    if (w->ret_type >= 0) iso_buf_printf(b, ",\"complete-type\":\"%s\"", iso_op_type_name(w->ret_type));
+    else iso_buf_puts(b, ",\"complete-type\":null");
     iso_buf_printf(b, ",\"indeterminate\":%s", w->indet ? "true" : "false");
-    if (with_point) json_int_or_null(b, "linearized-after", w->point);
+    if (with_point) {
+        json_int_or_null(b, "linearized-after", w->point.index);
+        json_int_or_null(b, "linearized-after-line", w->point.line ? (int64_t)w->point.line : -1);
+    }
+    if (w->note) {
+        iso_buf_puts(b, ",\"note\":");
+        iso_json_string(b, w->note, strlen(w->note));
+    }
     if (w->why) {
         iso_buf_puts(b, ",\"why\":");
         iso_json_string(b, w->why, strlen(w->why));
@@ -108,7 +185,10 @@ static void json_ops(iso_buf *b, const char *key, const struct lin_wop *ops, siz
 static void json_witness(iso_buf *b, const struct lin_witness *w)
 {
     iso_buf_printf(b, "{\"key\":%s", w->key_json ? w->key_json : "null");
-    iso_buf_printf(b, ",\"ops-before\":%u,\"initial-state\":%s", w->n_before, w->init_json);
+    iso_buf_printf(b, ",\"ops-before\":%u", w->n_before);
+    iso_buf_printf(b, ",\"earlier-state\":%s", w->before_json ? w->before_json : "null");
+    json_ops(b, "earlier-ops", w->before, w->n_shown, 1);
+    iso_buf_printf(b, ",\"initial-state\":%s", w->init_json);
     json_ops(b, "linearizable-prefix", w->prefix, w->n_prefix, 1);
     iso_buf_printf(b, ",\"state\":%s", w->state_json);
     json_ops(b, "could-not-go-next", w->stuck, w->n_stuck, 0);
@@ -134,6 +214,7 @@ int lin_write_json(isolde_result *r, FILE *out)
                    l->n_parts, l->n_segments);
     iso_buf_printf(&b, ",\"nonlinearizable-partitions\":%zu,\"unknown-partitions\":%zu",
                    l->n_invalid, l->n_unknown);
+    json_int_or_null(&b, "timeout-ms", l->timeout_ms ? l->timeout_ms : -1);
     if (l->reason) iso_buf_printf(&b, ",\"unknown-reason\":\"%s\"", l->reason);
     iso_buf_puts(&b, ",\"nonlinearizable\":[");
     for (size_t i = 0; i < l->n_w; i++) {

@@ -227,7 +227,7 @@ static void test_witness(void **state)
     assert_string_equal(w->init_edn, "0");
     assert_string_equal(w->blocking.f, "read");
     assert_string_equal(w->blocking.value_edn, "3");
-    assert_int_equal(w->blocking.ret_index, 4);
+    assert_int_equal(w->blocking.ret.index, 4);
     int saw_read = 0;
     for (size_t i = 0; i < w->n_stuck; i++)
         if (strcmp(w->stuck[i].value_edn, "3") == 0) {

@@ -81,7 +81,7 @@ static int brute(const struct hist *h)
     for (uint32_t sub = indet;; sub = (sub - 1) & indet) {
         struct brute b = {h, det | sub, 0};
         uint32_t st[MAXOPS + 2];
-        uint32_t n = lin_state_init(h->in.model, 4, st);
+        uint32_t n = lin_state_init(&h->in, 0, st);
         if (brute_from(&b, st, n)) return 1;
         if (!sub) return 0;
     }
@@ -155,7 +155,7 @@ static void make_plausible(struct hist *h, uint64_t *seed)
         for (int j = i; j > 0 && point[order[j]] < point[order[j - 1]]; j--) {
             int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
         }
-    uint32_t st[MAXOPS + 2], n = lin_state_init(h->in.model, 4, st);
+    uint32_t st[MAXOPS + 2], n = lin_state_init(&h->in, 0, st);
     for (int k = 0; k < h->n; k++) {
         struct lin_op *op = &h->ops[order[k]];
         if (op->kind == LIN_READ) op->a = st[0];
