@@ -95,7 +95,9 @@ static int prefix_of(const uint32_t *st, uint32_t n, const uint32_t *want, const
 static int text_dead(const struct lin_search *s, const struct lin_op *op)
 {
     const uint32_t *aux = s->in->aux, *want = aux + op->b;
-    if (op->kind != LIN_READ || op->a == LIN_ANY || prefix_of(s->st, s->st_n, want, aux)) return 0;
+    if (op->kind != LIN_READ || (op->flags & LIN_INDET) || op->a == LIN_ANY ||
+        prefix_of(s->st, s->st_n, want, aux))
+        return 0;
     for (size_t i = 0; i < s->n_prod; i++) {
         uint32_t id = (uint32_t)s->prod[i];
         const struct lin_op *put = &s->in->ops[s->ids[id]];

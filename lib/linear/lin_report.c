@@ -250,6 +250,8 @@ static char *why_stuck(const struct lin_input *in, const isolde_history *h,
         iso_buf_puts(&b, "it failed, so it ran while the register did not hold ");
         put_value(in, h, op->a, 0, &b);
         iso_buf_puts(&b, "; but the state is ");
+    } else if (op->kind == LIN_TXN) {
+        iso_buf_puts(&b, "cannot run when the state is ");
     } else if (wo->value_edn) {
         iso_buf_printf(&b, "cannot %s %s when the state is ", wo->f, wo->value_edn);
     } else {

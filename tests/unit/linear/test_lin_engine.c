@@ -2,17 +2,25 @@
  * test_lin_engine.c -- the linearizability search on hand-built op arrays:
  * the models' steps, the memo set, and a randomized cross-check against a
  * brute-force search over every ordering (and every subset of the
- * indeterminate ops) on small histories, in both directions.
+ * indeterminate ops) on small histories, in both directions, for every
+ * model but lin-set (multi-register transactions and porcupine-kv strings
+ * live in the hist's own aux words); the memory budget of one partition
+ * leaving the next alone.
  */
 #include "testutil.h"
 #include "linear/lin.h"
 
 #define MAXOPS 8
 
+#define MAXAUX 256
+#define N_KEYS 2  /* multi-register */
+
 struct hist {
     struct lin_input in;
     struct lin_op ops[MAXOPS];
     int n;
+    uint32_t aux[MAXAUX];  /* transactions' micro-ops, porcupine-kv text records */
+    uint32_t n_aux;
 };
 
 static void hist_input(struct hist *h, isolde_workload w)
@@ -23,6 +31,8 @@ static void hist_input(struct hist *h, isolde_workload w)
     h->in.ops = h->ops;
     h->in.n_ops = (size_t)h->n;
     h->in.n_values = 4;
+    h->in.aux = h->aux;
+    h->in.n_keys = w == ISOLDE_WORKLOAD_MULTI_REGISTER ? N_KEYS : 0;
     lin_input_partition(&h->in, part, 1);
 }
 
@@ -166,16 +176,109 @@ static void make_plausible(struct hist *h, uint64_t *seed)
     }
 }
 
+/* ---- multi-register and porcupine-kv ops --------------------------- */
+
+/* A random transaction of one or two micro-ops over N_KEYS keys. */
+static void gen_txn(struct hist *h, struct lin_op *op, uint64_t *seed)
+{
+    uint32_t n = 1 + rnd(seed, 2), pure = 1;
+    op->kind = LIN_TXN;
+    op->a = h->n_aux;
+    op->b = n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t w = rnd(seed, 2);
+        h->aux[h->n_aux++] = rnd(seed, N_KEYS) << 1 | w;
+        h->aux[h->n_aux++] = !w && (op->flags & LIN_INDET) ? LIN_ANY : rnd(seed, 3);
+        pure &= !w;
+    }
+    if (pure) op->flags |= LIN_PURE;
+}
+
+/* A text record of the bytes p[0..n) in the hist's aux; its offset. */
+static uint32_t text_rec(struct hist *h, const char *p, uint32_t n)
+{
+    uint32_t off = h->n_aux, words = (n + 3) / 4;
+    h->aux[off] = n;
+    memset(h->aux + off + 1, 0, (words + 1) * sizeof *h->aux);
+    memcpy(h->aux + off + 1, p, n);
+    h->n_aux += 1 + words;
+    return off;
+}
+
+/* Put / append one of "a" "b" "c" (value ids 1..3), or get a string of
+ * up to three of them. */
+static void gen_text_op(struct hist *h, struct lin_op *op, uint64_t *seed)
+{
+    static const uint8_t kinds[] = {LIN_READ, LIN_WRITE, LIN_APPEND, LIN_APPEND};
+    char text[3];
+    uint32_t n = 1;
+    op->kind = kinds[rnd(seed, 4)];
+    if (op->kind == LIN_READ) {
+        n = rnd(seed, 4);
+        for (uint32_t i = 0; i < n; i++) text[i] = (char)('a' + rnd(seed, 3));
+        op->a = 0; /* any id but LIN_ANY: the record says what it reads */
+    } else {
+        text[0] = (char)('a' + rnd(seed, 3));
+        op->a = (uint32_t)(text[0] - 'a' + 1);
+    }
+    op->b = text_rec(h, text, n);
+}
+
+/* Rewrite multi-register reads and porcupine-kv gets as a sequential run
+ * in order of random points inside the intervals would see them. */
+static void make_plausible_aux(struct hist *h, uint64_t *seed)
+{
+    int order[MAXOPS];
+    uint64_t point[MAXOPS];
+    for (int i = 0; i < h->n; i++) {
+        uint64_t hi = h->ops[i].ret == LIN_NEVER ? 64 : h->ops[i].ret;
+        point[i] = h->ops[i].call * 1000 + 1 + rnd(seed, (uint32_t)((hi - h->ops[i].call) * 1000 - 1));
+        order[i] = i;
+    }
+    for (int i = 1; i < h->n; i++)
+        for (int j = i; j > 0 && point[order[j]] < point[order[j - 1]]; j--) {
+            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        }
+    uint32_t st[MAXOPS + 2], n = lin_state_init(&h->in, 0, st);
+    for (int k = 0; k < h->n; k++) {
+        struct lin_op *op = &h->ops[order[k]];
+        uint32_t *m = h->aux + op->a;
+        for (uint32_t i = 0; op->kind == LIN_TXN && i < op->b; i++, m += 2) {
+            if (m[0] & LIN_MOP_WRITE) st[m[0] >> 1] = m[1]; /* the txn's own writes count */
+            else if (m[1] != LIN_ANY) m[1] = st[m[0] >> 1];
+        }
+        if (op->kind == LIN_TXN) continue;
+        if (op->kind == LIN_READ) {
+            char text[MAXOPS + 1];
+            uint32_t len = 0;
+            for (uint32_t i = 1; i < n; i++) text[len++] = (char)h->aux[st[i] + 1];
+            op->b = text_rec(h, text, len);
+        }
+        h->in.model->step(st, &n, op, h->aux);
+    }
+}
+
+static void gen_ops_aux(struct hist *h, uint64_t *seed, isolde_workload w)
+{
+    h->n_aux = 0;
+    for (int i = 0; i < h->n; i++) {
+        if (w == ISOLDE_WORKLOAD_MULTI_REGISTER) gen_txn(h, &h->ops[i], seed);
+        else gen_text_op(h, &h->ops[i], seed);
+    }
+}
+
 static void crosscheck(isolde_workload w, int cases)
 {
     uint64_t seed = 42 + (uint64_t)w;
     int valid = 0, invalid = 0;
     for (int c = 0; c < cases; c++) {
         struct hist h;
+        int aux = w == ISOLDE_WORKLOAD_MULTI_REGISTER || w == ISOLDE_WORKLOAD_PORCUPINE_KV;
         gen_intervals(&h, &seed, 1 + (int)rnd(&seed, MAXOPS));
-        gen_ops(&h, &seed, w);
+        if (aux) gen_ops_aux(&h, &seed, w);
+        else gen_ops(&h, &seed, w);
         hist_input(&h, w);
-        if (c % 2) make_plausible(&h, &seed);
+        if (c % 2) aux ? make_plausible_aux(&h, &seed) : make_plausible(&h, &seed);
         int want = brute(&h);
         enum lin_outcome got = engine(&h);
         if (got != (want ? LIN_OK : LIN_FAIL))
@@ -193,6 +296,8 @@ static void test_cross_cas(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_CAS
 static void test_cross_register(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_REGISTER, 10000); }
 static void test_cross_mutex(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_MUTEX, 10000); }
 static void test_cross_queue(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_FIFO_QUEUE, 10000); }
+static void test_cross_multi(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_MULTI_REGISTER, 10000); }
+static void test_cross_text(void **st) { (void)st; crosscheck(ISOLDE_WORKLOAD_PORCUPINE_KV, 10000); }
 
 /* Every op in turn made indeterminate, in plausible histories. */
 static void test_indet_every_position(void **state)
@@ -401,6 +506,42 @@ static void test_long_chain(void **state)
     free(in.ops); iso_free(in.part_off); iso_free(in.part_ops); free(part);
 }
 
+/* A partition that runs out of the memory budget leaves the next one on
+ * the same search alone: the budget counts what the memo holds, not the
+ * capacity the big one left (before, every later partition was unknown). */
+static void test_budget_per_partition(void **state)
+{
+    (void)state;
+    enum { W = 14, C = 6000, N = W + 2 + C };
+    struct lin_input in = {0};
+    uint32_t *part = calloc(N, sizeof *part);
+    struct lin_op *ops = calloc(N, sizeof *ops);
+    for (uint32_t i = 0; i < W; i++)     /* part 0: W concurrent writes, then reads of two */
+        ops[i] = mk(i, W + i, LIN_WRITE, 1 + i % 3, 0);
+    ops[W] = mk(2 * W, 2 * W + 1, LIN_READ, 1, 0);
+    ops[W + 1] = mk(2 * W + 2, 2 * W + 3, LIN_READ, 2, 0);
+    for (uint32_t i = 0; i < C; i++) {   /* part 1: a long chain, thousands of steps */
+        ops[W + 2 + i] = mk(2 * (uint64_t)i, 2 * (uint64_t)i + 5, i % 2 ? LIN_READ : LIN_WRITE, 1, 0);
+        part[W + 2 + i] = 1;
+    }
+    in.model = lin_model_for(ISOLDE_WORKLOAD_REGISTER);
+    in.ops = ops;
+    in.n_ops = N;
+    in.n_values = 4;
+    lin_input_partition(&in, part, 2);
+    struct lin_search s;
+    uint32_t n_seg;
+    lin_search_init(&s, &in);
+    s.mem_limit = 256 << 10;
+    assert_int_equal(lin_check_partition(&s, NULL, 0, NULL, &n_seg), LIN_NOMEM);
+    assert_int_equal(lin_check_partition(&s, NULL, 1, NULL, &n_seg), LIN_OK);
+    lin_search_release(&s);
+    iso_free(in.part_off);
+    iso_free(in.part_ops);
+    free(ops);
+    free(part);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,10 +553,13 @@ int main(void)
         cmocka_unit_test(test_set_model),
         cmocka_unit_test(test_long_chain),
         cmocka_unit_test(test_cuts_carry_every_state),
+        cmocka_unit_test(test_budget_per_partition),
         cmocka_unit_test(test_cross_cas),
         cmocka_unit_test(test_cross_register),
         cmocka_unit_test(test_cross_mutex),
         cmocka_unit_test(test_cross_queue),
+        cmocka_unit_test(test_cross_multi),
+        cmocka_unit_test(test_cross_text),
         cmocka_unit_test(test_indet_every_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
