@@ -175,6 +175,7 @@ struct lin_search {
     uint32_t p, m;               /* first op not linearized; 1 + last linearized */
     uint32_t culprit;            /* a read found dead, while backjumping; else UINT32_MAX */
     size_t found_from;           /* LIN_TARGET: offset in from of the state it started at */
+    uint8_t prune;               /* the model's dead-end test (lin_prune.c) */
     const uint32_t *ids;         /* segment: local id -> op id */
     uint32_t n;                  /* ops in the segment */
     unsigned long steps;
@@ -190,8 +191,10 @@ enum lin_outcome lin_search_run(struct lin_search *s, const uint32_t *ids, uint3
                                 const struct lin_set *from, enum lin_mode mode,
                                 struct lin_set *to);
 
-/* Register models: build the segment's producer index (lin_prune.c); is
- * free op x (local id) a read or CAS that can no longer be satisfied? */
+/* Register models and porcupine-kv: build the segment's producer index
+ * (lin_prune.c); is free op x (local id) a read, CAS or get that can no
+ * longer be satisfied? */
+enum { LIN_PRUNE_NONE, LIN_PRUNE_REGISTER, LIN_PRUNE_TEXT };
 void lin_prune_prepare(struct lin_search *s);
 int lin_prune_dead(const struct lin_search *s, uint32_t x);
 

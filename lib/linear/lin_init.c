@@ -202,7 +202,7 @@ int lin_init_build(struct lin_input *in, const isolde_history *h, const isolde_c
     in->values = values->vals;
     values->vals = NULL;
     in->values = iso_xrealloc(in->values, (in->n_values + it.n_own + 1) * sizeof *in->values);
-    memcpy(in->values + in->n_values, it.own, it.n_own * sizeof *it.own);
+    if (it.n_own) memcpy(in->values + in->n_values, it.own, it.n_own * sizeof *it.own);
     in->n_values += (uint32_t)it.n_own;
     iso_free(it.own);
     iso_free(it.slot);

@@ -21,10 +21,13 @@
 #include <string.h>
 #include "linear/lin.h"
 
-static int register_like(const struct lin_search *s)
+/* Which dead-end test a model gets (lin_search.prune). */
+static uint8_t prune_kind(const struct lin_model *m)
 {
-    isolde_workload w = s->in->model->workload;
-    return w == ISOLDE_WORKLOAD_REGISTER || w == ISOLDE_WORKLOAD_CAS_REGISTER || w == ISOLDE_WORKLOAD_KV;
+    isolde_workload w = m->workload;
+    if (w == ISOLDE_WORKLOAD_REGISTER || w == ISOLDE_WORKLOAD_CAS_REGISTER || w == ISOLDE_WORKLOAD_KV)
+        return LIN_PRUNE_REGISTER;
+    return w == ISOLDE_WORKLOAD_PORCUPINE_KV ? LIN_PRUNE_TEXT : LIN_PRUNE_NONE;
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -41,11 +44,6 @@ static uint32_t produces(const struct lin_op *op)
     return LIN_ANY;
 }
 
-static int is_text(const struct lin_search *s)
-{
-    return s->in->model->workload == ISOLDE_WORKLOAD_PORCUPINE_KV;
-}
-
 static void prepare_puts(struct lin_search *s)
 {
     ISO_GROW(s->prod, s->cap_prod, (size_t)s->n + 1);
@@ -56,8 +54,9 @@ static void prepare_puts(struct lin_search *s)
 void lin_prune_prepare(struct lin_search *s)
 {
     s->n_prod = 0;
-    if (is_text(s)) prepare_puts(s);
-    if (!register_like(s)) return;
+    s->prune = prune_kind(s->in->model);
+    if (s->prune == LIN_PRUNE_TEXT) prepare_puts(s);
+    if (s->prune != LIN_PRUNE_REGISTER) return;
     ISO_GROW(s->prod, s->cap_prod, (size_t)s->n + 1);
     for (uint32_t i = 0; i < s->n; i++) {
         uint32_t v = produces(&s->in->ops[s->ids[i]]);
@@ -92,7 +91,8 @@ static int prefix_of(const uint32_t *st, uint32_t n, const uint32_t *want, const
     return 1;
 }
 
-static int text_dead(const struct lin_search *s, const struct lin_op *op)
+/* Out of line, so that the register test, the hot one, stays lean. */
+__attribute__((noinline)) static int text_dead(const struct lin_search *s, const struct lin_op *op)
 {
     const uint32_t *aux = s->in->aux, *want = aux + op->b;
     if (op->kind != LIN_READ || (op->flags & LIN_INDET) || op->a == LIN_ANY ||
@@ -112,8 +112,8 @@ static int text_dead(const struct lin_search *s, const struct lin_op *op)
 int lin_prune_dead(const struct lin_search *s, uint32_t x)
 {
     const struct lin_op *op = &s->in->ops[s->ids[x]];
-    if (is_text(s)) return text_dead(s, op);
-    if (!register_like(s) || (op->flags & (LIN_INDET | LIN_CAS_FALSE))) return 0;
+    if (s->prune != LIN_PRUNE_REGISTER) return s->prune == LIN_PRUNE_TEXT && text_dead(s, op);
+    if (op->flags & (LIN_INDET | LIN_CAS_FALSE)) return 0;
     if ((op->kind != LIN_READ && op->kind != LIN_CAS) || op->a == LIN_ANY || op->a == s->st[0])
         return 0;
     for (size_t i = lower_bound(s, op->a, s->p); i < s->n_prod; i++) {

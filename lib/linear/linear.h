@@ -1,9 +1,10 @@
 /*
  * linear/linear.h -- the linearizability checker (Knossos / Porcupine
  * class) for single-object workloads: register, cas-register, kv (a
- * register per key), mutex, fifo-queue and lin-set, with Knossos's
- * semantics. lin.h is the folder's internal interface and says how the
- * files share the work.
+ * register per key), mutex, fifo-queue, lin-set and multi-register with
+ * Knossos's semantics, porcupine-kv (a string per key) with Porcupine's.
+ * lin.h is the folder's internal interface and says how the files share
+ * the work.
  *
  * Rule: linear/ includes check/ (the result), report/ (the directory
  * writer's files), history/ and core/.

@@ -23,6 +23,7 @@ the same time):
   -m kv ... history.jsonl         tests/data/readme/kv.jsonl
   knossos-history.edn             tests/data/readme/cas-register.edn
   etcd_007.log                    tests/fixtures/read/jepsen.log (a Jepsen log)
+  c10-ok.txt                      tests/fixtures/lin/porcupine-ok.txt (Porcupine's kv shape)
   history.edn                     examples/g2-item.edn
   history.jsonl                   examples/valid.jsonl
   history.json                    examples/g1c.json
@@ -47,6 +48,7 @@ SUBST = [
     ("kv", "history.jsonl", "tests/data/readme/kv.jsonl"),
     (None, "knossos-history.edn", "tests/data/readme/cas-register.edn"),
     (None, "etcd_007.log", "tests/fixtures/read/jepsen.log"),
+    (None, "c10-ok.txt", "tests/fixtures/lin/porcupine-ok.txt"),
     (None, "history.edn", "examples/g2-item.edn"),
     (None, "history.jsonl", "examples/valid.jsonl"),
     (None, "history.json", "examples/g1c.json"),
