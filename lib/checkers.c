@@ -150,27 +150,35 @@ static const struct { unsigned fs; const char *models; } suggest[] = {
 /* When no guess fits: the :f names seen and the -m to try. */
 static int cannot_tell(const struct evidence *e, const isolde_history *h, isolde_error *err)
 {
-    iso_buf names = {0}, try = {0};
+    iso_buf names = {0}, other = {0}, try = {0};
     for (int i = 0; i < F_OTHER; i++)
         if (e->seen & BIT(i)) iso_buf_printf(&names, "%s:%s", names.n ? ", " : "", fnames[i]);
     if (e->other) {
-        iso_buf_puts(&names, names.n ? ", " : "");
-        iso_val_edn(&h->store, e->other, &names);
+        iso_val_edn(&h->store, e->other, &other);
+        iso_buf_printf(&names, "%s%s", names.n ? ", " : "", iso_buf_cstr(&other));
     }
-    for (size_t i = 0; i < sizeof suggest / sizeof suggest[0]; i++)
+    for (size_t i = 0; !e->other && i < sizeof suggest / sizeof suggest[0]; i++)
         if (e->seen & suggest[i].fs) iso_buf_printf(&try, "%s%s", try.n ? ", " : "", suggest[i].models);
-    int rc = iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
-                      "cannot tell the model from the ops' :f (%s): give -m, e.g. %s", iso_buf_cstr(&names),
-                      try.n ? iso_buf_cstr(&try) : "list-append, rw-register (transactions of micro-ops), "
-                      "register, cas-register, kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv");
+    if (e->other)
+        iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
+                 "cannot tell the model from the ops' :f (%s): no model isolde checks has %s; -m names "
+                 "one: list-append, rw-register (transactions of micro-ops), register, cas-register, "
+                 "kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv",
+                 iso_buf_cstr(&names), iso_buf_cstr(&other));
+    else
+        iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
+                 "cannot tell the model from the ops' :f (%s): give -m, e.g. %s", iso_buf_cstr(&names),
+                 iso_buf_cstr(&try));
     iso_buf_free(&names);
+    iso_buf_free(&other);
     iso_buf_free(&try);
-    return rc;
+    return -1;
 }
 
 /* The workload of a history that does not say: transactions by their
  * micro-ops (append: list-append, w: rw-register, read / write:
- * multi-register), single-object ops by their :f names. */
+ * multi-register), single-object ops by their :f names (a register needs
+ * a write or cas: reads alone are Jepsen's bank or set as often). */
 static int detect_workload(const isolde_history *h, isolde_workload *w, isolde_error *err)
 {
     struct evidence e = {.all_pairs = 1};
@@ -182,7 +190,7 @@ static int detect_workload(const isolde_history *h, isolde_workload *w, isolde_e
     unsigned regs = BIT(F_READ) | BIT(F_WRITE) | BIT(F_CAS);
     if (e.txn == 3 && ONLY(e.seen, BIT(F_TXN))) *w = ISOLDE_WORKLOAD_MULTI_REGISTER;
     else if (e.txn || !e.seen || e.seen == BIT(F_TXN)) *w = ISOLDE_WORKLOAD_LIST_APPEND;
-    else if (ONLY(e.seen, regs)) *w = register_kind(&e);
+    else if (ONLY(e.seen, regs) && (e.seen & ~BIT(F_READ))) *w = register_kind(&e);
     else if (ONLY(e.seen, BIT(F_ACQUIRE) | BIT(F_RELEASE))) *w = ISOLDE_WORKLOAD_MUTEX;
     else if (ONLY(e.seen, BIT(F_ENQUEUE) | BIT(F_DEQUEUE))) *w = ISOLDE_WORKLOAD_FIFO_QUEUE;
     else if (ONLY(e.seen, BIT(F_GET) | BIT(F_PUT) | BIT(F_APPEND))) *w = ISOLDE_WORKLOAD_PORCUPINE_KV;

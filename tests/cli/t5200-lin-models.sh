@@ -34,6 +34,7 @@ cat "$tmp/reg.edn" >"$tmp/cas.edn"
 printf '{:type :invoke, :f :cas, :value [3 4], :process 1}\n{:type :ok, :f :cas, :value [3 4], :process 1}\n' >>"$tmp/cas.edn"
 printf '{:type :invoke, :f :acquire, :process 0}\n{:type :ok, :f :acquire, :process 0}\n' >"$tmp/mutex.edn"
 printf '{:type :invoke, :f :frob, :value 1, :process 0}\n{:type :ok, :f :frob, :value 1, :process 0}\n' >"$tmp/frob.edn"
+printf '{:type :invoke, :f :read, :process 0}\n{:type :ok, :f :read, :value {0 10, 1 10}, :process 0}\n' >"$tmp/reads.edn"
 printf '{:type :invoke, :f :read, :process 0}\n{:type :ok, :f :read, :value 1, :process 0}\n' >"$tmp/mixed.edn"
 printf '{:type :invoke, :f :acquire, :process 1}\n{:type :ok, :f :acquire, :process 1}\n' >>"$tmp/mixed.edn"
 # Hard: 22 mutually concurrent writes, then two reads no end state allows.
@@ -163,8 +164,13 @@ T
 
 test_case "unknown :f names: an error that says which -m to give" <<'T'
 expect_status 3 "$isolde" check "$tmp/frob.edn"
-expect_err "cannot tell the model from the ops' :f (:frob): give -m"
+expect_err "cannot tell the model from the ops' :f (:frob): no model isolde checks has :frob; -m names one: list-append"
 not grep -q 'vector of micro-ops' "$tmp/err"
+T
+
+test_case "reads alone (a Jepsen bank's map reads) are no register: an error, no verdict" <<'T'
+expect_status 3 "$isolde" check "$tmp/reads.edn"
+expect_err "(:read): give -m, e.g. register, cas-register, kv, lin-set"
 T
 
 test_case "mixed :f names: the models each name belongs to" <<'T'

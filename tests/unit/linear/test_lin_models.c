@@ -232,7 +232,8 @@ static void test_inference(void **state)
     expect_inferred(read0, EDN, "register");
     expect_inferred("{:type :invoke, :f :cas, :value [1 2], :process 0}\n"
                     "{:type :ok, :f :cas, :value [1 2], :process 0}\n", EDN, "cas-register");
-    expect_inferred(kv, EDN, "kv");
+    expect_inferred("{:type :invoke, :f :write, :value [:x 1], :process 0}\n"
+                    "{:type :invoke, :f :read, :value [:x nil], :process 1}\n", EDN, "kv");
     expect_inferred("{:type :invoke, :f :cas, :value [:k [1 2]], :process 0}\n"
                     "{:type :fail, :f :cas, :value [:k [1 2]], :process 0}\n", EDN, "kv");
     expect_inferred("{:type :invoke, :f :acquire, :process 0}\n", EDN, "mutex");
@@ -246,7 +247,9 @@ static void test_inference(void **state)
                         "{:type :invoke, :f :read, :process 1}\n",
                         ISOLDE_WORKLOAD_AUTO, NULL, ISOLDE_ERR_USAGE, "e.g. register, cas-register, kv, lin-set");
     expect_option_error("{:type :invoke, :f :frob, :value 1, :process 0}\n",
-                        ISOLDE_WORKLOAD_AUTO, NULL, ISOLDE_ERR_USAGE, "(:frob): give -m");
+                        ISOLDE_WORKLOAD_AUTO, NULL, ISOLDE_ERR_USAGE, "(:frob): no model isolde checks has :frob");
+    expect_option_error("{:type :invoke, :f :read, :process 0}\n{:type :ok, :f :read, :value 1, :process 0}\n",
+                        ISOLDE_WORKLOAD_AUTO, NULL, ISOLDE_ERR_USAGE, "(:read): give -m");
 }
 
 static void test_witness_words(void **state)
