@@ -180,9 +180,17 @@ int iso_rd_list_start(iso_rd *rd, iso_val key, const char **q, const char *end, 
     return ISO_RD_LIST_EXTENDS;
 }
 
+/* The items of the stack from base on (never NULL + 0: the stack is
+ * unallocated until the first item). */
+static const iso_val *items_from(const iso_rd *rd, size_t base)
+{
+    static const iso_val none[1];
+    return rd->items ? rd->items + base : none;
+}
+
 iso_val iso_rd_list_end(iso_rd *rd, iso_val key, size_t base, const char *open, const char *close)
 {
-    iso_val v = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
+    iso_val v = iso_rd_seq(rd, ISO_SEQ_VEC, items_from(rd, base), rd->n_items - base);
     rd->n_items = base;
     const char *last = close;
     while (last > open + 1 && (last[-1] == ' ' || last[-1] == ',')) last--;
@@ -195,7 +203,7 @@ iso_val iso_rd_list_end(iso_rd *rd, iso_val key, size_t base, const char *open, 
 iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind)
 {
     struct iso_rd_frame *f = &rd->frames[--rd->n_frames];
-    iso_val v = iso_rd_seq(rd, kind, rd->items + f->items, rd->n_items - f->items);
+    iso_val v = iso_rd_seq(rd, kind, items_from(rd, f->items), rd->n_items - f->items);
     rd->n_items = f->items;
     return v;
 }
