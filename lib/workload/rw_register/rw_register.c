@@ -224,6 +224,7 @@ static long check_and_record(iso_ctx *ctx, rw_state *st, ix *x, iso_val **vals, 
         }
     }
     st->mop_off[ctx->pc.txns.n] = (uint32_t)rec.n;
+    if (!st->mop) st->mop = iso_xmalloc(sizeof *st->mop); /* no micro-op: never NULL + 0 below */
     *vals = rec.vals;
     return (long)rec.n;
 }
