@@ -46,11 +46,16 @@ CLI_SRC  := $(sort $(wildcard src/*.c))
 TEST_SRC := $(sort $(shell find tests/unit -name 'test_*.c' 2>/dev/null))
 TEST_HDR := $(wildcard tests/unit/*.h)
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c bench/*.c))
+# Fuzz targets (fuzz/): every source but replay.c is linked into the
+# libFuzzer binary (make fuzz); replay.c's main() runs the same targets on
+# files, for make check (tests/fuzz-replay.sh).
+FUZZ_SRC := $(sort $(wildcard fuzz/*.c))
+FUZZ_TARGET_SRC := $(filter-out fuzz/replay.c,$(FUZZ_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CHECKER_OBJ := $(CHECKER_SRC:%.c=$(BUILD)/checker/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:%.c=$(BUILD)/%)
-TOOLS    := $(TOOL_SRC:%.c=$(BUILD)/%)
+TOOLS    := $(TOOL_SRC:%.c=$(BUILD)/%) $(BUILD)/fuzz/replay
 
 # Quiet by default; `make V=1` shows the commands.
 ifeq ($(V),1)
@@ -61,7 +66,8 @@ else
   say = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
-.PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize bench install clean deps
+.PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
+        fuzz bench install clean deps
 all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
 
 $(BUILD)/%.o: %.c
@@ -145,6 +151,18 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libisolde.a
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
 
+$(BUILD)/fuzz/replay: $(FUZZ_SRC) fuzz/fuzz.h $(BUILD)/libisolde.a
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(FUZZ_SRC) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+
+# Built by make fuzz only, with FUZZ_OPT.
+$(BUILD)/fuzz/isolde-fuzz: $(FUZZ_TARGET_SRC) fuzz/fuzz.h $(BUILD)/libisolde.a
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $(FUZZ_TARGET_SRC) $(BUILD)/libisolde.a \
+	    $(LDFLAGS) $(LDLIBS)
+
 tests: $(TESTS) $(TOOLS) $(BUILD)/isolde
 
 deps:
@@ -162,10 +180,41 @@ check: deps
 	$(MAKE) all tests
 	@sh tests/run-all.sh $(BUILD)
 
+# The whole suite under ASan and UBSan, in build-san (build-san-clang when
+# CC is clang: `make sanitize CC=clang` is sanitize-clang).
+SAN_BUILD ?= build-san$(if $(findstring clang,$(notdir $(CC))),-clang)
 sanitize: deps
-	$(MAKE) BUILD=build-san OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
+	$(MAKE) BUILD=$(SAN_BUILD) OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	        LDFLAGS='-fsanitize=address,undefined' all tests
-	@ISOLDE_SANITIZE=1 sh tests/run-all.sh build-san
+	@ISOLDE_SANITIZE=1 sh tests/run-all.sh $(SAN_BUILD)
+
+# clang's UBSan sees what gcc's does not (NULL + 0, for one): the same suite
+# built with clang. CLANG_PKGS: clang and its sanitizer / libFuzzer runtime.
+CLANG_PKGS := clang libclang-rt-dev
+sanitize-clang:
+	@sh tools/deps.sh $(CLANG_PKGS)
+	@$(MAKE) --no-print-directory sanitize CC=clang
+
+# libFuzzer targets (fuzz/fuzz.h lists them; isolde-fuzz -list), built with
+# clang and ASan+UBSan in FUZZ_BUILD, each run for FUZZ_TIME seconds in turn
+# over its corpus (FUZZ_BUILD/fuzz/corpus/TARGET, kept between runs) and the
+# seeds (fuzz/seeds.sh: the fixtures, tests/data, examples, ../shared/corpus).
+# FUZZ_TARGETS='read-edn check-kv' runs some. Fails, naming the input, when
+# a target crashes; copy the input into tests/fuzz-regressions/TARGET/ and
+# make check replays it (tests/fuzz-replay.sh).
+FUZZ_CC      ?= clang
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_TIME    ?= 60
+FUZZ_TARGETS ?=
+FUZZ_OPT     := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=all
+fuzz:
+	@sh tools/deps.sh $(CLANG_PKGS)
+	@sh fuzz/run.sh probe $(FUZZ_CC) $(FUZZ_BUILD)
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT='$(FUZZ_OPT)' \
+	        LDFLAGS='-fsanitize=address,undefined' $(FUZZ_BUILD)/fuzz/isolde-fuzz
+	@sh fuzz/seeds.sh $(FUZZ_BUILD)/fuzz/seeds
+	@sh fuzz/run.sh run $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 bench: all tests
 	@BASELINE="$(BASELINE)" sh bench/run.sh $(BUILD)
@@ -182,6 +231,6 @@ install: all
 	$(MAKE_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/isolde.pc
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-san-clang build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d)

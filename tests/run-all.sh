@@ -1,8 +1,9 @@
 #!/bin/sh
 # The whole suite: unit tests, the CLI tests (tests/cli/tNNNN-*.sh, in
-# order), the check that calls go one way between lib/'s folders, the
-# conformance suite over $ISOLDE_SHARED (../shared), and the randomized
-# cross-check. One line per suite: "== NAME: ok (its closing count)",
+# order), the fuzz targets over their regression corpus and the seed files
+# (tests/fuzz-replay.sh), the check that calls go one way between lib/'s
+# folders, the conformance suite over $ISOLDE_SHARED (../shared), and the
+# randomized cross-check. One line per suite: "== NAME: ok (its closing count)",
 # "skipped" (exit 77: nothing could run here) or "FAILED" after the suite's
 # output (each failure named); every suite's output is kept in
 # BUILD/test-logs/. Ends with the plain line "N passed, M failed" (suites).
@@ -30,6 +31,7 @@ for t in tests/cli/*.sh; do
         *) total_fail=$((total_fail + 1)); echo "== cli $t: FAILED (not named tNNNN-<cmd>-<what>.sh, so not run)" ;;
     esac
 done
+run "fuzz regressions" sh tests/fuzz-replay.sh "$build"
 run "folders (no include or call cycle)" python3 tools/folder-cycles.py "$build"
 [ -f tests/conformance.sh ] && run conformance sh tests/conformance.sh "$build"
 [ -f tests/crosscheck.sh ] && run crosscheck sh tests/crosscheck.sh "$build"

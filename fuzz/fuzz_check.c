@@ -1,0 +1,156 @@
+/*
+ * fuzz/fuzz_check.c -- check-<workload>: the input read (format detected),
+ * checked as that workload, and the result walked and written in every
+ * report format, through the public calls.
+ *
+ * The check's options come from the input's length (so that a mutation of
+ * bytes keeps them): one of four sets of models, anomalies, threads and
+ * version-order evidence, and the linearizability reading of a failed CAS.
+ * Budgets are short (a slow input is then a timeout of the fuzzer, which
+ * is a finding).
+ *
+ * Promises checked: a check returns a result or a clean error that is no
+ * usage error (the options here are all valid); the result's accessors
+ * answer within range; the text, JSON and directory writers succeed; the
+ * JSON is one well-formed document.
+ */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include "fuzz.h"
+#include "history/read_json.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static isolde_workload workload;
+static FILE *devnull;
+static char dir[256]; /* the directory writer's, removed at exit */
+
+static const char *arg_at(size_t i)
+{
+    const char *name = isolde_workload_name((isolde_workload)(i + 1));
+    return strcmp(name, "?") == 0 ? NULL : name;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+static void remove_dir(void)
+{
+    nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static int select_workload(const char *arg)
+{
+    if (isolde_workload_parse(arg, &workload) != ISOLDE_OK) return -1;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/isolde-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    devnull = fopen("/dev/null", "w");
+    if (!devnull || !mkdtemp(dir)) fuzz_fail("cannot make a scratch directory %s", dir);
+    atexit(remove_dir);
+    return 0;
+}
+
+/* The options for an input of len bytes. */
+static void options(size_t len, isolde_check_opts *o)
+{
+    static const struct { const char *models, *anomalies; } sets[] = {
+        {NULL, NULL},
+        {"serializable,snapshot-isolation", "G1,lost-update"},
+        {"", "G0,G-single-item-realtime,internal,garbage-read"},
+        {"read-committed,strong-session-snapshot-isolation", "G2"},
+    };
+    unsigned v = (unsigned)(len % 4);
+    isolde_check_opts_init(o);
+    o->workload = workload;
+    o->models = sets[v].models;
+    o->anomalies = sets[v].anomalies;
+    o->threads = 1 + (int)(v & 1);
+    o->cycle_search_timeout_ms = 20;
+    o->wfr_keys = v == 2;
+    o->sequential_keys = v >= 2;
+    o->linearizable_keys = v == 3;
+    o->timeout_ms = 500;
+    o->cas_fail = (isolde_cas_fail)((len / 4) % 3);
+}
+
+static void walk(const isolde_result *r)
+{
+    isolde_validity v = isolde_result_validity(r);
+    if (v != ISOLDE_VALID && v != ISOLDE_INVALID && v != ISOLDE_UNKNOWN) fuzz_fail("validity %d", (int)v);
+    for (size_t i = 0; i < isolde_result_type_count(r); i++) {
+        const char *t = isolde_result_type(r, i);
+        if (!t || !*t) fuzz_fail("anomaly type %zu has no name", i);
+        isolde_result_instance_count(r, t);
+    }
+    for (size_t i = 0; i < isolde_result_not_count(r); i++)
+        if (!isolde_result_not(r, i)) fuzz_fail("not %zu is NULL", i);
+    for (size_t i = 0; i < isolde_result_also_not_count(r); i++)
+        if (!isolde_result_also_not(r, i)) fuzz_fail("also-not %zu is NULL", i);
+}
+
+struct parse_call {
+    const char *text;
+    size_t len;
+    isolde_error err;
+};
+
+static int parse_json(void *arg)
+{
+    struct parse_call *c = arg;
+    iso_store s;
+    iso_store_init(&s);
+    iso_val v;
+    int rc = iso_json_document(&s, "result", c->text, c->len, &v, &c->err);
+    iso_store_free(&s);
+    return rc;
+}
+
+static void write_all(isolde_result *r)
+{
+    isolde_error err = {0};
+    isolde_status s = isolde_result_write_text(r, devnull, NULL, &err);
+    if (s) fuzz_fail("write_text: %s", err.msg);
+    char *json = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&json, &n);
+    if (!f) fuzz_fail("open_memstream");
+    s = isolde_result_write_json(r, f, &err);
+    fclose(f);
+    if (s) fuzz_fail("write_json: %s", err.msg);
+    struct parse_call c = {json, n, {0}};
+    if (iso_guarded(parse_json, &c, &c.err) != 0) fuzz_fail("JSON result does not parse: %s\n%s", c.err.msg, json);
+    free(json);
+    s = isolde_result_write_dir(r, dir, &err);
+    if (s) fuzz_fail("write_dir: %s", err.msg);
+}
+
+static void test(const uint8_t *data, size_t len)
+{
+    isolde_history *h = NULL;
+    isolde_error err = {0};
+    isolde_status s = isolde_history_read_mem("fuzz", (const char *)data, len, NULL, &h, &err);
+    if (s != ISOLDE_OK) {
+        fuzz_check_error("isolde_history_read_mem", s, &err, h);
+        return;
+    }
+    isolde_check_opts o;
+    options(len, &o);
+    isolde_result *r = (isolde_result *)&o; /* must be set either way */
+    s = isolde_check(h, &o, &r, &err);
+    if (s == ISOLDE_OK) {
+        walk(r);
+        write_all(r);
+        isolde_result_free(r);
+    } else {
+        fuzz_check_error("isolde_check", s, &err, r);
+        if (s == ISOLDE_ERR_USAGE) fuzz_fail("isolde_check: usage error: %s", err.msg);
+    }
+    isolde_history_free(h);
+}
+
+const struct fuzz_kind fuzz_check_kind = {"check", arg_at, select_workload, test};

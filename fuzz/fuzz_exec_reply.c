@@ -1,0 +1,76 @@
+/*
+ * fuzz/fuzz_exec_reply.c -- exec-reply: the input as the one reply line a
+ * client of `isolde run exec` sends back (run/drivers/exec_reply.c, an
+ * internal entry point), to a list-append and to a register transaction
+ * whose keys and values include the extremes of 64 bits.
+ *
+ * Promises checked: the parser answers ok, fail, info or "garbage" (-1);
+ * an ok fills in a result for every read, within the elements it kept; the
+ * error text is a string of its array.
+ */
+#include "fuzz.h"
+#include "core/alloc.h"
+#include "run/drivers/exec.h"
+
+#include <string.h>
+
+static const run_mop list_mops[] = {
+    {RUN_APPEND, 1, 3, 7, 0, 0, 0},
+    {RUN_R, 1, 4, 0, 0, 0, 0},
+    {RUN_R, 1, INT64_MIN, 0, 0, 0, 0},
+    {RUN_APPEND, 1, INT64_MAX, INT64_MIN, 0, 0, 0},
+};
+static const run_mop register_mops[] = {
+    {RUN_W, 1, 3, 7, 0, 0, 0},
+    {RUN_R, 1, 4, 0, 0, 0, 0},
+    {RUN_W, 1, INT64_MIN, INT64_MAX, 0, 0, 0},
+};
+
+struct reply_call {
+    const char *line;
+    size_t len;
+    run_txn *t;
+    int outcome;
+};
+
+static int parse(void *arg)
+{
+    struct reply_call *c = arg;
+    c->outcome = exec_parse_reply(c->line, c->len, c->t);
+    return 0;
+}
+
+static void check_reads(const run_txn *t)
+{
+    for (uint32_t i = 0; i < t->n; i++) {
+        const run_mop *m = &t->mops[i];
+        if (m->f != RUN_R || m->nil || !t->list_append) continue;
+        if ((size_t)m->off + m->len > t->n_res)
+            fuzz_fail("read %u keeps elements [%u, %u) of %zu", i, m->off, m->off + m->len, t->n_res);
+    }
+}
+
+static void reply_to(const char *line, size_t len, const run_mop *mops, uint32_t n, int list_append)
+{
+    run_txn t;
+    memset(&t, 0, sizeof t);
+    memcpy(t.mops, mops, n * sizeof *mops);
+    t.n = n;
+    t.list_append = list_append;
+    struct reply_call c = {line, len, &t, 0};
+    isolde_error err = {0};
+    if (iso_guarded(parse, &c, &err) != 0) fuzz_fail("exec_parse_reply: %s", err.msg);
+    if (c.outcome < -1 || c.outcome > RUN_INFO) fuzz_fail("exec_parse_reply returned %d", c.outcome);
+    if (c.outcome == RUN_OK) check_reads(&t);
+    if (!memchr(t.error, 0, sizeof t.error)) fuzz_fail("the error text is not terminated");
+    run_txn_release(&t);
+}
+
+static void test(const uint8_t *data, size_t len)
+{
+    const char *line = (const char *)data;
+    reply_to(line, len, list_mops, sizeof list_mops / sizeof *list_mops, 1);
+    reply_to(line, len, register_mops, sizeof register_mops / sizeof *register_mops, 0);
+}
+
+const struct fuzz_kind fuzz_exec_reply_kind = {"exec-reply", NULL, NULL, test};
