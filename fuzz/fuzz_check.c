@@ -4,15 +4,18 @@
  * report format, through the public calls.
  *
  * The check's options come from the input's length (so that a mutation of
- * bytes keeps them): one of four sets of models, anomalies, threads and
+ * bytes keeps them): one of four sets of models, anomalies and
  * version-order evidence, and the linearizability reading of a failed CAS.
+ * Each input is checked on one thread and on two.
  * Budgets are short (a slow input is then a timeout of the fuzzer, which
  * is a finding).
  *
  * Promises checked: a check returns a result or a clean error that is no
- * usage error (the options here are all valid); the result's accessors
- * answer within range; the text, JSON and directory writers succeed; the
- * JSON is one well-formed document.
+ * usage error (the options here are all valid); one thread and two give
+ * the same error or the same JSON result (unless a budget ran out: then
+ * the verdict is unknown); the result's accessors answer within range; the
+ * text, JSON and directory writers succeed; the JSON is one well-formed
+ * document.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "fuzz.h"
@@ -69,7 +72,6 @@ static void options(size_t len, isolde_check_opts *o)
     o->workload = workload;
     o->models = sets[v].models;
     o->anomalies = sets[v].anomalies;
-    o->threads = 1 + (int)(v & 1);
     o->cycle_search_timeout_ms = 20;
     o->wfr_keys = v == 2;
     o->sequential_keys = v >= 2;
@@ -110,29 +112,57 @@ static int parse_json(void *arg)
     return rc;
 }
 
-static void write_all(isolde_result *r)
+/* r as JSON, which must be one well-formed document: a string to free. */
+static char *json_of(isolde_result *r)
 {
     isolde_error err = {0};
-    isolde_status s = isolde_result_write_text(r, devnull, NULL, &err);
-    if (s) fuzz_fail("write_text: %s", err.msg);
     char *json = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&json, &n);
     if (!f) fuzz_fail("open_memstream");
-    s = isolde_result_write_json(r, f, &err);
+    isolde_status s = isolde_result_write_json(r, f, &err);
     fclose(f);
     if (s) fuzz_fail("write_json: %s", err.msg);
     struct parse_call c = {json, n, {0}};
     if (iso_guarded(parse_json, &c, &c.err) != 0) fuzz_fail("JSON result does not parse: %s\n%s", c.err.msg, json);
-    free(json);
+    return json;
+}
+
+static void write_text_and_dir(isolde_result *r)
+{
+    isolde_error err = {0};
+    isolde_status s = isolde_result_write_text(r, devnull, NULL, &err);
+    if (s) fuzz_fail("write_text: %s", err.msg);
     s = isolde_result_write_dir(r, dir, &err);
     if (s) fuzz_fail("write_dir: %s", err.msg);
+}
+
+/* Check h with o on threads threads: *r the result, or NULL and err. */
+static isolde_status check(const isolde_history *h, isolde_check_opts *o, int threads, isolde_result **r,
+                           isolde_error *err)
+{
+    o->threads = threads;
+    *r = (isolde_result *)o; /* must be set either way */
+    isolde_status s = isolde_check(h, o, r, err);
+    if (s != ISOLDE_OK) fuzz_check_error("isolde_check", s, err, *r);
+    if (s == ISOLDE_ERR_USAGE) fuzz_fail("isolde_check: usage error: %s", err->msg);
+    return s;
+}
+
+/* The results of one thread and of two agree, unless a budget ran out. */
+static void same_results(isolde_result *r1, isolde_result *r2)
+{
+    char *j1 = json_of(r1), *j2 = json_of(r2);
+    int unknown = isolde_result_validity(r1) == ISOLDE_UNKNOWN || isolde_result_validity(r2) == ISOLDE_UNKNOWN;
+    if (!unknown && strcmp(j1, j2) != 0) fuzz_fail("on one thread:\n%s\non two:\n%s", j1, j2);
+    free(j1);
+    free(j2);
 }
 
 static void test(const uint8_t *data, size_t len)
 {
     isolde_history *h = NULL;
-    isolde_error err = {0};
+    isolde_error err = {0}, e1 = {0}, e2 = {0};
     isolde_status s = isolde_history_read_mem("fuzz", (const char *)data, len, NULL, &h, &err);
     if (s != ISOLDE_OK) {
         fuzz_check_error("isolde_history_read_mem", s, &err, h);
@@ -140,16 +170,17 @@ static void test(const uint8_t *data, size_t len)
     }
     isolde_check_opts o;
     options(len, &o);
-    isolde_result *r = (isolde_result *)&o; /* must be set either way */
-    s = isolde_check(h, &o, &r, &err);
-    if (s == ISOLDE_OK) {
-        walk(r);
-        write_all(r);
-        isolde_result_free(r);
-    } else {
-        fuzz_check_error("isolde_check", s, &err, r);
-        if (s == ISOLDE_ERR_USAGE) fuzz_fail("isolde_check: usage error: %s", err.msg);
+    isolde_result *r1, *r2;
+    isolde_status s1 = check(h, &o, 1, &r1, &e1), s2 = check(h, &o, 2, &r2, &e2);
+    if (s1 != s2 || (s1 && strcmp(e1.msg, e2.msg) != 0))
+        fuzz_fail("on one thread: %d %s; on two: %d %s", (int)s1, e1.msg, (int)s2, e2.msg);
+    if (s1 == ISOLDE_OK) {
+        walk(r1);
+        same_results(r1, r2);
+        write_text_and_dir(r1);
     }
+    isolde_result_free(r1);
+    isolde_result_free(r2);
     isolde_history_free(h);
 }
 
