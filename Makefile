@@ -199,9 +199,11 @@ sanitize-clang:
 # clang and ASan+UBSan in FUZZ_BUILD, each run for FUZZ_TIME seconds in turn
 # over its corpus (FUZZ_BUILD/fuzz/corpus/TARGET, kept between runs) and the
 # seeds (fuzz/seeds.sh: the fixtures, tests/data, examples, ../shared/corpus).
-# FUZZ_TARGETS='read-edn check-kv' runs some. Fails, naming the input, when
-# a target crashes; copy the input into tests/fuzz-regressions/TARGET/ and
-# make check replays it (tests/fuzz-replay.sh).
+# FUZZ_TARGETS='read-edn check-kv' runs some; FUZZ_TIMEOUT (s), FUZZ_RSS_MB
+# and FUZZ_MAX_LEN (bytes) bound each input (fuzz/run.sh). Fails, naming the
+# input, when a target crashes; copy the input into
+# tests/fuzz-regressions/TARGET/ and make check replays it
+# (tests/fuzz-replay.sh).
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_TIME    ?= 60
