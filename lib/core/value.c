@@ -228,6 +228,31 @@ void iso_json_string(iso_buf *out, const char *p, size_t n)
     iso_buf_put(out, "\"", 1);
 }
 
+static size_t digits(const char *p, size_t i, size_t n)
+{
+    while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+    return i;
+}
+
+/* Whether p[0, n) is a number in JSON's grammar (EDN's 10., 1.5M, 3/4,
+ * +1, ##Inf are not). */
+static int json_number(const char *p, size_t n)
+{
+    size_t i = n && p[0] == '-', j = digits(p, i, n);
+    if (j == i || (p[i] == '0' && j > i + 1)) return 0;
+    if (j < n && p[j] == '.') {
+        size_t k = digits(p, j + 1, n);
+        if (k == j + 1) return 0;
+        j = k;
+    }
+    if (j < n && (p[j] == 'e' || p[j] == 'E')) {
+        size_t e = j + 1 + (j + 1 < n && (p[j + 1] == '+' || p[j + 1] == '-')), k = digits(p, e, n);
+        if (k == e) return 0;
+        j = k;
+    }
+    return j == n;
+}
+
 static void print_atom(const iso_store *s, iso_val v, iso_buf *out, int json)
 {
     size_t n;
@@ -246,8 +271,9 @@ static void print_atom(const iso_store *s, iso_val v, iso_buf *out, int json)
         if (json) iso_json_string(out, p, n);
         else iso_buf_put(out, p, n);
         return;
-    default: /* BIG, FLOAT: numbers in both notations */
-        iso_buf_put(out, p, n);
+    default: /* BIG, FLOAT: numbers as written; in JSON a string when not JSON's */
+        if (json && !json_number(p, n)) iso_json_string(out, p, n);
+        else iso_buf_put(out, p, n);
     }
 }
 

@@ -70,6 +70,33 @@ static void composites_print_and_compare(void **state)
     iso_store_free(&s);
 }
 
+/* A number EDN writes but JSON has not (10., 1.5M, 3/4, +1, ##Inf) is a
+ * string in JSON, as written: the JSON stays JSON (found by fuzzing
+ * check-cas-register: a read of {1 10.} made --json output unparsable). */
+static void numbers_in_json(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"10.", "\"10.\""}, {"1.5M", "\"1.5M\""}, {"3/4", "\"3/4\""}, {"+1.5", "\"+1.5\""},
+        {"##Inf", "\"##Inf\""}, {"1.e5", "\"1.e5\""}, {"01.5", "\"01.5\""}, {"-", "\"-\""},
+        {"1.5", "1.5"}, {"-0.25e-3", "-0.25e-3"}, {"2E+10", "2E+10"}, {"0", "0"},
+        {"-123456789012345678901", "-123456789012345678901"},
+    };
+    iso_store s;
+    iso_store_init(&s);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iso_buf j = {0}, e = {0};
+        iso_val v = iso_atom(&s, i == 12 ? ISO_TAG_BIG : ISO_TAG_FLOAT, cases[i][0], strlen(cases[i][0]));
+        iso_val_json(&s, v, &j);
+        iso_val_edn(&s, v, &e);
+        assert_string_equal(iso_buf_cstr(&j), cases[i][1]);
+        assert_string_equal(iso_buf_cstr(&e), cases[i][0]); /* EDN: as written */
+        iso_buf_free(&j);
+        iso_buf_free(&e);
+    }
+    iso_store_free(&s);
+}
+
 static void dense_keys(void **state)
 {
     (void)state;
@@ -130,6 +157,7 @@ int main(void)
         cmocka_unit_test(atoms_intern),
         cmocka_unit_test(integers),
         cmocka_unit_test(composites_print_and_compare),
+        cmocka_unit_test(numbers_in_json),
         cmocka_unit_test(dense_keys),
         cmocka_unit_test(keys_against_a_list),
     };
