@@ -5,8 +5,9 @@
  * whose keys and values include the extremes of 64 bits.
  *
  * Promises checked: the parser answers ok, fail, info or "garbage" (-1);
- * an ok fills in a result for every read, within the elements it kept; the
- * error text is a string of its array.
+ * a reply's id is none (-1) or not negative; an ok fills in a result for
+ * every read, within the elements it kept; the error text is a string of
+ * its array.
  */
 #include "fuzz.h"
 #include "core/alloc.h"
@@ -31,12 +32,13 @@ struct reply_call {
     size_t len;
     run_txn *t;
     int outcome;
+    int64_t id;
 };
 
 static int parse(void *arg)
 {
     struct reply_call *c = arg;
-    c->outcome = exec_parse_reply(c->line, c->len, c->t);
+    c->outcome = exec_parse_reply(c->line, c->len, c->t, &c->id);
     return 0;
 }
 
@@ -57,10 +59,11 @@ static void reply_to(const char *line, size_t len, const run_mop *mops, uint32_t
     memcpy(t.mops, mops, n * sizeof *mops);
     t.n = n;
     t.list_append = list_append;
-    struct reply_call c = {line, len, &t, 0};
+    struct reply_call c = {line, len, &t, 0, 0};
     isolde_error err = {0};
     if (iso_guarded(parse, &c, &err) != 0) fuzz_fail("exec_parse_reply: %s", err.msg);
     if (c.outcome < -1 || c.outcome > RUN_INFO) fuzz_fail("exec_parse_reply returned %d", c.outcome);
+    if (c.outcome >= 0 && c.id < -1) fuzz_fail("reply id %lld", (long long)c.id);
     if (c.outcome == RUN_OK) check_reads(&t);
     if (!memchr(t.error, 0, sizeof t.error)) fuzz_fail("the error text is not terminated");
     run_txn_release(&t);
