@@ -129,7 +129,8 @@ static char *json_of(isolde_result *r)
     fclose(f);
     if (s) fuzz_fail("write_json: %s", err.msg);
     struct parse_call c = {json, n, {0}};
-    if (iso_guarded(parse_json, &c, &c.err) != 0) fuzz_fail("JSON result does not parse: %s\n%s", c.err.msg, json);
+    if (iso_guarded(parse_json, &c, &c.err) != 0)
+        fuzz_fail("JSON result does not parse: %s\n%s", c.err.msg, json);
     return json;
 }
 

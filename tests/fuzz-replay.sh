@@ -29,7 +29,8 @@ for t in $targets; do
     if out=$("$replay" "$t" "$@" 2>"$log"); then
         pass=$((pass + 1)); echo "ok $t: ${out#*: } ($regress regressions)"
     else
-        fail=$((fail + 1)); tail -n 30 "$log"; echo "FAILED $t on $(grep '^replay: ' "$log" | tail -n 1 | cut -c9-)"
+        fail=$((fail + 1)); tail -n 30 "$log"
+        echo "FAILED $t on $(grep '^replay: ' "$log" | tail -n 1 | cut -c9-)"
     fi
 done
 echo "fuzz-replay: $pass passed, $fail failed"
