@@ -112,6 +112,26 @@ iso_val iso_int_text(iso_store *s, const char *p, size_t n)
     return iso_atom(s, ISO_TAG_BIG, p, n);
 }
 
+int iso_val_int64(const iso_store *s, iso_val v, int64_t *out)
+{
+    if (iso_is_int(v)) {
+        *out = iso_as_int(v);
+        return 1;
+    }
+    if (iso_tag(v) != ISO_TAG_BIG) return 0;
+    size_t n;
+    const char *p = iso_atom_text(s, v, &n);
+    int neg = n && p[0] == '-';
+    uint64_t m = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (size_t i = (size_t)neg; i < n; i++) {
+        unsigned d = (unsigned)(p[i] - '0');
+        if (d > 9 || m > (lim - d) / 10) return 0;
+        m = m * 10 + d;
+    }
+    *out = !neg ? (int64_t)m : m > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)m;
+    return 1;
+}
+
 const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len)
 {
     const struct iso_atom *a = &s->atoms[iso_payload(v)];

@@ -77,6 +77,14 @@ void iso_store_free(iso_store *s);
 iso_val iso_atom(iso_store *s, unsigned tag, const char *text, size_t len);
 /* An integer from decimal text: inline if it fits, else a BIG atom. */
 iso_val iso_int_text(iso_store *s, const char *text, size_t len);
+/* v is an integer of any size (inline or BIG): Elle's integer?. */
+static inline int iso_is_integer(iso_val v)
+{
+    return iso_tag(v) == ISO_TAG_INT || iso_tag(v) == ISO_TAG_BIG;
+}
+/* v as a 64-bit integer, exactly: 1 when v is an integer that fits in
+ * [INT64_MIN, INT64_MAX], else 0 (*out untouched). */
+int iso_val_int64(const iso_store *s, iso_val v, int64_t *out);
 const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len);
 /* The text of a name however a format spells it -- keyword, string or
  * symbol (:append, "append", append) -- or NULL for any other value. */

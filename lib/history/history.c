@@ -110,27 +110,71 @@ static int op_type(const isolde_history *h, const iso_val *fields, const uint8_t
     return 0;
 }
 
-static int op_numbers(isolde_history *h, const iso_val *fields, const uint8_t *have,
-                      iso_op *op, isolde_error *err)
+/* An integer field (:time, :index) as 64 bits, exactly; a larger integer
+ * is refused with the limit, anything else as not an integer. */
+static int int64_field(const isolde_history *h, const char *name, iso_val v, const iso_op *op,
+                       int64_t *out, isolde_error *err)
 {
     char d[64];
-    iso_val t = fields[F_TIME];
-    if (have[F_TIME] && !iso_is_nil(t) && !iso_is_int(t))
-        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col, ":time must be an integer, got %s",
-                        describe(h, t, d, sizeof d));
-    op->time = have[F_TIME] && iso_is_int(t) ? iso_as_int(t) : -1;
-    if (h->n_ops == 0 && !h->index_fixed) h->dense_index = !have[F_INDEX];
-    if (h->dense_index) {
-        op->index = (int64_t)h->n_ops;
+    if (iso_val_int64(&h->store, v, out)) return 0;
+    if (iso_is_integer(v))
+        return iso_fail(err, ISOLDE_ERR_LIMIT, h->name, op->line, op->col,
+                        ":%s %s does not fit in 64 bits (from %lld to %lld)", name,
+                        describe(h, v, d, sizeof d), (long long)INT64_MIN, (long long)INT64_MAX);
+    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col, ":%s must be an integer, got %s",
+                    name, describe(h, v, d, sizeof d));
+}
+
+/* Jepsen's dense rule: ops are numbered 0, 1, 2 ... in file order, and an
+ * op that has an :index anyway must have its number. */
+static int dense_index(isolde_history *h, const iso_val *fields, const uint8_t *have, iso_op *op,
+                       isolde_error *err)
+{
+    char d[64];
+    int given = have[F_INDEX] && !iso_is_nil(fields[F_INDEX]);
+    op->index = (int64_t)(h->index_base == SIZE_MAX ? h->n_ops : h->index_base + h->n_ops);
+    int64_t i;
+    if (!given || (h->index_base != SIZE_MAX && iso_val_int64(&h->store, fields[F_INDEX], &i) && i == op->index))
         return 0;
-    }
-    if (!have[F_INDEX] || !iso_is_int(fields[F_INDEX]))
+    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
+                    ":index %s where op %lld belongs: the first op had no :index, so ops are "
+                    "numbered 0, 1, 2 ... in file order",
+                    describe(h, fields[F_INDEX], d, sizeof d), (long long)op->index);
+}
+
+/* Given indices: every op has one, each greater than the one before. */
+static int given_index(isolde_history *h, const iso_val *fields, const uint8_t *have, iso_op *op,
+                       isolde_error *err)
+{
+    char d[64];
+    if (!have[F_INDEX] || !iso_is_integer(fields[F_INDEX]))
         return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
                         "integer :index required (the first op had one)%s%s",
                         have[F_INDEX] ? ", got " : "",
                         have[F_INDEX] ? describe(h, fields[F_INDEX], d, sizeof d) : "");
-    op->index = iso_as_int(fields[F_INDEX]);
-    return 0;
+    if (int64_field(h, "index", fields[F_INDEX], op, &op->index, err)) return -1;
+    const iso_op *prev = h->n_ops ? &h->ops[h->n_ops - 1] : NULL;
+    if (!prev && !h->has_before) return 0;
+    int64_t before = prev ? prev->index : h->before_index;
+    uint32_t line = prev ? prev->line : h->before_line;
+    if (op->index > before) return 0;
+    if (op->index == before)
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
+                        "duplicate :index %lld (the op at line %u has it too): each op needs its own",
+                        (long long)op->index, line);
+    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
+                    ":index %lld after :index %lld (line %u): ops must be in increasing :index order",
+                    (long long)op->index, (long long)before, line);
+}
+
+static int op_numbers(isolde_history *h, const iso_val *fields, const uint8_t *have,
+                      iso_op *op, isolde_error *err)
+{
+    iso_val t = fields[F_TIME];
+    op->time = -1;
+    if (have[F_TIME] && !iso_is_nil(t) && int64_field(h, "time", t, op, &op->time, err)) return -1;
+    if (h->n_ops == 0 && !h->index_fixed) h->dense_index = !(have[F_INDEX] && iso_is_integer(fields[F_INDEX]));
+    return h->dense_index ? dense_index(h, fields, have, op, err) : given_index(h, fields, have, op, err);
 }
 
 int iso_history_field(iso_val key)

@@ -36,7 +36,7 @@ enum iso_op_type { ISO_OP_INVOKE = 0, ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO };
 typedef struct iso_op {
     int64_t index;     /* :index, given or dense */
     int64_t time;      /* :time in ns; -1 when absent */
-    iso_val process;   /* an integer for client ops; anything else otherwise */
+    iso_val process;   /* an integer (of any size) for client ops; anything else otherwise */
     iso_val value;     /* :value, or nil */
     uint32_t line, col; /* where the op starts in the input (1-based) */
     uint32_t extra;    /* h->extras[extra]: :f and :error (see iso_op_f) */
@@ -59,6 +59,14 @@ struct isolde_history {
     size_t n_extras, cap_extras;
     int dense_index;              /* first op had no :index: all get 0..n-1 */
     int index_fixed;              /* dense_index is decided (ops came before) */
+    /* Jepsen's :index rule across parts read separately (an append, the
+     * second half of a split read): the ops before this part, where its
+     * dense indices start (SIZE_MAX: unknown, so a given :index cannot be
+     * checked here), and the :index and line of the last of them. */
+    size_t index_base;
+    int has_before;
+    int64_t before_index;
+    uint32_t before_line;
     size_t line_base;             /* lines read before, by earlier appends */
     /* linearizability: how the format reads failed CAS ops */
     isolde_cas_fail cas_fail_default;
@@ -82,7 +90,8 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
  * :error (nil when absent). */
 void iso_history_add_op(isolde_history *h, const iso_op *op, iso_val f, iso_val error);
 
-static inline int iso_op_is_client(const iso_op *op) { return iso_is_int(op->process); }
+/* Elle's client-op?: an integer :process, of any size. */
+static inline int iso_op_is_client(const iso_op *op) { return iso_is_integer(op->process); }
 static inline iso_val iso_op_f(const isolde_history *h, const iso_op *op) { return h->extras[op->extra].f; }
 static inline iso_val iso_op_error(const isolde_history *h, const iso_op *op)
 {

@@ -282,7 +282,7 @@ static void merge_append(isolde_history *h, const isolde_history *h2)
         op.process = remap(op.process, atom, shift);
         op.value = remap(op.value, atom, shift);
         op.extra += (uint32_t)e1;
-        if (h->dense_index) op.index = (int64_t)(n1 + j);
+        if (h->dense_index) op.index = (int64_t)(n1 + j); /* readers that number ops themselves */
         h->ops[n1 + j] = op;
     }
     h->n_ops = n1 + h2->n_ops;
@@ -318,6 +318,11 @@ static int append(void *arg, isolde_error *err)
     h2->line_base = h->line_base;
     h2->index_fixed = h->n_ops > 0 || h->index_fixed;
     h2->dense_index = h->dense_index;
+    h2->index_base = h->n_ops;
+    if ((h2->has_before = h->n_ops > 0)) {
+        h2->before_index = h->ops[h->n_ops - 1].index;
+        h2->before_line = h->ops[h->n_ops - 1].line;
+    }
     int rc = formats[h->format].read(h2, data, c->len, err);
     if (rc == 0) {
         merge_append(h, h2);

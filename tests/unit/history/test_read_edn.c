@@ -31,7 +31,7 @@ static void test_dense_index_and_defaults(void **state)
 {
     (void)state;
     isolde_history *h = tu_read("{:process 0, :type :ok, :value [[:append :x 1] [:r :y [1]]]}\n"
-                             "{:process 1, :type :ok, :index 77}\n"
+                             "{:process 1, :type :ok, :index 1}\n"
                              "{:type :info, :f :crash}\n",
                              ISOLDE_FORMAT_EDN);
     assert_int_equal(h->n_ops, 3);

@@ -191,7 +191,8 @@ static void test_malformed(void **state)
 }
 
 /* A JSON-lines text of n ops with varied values (comments every 97 lines;
- * op `drop_index` without :index when >= 0). */
+ * op `drop_index` without :index when >= 0; op i has :index 2i, or i when
+ * op 0 has none, as Jepsen's dense rule asks). */
 static char *make_lines(size_t n, long drop_index, const char *bad_line, size_t bad_at)
 {
     iso_buf b = {0};
@@ -203,7 +204,8 @@ static char *make_lines(size_t n, long drop_index, const char *bad_line, size_t 
             iso_buf_printf(&b, "{\"index\":%zu,\"type\":\"%s\",\"process\":%zu,\"time\":%zu,"
                                "\"value\":[[\"append\",\"k%zu\",%zu],[\"r\",%zu,[1,2,%zu]],"
                                "{\"s\":\"e\\u00e9\\n%zu\",\"f\":%zu.5,\"big\":1%zu00000000000000000000}]}\n",
-                           i * 2, i % 2 ? "ok" : "invoke", i % 7, i * 10, i % 13, i, i % 5, i, i, i, i);
+                           drop_index == 0 ? i : i * 2, i % 2 ? "ok" : "invoke", i % 7, i * 10, i % 13, i,
+                           i % 5, i, i, i, i);
     }
     return (char *)iso_buf_cstr(&b);
 }
@@ -234,7 +236,10 @@ static void test_split_same_as_sequential(void **state)
         if (iso_json_lines(seq, text, len, &lines, &err)) fail_msg("%ld:%ld: %s", err.line, err.col, err.msg);
         assert_int_equal(iso_read_split(par, text, len, 0, iso_json_lines, &err), 0);
         expect_same(seq, par);
-        if (cases[c].n > 100) /* the halves ran: the second one's words sit past a gap */
+        /* the halves ran: the second one's words sit past a gap (not when op
+         * 0 has no :index: the second half cannot check the others' against
+         * their places, so one thread reads it all) */
+        if (cases[c].n > 100 && cases[c].drop < 0)
             assert_true(par->store.n_words > seq->store.n_words);
         if (cases[c].drop == 0) assert_int_equal(par->ops[2999].index, 2999);
         isolde_history_free(seq);
