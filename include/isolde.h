@@ -143,6 +143,14 @@ ISOLDE_API isolde_status isolde_history_new(const char *name, const isolde_read_
  * as it was before the call. */
 ISOLDE_API isolde_status isolde_history_append_mem(isolde_history *h, const char *data, size_t len,
                                                    isolde_error *err);
+/* Warnings about a history that reads but deserves a word: a completion
+ * with no invocation before it on its process (Elle checks it as a
+ * transaction of its own), a JSON object that names a key twice (the last
+ * one counts). Each is an isolde_error (code ISOLDE_OK) at the first place
+ * it happened, with how many in all; up to max go to out[], *n says how
+ * many there are. */
+ISOLDE_API isolde_status isolde_history_warnings(const isolde_history *h, isolde_error *out, size_t max,
+                                                 size_t *n, isolde_error *err);
 ISOLDE_API void isolde_history_free(isolde_history *h);
 ISOLDE_API size_t isolde_history_op_count(const isolde_history *h);
 /* The format the history was read as (after detection). */

@@ -147,6 +147,21 @@ static int dir_writable(const char *dir)
     return -1;
 }
 
+/* The history's warnings on stderr, as file:line:col: warning: ... */
+static void print_warnings(const isolde_history *h)
+{
+    isolde_error w[8];
+    size_t n = 0;
+    if (isolde_history_warnings(h, w, sizeof w / sizeof w[0], &n, NULL)) return;
+    for (size_t i = 0; i < n && i < sizeof w / sizeof w[0]; i++) {
+        char line[1024];
+        isolde_error e = w[i];
+        snprintf(e.msg, sizeof e.msg, "warning: %s", w[i].msg);
+        isolde_error_text(&e, line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+    }
+}
+
 int cli_check_validate(const cli_check *c, isolde_workload w)
 {
     isolde_error err;
@@ -257,6 +272,7 @@ int cli_check_history(cli_check *c, const isolde_history *h)
     const char *name = c->files[c->at];
     isolde_result *r = NULL;
     isolde_error err;
+    print_warnings(h);
     if (isolde_check(h, &c->opts, &r, &err)) {
         if (!err.file[0] && name) snprintf(err.file, sizeof err.file, "%s", name);
         return cli_check_failed(c, &err);

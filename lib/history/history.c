@@ -7,6 +7,7 @@
  * of atom ids (see FIELD_ATOMS) rather than of text.
  */
 #include "history/history.h"
+#include "core/keys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +230,107 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
     iso_history_add_op(h, &op, have[F_F] ? fields[F_F] : ISO_NIL,
                        have[F_ERROR] ? fields[F_ERROR] : ISO_NIL);
     return 0;
+}
+
+/* ---- warnings ------------------------------------------------------- */
+
+void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
+                      const char *what)
+{
+    iso_warn *w = &h->warn[kind];
+    if (!w->count++) {
+        w->line = line;
+        w->col = col;
+        snprintf(w->what, sizeof w->what, "%s", what);
+    }
+}
+
+void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines)
+{
+    for (int k = 0; k < ISO_WARN_KINDS; k++) {
+        const iso_warn *w = &h2->warn[k];
+        if (!w->count) continue;
+        size_t had = h->warn[k].count;
+        if (!had) iso_history_warn(h, (enum iso_warn_kind)k, iso_line_after(w->line, lines), w->col, w->what);
+        h->warn[k].count = had + w->count;
+    }
+}
+
+/* The first client completion whose process had no invocation open (Elle
+ * checks it as a transaction of its own), and how many there are. */
+static size_t unpaired_completions(const isolde_history *h, size_t *first)
+{
+    iso_keys procs;
+    iso_keys_init(&procs, &h->store);
+    uint8_t *open = NULL;
+    size_t cap = 0, n = 0;
+    for (size_t i = 0; i < h->n_ops; i++) {
+        const iso_op *op = &h->ops[i];
+        if (!iso_op_is_client(op)) continue;
+        uint32_t p = iso_keys_intern(&procs, op->process);
+        if (p >= cap) {
+            size_t old = cap;
+            ISO_GROW(open, cap, (size_t)p + 1);
+            memset(open + old, 0, cap - old);
+        }
+        if (op->type != ISO_OP_INVOKE && !open[p] && !n++) *first = i;
+        open[p] = op->type == ISO_OP_INVOKE;
+    }
+    iso_keys_free(&procs);
+    iso_free(open);
+    return n;
+}
+
+static void warning(const isolde_history *h, isolde_error *out, uint32_t line, uint32_t col,
+                    const char *fmt, const char *what, size_t count)
+{
+    char more[64] = "";
+    if (count > 1) snprintf(more, sizeof more, " (%zu in all)", count);
+    memset(out, 0, sizeof *out);
+    snprintf(out->file, sizeof out->file, "%s", h->name);
+    out->line = line;
+    out->col = col;
+    int n = snprintf(out->msg, sizeof out->msg, fmt, what);
+    if (n >= 0 && (size_t)n < sizeof out->msg) snprintf(out->msg + n, sizeof out->msg - (size_t)n, "%s", more);
+}
+
+struct warn_call {
+    const isolde_history *h;
+    isolde_error *out;
+    size_t max, *n;
+};
+
+static int list_warnings(void *arg, isolde_error *err)
+{
+    struct warn_call *c = arg;
+    const isolde_history *h = c->h;
+    size_t n = 0, first = 0, unpaired = unpaired_completions(h, &first);
+    const iso_warn *dup = &h->warn[ISO_WARN_DUP_KEY];
+    if (dup->count && n < c->max)
+        warning(h, &c->out[n], dup->line, dup->col, "an object names key %s twice: the last one counts",
+                dup->what, dup->count);
+    n += dup->count > 0;
+    if (unpaired && n < c->max) {
+        const iso_op *op = &h->ops[first];
+        iso_buf p = {0};
+        iso_val_edn(&h->store, op->process, &p);
+        warning(h, &c->out[n], op->line, op->col,
+                "process %s completes an op it did not invoke: it is checked as a transaction of its own",
+                iso_buf_cstr(&p), unpaired);
+        iso_buf_free(&p);
+    }
+    n += unpaired > 0;
+    *c->n = n;
+    (void)err;
+    return 0;
+}
+
+isolde_status isolde_history_warnings(const isolde_history *h, isolde_error *out, size_t max, size_t *n,
+                                      isolde_error *err)
+{
+    struct warn_call c = {h, out, max, n};
+    *n = 0;
+    return iso_call(list_warnings, &c, err);
 }
 
 /* ---- names ---------------------------------------------------------- */

@@ -28,8 +28,13 @@
 
 enum iso_op_type { ISO_OP_INVOKE = 0, ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO };
 
-/* Untrusted input limits: deeper nesting than this is rejected. */
-#define ISO_MAX_DEPTH 256
+/* The limits on untrusted input, all in one place (docs/FORMATS.md,
+ * "Limits"): a read that passes one fails with ISOLDE_ERR_LIMIT where it
+ * did, so that time and memory stay linear in the input's size. */
+#define ISO_MAX_DEPTH 256               /* vectors, lists, sets and maps open at once */
+#define ISO_MAX_ITEMS ((size_t)1 << 28) /* items of one of them (a map's keys and values) */
+#define ISO_MAX_ATOM ((size_t)1 << 24)  /* bytes of one string, keyword, symbol, number or tag */
+#define ISO_MAX_INPUT ((size_t)1 << 36) /* bytes of one input (a stream: at most half the memory) */
 
 /* 48 bytes: histories hold millions. An op's :f and :error, which repeat
  * (or are absent) op after op, live once in the history's extras table. */
@@ -47,6 +52,16 @@ typedef struct iso_op_extra {
     iso_val f;         /* :f, or nil */
     iso_val error;     /* :error, or nil (kept for reports) */
 } iso_op_extra;
+
+/* Input that reads but deserves a word, counted per kind with the place
+ * and text of the first (isolde_history_warnings adds the ones it finds
+ * in the ops themselves). */
+enum iso_warn_kind { ISO_WARN_DUP_KEY, ISO_WARN_KINDS };
+typedef struct iso_warn {
+    size_t count;
+    uint32_t line, col;
+    char what[96];
+} iso_warn;
 
 struct isolde_history {
     char *name;                   /* file name, for messages */
@@ -73,6 +88,7 @@ struct isolde_history {
     /* the input is a private file mapping: readers may give its consumed
      * pages back (madvise) while reading */
     int drop_input;
+    iso_warn warn[ISO_WARN_KINDS];
 };
 
 isolde_history *iso_history_new(const char *name, isolde_format format);
@@ -91,6 +107,16 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
 void iso_history_add_op(isolde_history *h, const iso_op *op, iso_val f, iso_val error);
 
 /* Elle's client-op?: an integer :process, of any size. */
+/* Count a warning of kind at line:col (what: its first's words). */
+void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
+                      const char *what);
+/* h2's warnings added to h's, h2's lines after h's first `lines`. */
+static inline uint32_t iso_line_after(uint32_t line, size_t lines)
+{
+    return lines >= UINT32_MAX - line ? UINT32_MAX : (uint32_t)(line + lines);
+}
+void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines);
+
 static inline int iso_op_is_client(const iso_op *op) { return iso_is_integer(op->process); }
 static inline iso_val iso_op_f(const isolde_history *h, const iso_op *op) { return h->extras[op->extra].f; }
 static inline iso_val iso_op_error(const isolde_history *h, const iso_op *op)

@@ -287,6 +287,7 @@ static void merge_append(isolde_history *h, const isolde_history *h2)
     }
     h->n_ops = n1 + h2->n_ops;
     if (h2->n_ops && !n1) h->dense_index = h2->dense_index;
+    iso_history_warn_merge(h, h2, 0); /* h2's lines go on from h's */
     iso_free(atom);
 }
 

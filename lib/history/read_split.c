@@ -117,6 +117,7 @@ static void merge(isolde_history *h, isolde_history *h2, size_t base, size_t lin
         for (size_t k = 1; k <= (w[i] & 0xffffffffu); k++) w[i + k] = remap(w[i + k], atom);
     h->store.n_words = s2->n_words;
     move_ops(h, h2, atom, lines);
+    iso_history_warn_merge(h, h2, lines);
     iso_free(atom);
 }
 

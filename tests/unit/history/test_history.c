@@ -2,7 +2,8 @@
  * test_history.c -- Elle's op-field rules as lib/history/history.c applies
  * them: Jepsen's :index rule (dense numbering, or given indices that
  * increase), in one read, across appends and across the two halves of a
- * split read; integers of any size in :time, :index and :process.
+ * split read; integers of any size in :time, :index and :process; the
+ * warnings about input Elle reads without a word.
  */
 #include "readtest.h"
 #include "history/split.h"
@@ -179,6 +180,61 @@ static void test_big_processes_are_clients(void **state)
     isolde_history_free(h);
 }
 
+static size_t warnings(const isolde_history *h, isolde_error *w, size_t max)
+{
+    size_t n = 0;
+    isolde_error err = {0};
+    assert_int_equal(isolde_history_warnings(h, w, max, &n, &err), 0);
+    return n;
+}
+
+/* A completion no invocation opened, and a JSON key given twice, read
+ * (as Elle reads them) with a warning at the first, counting them all. */
+static void test_warnings(void **state)
+{
+    (void)state;
+    isolde_error w[4];
+    isolde_history *h = tu_read("{:type :invoke :process 0}\n{:type :ok :process 0}\n"
+                                "{:type :info :process :nemesis}\n{:type :info :process :nemesis}\n",
+                                ISOLDE_FORMAT_EDN);
+    assert_int_equal(warnings(h, w, 4), 0);
+    isolde_history_free(h);
+    h = tu_read("{:type :invoke :process 0}\n{:type :ok :process 0}\n  {:type :ok :process 7}\n"
+                "{:type :fail :process 0}\n", ISOLDE_FORMAT_EDN);
+    assert_int_equal(warnings(h, w, 4), 1);
+    assert_string_equal(w[0].file, "test");
+    assert_int_equal(w[0].line, 3);
+    assert_int_equal(w[0].col, 3);
+    assert_string_equal(w[0].msg, "process 7 completes an op it did not invoke: it is checked as a "
+                                  "transaction of its own (2 in all)");
+    isolde_history_free(h);
+    h = tu_read("{\"type\":\"ok\",\"process\":0,\"process\":1}\n"
+                "{\"type\":\"ok\",\"process\":1,\"value\":{\"a\":1,\"b\":2,\"a\":3}}\n",
+                ISOLDE_FORMAT_JSONL);
+    assert_true(h->ops[0].process == iso_int(1)); /* the last one counts */
+    assert_string_equal(rt_value(h, 1), "{\"b\" 2, \"a\" 3}");
+    assert_int_equal(warnings(h, w, 4), 2);
+    assert_int_equal(w[0].line, 1);
+    assert_int_equal(w[0].col, 1);
+    assert_string_equal(w[0].msg, "an object names key \"process\" twice: the last one counts (2 in all)");
+    assert_int_equal(warnings(h, w, 1), 2); /* counted, one written */
+    isolde_history_free(h);
+    /* in the second half of a split read, at its line overall */
+    char *text = lines_with_index(2000, 2000, 0);
+    iso_buf b = {0};
+    iso_buf_puts(&b, text);
+    iso_buf_puts(&b, "{\"index\":5000,\"type\":\"ok\",\"type\":\"ok\",\"process\":1}\n");
+    isolde_error err = {0};
+    h = iso_history_new("s", ISOLDE_FORMAT_JSONL);
+    assert_int_equal(iso_read_split(h, b.p, b.n, 0, iso_json_lines, &err), 0);
+    assert_true(h->store.n_words > b.n / 2); /* the halves ran */
+    assert_int_equal(warnings(h, w, 4), 2);
+    assert_int_equal(w[0].line, 2001);
+    isolde_history_free(h);
+    iso_buf_free(&b);
+    iso_free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_rule_across_halves),
         cmocka_unit_test(test_64_bit_numbers),
         cmocka_unit_test(test_big_processes_are_clients),
+        cmocka_unit_test(test_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
