@@ -91,7 +91,8 @@ typedef enum isolde_format {
     ISOLDE_FORMAT_JSONL,     /* one JSON op object per line */
     ISOLDE_FORMAT_ONELITE,   /* OneLite: header line, then one completed txn per line */
     ISOLDE_FORMAT_ISOCHECK,  /* IsoCheck: JSON lines with '#' comment lines */
-    ISOLDE_FORMAT_JEPSEN_LOG /* old jepsen.log text lines: "INFO jepsen.util - 2 :ok :read 4" */
+    ISOLDE_FORMAT_JEPSEN_LOG, /* old jepsen.log text lines: "INFO jepsen.util - 2 :ok :read 4" */
+    ISOLDE_FORMAT_JEPSEN_TXT  /* Jepsen's history.txt: "3 <TAB> :invoke <TAB> :read <TAB> nil" */
 } isolde_format;
 
 /* What the operations of a history mean. */

@@ -71,7 +71,7 @@ static const cli_opt check_opts[] = {
      "comma-separated anomalies to look for as well (e.g. G1,G2; isolde models)", 0, 0, NULL, 0},
     {'s', "cycle-search-timeout", CLI_LONG, C(opts.cycle_search_timeout_ms), "MS",
      "budget per strongly connected component (1000)", 0, LMAX, NULL, 0},
-    {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log",
+    {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log, jepsen-txt",
      0, 0, set_format, 0},
     {'d', "directory", CLI_STRING, C(dir), "DIR",
      "write one text file per anomaly type into DIR (several files: into DIR/<file>/)", 0, 0, NULL, 0},

@@ -36,6 +36,7 @@ static const struct format {
     [ISOLDE_FORMAT_ONELITE] = {"onelite", iso_read_onelite, 0},
     [ISOLDE_FORMAT_ISOCHECK] = {"isocheck", iso_read_json, 1},
     [ISOLDE_FORMAT_JEPSEN_LOG] = {"jepsen-log", iso_read_jepsen_log, 1},
+    [ISOLDE_FORMAT_JEPSEN_TXT] = {"jepsen-txt", iso_read_jepsen_txt, 1},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 

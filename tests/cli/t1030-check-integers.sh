@@ -2,7 +2,8 @@
 # Integers of any size through `isolde check` (tests/fixtures/read/ints):
 # processes past 2^59 are clients, :time keeps Unix-epoch nanoseconds, and
 # keys and elements at and past the 64-bit limits are kept exactly in every
-# reader, in the verdict and in the proof.
+# reader (EDN, JSON, JSON lines, history.txt, jepsen.log, OneLite), in the
+# verdict and in the proof.
 . tests/clilib.sh "$@"
 d=tests/fixtures/read/ints
 
@@ -15,7 +16,7 @@ test_case "Unix-epoch nanosecond times (tipocket's) are read" <<'T'
 expect_status 0 "$isolde" check "$d/epoch-ns.edn"
 T
 
-for f in extremes.edn extremes.json extremes.jsonl; do
+for f in extremes.edn extremes.json extremes.jsonl extremes.txt extremes.log extremes-onelite.jsonl; do
     test_case "$f: 64-bit extremes and beyond are distinct keys, kept exactly" <<'T'
 expect_status 1 "$isolde" check --json "$d/$f"
 tr -d '\n' < "$tmp/out" | grep -q '"anomaly-types": \["G1a"\]'
