@@ -142,7 +142,7 @@ static void test_64_bit_numbers(void **state)
     assert_true(h->ops[0].index == 576460752303423488LL && h->ops[0].time == 1700000000123456789LL);
     assert_true(h->ops[1].index == INT64_MAX && h->ops[1].time == INT64_MIN);
     assert_string_equal(rt_op(h, 0, 0), "{:index 576460752303423488, :time 1700000000123456789, :type :ok, "
-                                        ":process nil, :f nil, :value nil}");
+                                        ":process nil, :value nil}");
     isolde_history_free(h);
     h = tu_read("{\"index\":0,\"type\":\"ok\",\"time\":9223372036854775807}", ISOLDE_FORMAT_JSONL);
     assert_true(h->ops[0].time == INT64_MAX);

@@ -112,9 +112,9 @@ static void test_jepsen_txt(void **state)
     assert_int_equal(isolde_history_format(h), ISOLDE_FORMAT_JEPSEN_TXT);
     assert_int_equal(h->cas_fail_default, ISOLDE_CAS_FAIL_NOOP);
     assert_int_equal(h->n_ops, 8);
-    assert_string_equal(rt_op(h, 0, 0), "{:index 0, :time -1, :type :invoke, :process 0, :f :txn, "
+    assert_string_equal(rt_op(h, 0, 0), "{:index 0, :type :invoke, :process 0, :f :txn, "
                                         ":value [[:append :x 1] [:r :y nil]]}");
-    assert_string_equal(rt_op(h, 6, 0), "{:index 6, :time -1, :type :fail, :process 2, :f :txn, :value "
+    assert_string_equal(rt_op(h, 6, 0), "{:index 6, :type :fail, :process 2, :f :txn, :value "
                                         "[[:r :x nil] [:append :z \"a b\"]], :error \"[:aborted txn conflict]\"}");
     assert_false(iso_op_is_client(&h->ops[3]));
     assert_int_equal(h->ops[7].line, 8);
