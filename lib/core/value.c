@@ -1,6 +1,7 @@
 /* core/value.c -- interning of atoms, composite storage and printing of values. */
 #include "core/value.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,6 +285,16 @@ static void print_val(const iso_store *s, iso_val v, iso_buf *out, int json)
 
 void iso_val_edn(const iso_store *s, iso_val v, iso_buf *out) { print_val(s, v, out, 0); }
 void iso_val_json(const iso_store *s, iso_val v, iso_buf *out) { print_val(s, v, out, 1); }
+
+const char *iso_val_words(const iso_store *s, iso_val v, int json, char *buf, size_t size)
+{
+    iso_buf b = {0};
+    print_val(s, v, &b, json);
+    snprintf(buf, size, "%s", iso_buf_cstr(&b));
+    if (b.n >= size && size > 4) memcpy(buf + size - 4, "...", 4);
+    iso_buf_free(&b);
+    return buf;
+}
 
 int iso_val_cmp(const iso_store *s, iso_val a, iso_val b)
 {

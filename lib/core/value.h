@@ -146,6 +146,9 @@ static inline uint64_t iso_val_hash(const iso_store *s, iso_val v)
 /* Printing. EDN prints keywords as :k; JSON prints them as "k". */
 void iso_val_edn(const iso_store *s, iso_val v, iso_buf *out);
 void iso_val_json(const iso_store *s, iso_val v, iso_buf *out);
+/* v printed (EDN, or JSON) into buf for a message, cut short with "..."
+ * to fit size; returns buf. */
+const char *iso_val_words(const iso_store *s, iso_val v, int json, char *buf, size_t size);
 /* JSON string literal with escapes. */
 void iso_json_string(iso_buf *out, const char *p, size_t n);
 

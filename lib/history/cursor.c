@@ -237,17 +237,6 @@ static int repeated_keys(const iso_store *s, iso_val *it, size_t *n, size_t stri
     return first != SIZE_MAX;
 }
 
-/* The message words for value v (EDN or JSON notation, cut short). */
-static const char *words(const iso_store *s, iso_val v, int json, char *buf, size_t size)
-{
-    iso_buf b = {0};
-    (json ? iso_val_json : iso_val_edn)(s, v, &b);
-    snprintf(buf, size, "%s", iso_buf_cstr(&b));
-    if (b.n >= size && size > 4) memcpy(buf + size - 4, "...", 4);
-    iso_buf_free(&b);
-    return buf;
-}
-
 int iso_rd_close(iso_rd *rd, enum iso_seq_kind kind, int json, iso_val *out)
 {
     struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
@@ -259,7 +248,7 @@ int iso_rd_close(iso_rd *rd, enum iso_seq_kind kind, int json, iso_val *out)
     if ((kind == ISO_SEQ_MAP || kind == ISO_SEQ_SET) && (!json || rd->h) &&
         repeated_keys(rd->store, it, &n, kind == ISO_SEQ_MAP ? 2 : 1, json, &key)) {
         char d[80];
-        words(rd->store, key, json, d, sizeof d);
+        iso_val_words(rd->store, key, json, d, sizeof d);
         if (!json)
             return iso_rd_fail_at(rd, f->line, f->col, "%s %s twice in this %s (EDN allows each once)",
                                   kind == ISO_SEQ_MAP ? "key" : "item", d, kind == ISO_SEQ_MAP ? "map" : "set");

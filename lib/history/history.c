@@ -84,15 +84,29 @@ static long atom_id(iso_val v, long lo, long n)
     return id >= (uint64_t)lo && id < (uint64_t)(lo + n) ? (long)(id - (uint64_t)lo) : -1;
 }
 
-/* A short EDN rendering of v for messages. */
+/* Messages speak the input's syntax: :type and maps in EDN (and Jepsen's
+ * text formats), "type" and objects in JSON. */
+static int json_words(const isolde_history *h)
+{
+    return h->format == ISOLDE_FORMAT_JSON || h->format == ISOLDE_FORMAT_JSONL ||
+           h->format == ISOLDE_FORMAT_ISOCHECK || h->format == ISOLDE_FORMAT_ONELITE;
+}
+
+static const char *fw(const isolde_history *h, enum field f)
+{
+    static const char *const words[2][N_FIELDS] = {
+        {":type", ":process", ":f", ":value", ":error", ":time", ":index"},
+        {"\"type\"", "\"process\"", "\"f\"", "\"value\"", "\"error\"", "\"time\"", "\"index\""}};
+    return words[json_words(h)][f];
+}
+
+/* Between a field and its value in a message: ":index 5", "\"index\": 5". */
+static const char *fsep(const isolde_history *h) { return json_words(h) ? ": " : " "; }
+
+/* A short rendering of v for messages, in the input's syntax. */
 static const char *describe(const isolde_history *h, iso_val v, char *buf, size_t size)
 {
-    iso_buf b = {0};
-    iso_val_edn(&h->store, v, &b);
-    snprintf(buf, size, "%s", iso_buf_cstr(&b));
-    if (b.n >= size && size > 4) memcpy(buf + size - 4, "...", 4);
-    iso_buf_free(&b);
-    return buf;
+    return iso_val_words(&h->store, v, json_words(h), buf, size);
 }
 
 static int op_type(const isolde_history *h, const iso_val *fields, const uint8_t *have,
@@ -101,11 +115,11 @@ static int op_type(const isolde_history *h, const iso_val *fields, const uint8_t
     char d[64];
     if (!have[F_TYPE])
         return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                        ":type missing (must be one of invoke, ok, fail, info)");
+                        "%s missing (must be one of invoke, ok, fail, info)", fw(h, F_TYPE));
     long t = atom_id(fields[F_TYPE], FIELD_ATOMS, TYPE_ATOMS);
     if (t < 0)
         return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                        ":type must be one of invoke, ok, fail, info, got %s",
+                        "%s must be one of invoke, ok, fail, info, got %s", fw(h, F_TYPE),
                         describe(h, fields[F_TYPE], d, sizeof d));
     op->type = (uint8_t)(t / 2);
     return 0;
@@ -113,17 +127,17 @@ static int op_type(const isolde_history *h, const iso_val *fields, const uint8_t
 
 /* An integer field (:time, :index) as 64 bits, exactly; a larger integer
  * is refused with the limit, anything else as not an integer. */
-static int int64_field(const isolde_history *h, const char *name, iso_val v, const iso_op *op,
+static int int64_field(const isolde_history *h, enum field f, iso_val v, const iso_op *op,
                        int64_t *out, isolde_error *err)
 {
     char d[64];
     if (iso_val_int64(&h->store, v, out)) return 0;
     if (iso_is_integer(v))
         return iso_fail(err, ISOLDE_ERR_LIMIT, h->name, op->line, op->col,
-                        ":%s %s does not fit in 64 bits (from %lld to %lld)", name,
+                        "%s%s%s does not fit in 64 bits (from %lld to %lld)", fw(h, f), fsep(h),
                         describe(h, v, d, sizeof d), (long long)INT64_MIN, (long long)INT64_MAX);
-    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col, ":%s must be an integer, got %s",
-                    name, describe(h, v, d, sizeof d));
+    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col, "%s must be an integer, got %s",
+                    fw(h, f), describe(h, v, d, sizeof d));
 }
 
 /* Jepsen's dense rule: ops are numbered 0, 1, 2 ... in file order, and an
@@ -138,9 +152,10 @@ static int dense_index(isolde_history *h, const iso_val *fields, const uint8_t *
     if (!given || (h->index_base != SIZE_MAX && iso_val_int64(&h->store, fields[F_INDEX], &i) && i == op->index))
         return 0;
     return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                    ":index %s where op %lld belongs: the first op had no :index, so ops are "
+                    "%s%s%s where op %lld belongs: the first op had no %s, so ops are "
                     "numbered 0, 1, 2 ... in file order",
-                    describe(h, fields[F_INDEX], d, sizeof d), (long long)op->index);
+                    fw(h, F_INDEX), fsep(h), describe(h, fields[F_INDEX], d, sizeof d), (long long)op->index,
+                    fw(h, F_INDEX));
 }
 
 /* Given indices: every op has one, each greater than the one before. */
@@ -150,10 +165,10 @@ static int given_index(isolde_history *h, const iso_val *fields, const uint8_t *
     char d[64];
     if (!have[F_INDEX] || !iso_is_integer(fields[F_INDEX]))
         return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                        "integer :index required (the first op had one)%s%s",
+                        "integer %s required (the first op had one)%s%s", fw(h, F_INDEX),
                         have[F_INDEX] ? ", got " : "",
                         have[F_INDEX] ? describe(h, fields[F_INDEX], d, sizeof d) : "");
-    if (int64_field(h, "index", fields[F_INDEX], op, &op->index, err)) return -1;
+    if (int64_field(h, F_INDEX, fields[F_INDEX], op, &op->index, err)) return -1;
     const iso_op *prev = h->n_ops ? &h->ops[h->n_ops - 1] : NULL;
     if (!prev && !h->has_before) return 0;
     int64_t before = prev ? prev->index : h->before_index;
@@ -161,11 +176,12 @@ static int given_index(isolde_history *h, const iso_val *fields, const uint8_t *
     if (op->index > before) return 0;
     if (op->index == before)
         return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                        "duplicate :index %lld (the op at line %u has it too): each op needs its own",
-                        (long long)op->index, line);
+                        "duplicate %s%s%lld (the op at line %u has it too): each op needs its own",
+                        fw(h, F_INDEX), fsep(h), (long long)op->index, line);
     return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                    ":index %lld after :index %lld (line %u): ops must be in increasing :index order",
-                    (long long)op->index, (long long)before, line);
+                    "%s%s%lld after %s%s%lld (line %u): ops must be in increasing %s order",
+                    fw(h, F_INDEX), fsep(h), (long long)op->index, fw(h, F_INDEX), fsep(h), (long long)before,
+                    line, fw(h, F_INDEX));
 }
 
 static int op_numbers(isolde_history *h, const iso_val *fields, const uint8_t *have,
@@ -173,7 +189,7 @@ static int op_numbers(isolde_history *h, const iso_val *fields, const uint8_t *h
 {
     iso_val t = fields[F_TIME];
     op->time = -1;
-    if (have[F_TIME] && !iso_is_nil(t) && int64_field(h, "time", t, op, &op->time, err)) return -1;
+    if (have[F_TIME] && !iso_is_nil(t) && int64_field(h, F_TIME, t, op, &op->time, err)) return -1;
     if (h->n_ops == 0 && !h->index_fixed) h->dense_index = !(have[F_INDEX] && iso_is_integer(fields[F_INDEX]));
     return h->dense_index ? dense_index(h, fields, have, op, err) : given_index(h, fields, have, op, err);
 }
@@ -190,8 +206,8 @@ int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line, uint32
     char d[64];
     iso_store *s = &h->store;
     if (!iso_is_seq(map) || iso_seq_kind(s, map) != ISO_SEQ_MAP)
-        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col, "op must be a map, got %s",
-                        describe(h, map, d, sizeof d));
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col, "op must be %s, got %s",
+                        json_words(h) ? "an object" : "a map", describe(h, map, d, sizeof d));
     iso_val fields[ISO_OP_FIELDS] = {0};
     uint8_t have[ISO_OP_FIELDS] = {0};
     size_t n = iso_seq_len(s, map);
@@ -331,6 +347,44 @@ isolde_status isolde_history_warnings(const isolde_history *h, isolde_error *out
     struct warn_call c = {h, out, max, n};
     *n = 0;
     return iso_call(list_warnings, &c, err);
+}
+
+/* ---- nothing to check ------------------------------------------------ */
+
+static void no_op_why(const isolde_history *h, iso_buf *why)
+{
+    const char *f = isolde_format_name(h->format);
+    if (!h->n_lines) {
+        iso_buf_puts(why, "the input is empty");
+        return;
+    }
+    iso_buf_printf(why, "%zu line%s read as %s, and none is an op: ", h->n_lines, h->n_lines == 1 ? "" : "s", f);
+    if (h->format == ISOLDE_FORMAT_JEPSEN_LOG)
+        iso_buf_puts(why, "a jepsen.log op line has 'jepsen.util - PROCESS TYPE F VALUE'");
+    else
+        iso_buf_puts(why, "every line is blank or a comment");
+    if (h->looks_like != ISOLDE_FORMAT_AUTO && h->looks_like != h->format)
+        iso_buf_printf(why, "; it looks like %s (leave -f out, or give -f %s)", isolde_format_name(h->looks_like),
+                       isolde_format_name(h->looks_like));
+}
+
+int iso_history_no_client_op(const isolde_history *h, iso_buf *why)
+{
+    for (size_t i = 0; i < h->n_ops; i++)
+        if (iso_op_is_client(&h->ops[i])) return 0;
+    if (h->name[0]) iso_buf_printf(why, "%s: ", h->name);
+    if (!h->n_ops) {
+        no_op_why(h, why);
+        return 1;
+    }
+    const iso_op *op = &h->ops[0];
+    char d[64];
+    iso_buf_printf(why, "%zu op%s in %zu line%s, and none is a client op (one whose %s is an integer): "
+                        "the first, at %u:%u, ", h->n_ops, h->n_ops == 1 ? "" : "s", h->n_lines,
+                   h->n_lines == 1 ? "" : "s", fw(h, F_PROCESS), op->line, op->col);
+    if (iso_is_nil(op->process)) iso_buf_printf(why, "has no %s", fw(h, F_PROCESS));
+    else iso_buf_printf(why, "has %s%s%s", fw(h, F_PROCESS), fsep(h), describe(h, op->process, d, sizeof d));
+    return 1;
 }
 
 /* ---- names ---------------------------------------------------------- */

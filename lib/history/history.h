@@ -89,6 +89,10 @@ struct isolde_history {
      * pages back (madvise) while reading */
     int drop_input;
     iso_warn warn[ISO_WARN_KINDS];
+    /* when no op of the input was a client op (read.c sets them then):
+     * lines read, and the format the bytes look like */
+    size_t n_lines;
+    isolde_format looks_like;
 };
 
 isolde_history *iso_history_new(const char *name, isolde_format format);
@@ -105,6 +109,10 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
 /* Add an op built by a reader that does not produce maps, with its :f and
  * :error (nil when absent). */
 void iso_history_add_op(isolde_history *h, const iso_op *op, iso_val f, iso_val error);
+
+/* Why h has nothing to check: 1 with the reason in why (the lines read,
+ * the ops, why none is a client op) when no op is a client op, else 0. */
+int iso_history_no_client_op(const isolde_history *h, iso_buf *why);
 
 /* Elle's client-op?: an integer :process, of any size. */
 /* Count a warning of kind at line:col (what: its first's words). */

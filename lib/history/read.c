@@ -81,6 +81,18 @@ static isolde_history *history_for(const char *name, isolde_format f, const char
     return h;
 }
 
+static size_t count_lines(const char *p, size_t len);
+
+/* When no op of data[0, len) is a client op: how many lines it has and
+ * what format it looks like, for the words that say so (the check). */
+static void note_no_client(isolde_history *h, const char *data, size_t len)
+{
+    for (size_t i = 0; i < h->n_ops; i++)
+        if (iso_op_is_client(&h->ops[i])) return;
+    h->n_lines = h->line_base + count_lines(data, len) + (len && data[len - 1] != '\n');
+    h->looks_like = iso_detect_format(data, len);
+}
+
 /* Read data[0, len) into the new *out; mapped: data is a private file
  * mapping of ours. */
 static int read_buffer(const char *name, const char *data, size_t len, isolde_format format,
@@ -98,6 +110,7 @@ static int read_buffer(const char *name, const char *data, size_t len, isolde_fo
         return -1;
     }
     h->drop_input = 0; /* the input is gone after this */
+    note_no_client(h, data, len);
     *out = h;
     return 0;
 }
@@ -329,6 +342,7 @@ static int append(void *arg, isolde_error *err)
     if (rc == 0) {
         merge_append(h, h2);
         h->index_fixed |= h->n_ops > 0;
+        note_no_client(h, data, c->len);
         h->line_base += count_lines(data, c->len);
     }
     isolde_history_free(h2);

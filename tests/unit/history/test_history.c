@@ -44,7 +44,7 @@ static void test_dense_rule(void **state)
     expect_error("{:type :ok}\n{:type :ok}\n  {:type :ok, :index 1}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 3, 3,
                  ":index 1 where op 2 belongs");
     expect_error("{\"type\":\"ok\"}\n{\"type\":\"ok\",\"index\":\"1\"}", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 2, 1,
-                 ":index \"1\" where op 1 belongs");
+                 "\"index\": \"1\" where op 1 belongs");
     /* a first :index that is no integer: dense, and then it is wrong */
     expect_error("{:type :ok, :index :a}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 1, 1, ":index :a where op 0");
 }
@@ -62,7 +62,7 @@ static void test_given_rule(void **state)
     expect_error("{:index 5 :type :ok}\n\n{:index 4 :type :invoke}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 3, 1,
                  ":index 4 after :index 5 (line 1): ops must be in increasing :index order");
     expect_error("[{\"index\":2,\"type\":\"ok\"},\n {\"index\":-1,\"type\":\"ok\"}]", ISOLDE_FORMAT_JSON,
-                 ISOLDE_ERR_PARSE, 2, 2, ":index -1 after :index 2");
+                 ISOLDE_ERR_PARSE, 2, 2, "\"index\": -1 after \"index\": 2");
     /* the general parser's path (a map it builds) follows the same rule */
     expect_error("{:index 1 :type :ok}\n{:index 1 :type :ok :value #{1}}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 2,
                  1, "duplicate :index 1");
@@ -82,7 +82,7 @@ static void test_rule_across_appends(void **state)
     assert_int_equal(isolde_history_append_mem(h, one, strlen(one), &err), 0);
     assert_int_equal(isolde_history_append_mem(h, dup, strlen(dup), &err), ISOLDE_ERR_PARSE);
     assert_int_equal(err.line, 3);
-    assert_non_null(strstr(err.msg, "duplicate :index 4 (the op at line 2 has it too)"));
+    assert_non_null(strstr(err.msg, "duplicate \"index\": 4 (the op at line 2 has it too)"));
     assert_int_equal(isolde_history_op_count(h), 2);
     assert_int_equal(isolde_history_append_mem(h, next, strlen(next), &err), 0);
     assert_int_equal(isolde_history_op_count(h), 3);
@@ -124,7 +124,7 @@ static void test_rule_across_halves(void **state)
         assert_int_equal(e1.line, (long)at[c] + 1);
         assert_int_equal(e2.line, e1.line);
         assert_string_equal(e2.msg, e1.msg);
-        assert_non_null(strstr(e2.msg, "duplicate :index"));
+        assert_non_null(strstr(e2.msg, "duplicate \"index\""));
         isolde_history_free(seq);
         isolde_history_free(par);
         iso_free(text);
@@ -151,7 +151,7 @@ static void test_64_bit_numbers(void **state)
                  ":time 9223372036854775808 does not fit in 64 bits (from -9223372036854775808 to "
                  "9223372036854775807)");
     expect_error("{\"type\":\"ok\",\"time\":-9223372036854775809}", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_LIMIT, 1, 1,
-                 ":time -9223372036854775809 does not fit in 64 bits");
+                 "\"time\": -9223372036854775809 does not fit in 64 bits");
     expect_error("{:index 99999999999999999999, :type :ok}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_LIMIT, 1, 1,
                  ":index 99999999999999999999 does not fit in 64 bits");
     expect_error("{:type :ok, :time 1.5}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 1, 1,

@@ -159,7 +159,7 @@ static void test_malformed(void **state)
         {"{\"type\":\"ok\",\"value\":\"abc", ISOLDE_FORMAT_JSONL, 1, 22, "unterminated string"},
         {"{\"type\":\"ok\",\"value\":\"ab\nc\"}", ISOLDE_FORMAT_JSONL, 1, 22, "unterminated string"},
         {"{\"type\":\"bogus\"}", ISOLDE_FORMAT_JSONL, 1, 1,
-         ":type must be one of invoke, ok, fail, info, got \"bogus\""},
+         "\"type\" must be one of invoke, ok, fail, info, got \"bogus\""},
         {"{\"type\":\"ok\" \"value\":1}", ISOLDE_FORMAT_JSONL, 1, 14, "expected ',' or '}' in object"},
         {"{\"type\" \"ok\"}", ISOLDE_FORMAT_JSONL, 1, 9, "expected ':' after object key"},
         {"{type:\"ok\"}", ISOLDE_FORMAT_JSONL, 1, 2, "expected a string key in object"},
@@ -180,10 +180,10 @@ static void test_malformed(void **state)
         {"{\"type\":\"ok\",\"value\":[1,2}", ISOLDE_FORMAT_JSONL, 1, 26, "expected ',' or ']' in array"},
         {"{\"type\":\"ok\"", ISOLDE_FORMAT_JSONL, 1, 13, "unexpected end of input, expected ',' or '}' in object"},
         {"{\"index\":0,\"type\":\"ok\"}\n{\"type\":\"ok\"}", ISOLDE_FORMAT_JSONL, 2, 1,
-         "integer :index required (the first op had one)"},
-        {"{\"type\":\"ok\",\"time\":\"x\"}", ISOLDE_FORMAT_JSONL, 1, 1, ":time must be an integer, got \"x\""},
-        {"[1]", ISOLDE_FORMAT_JSON, 1, 2, "op must be a map, got 1"},
-        {"{\"type\":\"ok\"}\n  [2]", ISOLDE_FORMAT_JSONL, 2, 3, "op must be a map, got [2]"},
+         "integer \"index\" required (the first op had one)"},
+        {"{\"type\":\"ok\",\"time\":\"x\"}", ISOLDE_FORMAT_JSONL, 1, 1, "\"time\" must be an integer, got \"x\""},
+        {"[1]", ISOLDE_FORMAT_JSON, 1, 2, "op must be an object, got 1"},
+        {"{\"type\":\"ok\"}\n  [2]", ISOLDE_FORMAT_JSONL, 2, 3, "op must be an object, got [2]"},
         {"{\"type\":\"ok\",\"value\":\"\xff\x01\"}", ISOLDE_FORMAT_JSONL, 1, 24, "control character 0x01"},
         {"# c\n{\"type\":\"ok\"} ]", ISOLDE_FORMAT_ISOCHECK, 2, 15, "unexpected ']', expected a JSON value"},
     };
@@ -356,7 +356,7 @@ static void test_op_objects_as_edn_maps(void **state)
         isolde_history_free(e);
     }
     static const struct rt_bad bad[] = {
-        {"{\"type\":\"ok\"}\n  {\"process\":0,\"type\":\"bogus\"}", ISOLDE_FORMAT_JSONL, 2, 3, ":type must be one of"},
+        {"{\"type\":\"ok\"}\n  {\"process\":0,\"type\":\"bogus\"}", ISOLDE_FORMAT_JSONL, 2, 3, "\"type\" must be one of"},
         {"{\"type\":\"ok\",\"value\":[[\"r\",1,[2]],[\"r\",1,[2}", ISOLDE_FORMAT_JSONL, 1, 44, "']'"},
         {"{\"type\":\"ok\" \"process\":1}", ISOLDE_FORMAT_JSONL, 1, 14, "','"},
     };
