@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages the build and tests need, when missing.
 need=""
-for p in build-essential pkg-config libcmocka-dev libsqlite3-dev python3; do
+for p in build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev python3; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 [ -z "$need" ] && exit 0

@@ -237,13 +237,17 @@ void iso_json_string(iso_buf *out, const char *p, size_t n)
     iso_buf_put(out, "\"", 1);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)p[i];
+        size_t k = c >= 0x80 ? iso_utf8_len((const unsigned char *)p + i, n - i) : 1;
         if (c == '"' || c == '\\') {
             char e[2] = {'\\', (char)c};
             iso_buf_put(out, e, 2);
         } else if (c < 0x20) {
             iso_buf_printf(out, "\\u%04x", c);
+        } else if (!k) { /* not UTF-8: U+FFFD, as a JVM reader of the bytes makes it */
+            iso_buf_puts(out, "\\ufffd");
         } else {
-            iso_buf_put(out, (const char *)&c, 1);
+            iso_buf_put(out, p + i, k);
+            i += k - 1;
         }
     }
     iso_buf_put(out, "\"", 1);

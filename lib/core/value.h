@@ -149,7 +149,8 @@ void iso_val_json(const iso_store *s, iso_val v, iso_buf *out);
 /* v printed (EDN, or JSON) into buf for a message, cut short with "..."
  * to fit size; returns buf. */
 const char *iso_val_words(const iso_store *s, iso_val v, int json, char *buf, size_t size);
-/* JSON string literal with escapes. */
+/* JSON string literal with escapes; bytes that are not UTF-8 become
+ * U+FFFD (\ufffd), so that the output is always valid JSON. */
 void iso_json_string(iso_buf *out, const char *p, size_t n);
 
 /* Total order for sorting values in reports (ints by value, then atoms by
