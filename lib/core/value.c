@@ -113,12 +113,8 @@ iso_val iso_int_text(iso_store *s, const char *p, size_t n)
     return iso_atom(s, ISO_TAG_BIG, p, n);
 }
 
-int iso_val_int64(const iso_store *s, iso_val v, int64_t *out)
+int iso_big_int64(const iso_store *s, iso_val v, int64_t *out)
 {
-    if (iso_is_int(v)) {
-        *out = iso_as_int(v);
-        return 1;
-    }
     if (iso_tag(v) != ISO_TAG_BIG) return 0;
     size_t n;
     const char *p = iso_atom_text(s, v, &n);

@@ -83,8 +83,15 @@ static inline int iso_is_integer(iso_val v)
     return iso_tag(v) == ISO_TAG_INT || iso_tag(v) == ISO_TAG_BIG;
 }
 /* v as a 64-bit integer, exactly: 1 when v is an integer that fits in
- * [INT64_MIN, INT64_MAX], else 0 (*out untouched). */
-int iso_val_int64(const iso_store *s, iso_val v, int64_t *out);
+ * [INT64_MIN, INT64_MAX], else 0 (*out untouched). iso_big_int64 is its
+ * case of a BIG atom. */
+int iso_big_int64(const iso_store *s, iso_val v, int64_t *out);
+static inline int iso_val_int64(const iso_store *s, iso_val v, int64_t *out)
+{
+    if (!iso_is_int(v)) return iso_big_int64(s, v, out);
+    *out = iso_as_int(v);
+    return 1;
+}
 const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len);
 /* The text of a name however a format spells it -- keyword, string or
  * symbol (:append, "append", append) -- or NULL for any other value. */

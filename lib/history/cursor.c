@@ -350,7 +350,7 @@ static int escape(iso_rd *rd, const char *from, const char *to)
 }
 
 /* The general case of iso_rd_string: escapes, raw control bytes, errors. */
-static int string_slow(iso_rd *rd, iso_val *out, int json)
+__attribute__((noinline)) static int string_slow(iso_rd *rd, iso_val *out, int json)
 {
     static const char *const from[] = {"\"\\'bfnrt", "\"\\/bfnrt"};
     static const char *const to[] = {"\"\\'\b\f\n\r\t", "\"\\/\b\f\n\r\t"};
@@ -391,7 +391,8 @@ int iso_rd_string(iso_rd *rd, iso_val *out, int json)
     const char *p = rd->p;
     size_t start = rd->pos + 1, i = start;
     while (i < rd->len && p[i] != '"' && p[i] != '\\' && (unsigned char)p[i] >= 0x20) i++;
-    if (i == rd->len || p[i] != '"' || i - start > ISO_MAX_ATOM) return string_slow(rd, out, json);
+    if (i == rd->len || p[i] != '"') return string_slow(rd, out, json);
+    if (__builtin_expect(i - start > ISO_MAX_ATOM, 0)) return string_slow(rd, out, json); /* its error */
     *out = iso_rd_atom(rd, ISO_TAG_STR, p + start, i - start);
     rd->pos = i + 1;
     return 0;

@@ -96,11 +96,23 @@ static inline int iso_rd_atom_fits(iso_rd *rd, size_t n)
 
 /* Intern an atom; atoms of up to 8 bytes (keys, "ok", "append", small
  * keywords) hit a direct-mapped cache instead of hashing their text. */
+/* The bytes p[0, n), n <= 8, as a word that no other n bytes make: two
+ * overlapping fixed-size loads (no call to memcpy for a variable size). */
+static inline uint64_t iso_rd_short_key(const char *p, size_t n)
+{
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + n - 4, 4);
+        return lo | (uint64_t)hi << 32;
+    }
+    return n ? (uint8_t)p[0] | (uint64_t)(uint8_t)p[n / 2] << 8 | (uint64_t)(uint8_t)p[n - 1] << 16 : 0;
+}
+
 static inline iso_val iso_rd_atom(iso_rd *rd, unsigned tag, const char *p, size_t n)
 {
     if (n > 8) return iso_atom(rd->store, tag, p, n);
-    uint64_t bytes = 0;
-    memcpy(&bytes, p, n);
+    uint64_t bytes = iso_rd_short_key(p, n);
     uint32_t tag_len = (uint32_t)(tag << 8 | n);
     struct iso_rd_short *e = &rd->cache[((bytes + tag_len) * 0x9e3779b97f4a7c15ull) >> 56];
     if (e->bytes != bytes || e->tag_len != tag_len) {
@@ -189,17 +201,25 @@ static inline void iso_rd_name_keep(iso_rd *rd, const char *p, size_t len, iso_v
 
 /* The keys of an op map read field by field (no map built): a key seen
  * twice, or more than 8 keys that are no op field, send the map to the
- * general parser, which builds it and so judges repeated keys. */
+ * general parser, which builds it and so judges repeated keys. The op
+ * fields are told apart at the end, by counting (no test per key). */
 typedef struct iso_rd_keys { iso_val other[8]; unsigned n_other; } iso_rd_keys;
-/* Key k (op field f, or -1) is new in this map: 1; else 0. */
-static inline int iso_rd_key_new(iso_rd_keys *ks, const uint8_t *have, int f, iso_val k)
+/* Key k, no op field, is new in this map: 1; else 0. */
+static inline int iso_rd_other_key_new(iso_rd_keys *ks, iso_val k)
 {
-    if (f >= 0) return !have[f];
     for (unsigned i = 0; i < ks->n_other; i++)
         if (ks->other[i] == k) return 0;
     if (ks->n_other == 8) return 0;
     ks->other[ks->n_other++] = k;
     return 1;
+}
+/* The n keys read were all different: as many as the fields set (have[],
+ * 8 bytes of 0 or 1) and the other keys. */
+static inline int iso_rd_keys_distinct(const uint8_t have[8], const iso_rd_keys *ks, size_t n)
+{
+    uint64_t w;
+    memcpy(&w, have, 8);
+    return (size_t)__builtin_popcountll(w) + ks->n_other == n;
 }
 
 /* The cursor and stacks as they were, to read a form again. */

@@ -330,10 +330,12 @@ static int edn_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
 {
     iso_rd_mark m = iso_rd_save(rd);
     iso_val fields[ISO_OP_FIELDS] = {0};
-    uint8_t have[ISO_OP_FIELDS] = {0};
-    iso_rd_keys keys = {.n_other = 0};
+    uint8_t have[8] = {0}; /* ISO_OP_FIELDS of them, for iso_rd_keys_distinct */
+    iso_rd_keys keys;
+    keys.n_other = 0;
+    size_t place = 0;
     rd->pos++;
-    for (size_t place = 0;; place++) {
+    for (;; place++) {
         iso_val k, v;
         iso_edn_skip(rd);
         if (iso_rd_eof(rd)) return iso_rd_restore(rd, &m);
@@ -345,12 +347,14 @@ static int edn_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
         iso_edn_skip(rd);
         if (iso_rd_eof(rd) || edn_field_value(rd, &v) != 0) return iso_rd_restore(rd, &m);
         int f = iso_history_field(k);
-        if (!iso_rd_key_new(&keys, have, f, k)) return iso_rd_restore(rd, &m);
         if (f >= 0) {
             fields[f] = v;
             have[f] = 1;
+        } else if (!iso_rd_other_key_new(&keys, k)) {
+            return iso_rd_restore(rd, &m);
         }
     }
+    if (!iso_rd_keys_distinct(have, &keys, place)) return iso_rd_restore(rd, &m);
     if (iso_history_add_op_fields(rd->h, fields, have, line, col, rd->err) != 0) return -1;
     iso_rd_consumed(rd);
     return 1;
