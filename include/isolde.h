@@ -122,9 +122,15 @@ typedef struct isolde_read_opts {
 
 ISOLDE_API void isolde_read_opts_init(isolde_read_opts *o);
 
-/* Read the file at path (o may be NULL: defaults). On success *out is a
+/* Read the file at path ("-": standard input; gzip data is inflated when
+ * the library has zlib) (o may be NULL: defaults). On success *out is a
  * new history (free with isolde_history_free). Errors: IO (cannot open or
- * read), PARSE (with the position of the first bad byte), LIMIT, NOMEM. */
+ * read; a mapped file that shrank while it was read), PARSE (with the
+ * position of the first bad byte), LIMIT (docs/FORMATS.md), NOMEM, USAGE
+ * (gzip without zlib). A regular file is memory-mapped; to survive another
+ * process truncating it, the library installs a SIGBUS handler of its own
+ * (that only unwinds its own reads) when the program has none -- and when
+ * it has one, the file is read instead. */
 ISOLDE_API isolde_status isolde_history_read_file(const char *path, const isolde_read_opts *o,
                                                   isolde_history **out, isolde_error *err);
 /* The same from data[0, len) (need not be NUL-terminated); name is used in

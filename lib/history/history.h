@@ -2,12 +2,15 @@
  * history/history.h -- a history as read: the ops in file order, their
  * values in a store. Readers fill it; nothing here knows about workloads.
  *
- *   history.c      Elle's op-field rules, printing ops as Elle does
+ *   history.c      Elle's op-field rules (and Jepsen's :index rule), the
+ *                  warnings, why a history has nothing to check, printing ops
  *   read.c         reading a file or memory, appending; the format table
+ *   input.c        a file's bytes: mapped, read or inflated (input.h)
  *   detect.c       the format from the first bytes
  *   cursor.c       the reading cursor over a value store (cursor.h)
  *   read_edn.c     EDN (read_edn.h); read_json.c JSON and JSON lines (read_json.h);
- *   read_onelite.c, read_jepsen_log.c   the other formats, one file each
+ *   read_onelite.c, read_jepsen_log.c   the other formats (read_jepsen_log.c:
+ *                  Jepsen's text op lines, history.txt and jepsen.log)
  *   read_split.c   one-op-per-line input on two threads (split.h)
  *   mop.h          the micro-op fast path shared by the EDN and JSON readers
  *   txn.c          pairing invocations with completions (txn.h)

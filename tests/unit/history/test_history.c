@@ -180,6 +180,31 @@ static void test_big_processes_are_clients(void **state)
     isolde_history_free(h);
 }
 
+/* Every reader keeps integers at and past the 64-bit ends exactly, as
+ * keys and as elements (tests/fixtures/read/ints/extremes.*). */
+static void test_integer_ends_every_reader(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"extremes.edn", "extremes.json", "extremes.jsonl", "extremes.txt",
+                                        "extremes.log", "extremes-onelite.jsonl"};
+    const char *want = "[[:r -9223372036854775808 [9223372036854775807]] [:r -9223372036854775809 "
+                       "[9223372036854775808]] [:r 99999999999999999999 [-9223372036854775809]] "
+                       "[:r 9999999999999999999 []]]";
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "tests/fixtures/read/ints/%s", files[i]);
+        isolde_history *h = NULL;
+        isolde_error err = {0};
+        if (isolde_history_read_file(path, NULL, &h, &err)) fail_msg("%s: %s", path, err.msg);
+        const iso_op *last = &h->ops[h->n_ops - 1];
+        iso_buf b = {0};
+        iso_op_edn(h, last, &b);
+        if (!strstr(iso_buf_cstr(&b), want)) fail_msg("%s: %s", files[i], iso_buf_cstr(&b));
+        iso_buf_free(&b);
+        isolde_history_free(h);
+    }
+}
+
 static size_t warnings(const isolde_history *h, isolde_error *w, size_t max)
 {
     size_t n = 0;
@@ -245,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_64_bit_numbers),
         cmocka_unit_test(test_big_processes_are_clients),
         cmocka_unit_test(test_warnings),
+        cmocka_unit_test(test_integer_ends_every_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
