@@ -137,11 +137,16 @@ static void z_free(voidpf opaque, voidpf p)
     iso_free(p);
 }
 
-static int z_fail(const iso_input *in, z_stream *z, const char *why, isolde_error *err)
+/* Inflating failed: z and the output so far freed, err filled (or, when
+ * why is NULL, filled already). */
+static int z_fail(const iso_input *in, z_stream *z, char **out, const char *why, isolde_error *err)
 {
-    iso_fail(err, ISOLDE_ERR_PARSE, in->name, 0, 0, "cannot inflate the gzip data: %s (at compressed byte %lu)",
-             why, (unsigned long)z->total_in);
+    if (why)
+        iso_fail(err, ISOLDE_ERR_PARSE, in->name, 0, 0, "cannot inflate the gzip data: %s (at compressed byte %lu)",
+                 why, (unsigned long)z->total_in);
     inflateEnd(z);
+    iso_free(*out);
+    *out = NULL;
     return -1;
 }
 
@@ -158,8 +163,8 @@ static int inflate_all(const iso_input *in, char **out, size_t *n, isolde_error 
     int probed = 0;
     for (;;) {
         if (used > limit) {
-            inflateEnd(&z);
-            return too_big(in, limit, "its gzip data inflates to", err);
+            too_big(in, limit, "its gzip data inflates to", err);
+            return z_fail(in, &z, out, NULL, err);
         }
         ISO_GROW(*out, cap, used + CHUNK);
         if (!z.avail_in) {
@@ -172,17 +177,15 @@ static int inflate_all(const iso_input *in, char **out, size_t *n, isolde_error 
         uInt room = z.avail_out;
         int r = inflate(&z, Z_NO_FLUSH);
         used += room - z.avail_out;
-        if (probe_once(in, *out, used, r == Z_STREAM_END && !z.avail_in && src == end, &probed, err)) {
-            inflateEnd(&z);
-            return -1;
-        }
+        if (probe_once(in, *out, used, r == Z_STREAM_END && !z.avail_in && src == end, &probed, err))
+            return z_fail(in, &z, out, NULL, err);
         if (r == Z_STREAM_END && !z.avail_in && src == end) break;
         if (r == Z_STREAM_END) { /* another member follows */
             inflateReset(&z);
             continue;
         }
-        if (r == Z_BUF_ERROR && !z.avail_in && src == end) return z_fail(in, &z, "it ends early (truncated?)", err);
-        if (r != Z_OK && r != Z_BUF_ERROR) return z_fail(in, &z, z.msg ? z.msg : "bad data", err);
+        if (r == Z_BUF_ERROR && !z.avail_in && src == end) return z_fail(in, &z, out, "it ends early (truncated?)", err);
+        if (r != Z_OK && r != Z_BUF_ERROR) return z_fail(in, &z, out, z.msg ? z.msg : "bad data", err);
     }
     inflateEnd(&z);
     *n = used;
@@ -227,6 +230,10 @@ int iso_input_open(const char *path, iso_input *in, isolde_error *err)
     if (rc == 0 && (std || !map_file(fd, &st, in))) rc = read_stream(fd, in, err); /* stdin: from where it is */
     if (!std) close(fd);
     if (rc == 0 && gzip_magic(in->buf, in->len)) rc = gunzip(in, err);
+    if (rc && !in->mapped) { /* a failed call frees what it made (a mapping: the caller unmaps it) */
+        iso_free(in->buf);
+        in->buf = NULL;
+    }
     return rc;
 }
 

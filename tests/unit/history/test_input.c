@@ -129,14 +129,16 @@ static void expect_refused(const char *text, size_t n, const char *msg)
     unlink(path);
 }
 
+#define REFUSED(lit, msg) expect_refused(lit, sizeof lit - 1, msg) /* the literal's bytes, NULs too */
+
 static void test_not_text(void **state)
 {
     (void)state;
-    expect_refused("\xff\xfe{\0\"\0t\0\"\0:\0", 12, "UTF-16 is not supported: convert the file to UTF-8");
-    expect_refused("\xfe\xff\0{\0\"", 6, "UTF-16 is not supported");
-    expect_refused("{\0\"\0t\0y\0p\0e\0\"\0:\0\"\0o\0k\0\"\0}\0", 28, "UTF-16 is not supported");
-    expect_refused("\xff\xfe\0\0{\0\0\0", 8, "UTF-32 is not supported");
-    expect_refused("{:type :ok}\n\0\0\0\0", 16, "binary data (a NUL byte at offset 12), not a history");
+    REFUSED("\xff\xfe{\0\"\0t\0\"\0:\0", "UTF-16 is not supported: convert the file to UTF-8");
+    REFUSED("\xfe\xff\0{\0\"", "UTF-16 is not supported");
+    REFUSED("{\0\"\0t\0y\0p\0e\0\"\0:\0\"\0o\0k\0\"\0}\0", "UTF-16 is not supported");
+    REFUSED("\xff\xfe\0\0{\0\0\0", "UTF-32 is not supported");
+    REFUSED("{:type :ok}\n\0\0\0\0", "binary data (a NUL byte at offset 12), not a history");
     isolde_history *h = NULL;
     isolde_error err = {0};
     assert_int_equal(isolde_history_read_file("/dev/zero", NULL, &h, &err), ISOLDE_ERR_PARSE);
