@@ -241,7 +241,7 @@ int iso_rd_close(iso_rd *rd, enum iso_seq_kind kind, int json, iso_val *out)
 {
     struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
     size_t n = rd->n_items - f->items;
-    iso_val *it = rd->items + f->items;
+    iso_val *it = n ? rd->items + f->items : NULL; /* no NULL + 0 */
     if (n > ISO_MAX_ITEMS)
         return iso_rd_limit(rd, f->line, f->col, "a collection of more than %zu items", ISO_MAX_ITEMS);
     iso_val key;
