@@ -82,7 +82,7 @@ static int reply_id(const iso_store *s, iso_val obj, int64_t *id)
     int has_id;
     iso_val v = iso_map_get(s, obj, "id", &has_id);
     *id = -1;
-    return !has_id || (int64_of(s, v, id) && *id >= 0);
+    return !has_id || (iso_val_int64(s, v, id) && *id >= 0);
 }
 
 /* The reply's outcome, with t's reads and error filled in; -1 if it is
