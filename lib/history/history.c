@@ -273,26 +273,37 @@ void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t 
 }
 
 /* The first client completion whose process had no invocation open (Elle
- * checks it as a transaction of its own), and how many there are. */
+ * checks it as a transaction of its own), and how many there are. Small
+ * process numbers, the usual ones, index a table directly; others are
+ * interned. */
 static size_t unpaired_completions(const isolde_history *h, size_t *first)
 {
+    enum { SMALL = 1 << 16 };
     iso_keys procs;
     iso_keys_init(&procs, &h->store);
-    uint8_t *open = NULL;
+    uint8_t *small = iso_xcalloc(SMALL, 1), *open = NULL;
     size_t cap = 0, n = 0;
     for (size_t i = 0; i < h->n_ops; i++) {
         const iso_op *op = &h->ops[i];
-        if (!iso_op_is_client(op)) continue;
-        uint32_t p = iso_keys_intern(&procs, op->process);
-        if (p >= cap) {
-            size_t old = cap;
-            ISO_GROW(open, cap, (size_t)p + 1);
-            memset(open + old, 0, cap - old);
+        uint8_t *at;
+        if (iso_is_int(op->process) && (uint64_t)iso_as_int(op->process) < SMALL) {
+            at = &small[iso_as_int(op->process)];
+        } else if (iso_op_is_client(op)) {
+            uint32_t p = iso_keys_intern(&procs, op->process);
+            if (p >= cap) {
+                size_t old = cap;
+                ISO_GROW(open, cap, (size_t)p + 1);
+                memset(open + old, 0, cap - old);
+            }
+            at = &open[p];
+        } else {
+            continue;
         }
-        if (op->type != ISO_OP_INVOKE && !open[p] && !n++) *first = i;
-        open[p] = op->type == ISO_OP_INVOKE;
+        if (op->type != ISO_OP_INVOKE && !*at && !n++) *first = i;
+        *at = op->type == ISO_OP_INVOKE;
     }
     iso_keys_free(&procs);
+    iso_free(small);
     iso_free(open);
     return n;
 }

@@ -233,6 +233,13 @@ static void test_warnings(void **state)
     assert_string_equal(w[0].msg, "process 7 completes an op it did not invoke: it is checked as a "
                                   "transaction of its own (2 in all)");
     isolde_history_free(h);
+    h = tu_read("{:type :invoke :process -1}\n{:type :ok :process -1}\n"
+                "{:type :invoke :process 99999999999999999999}\n{:type :info :process 99999999999999999999}\n"
+                "{:type :fail :process 99999999999999999999}\n", ISOLDE_FORMAT_EDN);
+    assert_int_equal(warnings(h, w, 4), 1);
+    assert_int_equal(w[0].line, 5);
+    assert_non_null(strstr(w[0].msg, "process 99999999999999999999 completes an op it did not invoke"));
+    isolde_history_free(h);
     h = tu_read("{\"type\":\"ok\",\"process\":0,\"process\":1}\n"
                 "{\"type\":\"ok\",\"process\":1,\"value\":{\"a\":1,\"b\":2,\"a\":3}}\n",
                 ISOLDE_FORMAT_JSONL);
