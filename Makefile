@@ -1,7 +1,7 @@
 # isolde: GNU Make build. The core needs only libc and pthreads; an
 # optional driver is enabled when pkg-config finds its library (SQLite, the
-# one driver with a library), and only such libraries are linked and listed
-# in isolde.pc.
+# one driver with a library), and so is reading gzip histories (zlib); only
+# such libraries are linked and listed in isolde.pc.
 CC       ?= cc
 BUILD    ?= build
 PREFIX   ?= /usr/local
@@ -15,6 +15,10 @@ LDLIBS   += -lpthread -lm
 
 # Optional libraries, found by pkg-config.
 have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
+ifeq ($(call have,zlib),yes)
+  CPPFLAGS += -DISO_HAVE_ZLIB $(shell pkg-config --cflags zlib)
+  LDLIBS   += $(shell pkg-config --libs zlib)
+endif
 ifeq ($(call have,sqlite3),yes)
   CPPFLAGS += -DISO_HAVE_SQLITE $(shell pkg-config --cflags sqlite3)
   LDLIBS   += $(shell pkg-config --libs sqlite3)

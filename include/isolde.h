@@ -91,7 +91,8 @@ typedef enum isolde_format {
     ISOLDE_FORMAT_JSONL,     /* one JSON op object per line */
     ISOLDE_FORMAT_ONELITE,   /* OneLite: header line, then one completed txn per line */
     ISOLDE_FORMAT_ISOCHECK,  /* IsoCheck: JSON lines with '#' comment lines */
-    ISOLDE_FORMAT_JEPSEN_LOG /* old jepsen.log text lines: "INFO jepsen.util - 2 :ok :read 4" */
+    ISOLDE_FORMAT_JEPSEN_LOG, /* old jepsen.log text lines: "INFO jepsen.util - 2 :ok :read 4" */
+    ISOLDE_FORMAT_JEPSEN_TXT  /* Jepsen's history.txt: "3 <TAB> :invoke <TAB> :read <TAB> nil" */
 } isolde_format;
 
 /* What the operations of a history mean. */
@@ -121,9 +122,15 @@ typedef struct isolde_read_opts {
 
 ISOLDE_API void isolde_read_opts_init(isolde_read_opts *o);
 
-/* Read the file at path (o may be NULL: defaults). On success *out is a
+/* Read the file at path ("-": standard input; gzip data is inflated when
+ * the library has zlib) (o may be NULL: defaults). On success *out is a
  * new history (free with isolde_history_free). Errors: IO (cannot open or
- * read), PARSE (with the position of the first bad byte), LIMIT, NOMEM. */
+ * read; a mapped file that shrank while it was read), PARSE (with the
+ * position of the first bad byte), LIMIT (docs/FORMATS.md), NOMEM, USAGE
+ * (gzip without zlib). A regular file is memory-mapped; to survive another
+ * process truncating it, the library installs a SIGBUS handler of its own
+ * (that only unwinds its own reads) when the program has none -- and when
+ * it has one, the file is read instead. */
 ISOLDE_API isolde_status isolde_history_read_file(const char *path, const isolde_read_opts *o,
                                                   isolde_history **out, isolde_error *err);
 /* The same from data[0, len) (need not be NUL-terminated); name is used in
@@ -143,6 +150,14 @@ ISOLDE_API isolde_status isolde_history_new(const char *name, const isolde_read_
  * as it was before the call. */
 ISOLDE_API isolde_status isolde_history_append_mem(isolde_history *h, const char *data, size_t len,
                                                    isolde_error *err);
+/* Warnings about a history that reads but deserves a word: a completion
+ * with no invocation before it on its process (Elle checks it as a
+ * transaction of its own), a JSON object that names a key twice (the last
+ * one counts). Each is an isolde_error (code ISOLDE_OK) at the first place
+ * it happened, with how many in all; up to max go to out[], *n says how
+ * many there are. */
+ISOLDE_API isolde_status isolde_history_warnings(const isolde_history *h, isolde_error *out, size_t max,
+                                                 size_t *n, isolde_error *err);
 ISOLDE_API void isolde_history_free(isolde_history *h);
 ISOLDE_API size_t isolde_history_op_count(const isolde_history *h);
 /* The format the history was read as (after detection). */

@@ -214,6 +214,12 @@ static int check(void *arg, isolde_error *err)
     if (wl == ISOLDE_WORKLOAD_AUTO && detect_workload(h, &wl, err)) return -1;
     const iso_checker *k = iso_checker_of(wl);
     if (!k) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown workload %d", (int)wl);
+    iso_buf why = {0};
+    if (iso_history_no_client_op(h, &why)) { /* every model: nothing read is nothing valid */
+        *c->out = iso_report_empty(k->kind == ISO_CHECKER_LIN ? k->name : NULL, iso_buf_cstr(&why));
+        iso_buf_free(&why);
+        return 0;
+    }
     if (k->kind == ISO_CHECKER_LIN) return iso_lin_check(h, &o, wl, c->out, err);
     return iso_check_txns(h, &o, k->ops, &iso_report_txn_kind, c->out, err);
 }

@@ -71,7 +71,7 @@ static const cli_opt check_opts[] = {
      "comma-separated anomalies to look for as well (e.g. G1,G2; isolde models)", 0, 0, NULL, 0},
     {'s', "cycle-search-timeout", CLI_LONG, C(opts.cycle_search_timeout_ms), "MS",
      "budget per strongly connected component (1000)", 0, LMAX, NULL, 0},
-    {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log",
+    {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log, jepsen-txt",
      0, 0, set_format, 0},
     {'d', "directory", CLI_STRING, C(dir), "DIR",
      "write one text file per anomaly type into DIR (several files: into DIR/<file>/)", 0, 0, NULL, 0},
@@ -145,6 +145,21 @@ static int dir_writable(const char *dir)
     }
     fprintf(stderr, "isolde: -d %s: cannot write %s: %s\n", dir, path, strerror(errno));
     return -1;
+}
+
+/* The history's warnings on stderr, as file:line:col: warning: ... */
+static void print_warnings(const isolde_history *h)
+{
+    isolde_error w[8];
+    size_t n = 0;
+    if (isolde_history_warnings(h, w, sizeof w / sizeof w[0], &n, NULL)) return;
+    for (size_t i = 0; i < n && i < sizeof w / sizeof w[0]; i++) {
+        char line[1024];
+        isolde_error e = w[i];
+        snprintf(e.msg, sizeof e.msg, "warning: %s", w[i].msg);
+        isolde_error_text(&e, line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+    }
 }
 
 int cli_check_validate(const cli_check *c, isolde_workload w)
@@ -257,6 +272,7 @@ int cli_check_history(cli_check *c, const isolde_history *h)
     const char *name = c->files[c->at];
     isolde_result *r = NULL;
     isolde_error err;
+    print_warnings(h);
     if (isolde_check(h, &c->opts, &r, &err)) {
         if (!err.file[0] && name) snprintf(err.file, sizeof err.file, "%s", name);
         return cli_check_failed(c, &err);

@@ -14,8 +14,9 @@ void cmd_check_help(FILE *out, cli_style st)
     cli_check_init(&c);
     cli_table t = cli_check_table(&c);
     cli_doc_usage(out, st, "isolde check [options] FILE...");
-    cli_doc_text(out, st, "Reads each history (Jepsen EDN, elle-cli JSON, JSON lines, OneLite, IsoCheck,\n"
-                          "jepsen.log), checks it and prints the verdict with a proof of every anomaly.\n");
+    cli_doc_text(out, st, "Reads each history (Jepsen EDN or history.txt, elle-cli JSON, JSON lines, OneLite,\n"
+                          "IsoCheck, jepsen.log; gzip-compressed too; - for standard input), checks it and\n"
+                          "prints the verdict with a proof of every anomaly.\n");
     cli_help(out, st, &t, 1);
     cli_doc_item(out, st, "-h, --help", "this text");
     cli_doc_item(out, st, "-V, --version", "print the version");

@@ -3,7 +3,7 @@
 # those named as arguments (make fuzz and sanitize-clang: clang and its
 # sanitizer and libFuzzer runtime).
 need=""
-for p in build-essential pkg-config libcmocka-dev libsqlite3-dev python3 "$@"; do
+for p in build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev python3 "$@"; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 [ -z "$need" ] && exit 0

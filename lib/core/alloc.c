@@ -4,6 +4,10 @@
  * unwinds (longjmp) to the guard, which frees the pool and reports an
  * error instead of the process dying.
  *
+ * A guard that asks for it (iso_guard_catch_bus) is unwound the same way
+ * by a bus fault, which is how reading a mapped file that another process
+ * truncates fails with an error instead of killing the process.
+ *
  * A pool is shared by the guard's thread and the worker threads it starts
  * (iso_guard_enter), so it has a lock; it lives on the heap and outlives a
  * guard that ended well until its last block is freed. A block's header
@@ -13,6 +17,7 @@
 
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +43,8 @@ struct iso_guard {
     struct pool *pool;
     size_t asked;      /* bytes of the allocation that failed */
     int failed;        /* set by a worker thread whose allocation failed */
+    int bus;           /* a bus fault unwinds it (iso_guard_catch_bus) */
+    int bus_fault;     /* one did: the call fails with ISOLDE_ERR_IO */
 };
 
 static _Thread_local struct iso_guard *current;
@@ -227,6 +234,49 @@ int iso_try_grow(void **arr, size_t *cap, size_t need, size_t sz)
     return q ? 0 : -1;
 }
 
+/* ---- bus faults ------------------------------------------------------------ */
+
+/* A bus fault on a thread whose guard catches them (it reads a mapped
+ * file that shrank): unwind that guard. Any other: the default action,
+ * as if this handler had never been installed. SA_NODEFER: SIGBUS is not
+ * left blocked once the jump has left the handler. */
+static void on_bus(int sig)
+{
+    struct iso_guard *g = current;
+    if (g && g->bus) {
+        g->bus_fault = 1;
+        longjmp(g->jb, 1);
+    }
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+}
+
+/* Ours is SIGBUS's handler: 1; installed if the program has none of its
+ * own (two threads installing it at once install the same); else 0. */
+static int bus_handler(void)
+{
+    struct sigaction now, sa;
+    if (sigaction(SIGBUS, NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO)) return 0;
+    if (now.sa_handler == on_bus) return 1;
+    if (now.sa_handler != SIG_DFL) return 0;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_bus;
+    sa.sa_flags = SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(SIGBUS, &sa, NULL) == 0;
+}
+
+int iso_guard_catch_bus(int on)
+{
+    if (!current || (on && !bus_handler())) return -1;
+    current->bus = on;
+    return 0;
+}
+
 /* ---- guards ---------------------------------------------------------------- */
 
 static struct pool *pool_new(void)
@@ -262,12 +312,14 @@ static void pool_detach(struct pool *p)
     }
 }
 
-static int nomem(isolde_error *err, size_t asked)
+/* Why guard g unwound, into err. */
+static int unwound(isolde_error *err, const struct iso_guard *g)
 {
     if (!err) return -1;
     memset(err, 0, sizeof *err);
-    err->code = ISOLDE_ERR_NOMEM;
-    snprintf(err->msg, sizeof err->msg, "out of memory (asked for %zu bytes)", asked);
+    err->code = g->bus_fault ? ISOLDE_ERR_IO : ISOLDE_ERR_NOMEM;
+    if (g->bus_fault) snprintf(err->msg, sizeof err->msg, "the file shrank while it was read (SIGBUS)");
+    else snprintf(err->msg, sizeof err->msg, "out of memory (asked for %zu bytes)", g->asked);
     return -1;
 }
 
@@ -278,7 +330,8 @@ int iso_guarded(int (*fn)(void *arg), void *arg, isolde_error *err)
     struct pool *p = g ? pool_new() : NULL;
     if (!p) {
         free(g);
-        return nomem(err, sizeof *g + sizeof *p);
+        struct iso_guard none = {.asked = sizeof *g + sizeof *p};
+        return unwound(err, &none);
     }
     g->pool = p;
     int rc;
@@ -290,7 +343,7 @@ int iso_guarded(int (*fn)(void *arg), void *arg, isolde_error *err)
     } else {
         current = NULL;
         pool_free_all(p);
-        rc = nomem(err, g->asked);
+        rc = unwound(err, g);
     }
     free(g);
     return rc;
@@ -304,7 +357,7 @@ int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg)
         fn(arg);
         return 0;
     }
-    struct iso_guard local = {.pool = g->pool};
+    struct iso_guard local = {.pool = g->pool, .bus = g->bus};
     struct iso_guard *outer = current;
     int rc = 0;
     current = &local;
@@ -312,7 +365,8 @@ int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg)
         fn(arg);
     } else {
         __atomic_store_n(&g->failed, 1, __ATOMIC_RELAXED);
-        g->asked = local.asked;
+        if (local.bus_fault) __atomic_store_n(&g->bus_fault, 1, __ATOMIC_RELAXED);
+        else g->asked = local.asked;
         rc = -1;
     }
     current = outer;

@@ -77,6 +77,13 @@ int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg);
 /* Unwind the calling thread's guard as if memory had run out (after a
  * thread of it did). Does not return when a guard is active. */
 void iso_guard_raise(void);
+/* While on, a bus fault (SIGBUS) on this thread or a worker it starts
+ * unwinds the guard as running out of memory does, and the call fails
+ * with ISOLDE_ERR_IO: for reading a mapped file, whose pages vanish if
+ * another process truncates it. The library's SIGBUS handler is installed
+ * (once) only where the program has none of its own; -1 when it is not
+ * there (or no guard runs): then map nothing that may shrink. */
+int iso_guard_catch_bus(int on);
 
 /* Test hooks: fail every allocation after the next n (0: none fail);
  * failed allocations outside any guard so far. */

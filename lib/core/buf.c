@@ -72,3 +72,18 @@ void iso_buf_free(iso_buf *b)
     b->p = NULL;
     b->n = b->cap = 0;
 }
+
+/* The length of the valid UTF-8 sequence at p[0, n) (not overlong, no
+ * surrogate, at most U+10FFFF), or 0. */
+size_t iso_utf8_len(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0];
+    size_t k = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (!k || n < k) return 0;
+    for (size_t i = 1; i < k; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0) || (c == 0xf0 && p[1] < 0x90) ||
+        (c == 0xf4 && p[1] >= 0x90))
+        return 0;
+    return k;
+}

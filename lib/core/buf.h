@@ -24,6 +24,9 @@ void iso_buf_printf(iso_buf *b, const char *fmt, ...) __attribute__((format(prin
 /* A span of ns nanoseconds in the unit that suits it, three significant
  * digits: "850 ns", "12.5 µs", "3.07 ms", "1.5 s", "4217 s". */
 void iso_buf_duration(iso_buf *b, int64_t ns);
+/* The length of the valid UTF-8 sequence of 2 to 4 bytes at p[0, n) (not
+ * overlong, no surrogate, at most U+10FFFF), or 0. */
+size_t iso_utf8_len(const unsigned char *p, size_t n);
 /* Returns the NUL-terminated contents (owned by b). */
 const char *iso_buf_cstr(iso_buf *b);
 void iso_buf_free(iso_buf *b);

@@ -1,10 +1,34 @@
-/* core/error.c -- filling an isolde_error, and running a public call. */
+/* core/error.c -- filling an isolde_error (its message never holds raw
+ * bytes: see escape_bytes), and running a public call. */
 #include "core/error.h"
 #include "core/alloc.h"
+#include "core/buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+/* msg with control bytes and bytes that are not UTF-8 shown as \xNN, so
+ * that a message never echoes raw input to a terminal or a JSON report. */
+static void escape_bytes(char *msg, size_t cap)
+{
+    char out[sizeof ((isolde_error *)0)->msg];
+    const unsigned char *p = (const unsigned char *)msg;
+    size_t n = strlen(msg), o = 0;
+    for (size_t i = 0; i < n && o + 5 < sizeof out;) {
+        size_t k = p[i] >= 0x80 ? iso_utf8_len(p + i, n - i) : p[i] >= 0x20 && p[i] != 0x7f;
+        if (k) {
+            if (o + k >= sizeof out) break;
+            memcpy(out + o, p + i, k);
+            o += k;
+            i += k;
+        } else {
+            o += (size_t)snprintf(out + o, sizeof out - o, "\\x%02x", p[i++]);
+        }
+    }
+    out[o] = 0;
+    snprintf(msg, cap, "%s", out);
+}
 
 int iso_fail(isolde_error *err, isolde_status code, const char *file, long line, long col,
              const char *fmt, ...)
@@ -18,6 +42,7 @@ int iso_fail(isolde_error *err, isolde_status code, const char *file, long line,
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    escape_bytes(err->msg, sizeof err->msg);
     return -1;
 }
 

@@ -1,6 +1,7 @@
 /* core/value.c -- interning of atoms, composite storage and printing of values. */
 #include "core/value.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,22 @@ iso_val iso_int_text(iso_store *s, const char *p, size_t n)
     return iso_atom(s, ISO_TAG_BIG, p, n);
 }
 
+int iso_big_int64(const iso_store *s, iso_val v, int64_t *out)
+{
+    if (iso_tag(v) != ISO_TAG_BIG) return 0;
+    size_t n;
+    const char *p = iso_atom_text(s, v, &n);
+    int neg = n && p[0] == '-';
+    uint64_t m = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (size_t i = (size_t)neg; i < n; i++) {
+        unsigned d = (unsigned)(p[i] - '0');
+        if (d > 9 || m > (lim - d) / 10) return 0;
+        m = m * 10 + d;
+    }
+    *out = !neg ? (int64_t)m : m > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)m;
+    return 1;
+}
+
 const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len)
 {
     const struct iso_atom *a = &s->atoms[iso_payload(v)];
@@ -216,13 +233,17 @@ void iso_json_string(iso_buf *out, const char *p, size_t n)
     iso_buf_put(out, "\"", 1);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)p[i];
+        size_t k = c >= 0x80 ? iso_utf8_len((const unsigned char *)p + i, n - i) : 1;
         if (c == '"' || c == '\\') {
             char e[2] = {'\\', (char)c};
             iso_buf_put(out, e, 2);
         } else if (c < 0x20) {
             iso_buf_printf(out, "\\u%04x", c);
+        } else if (!k) { /* not UTF-8: U+FFFD, as a JVM reader of the bytes makes it */
+            iso_buf_puts(out, "\\ufffd");
         } else {
-            iso_buf_put(out, (const char *)&c, 1);
+            iso_buf_put(out, p + i, k);
+            i += k - 1;
         }
     }
     iso_buf_put(out, "\"", 1);
@@ -290,6 +311,16 @@ static void print_val(const iso_store *s, iso_val v, iso_buf *out, int json)
 
 void iso_val_edn(const iso_store *s, iso_val v, iso_buf *out) { print_val(s, v, out, 0); }
 void iso_val_json(const iso_store *s, iso_val v, iso_buf *out) { print_val(s, v, out, 1); }
+
+const char *iso_val_words(const iso_store *s, iso_val v, int json, char *buf, size_t size)
+{
+    iso_buf b = {0};
+    print_val(s, v, &b, json);
+    snprintf(buf, size, "%s", iso_buf_cstr(&b));
+    if (b.n >= size && size > 4) memcpy(buf + size - 4, "...", 4);
+    iso_buf_free(&b);
+    return buf;
+}
 
 int iso_val_cmp(const iso_store *s, iso_val a, iso_val b)
 {

@@ -77,6 +77,21 @@ void iso_store_free(iso_store *s);
 iso_val iso_atom(iso_store *s, unsigned tag, const char *text, size_t len);
 /* An integer from decimal text: inline if it fits, else a BIG atom. */
 iso_val iso_int_text(iso_store *s, const char *text, size_t len);
+/* v is an integer of any size (inline or BIG): Elle's integer?. */
+static inline int iso_is_integer(iso_val v)
+{
+    return iso_tag(v) == ISO_TAG_INT || iso_tag(v) == ISO_TAG_BIG;
+}
+/* v as a 64-bit integer, exactly: 1 when v is an integer that fits in
+ * [INT64_MIN, INT64_MAX], else 0 (*out untouched). iso_big_int64 is its
+ * case of a BIG atom. */
+int iso_big_int64(const iso_store *s, iso_val v, int64_t *out);
+static inline int iso_val_int64(const iso_store *s, iso_val v, int64_t *out)
+{
+    if (!iso_is_int(v)) return iso_big_int64(s, v, out);
+    *out = iso_as_int(v);
+    return 1;
+}
 const char *iso_atom_text(const iso_store *s, iso_val v, size_t *len);
 /* The text of a name however a format spells it -- keyword, string or
  * symbol (:append, "append", append) -- or NULL for any other value. */
@@ -138,7 +153,11 @@ static inline uint64_t iso_val_hash(const iso_store *s, iso_val v)
 /* Printing. EDN prints keywords as :k; JSON prints them as "k". */
 void iso_val_edn(const iso_store *s, iso_val v, iso_buf *out);
 void iso_val_json(const iso_store *s, iso_val v, iso_buf *out);
-/* JSON string literal with escapes. */
+/* v printed (EDN, or JSON) into buf for a message, cut short with "..."
+ * to fit size; returns buf. */
+const char *iso_val_words(const iso_store *s, iso_val v, int json, char *buf, size_t size);
+/* JSON string literal with escapes; bytes that are not UTF-8 become
+ * U+FFFD (\ufffd), so that the output is always valid JSON. */
 void iso_json_string(iso_buf *out, const char *p, size_t n);
 
 /* Total order for sorting values in reports (ints by value, then atoms by

@@ -44,18 +44,18 @@ void iso_rd_release(iso_rd *rd)
     iso_buf_free(&rd->scratch);
 }
 
-static int vfail(iso_rd *rd, size_t line, size_t col, const char *fmt, va_list ap)
+static int vfail(iso_rd *rd, isolde_status code, size_t line, size_t col, const char *fmt, va_list ap)
 {
     char msg[sizeof rd->err->msg];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    return iso_fail(rd->err, ISOLDE_ERR_PARSE, rd->name, (long)line, (long)col, "%s", msg);
+    return iso_fail(rd->err, code, rd->name, (long)line, (long)col, "%s", msg);
 }
 
 int iso_rd_fail(iso_rd *rd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vfail(rd, rd->line, (size_t)iso_rd_col(rd), fmt, ap);
+    vfail(rd, ISOLDE_ERR_PARSE, rd->line, (size_t)iso_rd_col(rd), fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -64,7 +64,16 @@ int iso_rd_fail_at(iso_rd *rd, size_t line, size_t col, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vfail(rd, line, col, fmt, ap);
+    vfail(rd, ISOLDE_ERR_PARSE, line, col, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int iso_rd_limit(iso_rd *rd, size_t line, size_t col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(rd, ISOLDE_ERR_LIMIT, line, col, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -74,6 +83,9 @@ int iso_rd_unexpected(iso_rd *rd, const char *expected)
     if (iso_rd_eof(rd))
         return iso_rd_fail(rd, "unexpected end of input, expected %s", expected);
     unsigned char c = (unsigned char)rd->p[rd->pos];
+    if (rd->len - rd->pos >= 3 && memcmp(rd->p + rd->pos, "\xef\xbb\xbf", 3) == 0)
+        return iso_rd_fail(rd, "a byte order mark (0xef 0xbb 0xbf) inside the input, expected %s "
+                               "(were files joined together?)", expected);
     if (c > 32 && c < 127)
         return iso_rd_fail(rd, "unexpected '%c', expected %s", c, expected);
     return iso_rd_fail(rd, "unexpected byte 0x%02x, expected %s", c, expected);
@@ -82,10 +94,10 @@ int iso_rd_unexpected(iso_rd *rd, const char *expected)
 int iso_rd_open(iso_rd *rd, size_t base, uint8_t kind)
 {
     if (rd->n_frames - base >= ISO_MAX_DEPTH)
-        return iso_rd_fail(rd, "nesting deeper than %d", ISO_MAX_DEPTH);
+        return iso_rd_limit(rd, rd->line, (size_t)iso_rd_col(rd), "nesting deeper than %d", ISO_MAX_DEPTH);
     ISO_GROW(rd->frames, rd->cap_frames, rd->n_frames + 1);
     rd->frames[rd->n_frames++] = (struct iso_rd_frame){
-        rd->pos, (uint32_t)rd->n_items, iso_rd_u32(rd->line), iso_rd_u32((size_t)iso_rd_col(rd)), kind};
+        rd->pos, rd->n_items, iso_rd_u32(rd->line), iso_rd_u32((size_t)iso_rd_col(rd)), kind};
     return 0;
 }
 
@@ -200,12 +212,61 @@ iso_val iso_rd_list_end(iso_rd *rd, iso_val key, size_t base, const char *open, 
     return v;
 }
 
-iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind)
+/* Keys of a map (stride 2) or the items of a set (stride 1) in it[0, n):
+ * 1 with *key the first that a later one repeats, or 0; with keep_last,
+ * every such earlier entry is taken out and *n shrinks. Small ones are
+ * compared pairwise, larger ones through a table of positions by hash. */
+static int repeated_keys(const iso_store *s, iso_val *it, size_t *n, size_t stride, int keep_last, iso_val *key)
 {
-    struct iso_rd_frame *f = &rd->frames[--rd->n_frames];
-    iso_val v = iso_rd_seq(rd, kind, items_from(rd, f->items), rd->n_items - f->items);
+    size_t keys = *n / stride, first = SIZE_MAX, slots = 16, out = 0;
+    if (keys < 2) return 0;
+    while (slots < 2 * keys) slots *= 2;
+    uint32_t *table = keys > 16 ? iso_xcalloc(slots, sizeof *table) : NULL; /* position + 1 */
+    uint8_t *drop = keep_last ? iso_xcalloc(keys, 1) : NULL;
+    for (size_t i = keys; i-- > 0;) { /* from the last: an entry is dropped when a later key equals it */
+        iso_val k = it[i * stride];
+        int seen = 0;
+        if (!table) {
+            for (size_t j = i + 1; j < keys && !seen; j++) seen = iso_val_eq(s, k, it[j * stride]);
+        } else {
+            size_t at = iso_val_hash(s, k) & (slots - 1);
+            for (; table[at] && !seen; at = (at + 1) & (slots - 1)) seen = iso_val_eq(s, k, it[(table[at] - 1) * stride]);
+            if (!seen) table[at] = (uint32_t)i + 1;
+        }
+        if (seen) first = i;
+        if (seen && drop) drop[i] = 1;
+    }
+    if (first != SIZE_MAX) *key = it[first * stride];
+    for (size_t i = 0; drop && i < keys; i++)
+        if (!drop[i]) memmove(it + stride * out++, it + stride * i, stride * sizeof *it);
+    if (drop) *n = out * stride;
+    iso_free(table);
+    iso_free(drop);
+    return first != SIZE_MAX;
+}
+
+int iso_rd_close(iso_rd *rd, enum iso_seq_kind kind, int json, iso_val *out)
+{
+    struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
+    size_t n = rd->n_items - f->items;
+    iso_val none[1];
+    iso_val *it = rd->items ? rd->items + f->items : none; /* never NULL + 0, nor NULL to memcpy */
+    if (n > ISO_MAX_ITEMS)
+        return iso_rd_limit(rd, f->line, f->col, "a collection of more than %zu items", ISO_MAX_ITEMS);
+    iso_val key;
+    if ((kind == ISO_SEQ_MAP || kind == ISO_SEQ_SET) && (!json || rd->h) &&
+        repeated_keys(rd->store, it, &n, kind == ISO_SEQ_MAP ? 2 : 1, json, &key)) {
+        char d[80];
+        iso_val_words(rd->store, key, json, d, sizeof d);
+        if (!json)
+            return iso_rd_fail_at(rd, f->line, f->col, "%s %s twice in this %s (EDN allows each once)",
+                                  kind == ISO_SEQ_MAP ? "key" : "item", d, kind == ISO_SEQ_MAP ? "map" : "set");
+        iso_history_warn(rd->h, ISO_WARN_DUP_KEY, f->line, f->col, d);
+    }
+    rd->n_frames--;
+    *out = iso_rd_seq(rd, kind, it, n);
     rd->n_items = f->items;
-    return v;
+    return 0;
 }
 
 iso_val iso_rd_int(iso_rd *rd, const char *p, size_t n)
@@ -298,7 +359,7 @@ static int escape(iso_rd *rd, const char *from, const char *to)
 }
 
 /* The general case of iso_rd_string: escapes, raw control bytes, errors. */
-static int string_slow(iso_rd *rd, iso_val *out, int json)
+__attribute__((noinline)) static int string_slow(iso_rd *rd, iso_val *out, int json)
 {
     static const char *const from[] = {"\"\\'bfnrt", "\"\\/bfnrt"};
     static const char *const to[] = {"\"\\'\b\f\n\r\t", "\"\\/\b\f\n\r\t"};
@@ -309,7 +370,11 @@ static int string_slow(iso_rd *rd, iso_val *out, int json)
         char c = rd->p[rd->pos];
         if (c == '"') {
             const char *p = escaped ? rd->scratch.p : rd->p + start;
-            *out = iso_rd_atom(rd, ISO_TAG_STR, p, escaped ? rd->scratch.n : rd->pos - start);
+            size_t n = escaped ? rd->scratch.n : rd->pos - start;
+            if (n > ISO_MAX_ATOM)
+                return iso_rd_limit(rd, line, col, "a string of %zu bytes: isolde reads at most %zu", n,
+                                    ISO_MAX_ATOM);
+            *out = iso_rd_atom(rd, ISO_TAG_STR, p, n);
             rd->pos++;
             return 0;
         }
@@ -336,6 +401,7 @@ int iso_rd_string(iso_rd *rd, iso_val *out, int json)
     size_t start = rd->pos + 1, i = start;
     while (i < rd->len && p[i] != '"' && p[i] != '\\' && (unsigned char)p[i] >= 0x20) i++;
     if (i == rd->len || p[i] != '"') return string_slow(rd, out, json);
+    if (__builtin_expect(i - start > ISO_MAX_ATOM, 0)) return string_slow(rd, out, json); /* its error */
     *out = iso_rd_atom(rd, ISO_TAG_STR, p + start, i - start);
     rd->pos = i + 1;
     return 0;

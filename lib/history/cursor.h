@@ -21,7 +21,7 @@
 /* One open composite (or EDN #_ / #tag prefix) of a value being parsed. */
 struct iso_rd_frame {
     size_t start;        /* offset of the opener in the input */
-    uint32_t items;      /* n_items when it opened */
+    size_t items;        /* n_items when it opened */
     uint32_t line, col;  /* where it opened */
     uint8_t kind;        /* reader-specific */
 };
@@ -80,16 +80,39 @@ static inline void iso_rd_newline(iso_rd *rd)
 int iso_rd_fail(iso_rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int iso_rd_fail_at(iso_rd *rd, size_t line, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* "unexpected 'x'" / "unexpected end of input" at the cursor. */
+/* "unexpected 'x'" / "unexpected end of input" at the cursor (bytes that
+ * are not printable ASCII shown escaped). */
 int iso_rd_unexpected(iso_rd *rd, const char *expected);
+/* A limit of history.h passed at line:col: ISOLDE_ERR_LIMIT; returns -1. */
+int iso_rd_limit(iso_rd *rd, size_t line, size_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* An atom of n bytes at the cursor: 0, or -1 past ISO_MAX_ATOM. */
+static inline int iso_rd_atom_fits(iso_rd *rd, size_t n)
+{
+    if (n <= ISO_MAX_ATOM) return 0;
+    return iso_rd_limit(rd, rd->line, (size_t)(rd->pos - rd->line_start) + 1,
+                        "a token of %zu bytes: isolde reads at most %zu", n, ISO_MAX_ATOM);
+}
 
 /* Intern an atom; atoms of up to 8 bytes (keys, "ok", "append", small
  * keywords) hit a direct-mapped cache instead of hashing their text. */
+/* The bytes p[0, n), n <= 8, as a word that no other n bytes make: two
+ * overlapping fixed-size loads (no call to memcpy for a variable size). */
+static inline uint64_t iso_rd_short_key(const char *p, size_t n)
+{
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + n - 4, 4);
+        return lo | (uint64_t)hi << 32;
+    }
+    return n ? (uint8_t)p[0] | (uint64_t)(uint8_t)p[n / 2] << 8 | (uint64_t)(uint8_t)p[n - 1] << 16 : 0;
+}
+
 static inline iso_val iso_rd_atom(iso_rd *rd, unsigned tag, const char *p, size_t n)
 {
     if (n > 8) return iso_atom(rd->store, tag, p, n);
-    uint64_t bytes = 0;
-    memcpy(&bytes, p, n);
+    uint64_t bytes = iso_rd_short_key(p, n);
     uint32_t tag_len = (uint32_t)(tag << 8 | n);
     struct iso_rd_short *e = &rd->cache[((bytes + tag_len) * 0x9e3779b97f4a7c15ull) >> 56];
     if (e->bytes != bytes || e->tag_len != tag_len) {
@@ -176,6 +199,29 @@ static inline void iso_rd_name_keep(iso_rd *rd, const char *p, size_t len, iso_v
     n->v = v;
 }
 
+/* The keys of an op map read field by field (no map built): a key seen
+ * twice, or more than 8 keys that are no op field, send the map to the
+ * general parser, which builds it and so judges repeated keys. The op
+ * fields are told apart at the end, by counting (no test per key). */
+typedef struct iso_rd_keys { iso_val other[8]; unsigned n_other; } iso_rd_keys;
+/* Key k, no op field, is new in this map: 1; else 0. */
+static inline int iso_rd_other_key_new(iso_rd_keys *ks, iso_val k)
+{
+    for (unsigned i = 0; i < ks->n_other; i++)
+        if (ks->other[i] == k) return 0;
+    if (ks->n_other == 8) return 0;
+    ks->other[ks->n_other++] = k;
+    return 1;
+}
+/* The n keys read were all different: as many as the fields set (have[],
+ * 8 bytes of 0 or 1) and the other keys. */
+static inline int iso_rd_keys_distinct(const uint8_t have[8], const iso_rd_keys *ks, size_t n)
+{
+    uint64_t w;
+    memcpy(&w, have, 8);
+    return (size_t)__builtin_popcountll(w) + ks->n_other == n;
+}
+
 /* The cursor and stacks as they were, to read a form again. */
 typedef struct iso_rd_mark { size_t pos, line, line_start, n_items, n_frames; } iso_rd_mark;
 static inline iso_rd_mark iso_rd_save(const iso_rd *rd)
@@ -236,8 +282,12 @@ int iso_rd_list_start(iso_rd *rd, iso_val key, const char **q, const char *end, 
  * pushed since base: stored, popped, and kept for iso_rd_list_start. */
 iso_val iso_rd_list_end(iso_rd *rd, iso_val key, size_t base, const char *open, const char *close);
 
-/* Pop the top frame, copying its items into a composite of kind. */
-iso_val iso_rd_close(iso_rd *rd, enum iso_seq_kind kind);
+/* Pop the top frame, copying its items into a composite of kind: 0, or
+ * -1 when it holds more than ISO_MAX_ITEMS, or (maps and sets) a key
+ * twice -- in EDN an error, as Clojure's reader has it; in a JSON history
+ * the last one counts (as JSON parsers do) and the history gets a warning
+ * (bare JSON values keep every entry, for their reader to judge). */
+int iso_rd_close(iso_rd *rd, enum iso_seq_kind kind, int json, iso_val *out);
 /* A composite of items (shared with a recent equal one when small). */
 iso_val iso_rd_seq(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, size_t n);
 

@@ -1,7 +1,8 @@
 /*
  * history/detect.c -- guess a history's format from its first bytes: '#' comment
  * lines (IsoCheck), a {"history": ...} header (OneLite), JSON arrays and
- * objects (a '"' key), jepsen.log text lines, and EDN for everything else.
+ * objects (a '"' key), history.txt's tab-separated op lines, jepsen.log
+ * text lines, and EDN for everything else.
  */
 #include "history/read.h"
 
@@ -52,10 +53,24 @@ static isolde_format detect_object(const char *p, size_t i, size_t len)
     return i < len && p[i] == '"' ? ISOLDE_FORMAT_ONELITE : ISOLDE_FORMAT_JSONL;
 }
 
+/* At i: one token, a tab and a type keyword with a tab after it -- an op
+ * line of history.txt ("3\t:invoke\t:read\tnil"). */
+static int txt_line(const char *p, size_t i, size_t len)
+{
+    static const char *const types[] = {":invoke\t", ":ok\t", ":fail\t", ":info\t"};
+    size_t j = i;
+    while (j < len && p[j] != '\t' && p[j] != '\n' && p[j] != ' ') j++;
+    if (j == i || j == len || p[j] != '\t') return 0;
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+        if (has_at(p, j + 1, len, types[k])) return 1;
+    return 0;
+}
+
 isolde_format iso_detect_format(const char *p, size_t len)
 {
     size_t i = skip_ws(p, 0, len);
     if (i == len) return ISOLDE_FORMAT_EDN;
+    if (txt_line(p, i, len)) return ISOLDE_FORMAT_JEPSEN_TXT;
     size_t j = skip_ws(p, i + 1, len);
     switch (p[i]) {
     case '#': return detect_hash(p, i, len);

@@ -7,6 +7,7 @@
  * of atom ids (see FIELD_ATOMS) rather than of text.
  */
 #include "history/history.h"
+#include "core/keys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,15 +84,29 @@ static long atom_id(iso_val v, long lo, long n)
     return id >= (uint64_t)lo && id < (uint64_t)(lo + n) ? (long)(id - (uint64_t)lo) : -1;
 }
 
-/* A short EDN rendering of v for messages. */
+/* Messages speak the input's syntax: :type and maps in EDN (and Jepsen's
+ * text formats), "type" and objects in JSON. */
+static int json_words(const isolde_history *h)
+{
+    return h->format == ISOLDE_FORMAT_JSON || h->format == ISOLDE_FORMAT_JSONL ||
+           h->format == ISOLDE_FORMAT_ISOCHECK || h->format == ISOLDE_FORMAT_ONELITE;
+}
+
+static const char *fw(const isolde_history *h, enum field f)
+{
+    static const char *const words[2][N_FIELDS] = {
+        {":type", ":process", ":f", ":value", ":error", ":time", ":index"},
+        {"\"type\"", "\"process\"", "\"f\"", "\"value\"", "\"error\"", "\"time\"", "\"index\""}};
+    return words[json_words(h)][f];
+}
+
+/* Between a field and its value in a message: ":index 5", "\"index\": 5". */
+static const char *fsep(const isolde_history *h) { return json_words(h) ? ": " : " "; }
+
+/* A short rendering of v for messages, in the input's syntax. */
 static const char *describe(const isolde_history *h, iso_val v, char *buf, size_t size)
 {
-    iso_buf b = {0};
-    iso_val_edn(&h->store, v, &b);
-    snprintf(buf, size, "%s", iso_buf_cstr(&b));
-    if (b.n >= size && size > 4) memcpy(buf + size - 4, "...", 4);
-    iso_buf_free(&b);
-    return buf;
+    return iso_val_words(&h->store, v, json_words(h), buf, size);
 }
 
 static int op_type(const isolde_history *h, const iso_val *fields, const uint8_t *have,
@@ -100,37 +115,83 @@ static int op_type(const isolde_history *h, const iso_val *fields, const uint8_t
     char d[64];
     if (!have[F_TYPE])
         return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                        ":type missing (must be one of invoke, ok, fail, info)");
+                        "%s missing (must be one of invoke, ok, fail, info)", fw(h, F_TYPE));
     long t = atom_id(fields[F_TYPE], FIELD_ATOMS, TYPE_ATOMS);
     if (t < 0)
         return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                        ":type must be one of invoke, ok, fail, info, got %s",
+                        "%s must be one of invoke, ok, fail, info, got %s", fw(h, F_TYPE),
                         describe(h, fields[F_TYPE], d, sizeof d));
     op->type = (uint8_t)(t / 2);
     return 0;
 }
 
+/* An integer field (:time, :index) as 64 bits, exactly; a larger integer
+ * is refused with the limit, anything else as not an integer. */
+static int int64_field(const isolde_history *h, enum field f, iso_val v, const iso_op *op,
+                       int64_t *out, isolde_error *err)
+{
+    char d[64];
+    if (iso_val_int64(&h->store, v, out)) return 0;
+    if (iso_is_integer(v))
+        return iso_fail(err, ISOLDE_ERR_LIMIT, h->name, op->line, op->col,
+                        "%s%s%s does not fit in 64 bits (from %lld to %lld)", fw(h, f), fsep(h),
+                        describe(h, v, d, sizeof d), (long long)INT64_MIN, (long long)INT64_MAX);
+    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col, "%s must be an integer, got %s",
+                    fw(h, f), describe(h, v, d, sizeof d));
+}
+
+/* Jepsen's dense rule: ops are numbered 0, 1, 2 ... in file order, and an
+ * op that has an :index anyway must have its number. */
+static int dense_index(isolde_history *h, const iso_val *fields, const uint8_t *have, iso_op *op,
+                       isolde_error *err)
+{
+    char d[64];
+    int given = have[F_INDEX] && !iso_is_nil(fields[F_INDEX]);
+    op->index = (int64_t)(h->index_base == SIZE_MAX ? h->n_ops : h->index_base + h->n_ops);
+    int64_t i;
+    if (!given || (h->index_base != SIZE_MAX && iso_val_int64(&h->store, fields[F_INDEX], &i) && i == op->index))
+        return 0;
+    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
+                    "%s%s%s where op %lld belongs: the first op had no %s, so ops are "
+                    "numbered 0, 1, 2 ... in file order",
+                    fw(h, F_INDEX), fsep(h), describe(h, fields[F_INDEX], d, sizeof d), (long long)op->index,
+                    fw(h, F_INDEX));
+}
+
+/* Given indices: every op has one, each greater than the one before. */
+static int given_index(isolde_history *h, const iso_val *fields, const uint8_t *have, iso_op *op,
+                       isolde_error *err)
+{
+    char d[64];
+    if (!have[F_INDEX] || !iso_is_integer(fields[F_INDEX]))
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
+                        "integer %s required (the first op had one)%s%s", fw(h, F_INDEX),
+                        have[F_INDEX] ? ", got " : "",
+                        have[F_INDEX] ? describe(h, fields[F_INDEX], d, sizeof d) : "");
+    if (int64_field(h, F_INDEX, fields[F_INDEX], op, &op->index, err)) return -1;
+    const iso_op *prev = h->n_ops ? &h->ops[h->n_ops - 1] : NULL;
+    if (!prev && !h->has_before) return 0;
+    int64_t before = prev ? prev->index : h->before_index;
+    uint32_t line = prev ? prev->line : h->before_line;
+    if (op->index > before) return 0;
+    if (op->index == before)
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
+                        "duplicate %s%s%lld (the op at line %u has it too): each op needs its own",
+                        fw(h, F_INDEX), fsep(h), (long long)op->index, line);
+    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
+                    "%s%s%lld after %s%s%lld (line %u): ops must be in increasing %s order",
+                    fw(h, F_INDEX), fsep(h), (long long)op->index, fw(h, F_INDEX), fsep(h), (long long)before,
+                    line, fw(h, F_INDEX));
+}
+
 static int op_numbers(isolde_history *h, const iso_val *fields, const uint8_t *have,
                       iso_op *op, isolde_error *err)
 {
-    char d[64];
     iso_val t = fields[F_TIME];
-    if (have[F_TIME] && !iso_is_nil(t) && !iso_is_int(t))
-        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col, ":time must be an integer, got %s",
-                        describe(h, t, d, sizeof d));
-    op->time = have[F_TIME] && iso_is_int(t) ? iso_as_int(t) : -1;
-    if (h->n_ops == 0 && !h->index_fixed) h->dense_index = !have[F_INDEX];
-    if (h->dense_index) {
-        op->index = (int64_t)h->n_ops;
-        return 0;
-    }
-    if (!have[F_INDEX] || !iso_is_int(fields[F_INDEX]))
-        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                        "integer :index required (the first op had one)%s%s",
-                        have[F_INDEX] ? ", got " : "",
-                        have[F_INDEX] ? describe(h, fields[F_INDEX], d, sizeof d) : "");
-    op->index = iso_as_int(fields[F_INDEX]);
-    return 0;
+    op->time = -1;
+    if (have[F_TIME] && !iso_is_nil(t) && int64_field(h, F_TIME, t, op, &op->time, err)) return -1;
+    if (h->n_ops == 0 && !h->index_fixed) h->dense_index = !(have[F_INDEX] && iso_is_integer(fields[F_INDEX]));
+    return h->dense_index ? dense_index(h, fields, have, op, err) : given_index(h, fields, have, op, err);
 }
 
 int iso_history_field(iso_val key)
@@ -145,8 +206,8 @@ int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line, uint32
     char d[64];
     iso_store *s = &h->store;
     if (!iso_is_seq(map) || iso_seq_kind(s, map) != ISO_SEQ_MAP)
-        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col, "op must be a map, got %s",
-                        describe(h, map, d, sizeof d));
+        return iso_fail(err, ISOLDE_ERR_PARSE, h->name, line, col, "op must be %s, got %s",
+                        json_words(h) ? "an object" : "a map", describe(h, map, d, sizeof d));
     iso_val fields[ISO_OP_FIELDS] = {0};
     uint8_t have[ISO_OP_FIELDS] = {0};
     size_t n = iso_seq_len(s, map);
@@ -185,6 +246,156 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
     iso_history_add_op(h, &op, have[F_F] ? fields[F_F] : ISO_NIL,
                        have[F_ERROR] ? fields[F_ERROR] : ISO_NIL);
     return 0;
+}
+
+/* ---- warnings ------------------------------------------------------- */
+
+void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
+                      const char *what)
+{
+    iso_warn *w = &h->warn[kind];
+    if (!w->count++) {
+        w->line = line;
+        w->col = col;
+        snprintf(w->what, sizeof w->what, "%s", what);
+    }
+}
+
+void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines)
+{
+    for (int k = 0; k < ISO_WARN_KINDS; k++) {
+        const iso_warn *w = &h2->warn[k];
+        if (!w->count) continue;
+        size_t had = h->warn[k].count;
+        if (!had) iso_history_warn(h, (enum iso_warn_kind)k, iso_line_after(w->line, lines), w->col, w->what);
+        h->warn[k].count = had + w->count;
+    }
+}
+
+/* The first client completion whose process had no invocation open (Elle
+ * checks it as a transaction of its own), and how many there are. Small
+ * process numbers, the usual ones, index a table directly; others are
+ * interned. */
+static size_t unpaired_completions(const isolde_history *h, size_t *first)
+{
+    enum { SMALL = 1 << 16 };
+    iso_keys procs;
+    iso_keys_init(&procs, &h->store);
+    uint8_t *small = iso_xcalloc(SMALL, 1), *open = NULL;
+    size_t cap = 0, n = 0;
+    for (size_t i = 0; i < h->n_ops; i++) {
+        const iso_op *op = &h->ops[i];
+        uint8_t *at;
+        if (iso_is_int(op->process) && (uint64_t)iso_as_int(op->process) < SMALL) {
+            at = &small[iso_as_int(op->process)];
+        } else if (iso_op_is_client(op)) {
+            uint32_t p = iso_keys_intern(&procs, op->process);
+            if (p >= cap) {
+                size_t old = cap;
+                ISO_GROW(open, cap, (size_t)p + 1);
+                memset(open + old, 0, cap - old);
+            }
+            at = &open[p];
+        } else {
+            continue;
+        }
+        if (op->type != ISO_OP_INVOKE && !*at && !n++) *first = i;
+        *at = op->type == ISO_OP_INVOKE;
+    }
+    iso_keys_free(&procs);
+    iso_free(small);
+    iso_free(open);
+    return n;
+}
+
+static void warning(const isolde_history *h, isolde_error *out, uint32_t line, uint32_t col,
+                    const char *fmt, const char *what, size_t count)
+{
+    char more[64] = "";
+    if (count > 1) snprintf(more, sizeof more, " (%zu in all)", count);
+    memset(out, 0, sizeof *out);
+    snprintf(out->file, sizeof out->file, "%s", h->name);
+    out->line = line;
+    out->col = col;
+    int n = snprintf(out->msg, sizeof out->msg, fmt, what);
+    if (n >= 0 && (size_t)n < sizeof out->msg) snprintf(out->msg + n, sizeof out->msg - (size_t)n, "%s", more);
+}
+
+struct warn_call {
+    const isolde_history *h;
+    isolde_error *out;
+    size_t max, *n;
+};
+
+static int list_warnings(void *arg, isolde_error *err)
+{
+    struct warn_call *c = arg;
+    const isolde_history *h = c->h;
+    size_t n = 0, first = 0, unpaired = unpaired_completions(h, &first);
+    const iso_warn *dup = &h->warn[ISO_WARN_DUP_KEY];
+    if (dup->count && n < c->max)
+        warning(h, &c->out[n], dup->line, dup->col, "an object names key %s twice: the last one counts",
+                dup->what, dup->count);
+    n += dup->count > 0;
+    if (unpaired && n < c->max) {
+        const iso_op *op = &h->ops[first];
+        iso_buf p = {0};
+        iso_val_edn(&h->store, op->process, &p);
+        warning(h, &c->out[n], op->line, op->col,
+                "process %s completes an op it did not invoke: it is checked as a transaction of its own",
+                iso_buf_cstr(&p), unpaired);
+        iso_buf_free(&p);
+    }
+    n += unpaired > 0;
+    *c->n = n;
+    (void)err;
+    return 0;
+}
+
+isolde_status isolde_history_warnings(const isolde_history *h, isolde_error *out, size_t max, size_t *n,
+                                      isolde_error *err)
+{
+    struct warn_call c = {h, out, max, n};
+    *n = 0;
+    return iso_call(list_warnings, &c, err);
+}
+
+/* ---- nothing to check ------------------------------------------------ */
+
+static void no_op_why(const isolde_history *h, iso_buf *why)
+{
+    const char *f = isolde_format_name(h->format);
+    if (!h->n_lines) {
+        iso_buf_puts(why, "the input is empty");
+        return;
+    }
+    iso_buf_printf(why, "%zu line%s read as %s, and none is an op: ", h->n_lines, h->n_lines == 1 ? "" : "s", f);
+    if (h->format == ISOLDE_FORMAT_JEPSEN_LOG)
+        iso_buf_puts(why, "a jepsen.log op line has 'jepsen.util - PROCESS TYPE F VALUE'");
+    else
+        iso_buf_puts(why, "every line is blank or a comment");
+    if (h->looks_like != ISOLDE_FORMAT_AUTO && h->looks_like != h->format)
+        iso_buf_printf(why, "; it looks like %s (leave -f out, or give -f %s)", isolde_format_name(h->looks_like),
+                       isolde_format_name(h->looks_like));
+}
+
+int iso_history_no_client_op(const isolde_history *h, iso_buf *why)
+{
+    for (size_t i = 0; i < h->n_ops; i++)
+        if (iso_op_is_client(&h->ops[i])) return 0;
+    if (h->name[0]) iso_buf_printf(why, "%s: ", h->name);
+    if (!h->n_ops) {
+        no_op_why(h, why);
+        return 1;
+    }
+    const iso_op *op = &h->ops[0];
+    char d[64];
+    iso_buf_printf(why, "%zu op%s in %zu line%s, and none is a client op (one whose %s is an integer): "
+                        "the first, at %u:%u, ", h->n_ops, h->n_ops == 1 ? "" : "s", h->n_lines,
+                   h->n_lines == 1 ? "" : "s", fw(h, F_PROCESS), op->line, op->col);
+    if (iso_is_nil(op->process)) iso_buf_printf(why, "has no %s", fw(h, F_PROCESS));
+    else iso_buf_printf(why, "has %s%s%s", fw(h, F_PROCESS), fsep(h), describe(h, op->process, d, sizeof d));
+    return 1;
 }
 
 /* ---- names ---------------------------------------------------------- */

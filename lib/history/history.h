@@ -2,12 +2,15 @@
  * history/history.h -- a history as read: the ops in file order, their
  * values in a store. Readers fill it; nothing here knows about workloads.
  *
- *   history.c      Elle's op-field rules, printing ops as Elle does
+ *   history.c      Elle's op-field rules (and Jepsen's :index rule), the
+ *                  warnings, why a history has nothing to check, printing ops
  *   read.c         reading a file or memory, appending; the format table
+ *   input.c        a file's bytes: mapped, read or inflated (input.h)
  *   detect.c       the format from the first bytes
  *   cursor.c       the reading cursor over a value store (cursor.h)
  *   read_edn.c     EDN (read_edn.h); read_json.c JSON and JSON lines (read_json.h);
- *   read_onelite.c, read_jepsen_log.c   the other formats, one file each
+ *   read_onelite.c, read_jepsen_log.c   the other formats (read_jepsen_log.c:
+ *                  Jepsen's text op lines, history.txt and jepsen.log)
  *   read_split.c   one-op-per-line input on two threads (split.h)
  *   mop.h          the micro-op fast path shared by the EDN and JSON readers
  *   txn.c          pairing invocations with completions (txn.h)
@@ -28,15 +31,20 @@
 
 enum iso_op_type { ISO_OP_INVOKE = 0, ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO };
 
-/* Untrusted input limits: deeper nesting than this is rejected. */
-#define ISO_MAX_DEPTH 256
+/* The limits on untrusted input, all in one place (docs/FORMATS.md,
+ * "Limits"): a read that passes one fails with ISOLDE_ERR_LIMIT where it
+ * did, so that time and memory stay linear in the input's size. */
+#define ISO_MAX_DEPTH 256               /* vectors, lists, sets and maps open at once */
+#define ISO_MAX_ITEMS ((size_t)1 << 28) /* items of one of them (a map's keys and values) */
+#define ISO_MAX_ATOM ((size_t)1 << 24)  /* bytes of one string, keyword, symbol, number or tag */
+#define ISO_MAX_INPUT ((size_t)1 << 36) /* bytes of one input (a stream: at most half the memory) */
 
 /* 48 bytes: histories hold millions. An op's :f and :error, which repeat
  * (or are absent) op after op, live once in the history's extras table. */
 typedef struct iso_op {
     int64_t index;     /* :index, given or dense */
     int64_t time;      /* :time in ns; -1 when absent */
-    iso_val process;   /* an integer for client ops; anything else otherwise */
+    iso_val process;   /* an integer (of any size) for client ops; anything else otherwise */
     iso_val value;     /* :value, or nil */
     uint32_t line, col; /* where the op starts in the input (1-based) */
     uint32_t extra;    /* h->extras[extra]: :f and :error (see iso_op_f) */
@@ -47,6 +55,16 @@ typedef struct iso_op_extra {
     iso_val f;         /* :f, or nil */
     iso_val error;     /* :error, or nil (kept for reports) */
 } iso_op_extra;
+
+/* Input that reads but deserves a word, counted per kind with the place
+ * and text of the first (isolde_history_warnings adds the ones it finds
+ * in the ops themselves). */
+enum iso_warn_kind { ISO_WARN_DUP_KEY, ISO_WARN_KINDS };
+typedef struct iso_warn {
+    size_t count;
+    uint32_t line, col;
+    char what[96];
+} iso_warn;
 
 struct isolde_history {
     char *name;                   /* file name, for messages */
@@ -59,12 +77,25 @@ struct isolde_history {
     size_t n_extras, cap_extras;
     int dense_index;              /* first op had no :index: all get 0..n-1 */
     int index_fixed;              /* dense_index is decided (ops came before) */
+    /* Jepsen's :index rule across parts read separately (an append, the
+     * second half of a split read): the ops before this part, where its
+     * dense indices start (SIZE_MAX: unknown, so a given :index cannot be
+     * checked here), and the :index and line of the last of them. */
+    size_t index_base;
+    int has_before;
+    int64_t before_index;
+    uint32_t before_line;
     size_t line_base;             /* lines read before, by earlier appends */
     /* linearizability: how the format reads failed CAS ops */
     isolde_cas_fail cas_fail_default;
     /* the input is a private file mapping: readers may give its consumed
      * pages back (madvise) while reading */
     int drop_input;
+    iso_warn warn[ISO_WARN_KINDS];
+    /* when no op of the input was a client op (read.c sets them then):
+     * lines read, and the format the bytes look like */
+    size_t n_lines;
+    isolde_format looks_like;
 };
 
 isolde_history *iso_history_new(const char *name, isolde_format format);
@@ -82,7 +113,22 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
  * :error (nil when absent). */
 void iso_history_add_op(isolde_history *h, const iso_op *op, iso_val f, iso_val error);
 
-static inline int iso_op_is_client(const iso_op *op) { return iso_is_int(op->process); }
+/* Why h has nothing to check: 1 with the reason in why (the lines read,
+ * the ops, why none is a client op) when no op is a client op, else 0. */
+int iso_history_no_client_op(const isolde_history *h, iso_buf *why);
+
+/* Elle's client-op?: an integer :process, of any size. */
+/* Count a warning of kind at line:col (what: its first's words). */
+void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
+                      const char *what);
+/* h2's warnings added to h's, h2's lines after h's first `lines`. */
+static inline uint32_t iso_line_after(uint32_t line, size_t lines)
+{
+    return lines >= UINT32_MAX - line ? UINT32_MAX : (uint32_t)(line + lines);
+}
+void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines);
+
+static inline int iso_op_is_client(const iso_op *op) { return iso_is_integer(op->process); }
 static inline iso_val iso_op_f(const isolde_history *h, const iso_op *op) { return h->extras[op->extra].f; }
 static inline iso_val iso_op_error(const isolde_history *h, const iso_op *op)
 {

@@ -74,7 +74,7 @@ ISO_MOP_INLINE int iso_mop_list(iso_rd *rd, iso_val key, const char **q, const c
             iso_rd_item(rd, v);
         }
         if (json && p < end && *p == ' ') p++;
-        if (p < end && *p == ']') {
+        if (p < end && *p == ']' && rd->n_items - base <= ISO_MAX_ITEMS) { /* else the parser's error */
             *out = iso_rd_list_end(rd, key, base, *q, p);
             *q = p + 1;
             return 1;
@@ -143,7 +143,7 @@ ISO_MOP_INLINE int iso_mop_value(iso_rd *rd, iso_val *out, const int json)
         iso_val m;
         if (rd->pos >= rd->len || p[rd->pos] != '[' || !iso_mop_read(rd, &m, json)) break;
         iso_rd_item(rd, m);
-        if (rd->pos < rd->len && p[rd->pos] == ']') {
+        if (rd->pos < rd->len && p[rd->pos] == ']' && rd->n_items - base <= ISO_MAX_ITEMS) {
             rd->pos++;
             *out = iso_rd_seq(rd, ISO_SEQ_VEC, rd->items + base, rd->n_items - base);
             rd->n_items = base;

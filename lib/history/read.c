@@ -1,24 +1,21 @@
 /*
  * history/read.c -- reading a history from memory or a file, and growing
  * one by appending lines: the byte order mark, format detection, and the
- * format table that sends the bytes to their reader (read_*.c). A file is
- * mapped when it is a regular file (the readers give its consumed pages
- * back while they read), else read.
+ * format table that sends the bytes to their reader (read_*.c). A file's
+ * bytes come from input.c (mapped when it is a regular file, else read;
+ * inflated when gzip).
  *
  * An append is read into a history of its own, then merged (atoms
  * renumbered, composites moved, ops added), so that a failed append leaves
  * the history as it was.
  */
 #include "history/read.h"
+#include "history/input.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 typedef int (*reader_fn)(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 
@@ -36,6 +33,7 @@ static const struct format {
     [ISOLDE_FORMAT_ONELITE] = {"onelite", iso_read_onelite, 0},
     [ISOLDE_FORMAT_ISOCHECK] = {"isocheck", iso_read_json, 1},
     [ISOLDE_FORMAT_JEPSEN_LOG] = {"jepsen-log", iso_read_jepsen_log, 1},
+    [ISOLDE_FORMAT_JEPSEN_TXT] = {"jepsen-txt", iso_read_jepsen_txt, 1},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
@@ -80,11 +78,24 @@ static isolde_history *history_for(const char *name, isolde_format f, const char
     return h;
 }
 
+static size_t count_lines(const char *p, size_t len);
+
+/* When no op of data[0, len) is a client op: how many lines it has and
+ * what format it looks like, for the words that say so (the check). */
+static void note_no_client(isolde_history *h, const char *data, size_t len)
+{
+    for (size_t i = 0; i < h->n_ops; i++)
+        if (iso_op_is_client(&h->ops[i])) return;
+    h->n_lines = h->line_base + count_lines(data, len) + (len && data[len - 1] != '\n');
+    h->looks_like = iso_detect_format(data, len);
+}
+
 /* Read data[0, len) into the new *out; mapped: data is a private file
  * mapping of ours. */
 static int read_buffer(const char *name, const char *data, size_t len, isolde_format format,
                        int mapped, isolde_history **out, isolde_error *err)
 {
+    if (iso_input_text(name, data, len, err)) return -1;
     data = skip_bom(data, &len);
     isolde_history *h = history_for(name, format, data, len);
     /* Values take about two words per 8 input bytes: reserve that much
@@ -97,6 +108,7 @@ static int read_buffer(const char *name, const char *data, size_t len, isolde_fo
         return -1;
     }
     h->drop_input = 0; /* the input is gone after this */
+    note_no_client(h, data, len);
     *out = h;
     return 0;
 }
@@ -129,74 +141,50 @@ isolde_status isolde_history_read_mem(const char *name, const char *data, size_t
 
 /* ---- files ------------------------------------------------------------ */
 
-/* Whole file into *buf: mapped when it is a regular file, else read. */
-static int slurp(int fd, const char *path, char **buf, size_t *len, int *mapped,
-                 isolde_error *err)
-{
-    struct stat st;
-    if (fstat(fd, &st) != 0) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot stat: %s", strerror(errno));
-    if (S_ISDIR(st.st_mode)) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot read: is a directory");
-    *mapped = 0;
-    *buf = NULL;
-    *len = 0;
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED) {
-            *buf = p;
-            *len = (size_t)st.st_size;
-            *mapped = 1;
-            return 0;
-        }
-    }
-    size_t cap = 0;
-    for (;;) {
-        ISO_GROW(*buf, cap, *len + 65536);
-        ssize_t n = read(fd, *buf + *len, cap - *len);
-        if (n == 0) return 0;
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            iso_free(*buf);
-            return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot read: %s", strerror(errno));
-        }
-        *len += (size_t)n;
-    }
-}
-
 struct file_call {
     const char *path;
     const isolde_read_opts *user;
     isolde_history **out;
-    char *buf;       /* the input: a mapping, or read into memory */
-    size_t len;
-    int mapped;
+    iso_input in;    /* the input: a mapping (unmapped after the call), or memory */
 };
 
 static int read_file(void *arg, isolde_error *err)
 {
     struct file_call *c = arg;
     isolde_read_opts o;
-    if (read_opts(c->user, &o, err)) return -1;
-    int fd = open(c->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return iso_fail(err, ISOLDE_ERR_IO, c->path, 0, 0, "cannot open: %s", strerror(errno));
-    int r = slurp(fd, c->path, &c->buf, &c->len, &c->mapped, err);
-    close(fd);
-    if (r != 0) return -1;
-    r = read_buffer(c->path, c->buf ? c->buf : "", c->len, o.format, c->mapped, c->out, err);
-    if (!c->mapped) {
-        iso_free(c->buf);
-        c->buf = NULL;
+    if (read_opts(c->user, &o, err) || iso_input_open(c->path, &c->in, err)) return -1;
+    int r = read_buffer(c->in.name, c->in.buf ? c->in.buf : "", c->in.len, o.format, c->in.mapped, c->out, err);
+    iso_input_done(&c->in);
+    if (!c->in.mapped) {
+        iso_free(c->in.buf);
+        c->in.buf = NULL;
     }
     return r;
+}
+
+/* A mapped file shrank while it was read (the guard caught the bus
+ * fault, or the reader met the zeros after its new end): say which, and
+ * how. */
+static void shrank(const struct file_call *c, isolde_error *err)
+{
+    struct stat st;
+    char now[64] = "it is gone now";
+    if (stat(c->path, &st) == 0) snprintf(now, sizeof now, "%lld now", (long long)st.st_size);
+    iso_fail(err, ISOLDE_ERR_IO, c->in.name, 0, 0,
+             "the file shrank while it was read (%zu bytes when opened, %s): is something still writing "
+             "it? Check it once it is complete, or a copy", c->in.len, now);
 }
 
 isolde_status isolde_history_read_file(const char *path, const isolde_read_opts *o,
                                        isolde_history **out, isolde_error *err)
 {
-    struct file_call c = {path, o, out, NULL, 0, 0};
+    struct file_call c = {path, o, out, {0}};
     *out = NULL;
     iso_phase(NULL);
     isolde_status s = iso_call(read_file, &c, err);
-    if (c.mapped) munmap(c.buf, c.len); /* a read buffer went with the call */
+    struct stat st; /* whatever failed, a mapped file that shrank is why (past its end a page reads 0s) */
+    if (s && c.in.mapped && c.in.buf && err && (stat(path, &st) != 0 || (size_t)st.st_size < c.in.len)) shrank(&c, err);
+    iso_input_unmap(&c.in); /* a read buffer went with the call */
     if (s) *out = NULL;
     iso_phase("read");
     return s;
@@ -282,11 +270,12 @@ static void merge_append(isolde_history *h, const isolde_history *h2)
         op.process = remap(op.process, atom, shift);
         op.value = remap(op.value, atom, shift);
         op.extra += (uint32_t)e1;
-        if (h->dense_index) op.index = (int64_t)(n1 + j);
+        if (h->dense_index) op.index = (int64_t)(n1 + j); /* readers that number ops themselves */
         h->ops[n1 + j] = op;
     }
     h->n_ops = n1 + h2->n_ops;
     if (h2->n_ops && !n1) h->dense_index = h2->dense_index;
+    iso_history_warn_merge(h, h2, 0); /* h2's lines go on from h's */
     iso_free(atom);
 }
 
@@ -307,7 +296,9 @@ static int append(void *arg, isolde_error *err)
 {
     struct append_call *c = arg;
     isolde_history *h = c->h;
-    const char *data = h->n_ops || h->line_base ? c->data : skip_bom(c->data, &c->len);
+    int first = !h->n_ops && !h->line_base;
+    if (first && iso_input_text(h->name, c->data, c->len, err)) return -1;
+    const char *data = first ? skip_bom(c->data, &c->len) : c->data;
     if (h->format == ISOLDE_FORMAT_AUTO && !h->n_ops) {
         isolde_history *fresh = history_for(h->name, ISOLDE_FORMAT_AUTO, data, c->len);
         h->format = fresh->format;
@@ -318,10 +309,16 @@ static int append(void *arg, isolde_error *err)
     h2->line_base = h->line_base;
     h2->index_fixed = h->n_ops > 0 || h->index_fixed;
     h2->dense_index = h->dense_index;
+    h2->index_base = h->n_ops;
+    if ((h2->has_before = h->n_ops > 0)) {
+        h2->before_index = h->ops[h->n_ops - 1].index;
+        h2->before_line = h->ops[h->n_ops - 1].line;
+    }
     int rc = formats[h->format].read(h2, data, c->len, err);
     if (rc == 0) {
         merge_append(h, h2);
         h->index_fixed |= h->n_ops > 0;
+        note_no_client(h, data, c->len);
         h->line_base += count_lines(data, c->len);
     }
     isolde_history_free(h2);

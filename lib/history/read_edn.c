@@ -84,6 +84,7 @@ static int edn_number(iso_rd *rd, iso_val *out)
     if (edn_small_int(rd, out)) return 0;
     const char *p = rd->p;
     size_t start = rd->pos, end = token_end(rd, start);
+    if (iso_rd_atom_fits(rd, end - start)) return -1;
     size_t i = start + (p[start] == '+' || p[start] == '-');
     size_t j = skip_digits(p, i, end);
     if (j == end || (j + 1 == end && p[j] == 'N')) {
@@ -110,6 +111,7 @@ static int edn_symbol(iso_rd *rd, iso_val *out)
 {
     size_t start = rd->pos, end = token_end(rd, start), n = end - start;
     const char *p = rd->p + start;
+    if (iso_rd_atom_fits(rd, n)) return -1;
     rd->pos = end;
     if (n == 3 && memcmp(p, "nil", 3) == 0) *out = ISO_NIL;
     else if (n == 4 && memcmp(p, "true", 4) == 0) *out = ISO_TRUE;
@@ -122,6 +124,7 @@ static int edn_keyword(iso_rd *rd, iso_val *out)
 {
     size_t start = rd->pos + 1, end = token_end(rd, start);
     if (end == start) return iso_rd_fail(rd, "empty keyword");
+    if (iso_rd_atom_fits(rd, end - start)) return -1;
     *out = iso_rd_atom(rd, ISO_TAG_KW, rd->p + start, end - start);
     rd->pos = end;
     return 0;
@@ -172,8 +175,9 @@ static int edn_dispatch(iso_rd *rd, size_t base, iso_val *out)
         return 0;
     }
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-        if (iso_rd_open(rd, base, E_TAG) != 0) return -1;
-        rd->pos = token_end(rd, rd->pos + 1);
+        size_t end = token_end(rd, rd->pos + 1);
+        if (iso_rd_atom_fits(rd, end - rd->pos) || iso_rd_open(rd, base, E_TAG) != 0) return -1;
+        rd->pos = end;
         return 1;
     }
     if (!c) return iso_rd_fail(rd, "unexpected end of input after '#'");
@@ -219,8 +223,7 @@ static int edn_close(iso_rd *rd, size_t base, iso_val *out)
     if (f->kind == E_MAP && ((rd->n_items - f->items) & 1))
         return iso_rd_fail_at(rd, f->line, f->col, "map literal must contain an even number of forms");
     rd->pos++;
-    *out = iso_rd_close(rd, (enum iso_seq_kind)f->kind);
-    return 1;
+    return iso_rd_close(rd, (enum iso_seq_kind)f->kind, 0, out) ? -1 : 1;
 }
 
 /* v is complete: apply pending prefixes, then add it to its collection.
@@ -321,14 +324,18 @@ static int edn_key_at(iso_rd *rd, size_t place, iso_val *k)
 /* At '{': an op map of keyword keys read field by field straight into the
  * op, with no map built. Returns 1 when the op was added, -1 when it breaks
  * the op rules, and 0 having consumed nothing when the map holds anything
- * else (the general parser then reads it, and reports any error exactly). */
+ * else or a key twice (the general parser then reads it, and reports any
+ * error exactly). */
 static int edn_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
 {
     iso_rd_mark m = iso_rd_save(rd);
     iso_val fields[ISO_OP_FIELDS] = {0};
-    uint8_t have[ISO_OP_FIELDS] = {0};
+    uint8_t have[8] = {0}; /* ISO_OP_FIELDS of them, for iso_rd_keys_distinct */
+    iso_rd_keys keys;
+    keys.n_other = 0;
+    size_t place = 0;
     rd->pos++;
-    for (size_t place = 0;; place++) {
+    for (;; place++) {
         iso_val k, v;
         iso_edn_skip(rd);
         if (iso_rd_eof(rd)) return iso_rd_restore(rd, &m);
@@ -340,11 +347,14 @@ static int edn_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
         iso_edn_skip(rd);
         if (iso_rd_eof(rd) || edn_field_value(rd, &v) != 0) return iso_rd_restore(rd, &m);
         int f = iso_history_field(k);
-        if (f >= 0) { /* a repeated key: the last one counts, as in a map */
+        if (f >= 0) {
             fields[f] = v;
             have[f] = 1;
+        } else if (!iso_rd_other_key_new(&keys, k)) {
+            return iso_rd_restore(rd, &m);
         }
     }
+    if (!iso_rd_keys_distinct(have, &keys, place)) return iso_rd_restore(rd, &m);
     if (iso_history_add_op_fields(rd->h, fields, have, line, col, rd->err) != 0) return -1;
     iso_rd_consumed(rd);
     return 1;

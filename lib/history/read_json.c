@@ -78,6 +78,7 @@ static int json_number(iso_rd *rd, iso_val *out)
     }
     if (j < len && ((p[j] >= 'a' && p[j] <= 'z') || (p[j] >= 'A' && p[j] <= 'Z') || p[j] == '.'))
         goto bad;
+    if (iso_rd_atom_fits(rd, j - start)) return -1;
     if (is_float) *out = iso_rd_atom(rd, ISO_TAG_FLOAT, p + start, j - start);
     else *out = iso_rd_int(rd, p + start, j - start);
     rd->pos = j;
@@ -170,8 +171,7 @@ static int json_after_item(iso_rd *rd, iso_val *out)
     }
     if (c == (obj ? '}' : ']')) {
         rd->pos++;
-        *out = iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC);
-        return S_DONE;
+        return iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC, 1, out) ? -1 : S_DONE;
     }
     return iso_rd_unexpected(rd, obj ? "',' or '}' in object" : "',' or ']' in array");
 }
@@ -184,8 +184,7 @@ static int json_after_open(iso_rd *rd, iso_val *out)
     iso_json_skip(rd, 0);
     if (!iso_rd_eof(rd) && rd->p[rd->pos] == (obj ? '}' : ']')) {
         rd->pos++;
-        *out = iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC);
-        return S_DONE;
+        return iso_rd_close(rd, obj ? ISO_SEQ_MAP : ISO_SEQ_VEC, 1, out) ? -1 : S_DONE;
     }
     return obj ? json_key(rd) : S_VALUE;
 }
@@ -204,8 +203,7 @@ static int json_int_run(iso_rd *rd, iso_val *out)
         char c = rd->pos < rd->len ? rd->p[rd->pos] : 0;
         if (c == ']') {
             rd->pos++;
-            *out = iso_rd_close(rd, ISO_SEQ_VEC);
-            return S_DONE;
+            return iso_rd_close(rd, ISO_SEQ_VEC, 1, out) ? -1 : S_DONE;
         }
         if (c != ',' || rd->pos + 1 == rd->len) break;
         rd->pos++;
@@ -271,14 +269,18 @@ static int json_field_value(iso_rd *rd, iso_val *v)
 /* At '{': an op object read field by field straight into the op, with no
  * map built. Returns 1 when the op was added, -1 when it breaks the op
  * rules, and 0 having consumed nothing when the object is not well formed
- * (the general parser then reads it, and reports the error exactly). */
+ * or names a key twice (the general parser then reads it, and reports the
+ * error, or warns, exactly). */
 static int json_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
 {
     iso_rd_mark m = iso_rd_save(rd);
     iso_val fields[ISO_OP_FIELDS] = {0};
-    uint8_t have[ISO_OP_FIELDS] = {0};
+    uint8_t have[8] = {0}; /* ISO_OP_FIELDS of them, for iso_rd_keys_distinct */
+    iso_rd_keys keys;
+    keys.n_other = 0;
+    size_t place = 0;
     rd->pos++;
-    for (size_t place = 0;; place++) {
+    for (;; place++) {
         iso_val k, v;
         iso_json_skip(rd, 0);
         if (iso_rd_eof(rd) || rd->p[rd->pos] != '"' || key_at(rd, place, &k) != 0)
@@ -289,15 +291,18 @@ static int json_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
         iso_json_skip(rd, 0);
         if (iso_rd_eof(rd) || json_field_value(rd, &v) != 0) return iso_rd_restore(rd, &m);
         int f = iso_history_field(k);
-        if (f >= 0) { /* a repeated key: the last one counts, as in a map */
+        if (f >= 0) {
             fields[f] = v;
             have[f] = 1;
+        } else if (!iso_rd_other_key_new(&keys, k)) {
+            return iso_rd_restore(rd, &m);
         }
         iso_json_skip(rd, 0);
         char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos++];
         if (c == '}') break;
         if (c != ',') return iso_rd_restore(rd, &m);
     }
+    if (!iso_rd_keys_distinct(have, &keys, place + 1)) return iso_rd_restore(rd, &m);
     if (iso_history_add_op_fields(rd->h, fields, have, line, col, rd->err) != 0) return -1;
     iso_rd_consumed(rd);
     return 1;

@@ -59,14 +59,17 @@ static int header(struct ol *o, iso_val v, uint32_t line, uint32_t col)
     return 0;
 }
 
-/* An integer field of a transaction line. */
-static int int_field(struct ol *o, iso_val v, const char *key, int64_t *out, struct ol_txn *t)
+/* An integer field of a transaction line (*x its value); with out, one
+ * that fits in 64 bits, there. */
+static int int_field(struct ol *o, iso_val v, const char *key, iso_val *x, int64_t *out, struct ol_txn *t)
 {
     int found;
-    iso_val x = iso_map_get(o->rd.store, v, key, &found);
-    if (!found || !iso_is_int(x))
+    *x = iso_map_get(o->rd.store, v, key, &found);
+    if (!found || !iso_is_integer(*x))
         return iso_rd_fail_at(&o->rd, t->line, t->col, "\"%s\" must be an integer", key);
-    *out = iso_as_int(x);
+    if (out && !iso_val_int64(o->rd.store, *x, out))
+        return iso_rd_fail_at(&o->rd, t->line, t->col, "\"%s\" does not fit in 64 bits (at most %lld)", key,
+                              (long long)INT64_MAX);
     return 0;
 }
 
@@ -96,12 +99,11 @@ static int txn_line(struct ol *o, iso_val v, uint32_t line, uint32_t col)
     int found, found_m;
     if (!iso_is_seq(v) || iso_seq_kind(s, v) != ISO_SEQ_MAP)
         return iso_rd_fail_at(&o->rd, line, col, "expected a transaction object");
-    int64_t p;
-    if (int_field(o, v, "p", &p, &t) || int_field(o, v, "t0", &t.t0, &t) ||
-        int_field(o, v, "t1", &t.t1, &t))
+    iso_val x;
+    if (int_field(o, v, "p", &t.p, NULL, &t) || int_field(o, v, "t0", &x, &t.t0, &t) ||
+        int_field(o, v, "t1", &x, &t.t1, &t))
         return -1;
     if (t.t1 < t.t0) return iso_rd_fail_at(&o->rd, line, col, "\"t1\" is before \"t0\"");
-    t.p = iso_int(p);
     iso_val out = iso_map_get(s, v, "o", &found);
     t.m = iso_map_get(s, v, "m", &found_m);
     size_t n = 0;

@@ -19,7 +19,7 @@
  * for its header and its place in its parent; each scalar at least 1 byte;
  * each further item a ',' byte), so the first half fits below base and the
  * second in the rest. If either half fails, or the halves disagree on
- * :index rules, the whole input is read again on one thread, so errors are
+ * the :index rule (history.c), the whole input is read again on one thread, so errors are
  * exactly those of a sequential read.
  */
 #include "history/split.h"
@@ -117,14 +117,18 @@ static void merge(isolde_history *h, isolde_history *h2, size_t base, size_t lin
         for (size_t k = 1; k <= (w[i] & 0xffffffffu); k++) w[i + k] = remap(w[i + k], atom);
     h->store.n_words = s2->n_words;
     move_ops(h, h2, atom, lines);
+    iso_history_warn_merge(h, h2, lines);
     iso_free(atom);
 }
 
-/* Both halves read: would one sequential read agree? Not when the first
- * op had an :index and the second half's first op has none. */
+/* Both halves read: would one sequential read agree on the :index rule?
+ * Not when they numbered ops differently, nor when the second half's
+ * first :index is not above the first half's last. */
 static int halves_agree(const isolde_history *h, const isolde_history *h2)
 {
-    return h->n_ops == 0 || h->dense_index || !h2->dense_index;
+    if (h->n_ops == 0 || h2->n_ops == 0) return 1;
+    if (h->dense_index || h2->dense_index) return h->dense_index && h2->dense_index;
+    return h2->ops[0].index > h->ops[h->n_ops - 1].index;
 }
 
 /* Read the halves of buf, cut at split, on two threads (0), or not at all
@@ -144,6 +148,7 @@ static int parallel(isolde_history *h, const char *buf, size_t len, size_t split
     h2->line_base = h->line_base;
     h2->index_fixed = h->index_fixed;
     h2->dense_index = h->dense_index;
+    h2->index_base = SIZE_MAX; /* a given :index is checked by the sequential read */
     h->store.cap_words = base; /* never reached: see the bound above */
     struct halves x = {{{read_lines, h, buf, split, 0, {0}, 0},
                         {read_lines, h2, buf + split, len - split, 0, {0}, 0}}};

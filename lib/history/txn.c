@@ -19,11 +19,15 @@ static void completions_only(const isolde_history *h, iso_txns *out)
 
 static int double_invoke(const isolde_history *h, const iso_op *op, const iso_op *prev, isolde_error *err)
 {
-    return iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
-                    "process %lld invoked again while its invocation at line %u (index %lld) had "
-                    "not completed; real-time and process order need each process to run one "
-                    "operation at a time",
-                    (long long)iso_as_int(op->process), prev->line, (long long)prev->index);
+    iso_buf p = {0};
+    iso_val_edn(&h->store, op->process, &p);
+    iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
+             "process %s invoked again while its invocation at line %u (index %lld) had "
+             "not completed; real-time and process order need each process to run one "
+             "operation at a time",
+             iso_buf_cstr(&p), prev->line, (long long)prev->index);
+    iso_buf_free(&p);
+    return -1;
 }
 
 int iso_txns_pair(const isolde_history *h, int strict, iso_txns *out, isolde_error *err)

@@ -21,8 +21,12 @@ static void explain_order(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int b
     const iso_txn *x = &pc->txns.t[a], *y = &pc->txns.t[b];
     const iso_op *ca = iso_txn_op(h, x);
     if (bit == ISO_EDGE_PROCESS) {
-        iso_buf_printf(text, "process %" PRId64 " executed %s before %s", iso_as_int(ca->process), ta, tb);
-        iso_buf_printf(json, "{\"type\":\"process\",\"process\":%" PRId64 "}", iso_as_int(ca->process));
+        iso_buf_puts(text, "process ");
+        iso_val_edn(&h->store, ca->process, text);
+        iso_buf_printf(text, " executed %s before %s", ta, tb);
+        iso_buf_puts(json, "{\"type\":\"process\",\"process\":");
+        iso_val_json(&h->store, ca->process, json);
+        iso_buf_puts(json, "}");
         return;
     }
     const iso_op *ib = &h->ops[y->inv != ISO_NONE ? y->inv : y->cmp];

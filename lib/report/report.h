@@ -8,6 +8,7 @@
  *   text.c     the text report: verdict, types, not / also-not, proofs
  *   json.c     Elle's result map as JSON
  *   dir.c      one text file per anomaly type, as Elle's :directory
+ *   empty.c    the result of a history with nothing to check (any model)
  *
  * A writer of a transactional result renders what it shows first
  * (iso_report_prove), then prints. A new report format is one file here and
@@ -27,6 +28,10 @@ extern const iso_result_kind iso_report_txn_kind;
 int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o);
 int iso_report_json(isolde_result *r, FILE *out);
 int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err);
+
+/* The unknown result of a history with no client op, why saying why
+ * (lin_model: the linearizability model's name; NULL: transactional). */
+isolde_result *iso_report_empty(const char *lin_model, const char *why);
 
 /* dir.c: make dir (and its parents), then open dir/name for writing. */
 int iso_report_mkdir(const char *dir, isolde_error *err);

@@ -1,7 +1,8 @@
 /*
  * report/text.c -- the text report of a transactional result: the verdict,
  * the anomaly types, the weakest models ruled out (not) and the stronger
- * ones (also-not), then up to max_examples proofs per type.
+ * ones (also-not), how many ops were checked (after the verdict), then up
+ * to max_examples proofs per type.
  */
 #include "report/report.h"
 #include "report/proof.h"
@@ -28,12 +29,26 @@ static void names_line(FILE *out, const char *label, const char **names, size_t 
     fputc('\n', out);
 }
 
+/* How many ops were checked: the client ops, in their transactions, and
+ * the others (nemesis, no :process) that were read and left out. */
+static void summary_line(FILE *out, const iso_txn_result *t)
+{
+    const isolde_history *h = t->pc.h;
+    size_t client = 0;
+    for (size_t i = 0; i < h->n_ops; i++) client += iso_op_is_client(&h->ops[i]);
+    fprintf(out, "checked: %zu client op%s, in %zu transaction%s", client, client == 1 ? "" : "s",
+            t->pc.txns.n, t->pc.txns.n == 1 ? "" : "s");
+    if (client < h->n_ops) fprintf(out, " (%zu other ops left out)", h->n_ops - client);
+    fputc('\n', out);
+}
+
 int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
 {
     iso_txn_result *t = r->payload;
     int max = o && o->max_examples > 0 ? o->max_examples : 3;
     iso_report_prove(t, r->type_counts, r->n_types, (size_t)max);
     fprintf(out, "valid?: %s\n", iso_report_validity(r->validity));
+    summary_line(out, t);
     if (r->n_types) names_line(out, "anomaly-types", (const char **)r->types, r->n_types);
     if (r->n_not) names_line(out, "not", r->not_, r->n_not);
     if (r->n_also_not) names_line(out, "also-not", r->also_not, r->n_also_not);

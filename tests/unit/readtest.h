@@ -62,18 +62,21 @@ struct rt_bad {
     const char *msg; /* a substring of the message */
 };
 
-static inline void rt_expect_fail(const struct rt_bad *c)
+/* The read fails with status (ISOLDE_ERR_PARSE, or _LIMIT) as c says. */
+static inline void rt_expect_status(const struct rt_bad *c, isolde_status status)
 {
     isolde_history *h = (isolde_history *)1;
     isolde_error err = {0};
-    int r = isolde_history_read_mem("bad", c->text, strlen(c->text), tu_fmt(c->format), &h, &err);
-    if (r != ISOLDE_ERR_PARSE || h != NULL)
-        fail_msg("read of %s succeeded, expected %ld:%ld: %s", c->text, c->line, c->col, c->msg);
+    isolde_status r = isolde_history_read_mem("bad", c->text, strlen(c->text), tu_fmt(c->format), &h, &err);
+    if (r != status || h != NULL)
+        fail_msg("read of %s gave status %d, expected %ld:%ld: %s", c->text, (int)r, c->line, c->col, c->msg);
     if (err.line != c->line || err.col != c->col || !strstr(err.msg, c->msg) ||
         strcmp(err.file, "bad") != 0)
         fail_msg("input %s: got %s:%ld:%ld: %s, expected bad:%ld:%ld: ...%s...", c->text,
                  err.file, err.line, err.col, err.msg, c->line, c->col, c->msg);
 }
+
+static inline void rt_expect_fail(const struct rt_bad *c) { rt_expect_status(c, ISOLDE_ERR_PARSE); }
 
 static inline void rt_expect_fails(const struct rt_bad *cases, size_t n)
 {

@@ -1,7 +1,8 @@
 /* test_checkers.c -- lib/checkers.c, the public check: on any failure the
  * result out-pointer is NULL (never left dangling or as it was), the
  * reads' history out-pointers likewise, and err is filled; so a caller
- * that frees what it got after a failure frees nothing twice. */
+ * that frees what it got after a failure frees nothing twice. A history
+ * with nothing to check is unknown, whatever the model. */
 #include "testutil.h"
 #include "isolde.h"
 
@@ -49,11 +50,38 @@ static void a_failed_check_leaves_no_stale_result(void **state)
     isolde_history_free(h);
 }
 
+/* No client op in the history: unknown for every model, never valid
+ * (issue 11 item 1); the transactional shape is Elle's. */
+static void nothing_to_check_is_unknown(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {"", "  \n\n", "{:type :info, :process :nemesis}\n",
+                                         "{\"type\":\"ok\",\"client\":0,\"value\":[[\"r\",1,null]]}\n"};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
+        for (int w = ISOLDE_WORKLOAD_LIST_APPEND; w <= ISOLDE_WORKLOAD_LIN_SET; w++) {
+            isolde_error err;
+            isolde_history *h = NULL;
+            assert_int_equal(isolde_history_read_mem("h", inputs[i], strlen(inputs[i]), NULL, &h, &err), ISOLDE_OK);
+            isolde_check_opts o;
+            isolde_check_opts_init(&o);
+            o.workload = (isolde_workload)w;
+            isolde_result *r = NULL;
+            assert_int_equal(isolde_check(h, &o, &r, &err), ISOLDE_OK);
+            if (isolde_result_validity(r) != ISOLDE_UNKNOWN) fail_msg("input %zu, model %d: not unknown", i, w);
+            int txn = w <= ISOLDE_WORKLOAD_RW_REGISTER;
+            assert_int_equal(isolde_result_type_count(r), txn);
+            if (txn) assert_string_equal(isolde_result_type(r, 0), "empty-transaction-graph");
+            isolde_result_free(r);
+            isolde_history_free(h);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_leave_no_stale_history),
         cmocka_unit_test(a_failed_check_leaves_no_stale_result),
+        cmocka_unit_test(nothing_to_check_is_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

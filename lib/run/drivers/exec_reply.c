@@ -10,33 +10,10 @@
  * reads; integers must fit in 64 bits. Anything else is garbage, which the
  * driver records as info.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "history/read_json.h"
 #include "run/drivers/exec.h"
-
-/* v as a 64-bit integer, kept exactly; 0 when it is none or does not fit. */
-static int int64_of(const iso_store *s, iso_val v, int64_t *out)
-{
-    if (iso_is_int(v)) {
-        *out = iso_as_int(v);
-        return 1;
-    }
-    if (iso_tag(v) != ISO_TAG_BIG) return 0;
-    size_t n;
-    const char *p = iso_atom_text(s, v, &n);
-    char buf[32];
-    if (n >= sizeof buf) return 0;
-    memcpy(buf, p, n);
-    buf[n] = 0;
-    char *end;
-    errno = 0;
-    long long x = strtoll(buf, &end, 10);
-    if (errno || *end) return 0;
-    *out = x;
-    return 1;
-}
 
 static int is_seq_of(const iso_store *s, iso_val v, enum iso_seq_kind kind)
 {
@@ -49,7 +26,7 @@ static int read_result(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
     run_mop *m = &t->mops[i];
     if (iso_is_nil(v)) return 1;
     if (!t->list_append) {
-        if (!int64_of(s, v, &m->value)) return 0;
+        if (!iso_val_int64(s, v, &m->value)) return 0;
         m->nil = 0;
         return 1;
     }
@@ -59,7 +36,7 @@ static int read_result(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
     const iso_val *e = iso_seq_items(s, v);
     for (size_t j = 0; j < n; j++) {
         int64_t x;
-        if (!int64_of(s, e[j], &x)) return 0;
+        if (!iso_val_int64(s, e[j], &x)) return 0;
         run_txn_read_elem(t, i, x);
     }
     return 1;
@@ -74,9 +51,9 @@ static int mop(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
     const iso_val *it = iso_seq_items(s, v);
     int64_t key, val;
     if (iso_tag(it[0]) != ISO_TAG_STR || !iso_name_is(s, it[0], names[m->f])) return 0;
-    if (!int64_of(s, it[1], &key) || key != m->key) return 0;
+    if (!iso_val_int64(s, it[1], &key) || key != m->key) return 0;
     if (m->f == RUN_R) return read_result(s, it[2], t, i);
-    return int64_of(s, it[2], &val) && val == m->value;
+    return iso_val_int64(s, it[2], &val) && val == m->value;
 }
 
 static int value(const iso_store *s, iso_val v, run_txn *t)
@@ -105,7 +82,7 @@ static int reply_id(const iso_store *s, iso_val obj, int64_t *id)
     int has_id;
     iso_val v = iso_map_get(s, obj, "id", &has_id);
     *id = -1;
-    return !has_id || (int64_of(s, v, id) && *id >= 0);
+    return !has_id || (iso_val_int64(s, v, id) && *id >= 0);
 }
 
 /* The reply's outcome, with t's reads and error filled in; -1 if it is

@@ -94,12 +94,43 @@ static void test_exec_garbage(void **state)
     run_txn_release(&t);
 }
 
+/* Integers at the 64-bit ends are kept exactly; one past either end, and
+ * 19- or 20-digit numbers that do not fit, are no reply (never wrapped,
+ * never negated): item 10 of issue 11. */
+static void test_exec_integer_ends(void **state)
+{
+    (void)state;
+    static const struct { const char *n; int ok; int64_t v; } cases[] = {
+        {"9223372036854775807", 1, INT64_MAX}, {"-9223372036854775808", 1, INT64_MIN},
+        {"-9223372036854775807", 1, INT64_MIN + 1}, {"1000000000000000000", 1, 1000000000000000000LL},
+        {"9223372036854775808", 0, 0}, {"-9223372036854775809", 0, 0},
+        {"9999999999999999999", 0, 0}, {"-9999999999999999999", 0, 0}, {"99999999999999999999", 0, 0},
+        {"18446744073709551616", 0, 0}, {"1e3", 0, 0}, {"7.0", 0, 0},
+    };
+    run_txn t = {0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char line[256];
+        snprintf(line, sizeof line, "{\"type\":\"ok\",\"value\":[[\"append\",3,7],[\"r\",4,[%s]],[\"r\",5,null]]}",
+                 cases[i].n);
+        int r = reply(&t, line);
+        if (!cases[i].ok) {
+            if (r != -1) fail_msg("accepted %s", cases[i].n);
+            continue;
+        }
+        if (r != RUN_OK) fail_msg("refused %s", cases[i].n);
+        assert_int_equal(t.mops[1].len, 1);
+        assert_true(t.res[t.mops[1].off] == cases[i].v);
+    }
+    run_txn_release(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exec_replies),
         cmocka_unit_test(test_exec_reply_id),
         cmocka_unit_test(test_exec_garbage),
+        cmocka_unit_test(test_exec_integer_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

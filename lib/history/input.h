@@ -1,0 +1,35 @@
+/*
+ * history/input.h -- the bytes of a history file (input.c): "-" is
+ * standard input; a regular file is mapped, anything else (a pipe, a
+ * device) read; gzip data is inflated. The bytes are checked for what no
+ * history format can be (UTF-16 and UTF-32, binary data) before any
+ * reader sees them.
+ */
+#ifndef ISO_HISTORY_INPUT_H
+#define ISO_HISTORY_INPUT_H
+
+#include "history/history.h"
+
+typedef struct iso_input {
+    const char *name;  /* for messages: the path, or "<stdin>" */
+    char *buf;         /* the bytes: a private mapping of the file, or memory */
+    size_t len;
+    int mapped;        /* buf is a mapping (munmap it after the call) */
+    int bus_guard;     /* the calling guard catches bus faults while it reads buf */
+} iso_input;
+
+/* Open path into in (under a guard: a read buffer is the call's memory,
+ * a mapping the caller's to unmap with iso_input_unmap). While
+ * in->bus_guard, a file that shrinks under the mapping fails the call
+ * with ISOLDE_ERR_IO instead of SIGBUS. 0, or -1 with err. */
+int iso_input_open(const char *path, iso_input *in, isolde_error *err);
+/* The reading is over: stop catching bus faults. */
+void iso_input_done(iso_input *in);
+/* After the call: unmap a mapping (a no-op otherwise). */
+void iso_input_unmap(iso_input *in);
+
+/* What no history is, in buf's first bytes: a UTF-16 or UTF-32 byte
+ * order mark or text, a NUL byte (binary data). 0, or -1 with err. */
+int iso_input_text(const char *name, const char *buf, size_t len, isolde_error *err);
+
+#endif

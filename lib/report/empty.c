@@ -1,0 +1,77 @@
+/*
+ * report/empty.c -- the result of a check that had nothing to check: a
+ * history with no client op (an empty file, one of blank lines, a format
+ * forced wrong, ops whose process is no integer). Whatever the model, the
+ * verdict is unknown, and every report says why and that 0 ops were
+ * checked. Transactional models keep Elle's shape for it (the
+ * empty-transaction-graph anomaly), linearizability models their own.
+ */
+#include "report/report.h"
+
+#include <errno.h>
+#include <string.h>
+
+struct empty {
+    char *model; /* for linearizability models; NULL for transactional ones */
+    char *why;
+};
+
+static int empty_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
+{
+    const struct empty *e = r->payload;
+    (void)o;
+    if (e->model) fprintf(out, "%s: unknown\n0 ops checked\n", e->model);
+    else fprintf(out, "valid?: unknown\nchecked: 0 ops\nanomaly-types: empty-transaction-graph\n");
+    fprintf(out, "nothing to check: %s\n", e->why);
+    return ferror(out) ? -1 : 0;
+}
+
+static int empty_json(isolde_result *r, FILE *out)
+{
+    const struct empty *e = r->payload;
+    iso_buf why = {0};
+    iso_json_string(&why, e->why, strlen(e->why));
+    if (e->model)
+        fprintf(out, "{\"valid?\":\"unknown\",\"model\":\"%s\",\"anomaly-types\":[],\"op-count\":0,"
+                     "\"unknown-reason\":%s}\n", e->model, iso_buf_cstr(&why));
+    else
+        fprintf(out, "{\"valid?\": \"unknown\",\n \"anomaly-types\": [\"empty-transaction-graph\"],\n"
+                     " \"anomalies\": {\n  \"empty-transaction-graph\": true},\n \"not\": [],\n"
+                     " \"also-not\": [],\n \"unknown-reason\": %s}\n", iso_buf_cstr(&why));
+    iso_buf_free(&why);
+    return ferror(out) ? -1 : 0;
+}
+
+/* The text report as DIR/empty-transaction-graph.txt (as Elle names the
+ * type's file) or DIR/linearizability.txt. */
+static int empty_dir(isolde_result *r, const char *dir, isolde_error *err)
+{
+    const struct empty *e = r->payload;
+    char path[4096];
+    if (iso_report_mkdir(dir, err)) return -1;
+    FILE *out = iso_report_file(dir, e->model ? "linearizability.txt" : "empty-transaction-graph.txt", path,
+                                sizeof path, err);
+    if (!out) return -1;
+    int rc = empty_text(r, out, NULL);
+    if (fclose(out) || rc) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
+    return 0;
+}
+
+static void empty_free(void *payload)
+{
+    struct empty *e = payload;
+    if (!e) return;
+    iso_free(e->model);
+    iso_free(e->why);
+    iso_free(e);
+}
+
+static const iso_result_kind empty_kind = {"empty", empty_text, empty_json, empty_dir, empty_free};
+
+isolde_result *iso_report_empty(const char *lin_model, const char *why)
+{
+    struct empty *e = iso_xcalloc(1, sizeof *e);
+    e->model = lin_model ? iso_xstrdup(lin_model) : NULL;
+    e->why = iso_xstrdup(why);
+    return iso_result_new(&empty_kind, e, ISOLDE_UNKNOWN, lin_model ? NULL : "empty-transaction-graph", 1);
+}

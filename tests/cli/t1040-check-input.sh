@@ -1,0 +1,77 @@
+#!/bin/sh
+# Where a history's bytes come from, through `isolde check`: gzip files,
+# "-" for standard input (plain or gzip), pipes and devices, files that
+# shrink while they are read; and what no history is (binary data, UTF-16)
+# refused at once, with messages that show raw bytes escaped and --json
+# output that stays valid JSON whatever bytes the input had.
+. tests/clilib.sh "$@"
+r=tests/fixtures/read
+
+test_case "a gzip-compressed history.edn reads as the history it holds" <<'T'
+gzip -c "$r/history-twin.edn" > "$tmp/history.edn.gz"
+expect_status 1 "$isolde" check "$tmp/history.edn.gz"
+expect_out '^anomaly-types: G1c'
+expect_out '^checked: 6 client ops, in 3 transactions (2 other ops left out)'
+T
+
+test_case "- reads standard input: a redirect, a pipe, gzip through a pipe" <<'T'
+expect_status 1 "$isolde" check - < "$r/history.txt"
+expect_out '^anomaly-types: G1c'
+cat "$r/history-twin.edn" | "$isolde" check -m list-append - > "$tmp/o" || test $? = 1
+grep -q '^anomaly-types: G1c' "$tmp/o"
+gzip -c "$r/history.txt" | "$isolde" check - > "$tmp/o" || test $? = 1
+grep -q '^anomaly-types: G1c' "$tmp/o"
+printf '{:type :ok}\n{:type' | "$isolde" check - 2> "$tmp/e" || test $? = 3
+grep -q '^<stdin>:2:1: unterminated map' "$tmp/e"
+T
+
+test_case "a truncated or corrupt gzip file is an error, exit 3" <<'T'
+seq 1 3000 | sed 's/.*/{:type :ok, :process 0, :value [[:append :x &]]}/' | gzip -c > "$tmp/big.gz"
+head -c 2000 "$tmp/big.gz" > "$tmp/cut.gz"
+expect_status 3 "$isolde" check "$tmp/cut.gz"
+expect_err 'cut.gz: cannot inflate the gzip data: it ends early (truncated?)'
+printf '\037\213\010\000garbage' > "$tmp/bad.gz"
+expect_status 3 "$isolde" check "$tmp/bad.gz"
+expect_err 'bad.gz: cannot inflate the gzip data'
+T
+
+test_case "a named pipe is read like a file" <<'T'
+mkfifo "$tmp/fifo"
+cat "$r/history.txt" > "$tmp/fifo" &
+expect_status 1 "$isolde" check "$tmp/fifo"
+expect_out '^anomaly-types: G1c'
+wait
+T
+
+test_case "/dev/zero is binary data, refused at once (not read until memory runs out)" <<'T'
+expect_status 3 timeout 20 "$isolde" check /dev/zero
+expect_err '^/dev/zero: binary data (a NUL byte at offset 0), not a history'
+T
+
+test_case "UTF-16 (with or without a byte order mark) is not supported, and says so" <<'T'
+printf '\377\376{\000:\000t\000y\000p\000e\000' > "$tmp/bom16.edn"
+expect_status 3 "$isolde" check "$tmp/bom16.edn"
+expect_err 'bom16.edn:1:1: UTF-16 is not supported: convert the file to UTF-8 (iconv -f UTF-16 -t UTF-8)'
+printf '{\000"\000t\000y\000p\000e\000"\000:\000"\000o\000k\000"\000}\000\n\000' > "$tmp/le16.jsonl"
+expect_status 3 "$isolde" check "$tmp/le16.jsonl"
+expect_err 'le16.jsonl:1:1: UTF-16 is not supported'
+T
+
+test_case "a second byte order mark, and raw bytes, are shown escaped in messages" <<'T'
+printf '\357\273\277{"type":"ok"}\n\357\273\277{"type":"ok"}\n' > "$tmp/joined.jsonl"
+expect_status 3 "$isolde" check "$tmp/joined.jsonl"
+expect_err 'joined.jsonl:2:1: a byte order mark (0xef 0xbb 0xbf) inside the input'
+printf '{:type :\377\376ok}\n' > "$tmp/raw.edn"
+expect_status 3 "$isolde" check "$tmp/raw.edn"
+expect_err 'raw.edn:1:1: :type must be one of invoke, ok, fail, info, got :\\xff\\xfeok$'
+not grep -q "$(printf '\377')" "$tmp/err"
+T
+
+test_case "invalid UTF-8 in a key: --json output is valid JSON (U+FFFD)" <<'T'
+printf '{:type :ok, :process 0, :value [[:append :k\377 1]]}\n{:type :ok, :process 2, :value [[:r :k\377 [2]]]}\n' > "$tmp/u.edn"
+expect_status 1 "$isolde" check --json "$tmp/u.edn"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); assert "garbage-read" in d["anomaly-types"]' "$tmp/out"
+expect_out 'k\\ufffd'
+T
+
+finish

@@ -1,0 +1,283 @@
+/*
+ * test_history.c -- Elle's op-field rules as lib/history/history.c applies
+ * them: Jepsen's :index rule (dense numbering, or given indices that
+ * increase), in one read, across appends and across the two halves of a
+ * split read; integers of any size in :time, :index and :process; the
+ * warnings about input Elle reads without a word.
+ */
+#include "readtest.h"
+#include "history/split.h"
+#include "history/read_json.h"
+#include "history/txn.h"
+
+/* Read text as format f; the status, with err filled. */
+static isolde_status read_status(const char *text, isolde_format f, isolde_error *err)
+{
+    isolde_history *h = NULL;
+    isolde_status s = isolde_history_read_mem("t", text, strlen(text), tu_fmt(f), &h, err);
+    isolde_history_free(h);
+    return s;
+}
+
+static void expect_error(const char *text, isolde_format f, isolde_status st, long line, long col,
+                         const char *msg)
+{
+    isolde_error err = {0};
+    isolde_status s = read_status(text, f, &err);
+    if (s != st || err.line != line || err.col != col || !strstr(err.msg, msg))
+        fail_msg("%s: got status %d at %ld:%ld: %s; expected %d at %ld:%ld: %s", text, (int)s, err.line,
+                 err.col, err.msg, (int)st, line, col, msg);
+}
+
+/* With no :index on the first op, ops are numbered by position; an op
+ * that has one anyway must have its number (jepsen.history's
+ * add-dense-indices), and a nil :index counts as none. */
+static void test_dense_rule(void **state)
+{
+    (void)state;
+    isolde_history *h = tu_read("{:type :ok, :process 0}\n{:type :ok, :process 0, :index 1}\n"
+                                "{:type :ok, :process 0, :index nil}\n",
+                                ISOLDE_FORMAT_EDN);
+    assert_int_equal(h->dense_index, 1);
+    for (size_t i = 0; i < 3; i++) assert_int_equal(h->ops[i].index, (int64_t)i);
+    isolde_history_free(h);
+    expect_error("{:type :ok}\n{:type :ok}\n  {:type :ok, :index 1}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 3, 3,
+                 ":index 1 where op 2 belongs");
+    expect_error("{\"type\":\"ok\"}\n{\"type\":\"ok\",\"index\":\"1\"}", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 2, 1,
+                 "\"index\": \"1\" where op 1 belongs");
+    /* a first :index that is no integer: dense, and then it is wrong */
+    expect_error("{:type :ok, :index :a}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 1, 1, ":index :a where op 0");
+}
+
+/* Given indices may have gaps, but each op's is greater than the last. */
+static void test_given_rule(void **state)
+{
+    (void)state;
+    isolde_history *h = tu_read("{:index 3, :type :ok}\n{:index 7, :type :ok}\n{:index 8, :type :ok}",
+                                ISOLDE_FORMAT_EDN);
+    assert_int_equal(h->ops[1].index, 7);
+    isolde_history_free(h);
+    expect_error("{:index 0 :type :ok}\n{:index 1 :type :ok}\n{:index 1 :type :ok}", ISOLDE_FORMAT_EDN,
+                 ISOLDE_ERR_PARSE, 3, 1, "duplicate :index 1 (the op at line 2 has it too)");
+    expect_error("{:index 5 :type :ok}\n\n{:index 4 :type :invoke}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 3, 1,
+                 ":index 4 after :index 5 (line 1): ops must be in increasing :index order");
+    expect_error("[{\"index\":2,\"type\":\"ok\"},\n {\"index\":-1,\"type\":\"ok\"}]", ISOLDE_FORMAT_JSON,
+                 ISOLDE_ERR_PARSE, 2, 2, "\"index\": -1 after \"index\": 2");
+    /* the general parser's path (a map it builds) follows the same rule */
+    expect_error("{:index 1 :type :ok}\n{:index 1 :type :ok :value #{1}}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 2,
+                 1, "duplicate :index 1");
+}
+
+/* An append continues the history it grows: its first :index must follow
+ * the last one, and a failed append leaves the history as it was. */
+static void test_rule_across_appends(void **state)
+{
+    (void)state;
+    isolde_history *h = NULL;
+    isolde_error err = {0};
+    assert_int_equal(isolde_history_new("a", tu_fmt(ISOLDE_FORMAT_JSONL), &h, &err), 0);
+    const char *one = "{\"index\":0,\"type\":\"invoke\",\"process\":0}\n{\"index\":4,\"type\":\"ok\",\"process\":0}\n";
+    const char *dup = "{\"index\":4,\"type\":\"invoke\",\"process\":1}\n";
+    const char *next = "{\"index\":5,\"type\":\"invoke\",\"process\":1}\n";
+    assert_int_equal(isolde_history_append_mem(h, one, strlen(one), &err), 0);
+    assert_int_equal(isolde_history_append_mem(h, dup, strlen(dup), &err), ISOLDE_ERR_PARSE);
+    assert_int_equal(err.line, 3);
+    assert_non_null(strstr(err.msg, "duplicate \"index\": 4 (the op at line 2 has it too)"));
+    assert_int_equal(isolde_history_op_count(h), 2);
+    assert_int_equal(isolde_history_append_mem(h, next, strlen(next), &err), 0);
+    assert_int_equal(isolde_history_op_count(h), 3);
+    isolde_history_free(h);
+    /* dense: an append's given :index is checked against its place overall */
+    assert_int_equal(isolde_history_new("d", tu_fmt(ISOLDE_FORMAT_EDN), &h, &err), 0);
+    const char *a = "{:type :ok}\n{:type :ok}\n", *b = "{:type :ok :index 2}\n", *c = "{:type :ok :index 1}\n";
+    assert_int_equal(isolde_history_append_mem(h, a, strlen(a), &err), 0);
+    assert_int_equal(isolde_history_append_mem(h, b, strlen(b), &err), 0);
+    assert_int_equal(isolde_history_append_mem(h, c, strlen(c), &err), ISOLDE_ERR_PARSE);
+    assert_non_null(strstr(err.msg, ":index 1 where op 3 belongs"));
+    assert_int_equal(h->ops[2].index, 2);
+    isolde_history_free(h);
+}
+
+/* n JSON lines with :index 2i, but line `at` has :index `bad`. */
+static char *lines_with_index(size_t n, size_t at, long bad)
+{
+    iso_buf b = {0};
+    for (size_t i = 0; i < n; i++)
+        iso_buf_printf(&b, "{\"index\":%ld,\"type\":\"%s\",\"process\":%zu,\"value\":[[\"append\",%zu,%zu]]}\n",
+                       i == at ? bad : (long)(2 * i), i % 2 ? "ok" : "invoke", i % 5, i % 7, i);
+    return (char *)iso_buf_cstr(&b);
+}
+
+/* The two halves of a split read are checked where they meet: an :index
+ * that goes back at the cut is the error a sequential read reports. */
+static void test_rule_across_halves(void **state)
+{
+    (void)state;
+    static const size_t at[] = {1000, 1001, 1002, 999, 1998};
+    for (size_t c = 0; c < sizeof at / sizeof at[0]; c++) {
+        char *text = lines_with_index(2000, at[c], 2 * (long)at[c] - 2);
+        size_t len = strlen(text), lines;
+        isolde_error e1 = {0}, e2 = {0};
+        isolde_history *seq = iso_history_new("s", ISOLDE_FORMAT_JSONL), *par = iso_history_new("s", ISOLDE_FORMAT_JSONL);
+        assert_int_equal(iso_json_lines(seq, text, len, &lines, &e1), -1);
+        assert_int_equal(iso_read_split(par, text, len, 0, iso_json_lines, &e2), -1);
+        assert_int_equal(e1.line, (long)at[c] + 1);
+        assert_int_equal(e2.line, e1.line);
+        assert_string_equal(e2.msg, e1.msg);
+        assert_non_null(strstr(e2.msg, "duplicate \"index\""));
+        isolde_history_free(seq);
+        isolde_history_free(par);
+        iso_free(text);
+    }
+}
+
+/* :time and :index keep every 64-bit integer exactly (Unix-epoch
+ * nanoseconds are past 2^59); a larger one is refused with the limit. */
+static void test_64_bit_numbers(void **state)
+{
+    (void)state;
+    isolde_history *h = tu_read("{:index 576460752303423488, :type :ok, :time 1700000000123456789}\n"
+                                "{:index 9223372036854775807, :type :ok, :time -9223372036854775808}\n",
+                                ISOLDE_FORMAT_EDN);
+    assert_true(h->ops[0].index == 576460752303423488LL && h->ops[0].time == 1700000000123456789LL);
+    assert_true(h->ops[1].index == INT64_MAX && h->ops[1].time == INT64_MIN);
+    assert_string_equal(rt_op(h, 0, 0), "{:index 576460752303423488, :time 1700000000123456789, :type :ok, "
+                                        ":process nil, :value nil}");
+    isolde_history_free(h);
+    h = tu_read("{\"index\":0,\"type\":\"ok\",\"time\":9223372036854775807}", ISOLDE_FORMAT_JSONL);
+    assert_true(h->ops[0].time == INT64_MAX);
+    isolde_history_free(h);
+    expect_error("{:type :ok, :time 9223372036854775808}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_LIMIT, 1, 1,
+                 ":time 9223372036854775808 does not fit in 64 bits (from -9223372036854775808 to "
+                 "9223372036854775807)");
+    expect_error("{\"type\":\"ok\",\"time\":-9223372036854775809}", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_LIMIT, 1, 1,
+                 "\"time\": -9223372036854775809 does not fit in 64 bits");
+    expect_error("{:index 99999999999999999999, :type :ok}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_LIMIT, 1, 1,
+                 ":index 99999999999999999999 does not fit in 64 bits");
+    expect_error("{:type :ok, :time 1.5}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 1, 1,
+                 ":time must be an integer, got 1.5");
+}
+
+/* Elle's client-op? is integer? :process: any size, pairing by value. */
+static void test_big_processes_are_clients(void **state)
+{
+    (void)state;
+    isolde_history *h = tu_read("{:type :invoke, :process 576460752303423488}\n"
+                                "{:type :invoke, :process 99999999999999999999}\n"
+                                "{:type :ok, :process 576460752303423488}\n"
+                                "{:type :ok, :process 99999999999999999999}\n"
+                                "{:type :info, :process :nemesis}\n",
+                                ISOLDE_FORMAT_EDN);
+    for (size_t i = 0; i < 4; i++) assert_true(iso_op_is_client(&h->ops[i]));
+    assert_false(iso_op_is_client(&h->ops[4]));
+    iso_txns t;
+    isolde_error err = {0};
+    assert_int_equal(iso_txns_pair(h, 1, &t, &err), 0);
+    assert_int_equal(t.n, 2);
+    assert_int_equal(t.t[0].cmp, 2);
+    assert_int_equal(t.t[1].cmp, 3);
+    iso_txns_free(&t);
+    isolde_history_free(h);
+}
+
+/* Every reader keeps integers at and past the 64-bit ends exactly, as
+ * keys and as elements (tests/fixtures/read/ints/extremes.*). */
+static void test_integer_ends_every_reader(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"extremes.edn", "extremes.json", "extremes.jsonl", "extremes.txt",
+                                        "extremes.log", "extremes-onelite.jsonl"};
+    const char *want = "[[:r -9223372036854775808 [9223372036854775807]] [:r -9223372036854775809 "
+                       "[9223372036854775808]] [:r 99999999999999999999 [-9223372036854775809]] "
+                       "[:r 9999999999999999999 []]]";
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "tests/fixtures/read/ints/%s", files[i]);
+        isolde_history *h = NULL;
+        isolde_error err = {0};
+        if (isolde_history_read_file(path, NULL, &h, &err)) fail_msg("%s: %s", path, err.msg);
+        const iso_op *last = &h->ops[h->n_ops - 1];
+        iso_buf b = {0};
+        iso_op_edn(h, last, &b);
+        if (!strstr(iso_buf_cstr(&b), want)) fail_msg("%s: %s", files[i], iso_buf_cstr(&b));
+        iso_buf_free(&b);
+        isolde_history_free(h);
+    }
+}
+
+static size_t warnings(const isolde_history *h, isolde_error *w, size_t max)
+{
+    size_t n = 0;
+    isolde_error err = {0};
+    assert_int_equal(isolde_history_warnings(h, w, max, &n, &err), 0);
+    return n;
+}
+
+/* A completion no invocation opened, and a JSON key given twice, read
+ * (as Elle reads them) with a warning at the first, counting them all. */
+static void test_warnings(void **state)
+{
+    (void)state;
+    isolde_error w[4];
+    isolde_history *h = tu_read("{:type :invoke :process 0}\n{:type :ok :process 0}\n"
+                                "{:type :info :process :nemesis}\n{:type :info :process :nemesis}\n",
+                                ISOLDE_FORMAT_EDN);
+    assert_int_equal(warnings(h, w, 4), 0);
+    isolde_history_free(h);
+    h = tu_read("{:type :invoke :process 0}\n{:type :ok :process 0}\n  {:type :ok :process 7}\n"
+                "{:type :fail :process 0}\n", ISOLDE_FORMAT_EDN);
+    assert_int_equal(warnings(h, w, 4), 1);
+    assert_string_equal(w[0].file, "test");
+    assert_int_equal(w[0].line, 3);
+    assert_int_equal(w[0].col, 3);
+    assert_string_equal(w[0].msg, "process 7 completes an op it did not invoke: it is checked as a "
+                                  "transaction of its own (2 in all)");
+    isolde_history_free(h);
+    h = tu_read("{:type :invoke :process -1}\n{:type :ok :process -1}\n"
+                "{:type :invoke :process 99999999999999999999}\n{:type :info :process 99999999999999999999}\n"
+                "{:type :fail :process 99999999999999999999}\n", ISOLDE_FORMAT_EDN);
+    assert_int_equal(warnings(h, w, 4), 1);
+    assert_int_equal(w[0].line, 5);
+    assert_non_null(strstr(w[0].msg, "process 99999999999999999999 completes an op it did not invoke"));
+    isolde_history_free(h);
+    h = tu_read("{\"type\":\"ok\",\"process\":0,\"process\":1}\n"
+                "{\"type\":\"ok\",\"process\":1,\"value\":{\"a\":1,\"b\":2,\"a\":3}}\n",
+                ISOLDE_FORMAT_JSONL);
+    assert_true(h->ops[0].process == iso_int(1)); /* the last one counts */
+    assert_string_equal(rt_value(h, 1), "{\"b\" 2, \"a\" 3}");
+    assert_int_equal(warnings(h, w, 4), 2);
+    assert_int_equal(w[0].line, 1);
+    assert_int_equal(w[0].col, 1);
+    assert_string_equal(w[0].msg, "an object names key \"process\" twice: the last one counts (2 in all)");
+    assert_int_equal(warnings(h, w, 1), 2); /* counted, one written */
+    isolde_history_free(h);
+    /* in the second half of a split read, at its line overall */
+    char *text = lines_with_index(2000, 2000, 0);
+    iso_buf b = {0};
+    iso_buf_puts(&b, text);
+    iso_buf_puts(&b, "{\"index\":5000,\"type\":\"ok\",\"type\":\"ok\",\"process\":1}\n");
+    isolde_error err = {0};
+    h = iso_history_new("s", ISOLDE_FORMAT_JSONL);
+    assert_int_equal(iso_read_split(h, b.p, b.n, 0, iso_json_lines, &err), 0);
+    assert_true(h->store.n_words > b.n / 2); /* the halves ran */
+    assert_int_equal(warnings(h, w, 4), 2);
+    assert_int_equal(w[0].line, 2001);
+    isolde_history_free(h);
+    iso_buf_free(&b);
+    iso_free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dense_rule),
+        cmocka_unit_test(test_given_rule),
+        cmocka_unit_test(test_rule_across_appends),
+        cmocka_unit_test(test_rule_across_halves),
+        cmocka_unit_test(test_64_bit_numbers),
+        cmocka_unit_test(test_big_processes_are_clients),
+        cmocka_unit_test(test_warnings),
+        cmocka_unit_test(test_integer_ends_every_reader),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
