@@ -19,6 +19,7 @@
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "fuzz.h"
+#include "history/history.h"
 #include "history/read_json.h"
 
 #include <ftw.h>
@@ -98,6 +99,17 @@ static void walk(const isolde_result *r)
         if (!isolde_result_not(r, i)) fuzz_fail("not %zu is NULL", i);
     for (size_t i = 0; i < isolde_result_also_not_count(r); i++)
         if (!isolde_result_also_not(r, i)) fuzz_fail("also-not %zu is NULL", i);
+}
+
+/* A history without one client op was not really read: it is never
+ * valid (issue 11 item 1), whatever the model. */
+static void no_verdict_without_ops(const isolde_history *h, const isolde_result *r)
+{
+    iso_buf why = {0};
+    int none = iso_history_no_client_op(h, &why);
+    iso_buf_free(&why);
+    if (none && isolde_result_validity(r) != ISOLDE_UNKNOWN)
+        fuzz_fail("a history with no client op has validity %d, not unknown", (int)isolde_result_validity(r));
 }
 
 struct parse_call {
@@ -193,6 +205,7 @@ static void test(const uint8_t *data, size_t len)
         fuzz_fail("on one thread: %d %s; on two: %d %s", (int)s1, e1.msg, (int)s2, e2.msg);
     if (s1 == ISOLDE_OK) {
         walk(r1);
+        no_verdict_without_ops(h, r1);
         same_results(r1, r2, late);
         write_text_and_dir(r1);
     }
