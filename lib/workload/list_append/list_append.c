@@ -256,7 +256,24 @@ static uint32_t prev_slot(const la_state *st, uint32_t key, iso_val v)
     return st->k[key].slot0 + follows(st, la_find(st, key, v));
 }
 
-/* Pass 4: ww and rw edges into every append of an ok/info txn. */
+/* The writer transactions of each key's unobserved appends, as CSR over
+ * keys in *off (keys.n + 1 offsets). */
+static uint32_t *unobserved_writers(const la_state *st, uint32_t **off)
+{
+    uint32_t nk = (uint32_t)st->keys.n;
+    *off = iso_xcalloc((size_t)nk + 2, sizeof **off);
+    for (size_t i = 0; i < st->n_ap; i++)
+        if (is_writer(&st->ap[i]) && st->ap[i].pos == ISO_NONE) (*off)[st->ap[i].key + 2]++;
+    for (uint32_t k = 2; k < nk + 2; k++) (*off)[k] += (*off)[k - 1];
+    uint32_t *wr = iso_xmalloc(((size_t)(*off)[nk + 1] + 1) * sizeof *wr);
+    for (size_t i = 0; i < st->n_ap; i++)
+        if (is_writer(&st->ap[i]) && st->ap[i].pos == ISO_NONE) wr[(*off)[st->ap[i].key + 1]++] = st->ap[i].txn;
+    return wr;
+}
+
+/* Pass 4: ww and rw edges into every append of an ok/info txn. The
+ * unobserved appends of a key all follow its last version: their rw edges
+ * go in as one group, the version's readers x the appends' writers. */
 static void add_append_edges(iso_ctx *ctx, la_state *st)
 {
     for (size_t i = 0; i < st->n_ap; i++) {
@@ -266,9 +283,18 @@ static void add_append_edges(iso_ctx *ctx, la_state *st)
         uint32_t w = p ? st->at[slot - 1] : ISO_NONE;
         if (w != ISO_NONE && is_writer(&st->ap[w]) && st->ap[w].txn != a->txn)
             iso_edges_add(&ctx->edges, st->ap[w].txn, a->txn, ISO_EDGE_WW);
-        for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1]; r++)
+        for (uint32_t r = st->rd_off[slot]; a->pos != ISO_NONE && r < st->rd_off[slot + 1]; r++)
             if (st->rd[r] != a->txn) iso_edges_add(&ctx->edges, st->rd[r], a->txn, ISO_EDGE_RW);
     }
+    uint32_t *off, *wr = unobserved_writers(st, &off);
+    for (uint32_t key = 0; key < st->keys.n; key++) {
+        uint32_t slot = st->k[key].slot0 + st->k[key].len;
+        iso_edges_add_group(&ctx->edges, (uint32_t)ctx->pc.txns.n, st->rd + st->rd_off[slot],
+                            st->rd_off[slot + 1] - st->rd_off[slot], wr + off[key],
+                            off[key + 1] - off[key], ISO_EDGE_RW);
+    }
+    iso_free(off);
+    iso_free(wr);
 }
 
 /* Once the version orders are known, the reads' edges and anomalies on one
