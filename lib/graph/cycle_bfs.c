@@ -151,7 +151,7 @@ static void extras_sort(extras *x)
 
 /* The successors of global v inside component c besides its direct row:
  * its real-time window, and the writers of its hubs whose edges meet mask
- * (a hub outside c has no writer in c but v then: none is v itself). */
+ * but v itself (such a hub outside c has no other writer in c). */
 static void extras_in(const iso_graph *g, uint32_t v, uint32_t hub_e, uint8_t mask,
                       const uint32_t *local_id, const uint32_t *comp, uint32_t c, extras *x)
 {

@@ -55,17 +55,23 @@ static int has_pair(const uint32_t *rd, size_t nr, const uint32_t *wr, size_t nw
     return 0;
 }
 
+uint32_t iso_edges_hub(iso_edges *es, uint32_t n_txn, size_t nr, size_t nw)
+{
+    if ((uint64_t)nr * nw <= iso_hub_min() || n_txn + es->n_hubs + 1 >= ISO_MAX_TXNS) return ISO_NONE;
+    return n_txn + es->n_hubs++;
+}
+
 void iso_edges_add_group(iso_edges *es, uint32_t n_txn, const uint32_t *rd, size_t nr,
                          const uint32_t *wr, size_t nw, uint8_t bits)
 {
     if (!has_pair(rd, nr, wr, nw)) return; /* a hub must stand for some edge */
-    if ((uint64_t)nr * nw <= iso_hub_min() || n_txn + es->n_hubs + 1 >= ISO_MAX_TXNS) {
+    uint32_t h = iso_edges_hub(es, n_txn, nr, nw);
+    if (h == ISO_NONE) {
         for (size_t j = 0; j < nw; j++)
             for (size_t i = 0; i < nr; i++)
                 if (rd[i] != wr[j]) iso_edges_add(es, rd[i], wr[j], bits);
         return;
     }
-    uint32_t h = n_txn + es->n_hubs++;
     for (size_t i = 0; i < nr; i++) iso_edges_add(es, rd[i], h, bits);
     for (size_t j = 0; j < nw; j++) iso_edges_add(es, h, wr[j], bits);
 }

@@ -55,10 +55,15 @@ typedef struct iso_edges {
 void iso_edges_add(iso_edges *es, uint32_t src, uint32_t dst, uint8_t bits);
 /* Edges rd[i] -> wr[j] (bits), for every i, j with rd[i] != wr[j]:
  * pairwise when there are few (nr * nw at most the hub threshold), else
- * through a new hub, vertex n_txn + es->n_hubs. n_txn must be the vertex
- * count later given to iso_graph_build. Repeats in rd or wr are allowed. */
+ * through a new hub (iso_edges_hub). n_txn must be the vertex count later
+ * given to iso_graph_build. Repeats in rd or wr are allowed. */
 void iso_edges_add_group(iso_edges *es, uint32_t n_txn, const uint32_t *rd, size_t nr,
                          const uint32_t *wr, size_t nw, uint8_t bits);
+/* For a group of nr readers x nw writers that has a pair of two
+ * transactions: a new hub, vertex n_txn + es->n_hubs, when nr * nw is
+ * above the hub threshold (and vertex ids are left); else ISO_NONE: the
+ * group goes in as pairs. The caller adds r -> hub and hub -> w. */
+uint32_t iso_edges_hub(iso_edges *es, uint32_t n_txn, size_t nr, size_t nw);
 /* The hub threshold: ISOLDE_HUB_MIN from the environment (for tests that
  * compare hubs with pairs: 0 makes every group a hub), else 1024. */
 size_t iso_hub_min(void);

@@ -256,26 +256,50 @@ static uint32_t prev_slot(const la_state *st, uint32_t key, iso_val v)
     return st->k[key].slot0 + follows(st, la_find(st, key, v));
 }
 
-/* The writer transactions of each key's unobserved appends, as CSR over
- * keys in *off (keys.n + 1 offsets). */
-static uint32_t *unobserved_writers(const la_state *st, uint32_t **off)
+/* The writers of a key's unobserved appends: the one transaction, or
+ * LA_MANY when there are several. */
+#define LA_MANY (ISO_NONE - 1)
+
+/* Whether some reader of the key's last version is not the lone writer:
+ * then the group has an edge between two transactions. */
+static int group_has_pair(const la_state *st, uint32_t slot, uint32_t lone)
 {
-    uint32_t nk = (uint32_t)st->keys.n;
-    *off = iso_xcalloc((size_t)nk + 2, sizeof **off);
-    for (size_t i = 0; i < st->n_ap; i++)
-        if (is_writer(&st->ap[i]) && st->ap[i].pos == ISO_NONE) (*off)[st->ap[i].key + 2]++;
-    for (uint32_t k = 2; k < nk + 2; k++) (*off)[k] += (*off)[k - 1];
-    uint32_t *wr = iso_xmalloc(((size_t)(*off)[nk + 1] + 1) * sizeof *wr);
-    for (size_t i = 0; i < st->n_ap; i++)
-        if (is_writer(&st->ap[i]) && st->ap[i].pos == ISO_NONE) wr[(*off)[st->ap[i].key + 1]++] = st->ap[i].txn;
-    return wr;
+    for (uint32_t r = st->rd_off[slot]; lone != LA_MANY && r < st->rd_off[slot + 1]; r++)
+        if (st->rd[r] != lone) return 1;
+    return lone == LA_MANY && st->rd_off[slot] < st->rd_off[slot + 1];
 }
 
-/* Pass 4: ww and rw edges into every append of an ok/info txn. The
- * unobserved appends of a key all follow its last version: their rw edges
- * go in as one group, the version's readers x the appends' writers. */
+/* Per key, the hub the rw edges into its unobserved appends (which all
+ * follow its last version) go through, its readers -> hub edges added; or
+ * ISO_NONE, where they stay pairs. */
+static uint32_t *unobserved_hubs(iso_ctx *ctx, const la_state *st)
+{
+    uint32_t nk = (uint32_t)st->keys.n;
+    uint32_t *nw = iso_xcalloc(nk ? nk : 1, sizeof *nw), *hub = iso_xmalloc((nk ? nk : 1) * sizeof *hub);
+    memset(hub, 0xff, (size_t)nk * sizeof *hub); /* for now: the lone writer */
+    for (size_t i = 0; i < st->n_ap; i++) {
+        const la_append *a = &st->ap[i];
+        if (!is_writer(a) || a->pos != ISO_NONE) continue;
+        nw[a->key]++;
+        hub[a->key] = hub[a->key] == ISO_NONE || hub[a->key] == a->txn ? a->txn : LA_MANY;
+    }
+    for (uint32_t key = 0; key < nk; key++) {
+        uint32_t slot = st->k[key].slot0 + st->k[key].len, nr = st->rd_off[slot + 1] - st->rd_off[slot];
+        uint32_t h = nw[key] && group_has_pair(st, slot, hub[key])
+                   ? iso_edges_hub(&ctx->edges, (uint32_t)ctx->pc.txns.n, nr, nw[key]) : ISO_NONE;
+        for (uint32_t r = st->rd_off[slot]; h != ISO_NONE && r < st->rd_off[slot + 1]; r++)
+            iso_edges_add(&ctx->edges, st->rd[r], h, ISO_EDGE_RW);
+        hub[key] = h;
+    }
+    iso_free(nw);
+    return hub;
+}
+
+/* Pass 4: ww and rw edges into every append of an ok/info txn; an
+ * unobserved append's rw edges through its key's hub if it has one. */
 static void add_append_edges(iso_ctx *ctx, la_state *st)
 {
+    uint32_t *hub = unobserved_hubs(ctx, st);
     for (size_t i = 0; i < st->n_ap; i++) {
         const la_append *a = &st->ap[i];
         if (!is_writer(a)) continue;
@@ -283,18 +307,14 @@ static void add_append_edges(iso_ctx *ctx, la_state *st)
         uint32_t w = p ? st->at[slot - 1] : ISO_NONE;
         if (w != ISO_NONE && is_writer(&st->ap[w]) && st->ap[w].txn != a->txn)
             iso_edges_add(&ctx->edges, st->ap[w].txn, a->txn, ISO_EDGE_WW);
-        for (uint32_t r = st->rd_off[slot]; a->pos != ISO_NONE && r < st->rd_off[slot + 1]; r++)
+        if (a->pos == ISO_NONE && hub[a->key] != ISO_NONE) {
+            iso_edges_add(&ctx->edges, hub[a->key], a->txn, ISO_EDGE_RW);
+            continue;
+        }
+        for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1]; r++)
             if (st->rd[r] != a->txn) iso_edges_add(&ctx->edges, st->rd[r], a->txn, ISO_EDGE_RW);
     }
-    uint32_t *off, *wr = unobserved_writers(st, &off);
-    for (uint32_t key = 0; key < st->keys.n; key++) {
-        uint32_t slot = st->k[key].slot0 + st->k[key].len;
-        iso_edges_add_group(&ctx->edges, (uint32_t)ctx->pc.txns.n, st->rd + st->rd_off[slot],
-                            st->rd_off[slot + 1] - st->rd_off[slot], wr + off[key],
-                            off[key + 1] - off[key], ISO_EDGE_RW);
-    }
-    iso_free(off);
-    iso_free(wr);
+    iso_free(hub);
 }
 
 /* Once the version orders are known, the reads' edges and anomalies on one
