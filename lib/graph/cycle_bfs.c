@@ -111,34 +111,60 @@ int cyc_spec_init(cyc_spec *sp, int type)
 
 /* ---- the component as a graph of its own ---------------------------- */
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
 
-/* The real-time successors of global v inside component c, as ascending
- * local ids in *w (reused); returns how many. */
-static uint32_t window_in(const iso_graph *g, uint32_t v, const uint32_t *local_id,
-                          const uint32_t *comp, uint32_t c, uint32_t **w, size_t *cap)
+typedef struct extras {
+    uint64_t *w;   /* local id << 8 | bits, ascending, one per local id */
+    size_t n, cap;
+} extras;
+
+static void extra_put(extras *x, uint32_t local, uint8_t bits)
 {
-    uint32_t n = 0;
-    for (uint32_t r = g->rt ? g->rt->lo[v] : 0; g->rt && r < g->rt->hi[v]; r++) {
-        uint32_t d = g->rt->order[r];
-        if (comp[d] != c) continue;
-        ISO_GROW(*w, *cap, (size_t)n + 1);
-        (*w)[n++] = local_id[d];
-    }
-    if (n > 16) {
-        qsort(*w, n, sizeof **w, cmp_u32);
+    ISO_PUSH(x->w, x->n, x->cap, (uint64_t)local << 8 | bits);
+}
+
+/* Sort x by local id and merge its repeats (bits OR-ed). */
+static void extras_sort(extras *x)
+{
+    uint64_t *w = x->w;
+    if (x->n > 16) {
+        qsort(w, x->n, sizeof *w, cmp_u64);
     } else {
-        for (uint32_t i = 1; i < n; i++) { /* windows are usually short */
-            uint32_t x = (*w)[i], j = i;
-            for (; j > 0 && (*w)[j - 1] > x; j--) (*w)[j] = (*w)[j - 1];
-            (*w)[j] = x;
+        for (size_t i = 1; i < x->n; i++) { /* windows are usually short */
+            uint64_t y = w[i];
+            size_t j = i;
+            for (; j > 0 && w[j - 1] > y; j--) w[j] = w[j - 1];
+            w[j] = y;
         }
     }
-    return n;
+    size_t m = 0;
+    for (size_t i = 0; i < x->n; i++) {
+        if (m && w[m - 1] >> 8 == w[i] >> 8) w[m - 1] |= w[i];
+        else w[m++] = w[i];
+    }
+    x->n = m;
+}
+
+/* The successors of global v inside component c besides its direct row:
+ * its real-time window, and the writers of its hubs whose edges meet mask
+ * but v itself (such a hub outside c has no other writer in c). */
+static void extras_in(const iso_graph *g, uint32_t v, uint32_t hub_e, uint8_t mask,
+                      const uint32_t *local_id, const uint32_t *comp, uint32_t c, extras *x)
+{
+    x->n = 0;
+    for (uint32_t r = g->rt ? g->rt->lo[v] : 0; g->rt && r < g->rt->hi[v]; r++)
+        if (comp[g->rt->order[r]] == c) extra_put(x, local_id[g->rt->order[r]], ISO_EDGE_REALTIME);
+    for (uint32_t e = hub_e; e < g->off[v + 1]; e++) {
+        uint32_t h = g->dst[e];
+        if (comp[h] != c || !(g->bits[e] & mask)) continue;
+        for (uint32_t y = g->off[h]; y < g->off[h + 1]; y++)
+            if (g->dst[y] != v && comp[g->dst[y]] == c) extra_put(x, local_id[g->dst[y]], g->bits[y]);
+    }
+    extras_sort(x);
 }
 
 typedef struct row_out {
@@ -160,38 +186,46 @@ static void row_put(row_out *o, uint32_t d, uint8_t bits, uint8_t mask)
 }
 
 /* Local ids keep the global order, so each local row is the global row
- * filtered, already sorted, merged with the vertex's real-time window; the
- * reverse graph is its transpose by counting. */
+ * filtered, already sorted, merged with the vertex's real-time window and
+ * its hubs' writers (a direct edge to one gets the pair's bits too: the
+ * row is what the pairs would have made); the reverse graph is its
+ * transpose by counting. */
 void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts, uint32_t k,
                      const uint32_t *local_id, const uint32_t *comp, uint32_t c, uint8_t mask)
 {
     iso_graph *f = &L->g, *r = &L->r;
     L->k = f->n = r->n = k;
+    f->n_hubs = r->n_hubs = 0;
     f->rt = r->rt = NULL; /* real-time edges are in the local rows */
     L->glob = verts;
     f->off = iso_xmalloc(((size_t)k + 1) * sizeof *f->off);
     r->off = iso_xcalloc((size_t)k + 2, sizeof *r->off);
     row_out o = {0};
-    uint32_t *w = NULL;
-    size_t wcap = 0;
+    extras x = {0};
+    uint32_t nt = iso_graph_txns(g);
     for (uint32_t i = 0; i < k; i++) {
-        uint32_t v = verts[i], e = g->off[v], end = g->off[v + 1];
-        uint32_t nw = window_in(g, v, local_id, comp, c, &w, &wcap), j = 0;
+        uint32_t v = verts[i], e = g->off[v], end = g->off[v + 1], j = 0;
+        while (end > e && g->dst[end - 1] >= nt) end--; /* [end, row end): v's hubs */
+        int hubs = end < g->off[v + 1];
+        extras_in(g, v, end, mask, local_id, comp, c, &x);
         f->off[i] = (uint32_t)o.n;
         for (; e < end && comp[g->dst[e]] != c; e++) {}
-        while (e < end || j < nw) {
+        while (e < end || j < x.n) {
             uint32_t d = e < end ? local_id[g->dst[e]] : UINT32_MAX;
             uint8_t bits = 0;
-            if (j < nw && w[j] <= d) {
-                d = w[j++];
-                bits = ISO_EDGE_REALTIME;
+            if (j < x.n && (uint32_t)(x.w[j] >> 8) <= d) {
+                d = (uint32_t)(x.w[j] >> 8);
+                bits = (uint8_t)x.w[j++];
             }
-            if (e < end && local_id[g->dst[e]] == d) bits |= g->bits[e++];
+            if (e < end && local_id[g->dst[e]] == d) {
+                bits |= g->bits[e] | (hubs ? iso_graph_hub_bits(g, v, g->dst[e]) : 0);
+                e++;
+            }
             row_put(&o, d, bits, mask);
             for (; e < end && comp[g->dst[e]] != c; e++) {}
         }
     }
-    iso_free(w);
+    iso_free(x.w);
     size_t m = o.n;
     f->off[k] = (uint32_t)m;
     f->n_edges = r->n_edges = m;

@@ -4,7 +4,9 @@
  * breadth-first search over (vertex, path state)).
  *
  * A component is copied into a graph of its own (local ids 0..k-1 in
- * ascending global order) so that every buffer is sized by the component.
+ * ascending global order) so that every buffer is sized by the component;
+ * hubs become the pairs they stand for among its members, so the search
+ * sees the graph the pairs would have made.
  */
 #ifndef ISO_CYCLE_INT_H
 #define ISO_CYCLE_INT_H

@@ -270,7 +270,10 @@ static uint8_t union_mask(const iso_search_req *req)
     return m;
 }
 
-/* Jobs: the non-trivial components, ordered by their lowest vertex. */
+/* Jobs: the non-trivial components, ordered by their lowest vertex; n
+ * transactions (a hub is no vertex of a job: a component of one
+ * transaction and hubs has no cycle, its pairs exclude the transaction
+ * with itself). */
 static void make_jobs(jobs *J, uint32_t n, uint32_t nc)
 {
     uint32_t *size = iso_xcalloc(nc ? nc : 1, sizeof *size);
@@ -321,7 +324,7 @@ int iso_search_cycles(const iso_graph *g, const iso_search_req *req, iso_search_
     cyc_lead_table(req, J.lead);
     uint32_t *comp = iso_xmalloc((size_t)g->n * sizeof *comp);
     J.comp = comp;
-    make_jobs(&J, g->n, iso_scc(g, J.mask, comp));
+    make_jobs(&J, iso_graph_txns(g), iso_scc(g, J.mask, comp));
     J.outs = iso_xcalloc(J.n ? J.n : 1, sizeof *J.outs);
     int threads = req->threads > 1 ? req->threads : 1;
     iso_parallel((size_t)threads > J.n ? (int)J.n : threads, worker, &J);

@@ -6,10 +6,12 @@
  * (OR-ing their bits) and drops self-loops while compacting the rows in
  * place. No per-edge allocation and no temporary copy of the edges: on
  * this machine kind fresh pages cost more than the sorting. Real-time
- * order may ride along as windows (iso_rt) instead of rows' edges.
+ * order may ride along as windows (iso_rt) instead of rows' edges, and a
+ * large group of reader -> writer edges as a hub (r -> h -> w).
  */
 #include "graph/graph.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +23,57 @@ void iso_edges_add(iso_edges *es, uint32_t src, uint32_t dst, uint8_t bits)
 void iso_edges_free(iso_edges *es)
 {
     iso_free(es->e);
-    es->e = NULL;
-    es->n = es->cap = 0;
+    memset(es, 0, sizeof *es);
+}
+
+static size_t hub_min = 1024;
+static pthread_once_t hub_once = PTHREAD_ONCE_INIT;
+
+static void read_hub_min(void)
+{
+    const char *s = getenv("ISOLDE_HUB_MIN");
+    char *end;
+    unsigned long long v = s && *s ? strtoull(s, &end, 10) : 0;
+    if (s && *s && !*end) hub_min = (size_t)v;
+}
+
+size_t iso_hub_min(void)
+{
+    pthread_once(&hub_once, read_hub_min);
+    return hub_min;
+}
+
+/* Whether some rd[i] != wr[j]: if every reader is wr[0] and every writer
+ * rd[0], all are one transaction. */
+static int has_pair(const uint32_t *rd, size_t nr, const uint32_t *wr, size_t nw)
+{
+    if (!nr || !nw) return 0;
+    for (size_t i = 0; i < nr; i++)
+        if (rd[i] != wr[0]) return 1;
+    for (size_t j = 0; j < nw; j++)
+        if (wr[j] != rd[0]) return 1;
+    return 0;
+}
+
+uint32_t iso_edges_hub(iso_edges *es, uint32_t n_txn, size_t nr, size_t nw)
+{
+    if ((uint64_t)nr * nw <= iso_hub_min() || n_txn + es->n_hubs + 1 >= ISO_MAX_TXNS) return ISO_NONE;
+    return n_txn + es->n_hubs++;
+}
+
+void iso_edges_add_group(iso_edges *es, uint32_t n_txn, const uint32_t *rd, size_t nr,
+                         const uint32_t *wr, size_t nw, uint8_t bits)
+{
+    if (!has_pair(rd, nr, wr, nw)) return; /* a hub must stand for some edge */
+    uint32_t h = iso_edges_hub(es, n_txn, nr, nw);
+    if (h == ISO_NONE) {
+        for (size_t j = 0; j < nw; j++)
+            for (size_t i = 0; i < nr; i++)
+                if (rd[i] != wr[j]) iso_edges_add(es, rd[i], wr[j], bits);
+        return;
+    }
+    for (size_t i = 0; i < nr; i++) iso_edges_add(es, rd[i], h, bits);
+    for (size_t j = 0; j < nw; j++) iso_edges_add(es, h, wr[j], bits);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -91,8 +142,11 @@ static void scatter(iso_graph *g, iso_edges *es, int consume)
 static void build(iso_graph *g, uint32_t n, iso_edges *es, int consume)
 {
     /* Edge counts above 2^32 would need 48 GB of triples: not supported. */
+    uint32_t hubs = es->n_hubs;
     memset(g, 0, sizeof *g);
-    g->n = n;
+    g->n = n + hubs;
+    g->n_hubs = hubs;
+    n = g->n;
     g->off = iso_xmalloc(((size_t)n + 1) * sizeof *g->off);
     scatter(g, es, consume);
     uint64_t *tmp = NULL;
@@ -128,16 +182,31 @@ void iso_graph_free(iso_graph *g)
     memset(g, 0, sizeof *g);
 }
 
-uint8_t iso_graph_edge(const iso_graph *g, uint32_t a, uint32_t b)
+/* Bits of a -> b in a's row alone. */
+static uint8_t row_bits(const iso_graph *g, uint32_t a, uint32_t b)
 {
-    if (a >= g->n) return 0;
     uint32_t lo = g->off[a], hi = g->off[a + 1];
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (g->dst[mid] < b) lo = mid + 1;
         else hi = mid;
     }
-    uint8_t bits = lo < g->off[a + 1] && g->dst[lo] == b ? g->bits[lo] : 0;
+    return lo < g->off[a + 1] && g->dst[lo] == b ? g->bits[lo] : 0;
+}
+
+uint8_t iso_graph_hub_bits(const iso_graph *g, uint32_t a, uint32_t b)
+{
+    uint32_t nt = iso_graph_txns(g);
+    uint8_t bits = 0;
+    for (uint32_t e = g->off[a + 1]; a != b && e > g->off[a] && g->dst[e - 1] >= nt; e--)
+        bits |= row_bits(g, g->dst[e - 1], b); /* a's hubs end its row */
+    return bits;
+}
+
+uint8_t iso_graph_edge(const iso_graph *g, uint32_t a, uint32_t b)
+{
+    if (a >= iso_graph_txns(g) || b >= iso_graph_txns(g)) return 0;
+    uint8_t bits = row_bits(g, a, b) | iso_graph_hub_bits(g, a, b);
     for (uint32_t r = g->rt ? g->rt->lo[a] : 0; g->rt && r < g->rt->hi[a]; r++)
         if (g->rt->order[r] == b) bits |= ISO_EDGE_REALTIME;
     return bits;

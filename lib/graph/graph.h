@@ -8,9 +8,15 @@
  *   scc.c         strongly connected components (scc.h)
  *   cycle_search.c, cycle_bfs.c   the typed cycle search (cycle.h, cycle_int.h)
  *
- * Vertices are transaction ids (history/txn.h). Nothing here knows about
- * keys, values, anomalies or models: the check asks for cycle types and
- * subgraphs, and workloads explain an edge on demand.
+ * Vertices are transaction ids (history/txn.h), then hubs: a hub h stands
+ * for a group of edges "every reader -> every writer" (r -> h -> w, the
+ * pair r == w excepted) that would be R x A edges pairwise, as R + A. The
+ * graph means the same as with the pairs themselves (a pair's bits OR-ed
+ * into a direct edge r -> w); SCCs may put a hub with its transactions,
+ * and the cycle search expands a component's hubs into its own rows.
+ * Nothing here knows about keys, values, anomalies or models: the check
+ * asks for cycle types and subgraphs, and workloads explain an edge on
+ * demand.
  * Rule: graph/ includes history/ and core/ only.
  */
 #ifndef ISO_GRAPH_H
@@ -43,9 +49,24 @@ static inline uint8_t iso_edge_bits(const iso_edge *e) { return (uint8_t)(e->dst
 typedef struct iso_edges {
     iso_edge *e;
     size_t n, cap;
+    uint32_t n_hubs;  /* hub vertices made so far (iso_edges_add_group) */
 } iso_edges;
 
 void iso_edges_add(iso_edges *es, uint32_t src, uint32_t dst, uint8_t bits);
+/* Edges rd[i] -> wr[j] (bits), for every i, j with rd[i] != wr[j]:
+ * pairwise when there are few (nr * nw at most the hub threshold), else
+ * through a new hub (iso_edges_hub). n_txn must be the vertex count later
+ * given to iso_graph_build. Repeats in rd or wr are allowed. */
+void iso_edges_add_group(iso_edges *es, uint32_t n_txn, const uint32_t *rd, size_t nr,
+                         const uint32_t *wr, size_t nw, uint8_t bits);
+/* For a group of nr readers x nw writers that has a pair of two
+ * transactions: a new hub, vertex n_txn + es->n_hubs, when nr * nw is
+ * above the hub threshold (and vertex ids are left); else ISO_NONE: the
+ * group goes in as pairs. The caller adds r -> hub and hub -> w. */
+uint32_t iso_edges_hub(iso_edges *es, uint32_t n_txn, size_t nr, size_t nw);
+/* The hub threshold: ISOLDE_HUB_MIN from the environment (for tests that
+ * compare hubs with pairs: 0 makes every group a hub), else 1024. */
+size_t iso_hub_min(void);
 void iso_edges_free(iso_edges *es);
 
 /* Real-time order, kept implicit (order.c): the transactions that take part
@@ -61,7 +82,8 @@ typedef struct iso_rt {
 } iso_rt;
 
 typedef struct iso_graph {
-    uint32_t n;     /* vertices */
+    uint32_t n;     /* vertices: transactions, then n_hubs hubs */
+    uint32_t n_hubs;
     uint32_t *off;  /* n + 1 offsets into dst/bits */
     uint32_t *dst;
     uint8_t *bits;
@@ -69,22 +91,31 @@ typedef struct iso_graph {
     const iso_rt *rt; /* borrowed; NULL: no real-time edges besides rows' */
 } iso_graph;
 
+/* The transactions: vertices below this are transactions, hubs above. */
+static inline uint32_t iso_graph_txns(const iso_graph *g) { return g->n - g->n_hubs; }
+
 /* v's out-edges are its row, then (with rt) its real-time window: how
- * many there are. */
+ * many there are. A transaction's hubs end its row (their ids are the
+ * largest); a hub's row is its writers. */
 static inline uint32_t iso_graph_degree(const iso_graph *g, uint32_t v)
 {
-    return g->off[v + 1] - g->off[v] + (g->rt ? g->rt->hi[v] - g->rt->lo[v] : 0);
+    uint32_t rt = g->rt && v < iso_graph_txns(g) ? g->rt->hi[v] - g->rt->lo[v] : 0;
+    return g->off[v + 1] - g->off[v] + rt;
 }
 
-/* Build CSR from triples: rows sorted by dst, parallel edges merged (bits
- * OR-ed), self-loops and out-of-range endpoints dropped. es is unchanged. */
+/* Build CSR from triples over n transactions and es's hubs: rows sorted
+ * by dst, parallel edges merged (bits OR-ed), self-loops and out-of-range
+ * endpoints dropped. es is unchanged. */
 void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es);
 /* The same, freeing the triples while it builds (es is left empty): the
  * peak holds the triples or the rows, not both. */
 void iso_graph_build_consume(iso_graph *g, uint32_t n, iso_edges *es);
 void iso_graph_free(iso_graph *g);
-/* Bits of the edge a -> b, 0 if none (binary search in a's row, then a's
- * real-time window). */
+/* Bits of the edge a -> b between transactions, 0 if none, as if hubs
+ * were their pairs (binary search in a's row and in its hubs' rows, then
+ * a's real-time window). */
 uint8_t iso_graph_edge(const iso_graph *g, uint32_t a, uint32_t b);
+/* The bits of the pairs a -> b that a's hubs stand for (a != b). */
+uint8_t iso_graph_hub_bits(const iso_graph *g, uint32_t a, uint32_t b);
 
 #endif

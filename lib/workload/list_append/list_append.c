@@ -256,9 +256,50 @@ static uint32_t prev_slot(const la_state *st, uint32_t key, iso_val v)
     return st->k[key].slot0 + follows(st, la_find(st, key, v));
 }
 
-/* Pass 4: ww and rw edges into every append of an ok/info txn. */
+/* The writers of a key's unobserved appends: the one transaction, or
+ * LA_MANY when there are several. */
+#define LA_MANY (ISO_NONE - 1)
+
+/* Whether some reader of the key's last version is not the lone writer:
+ * then the group has an edge between two transactions. */
+static int group_has_pair(const la_state *st, uint32_t slot, uint32_t lone)
+{
+    for (uint32_t r = st->rd_off[slot]; lone != LA_MANY && r < st->rd_off[slot + 1]; r++)
+        if (st->rd[r] != lone) return 1;
+    return lone == LA_MANY && st->rd_off[slot] < st->rd_off[slot + 1];
+}
+
+/* Per key, the hub the rw edges into its unobserved appends (which all
+ * follow its last version) go through, its readers -> hub edges added; or
+ * ISO_NONE, where they stay pairs. */
+static uint32_t *unobserved_hubs(iso_ctx *ctx, const la_state *st)
+{
+    uint32_t nk = (uint32_t)st->keys.n;
+    uint32_t *nw = iso_xcalloc(nk ? nk : 1, sizeof *nw), *hub = iso_xmalloc((nk ? nk : 1) * sizeof *hub);
+    memset(hub, 0xff, (size_t)nk * sizeof *hub); /* for now: the lone writer */
+    for (size_t i = 0; i < st->n_ap; i++) {
+        const la_append *a = &st->ap[i];
+        if (!is_writer(a) || a->pos != ISO_NONE) continue;
+        nw[a->key]++;
+        hub[a->key] = hub[a->key] == ISO_NONE || hub[a->key] == a->txn ? a->txn : LA_MANY;
+    }
+    for (uint32_t key = 0; key < nk; key++) {
+        uint32_t slot = st->k[key].slot0 + st->k[key].len, nr = st->rd_off[slot + 1] - st->rd_off[slot];
+        uint32_t h = nw[key] && group_has_pair(st, slot, hub[key])
+                   ? iso_edges_hub(&ctx->edges, (uint32_t)ctx->pc.txns.n, nr, nw[key]) : ISO_NONE;
+        for (uint32_t r = st->rd_off[slot]; h != ISO_NONE && r < st->rd_off[slot + 1]; r++)
+            iso_edges_add(&ctx->edges, st->rd[r], h, ISO_EDGE_RW);
+        hub[key] = h;
+    }
+    iso_free(nw);
+    return hub;
+}
+
+/* Pass 4: ww and rw edges into every append of an ok/info txn; an
+ * unobserved append's rw edges through its key's hub if it has one. */
 static void add_append_edges(iso_ctx *ctx, la_state *st)
 {
+    uint32_t *hub = unobserved_hubs(ctx, st);
     for (size_t i = 0; i < st->n_ap; i++) {
         const la_append *a = &st->ap[i];
         if (!is_writer(a)) continue;
@@ -266,9 +307,14 @@ static void add_append_edges(iso_ctx *ctx, la_state *st)
         uint32_t w = p ? st->at[slot - 1] : ISO_NONE;
         if (w != ISO_NONE && is_writer(&st->ap[w]) && st->ap[w].txn != a->txn)
             iso_edges_add(&ctx->edges, st->ap[w].txn, a->txn, ISO_EDGE_WW);
+        if (a->pos == ISO_NONE && hub[a->key] != ISO_NONE) {
+            iso_edges_add(&ctx->edges, hub[a->key], a->txn, ISO_EDGE_RW);
+            continue;
+        }
         for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1]; r++)
             if (st->rd[r] != a->txn) iso_edges_add(&ctx->edges, st->rd[r], a->txn, ISO_EDGE_RW);
     }
+    iso_free(hub);
 }
 
 /* Once the version orders are known, the reads' edges and anomalies on one

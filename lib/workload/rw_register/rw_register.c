@@ -291,6 +291,9 @@ static void index_ok_writers(iso_ctx *ctx, rw_state *st)
     }
 }
 
+/* ww and rw edges of the reduced version graph: a version's readers get
+ * rw edges to the writers of all its successors, in one group (a hub when
+ * large: a version with many successors known only to follow it). */
 static void add_edges(iso_ctx *ctx, const rw_state *st)
 {
     for (size_t t = 0; t < ctx->pc.txns.n; t++) {
@@ -300,14 +303,21 @@ static void add_edges(iso_ctx *ctx, const rw_state *st)
             if (w != ISO_NONE && w != t) iso_edges_add(&ctx->edges, w, (uint32_t)t, ISO_EDGE_WR);
         }
     }
-    for (size_t i = 0; i < st->n_red; i++) {
-        const rw_vedge *e = &st->red[i];
-        uint32_t w2 = st->okw[e->b], w1 = st->okw[e->a];
-        if (w2 == ISO_NONE) continue;
-        if (w1 != ISO_NONE && w1 != w2) iso_edges_add(&ctx->edges, w1, w2, ISO_EDGE_WW);
-        for (uint32_t r = st->rd_off[e->a]; r < st->rd_off[e->a + 1]; r++)
-            if (st->rd[r] != w2) iso_edges_add(&ctx->edges, st->rd[r], w2, ISO_EDGE_RW);
+    uint32_t *wr = NULL;
+    size_t cap = 0;
+    for (size_t i = 0, j; i < st->n_red; i = j) {
+        uint32_t a = st->red[i].a, nw = 0;
+        for (j = i; j < st->n_red && st->red[j].a == a; j++) {
+            uint32_t w2 = st->okw[st->red[j].b], w1 = st->okw[a];
+            if (w2 == ISO_NONE) continue;
+            if (w1 != ISO_NONE && w1 != w2) iso_edges_add(&ctx->edges, w1, w2, ISO_EDGE_WW);
+            ISO_GROW(wr, cap, (size_t)nw + 1);
+            wr[nw++] = w2;
+        }
+        iso_edges_add_group(&ctx->edges, (uint32_t)ctx->pc.txns.n, st->rd + st->rd_off[a],
+                            st->rd_off[a + 1] - st->rd_off[a], wr, nw, ISO_EDGE_RW);
     }
+    iso_free(wr);
 }
 
 /* Version orders and edges on one thread, the anomalies found without
