@@ -33,19 +33,31 @@ FILE *iso_report_file(const char *dir, const char *name, char *path, size_t path
     return out;
 }
 
+typedef struct shown {
+    FILE *out;
+    const char *type;
+} shown;
+
+static void show_proof(void *arg, size_t i, const char *text, const char *json)
+{
+    const shown *s = arg;
+    (void)json;
+    fprintf(s->out, "%s%s #%zu\n%s\n", i ? "\n\n" : "", s->type, i, text);
+}
+
 int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err)
 {
     iso_txn_result *t = r->payload;
     if (iso_report_mkdir(dir, err)) return -1;
-    iso_report_prove(t, r->type_counts, r->n_types, SIZE_MAX);
     size_t f = 0;
     for (size_t k = 0; k < r->n_types; k++) {
         char path[4096], name[256];
         snprintf(name, sizeof name, "%s.txt", r->types[k]);
         FILE *out = iso_report_file(dir, name, path, sizeof path, err);
         if (!out) return -1;
-        for (size_t i = 0; i < r->type_counts[k]; i++, f++)
-            fprintf(out, "%s%s #%zu\n%s\n", i ? "\n\n" : "", r->types[k], i, t->findings.f[f].text);
+        shown s = {out, r->types[k]};
+        iso_report_each(t, f, r->type_counts[k], show_proof, &s);
+        f += r->type_counts[k];
         if (fclose(out)) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
     }
     return 0;

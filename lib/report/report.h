@@ -10,9 +10,10 @@
  *   dir.c      one text file per anomaly type, as Elle's :directory
  *   empty.c    the result of a history with nothing to check (any model)
  *
- * A writer of a transactional result renders what it shows first
- * (iso_report_prove), then prints. A new report format is one file here and
- * one slot in iso_result_kind (check/result.h), filled for every kind.
+ * A writer of a transactional result renders what it shows as it prints
+ * it, a few findings at a time (iso_report_each). A new report format is
+ * one file here and one slot in iso_result_kind (check/result.h), filled
+ * for every kind.
  *
  * Rule: report/ includes check/, graph/, history/ and core/; workloads and
  * the linearizability checker include report/, never the other way.
