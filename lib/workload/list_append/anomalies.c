@@ -2,7 +2,11 @@
  * workload/list_append/anomalies.c -- list-append anomalies found without cycles: G1a
  * (aborted read), G1b (intermediate read), garbage-read, internal,
  * future-read, duplicate-elements, incompatible-order, dirty-update and
- * lost-update, each rendered for people and as Elle's JSON.
+ * lost-update, each rendered for people and as Elle's JSON. Those that may
+ * come many to an op (all but internal, future-read: one per transaction,
+ * and incompatible-order: one per key) are kept as small records in
+ * la_state and rendered only when a report shows them, so that memory
+ * stays linear in the history however many there are.
  */
 #include "workload/list_append/list_append_int.h"
 

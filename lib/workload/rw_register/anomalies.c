@@ -3,6 +3,9 @@
  * cycles, as Elle's rw-register finds them: internal, G1a, G1b, lost-update
  * (ok transactions only; cyclic-versions are versions.c's); plus isolde's
  * garbage-read, an ok read of a value no transaction wrote to that key.
+ * All but internal (one per transaction) are kept as small records in
+ * rw_state and rendered only when a report shows them: a transaction of n
+ * such reads is n findings, each showing the whole transaction.
  */
 #include "workload/rw_register/rw_register_int.h"
 
