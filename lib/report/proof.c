@@ -155,7 +155,8 @@ static void render_batch(void *arg)
 }
 
 /* Render and show batch b; returns how many findings the next batch may
- * hold for its rendering to stay near BATCH_BYTES. */
+ * hold: as many as would take BATCH_BYTES at this batch's mean size, but
+ * at most twice this batch's count (sizes are not known before). */
 static size_t show_batch(batch *b, size_t shown, iso_show_fn show, void *arg)
 {
     b->next = 0;
@@ -172,13 +173,14 @@ static size_t show_batch(batch *b, size_t shown, iso_show_fn show, void *arg)
         if (s->text.cap + s->json.cap > SLOT_KEEP) { iso_buf_free(&s->text); iso_buf_free(&s->json); }
     }
     size_t fit = bytes ? BATCH_BYTES / (bytes / b->n + 1) : BATCH_MAX;
+    if (fit > 2 * b->n) fit = 2 * b->n;
     return fit < 1 ? 1 : fit > BATCH_MAX ? BATCH_MAX : fit;
 }
 
 void iso_report_each(const iso_txn_result *t, size_t first, size_t n, iso_show_fn show, void *arg)
 {
     batch b = {t, first, 0, 0, iso_xcalloc(BATCH_MAX, sizeof *b.fb)};
-    for (size_t done = 0, want = BATCH_MAX; done < n; done += b.n, b.first += b.n) {
+    for (size_t done = 0, want = 1; done < n; done += b.n, b.first += b.n) {
         b.n = n - done < want ? n - done : want;
         want = show_batch(&b, done, show, arg);
     }

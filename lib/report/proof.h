@@ -28,9 +28,10 @@ typedef void (*iso_show_fn)(void *arg, size_t i, const char *text, const char *j
 /* Show findings first .. first + n of t in order, each rendered just
  * before it is shown and dropped after (the findings stay as they are):
  * pending ones are rendered in batches, on t->threads threads when a batch
- * is large, and a batch holds fewer findings the bigger they are, so that
- * what is rendered at once stays near a few megabytes however many
- * findings there are. */
+ * is large. The first batch is one finding, and a batch holds fewer the
+ * bigger the last one's were (and never more than 256), so that what is
+ * rendered at once stays near a few megabytes however many findings
+ * there are. */
 void iso_report_each(const iso_txn_result *t, size_t first, size_t n, iso_show_fn show, void *arg);
 
 #endif
