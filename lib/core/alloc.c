@@ -45,6 +45,8 @@ struct iso_guard {
     int failed;        /* set by a worker thread whose allocation failed */
     int bus;           /* a bus fault unwinds it (iso_guard_catch_bus) */
     int bus_fault;     /* one did: the call fails with ISOLDE_ERR_IO */
+    void (*undo)(void *arg); /* run when it unwinds (iso_guard_on_unwind) */
+    void *undo_arg;
 };
 
 static _Thread_local struct iso_guard *current;
@@ -342,6 +344,7 @@ int iso_guarded(int (*fn)(void *arg), void *arg, isolde_error *err)
         pool_detach(p);
     } else {
         current = NULL;
+        if (g->undo) g->undo(g->undo_arg);
         pool_free_all(p);
         rc = unwound(err, g);
     }
@@ -350,6 +353,13 @@ int iso_guarded(int (*fn)(void *arg), void *arg, isolde_error *err)
 }
 
 struct iso_guard *iso_guard_current(void) { return current; }
+
+void iso_guard_on_unwind(void (*fn)(void *arg), void *arg)
+{
+    if (!current) return;
+    current->undo = fn;
+    current->undo_arg = arg;
+}
 
 int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg)
 {

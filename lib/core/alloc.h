@@ -77,6 +77,12 @@ int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg);
 /* Unwind the calling thread's guard as if memory had run out (after a
  * thread of it did). Does not return when a guard is active. */
 void iso_guard_raise(void);
+/* While set, fn(arg) runs when the calling thread's guard unwinds (memory
+ * ran out, or a bus fault): for what is not memory but is held across
+ * allocations, such as an open file. One at a time; fn NULL clears it.
+ * Call it on the guard's own thread, not a worker's; outside any guard
+ * it does nothing. */
+void iso_guard_on_unwind(void (*fn)(void *arg), void *arg);
 /* While on, a bus fault (SIGBUS) on this thread or a worker it starts
  * unwinds the guard as running out of memory does, and the call fails
  * with ISOLDE_ERR_IO: for reading a mapped file, whose pages vanish if

@@ -227,14 +227,11 @@ int lin_write_json(isolde_result *r, FILE *out)
     return rc;
 }
 
+static int write_lin(FILE *out, void *r) { return lin_write_text(r, out, NULL); }
+
 /* The text report as DIR/linearizability.txt. */
 int lin_write_dir(isolde_result *r, const char *dir, isolde_error *err)
 {
-    char path[4096];
     if (iso_report_mkdir(dir, err)) return -1;
-    FILE *out = iso_report_file(dir, "linearizability.txt", path, sizeof path, err);
-    if (!out) return -1;
-    int rc = lin_write_text(r, out, NULL);
-    if (fclose(out) || rc) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
-    return 0;
+    return iso_report_write_file(dir, "linearizability.txt", write_lin, r, err);
 }

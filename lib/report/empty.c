@@ -44,17 +44,14 @@ static int empty_json(isolde_result *r, FILE *out)
 
 /* The text report as DIR/empty-transaction-graph.txt (as Elle names the
  * type's file) or DIR/linearizability.txt. */
+static int write_empty(FILE *out, void *r) { return empty_text(r, out, NULL); }
+
 static int empty_dir(isolde_result *r, const char *dir, isolde_error *err)
 {
     const struct empty *e = r->payload;
-    char path[4096];
     if (iso_report_mkdir(dir, err)) return -1;
-    FILE *out = iso_report_file(dir, e->model ? "linearizability.txt" : "empty-transaction-graph.txt", path,
-                                sizeof path, err);
-    if (!out) return -1;
-    int rc = empty_text(r, out, NULL);
-    if (fclose(out) || rc) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
-    return 0;
+    return iso_report_write_file(dir, e->model ? "linearizability.txt" : "empty-transaction-graph.txt",
+                                 write_empty, r, err);
 }
 
 static void empty_free(void *payload)

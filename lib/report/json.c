@@ -15,10 +15,15 @@ static void json_names(FILE *out, const char *key, const char **names, size_t n)
     fputc(']', out);
 }
 
+static void show_json(void *arg, size_t i, const char *text, const char *json)
+{
+    (void)text;
+    fprintf(arg, "%s%s", i ? ",\n   " : "", json);
+}
+
 int iso_report_json(isolde_result *r, FILE *out)
 {
     iso_txn_result *t = r->payload;
-    iso_report_prove(t, r->type_counts, r->n_types, SIZE_MAX);
     fprintf(out, "{\"valid?\": %s", r->validity == ISOLDE_UNKNOWN ? "\"unknown\"" : iso_report_validity(r->validity));
     if (r->n_types) {
         json_names(out, "anomaly-types", (const char **)r->types, r->n_types);
@@ -27,8 +32,8 @@ int iso_report_json(isolde_result *r, FILE *out)
         for (size_t k = 0; k < r->n_types; k++) {
             int single = strcmp(r->types[k], "empty-transaction-graph") == 0;
             fprintf(out, "%s\n  \"%s\": %s", k ? "," : "", r->types[k], single ? "" : "[");
-            for (size_t i = 0; i < r->type_counts[k]; i++, f++)
-                fprintf(out, "%s%s", i ? ",\n   " : "", t->findings.f[f].json);
+            iso_report_each(t, f, r->type_counts[k], show_json, out);
+            f += r->type_counts[k];
             if (!single) fputc(']', out);
         }
         fputs("}", out);

@@ -75,7 +75,7 @@ void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *tex
                        iso_buf_cstr(&why), last ? ": a contradiction!" : ".");
     }
     iso_buf_puts(json, "]}");
-    if (text->n && text->p[text->n - 1] == '\n') text->n--;
+    if (text->n && text->p[text->n - 1] == '\n') text->p[--text->n] = 0;
     iso_buf_free(&why);
 }
 
@@ -136,30 +136,54 @@ void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch,
     f->text = text; /* last: a finding with text is rendered */
 }
 
-typedef struct proofs {
-    iso_txn_result *t;
-    const size_t *todo; /* indices of the findings to render */
-    size_t n, next;
-} proofs;
+/* Findings rendered together, each into its own slot, on one or more
+ * threads; the slots' buffers are reused from batch to batch. */
+enum { BATCH_MAX = 256, BATCH_THREADED = 64, BATCH_BYTES = 8 << 20, SLOT_KEEP = 1 << 20 };
+typedef struct batch {
+    const iso_txn_result *t;
+    size_t first, n, next; /* findings first .. first + n */
+    iso_fb *fb;            /* BATCH_MAX slots */
+} batch;
 
-static void prove(void *arg)
+static void render_batch(void *arg)
 {
-    proofs *p = arg;
-    iso_fb b = {{0}, {0}};
-    for (size_t i; (i = iso_next_item(&p->next)) < p->n;) {
-        iso_report_render(&p->t->pc, &p->t->findings.f[p->todo[i]], &b, p->t);
+    batch *b = arg;
+    for (size_t i; (i = iso_next_item(&b->next)) < b->n;) {
+        const iso_finding *f = &b->t->findings.f[b->first + i];
+        if (iso_finding_pending(f)) render(&b->t->pc, f, &b->fb[i]);
     }
-    iso_buf_free(&b.text);
-    iso_buf_free(&b.json);
 }
 
-void iso_report_prove(iso_txn_result *t, const size_t *type_counts, size_t n_types, size_t per_type)
+/* Render and show batch b; returns how many findings the next batch may
+ * hold: as many as would take BATCH_BYTES at this batch's mean size, but
+ * at most twice this batch's count (sizes are not known before). */
+static size_t show_batch(batch *b, size_t shown, iso_show_fn show, void *arg)
 {
-    size_t *todo = iso_xmalloc((t->findings.n ? t->findings.n : 1) * sizeof *todo), n = 0, f = 0;
-    for (size_t k = 0; k < n_types; k++)
-        for (size_t i = 0; i < type_counts[k]; i++, f++)
-            if (i < per_type && iso_finding_pending(&t->findings.f[f])) todo[n++] = f;
-    proofs p = {t, todo, n, 0};
-    iso_parallel(n < 64 ? 1 : t->threads, prove, &p);
-    iso_free(todo);
+    b->next = 0;
+    iso_parallel(b->n < BATCH_THREADED ? 1 : b->t->threads, render_batch, b);
+    size_t bytes = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        const iso_finding *f = &b->t->findings.f[b->first + i];
+        iso_fb *s = &b->fb[i];
+        int pending = iso_finding_pending(f);
+        show(arg, shown + i, pending ? iso_buf_cstr(&s->text) : f->text,
+             pending ? iso_buf_cstr(&s->json) : f->json);
+        if (!pending) continue;
+        bytes += s->text.n + s->json.n;
+        if (s->text.cap + s->json.cap > SLOT_KEEP) { iso_buf_free(&s->text); iso_buf_free(&s->json); }
+    }
+    size_t fit = bytes ? BATCH_BYTES / (bytes / b->n + 1) : BATCH_MAX;
+    if (fit > 2 * b->n) fit = 2 * b->n;
+    return fit < 1 ? 1 : fit > BATCH_MAX ? BATCH_MAX : fit;
+}
+
+void iso_report_each(const iso_txn_result *t, size_t first, size_t n, iso_show_fn show, void *arg)
+{
+    batch b = {t, first, 0, 0, iso_xcalloc(BATCH_MAX, sizeof *b.fb)};
+    for (size_t done = 0, want = 1; done < n; done += b.n, b.first += b.n) {
+        b.n = n - done < want ? n - done : want;
+        want = show_batch(&b, done, show, arg);
+    }
+    for (size_t i = 0; i < BATCH_MAX; i++) { iso_buf_free(&b.fb[i].text); iso_buf_free(&b.fb[i].json); }
+    iso_free(b.fb);
 }

@@ -3,8 +3,8 @@
  * "Let: ... Then: ..." for every cycle the search found, with the key and
  * value behind every edge and Elle's JSON (cycle, steps); the words for a
  * cycle-exists fallback and a search timeout; and the one explicit step
- * that renders a transactional result's pending findings before a writer
- * shows them.
+ * that renders a transactional result's pending findings as a writer
+ * shows them, a few at a time.
  */
 #ifndef ISO_REPORT_PROOF_H
 #define ISO_REPORT_PROOF_H
@@ -21,10 +21,17 @@ void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *tex
  * with the running call's when owner is NULL. */
 void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch, const void *owner);
 
-/* Render every pending finding among the first per_type of each type of t
- * (SIZE_MAX: all of them), on t->threads threads when there are many.
- * Rendered findings keep their text; calling it again renders only what is
- * still pending. */
-void iso_report_prove(iso_txn_result *t, const size_t *type_counts, size_t n_types, size_t per_type);
+/* What a writer does with finding i of a run it shows: its text and JSON,
+ * valid during the call only. */
+typedef void (*iso_show_fn)(void *arg, size_t i, const char *text, const char *json);
+
+/* Show findings first .. first + n of t in order, each rendered just
+ * before it is shown and dropped after (the findings stay as they are):
+ * pending ones are rendered in batches, on t->threads threads when a batch
+ * is large. The first batch is one finding, and a batch holds fewer the
+ * bigger the last one's were (and never more than 256), so that what is
+ * rendered at once stays near a few megabytes however many findings
+ * there are. */
+void iso_report_each(const iso_txn_result *t, size_t first, size_t n, iso_show_fn show, void *arg);
 
 #endif

@@ -10,9 +10,10 @@
  *   dir.c      one text file per anomaly type, as Elle's :directory
  *   empty.c    the result of a history with nothing to check (any model)
  *
- * A writer of a transactional result renders what it shows first
- * (iso_report_prove), then prints. A new report format is one file here and
- * one slot in iso_result_kind (check/result.h), filled for every kind.
+ * A writer of a transactional result renders what it shows as it prints
+ * it, a few findings at a time (iso_report_each). A new report format is
+ * one file here and one slot in iso_result_kind (check/result.h), filled
+ * for every kind.
  *
  * Rule: report/ includes check/, graph/, history/ and core/; workloads and
  * the linearizability checker include report/, never the other way.
@@ -33,9 +34,12 @@ int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err);
  * (lin_model: the linearizability model's name; NULL: transactional). */
 isolde_result *iso_report_empty(const char *lin_model, const char *why);
 
-/* dir.c: make dir (and its parents), then open dir/name for writing. */
+/* dir.c: make dir (and its parents); write dir/name with write(out, arg)
+ * (0, or -1 on a write error), closing it even when memory runs out
+ * inside (the guard unwinds); -1 with err on failure. */
 int iso_report_mkdir(const char *dir, isolde_error *err);
-FILE *iso_report_file(const char *dir, const char *name, char *path, size_t path_size, isolde_error *err);
+int iso_report_write_file(const char *dir, const char *name, int (*write)(FILE *out, void *arg), void *arg,
+                          isolde_error *err);
 
 /* "true", "false" or "unknown". */
 const char *iso_report_validity(isolde_validity v);

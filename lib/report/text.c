@@ -42,11 +42,22 @@ static void summary_line(FILE *out, const iso_txn_result *t)
     fputc('\n', out);
 }
 
+typedef struct shown {
+    FILE *out;
+    const char *type;
+} shown;
+
+static void show_proof(void *arg, size_t i, const char *text, const char *json)
+{
+    const shown *s = arg;
+    (void)json;
+    fprintf(s->out, "\n%s #%zu\n%s\n", s->type, i, text);
+}
+
 int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
 {
     iso_txn_result *t = r->payload;
     int max = o && o->max_examples > 0 ? o->max_examples : 3;
-    iso_report_prove(t, r->type_counts, r->n_types, (size_t)max);
     fprintf(out, "valid?: %s\n", iso_report_validity(r->validity));
     summary_line(out, t);
     if (r->n_types) names_line(out, "anomaly-types", (const char **)r->types, r->n_types);
@@ -57,8 +68,9 @@ int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
         fprintf(out, "\n== %s: %zu found", r->types[k], r->type_counts[k]);
         if (r->type_counts[k] > (size_t)max) fprintf(out, " (showing %d; all with --json or -d)", max);
         fputs(" ==\n", out);
-        for (size_t i = 0; i < r->type_counts[k]; i++, f++)
-            if (i < (size_t)max) fprintf(out, "\n%s #%zu\n%s\n", r->types[k], i, t->findings.f[f].text);
+        shown s = {out, r->types[k]};
+        iso_report_each(t, f, r->type_counts[k] < (size_t)max ? r->type_counts[k] : (size_t)max, show_proof, &s);
+        f += r->type_counts[k];
     }
     return ferror(out) ? -1 : 0;
 }

@@ -2,7 +2,11 @@
  * workload/list_append/anomalies.c -- list-append anomalies found without cycles: G1a
  * (aborted read), G1b (intermediate read), garbage-read, internal,
  * future-read, duplicate-elements, incompatible-order, dirty-update and
- * lost-update, each rendered for people and as Elle's JSON.
+ * lost-update, each rendered for people and as Elle's JSON. Those that may
+ * come many to an op (all but internal, future-read: one per transaction,
+ * and incompatible-order: one per key) are kept as small records in
+ * la_state and rendered only when a report shows them, so that memory
+ * stays linear in the history however many there are.
  */
 #include "workload/list_append/list_append_int.h"
 
@@ -11,31 +15,55 @@
 
 /* ---- reads of other transactions' writes --------------------------------- */
 
-/* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */
-/* iso_render_fn of G1b finding i: a read ending in an intermediate append. */
-static void render_g1b(const iso_proof_ctx *pc, size_t i, iso_fb *f)
+/* Render read finding i: "T1 read k = v<mid>element<tail>". */
+static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *f, const char *mid, const char *tail)
 {
     const la_state *st = pc->wl_state;
-    const la_g1b *g = &st->g1b[i];
+    const la_rdf *g = &st->rdf[i];
     const iso_store *s = &pc->h->store;
     size_t n;
     const iso_val *items = la_read_items(s, mop_val(s, g->mop), &n);
     uint32_t tx[2] = {g->reader, g->writer};
-    iso_fb_let(pc, f, tx, 2);
+    iso_fb_let(pc, f, tx, g->writer == ISO_NONE ? 1 : 2);
     iso_buf_puts(&f->text, "T1 read ");
     iso_fb_val(pc, f, mop_key(s, g->mop));
     iso_buf_puts(&f->text, " = ");
     iso_fb_val(pc, f, mop_val(s, g->mop));
-    iso_buf_puts(&f->text, ", ending in ");
-    iso_fb_val(pc, f, items[n - 1]);
-    iso_buf_puts(&f->text, ", but T2 appended to that key again after it: T1 read an intermediate state.");
+    iso_buf_puts(&f->text, mid);
+    iso_fb_val(pc, f, items[g->at]);
+    iso_buf_puts(&f->text, tail);
     iso_fb_field_op(pc, f, "op", g->reader);
     iso_fb_field(pc, f, "mop", g->mop);
-    iso_fb_field_op(pc, f, "writer", g->writer);
-    iso_fb_field(pc, f, "element", items[n - 1]);
+    if (g->writer != ISO_NONE) iso_fb_field_op(pc, f, "writer", g->writer);
+    iso_fb_field(pc, f, "element", items[g->at]);
     iso_fb_close(f);
 }
 
+/* iso_render_fn of each kind of read finding. */
+static void render_g1a(const iso_proof_ctx *pc, size_t i, iso_fb *f)
+{
+    render_read(pc, i, f, ", which includes ", "; T2 appended it but failed: T1 read aborted state.");
+}
+
+static void render_garbage(const iso_proof_ctx *pc, size_t i, iso_fb *f)
+{
+    render_read(pc, i, f, ", which includes ", "; no transaction ever appended that element to that key.");
+}
+
+static void render_g1b(const iso_proof_ctx *pc, size_t i, iso_fb *f)
+{
+    render_read(pc, i, f, ", ending in ",
+                ", but T2 appended to that key again after it: T1 read an intermediate state.");
+}
+
+static void add_read_finding(iso_ctx *ctx, la_state *st, la_rdf g, int type)
+{
+    ISO_PUSH(st->rdf, st->n_rdf, st->cap_rdf, g);
+    iso_render_fn fn = type == ISO_A_G1A ? render_g1a : type == ISO_A_G1B ? render_g1b : render_garbage;
+    iso_findings_add_pending(&ctx->findings, type, fn, st->n_rdf - 1);
+}
+
+/* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */
 static void read_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop,
                        uint32_t key, const iso_val *items, size_t n, const la_append *last)
 {
@@ -43,35 +71,46 @@ static void read_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop,
     for (size_t i = la_trusted(k) ? (n < k->clean ? n : k->clean) : 0; i < n; i++) {
         const la_append *a = la_find(st, key, items[i]);
         if (a && a->type != ISO_OP_FAIL) continue;
-        iso_fb f = {{0}, {0}};
-        uint32_t tx[2] = {t, a ? a->txn : t};
-        iso_fb_let(&ctx->pc, &f, tx, a ? 2 : 1);
-        iso_buf_puts(&f.text, "T1 read ");
-        iso_fb_val(&ctx->pc, &f, mop_key(&ctx->pc.h->store, mop));
-        iso_buf_puts(&f.text, " = ");
-        iso_fb_val(&ctx->pc, &f, mop_val(&ctx->pc.h->store, mop));
-        iso_buf_puts(&f.text, ", which includes ");
-        iso_fb_val(&ctx->pc, &f, items[i]);
-        iso_buf_puts(&f.text, a ? "; T2 appended it but failed: T1 read aborted state."
-                                : "; no transaction ever appended that element to that key.");
-        iso_fb_field_op(&ctx->pc, &f, "op", t);
-        iso_fb_field(&ctx->pc, &f, "mop", mop);
-        if (a) iso_fb_field_op(&ctx->pc, &f, "writer", a->txn);
-        iso_fb_field(&ctx->pc, &f, "element", items[i]);
-        iso_fb_emit(&ctx->findings, &f, a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
+        add_read_finding(ctx, st, (la_rdf){t, a ? a->txn : ISO_NONE, i, mop},
+                         a ? ISO_A_G1A : ISO_A_GARBAGE_READ);
     }
-    if (last && last->intermediate && last->txn != t) {
-        ISO_PUSH(st->g1b, st->n_g1b, st->cap_g1b, ((la_g1b){t, last->txn, mop}));
-        iso_findings_add_pending(&ctx->findings, ISO_A_G1B, render_g1b, st->n_g1b - 1);
+    if (last && last->intermediate && last->txn != t)
+        add_read_finding(ctx, st, (la_rdf){t, last->txn, n - 1, mop}, ISO_A_G1B);
+}
+
+/* iso_render_fn of duplicate-elements finding i. */
+static void render_dups(const iso_proof_ctx *pc, size_t i, iso_fb *f)
+{
+    const la_state *st = pc->wl_state;
+    const la_dups *d = &st->dupr[i];
+    const iso_store *s = &pc->h->store;
+    iso_fb_let(pc, f, &d->reader, 1);
+    iso_buf_puts(&f->text, "T1 read ");
+    iso_fb_val(pc, f, mop_val(s, d->mop));
+    iso_buf_puts(&f->text, ", which lists the same appended element more than once.");
+    iso_fb_field_op(pc, f, "op", d->reader);
+    iso_fb_field(pc, f, "mop", d->mop);
+    iso_fb_key(f, "duplicates");
+    iso_buf_puts(&f->json, "{");
+    iso_buf tmp = {0};
+    for (size_t j = 0; j < d->n; j++) {
+        const la_dup *x = &st->dups[d->at + j];
+        tmp.n = 0;
+        iso_val_json(s, x->v, &tmp);
+        if (j) iso_buf_puts(&f->json, ",");
+        iso_json_string(&f->json, iso_buf_cstr(&tmp), tmp.n);
+        iso_buf_printf(&f->json, ":%zu", x->count);
     }
+    iso_buf_free(&tmp);
+    iso_buf_puts(&f->json, "}");
+    iso_fb_close(f);
 }
 
 /* duplicate-elements: a read that lists one element more than once. */
-static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val *items, size_t n)
+static void duplicate_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, const iso_val *items, size_t n)
 {
     const iso_store *s = &ctx->pc.h->store;
-    iso_val *dup = iso_xmalloc((n ? n : 1) * sizeof *dup);
-    size_t nd = 0;
+    la_dups d = {t, st->n_dups, 0, mop};
     for (size_t i = 0; i < n; i++) {
         size_t count = 0, before = 0;
         for (size_t j = 0; j < n; j++) {
@@ -79,39 +118,19 @@ static void duplicate_cases(iso_ctx *ctx, uint32_t t, iso_val mop, const iso_val
             count++;
             before += j < i;
         }
-        if (count > 1 && !before) dup[nd++] = items[i];
+        if (count > 1 && !before) ISO_PUSH(st->dups, st->n_dups, st->cap_dups, ((la_dup){items[i], count}));
     }
-    if (nd) {
-        iso_fb f = {{0}, {0}};
-        iso_fb_let(&ctx->pc, &f, &t, 1);
-        iso_buf_puts(&f.text, "T1 read ");
-        iso_fb_val(&ctx->pc, &f, mop_val(s, mop));
-        iso_buf_puts(&f.text, ", which lists the same appended element more than once.");
-        iso_fb_field_op(&ctx->pc, &f, "op", t);
-        iso_fb_field(&ctx->pc, &f, "mop", mop);
-        iso_fb_key(&f, "duplicates");
-        iso_buf_puts(&f.json, "{");
-        for (size_t i = 0; i < nd; i++) {
-            size_t count = 0;
-            for (size_t j = 0; j < n; j++) count += iso_val_eq(s, dup[i], items[j]);
-            iso_buf tmp = {0};
-            iso_val_json(s, dup[i], &tmp);
-            if (i) iso_buf_puts(&f.json, ",");
-            iso_json_string(&f.json, iso_buf_cstr(&tmp), tmp.n);
-            iso_buf_printf(&f.json, ":%zu", count);
-            iso_buf_free(&tmp);
-        }
-        iso_buf_puts(&f.json, "}");
-        iso_fb_emit(&ctx->findings, &f, ISO_A_DUPLICATE_ELEMENTS);
-    }
-    iso_free(dup);
+    d.n = st->n_dups - d.at;
+    if (!d.n) return;
+    ISO_PUSH(st->dupr, st->n_dupr, st->cap_dupr, d);
+    iso_findings_add_pending(&ctx->findings, ISO_A_DUPLICATE_ELEMENTS, render_dups, st->n_dupr - 1);
 }
 
 void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key,
                        const iso_val *items, size_t n, const la_append *last, int ok)
 {
     if (ok) read_cases(ctx, st, t, mop, key, items, n, last);
-    if (!la_trusted(&st->k[key])) duplicate_cases(ctx, t, mop, items, n);
+    if (!la_trusted(&st->k[key])) duplicate_cases(ctx, st, t, mop, items, n);
 }
 
 /* ---- within one transaction ----------------------------------------------- */
@@ -268,47 +287,64 @@ void la_anomalies_free(la_state *st)
     for (size_t i = 0; i < st->ks_cap; i++) iso_free(st->ks[i].list);
     iso_free(st->ks);
     iso_free(st->lu);
-    iso_free(st->g1b);
+    iso_free(st->rdf);
     iso_free(st->lost);
     iso_free(st->pend_txns);
+    iso_free(st->dupr);
+    iso_free(st->dups);
+    iso_free(st->dirty);
+    iso_free(st->du_vals);
 }
 
 /* ---- per key ---------------------------------------------------------------- */
 
-static void dirty_update_case(iso_ctx *ctx, const la_state *st, uint32_t key, const iso_val *vs,
+/* iso_render_fn of dirty-update finding i. */
+static void render_dirty(const iso_proof_ctx *pc, size_t i, iso_fb *f)
+{
+    const la_state *st = pc->wl_state;
+    const la_dirty *d = &st->dirty[i];
+    const iso_val *vs = st->du_vals + d->at;
+    uint32_t tx[2] = {d->t1, d->t2};
+    iso_fb_let(pc, f, tx, 2);
+    iso_buf_puts(&f->text, "T1 failed, yet its append to ");
+    iso_fb_val(pc, f, st->keys.vals[d->key]);
+    iso_buf_puts(&f->text, " stands in the version order before T2's committed append: versions ");
+    iso_fb_field(pc, f, "key", st->keys.vals[d->key]);
+    iso_fb_key(f, "values");
+    iso_buf_puts(&f->json, "[");
+    iso_buf_puts(&f->text, "[");
+    for (size_t j = 0; j < d->n; j++) {
+        if (j) { iso_buf_puts(&f->json, ","); iso_buf_puts(&f->text, " "); }
+        iso_pc_val_json(pc, vs[j], &f->json);
+        iso_fb_val(pc, f, vs[j]);
+    }
+    iso_buf_puts(&f->text, "] promote aborted state to committed state.");
+    iso_buf_puts(&f->json, "]");
+    iso_fb_key(f, "txns");
+    iso_buf_puts(&f->json, "[");
+    iso_pc_op_json(pc, d->t1, &f->json);
+    iso_buf_puts(&f->json, ",\"...\",");
+    iso_pc_op_json(pc, d->t2, &f->json);
+    iso_buf_puts(&f->json, "]");
+    iso_fb_close(f);
+}
+
+static void dirty_update_case(iso_ctx *ctx, la_state *st, uint32_t key, const iso_val *vs,
                               size_t n, uint32_t t1, uint32_t t2)
 {
-    iso_fb f = {{0}, {0}};
-    uint32_t tx[2] = {t1, t2};
-    iso_fb_let(&ctx->pc, &f, tx, 2);
-    iso_buf_puts(&f.text, "T1 failed, yet its append to ");
-    iso_fb_val(&ctx->pc, &f, st->keys.vals[key]);
-    iso_buf_puts(&f.text, " stands in the version order before T2's committed append: versions ");
-    iso_fb_field(&ctx->pc, &f, "key", st->keys.vals[key]);
-    iso_fb_key(&f, "values");
-    iso_buf_puts(&f.json, "[");
-    iso_buf_puts(&f.text, "[");
-    for (size_t i = 0; i < n; i++) {
-        if (i) { iso_buf_puts(&f.json, ","); iso_buf_puts(&f.text, " "); }
-        iso_pc_val_json(&ctx->pc, vs[i], &f.json);
-        iso_fb_val(&ctx->pc, &f, vs[i]);
-    }
-    iso_buf_puts(&f.text, "] promote aborted state to committed state.");
-    iso_buf_puts(&f.json, "]");
-    iso_fb_key(&f, "txns");
-    iso_buf_puts(&f.json, "[");
-    iso_pc_op_json(&ctx->pc, t1, &f.json);
-    iso_buf_puts(&f.json, ",\"...\",");
-    iso_pc_op_json(&ctx->pc, t2, &f.json);
-    iso_buf_puts(&f.json, "]");
-    iso_fb_emit(&ctx->findings, &f, ISO_A_DIRTY_UPDATE);
+    la_dirty d = {key, t1, t2, st->n_du_vals, n};
+    ISO_GROW(st->du_vals, st->cap_du_vals, st->n_du_vals + n);
+    memcpy(st->du_vals + st->n_du_vals, vs, n * sizeof *vs);
+    st->n_du_vals += n;
+    ISO_PUSH(st->dirty, st->n_dirty, st->cap_dirty, d);
+    iso_findings_add_pending(&ctx->findings, ISO_A_DIRTY_UPDATE, render_dirty, st->n_dirty - 1);
 }
 
 /* Elle's dirty-update-cases: walk the key's version order as Elle infers
  * it over every client op, failed ones too (so a lone append counts only
  * when no invocation repeats it); a failed writer followed (through info
  * writers) by an ok one promotes aborted state. */
-static void dirty_updates(iso_ctx *ctx, const la_state *st)
+static void dirty_updates(iso_ctx *ctx, la_state *st)
 {
     const iso_store *s = &ctx->pc.h->store;
     for (uint32_t key = 0; key < st->keys.n; key++) {

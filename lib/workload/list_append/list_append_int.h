@@ -65,10 +65,19 @@ typedef struct la_lu {
 } la_lu;
 
 /* Findings kept for rendering when a report shows them (anomalies.c):
- * a G1b read (reader, writer, the read micro-op), and a lost-update group
- * (key, value read, its transactions in la_state.pend_txns). */
-typedef struct la_g1b { uint32_t reader, writer; iso_val mop; } la_g1b;
+ * an element a read should not have seen (G1a, garbage-read, G1b: the
+ * reader, the element's writer or ISO_NONE, the read micro-op and the
+ * element's index in the read), and a lost-update group (key, value read,
+ * its transactions in la_state.pend_txns). */
+typedef struct la_rdf { uint32_t reader, writer; size_t at; iso_val mop; } la_rdf;
 typedef struct la_lost { uint32_t key, txns, n; iso_val value; } la_lost;
+/* A duplicate-elements read (reader, the read micro-op, its duplicated
+ * elements and their counts in la_state.dups), and a dirty update (key,
+ * the failed and the committed writer, the versions between them in
+ * la_state.du_vals). */
+typedef struct la_dup { iso_val v; size_t count; } la_dup;
+typedef struct la_dups { uint32_t reader; size_t at, n; iso_val mop; } la_dups;
+typedef struct la_dirty { uint32_t key, t1, t2; size_t at, n; } la_dirty;
 
 typedef struct la_state {
     iso_keys keys;        /* key iso_val -> dense id */
@@ -88,12 +97,20 @@ typedef struct la_state {
     size_t n_lu, cap_lu;
     struct la_kstate *ks; /* scratch for internal-consistency checks */
     size_t ks_cap;
-    la_g1b *g1b;          /* pending findings */
-    size_t n_g1b, cap_g1b;
+    la_rdf *rdf;          /* pending findings */
+    size_t n_rdf, cap_rdf;
     la_lost *lost;
     size_t n_lost, cap_lost;
     uint32_t *pend_txns;
     size_t n_pend_txns, cap_pend_txns;
+    la_dups *dupr;
+    size_t n_dupr, cap_dupr;
+    la_dup *dups;
+    size_t n_dups, cap_dups;
+    la_dirty *dirty;
+    size_t n_dirty, cap_dirty;
+    iso_val *du_vals;
+    size_t n_du_vals, cap_du_vals;
 } la_state;
 
 /* Micro-op access on a transaction's value. */

@@ -3,6 +3,9 @@
  * cycles, as Elle's rw-register finds them: internal, G1a, G1b, lost-update
  * (ok transactions only; cyclic-versions are versions.c's); plus isolde's
  * garbage-read, an ok read of a value no transaction wrote to that key.
+ * All but internal (one per transaction) are kept as small records in
+ * rw_state and rendered only when a report shows them: a transaction of n
+ * such reads is n findings, each showing the whole transaction.
  */
 #include "workload/rw_register/rw_register_int.h"
 
@@ -20,38 +23,57 @@ static void read_text(const iso_proof_ctx *pc, iso_fb *o, iso_val k, iso_val v)
 
 /* ---- per-read anomalies: G1a, G1b, garbage-read --------------------------- */
 
-/* One read mop [r k v] of T1 = txn, written by writer (ISO_NONE: nobody). */
-static void read_case(iso_ctx *ctx, const rw_state *st, uint32_t txn, iso_val mop, uint32_t key,
-                      iso_val v, uint32_t writer, int type)
+/* Render read finding i of the given type: T1's read [r k v], written by
+ * T2 (G1a, G1b) or by nobody (garbage-read). */
+static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type)
 {
-    iso_fb o = {{0}, {0}};
-    uint32_t tx[2] = {txn, writer};
-    iso_val k = st->keys.vals[key];
-    iso_fb_let(&ctx->pc, &o, tx, writer == ISO_NONE ? 1 : 2);
-    read_text(&ctx->pc, &o, k, v);
+    const rw_state *st = pc->wl_state;
+    const rw_rdf *r = &st->rdf[i];
+    const rw_ver *x = &st->ver[st->mop[st->mop_off[r->txn] + r->mop]];
+    size_t nm;
+    iso_val mop = rw_txn_mops(pc, r->txn, &nm)[r->mop], k = st->keys.vals[x->key];
+    uint32_t writer = type == ISO_A_GARBAGE_READ ? ISO_NONE : x->writer, tx[2] = {r->txn, writer};
+    iso_fb_let(pc, o, tx, writer == ISO_NONE ? 1 : 2);
+    read_text(pc, o, k, x->val);
     if (type == ISO_A_G1A) {
-        iso_buf_puts(&o.text, ", which T2 wrote, but T2 failed: T1 read aborted state.");
+        iso_buf_puts(&o->text, ", which T2 wrote, but T2 failed: T1 read aborted state.");
     } else if (type == ISO_A_G1B) {
-        iso_buf_puts(&o.text, ", which T2 wrote, but T2 then wrote ");
-        iso_fb_val(&ctx->pc, &o, k);
-        for (uint32_t i = st->ext_off[writer]; i < st->ext_off[writer + 1]; i++)
-            if (st->ext[i].key == key && st->ext[i].wr != ISO_NONE) {
-                iso_buf_puts(&o.text, " = ");
-                iso_fb_val(&ctx->pc, &o, st->ver[st->ext[i].wr].val);
+        iso_buf_puts(&o->text, ", which T2 wrote, but T2 then wrote ");
+        iso_fb_val(pc, o, k);
+        for (uint32_t e = st->ext_off[writer]; e < st->ext_off[writer + 1]; e++)
+            if (st->ext[e].key == x->key && st->ext[e].wr != ISO_NONE) {
+                iso_buf_puts(&o->text, " = ");
+                iso_fb_val(pc, o, st->ver[st->ext[e].wr].val);
             }
-        iso_buf_puts(&o.text, ": T1 read an intermediate state.");
+        iso_buf_puts(&o->text, ": T1 read an intermediate state.");
     } else {
-        iso_buf_puts(&o.text, ", but no transaction ever wrote ");
-        iso_fb_val(&ctx->pc, &o, v);
-        iso_buf_puts(&o.text, " to ");
-        iso_fb_val(&ctx->pc, &o, k);
-        iso_buf_puts(&o.text, ".");
+        iso_buf_puts(&o->text, ", but no transaction ever wrote ");
+        iso_fb_val(pc, o, x->val);
+        iso_buf_puts(&o->text, " to ");
+        iso_fb_val(pc, o, k);
+        iso_buf_puts(&o->text, ".");
     }
-    iso_fb_field_op(&ctx->pc, &o, "op", txn);
-    iso_fb_field(&ctx->pc, &o, "mop", mop);
-    if (writer != ISO_NONE) iso_fb_field_op(&ctx->pc, &o, "writer", writer);
-    iso_fb_field(&ctx->pc, &o, "element", v);
-    iso_fb_emit(&ctx->findings, &o, type);
+    iso_fb_field_op(pc, o, "op", r->txn);
+    iso_fb_field(pc, o, "mop", mop);
+    if (writer != ISO_NONE) iso_fb_field_op(pc, o, "writer", writer);
+    iso_fb_field(pc, o, "element", x->val);
+    iso_fb_close(o);
+}
+
+/* iso_render_fn of each kind of read finding. */
+static void render_g1a(const iso_proof_ctx *pc, size_t i, iso_fb *o) { render_read(pc, i, o, ISO_A_G1A); }
+static void render_g1b(const iso_proof_ctx *pc, size_t i, iso_fb *o) { render_read(pc, i, o, ISO_A_G1B); }
+static void render_garbage(const iso_proof_ctx *pc, size_t i, iso_fb *o)
+{
+    render_read(pc, i, o, ISO_A_GARBAGE_READ);
+}
+
+/* Micro-op j of txn, a read, is a finding of type. */
+static void read_case(iso_ctx *ctx, rw_state *st, uint32_t txn, uint32_t j, int type)
+{
+    ISO_PUSH(st->rdf, st->n_rdf, st->cap_rdf, ((rw_rdf){txn, j}));
+    iso_render_fn fn = type == ISO_A_G1A ? render_g1a : type == ISO_A_G1B ? render_g1b : render_garbage;
+    iso_findings_add_pending(&ctx->findings, type, fn, st->n_rdf - 1);
 }
 
 /* Per version, whether a read of it is an anomaly: a byte each, so the
@@ -70,21 +92,16 @@ static uint8_t *read_flags(const iso_proof_ctx *pc, const rw_state *st)
     return f;
 }
 
-static void read_anomalies(iso_ctx *ctx, const rw_state *st, const uint8_t *flags, uint32_t txn)
+static void read_anomalies(iso_ctx *ctx, rw_state *st, const uint8_t *flags, uint32_t txn)
 {
     const uint32_t *mv = st->mop + st->mop_off[txn];
     uint32_t n = st->mop_off[txn + 1] - st->mop_off[txn];
     for (uint32_t j = 0; j < n; j++) {
         if ((mv[j] & RW_MOP_W) || !flags[mv[j]]) continue;
-        const rw_ver *x = &st->ver[mv[j]];
-        size_t nm;
-        iso_val mop = rw_txn_mops(&ctx->pc, txn, &nm)[j];
-        if (flags[mv[j]] & RD_GARBAGE)
-            read_case(ctx, st, txn, mop, x->key, x->val, ISO_NONE, ISO_A_GARBAGE_READ);
-        if (flags[mv[j]] & RD_ABORTED)
-            read_case(ctx, st, txn, mop, x->key, x->val, x->writer, ISO_A_G1A);
-        if ((flags[mv[j]] & RD_INTERMEDIATE) && x->writer != txn)
-            read_case(ctx, st, txn, mop, x->key, x->val, x->writer, ISO_A_G1B);
+        if (flags[mv[j]] & RD_GARBAGE) read_case(ctx, st, txn, j, ISO_A_GARBAGE_READ);
+        if (flags[mv[j]] & RD_ABORTED) read_case(ctx, st, txn, j, ISO_A_G1A);
+        if ((flags[mv[j]] & RD_INTERMEDIATE) && st->ver[mv[j]].writer != txn)
+            read_case(ctx, st, txn, j, ISO_A_G1B);
     }
 }
 
@@ -157,40 +174,49 @@ static void lu_collect(const rw_state *st, scratch *sc, uint32_t txn, uint64_t *
     }
 }
 
-static void lost_updates(iso_ctx *ctx, const rw_state *st, scratch *sc)
+/* iso_render_fn of lost-update finding i. */
+static void render_lost(const iso_proof_ctx *pc, size_t i, iso_fb *o)
+{
+    const rw_state *st = pc->wl_state;
+    const rw_lost *l = &st->lost[i];
+    const rw_ver *x = &st->ver[l->ver];
+    const uint32_t *tx = st->lu_txns + l->txns;
+    iso_val k = st->keys.vals[x->key];
+    iso_fb_let(pc, o, tx, l->n);
+    if (l->n == 2) iso_buf_puts(&o->text, "T1 and T2 both read ");
+    else iso_buf_printf(&o->text, "T1 ... T%u all read ", l->n);
+    iso_fb_val(pc, o, k);
+    iso_buf_puts(&o->text, " = ");
+    iso_fb_val(pc, o, x->val);
+    iso_buf_puts(&o->text, ", then each wrote ");
+    iso_fb_val(pc, o, k);
+    iso_buf_puts(&o->text, ": all but one of these updates were lost.");
+    iso_fb_field(pc, o, "key", k);
+    iso_fb_field(pc, o, "value", x->val);
+    iso_fb_field_ops(pc, o, "txns", tx, l->n);
+    iso_fb_close(o);
+}
+
+static void lost_updates(iso_ctx *ctx, rw_state *st, scratch *sc)
 {
     uint64_t *p = NULL;
     size_t n = 0, cap = 0;
     for (uint32_t t = 0; t < ctx->pc.txns.n; t++)
         if (ctx->pc.txns.t[t].type == ISO_OP_OK && repeats_a_key(st, t)) lu_collect(st, sc, t, &p, &n, &cap);
     if (n) qsort(p, n, sizeof *p, cmp_u64);
+    st->lu_txns = iso_xmalloc((n ? n : 1) * sizeof *st->lu_txns);
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && p[j] >> 32 == p[i] >> 32; j++) {}
         if (j - i < 2) continue;
-        const rw_ver *x = &st->ver[p[i] >> 32];
-        iso_val k = st->keys.vals[x->key];
-        uint32_t *tx = iso_xmalloc((j - i) * sizeof *tx);
-        for (size_t q = i; q < j; q++) tx[q - i] = (uint32_t)p[q];
-        iso_fb o = {{0}, {0}};
-        iso_fb_let(&ctx->pc, &o, tx, j - i);
-        if (j - i == 2) iso_buf_puts(&o.text, "T1 and T2 both read ");
-        else iso_buf_printf(&o.text, "T1 ... T%zu all read ", j - i);
-        iso_fb_val(&ctx->pc, &o, k);
-        iso_buf_puts(&o.text, " = ");
-        iso_fb_val(&ctx->pc, &o, x->val);
-        iso_buf_puts(&o.text, ", then each wrote ");
-        iso_fb_val(&ctx->pc, &o, k);
-        iso_buf_puts(&o.text, ": all but one of these updates were lost.");
-        iso_fb_field(&ctx->pc, &o, "key", k);
-        iso_fb_field(&ctx->pc, &o, "value", x->val);
-        iso_fb_field_ops(&ctx->pc, &o, "txns", tx, j - i);
-        iso_fb_emit(&ctx->findings, &o, ISO_A_LOST_UPDATE);
-        iso_free(tx);
+        rw_lost l = {(uint32_t)(p[i] >> 32), (uint32_t)st->n_lu_txns, (uint32_t)(j - i)};
+        for (size_t q = i; q < j; q++) st->lu_txns[st->n_lu_txns++] = (uint32_t)p[q];
+        ISO_PUSH(st->lost, st->n_lost, st->cap_lost, l);
+        iso_findings_add_pending(&ctx->findings, ISO_A_LOST_UPDATE, render_lost, st->n_lost - 1);
     }
     iso_free(p);
 }
 
-void rw_find_anomalies(iso_ctx *ctx, const rw_state *st)
+void rw_find_anomalies(iso_ctx *ctx, rw_state *st)
 {
     scratch sc = {iso_xcalloc(st->keys.n + 1, sizeof(uint32_t)),
                   iso_xcalloc(st->keys.n + 1, sizeof(uint32_t)),

@@ -429,6 +429,9 @@ static void state_free(void *p)
     iso_free(st->okw);
     iso_free(st->cyc);
     iso_free(st->cyc_ids);
+    iso_free(st->rdf);
+    iso_free(st->lost);
+    iso_free(st->lu_txns);
     iso_free(st);
 }
 

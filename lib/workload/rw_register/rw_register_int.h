@@ -61,6 +61,19 @@ typedef struct rw_cyclic {
     uint8_t sources[RW_SRC_COUNT], n_sources; /* that together made it */
 } rw_cyclic;
 
+/* A read finding (G1a, G1b, garbage-read) kept for rendering when a
+ * report shows it: the reader and the index of the read in its micro-ops
+ * (the version read tells the rest). */
+typedef struct rw_rdf {
+    uint32_t txn, mop;
+} rw_rdf;
+
+/* A lost-update group kept for rendering: the version its transactions
+ * read, and where they are in rw_state.lu_txns. */
+typedef struct rw_lost {
+    uint32_t ver, txns, n;
+} rw_lost;
+
 typedef struct rw_state {
     iso_keys keys;          /* key value -> dense id */
     iso_name_atoms read_name, write_name; /* "r" and "w" */
@@ -80,6 +93,12 @@ typedef struct rw_state {
     size_t n_cyc, cap_cyc;
     uint32_t *cyc_ids;
     size_t n_cyc_ids, cap_cyc_ids;
+    rw_rdf *rdf;            /* read findings, rendered on demand */
+    size_t n_rdf, cap_rdf;
+    rw_lost *lost;          /* lost-update findings, rendered on demand */
+    size_t n_lost, cap_lost;
+    uint32_t *lu_txns;
+    size_t n_lu_txns;
 } rw_state;
 
 /* mops.c: micro-op i of a value: kind, key and value; -1 if malformed. */
@@ -96,6 +115,6 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, isolde_error *err);
 int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b);
 
 /* anomalies.c */
-void rw_find_anomalies(iso_ctx *ctx, const rw_state *st);
+void rw_find_anomalies(iso_ctx *ctx, rw_state *st);
 
 #endif

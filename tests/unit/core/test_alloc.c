@@ -4,10 +4,29 @@
  * turn (core/alloc.h's test hook) and each public call must then return
  * ISOLDE_ERR_NOMEM (or succeed, when the failed allocation was never
  * reached) with everything it allocated freed (the sanitizer build's leak
- * check sees the rest); the out-of-memory handler can ask for a retry.
+ * check sees the rest), what is not memory undone (iso_guard_on_unwind);
+ * the out-of-memory handler can ask for a retry.
  */
 #include "testutil.h"
 #include "core/alloc.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+/* Remove dir and the files in it. */
+static void rm_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[512];
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        assert_int_equal(unlink(path), 0);
+    }
+    closedir(d);
+    assert_int_equal(rmdir(dir), 0);
+}
 
 static const char *history =
     "{:index 0 :type :invoke :process 0 :value [[:append 1 1] [:r 2 nil]]}\n"
@@ -15,10 +34,15 @@ static const char *history =
     "{:index 2 :type :ok :process 0 :value [[:append 1 1] [:r 2 []]]}\n"
     "{:index 3 :type :ok :process 1 :value [[:append 2 1] [:r 1 []]]}\n"
     "{:index 4 :type :invoke :process 0 :value [[:r 1 nil] [:r 2 nil]]}\n"
-    "{:index 5 :type :ok :process 0 :value [[:r 1 [1]] [:r 2 [1]]]}\n";
+    "{:index 5 :type :ok :process 0 :value [[:r 1 [1]] [:r 2 [1]]]}\n"
+    "{:index 6 :type :invoke :process 2 :value [[:r 3 nil]]}\n"
+    "{:index 7 :type :ok :process 2 :value [[:r 3 [7 7]]]}\n";
 
-/* Read, check (two threads) and write both reports, failing allocation n
- * (0: none); the status of the first call that failed, or ISOLDE_OK. */
+/* Read, check (two threads) and write all three reports, failing
+ * allocation n (0: none); the status of the first call that failed, or
+ * ISOLDE_OK. The directory report's files are closed when memory runs
+ * out while they are written (every_allocation_fails_in_turn counts the
+ * open file descriptors). */
 static isolde_status attempt(unsigned long n)
 {
     isolde_history *h = NULL;
@@ -34,6 +58,10 @@ static isolde_status attempt(unsigned long n)
     FILE *null = fopen("/dev/null", "w");
     if (!s) s = isolde_result_write_json(r, null, &err);
     if (!s) s = isolde_result_write_text(r, null, NULL, &err);
+    char dir[] = "/tmp/isolde-test-alloc-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    if (!s) s = isolde_result_write_dir(r, dir, &err);
+    rm_dir(dir);
     fclose(null);
     iso_alloc_fail_after(0);
     if (s) {
@@ -46,14 +74,27 @@ static isolde_status attempt(unsigned long n)
     return s;
 }
 
+/* Open file descriptors of this process (a FILE left open keeps one). */
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return 0;
+    int n = 0;
+    while (readdir(d)) n++;
+    closedir(d);
+    return n;
+}
+
 static void every_allocation_fails_in_turn(void **state)
 {
     (void)state;
+    int fds = open_fds();
     assert_int_equal(attempt(0), ISOLDE_OK);
     unsigned long n = 1, failed = 0;
     for (; n < 5000 && attempt(n) != ISOLDE_OK; n++) failed++;
     assert_true(failed > 20);   /* the calls allocate: the hook reached them */
     assert_true(n < 5000);      /* and past the last allocation all succeed */
+    assert_int_equal(open_fds(), fds);
     assert_int_equal(iso_alloc_unguarded_failures(), 0);
 }
 
@@ -94,6 +135,35 @@ static void a_failed_append_changes_nothing(void **state)
     fail_msg("the append never succeeded");
 }
 
+/* A guard's undo runs when it unwinds, and not when it ends well. */
+static int undone;
+static void undo(void *arg) { undone += *(int *)arg; }
+static int hold_then_allocate(void *arg)
+{
+    iso_guard_on_unwind(undo, arg);
+    iso_free(iso_xmalloc(64));
+    iso_guard_on_unwind(NULL, NULL);
+    return 0;
+}
+
+static void an_unwinding_guard_undoes(void **state)
+{
+    (void)state;
+    int one = 1;
+    isolde_error err;
+    undone = 0;
+    assert_int_equal(iso_guarded(hold_then_allocate, &one, &err), 0);
+    assert_int_equal(undone, 0);
+    iso_alloc_fail_after(1);
+    assert_int_equal(iso_guarded(hold_then_allocate, &one, &err), -1);
+    iso_alloc_fail_after(0);
+    assert_int_equal(err.code, ISOLDE_ERR_NOMEM);
+    assert_int_equal(undone, 1);
+    iso_guard_on_unwind(undo, &one); /* outside any guard: nothing */
+    assert_int_equal(iso_guarded(hold_then_allocate, &one, &err), 0);
+    assert_int_equal(undone, 1);
+}
+
 static int retries;
 static int retry_once(size_t bytes, void *arg)
 {
@@ -129,6 +199,7 @@ int main(void)
         cmocka_unit_test(every_allocation_fails_in_turn),
         cmocka_unit_test(a_failed_append_changes_nothing),
         cmocka_unit_test(the_handler_can_retry),
+        cmocka_unit_test(an_unwinding_guard_undoes),
         cmocka_unit_test(an_error_leaves_err_untouched_on_success),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
