@@ -124,18 +124,6 @@ static void render(const iso_proof_ctx *pc, const iso_finding *f, iso_fb *b)
     }
 }
 
-void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch, const void *owner)
-{
-    render(pc, f, scratch);
-    char *json = iso_xstrndup(iso_buf_cstr(&scratch->json), scratch->json.n);
-    iso_adopt(json, owner);
-    iso_free(f->json); /* one a call that ran out of memory left */
-    f->json = json;
-    char *text = iso_xstrndup(iso_buf_cstr(&scratch->text), scratch->text.n);
-    iso_adopt(text, owner);
-    f->text = text; /* last: a finding with text is rendered */
-}
-
 /* Findings rendered together, each into its own slot, on one or more
  * threads; the slots' buffers are reused from batch to batch. */
 enum { BATCH_MAX = 256, BATCH_THREADED = 64, BATCH_BYTES = 8 << 20, SLOT_KEEP = 1 << 20 };

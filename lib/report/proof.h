@@ -15,12 +15,6 @@
  * first); reads pc only, so several threads may prove cycles at once. */
 void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *text, iso_buf *json);
 
-/* Render pending finding f in place (its text and JSON), with scratch as
- * working space (two buffers the caller frees); the strings are kept with
- * owner's memory (a result made by an earlier call: see iso_adopt), or
- * with the running call's when owner is NULL. */
-void iso_report_render(const iso_proof_ctx *pc, iso_finding *f, iso_fb *scratch, const void *owner);
-
 /* What a writer does with finding i of a run it shows: its text and JSON,
  * valid during the call only. */
 typedef void (*iso_show_fn)(void *arg, size_t i, const char *text, const char *json);
