@@ -69,6 +69,7 @@ typedef struct iso_cycle_exists {
 
 typedef struct iso_cycle_timeout {
     int type;           /* the cycle type whose search ran out of budget */
+    int whole;          /* 1: its share of total_ms ran out, not timeout_ms */
     iso_subgraph comp;  /* the component */
 } iso_cycle_timeout;
 
@@ -84,6 +85,7 @@ typedef struct iso_search_req {
     iso_exists_spec exists[ISO_MAX_EXISTS];
     int n_exists;
     long timeout_ms;           /* per component; <= 0: no limit */
+    long total_ms;             /* the whole search, shared; <= 0: no limit */
     /* The data relations in the order the workload's explainer names an
      * edge (Elle's analyzer order): an edge stands for the first of these it
      * carries, else process, else real-time order. {0} = ww, wr, rw. */
