@@ -11,10 +11,12 @@
  * types a type found makes redundant, and which subgraphs must be acyclic.
  *
  * Within every strongly connected component, a breadth-first search over
- * (vertex, path state) finds a shortest cycle of each requested type. A
- * per-component time budget ends the component's search: the timeout is
- * reported, with every requested subgraph the component makes cyclic (the
- * fallback of Elle's *-cycle-exists proofs).
+ * (vertex, path state) finds a cycle of each requested type, then the
+ * shortest one within a bound on the work (a count, not a time, so what is
+ * shown depends on the graph alone). Two time budgets end a component's
+ * search: its own (timeout_ms) and its fair share of the whole search's
+ * (total_ms); the timeout is reported, with every requested subgraph the
+ * component makes cyclic (the fallback of Elle's *-cycle-exists proofs).
  */
 #ifndef ISO_GRAPH_CYCLE_H
 #define ISO_GRAPH_CYCLE_H

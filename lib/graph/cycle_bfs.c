@@ -8,7 +8,8 @@
  * in a state whose type is the one wanted: the walk u -x-> v ... -> u.
  * One search per head serves all its seed edges (their tails are marked).
  * A walk found caps later searches at its length minus one, so the minimum
- * over heads is the shortest walk of the type in the component.
+ * over heads is the shortest walk of the type in the component (unless the
+ * caller's work cap, counted in edges looked at, stops the heads first).
  *
  * The search is confined to one strongly connected sub-component of the
  * type's allowed edges, and sub-components lacking a required label (or,

@@ -1,15 +1,18 @@
 /*
  * graph/cycle_search.c -- the cycle search driver: components, the requested
- * order of types, the time budget with its fallback, threads.
+ * order of types, the time budgets with their fallback, threads.
  *
  * As in Elle (txn.clj cycle-cases-in-scc), each non-trivial component is
  * searched for every wanted cycle type in the order asked, skipping a type
  * that one already found there makes redundant; one cycle per type and
- * component. isolde then spends what is left of the budget shortening what
- * it found (cycle_bfs.c), so reported cycles are shortest unless the budget
- * ran out first. A search that cannot finish in the budget ends the
+ * component. isolde then shortens what it found (cycle_bfs.c), up to a
+ * work cap, so reported cycles are shortest unless the cap or a budget
+ * ended that first. A search that cannot finish in its budget ends the
  * component's search as Elle's does: a timeout, and every requested
- * subgraph the component makes cyclic (Elle's cycle-exists-specs).
+ * subgraph the component makes cyclic (Elle's cycle-exists-specs). The
+ * budget of the whole search is shared out as components start (see
+ * worker), so the search ends by it. What a component shows depends on
+ * timing only when a budget cut its search short.
  */
 #include "graph/cycle_int.h"
 
