@@ -306,7 +306,7 @@ static int over_budget(cyc_search *S)
 {
     if (S->work_cap && S->work > S->work_cap) return 1;
     if ((++S->steps & 1023) || S->deadline <= 0) return 0;
-    if (iso_now() > S->deadline) S->timed_out = 1;
+    if (iso_now() >= S->deadline) S->timed_out = 1;
     return S->timed_out;
 }
 

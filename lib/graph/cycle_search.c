@@ -218,7 +218,7 @@ static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
         int type = req->order[t];
         const cyc_spec *sp = spec_of(type);
         if (implied(req, found, type) || !sp) continue;
-        if (S->deadline > 0 && iso_now() > S->deadline) S->timed_out = 1;
+        if (S->deadline > 0 && iso_now() >= S->deadline) S->timed_out = 1;
         int r = S->timed_out ? CYC_TIMEOUT : cyc_search_type(S, sp, &walks[t]);
         if (r == CYC_FOUND) found[t] = 1;
         if (r == CYC_TIMEOUT) {
@@ -230,10 +230,10 @@ static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
     return 1;
 }
 
-/* Pass 2: shorten each walk found, until it is shortest or the work cap
- * (SHORTEN_PER_EDGE looks at each of the component's edges, at least
- * SHORTEN_MIN) is spent: not timing, so the walk shown is a function of
- * the input unless the budget runs out. */
+/* Pass 2: shorten each walk found, until it is shortest or the type's work
+ * cap is spent (SHORTEN_PER_EDGE edge visits per vertex and edge of the
+ * component, at least SHORTEN_MIN): a count, not a time, so the walk
+ * shown is a function of the input unless a budget runs out first. */
 #define SHORTEN_PER_EDGE 16u
 #define SHORTEN_MIN (1u << 22)
 static void shorten(cyc_search *S, const iso_search_req *req, cyc_walk *walks, const int *found)
@@ -291,7 +291,7 @@ static double deadline_of(const jobs *J, size_t at, int *whole)
     double share = (J->end - now) / (double)rounds;
     if (own >= 0 && own <= share) return now + own;
     *whole = 1;
-    return share > 0 ? now + share : now; /* now: out of time at once */
+    return now + (share > 0 ? share : 0); /* now: out of time at once */
 }
 
 static void cycles_free(iso_cycle *c, size_t n)
