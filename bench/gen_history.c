@@ -20,8 +20,17 @@
  *   writes visible at once (G1c, G1b). Reads are always prefixes of the key's
  *   final order, so the version orders stay consistent.
  *
+ * rings (-r C): C independent strongly connected components of TXNS / C
+ *   transactions each, all concurrent (no real-time or process order).
+ *   Transaction i of a ring writes its own key once and reads the keys of
+ *   its predecessor and of RING_CHORDS random earlier ones at most
+ *   RING_SPAN back, ring-wise: wr edges only, so each ring is one G1c
+ *   component whose shortest cycles are about its size / RING_SPAN long.
+ *   Finding a cycle is one breadth-first search; proving one shortest is
+ *   one per transaction.
+ *
  *   gen_history [-m list-append|rw-register] [-n TXNS] [-p PROCS]
- *               [-k HOT_KEYS] [-f jsonl|edn] [-a] [-s SEED] > history
+ *               [-k HOT_KEYS] [-f jsonl|edn] [-a] [-r RINGS] [-s SEED] > history
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,7 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { MAX_MOPS = 4, MAX_WRITES = 16, OUT_SIZE = 1 << 20, LINE_MAX_BYTES = 1024 };
+enum { MAX_MOPS = 4, RING_CHORDS = 4, RING_SPAN = 32, MAX_WRITES = 16, OUT_SIZE = 1 << 20, LINE_MAX_BYTES = 1024 };
 enum { F_READ, F_WRITE };
 enum { T_OK, T_FAIL, T_INFO };
 enum { S_IDLE, S_RUN, S_DONE };
@@ -52,13 +61,13 @@ struct proc {
     int64_t id;
     uint32_t snap;
     uint8_t state, step, nm, iso, type;
-    struct mop m[MAX_MOPS];
+    struct mop m[RING_CHORDS + 2];  /* MAX_MOPS, or a ring's write and reads */
 };
 
 struct gen {
     int register_mode, edn, anomalous;
-    uint32_t nprocs, nhot;
-    uint64_t ntxns, invoked, busy, index, tick, rng;
+    uint32_t nprocs, nhot, rings;
+    uint64_t ntxns, invoked, busy, index, tick, rng, seed;
     uint32_t seq;                  /* visibility clock */
     struct proc *procs;
     struct key *keys;
@@ -117,7 +126,8 @@ static void put_u(struct gen *g, uint64_t v)
 
 static void put_read(struct gen *g, const struct mop *m, int known)
 {
-    const struct key *k = &g->keys[m->key];
+    static const struct key ring_key = {.n = 1, .val = {1}}; /* rings: one value */
+    const struct key *k = g->rings ? &ring_key : &g->keys[m->key];
     const char *nil = g->edn ? "nil" : "null";
     if (!known) {
         put(g, nil);
@@ -300,19 +310,59 @@ static void step(struct gen *g, struct proc *p)
     }
 }
 
+/* ---- rings ---- */
+
+/* A pseudo-random function of (seed, x): the same chords on invocation
+ * and completion. */
+static uint64_t mix(uint64_t seed, uint64_t x)
+{
+    x = (x + seed) * 0x9e3779b97f4a7c15ull;
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    return x ^ (x >> 29);
+}
+
+/* Transaction i of ring r (of size n): write key r*n+i, read the keys of
+ * ring members 1 and 2..RING_SPAN back. Reads see the one value written. */
+static void ring_txn(const struct gen *g, struct proc *p, uint64_t r, uint64_t n, uint64_t i)
+{
+    p->id = (int64_t)(r * n + i);
+    p->nm = 0;
+    p->type = T_OK;
+    p->m[p->nm++] = (struct mop){(uint32_t)(r * n + i), F_WRITE, 1, 0};
+    for (int c = 0; c <= RING_CHORDS; c++) {
+        uint64_t back = c ? 2 + mix(g->seed, (r * n + i) * RING_CHORDS + (uint64_t)c) % (RING_SPAN - 1) : 1;
+        p->m[p->nm++] = (struct mop){(uint32_t)(r * n + (i + n - back % n) % n), F_READ, 0, 1};
+    }
+}
+
+/* Every invocation, then every completion, ring after ring. */
+static void rings(struct gen *g)
+{
+    uint64_t n = g->ntxns / g->rings;
+    for (int complete = 0; complete < 2; complete++)
+        for (uint64_t r = 0; r < g->rings; r++)
+            for (uint64_t i = 0; i < n; i++) {
+                struct proc p;
+                ring_txn(g, &p, r, n, i);
+                emit(g, &p, complete);
+                g->tick++;
+            }
+}
+
 /* ---- driver ---- */
 
 static void usage(void)
 {
     fputs("usage: gen_history [-m list-append|rw-register] [-n TXNS] [-p PROCS] [-k HOT_KEYS]\n"
-          "                   [-f jsonl|edn] [-a] [-s SEED] > history\n", stderr);
+          "                   [-f jsonl|edn] [-a] [-r RINGS] [-s SEED] > history\n", stderr);
     exit(2);
 }
 
 static void parse_args(struct gen *g, int argc, char **argv)
 {
     int c;
-    while ((c = getopt(argc, argv, "m:n:p:k:f:as:")) != -1) {
+    while ((c = getopt(argc, argv, "m:n:p:k:f:ar:s:")) != -1) {
         if (c == 'm' && strcmp(optarg, "list-append") && strcmp(optarg, "rw-register")) usage();
         if (c == 'f' && strcmp(optarg, "jsonl") && strcmp(optarg, "edn")) usage();
         switch (c) {
@@ -322,11 +372,12 @@ static void parse_args(struct gen *g, int argc, char **argv)
         case 'k': g->nhot = (uint32_t)strtoul(optarg, NULL, 10); break;
         case 'f': g->edn = strcmp(optarg, "edn") == 0; break;
         case 'a': g->anomalous = 1; break;
+        case 'r': g->rings = (uint32_t)strtoul(optarg, NULL, 10); break;
         case 's': g->rng = strtoull(optarg, NULL, 10); break;
         default: usage();
         }
     }
-    if (optind != argc || !g->nprocs || g->nprocs > 100000 || !g->nhot || g->nhot > 100000)
+    if (optind != argc || (g->rings && (g->ntxns / g->rings < 2 || g->anomalous)) || !g->nprocs || g->nprocs > 100000 || !g->nhot || g->nhot > 100000)
         usage();
 }
 
@@ -334,7 +385,13 @@ int main(int argc, char **argv)
 {
     static struct gen g = {.ntxns = 100000, .nprocs = 10, .nhot = 8, .rng = 1};
     parse_args(&g, argc, argv);
+    g.seed = g.rng;
     g.rng = g.rng * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+    if (g.rings) {
+        rings(&g);
+        flush(&g);
+        return fflush(stdout) ? 2 : 0;
+    }
     g.procs = xrealloc(NULL, g.nprocs * sizeof *g.procs);
     g.hot = xrealloc(NULL, g.nhot * sizeof *g.hot);
     for (uint32_t i = 0; i < g.nprocs; i++)

@@ -195,13 +195,16 @@ typedef struct isolde_check_opts {
     const char *models;
     /* Comma-separated anomaly names to look for in addition; NULL or "". */
     const char *anomalies;
-    long cycle_search_timeout_ms; /* per strongly connected component; 1000 */
+    long cycle_search_timeout_ms; /* per strongly connected component, within
+                                     timeout_ms; 1000; 0 = none */
     int threads;                  /* worker threads; 0 = one per core */
     /* rw-register version-order evidence */
     int wfr_keys, sequential_keys, linearizable_keys;
     const char *transaction_order_file; /* JSON {completion index: rank} */
+    /* The whole search's budget, in ms: the linearizability search, or the
+     * cycle search over all components (shared fairly); 60000; 0 = none. */
+    long timeout_ms;
     /* linearizability */
-    long timeout_ms;              /* whole-search budget; 60000 (ms); 0 = none */
     isolde_cas_fail cas_fail;
     /* The registers' first value, written as values are in the history
      * (EDN, or JSON for the JSON formats); for kv, multi-register and

@@ -70,7 +70,7 @@ static const cli_opt check_opts[] = {
     {'a', "anomalies", CLI_STRING, C(opts.anomalies), "L",
      "comma-separated anomalies to look for as well (e.g. G1,G2; isolde models)", 0, 0, NULL, 0},
     {'s', "cycle-search-timeout", CLI_LONG, C(opts.cycle_search_timeout_ms), "MS",
-     "budget per strongly connected component (1000)", 0, LMAX, NULL, 0},
+     "cycle search: time budget per strongly connected component, within --timeout (1000; 0 for no limit)", 0, LMAX, NULL, 0},
     {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log, jepsen-txt",
      0, 0, set_format, 0},
     {'d', "directory", CLI_STRING, C(dir), "DIR",
@@ -93,7 +93,8 @@ static const cli_opt check_opts[] = {
     {0, "transaction-order", CLI_STRING, C(opts.transaction_order_file), "FILE",
      "rw-register: JSON {completion index: commit rank}", 0, 0, NULL, 0},
     {0, "timeout", CLI_LONG, C(opts.timeout_ms), "MS",
-     "linearizability: give up (unknown) after MS (60000; 0 for no limit)", 0, LMAX, NULL, 0},
+     "time budget of the whole search (linearizability, or the cycle search over all components); "
+     "what it leaves unsearched is unknown (60000; 0 for no limit)", 0, LMAX, NULL, 0},
     {0, "cas-fail", CLI_CALL, C(opts.cas_fail), "noop|false",
      "linearizability: a failed cas did not happen / returned false", 0, 0, set_cas_fail, 0},
     {0, "initial-value", CLI_STRING, C(opts.initial_value), "V",

@@ -180,6 +180,7 @@ static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extr
     iso_search_request(req, extra);
     memcpy(req->data_order, ctx->pc.wl->data_order, sizeof req->data_order);
     req->timeout_ms = ctx->opts->cycle_search_timeout_ms;
+    req->total_ms = ctx->opts->timeout_ms;
     req->threads = iso_thread_count(ctx->opts->threads);
 }
 

@@ -19,7 +19,7 @@ void isolde_check_opts_init(isolde_check_opts *o)
     memset(o, 0, sizeof *o);
     o->size = sizeof *o;
     o->cycle_search_timeout_ms = 1000;
-    o->timeout_ms = 60000; /* linearizability's budget (docs/LINEARIZABILITY.md) */
+    o->timeout_ms = 60000; /* the whole search: linearizability (docs/LINEARIZABILITY.md), cycles */
 }
 
 int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err)

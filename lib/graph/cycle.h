@@ -11,10 +11,12 @@
  * types a type found makes redundant, and which subgraphs must be acyclic.
  *
  * Within every strongly connected component, a breadth-first search over
- * (vertex, path state) finds a shortest cycle of each requested type. A
- * per-component time budget ends the component's search: the timeout is
- * reported, with every requested subgraph the component makes cyclic (the
- * fallback of Elle's *-cycle-exists proofs).
+ * (vertex, path state) finds a cycle of each requested type, then the
+ * shortest one within a bound on the work (a count, not a time, so what is
+ * shown depends on the graph alone). Two time budgets end a component's
+ * search: its own (timeout_ms) and its fair share of the whole search's
+ * (total_ms); the timeout is reported, with every requested subgraph the
+ * component makes cyclic (the fallback of Elle's *-cycle-exists proofs).
  */
 #ifndef ISO_GRAPH_CYCLE_H
 #define ISO_GRAPH_CYCLE_H
@@ -69,6 +71,7 @@ typedef struct iso_cycle_exists {
 
 typedef struct iso_cycle_timeout {
     int type;           /* the cycle type whose search ran out of budget */
+    int whole;          /* 1: its share of total_ms ran out, not timeout_ms */
     iso_subgraph comp;  /* the component */
 } iso_cycle_timeout;
 
@@ -84,6 +87,7 @@ typedef struct iso_search_req {
     iso_exists_spec exists[ISO_MAX_EXISTS];
     int n_exists;
     long timeout_ms;           /* per component; <= 0: no limit */
+    long total_ms;             /* the whole search, shared; <= 0: no limit */
     /* The data relations in the order the workload's explainer names an
      * edge (Elle's analyzer order): an edge stands for the first of these it
      * carries, else process, else real-time order. {0} = ww, wr, rw. */

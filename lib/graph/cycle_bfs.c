@@ -8,7 +8,8 @@
  * in a state whose type is the one wanted: the walk u -x-> v ... -> u.
  * One search per head serves all its seed edges (their tails are marked).
  * A walk found caps later searches at its length minus one, so the minimum
- * over heads is the shortest walk of the type in the component.
+ * over heads is the shortest walk of the type in the component (unless the
+ * caller's work cap, counted in edges looked at, stops the heads first).
  *
  * The search is confined to one strongly connected sub-component of the
  * type's allowed edges, and sub-components lacking a required label (or,
@@ -300,10 +301,12 @@ static void walk_reserve(cyc_walk *w, uint32_t len)
 
 /* ---- one breadth-first search from a seed head --------------------- */
 
+/* Out of time (S->timed_out) or past the work cap: the search stops. */
 static int over_budget(cyc_search *S)
 {
+    if (S->work_cap && S->work > S->work_cap) return 1;
     if ((++S->steps & 1023) || S->deadline <= 0) return 0;
-    if (iso_now() > S->deadline) S->timed_out = 1;
+    if (iso_now() >= S->deadline) S->timed_out = 1;
     return S->timed_out;
 }
 
@@ -356,6 +359,7 @@ static long expand(cyc_search *S, const cyc_spec *sp, size_t qi)
     const iso_graph *g = &S->L->g;
     cyc_qent cur = S->q[qi];
     uint32_t c = S->sub[cur.v];
+    S->work += g->off[cur.v + 1] - g->off[cur.v] + 1;
     for (uint32_t e = g->off[cur.v]; e < g->off[cur.v + 1]; e++) {
         uint32_t y = g->dst[e];
         if (S->sub[y] != c) continue;
@@ -466,11 +470,18 @@ uint32_t cyc_sub_components(cyc_search *S, uint8_t mask)
     return c->n;
 }
 
+/* No closed walk of the type is shorter: two edges, four for
+ * G-nonadjacent-item (rw, another, rw, another). */
+static uint32_t min_len(int type)
+{
+    return type / 3 == ISO_CB_G_NONADJACENT_ITEM ? 4 : 2;
+}
+
 int cyc_search_type(cyc_search *S, const cyc_spec *sp, cyc_walk *best)
 {
     const cyc_local *L = S->L;
     int first = best->len == 0, found = 0;
-    if (best->len && best->len <= 2) return CYC_FOUND; /* nothing is shorter */
+    if (best->len && best->len <= min_len(sp->type)) return CYC_FOUND; /* nothing is shorter */
     choose_seeds(S, sp, cyc_sub_components(S, sp->allow));
     cyc_walk w = {0};
     for (uint32_t v = 0; v < L->k; v++) {

@@ -83,6 +83,8 @@ typedef struct cyc_search {
     double deadline;     /* iso_now() limit, 0 = none */
     const uint8_t *lead; /* cyc_lead_table */
     unsigned long steps;
+    uint64_t work;       /* edges looked at, and since when */
+    uint64_t work_cap;   /* searches stop when work exceeds it; 0 = none */
     int timed_out;
 } cyc_search;
 
@@ -94,7 +96,8 @@ void cyc_search_init(cyc_search *S, const cyc_local *L, double deadline, const u
 uint32_t cyc_sub_components(cyc_search *S, uint8_t mask);
 void cyc_search_free(cyc_search *S);
 /* Find a closed walk of sp's type: the first one (best->len == 0 on entry)
- * or, when best holds one, a strictly shorter one, until none is left. */
+ * or, when best holds one, a strictly shorter one, until none is left or
+ * S->work passes S->work_cap (best keeps the shortest found). */
 int cyc_search_type(cyc_search *S, const cyc_spec *sp, cyc_walk *best);
 /* Replace a walk that revisits a vertex by a shorter part of it of the
  * same type, while there is one. */

@@ -1,15 +1,18 @@
 /*
  * graph/cycle_search.c -- the cycle search driver: components, the requested
- * order of types, the time budget with its fallback, threads.
+ * order of types, the time budgets with their fallback, threads.
  *
  * As in Elle (txn.clj cycle-cases-in-scc), each non-trivial component is
  * searched for every wanted cycle type in the order asked, skipping a type
  * that one already found there makes redundant; one cycle per type and
- * component. isolde then spends what is left of the budget shortening what
- * it found (cycle_bfs.c), so reported cycles are shortest unless the budget
- * ran out first. A search that cannot finish in the budget ends the
+ * component. isolde then shortens what it found (cycle_bfs.c), up to a
+ * work cap, so reported cycles are shortest unless the cap or a budget
+ * ended that first. A search that cannot finish in its budget ends the
  * component's search as Elle's does: a timeout, and every requested
- * subgraph the component makes cyclic (Elle's cycle-exists-specs).
+ * subgraph the component makes cyclic (Elle's cycle-exists-specs). The
+ * budget of the whole search is shared out as components start (see
+ * worker), so the search ends by it. What a component shows depends on
+ * timing only when a budget cut its search short.
  */
 #include "graph/cycle_int.h"
 
@@ -30,6 +33,8 @@ typedef struct comp_out {
     iso_cycle_exists *exists;
     size_t n_exists, cap_exists;
     iso_cycle_timeout timeout;   /* type -1: none */
+    int timed_out;               /* the deadline cut the search short */
+    int retry;                   /* search again in the second round */
 } comp_out;
 
 static void add_cycle(comp_out *o, const cyc_local *L, int type, const cyc_walk *w)
@@ -176,6 +181,9 @@ typedef struct jobs {
     uint8_t lead[32];        /* cyc_lead_table */
     size_t n, next;
     comp_out *outs;
+    double end;              /* the whole search's deadline, 0 = none */
+    size_t *todo, n_todo;    /* the round's jobs, ascending */
+    int round, threads;
 } jobs;
 
 /* Each type's spec, computed once (cyc_spec_init walks 256 states). */
@@ -210,7 +218,7 @@ static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
         int type = req->order[t];
         const cyc_spec *sp = spec_of(type);
         if (implied(req, found, type) || !sp) continue;
-        if (S->deadline > 0 && iso_now() > S->deadline) S->timed_out = 1;
+        if (S->deadline > 0 && iso_now() >= S->deadline) S->timed_out = 1;
         int r = S->timed_out ? CYC_TIMEOUT : cyc_search_type(S, sp, &walks[t]);
         if (r == CYC_FOUND) found[t] = 1;
         if (r == CYC_TIMEOUT) {
@@ -222,14 +230,31 @@ static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
     return 1;
 }
 
-static void search_component(const jobs *J, size_t i, comp_out *o)
+/* Pass 2: shorten each walk found, until it is shortest or the type's work
+ * cap is spent (SHORTEN_PER_EDGE edge visits per vertex and edge of the
+ * component, at least SHORTEN_MIN): a count, not a time, so the walk
+ * shown is a function of the input unless a budget runs out first. */
+#define SHORTEN_PER_EDGE 16u
+#define SHORTEN_MIN (1u << 22)
+static void shorten(cyc_search *S, const iso_search_req *req, cyc_walk *walks, const int *found)
+{
+    uint64_t size = (uint64_t)S->L->k + S->L->g.n_edges;
+    for (int t = 0; t < req->n_order && !S->timed_out; t++) {
+        const cyc_spec *sp = spec_of(req->order[t]);
+        if (!found[t] || !sp) continue;
+        S->work = 0;
+        S->work_cap = size * SHORTEN_PER_EDGE > SHORTEN_MIN ? size * SHORTEN_PER_EDGE : SHORTEN_MIN;
+        cyc_search_type(S, sp, &walks[t]);
+    }
+}
+
+static void search_component(const jobs *J, size_t i, double deadline, comp_out *o)
 {
     cyc_local L;
     const iso_search_req *req = J->req;
     uint32_t k = J->start[i + 1] - J->start[i];
     cyc_local_build(&L, J->g, J->verts + J->start[i], k, J->local_id, J->comp, J->cid[i],
                     J->mask);
-    double deadline = req->timeout_ms > 0 ? iso_now() + (double)req->timeout_ms / 1e3 : 0;
     cyc_search S;
     cyc_search_init(&S, &L, deadline, J->lead);
     cyc_walk walks[ISO_N_CYCLE_TYPES];
@@ -237,10 +262,8 @@ static void search_component(const jobs *J, size_t i, comp_out *o)
     memset(walks, 0, sizeof walks);
     o->timeout.type = -1;
     if (!find_types(&S, req, walks, found, o)) cycle_exists(&S, req, o);
-    for (int t = 0; t < req->n_order && !S.timed_out; t++) { /* pass 2: shorten */
-        const cyc_spec *sp = spec_of(req->order[t]);
-        if (found[t] && sp) cyc_search_type(&S, sp, &walks[t]);
-    }
+    shorten(&S, req, walks, found);
+    o->timed_out = S.timed_out;
     for (int t = 0; t < req->n_order; t++) {
         if (found[t]) {
             cyc_walk_reduce(&walks[t], req->order[t]);
@@ -252,10 +275,82 @@ static void search_component(const jobs *J, size_t i, comp_out *o)
     cyc_local_free(&L);
 }
 
+/* ---- the budgets ---------------------------------------------------- */
+
+/* A component's deadline when it starts as item `at` of the round: its
+ * own budget, or less, its fair share of what is left of the whole
+ * search's: an equal part for each component this thread may still have
+ * to search in the round. *whole: the share is what limits it. */
+static double deadline_of(const jobs *J, size_t at, int *whole)
+{
+    const iso_search_req *req = J->req;
+    double now = iso_now(), own = req->timeout_ms > 0 ? (double)req->timeout_ms / 1e3 : -1;
+    *whole = 0;
+    if (J->end <= 0) return own < 0 ? 0 : now + own;
+    size_t left = J->n_todo - at, rounds = (left + (size_t)J->threads - 1) / (size_t)J->threads;
+    double share = (J->end - now) / (double)rounds;
+    if (own >= 0 && own <= share) return now + own;
+    *whole = 1;
+    return now + (share > 0 ? share : 0); /* now: out of time at once */
+}
+
+static void cycles_free(iso_cycle *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        iso_free(c[i].v);
+        iso_free(c[i].e);
+    }
+    iso_free(c);
+}
+
+static void comp_out_free(comp_out *o)
+{
+    cycles_free(o->cycles, o->n_cycles);
+    for (size_t x = 0; x < o->n_exists; x++) subgraph_free(&o->exists[x].scc);
+    if (o->timeout.type >= 0) subgraph_free(&o->timeout.comp);
+    iso_free(o->exists);
+    memset(o, 0, sizeof *o);
+}
+
+/* In the first round a component that its share of the whole budget cut
+ * short is searched again in the second, with a share of what the others
+ * left: a hard component costs the others no more than its share, and
+ * gets what they do not need. */
 static void worker(void *arg)
 {
     jobs *J = arg;
-    for (size_t i; (i = iso_next_item(&J->next)) < J->n;) search_component(J, i, &J->outs[i]);
+    for (size_t at; (at = iso_next_item(&J->next)) < J->n_todo;) {
+        size_t i = J->todo[at];
+        int whole;
+        double deadline = deadline_of(J, at, &whole);
+        comp_out *o = &J->outs[i];
+        search_component(J, i, deadline, o);
+        if (whole && o->timed_out && J->round == 0) {
+            comp_out_free(o);
+            o->retry = 1;
+        } else if (o->timeout.type >= 0) {
+            o->timeout.whole = whole;
+        }
+    }
+}
+
+/* Both rounds: every component, then those the first cut short. */
+static void search_all(jobs *J)
+{
+    int threads = J->req->threads > 1 ? J->req->threads : 1;
+    J->todo = iso_xmalloc((J->n ? J->n : 1) * sizeof *J->todo);
+    for (size_t i = 0; i < J->n; i++) J->todo[i] = i;
+    J->n_todo = J->n;
+    for (J->round = 0; J->round < 2 && J->n_todo; J->round++) {
+        J->threads = (size_t)threads > J->n_todo ? (int)J->n_todo : threads;
+        J->next = 0;
+        iso_parallel(J->threads, worker, J);
+        size_t m = 0;
+        for (size_t at = 0; at < J->n_todo; at++)
+            if (J->outs[J->todo[at]].retry) J->todo[m++] = J->todo[at];
+        J->n_todo = m;
+    }
+    iso_free(J->todo);
 }
 
 /* ---- components and results ------------------------------------------- */
@@ -321,13 +416,13 @@ int iso_search_cycles(const iso_graph *g, const iso_search_req *req, iso_search_
 {
     jobs J = {.g = g, .req = req, .mask = union_mask(req)};
     if (!J.mask || g->n == 0) return 0;
+    J.end = req->total_ms > 0 ? iso_now() + (double)req->total_ms / 1e3 : 0;
     cyc_lead_table(req, J.lead);
     uint32_t *comp = iso_xmalloc((size_t)g->n * sizeof *comp);
     J.comp = comp;
     make_jobs(&J, iso_graph_txns(g), iso_scc(g, J.mask, comp));
     J.outs = iso_xcalloc(J.n ? J.n : 1, sizeof *J.outs);
-    int threads = req->threads > 1 ? req->threads : 1;
-    iso_parallel((size_t)threads > J.n ? (int)J.n : threads, worker, &J);
+    search_all(&J);
     for (size_t i = 0; i < J.n; i++) merge(out, &J.outs[i]);
     iso_free(J.outs);
     iso_free(J.verts);
@@ -340,13 +435,9 @@ int iso_search_cycles(const iso_graph *g, const iso_search_req *req, iso_search_
 
 void iso_search_out_free(iso_search_out *out)
 {
-    for (size_t i = 0; i < out->n_cycles; i++) {
-        iso_free(out->cycles[i].v);
-        iso_free(out->cycles[i].e);
-    }
+    cycles_free(out->cycles, out->n_cycles);
     for (size_t i = 0; i < out->n_exists; i++) subgraph_free(&out->exists[i].scc);
     for (size_t i = 0; i < out->n_timeouts; i++) subgraph_free(&out->timeouts[i].comp);
-    iso_free(out->cycles);
     iso_free(out->exists);
     iso_free(out->timeouts);
     memset(out, 0, sizeof *out);

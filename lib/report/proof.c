@@ -107,8 +107,10 @@ static void prove_timeout(const iso_proof_ctx *pc, size_t i, iso_buf *text, iso_
 {
     const iso_cycle_timeout *t = &pc->search->timeouts[i];
     iso_buf_printf(text, "The search for %s in a strongly connected component of %u transactions "
-                          "ran out of its budget (raise it with -s/--cycle-search-timeout).",
-                   iso_anomaly_name(t->type), t->comp.n);
+                          "ran out of %s.",
+                   iso_anomaly_name(t->type), t->comp.n,
+                   t->whole ? "its share of the whole search's budget (raise it with --timeout)"
+                            : "its budget (raise it with -s/--cycle-search-timeout)");
     iso_buf_printf(json, "{\"anomaly-spec-type\":\"%s\",\"scc-size\":%u}", iso_anomaly_name(t->type), t->comp.n);
 }
 

@@ -1,8 +1,10 @@
 /*
  * test_cycle.c -- the typed cycle search: classification, each producible
  * cycle type on a minimal graph, implication skipping, the budget and its
- * cycle-exists fallback, thread determinism, and a randomized cross-check
- * against a brute-force enumeration of closed walks on small graphs.
+ * cycle-exists fallback, the bound on shortening, the whole search's budget
+ * shared between components, thread determinism, and a randomized
+ * cross-check against a brute-force enumeration of closed walks on small
+ * graphs.
  */
 #include "testutil.h"
 #include "check/search.h"
@@ -223,6 +225,7 @@ static void test_timeout_fallback(void **st)
     assert_int_equal(out.n_cycles, 0);
     assert_int_equal(out.n_timeouts, 1);
     assert_int_equal(out.timeouts[0].type, ISO_A_G_SINGLE_ITEM);
+    assert_int_equal(out.timeouts[0].whole, 0); /* its own budget */
     assert_int_equal(out.timeouts[0].comp.n, 2 * m);
     assert_non_null(out.timeouts[0].comp.off); /* kept for a picture */
     assert_int_equal(out.timeouts[0].comp.off[2 * m], 3 * (m - 1) + 2);
@@ -242,6 +245,102 @@ static void test_timeout_fallback(void **st)
     assert_int_equal(out.n_cycles + out.n_timeouts + out.n_exists, 0);
     iso_search_out_free(&out);
     iso_graph_free(&g);
+}
+
+/* ---- the bound on shortening and the whole search's budget ---------- */
+
+static void same_out(const iso_search_out *a, const iso_search_out *b);
+
+/* A ring of k vertices from `at` on, wr edges i-1 -> i and from 4
+ * pseudo-random vertices up to 32 back: every cycle goes round, about k / 32 edges
+ * long. The first search finds one; proving it shortest takes one search
+ * per vertex, each over most of the ring. */
+static void ring(iso_edges *e, uint32_t at, uint32_t k)
+{
+    for (uint32_t i = 0; i < k; i++) {
+        iso_edges_add(e, at + (i + k - 1) % k, at + i, R);
+        for (uint32_t c = 0; c < 4; c++) {
+            uint32_t h = (i * 4 + c + 1) * 2654435761u;
+            iso_edges_add(e, at + (i + k - 2 - (h >> 16) % 31) % k, at + i, R);
+        }
+    }
+}
+
+static void want_g1c(iso_search_req *q)
+{
+    uint8_t want[ISO_A_COUNT] = {0};
+    want[ISO_A_G1C] = want[ISO_A_PL_2_CYCLE_EXISTS] = 1;
+    request(q, want);
+}
+
+/* With no time limit at all, shortening a ring of 40000 (minutes to
+ * prove shortest) stops at the work cap; what it shows does not depend
+ * on the budget when the budget is not what stopped it, nor on threads. */
+static void test_shorten_cap(void **st)
+{
+    (void)st;
+    iso_edges e = {0};
+    ring(&e, 0, 40000);
+    iso_graph g;
+    iso_graph_build(&g, 40000, &e);
+    iso_edges_free(&e);
+    iso_search_req q;
+    want_g1c(&q);
+    q.timeout_ms = q.total_ms = 0;
+    iso_search_out out = {0}, timed = {0};
+    iso_search_cycles(&g, &q, &out);
+    assert_int_equal(out.n_cycles, 1);
+    assert_int_equal(out.n_timeouts, 0);
+    check_genuine(&g, &out.cycles[0]);
+    q.timeout_ms = 60000;
+    q.total_ms = 600000;
+    q.threads = 2;
+    iso_search_cycles(&g, &q, &timed);
+    same_out(&out, &timed);
+    iso_search_out_free(&out);
+    iso_search_out_free(&timed);
+    iso_graph_free(&g);
+}
+
+/* A component whose search never ends (chains of 20000: minutes), first
+ * in line, then 64 rings of 50: with no budget of their own and a whole
+ * budget of 300 ms, the hard one ends in a timeout that says the whole
+ * budget ran out, and every ring still gets its cycle. */
+static void test_whole_budget_fair(void **st)
+{
+    (void)st;
+    const uint32_t m = 20000, rings = 64, k = 50;
+    iso_graph hard;
+    chains(&hard, m);
+    iso_edges e = {0};
+    for (uint32_t a = 0; a < hard.n; a++)
+        for (uint32_t x = hard.off[a]; x < hard.off[a + 1]; x++) iso_edges_add(&e, a, hard.dst[x], hard.bits[x]);
+    for (uint32_t r = 0; r < rings; r++) ring(&e, 2 * m + r * k, k);
+    iso_graph g;
+    iso_graph_build(&g, 2 * m + rings * k, &e);
+    iso_edges_free(&e);
+    iso_search_req q;
+    uint8_t want[ISO_A_COUNT] = {0};
+    want[ISO_A_G_SINGLE_ITEM] = want[ISO_A_G1C] = want[ISO_A_PL_2_99_CYCLE_EXISTS] = 1;
+    request(&q, want);
+    q.timeout_ms = 0;
+    q.total_ms = 300;
+    for (q.threads = 1; q.threads <= 2; q.threads++) {
+        iso_search_out out = {0};
+        iso_search_cycles(&g, &q, &out);
+        assert_int_equal(out.n_timeouts, 1);
+        assert_int_equal(out.timeouts[0].type, ISO_A_G_SINGLE_ITEM);
+        assert_int_equal(out.timeouts[0].whole, 1);
+        assert_int_equal(out.timeouts[0].comp.n, 2 * m);
+        assert_int_equal(out.n_cycles, rings);
+        for (size_t i = 0; i < out.n_cycles; i++) {
+            assert_int_equal(out.cycles[i].type, ISO_A_G1C);
+            check_genuine(&g, &out.cycles[i]);
+        }
+        iso_search_out_free(&out);
+    }
+    iso_graph_free(&g);
+    iso_graph_free(&hard);
 }
 
 /* ---- randomized cross-check against brute force --------------------- */
@@ -410,6 +509,8 @@ int main(void)
         cmocka_unit_test(test_implication_skip),
         cmocka_unit_test(test_shortest),
         cmocka_unit_test(test_timeout_fallback),
+        cmocka_unit_test(test_shorten_cap),
+        cmocka_unit_test(test_whole_budget_fair),
         cmocka_unit_test(test_random_cross_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
