@@ -46,12 +46,22 @@ static int dup_append(const iso_proof_ctx *pc, const la_state *st, size_t later,
     return -1;
 }
 
-/* Mark appends of a transaction that it overwrote itself (G1b writers). */
-static void mark_intermediate(la_state *st, size_t first, size_t last)
+/* Mark appends of transaction t, st->ap[first..n_ap), that it overwrote
+ * itself (G1b writers): walking back from its last append, a key already
+ * stamped t + 1 is appended again later. */
+static void mark_intermediate(la_state *st, size_t first, uint32_t t)
 {
-    for (size_t i = first; i < last; i++)
-        for (size_t j = i + 1; j < last && !st->ap[i].intermediate; j++)
-            if (st->ap[j].key == st->ap[i].key) st->ap[i].intermediate = 1;
+    if (st->n_ap - first < 2) return;
+    if (st->n_mark < st->n_k) {
+        size_t old = st->n_mark;
+        ISO_GROW(st->mark, st->n_mark, st->n_k);
+        memset(st->mark + old, 0, (st->n_mark - old) * sizeof *st->mark);
+    }
+    for (size_t i = st->n_ap; i-- > first;) {
+        la_append *a = &st->ap[i];
+        a->intermediate = st->mark[a->key] == t + 1;
+        st->mark[a->key] = t + 1;
+    }
 }
 
 /* The longest read of each key, over ok/info txns (the version order) and
@@ -107,8 +117,11 @@ static int index_appends(iso_ctx *ctx, la_state *st, isolde_error *err)
                      ((la_append){key, t, ISO_NONE, (uint16_t)(j < 65535 ? j : 65535), type, 0,
                                   mop_val(s, m[j])}));
         }
-        mark_intermediate(st, first, st->n_ap);
+        mark_intermediate(st, first, t);
     }
+    iso_free(st->mark);
+    st->mark = NULL;
+    st->n_mark = 0;
     long dup = la_index_appends(st);
     if (dup >= 0) return dup_append(&ctx->pc, st, (size_t)dup, err);
     for (size_t i = 0; i < st->n_ap; i++) {
@@ -123,6 +136,30 @@ static int index_appends(iso_ctx *ctx, la_state *st, isolde_error *err)
         }
     }
     return 0;
+}
+
+/* Key k's version order without repeats into tmp, with the position of
+ * each append and the append at each position; its length. An element
+ * repeats when its append has a position, or, never appended, when an
+ * equal one came first (first[], computed at the first such element). */
+static uint32_t dedup_order(la_state *st, const iso_store *s, uint32_t key, iso_val *tmp)
+{
+    la_key *k = &st->k[key];
+    const iso_val *order = la_order(st, k);
+    uint32_t out = 0, *first = NULL;
+    for (uint32_t i = 0; i < k->len; i++) {
+        la_append *a = (la_append *)la_find(st, key, order[i]);
+        if (!a && !first) {
+            first = iso_xmalloc(k->len * sizeof *first);
+            iso_vals_first(s, order, k->len, first);
+        }
+        if (a ? a->pos != ISO_NONE : first[i] != i) continue;
+        if (a) a->pos = out;
+        st->at[k->slot0 + out] = a ? (uint32_t)(a - st->ap) : ISO_NONE;
+        tmp[out++] = order[i];
+    }
+    iso_free(first);
+    return out;
 }
 
 /* Pass 2: each key's version order (distinct elements), positions, and
@@ -147,17 +184,7 @@ static void build_orders(la_state *st, const iso_store *s)
             k->single_only = 1;
         }
         ISO_GROW(tmp, cap, (size_t)k->len + 1);
-        uint32_t out = 0;
-        const iso_val *order = la_order(st, k);
-        for (uint32_t i = 0; i < k->len; i++) {
-            la_append *a = (la_append *)la_find(st, key, order[i]);
-            int seen = a ? a->pos != ISO_NONE : 0;
-            for (uint32_t j = 0; !a && j < out; j++) seen |= iso_val_eq(s, tmp[j], order[i]);
-            if (seen) continue;
-            if (a) a->pos = out;
-            st->at[k->slot0 + out] = a ? (uint32_t)(a - st->ap) : ISO_NONE;
-            tmp[out++] = order[i];
-        }
+        uint32_t out = dedup_order(st, s, key, tmp);
         for (k->clean = 0; k->clean < out; k->clean++) {
             uint32_t at = st->at[k->slot0 + k->clean];
             if (at == ISO_NONE || (st->ap[at].type != ISO_OP_OK && st->ap[at].type != ISO_OP_INFO)) break;
@@ -453,6 +480,7 @@ static void state_free(void *p)
     iso_free(st->rd_off);
     iso_free(st->rd);
     iso_free(st->at);
+    iso_free(st->mark);
     la_anomalies_free(st);
     iso_keys_free(&st->keys);
     iso_free(st);
