@@ -217,6 +217,22 @@ static const la_append *read_last(const la_state *st, uint32_t key, const iso_va
 }
 
 typedef struct la_read { uint32_t slot, txn; } la_read;
+typedef struct la_readers {
+    la_read *rs;
+    size_t n, cap;
+    uint32_t *latest; /* per key: 1 + index in rs of its latest reader */
+} la_readers;
+
+/* Txn t reads version slot of key: one reader, unless t's latest read of
+ * the key already named that version (a txn that reads one version again
+ * adds no edge, and no work per append that follows it). */
+static void add_reader(la_readers *r, uint32_t key, uint32_t slot, uint32_t t)
+{
+    uint32_t p = r->latest[key];
+    if (p && r->rs[p - 1].txn == t && r->rs[p - 1].slot == slot) return;
+    ISO_PUSH(r->rs, r->n, r->cap, ((la_read){slot, t}));
+    r->latest[key] = (uint32_t)r->n;
+}
 
 /* Pass 3: every read of an ok/info txn: a wr edge from the writer of its
  * last element; the reader of its version, gathered into CSR (slot 0 is
@@ -225,8 +241,7 @@ typedef struct la_read { uint32_t slot, txn; } la_read;
 static void index_reads(iso_ctx *ctx, la_state *st)
 {
     const iso_store *s = &ctx->pc.h->store;
-    la_read *rs = NULL;
-    size_t nr = 0, cap = 0;
+    la_readers r = {NULL, 0, 0, iso_xcalloc(st->keys.n + 1, sizeof(uint32_t))};
     for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
         const iso_txn *tx = &ctx->pc.txns.t[t];
         if (!in_plus(tx)) continue;
@@ -242,16 +257,17 @@ static void index_reads(iso_ctx *ctx, la_state *st)
             const la_append *last = len ? read_last(st, key, items, len) : NULL;
             uint32_t slot = !len ? 0 : last && last->pos != ISO_NONE ? last->pos + 1 : ISO_NONE;
             if (is_writer(last) && last->txn != t) iso_edges_add(&ctx->edges, last->txn, t, ISO_EDGE_WR);
-            if (slot != ISO_NONE) ISO_PUSH(rs, nr, cap, ((la_read){st->k[key].slot0 + slot, t}));
+            if (slot != ISO_NONE) add_reader(&r, key, st->k[key].slot0 + slot, t);
             la_read_anomalies(ctx, st, t, m[j], key, items, len, last, tx->type == ISO_OP_OK);
         }
     }
+    iso_free(r.latest);
     st->rd_off = iso_xcalloc(st->n_slots + 2, sizeof *st->rd_off);
-    for (size_t i = 0; i < nr; i++) st->rd_off[rs[i].slot + 2]++;
+    for (size_t i = 0; i < r.n; i++) st->rd_off[r.rs[i].slot + 2]++;
     for (size_t i = 2; i < st->n_slots + 2; i++) st->rd_off[i] += st->rd_off[i - 1];
-    st->rd = iso_xmalloc((nr ? nr : 1) * sizeof *st->rd);
-    for (size_t i = 0; i < nr; i++) st->rd[st->rd_off[rs[i].slot + 1]++] = rs[i].txn;
-    iso_free(rs);
+    st->rd = iso_xmalloc((r.n ? r.n : 1) * sizeof *st->rd);
+    for (size_t i = 0; i < r.n; i++) st->rd[st->rd_off[r.rs[i].slot + 1]++] = r.rs[i].txn;
+    iso_free(r.rs);
 }
 
 int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev)
