@@ -265,22 +265,23 @@ static void future_read_case(iso_ctx *ctx, uint32_t t, iso_val read, iso_val app
 
 /* Elle's op-future-read-case: the txn's first append of an element that an
  * earlier read of that key returned, shown with the first such read. Its
- * appends are st->ap[first..] in the order of its micro-ops; walking back
- * from the end, `next` is the first append after micro-op j, and a key
- * stamped ep is appended after j. An element of a read at j that this txn
- * appends at or after `next` is a future read; the least such append
- * wins, and of its reads the earliest. */
+ * appends are st->ap[end - c_total .. end) in the order of its micro-ops
+ * (end found once, from its last append); walking back from the end, c
+ * appends follow micro-op j, and a key stamped ep is appended after j. An
+ * element of a read at j that this txn appends at st->ap[end - c] or later
+ * is a future read; the least such append wins, and of its reads the
+ * earliest. */
 static void future_read_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
 {
     const iso_store *s = &ctx->pc.h->store;
     const la_scratch *sc = &st->sc;
     uint32_t ep = next_epoch(st);
-    size_t next = SIZE_MAX, best = SIZE_MAX, read = 0;
+    size_t end = 0, c = 0, best = SIZE_MAX, read = 0;
     for (size_t j = n; j-- > 0;) {
         uint32_t key = sc->mop[j] >> 1;
         if (sc->mop[j] & 1) {
+            if (!c++) end = (size_t)(la_find(st, key, mop_val(s, m[j])) - st->ap) + 1;
             sc->stamp[key] = ep;
-            next = (size_t)(la_find(st, key, mop_val(s, m[j])) - st->ap);
             continue;
         }
         if (sc->stamp[key] != ep) continue;
@@ -288,12 +289,12 @@ static void future_read_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_va
         const iso_val *items = la_read_items(s, mop_val(s, m[j]), &len);
         for (size_t i = 0; i < len; i++) {
             const la_append *a = la_find(st, key, items[i]);
-            size_t at = a ? (size_t)(a - st->ap) : SIZE_MAX;
-            if (a && a->txn == t && at >= next && at <= best) { best = at; read = j; }
+            size_t at = a ? (size_t)(a - st->ap) : 0;
+            if (a && a->txn == t && at >= end - c && at <= best) { best = at; read = j; }
         }
     }
-    for (size_t j = 0; best != SIZE_MAX && j < n; j++) /* the micro-op of append `best` */
-        if ((sc->mop[j] & 1) && next++ == best) future_read_case(ctx, t, m[read], m[j]);
+    for (size_t j = 0, at = end - c; best != SIZE_MAX && j < n; j++) /* the micro-op of append `best` */
+        if ((sc->mop[j] & 1) && at++ == best) future_read_case(ctx, t, m[read], m[j]);
 }
 
 /* Key ids of t's micro-ops into st->sc.mop; whether one repeats. */
