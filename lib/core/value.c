@@ -203,6 +203,20 @@ uint64_t iso_val_hash_seq(const iso_store *s, iso_val v)
     return iso_mix64(h);
 }
 
+void iso_vals_first(const iso_store *s, const iso_val *v, size_t n, uint32_t *first)
+{
+    size_t mask = 15;
+    while (mask < 2 * n) mask = 2 * mask + 1;
+    uint32_t *slot = iso_xcalloc(mask + 1, sizeof *slot); /* first occurrence + 1 */
+    for (size_t i = 0; i < n; i++) {
+        size_t h = (size_t)iso_val_hash(s, v[i]) & mask;
+        while (slot[h] && !iso_val_eq(s, v[slot[h] - 1], v[i])) h = (h + 1) & mask;
+        if (!slot[h]) slot[h] = (uint32_t)i + 1;
+        first[i] = slot[h] - 1;
+    }
+    iso_free(slot);
+}
+
 static void print_seq(const iso_store *s, iso_val v, iso_buf *out, int json)
 {
     static const char *open_edn[] = {"[", "(", "#{", "{"}, *close_edn[] = {"]", ")", "}", "}"};

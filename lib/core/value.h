@@ -134,6 +134,9 @@ int iso_val_eq_seq(const iso_store *s, iso_val a, iso_val b);
 /* a[0..n) and b[0..n) are equal item by item (a word compare first). */
 int iso_vals_eq(const iso_store *s, const iso_val *a, const iso_val *b, size_t n);
 uint64_t iso_val_hash_seq(const iso_store *s, iso_val v);
+/* first[i] = the least j with v[j] equal to v[i] (first[i] == i at an
+ * item's first occurrence): expected linear time, one table of 2n slots. */
+void iso_vals_first(const iso_store *s, const iso_val *v, size_t n, uint32_t *first);
 static inline uint64_t iso_mix64(uint64_t h)
 {
     h ^= h >> 33;

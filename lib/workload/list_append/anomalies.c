@@ -106,20 +106,19 @@ static void render_dups(const iso_proof_ctx *pc, size_t i, iso_fb *f)
     iso_fb_close(f);
 }
 
-/* duplicate-elements: a read that lists one element more than once. */
+/* duplicate-elements: a read that lists one element more than once; the
+ * repeated elements in order of first appearance, each with its count. */
 static void duplicate_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, const iso_val *items, size_t n)
 {
-    const iso_store *s = &ctx->pc.h->store;
     la_dups d = {t, st->n_dups, 0, mop};
-    for (size_t i = 0; i < n; i++) {
-        size_t count = 0, before = 0;
-        for (size_t j = 0; j < n; j++) {
-            if (!iso_val_eq(s, items[i], items[j])) continue;
-            count++;
-            before += j < i;
-        }
-        if (count > 1 && !before) ISO_PUSH(st->dups, st->n_dups, st->cap_dups, ((la_dup){items[i], count}));
-    }
+    uint32_t *first = iso_xmalloc((n ? n : 1) * sizeof *first);
+    uint32_t *count = iso_xcalloc(n ? n : 1, sizeof *count);
+    iso_vals_first(&ctx->pc.h->store, items, n, first);
+    for (size_t i = 0; i < n; i++) count[first[i]]++;
+    for (size_t i = 0; i < n; i++)
+        if (first[i] == i && count[i] > 1) ISO_PUSH(st->dups, st->n_dups, st->cap_dups, ((la_dup){items[i], count[i]}));
+    iso_free(first);
+    iso_free(count);
     d.n = st->n_dups - d.at;
     if (!d.n) return;
     ISO_PUSH(st->dupr, st->n_dupr, st->cap_dupr, d);
@@ -135,13 +134,23 @@ void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint
 
 /* ---- within one transaction ----------------------------------------------- */
 
+/* A fresh stamp for one pass over a transaction's micro-ops. */
+static uint32_t next_epoch(la_state *st)
+{
+    la_scratch *sc = &st->sc;
+    if (++sc->epoch == 0) {
+        memset(sc->stamp, 0, (st->keys.n + 1) * sizeof *sc->stamp);
+        sc->epoch = 1;
+    }
+    return sc->epoch;
+}
+
 /* What a transaction's own earlier micro-ops on a key say its next read
  * must return: nothing (NONE), or exactly (KNOWN: after a read) or ending
  * in (SUFFIX: appends only) the last read's items, then the values
  * appended since. The read's items stay where the store has them. */
 enum { ST_NONE, ST_NIL, ST_KNOWN, ST_SUFFIX };
 typedef struct la_kstate {
-    iso_val key;
     int kind;
     const iso_val *base; /* the last read's items (NIL or KNOWN) */
     size_t n_base;
@@ -149,17 +158,19 @@ typedef struct la_kstate {
     size_t n, cap;
 } kstate;
 
-static kstate *state_of(la_state *st, size_t *nk, const iso_store *s, iso_val key)
+/* The state of key id `key` in this pass (stamp ep), made on first use. */
+static kstate *state_of(la_state *st, size_t *nk, uint32_t key, uint32_t ep)
 {
-    for (size_t i = 0; i < *nk; i++)
-        if (iso_val_eq(s, st->ks[i].key, key)) return &st->ks[i];
+    la_scratch *sc = &st->sc;
+    if (sc->stamp[key] == ep) return &st->ks[sc->slot[key]];
     if (*nk == st->ks_cap) {
         size_t old = st->ks_cap;
         ISO_GROW(st->ks, st->ks_cap, *nk + 1);
         memset(st->ks + old, 0, (st->ks_cap - old) * sizeof *st->ks);
     }
+    sc->stamp[key] = ep;
+    sc->slot[key] = (uint32_t)*nk;
     kstate *k = &st->ks[(*nk)++];
-    k->key = key;
     k->kind = ST_NONE;
     k->n_base = k->n = 0;
     return k;
@@ -208,11 +219,13 @@ static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k
 static void internal_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
 {
     const iso_store *s = &ctx->pc.h->store;
+    const uint32_t *mk = st->sc.mop;
+    uint32_t ep = next_epoch(st);
     size_t nk = 0;
     for (size_t j = 0; j < n; j++) {
-        kstate *k = state_of(st, &nk, s, mop_key(s, m[j]));
+        kstate *k = state_of(st, &nk, mk[j] >> 1, ep);
         iso_val v = mop_val(s, m[j]);
-        if (la_mop_kind(st, m[j]) == LA_APPEND) {
+        if (mk[j] & 1) {
             if (k->kind == ST_NONE) k->kind = ST_SUFFIX;
             if (k->kind == ST_NIL) k->kind = ST_KNOWN;
             ISO_PUSH(k->list, k->n, k->cap, v);
@@ -231,61 +244,116 @@ static void internal_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *
     }
 }
 
-/* Elle's op-future-read-case: an append of an element the txn already read. */
-static void future_read_txn(iso_ctx *ctx, const la_state *st, uint32_t t, const iso_val *m, size_t n)
+static void future_read_case(iso_ctx *ctx, uint32_t t, iso_val read, iso_val append)
 {
     const iso_store *s = &ctx->pc.h->store;
-    for (size_t j = 0; j < n; j++) {
-        if (la_mop_kind(st, m[j]) != LA_APPEND) continue;
-        iso_val key = mop_key(s, m[j]), v = mop_val(s, m[j]);
-        for (size_t r = 0; r < j; r++) {
-            if (la_mop_kind(st, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key)) continue;
-            size_t len;
-            const iso_val *items = la_read_items(s, mop_val(s, m[r]), &len);
-            for (size_t i = 0; i < len; i++) {
-                if (!iso_val_eq(s, items[i], v)) continue;
-                iso_fb f = {{0}, {0}};
-                iso_fb_let(&ctx->pc, &f, &t, 1);
-                iso_buf_puts(&f.text, "T1 read ");
-                iso_fb_val(&ctx->pc, &f, mop_val(s, m[r]));
-                iso_buf_puts(&f.text, " from ");
-                iso_fb_val(&ctx->pc, &f, key);
-                iso_buf_puts(&f.text, ", which includes ");
-                iso_fb_val(&ctx->pc, &f, v);
-                iso_buf_puts(&f.text, ", an element T1 itself appends only later.");
-                iso_fb_field_op(&ctx->pc, &f, "op", t);
-                iso_fb_field(&ctx->pc, &f, "mop", m[r]);
-                iso_fb_field(&ctx->pc, &f, "element", v);
-                iso_fb_emit(&ctx->findings, &f, ISO_A_FUTURE_READ);
-                return;
-            }
+    iso_val v = mop_val(s, append);
+    iso_fb f = {{0}, {0}};
+    iso_fb_let(&ctx->pc, &f, &t, 1);
+    iso_buf_puts(&f.text, "T1 read ");
+    iso_fb_val(&ctx->pc, &f, mop_val(s, read));
+    iso_buf_puts(&f.text, " from ");
+    iso_fb_val(&ctx->pc, &f, mop_key(s, append));
+    iso_buf_puts(&f.text, ", which includes ");
+    iso_fb_val(&ctx->pc, &f, v);
+    iso_buf_puts(&f.text, ", an element T1 itself appends only later.");
+    iso_fb_field_op(&ctx->pc, &f, "op", t);
+    iso_fb_field(&ctx->pc, &f, "mop", read);
+    iso_fb_field(&ctx->pc, &f, "element", v);
+    iso_fb_emit(&ctx->findings, &f, ISO_A_FUTURE_READ);
+}
+
+/* Elle's op-future-read-case: the txn's first append of an element that an
+ * earlier read of that key returned, shown with the first such read. Its
+ * appends are st->ap[end - c_total .. end) in the order of its micro-ops
+ * (end found once, from its last append); walking back from the end, c
+ * appends follow micro-op j, and a key stamped ep is appended after j. An
+ * element of a read at j that this txn appends at st->ap[end - c] or later
+ * is a future read; the least such append wins, and of its reads the
+ * earliest. */
+static void future_read_txn(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
+{
+    const iso_store *s = &ctx->pc.h->store;
+    const la_scratch *sc = &st->sc;
+    uint32_t ep = next_epoch(st);
+    size_t end = 0, c = 0, best = SIZE_MAX, read = 0;
+    for (size_t j = n; j-- > 0;) {
+        uint32_t key = sc->mop[j] >> 1;
+        if (sc->mop[j] & 1) {
+            if (!c++) end = (size_t)(la_find(st, key, mop_val(s, m[j])) - st->ap) + 1;
+            sc->stamp[key] = ep;
+            continue;
         }
+        if (sc->stamp[key] != ep) continue;
+        size_t len;
+        const iso_val *items = la_read_items(s, mop_val(s, m[j]), &len);
+        for (size_t i = 0; i < len; i++) {
+            const la_append *a = la_find(st, key, items[i]);
+            size_t at = a ? (size_t)(a - st->ap) : 0;
+            if (a && a->txn == t && at >= end - c && at <= best) { best = at; read = j; }
+        }
+    }
+    for (size_t j = 0, at = end - c; best != SIZE_MAX && j < n; j++) /* the micro-op of append `best` */
+        if ((sc->mop[j] & 1) && at++ == best) future_read_case(ctx, t, m[read], m[j]);
+}
+
+/* Key ids of t's micro-ops into st->sc.mop; whether one repeats. */
+static int repeats_key(la_state *st, const iso_val *m, size_t n)
+{
+    const iso_store *s = st->keys.store;
+    la_scratch *sc = &st->sc;
+    if (!sc->stamp) {
+        sc->stamp = iso_xcalloc(st->keys.n + 1, sizeof *sc->stamp);
+        sc->slot = iso_xmalloc((st->keys.n + 1) * sizeof *sc->slot);
+    }
+    ISO_GROW(sc->mop, sc->cap_mop, n);
+    uint32_t ep = next_epoch(st);
+    int rep = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+        sc->mop[j] = key << 1 | (la_mop_kind(st, m[j]) == LA_APPEND);
+        rep |= sc->stamp[key] == ep;
+        sc->stamp[key] = ep;
+    }
+    return rep;
+}
+
+/* Elle's lost-update-cases: per ok txn, the first (external) read of each
+ * key, grouped with the txn's first write of that key after it (slot: the
+ * read's micro-op, ISO_NONE once written). */
+static void collect_lost_updates(la_state *st, uint32_t t, const iso_val *m, size_t n)
+{
+    const iso_store *s = st->keys.store;
+    la_scratch *sc = &st->sc;
+    uint32_t ep = next_epoch(st);
+    for (size_t j = 0; j < n; j++) {
+        uint32_t key = sc->mop[j] >> 1;
+        if (!(sc->mop[j] & 1)) {
+            if (sc->stamp[key] != ep) { sc->stamp[key] = ep; sc->slot[key] = (uint32_t)j; }
+            continue;
+        }
+        if (sc->stamp[key] != ep || sc->slot[key] == ISO_NONE) continue;
+        iso_val v = mop_val(s, m[sc->slot[key]]);
+        ISO_PUSH(st->lu, st->n_lu, st->cap_lu, ((la_lu){key, t, v, iso_val_hash(s, v)}));
+        sc->slot[key] = ISO_NONE; /* Elle marks k written: later writes do not count */
     }
 }
 
-static int repeats_key(const iso_store *s, const iso_val *m, size_t n)
-{
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = 0; j < i; j++)
-            if (iso_val_eq(s, mop_key(s, m[i]), mop_key(s, m[j]))) return 1;
-    return 0;
-}
-
-static void collect_lost_updates(const iso_proof_ctx *pc, la_state *st, uint32_t t, const iso_val *m,
-                                 size_t n);
-
 void la_txn_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, const iso_val *m, size_t n)
 {
-    if (n < 2 || !repeats_key(&ctx->pc.h->store, m, n)) return;
+    if (n < 2 || !repeats_key(st, m, n)) return;
     internal_txn(ctx, st, t, m, n);
     future_read_txn(ctx, st, t, m, n);
-    collect_lost_updates(&ctx->pc, st, t, m, n);
+    collect_lost_updates(st, t, m, n);
 }
 
 void la_anomalies_free(la_state *st)
 {
     for (size_t i = 0; i < st->ks_cap; i++) iso_free(st->ks[i].list);
     iso_free(st->ks);
+    iso_free(st->sc.mop);
+    iso_free(st->sc.stamp);
+    iso_free(st->sc.slot);
     iso_free(st->lu);
     iso_free(st->rdf);
     iso_free(st->lost);
@@ -358,11 +426,11 @@ static void dirty_updates(iso_ctx *ctx, la_state *st)
         uint32_t t1 = ISO_NONE;
         size_t from = 0;
         iso_val *vs = iso_xmalloc((len ? len : 1) * sizeof *vs);
+        uint32_t *first = iso_xmalloc((len ? len : 1) * sizeof *first);
         size_t nv = 0;
+        iso_vals_first(s, order, len, first);
         for (size_t i = 0; i < len; i++) {
-            int dup = 0;
-            for (size_t j = 0; j < i && !dup; j++) dup = iso_val_eq(s, order[j], order[i]);
-            if (dup) continue;
+            if (first[i] != i) continue;
             vs[nv++] = order[i];
             const la_append *a = la_find(st, key, order[i]);
             int t2type = a && a->type != ISO_OP_INVOKE ? a->type : ISO_OP_INFO;
@@ -375,6 +443,7 @@ static void dirty_updates(iso_ctx *ctx, la_state *st)
             from = nv - 1;
         }
         iso_free(vs);
+        iso_free(first);
     }
 }
 
@@ -388,28 +457,6 @@ static int lu_cmp(const void *a, const void *b)
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
     if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
     return x->txn < y->txn ? -1 : x->txn > y->txn;
-}
-
-/* Elle's lost-update-cases: per ok txn, the first (external) read of each
- * key, grouped with the txn's first write of that key. */
-static void collect_lost_updates(const iso_proof_ctx *pc, la_state *st, uint32_t t, const iso_val *m,
-                                 size_t n)
-{
-    const iso_store *s = &pc->h->store;
-    for (size_t j = 0; j < n; j++) {
-        if (la_mop_kind(st, m[j]) != LA_APPEND) continue;
-        iso_val key = mop_key(s, m[j]);
-        size_t r = 0, w = 0;
-        while (r < j && (la_mop_kind(st, m[r]) != LA_READ || !iso_val_eq(s, mop_key(s, m[r]), key))) r++;
-        if (r == j) continue; /* no read of key before this write */
-        /* Elle marks k written only when it was read: the first such write counts */
-        for (w = r + 1; w < j; w++)
-            if (la_mop_kind(st, m[w]) == LA_APPEND && iso_val_eq(s, mop_key(s, m[w]), key)) break;
-        if (w < j) continue;
-        uint32_t kid = iso_keys_find(&st->keys, key);
-        iso_val v = mop_val(s, m[r]);
-        ISO_PUSH(st->lu, st->n_lu, st->cap_lu, ((lu_entry){kid, t, v, iso_val_hash(s, v)}));
-    }
 }
 
 /* Sort the candidates by (key, hash, txn): a counting sort by key, then

@@ -46,12 +46,22 @@ static int dup_append(const iso_proof_ctx *pc, const la_state *st, size_t later,
     return -1;
 }
 
-/* Mark appends of a transaction that it overwrote itself (G1b writers). */
-static void mark_intermediate(la_state *st, size_t first, size_t last)
+/* Mark appends of transaction t, st->ap[first..n_ap), that it overwrote
+ * itself (G1b writers): walking back from its last append, a key already
+ * stamped t + 1 is appended again later. */
+static void mark_intermediate(la_state *st, size_t first, uint32_t t)
 {
-    for (size_t i = first; i < last; i++)
-        for (size_t j = i + 1; j < last && !st->ap[i].intermediate; j++)
-            if (st->ap[j].key == st->ap[i].key) st->ap[i].intermediate = 1;
+    if (st->n_ap - first < 2) return;
+    if (st->n_mark < st->n_k) {
+        size_t old = st->n_mark;
+        ISO_GROW(st->mark, st->n_mark, st->n_k);
+        memset(st->mark + old, 0, (st->n_mark - old) * sizeof *st->mark);
+    }
+    for (size_t i = st->n_ap; i-- > first;) {
+        la_append *a = &st->ap[i];
+        a->intermediate = st->mark[a->key] == t + 1;
+        st->mark[a->key] = t + 1;
+    }
 }
 
 /* The longest read of each key, over ok/info txns (the version order) and
@@ -107,8 +117,11 @@ static int index_appends(iso_ctx *ctx, la_state *st, isolde_error *err)
                      ((la_append){key, t, ISO_NONE, (uint16_t)(j < 65535 ? j : 65535), type, 0,
                                   mop_val(s, m[j])}));
         }
-        mark_intermediate(st, first, st->n_ap);
+        mark_intermediate(st, first, t);
     }
+    iso_free(st->mark);
+    st->mark = NULL;
+    st->n_mark = 0;
     long dup = la_index_appends(st);
     if (dup >= 0) return dup_append(&ctx->pc, st, (size_t)dup, err);
     for (size_t i = 0; i < st->n_ap; i++) {
@@ -123,6 +136,30 @@ static int index_appends(iso_ctx *ctx, la_state *st, isolde_error *err)
         }
     }
     return 0;
+}
+
+/* Key k's version order without repeats into tmp, with the position of
+ * each append and the append at each position; its length. An element
+ * repeats when its append has a position, or, never appended, when an
+ * equal one came first (first[], computed at the first such element). */
+static uint32_t dedup_order(la_state *st, const iso_store *s, uint32_t key, iso_val *tmp)
+{
+    la_key *k = &st->k[key];
+    const iso_val *order = la_order(st, k);
+    uint32_t out = 0, *first = NULL;
+    for (uint32_t i = 0; i < k->len; i++) {
+        la_append *a = (la_append *)la_find(st, key, order[i]);
+        if (!a && !first) {
+            first = iso_xmalloc(k->len * sizeof *first);
+            iso_vals_first(s, order, k->len, first);
+        }
+        if (a ? a->pos != ISO_NONE : first[i] != i) continue;
+        if (a) a->pos = out;
+        st->at[k->slot0 + out] = a ? (uint32_t)(a - st->ap) : ISO_NONE;
+        tmp[out++] = order[i];
+    }
+    iso_free(first);
+    return out;
 }
 
 /* Pass 2: each key's version order (distinct elements), positions, and
@@ -147,17 +184,7 @@ static void build_orders(la_state *st, const iso_store *s)
             k->single_only = 1;
         }
         ISO_GROW(tmp, cap, (size_t)k->len + 1);
-        uint32_t out = 0;
-        const iso_val *order = la_order(st, k);
-        for (uint32_t i = 0; i < k->len; i++) {
-            la_append *a = (la_append *)la_find(st, key, order[i]);
-            int seen = a ? a->pos != ISO_NONE : 0;
-            for (uint32_t j = 0; !a && j < out; j++) seen |= iso_val_eq(s, tmp[j], order[i]);
-            if (seen) continue;
-            if (a) a->pos = out;
-            st->at[k->slot0 + out] = a ? (uint32_t)(a - st->ap) : ISO_NONE;
-            tmp[out++] = order[i];
-        }
+        uint32_t out = dedup_order(st, s, key, tmp);
         for (k->clean = 0; k->clean < out; k->clean++) {
             uint32_t at = st->at[k->slot0 + k->clean];
             if (at == ISO_NONE || (st->ap[at].type != ISO_OP_OK && st->ap[at].type != ISO_OP_INFO)) break;
@@ -190,6 +217,22 @@ static const la_append *read_last(const la_state *st, uint32_t key, const iso_va
 }
 
 typedef struct la_read { uint32_t slot, txn; } la_read;
+typedef struct la_readers {
+    la_read *rs;
+    size_t n, cap;
+    uint32_t *latest; /* per key: 1 + index in rs of its latest reader */
+} la_readers;
+
+/* Txn t reads version slot of key: one reader, unless t's latest read of
+ * the key already named that version (a txn that reads one version again
+ * adds no edge, and no work per append that follows it). */
+static void add_reader(la_readers *r, uint32_t key, uint32_t slot, uint32_t t)
+{
+    uint32_t p = r->latest[key];
+    if (p && r->rs[p - 1].txn == t && r->rs[p - 1].slot == slot) return;
+    ISO_PUSH(r->rs, r->n, r->cap, ((la_read){slot, t}));
+    r->latest[key] = (uint32_t)r->n;
+}
 
 /* Pass 3: every read of an ok/info txn: a wr edge from the writer of its
  * last element; the reader of its version, gathered into CSR (slot 0 is
@@ -198,8 +241,7 @@ typedef struct la_read { uint32_t slot, txn; } la_read;
 static void index_reads(iso_ctx *ctx, la_state *st)
 {
     const iso_store *s = &ctx->pc.h->store;
-    la_read *rs = NULL;
-    size_t nr = 0, cap = 0;
+    la_readers r = {NULL, 0, 0, iso_xcalloc(st->keys.n + 1, sizeof(uint32_t))};
     for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
         const iso_txn *tx = &ctx->pc.txns.t[t];
         if (!in_plus(tx)) continue;
@@ -215,16 +257,17 @@ static void index_reads(iso_ctx *ctx, la_state *st)
             const la_append *last = len ? read_last(st, key, items, len) : NULL;
             uint32_t slot = !len ? 0 : last && last->pos != ISO_NONE ? last->pos + 1 : ISO_NONE;
             if (is_writer(last) && last->txn != t) iso_edges_add(&ctx->edges, last->txn, t, ISO_EDGE_WR);
-            if (slot != ISO_NONE) ISO_PUSH(rs, nr, cap, ((la_read){st->k[key].slot0 + slot, t}));
+            if (slot != ISO_NONE) add_reader(&r, key, st->k[key].slot0 + slot, t);
             la_read_anomalies(ctx, st, t, m[j], key, items, len, last, tx->type == ISO_OP_OK);
         }
     }
+    iso_free(r.latest);
     st->rd_off = iso_xcalloc(st->n_slots + 2, sizeof *st->rd_off);
-    for (size_t i = 0; i < nr; i++) st->rd_off[rs[i].slot + 2]++;
+    for (size_t i = 0; i < r.n; i++) st->rd_off[r.rs[i].slot + 2]++;
     for (size_t i = 2; i < st->n_slots + 2; i++) st->rd_off[i] += st->rd_off[i - 1];
-    st->rd = iso_xmalloc((nr ? nr : 1) * sizeof *st->rd);
-    for (size_t i = 0; i < nr; i++) st->rd[st->rd_off[rs[i].slot + 1]++] = rs[i].txn;
-    iso_free(rs);
+    st->rd = iso_xmalloc((r.n ? r.n : 1) * sizeof *st->rd);
+    for (size_t i = 0; i < r.n; i++) st->rd[st->rd_off[r.rs[i].slot + 1]++] = r.rs[i].txn;
+    iso_free(r.rs);
 }
 
 int la_prev_element(const la_state *st, uint32_t key, iso_val v, iso_val *prev)
@@ -453,6 +496,7 @@ static void state_free(void *p)
     iso_free(st->rd_off);
     iso_free(st->rd);
     iso_free(st->at);
+    iso_free(st->mark);
     la_anomalies_free(st);
     iso_keys_free(&st->keys);
     iso_free(st);

@@ -79,6 +79,16 @@ typedef struct la_dup { iso_val v; size_t count; } la_dup;
 typedef struct la_dups { uint32_t reader; size_t at, n; iso_val mop; } la_dups;
 typedef struct la_dirty { uint32_t key, t1, t2; size_t at, n; } la_dirty;
 
+/* Scratch of the checks within one transaction (anomalies.c, one thread):
+ * each micro-op's key id << 1 | 1 for an append, and per key id a stamp
+ * (== epoch: touched in the current pass) and a slot the pass gives. */
+typedef struct la_scratch {
+    uint32_t *mop;
+    size_t cap_mop;
+    uint32_t *stamp, *slot;
+    uint32_t epoch;
+} la_scratch;
+
 typedef struct la_state {
     iso_keys keys;        /* key iso_val -> dense id */
     iso_name_atoms append_name, read_name; /* "append" and "r" */
@@ -95,8 +105,11 @@ typedef struct la_state {
     size_t n_slots;
     la_lu *lu;            /* lost-update candidates */
     size_t n_lu, cap_lu;
+    uint32_t *mark;       /* pass 1: per key, txn + 1 of its last append */
+    size_t n_mark;
     struct la_kstate *ks; /* scratch for internal-consistency checks */
     size_t ks_cap;
+    la_scratch sc;        /* scratch of la_txn_anomalies */
     la_rdf *rdf;          /* pending findings */
     size_t n_rdf, cap_rdf;
     la_lost *lost;

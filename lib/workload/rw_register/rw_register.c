@@ -365,12 +365,27 @@ static int analyze(iso_ctx *ctx, isolde_error *err)
 
 /* ---- explanations ------------------------------------------------------- */
 
-/* b's entry for key, or NULL. */
-static const rw_ext *ext_of(const rw_state *st, uint32_t txn, uint32_t key)
+/* Txn b's entries as key << 32 | index into st->ext, sorted by key (keys
+ * are distinct within a txn), so that ext_of takes log time. */
+static uint64_t *entries_by_key(const rw_state *st, uint32_t b, size_t *n)
 {
-    for (uint32_t i = st->ext_off[txn]; i < st->ext_off[txn + 1]; i++)
-        if (st->ext[i].key == key) return &st->ext[i];
-    return NULL;
+    *n = st->ext_off[b + 1] - st->ext_off[b];
+    uint64_t *e = iso_xmalloc((*n ? *n : 1) * sizeof *e);
+    for (size_t i = 0; i < *n; i++) e[i] = (uint64_t)st->ext[st->ext_off[b] + i].key << 32 | (st->ext_off[b] + i);
+    if (*n > 1) qsort(e, *n, sizeof *e, rw_cmp_u64);
+    return e;
+}
+
+/* The entry for key among e[0..n) (entries_by_key), or NULL. */
+static const rw_ext *ext_of(const rw_state *st, const uint64_t *e, size_t n, uint32_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (e[mid] >> 32 < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && e[lo] >> 32 == key ? &st->ext[(uint32_t)e[lo]] : NULL;
 }
 
 static int explain_key(const iso_proof_ctx *pc, const rw_ext *ea, const rw_ext *eb, int bit,
@@ -404,10 +419,16 @@ static void explain(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, co
                     const char *tb, iso_buf *text, iso_buf *json)
 {
     const rw_state *st = pc->wl_state;
+    size_t n;
+    uint64_t *e = entries_by_key(st, b, &n);
     for (uint32_t i = st->ext_off[a]; i < st->ext_off[a + 1]; i++) {
-        const rw_ext *eb = ext_of(st, b, st->ext[i].key);
-        if (eb && explain_key(pc, &st->ext[i], eb, bit, ta, tb, text, json)) return;
+        const rw_ext *eb = ext_of(st, e, n, st->ext[i].key);
+        if (eb && explain_key(pc, &st->ext[i], eb, bit, ta, tb, text, json)) {
+            iso_free(e);
+            return;
+        }
     }
+    iso_free(e);
     iso_buf_printf(text, "%s precedes %s (no witness found)", ta, tb);
     iso_buf_puts(json, "{\"type\":\"unknown\"}");
 }

@@ -116,5 +116,7 @@ int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b);
 
 /* anomalies.c */
 void rw_find_anomalies(iso_ctx *ctx, rw_state *st);
+/* qsort's comparison of two uint64_t. */
+int rw_cmp_u64(const void *a, const void *b);
 
 #endif

@@ -1,5 +1,5 @@
 /* test_value.c -- tagged values: interning, integers, composites, printing,
- * equality and hashing; dense key ids. */
+ * equality and hashing; dense key ids; first occurrences. */
 #include "testutil.h"
 #include "core/keys.h"
 #include "core/value.h"
@@ -151,6 +151,34 @@ static void keys_against_a_list(void **state)
     iso_store_free(&s);
 }
 
+/* iso_vals_first against the quadratic definition, over ints, strings and
+ * vectors equal by structure (so that the hash, not the word, decides). */
+static void first_occurrences(void **state)
+{
+    (void)state;
+    iso_store s;
+    iso_store_init(&s);
+    enum { N = 3000 };
+    static iso_val v[N];
+    static uint32_t first[N];
+    uint64_t r = 7;
+    for (size_t i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned kind = (unsigned)(r >> 62), x = (unsigned)(r >> 33) % 400;
+        iso_val pair[2] = {iso_int(x), iso_int(1)};
+        v[i] = kind == 0 ? iso_int(x) : kind == 1 ? iso_atom(&s, ISO_TAG_STR, (const char *)&x, sizeof x)
+             : iso_seq(&s, ISO_SEQ_VEC, pair, 2);
+    }
+    iso_vals_first(&s, v, N, first);
+    for (size_t i = 0; i < N; i++) {
+        size_t want = 0;
+        while (!iso_val_eq(&s, v[want], v[i])) want++;
+        assert_int_equal(first[i], (uint32_t)want);
+    }
+    iso_vals_first(&s, v, 0, first); /* nothing to do */
+    iso_store_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +188,7 @@ int main(void)
         cmocka_unit_test(numbers_in_json),
         cmocka_unit_test(dense_keys),
         cmocka_unit_test(keys_against_a_list),
+        cmocka_unit_test(first_occurrences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
