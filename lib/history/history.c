@@ -372,6 +372,8 @@ static void no_op_why(const isolde_history *h, iso_buf *why)
     iso_buf_printf(why, "%zu line%s read as %s, and none is an op: ", h->n_lines, h->n_lines == 1 ? "" : "s", f);
     if (h->format == ISOLDE_FORMAT_JEPSEN_LOG)
         iso_buf_puts(why, "a jepsen.log op line has 'jepsen.util - PROCESS TYPE F VALUE'");
+    else if (h->format == ISOLDE_FORMAT_JSON || h->format == ISOLDE_FORMAT_ISOCHECK)
+        iso_buf_puts(why, "it holds an empty array, or blank or comment lines only");
     else
         iso_buf_puts(why, "every line is blank or a comment");
     if (h->looks_like != ISOLDE_FORMAT_AUTO && h->looks_like != h->format)

@@ -319,24 +319,29 @@ static int json_op(iso_rd *rd)
     return iso_rd_add_op(rd, v, line, col);
 }
 
-static int json_array(iso_rd *rd)
+/* The op objects of an array up to its closing ']' (not consumed). */
+static int json_array_items(iso_rd *rd)
 {
-    rd->pos++;
     iso_json_skip(rd, 0);
-    if (!iso_rd_eof(rd) && rd->p[rd->pos] == ']') {
-        rd->pos++;
-        return 0;
-    }
+    if (!iso_rd_eof(rd) && rd->p[rd->pos] == ']') return 0;
     for (;;) {
         iso_json_skip(rd, 0);
         if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "an op object");
         if (json_op(rd) != 0) return -1;
         iso_json_skip(rd, 0);
         char c = iso_rd_eof(rd) ? 0 : rd->p[rd->pos];
-        if (c == ']') break;
+        if (c == ']') return 0;
         if (c != ',') return iso_rd_unexpected(rd, "',' or ']' in array");
         rd->pos++;
     }
+}
+
+/* A history that is one array: nothing may follow it, not even after an
+ * empty one. */
+static int json_array(iso_rd *rd)
+{
+    rd->pos++;
+    if (json_array_items(rd) != 0) return -1;
     rd->pos++;
     iso_json_skip(rd, 0);
     return iso_rd_eof(rd) ? 0 : iso_rd_unexpected(rd, "end of input after the array");

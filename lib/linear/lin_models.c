@@ -71,6 +71,7 @@ static int set_step(uint32_t *st, uint32_t *n, const struct lin_op *op,
 static int multi_step(uint32_t *st, uint32_t *n, const struct lin_op *op,
                       const uint32_t *aux)
 {
+    if (!op->b) return 1; /* no micro-op (and maybe no aux at all) */
     const uint32_t *m = aux + op->a;
     for (uint32_t i = 0; i < op->b; i++, m += 2) {
         uint32_t k = m[0] >> 1;

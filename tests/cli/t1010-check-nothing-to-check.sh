@@ -27,6 +27,11 @@ expect_status 2 "$isolde" check "$n/nemesis-only.edn"
 expect_out 'the first, at 1:1, has :process :nemesis'
 T
 
+test_case "an empty JSON array: unknown, saying it holds no op" <<'T'
+expect_status 2 "$isolde" check "$n/empty-array.json"
+expect_out 'empty-array.json: 1 line read as json, and none is an op: it holds an empty array'
+T
+
 for m in $models; do
     test_case "-m $m: an empty file and a blank one are unknown, exit 2" <<'T'
 expect_status 2 "$isolde" check -m "$m" "$n/empty.edn"
