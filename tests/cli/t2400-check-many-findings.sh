@@ -49,7 +49,7 @@ expect_out '^anomaly-types: empty-transaction-graph, garbage-read$'
 expect_out '^== garbage-read: 200000 found (showing 3; all with --json or -d) ==$'
 matches '^garbage-read #[0-9]*$' > "$tmp/shown"
 printf 'garbage-read #0\ngarbage-read #1\ngarbage-read #2\n' | cmp - "$tmp/shown"
-expect_out '^  - T1 read 1 = \[0 1 2 .* 199999\], which includes 2; no transaction ever appended that element to that key\.$'
+expect_out '^  - T1 read key 1 = \[0 1 2 .* 199999\], which includes 2; no transaction ever appended that element to that key\.$'
 T
 fi
 
@@ -60,7 +60,7 @@ expect_out '^valid?: false$'
 expect_out '^== garbage-read: 200000 found (showing 3; all with --json or -d) ==$'
 matches '^garbage-read #[0-9]*$' > "$tmp/shown"
 printf 'garbage-read #0\ngarbage-read #1\ngarbage-read #2\n' | cmp - "$tmp/shown"
-expect_out '^  - T1 read 2 = 1, but no transaction ever wrote 1 to 2\.$'
+expect_out '^  - T1 read key 2 = 1, but no transaction ever wrote 1 to key 2\.$'
 T
 
 test_case "--json streams every one of 3000 findings of 84 MB in 100 MB" <<'T'

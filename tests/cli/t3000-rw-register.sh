@@ -28,7 +28,7 @@ T
 
 test_case "the garbage read's text names the value nobody wrote" <<'T'
 expect_status 1 "$isolde" check -m rw-register $fx/garbage.json
-expect_out 'no transaction ever wrote 3 to "x"'
+expect_out 'no transaction ever wrote 3 to key "x"'
 T
 
 # A stale read: invisible without evidence, cyclic versions under

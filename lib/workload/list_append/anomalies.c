@@ -15,7 +15,7 @@
 
 /* ---- reads of other transactions' writes --------------------------------- */
 
-/* Render read finding i: "T1 read k = v<mid>element<tail>". */
+/* Render read finding i: "T1 read key k = v<mid>element<tail>". */
 static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *f, const char *mid, const char *tail)
 {
     const la_state *st = pc->wl_state;
@@ -25,7 +25,7 @@ static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *f, const char
     const iso_val *items = la_read_items(s, mop_val(s, g->mop), &n);
     uint32_t tx[2] = {g->reader, g->writer};
     iso_fb_let(pc, f, tx, g->writer == ISO_NONE ? 1 : 2);
-    iso_buf_puts(&f->text, "T1 read ");
+    iso_buf_puts(&f->text, "T1 read key ");
     iso_fb_val(pc, f, mop_key(s, g->mop));
     iso_buf_puts(&f->text, " = ");
     iso_fb_val(pc, f, mop_val(s, g->mop));
@@ -202,7 +202,7 @@ static void internal_case(iso_ctx *ctx, uint32_t t, iso_val mop, const kstate *k
     iso_buf_puts(&expj, "]");
     iso_buf_puts(&f.text, "T1 read ");
     iso_fb_val(&ctx->pc, &f, mop_val(&ctx->pc.h->store, mop));
-    iso_buf_puts(&f.text, " from ");
+    iso_buf_puts(&f.text, " from key ");
     iso_fb_val(&ctx->pc, &f, mop_key(&ctx->pc.h->store, mop));
     iso_buf_printf(&f.text, ", but its own earlier reads and appends imply %s.", iso_buf_cstr(&exp));
     iso_fb_field_op(&ctx->pc, &f, "op", t);
@@ -252,7 +252,7 @@ static void future_read_case(iso_ctx *ctx, uint32_t t, iso_val read, iso_val app
     iso_fb_let(&ctx->pc, &f, &t, 1);
     iso_buf_puts(&f.text, "T1 read ");
     iso_fb_val(&ctx->pc, &f, mop_val(s, read));
-    iso_buf_puts(&f.text, " from ");
+    iso_buf_puts(&f.text, " from key ");
     iso_fb_val(&ctx->pc, &f, mop_key(s, append));
     iso_buf_puts(&f.text, ", which includes ");
     iso_fb_val(&ctx->pc, &f, v);
@@ -374,7 +374,7 @@ static void render_dirty(const iso_proof_ctx *pc, size_t i, iso_fb *f)
     const iso_val *vs = st->du_vals + d->at;
     uint32_t tx[2] = {d->t1, d->t2};
     iso_fb_let(pc, f, tx, 2);
-    iso_buf_puts(&f->text, "T1 failed, yet its append to ");
+    iso_buf_puts(&f->text, "T1 failed, yet its append to key ");
     iso_fb_val(pc, f, st->keys.vals[d->key]);
     iso_buf_puts(&f->text, " stands in the version order before T2's committed append: versions ");
     iso_fb_field(pc, f, "key", st->keys.vals[d->key]);
@@ -483,7 +483,7 @@ static void render_lost(const iso_proof_ctx *pc, size_t i, iso_fb *f)
     const la_lost *l = &st->lost[i];
     const uint32_t *tx = st->pend_txns + l->txns;
     iso_fb_let(pc, f, tx, l->n);
-    iso_buf_printf(&f->text, "T1..T%u all read ", l->n);
+    iso_buf_printf(&f->text, "T1..T%u all read key ", l->n);
     iso_fb_val(pc, f, st->keys.vals[l->key]);
     iso_buf_puts(&f->text, " = ");
     iso_fb_val(pc, f, l->value);
@@ -558,7 +558,7 @@ static int by_key_len(const void *a, const void *b)
 static void incompatible_case(iso_ctx *ctx, const la_state *st, uint32_t key, iso_val a, iso_val b)
 {
     iso_fb f = {{0}, {0}};
-    iso_buf_puts(&f.text, "Reads of ");
+    iso_buf_puts(&f.text, "Reads of key ");
     iso_fb_val(&ctx->pc, &f, st->keys.vals[key]);
     iso_buf_puts(&f.text, " disagree on the order of appends: ");
     iso_fb_val(&ctx->pc, &f, a);

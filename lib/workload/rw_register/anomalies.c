@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "T1 read :x = 1" */
+/* "T1 read key :x = 1" */
 static void read_text(const iso_proof_ctx *pc, iso_fb *o, iso_val k, iso_val v)
 {
-    iso_buf_puts(&o->text, "T1 read ");
+    iso_buf_puts(&o->text, "T1 read key ");
     iso_fb_val(pc, o, k);
     iso_buf_puts(&o->text, " = ");
     iso_fb_val(pc, o, v);
@@ -38,7 +38,7 @@ static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type)
     if (type == ISO_A_G1A) {
         iso_buf_puts(&o->text, ", which T2 wrote, but T2 failed: T1 read aborted state.");
     } else if (type == ISO_A_G1B) {
-        iso_buf_puts(&o->text, ", which T2 wrote, but T2 then wrote ");
+        iso_buf_puts(&o->text, ", which T2 wrote, but T2 then wrote key ");
         iso_fb_val(pc, o, k);
         for (uint32_t e = st->ext_off[writer]; e < st->ext_off[writer + 1]; e++)
             if (st->ext[e].key == x->key && st->ext[e].wr != ISO_NONE) {
@@ -49,7 +49,7 @@ static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type)
     } else {
         iso_buf_puts(&o->text, ", but no transaction ever wrote ");
         iso_fb_val(pc, o, x->val);
-        iso_buf_puts(&o->text, " to ");
+        iso_buf_puts(&o->text, " to key ");
         iso_fb_val(pc, o, k);
         iso_buf_puts(&o->text, ".");
     }
@@ -183,12 +183,12 @@ static void render_lost(const iso_proof_ctx *pc, size_t i, iso_fb *o)
     const uint32_t *tx = st->lu_txns + l->txns;
     iso_val k = st->keys.vals[x->key];
     iso_fb_let(pc, o, tx, l->n);
-    if (l->n == 2) iso_buf_puts(&o->text, "T1 and T2 both read ");
-    else iso_buf_printf(&o->text, "T1 ... T%u all read ", l->n);
+    if (l->n == 2) iso_buf_puts(&o->text, "T1 and T2 both read key ");
+    else iso_buf_printf(&o->text, "T1 ... T%u all read key ", l->n);
     iso_fb_val(pc, o, k);
     iso_buf_puts(&o->text, " = ");
     iso_fb_val(pc, o, x->val);
-    iso_buf_puts(&o->text, ", then each wrote ");
+    iso_buf_puts(&o->text, ", then each wrote key ");
     iso_fb_val(pc, o, k);
     iso_buf_puts(&o->text, ": all but one of these updates were lost.");
     iso_fb_field(pc, o, "key", k);

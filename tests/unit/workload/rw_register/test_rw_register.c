@@ -157,7 +157,7 @@ static void internal_cases(void **state)
     assert_int_equal(count(f, ISO_A_INTERNAL), 3);
     const iso_finding *x = first(f, ISO_A_INTERNAL);
     assert_non_null(strstr(x->json, "\"mop\":[\"r\",\"x\",2],\"expected\":1"));
-    assert_non_null(strstr(x->text, "T1 read :x = 2, but earlier in T1 :x was 1"));
+    assert_non_null(strstr(x->text, "T1 read key :x = 2, but earlier in T1 :x was 1"));
     assert_non_null(strstr(nth(f, ISO_A_INTERNAL, 1)->json, "\"expected\":null"));
     assert_non_null(strstr(nth(f, ISO_A_INTERNAL, 2)->json, "\"expected\":2"));
     done(f);
@@ -178,7 +178,7 @@ static void g1a_g1b(void **state)
     assert_non_null(strstr(a->text, "T2 failed"));
     const iso_finding *b = first(f, ISO_A_G1B);
     assert_non_null(strstr(b->json, "{\"op\":{\"index\":3"));
-    assert_non_null(strstr(b->text, "T2 then wrote :y = 2"));
+    assert_non_null(strstr(b->text, "T2 then wrote key :y = 2"));
     assert_int_equal(count(f, ISO_A_INTERNAL), 1);
     done(f);
 }
@@ -193,7 +193,7 @@ static void garbage_read(void **state)
                 "{:process 0 :type :ok :value [[:r :x 2]]}\n", NULL);
     assert_int_equal(count(f, ISO_A_GARBAGE_READ), 1);
     const iso_finding *g = first(f, ISO_A_GARBAGE_READ);
-    assert_non_null(strstr(g->text, "T1 read :x = 2, but no transaction ever wrote 2 to :x"));
+    assert_non_null(strstr(g->text, "T1 read key :x = 2, but no transaction ever wrote 2 to key :x"));
     assert_non_null(strstr(g->json, "\"element\":2"));
     done(f);
 }
@@ -208,7 +208,7 @@ static void lost_update(void **state)
     assert_int_equal(count(f, ISO_A_LOST_UPDATE), 1);
     const iso_finding *l = first(f, ISO_A_LOST_UPDATE);
     assert_non_null(strstr(l->json, "{\"key\":\"x\",\"value\":0,\"txns\":[{\"index\":0"));
-    assert_non_null(strstr(l->text, "T1 and T2 both read :x = 0"));
+    assert_non_null(strstr(l->text, "T1 and T2 both read key :x = 0"));
     done(f);
 }
 
