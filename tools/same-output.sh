@@ -29,13 +29,13 @@ case_() {
         args=""
         for a in "$@"; do [ "$a" = D ] && a=$tmp/$side/dir; args="$args '$a'"; done
         (cd "$tmp/$side" && eval "\"$bin\" $args" >out 2>err; echo $? >status) 2>/dev/null
-        for f in out err; do mask "$tmp/$side/$f" >"$tmp/$side/$f.m"; done
-        [ -d "$tmp/$side/dir" ] && (cd "$tmp/$side/dir" && for f in *; do [ -e "$f" ] || continue; echo "== $f"; cat "$f"; done) >"$tmp/$side/dir.m"
+        for o in out err; do mask "$tmp/$side/$o" >"$tmp/$side/$o.m"; done
+        [ -d "$tmp/$side/dir" ] && (cd "$tmp/$side/dir" && for o in *; do [ -e "$o" ] || continue; echo "== $o"; mask "$o"; done) >"$tmp/$side/dir.m"
     done
     d=""
-    for f in status out.m err.m dir.m h.jsonl; do
-        [ -f "$tmp/a/$f" ] || [ -f "$tmp/b/$f" ] || continue
-        cmp -s "$tmp/a/$f" "$tmp/b/$f" || d="$d ${f%.m}"
+    for o in status out.m err.m dir.m h.jsonl; do
+        [ -f "$tmp/a/$o" ] || [ -f "$tmp/b/$o" ] || continue
+        cmp -s "$tmp/a/$o" "$tmp/b/$o" || d="$d ${o%.m}"
     done
     if [ -z "$d" ]; then same=$((same + 1)); else diff=$((diff + 1)); echo "DIFF ($d ): $name"; fi
 }
