@@ -8,6 +8,7 @@
  */
 #include "testutil.h"
 #include "check/search.h"
+#include "graph/same_search.h"
 
 #define W ISO_EDGE_WW
 #define R ISO_EDGE_WR
@@ -249,7 +250,6 @@ static void test_timeout_fallback(void **st)
 
 /* ---- the bound on shortening and the whole search's budget ---------- */
 
-static void same_out(const iso_search_out *a, const iso_search_out *b);
 
 /* A ring of k vertices from `at` on, wr edges i-1 -> i and from 4
  * pseudo-random vertices up to 32 back: every cycle goes round, about k / 32 edges
@@ -452,16 +452,6 @@ static void cross_check_one(const oracle *o, const iso_graph *g, const iso_searc
         }
 }
 
-static void same_out(const iso_search_out *a, const iso_search_out *b)
-{
-    assert_int_equal(a->n_cycles, b->n_cycles);
-    for (size_t i = 0; i < a->n_cycles; i++) {
-        assert_int_equal(a->cycles[i].type, b->cycles[i].type);
-        assert_int_equal(a->cycles[i].len, b->cycles[i].len);
-        assert_memory_equal(a->cycles[i].v, b->cycles[i].v, a->cycles[i].len * sizeof(uint32_t));
-        assert_memory_equal(a->cycles[i].e, b->cycles[i].e, a->cycles[i].len);
-    }
-}
 
 static void test_random_cross_check(void **st)
 {
