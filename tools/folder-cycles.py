@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tools/folder-cycles.py [BUILD] -- checks that calls go one way between the
 folders of lib/ (and from src/ down): no folder includes a header of, or
-calls a function defined in, a folder that depends back on it.
+calls a function defined in, a folder that depends back on it; and that
+lib/ holds folders only (a source directly in lib/ is refused).
 
 Two graphs over folders (lib/core, lib/history, ..., lib/run/drivers, src):
   includes  every #include "x/y.h" of a .c or .h file, from its folder to x/;
@@ -32,7 +33,7 @@ def folder_of(path):
     if parts[0] != "lib" or len(parts) < 2:
         return None
     if len(parts) == 2:
-        return "lib"  # files directly in lib/: the top of the library
+        return "lib"  # a file directly in lib/: no folder (main() refuses it)
     if len(parts) >= 4 and os.path.isdir(os.path.join(ROOT, *parts[:3])):
         return "/".join(parts[:3])
     return "/".join(parts[:2])
@@ -151,8 +152,16 @@ def order(graph):
     return out
 
 
+def loose_files():
+    """Sources directly in lib/, outside every folder: lib/ is folders only."""
+    return sorted(os.path.relpath(p, ROOT) for p in sources() if folder_of(p) == "lib")
+
+
 def main():
     bad = 0
+    for path in loose_files():
+        bad = 1
+        print("folder-cycles: %s stands outside every folder of lib/ (put it in the folder of its concept)" % path)
     graphs = [("includes", include_edges())]
     calls = call_edges()
     if calls is None:

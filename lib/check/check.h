@@ -20,7 +20,7 @@
  *
  * Rule: check/ includes graph/, history/ and core/; it never names a
  * workload, a report writer or the linearizability checker: the checker
- * table (lib/checkers.c) hands it the workload and the result kind.
+ * table (lib/checkers/checkers.c) hands it the workload and the result kind.
  */
 #ifndef ISO_CHECK_H
 #define ISO_CHECK_H

@@ -1,12 +1,13 @@
 /*
- * checkers.h -- the checker table: every workload isolde checks, the kind
+ * checkers/checkers.h -- the checker table: every workload isolde checks, the kind
  * of checker that judges it and the names it answers to. One row per
  * workload in ISO_CHECKERS; a new checker is a row here and its entry
  * function (for a transactional workload, an iso_workload_ops; for a
  * linearizability model, a row of linear/lin_models.c).
  *
- * This file and checkers.c sit above every checker folder (check/,
- * workload/, linear/, report/): they are the one place that names them all.
+ * This folder (checkers/) sits above every checker folder (check/,
+ * workload/, linear/, report/) and may include them all: it is the one
+ * place that names them all, and nothing in lib/ includes it.
  */
 #ifndef ISO_CHECKERS_H
 #define ISO_CHECKERS_H
