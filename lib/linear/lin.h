@@ -80,6 +80,10 @@ uint32_t lin_state_init(const struct lin_input *in, uint32_t part, uint32_t *st)
 uint32_t lin_init_cap(const struct lin_input *in);
 /* Words of a set-model state (and of each READ_SET bitset). */
 uint32_t lin_set_width(uint32_t n_values);
+/* The string a text state st[0..n) spells (st[0] its length in bytes,
+ * then aux offsets of its pieces) is a prefix of text record want
+ * ([bytes, packed bytes]) in aux. */
+int lin_text_prefix(const uint32_t *st, uint32_t n, const uint32_t *want, const uint32_t *aux);
 
 /* How a report names ops: by :index when the file has them, else by line
  * (and column, when ops share lines: a one-line JSON array). */

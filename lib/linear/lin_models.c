@@ -81,10 +81,9 @@ static int multi_step(uint32_t *st, uint32_t *n, const struct lin_op *op,
     return 1;
 }
 
-/* The string st[0..n) spells text record want ([bytes, packed bytes]). */
-static int spells(const uint32_t *st, uint32_t n, const uint32_t *want, const uint32_t *aux)
+int lin_text_prefix(const uint32_t *st, uint32_t n, const uint32_t *want, const uint32_t *aux)
 {
-    if (st[0] != want[0]) return 0;
+    if (st[0] > want[0]) return 0;
     const char *w = (const char *)(want + 1);
     for (uint32_t i = 1; i < n; i++) {
         const uint32_t *piece = aux + st[i];
@@ -92,6 +91,12 @@ static int spells(const uint32_t *st, uint32_t n, const uint32_t *want, const ui
         w += piece[0];
     }
     return 1;
+}
+
+/* The string st[0..n) spells text record want, exactly. */
+static int spells(const uint32_t *st, uint32_t n, const uint32_t *want, const uint32_t *aux)
+{
+    return st[0] == want[0] && lin_text_prefix(st, n, want, aux);
 }
 
 /* Porcupine's kv model for one key: get returns the string, put replaces

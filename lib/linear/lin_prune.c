@@ -78,32 +78,19 @@ static size_t lower_bound(const struct lin_search *s, uint32_t v, uint32_t id)
     return lo;
 }
 
-/* The string st spells is a prefix of text record want. */
-static int prefix_of(const uint32_t *st, uint32_t n, const uint32_t *want, const uint32_t *aux)
-{
-    if (st[0] > want[0]) return 0;
-    const char *w = (const char *)(want + 1);
-    for (uint32_t i = 1; i < n; i++) {
-        const uint32_t *piece = aux + st[i];
-        if (memcmp(w, piece + 1, piece[0]) != 0) return 0;
-        w += piece[0];
-    }
-    return 1;
-}
-
 /* Out of line, so that the register test, the hot one, stays lean. */
 __attribute__((noinline)) static int text_dead(const struct lin_search *s, const struct lin_op *op)
 {
     const uint32_t *aux = s->in->aux, *want = aux + op->b;
     if (op->kind != LIN_READ || (op->flags & LIN_INDET) || op->a == LIN_ANY ||
-        prefix_of(s->st, s->st_n, want, aux))
+        lin_text_prefix(s->st, s->st_n, want, aux))
         return 0;
     for (size_t i = 0; i < s->n_prod; i++) {
         uint32_t id = (uint32_t)s->prod[i];
         const struct lin_op *put = &s->in->ops[s->ids[id]];
         if (put->call >= op->ret) break;
         uint32_t piece[2] = {aux[put->b], put->b}; /* the string the put leaves */
-        if (!(s->bits[id >> 6] >> (id & 63) & 1) && prefix_of(piece, piece[0] ? 2 : 1, want, aux))
+        if (!(s->bits[id >> 6] >> (id & 63) & 1) && lin_text_prefix(piece, piece[0] ? 2 : 1, want, aux))
             return 0;
     }
     return 1;
