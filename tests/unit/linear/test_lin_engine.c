@@ -150,12 +150,12 @@ static void gen_ops(struct hist *h, uint64_t *seed, isolde_workload w)
     }
 }
 
-/* Rewrite read / dequeue results as a sequential run in order of random
- * points inside the intervals would see them (other ops unchanged). */
-static void make_plausible(struct hist *h, uint64_t *seed)
+/* order[0..h->n): the ops sorted by a random point inside each one's
+ * interval (a never-returning op's ends at 64): an order a sequential run
+ * could take. */
+static void random_points_order(const struct hist *h, uint64_t *seed, int *order)
 {
     uint64_t point[MAXOPS];
-    int order[MAXOPS];
     for (int i = 0; i < h->n; i++) {
         uint64_t hi = h->ops[i].ret == LIN_NEVER ? 64 : h->ops[i].ret;
         point[i] = h->ops[i].call * 1000 + 1 + rnd(seed, (uint32_t)((hi - h->ops[i].call) * 1000 - 1));
@@ -165,6 +165,14 @@ static void make_plausible(struct hist *h, uint64_t *seed)
         for (int j = i; j > 0 && point[order[j]] < point[order[j - 1]]; j--) {
             int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
         }
+}
+
+/* Rewrite read / dequeue results as a sequential run in order of random
+ * points inside the intervals would see them (other ops unchanged). */
+static void make_plausible(struct hist *h, uint64_t *seed)
+{
+    int order[MAXOPS];
+    random_points_order(h, seed, order);
     uint32_t st[MAXOPS + 2], n = lin_state_init(&h->in, 0, st);
     for (int k = 0; k < h->n; k++) {
         struct lin_op *op = &h->ops[order[k]];
@@ -229,16 +237,7 @@ static void gen_text_op(struct hist *h, struct lin_op *op, uint64_t *seed)
 static void make_plausible_aux(struct hist *h, uint64_t *seed)
 {
     int order[MAXOPS];
-    uint64_t point[MAXOPS];
-    for (int i = 0; i < h->n; i++) {
-        uint64_t hi = h->ops[i].ret == LIN_NEVER ? 64 : h->ops[i].ret;
-        point[i] = h->ops[i].call * 1000 + 1 + rnd(seed, (uint32_t)((hi - h->ops[i].call) * 1000 - 1));
-        order[i] = i;
-    }
-    for (int i = 1; i < h->n; i++)
-        for (int j = i; j > 0 && point[order[j]] < point[order[j - 1]]; j--) {
-            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
-        }
+    random_points_order(h, seed, order);
     uint32_t st[MAXOPS + 2], n = lin_state_init(&h->in, 0, st);
     for (int k = 0; k < h->n; k++) {
         struct lin_op *op = &h->ops[order[k]];
