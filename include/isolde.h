@@ -324,9 +324,22 @@ typedef struct isolde_run_opts {
     void *progress_arg;
 } isolde_run_opts;
 
+/* Why transactions failed or ended unknown: a class as the history
+ * records it ("serialization-failure", "deadlock", "connection", ...; a
+ * failure the backend gave no class is "error", an unknown outcome
+ * without one "indeterminate"), and how many of each outcome. */
+#define ISOLDE_RUN_MAX_REASONS 16
+typedef struct isolde_run_reason {
+    char name[32];
+    long fail, info;
+} isolde_run_reason;
+
 typedef struct isolde_run_stats {
     long ok, fail, info; /* transactions by outcome, final reads included */
     double seconds;      /* wall time of the run */
+    int n_reasons;       /* the first ISOLDE_RUN_MAX_REASONS reasons seen; any
+                            later kind is counted as "other" in the last */
+    isolde_run_reason reasons[ISOLDE_RUN_MAX_REASONS];
 } isolde_run_stats;
 
 ISOLDE_API void isolde_run_opts_init(isolde_run_opts *o);

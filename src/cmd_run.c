@@ -281,6 +281,13 @@ static void summary(const struct run_cli *r, const isolde_run_stats *st, const c
             r->o.backend, sim ? " " : "", sim ? isolation(r) : "", isolde_workload_name(r->o.workload),
             r->o.clients, r->o.processes ? "processes" : "clients", n, st->ok, st->fail, st->info,
             st->seconds, st->seconds > 0 ? n / st->seconds : 0.0);
+    for (int i = 0; i < st->n_reasons; i++) {
+        const isolde_run_reason *why = &st->reasons[i];
+        fprintf(out, "%s %s", i ? "," : "not ok:", why->name);
+        if (why->fail) fprintf(out, " %ld fail", why->fail);
+        if (why->info) fprintf(out, " %ld info", why->info);
+    }
+    if (st->n_reasons) fputc('\n', out);
     fprintf(out, "history: %s%s\n", path, stop_flag ? " (interrupted)" : "");
     fflush(out);
 }

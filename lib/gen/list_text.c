@@ -123,3 +123,24 @@ int run_list_text_ok(const char *s, size_t n)
 int run_list_text_ok(const char *s, size_t n) { return list_text_ok_bytes(s, n); }
 
 #endif
+
+/* A stored list that is not plain "1,2,3", read as far as it goes. */
+static void parse_list(run_txn *t, uint32_t i, const char *s, const char *end)
+{
+    run_txn_read_begin(t, i);
+    while (s < end) {
+        int neg = *s == '-';
+        const char *d = s + neg;
+        uint64_t u = 0;
+        for (s = d; s < end && *s >= '0' && *s <= '9'; s++) u = u * 10 + (uint64_t)(*s - '0');
+        if (s == d) break;
+        run_txn_read_elem(t, i, neg ? (int64_t)(0 - u) : (int64_t)u);
+        if (s == end || *s++ != ',') break;
+    }
+}
+
+void run_txn_read_list(run_txn *t, uint32_t i, const char *s, size_t n)
+{
+    if (!s) return; /* no row: the read stays nil */
+    if (run_txn_read_text(t, i, s, n) < 0) parse_list(t, i, s, s + n);
+}

@@ -42,9 +42,20 @@ typedef struct run_txn {
     char *text;       /* list reads kept as text: "1,2,3" */
     size_t n_text, cap_text;
     char error[120];  /* why it failed / is indeterminate; "" if none */
+    char err_class[32]; /* the kind of failure (serialization-failure,
+                           deadlock, connection, ...); "" if not given */
+    char err_code[16];  /* the database's own code (40001, 1213); or "" */
 } run_txn;
 
+/* Say why t failed or ended unknown: its class, the database's code (or
+ * NULL) and a message; the history records all three (record.c). */
+void run_txn_error(run_txn *t, const char *err_class, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 void run_txn_release(run_txn *t);
+/* Count t's outcome (enum run_outcome) in st, and its reason when it did
+ * not commit. */
+void run_txn_count(isolde_run_stats *st, int outcome, const run_txn *t);
 /* Forget every read result (before the txn is run, or run again). */
 void run_txn_clear_reads(run_txn *t);
 /* Append one element to the list read by mop i (which must be the last
@@ -62,6 +73,10 @@ void run_txn_read_begin(run_txn *t, uint32_t i);
  * that it is neither parsed nor printed again. Returns 0, or -1 (nothing
  * kept) if s is not such a list or an element might not fit in 64 bits. */
 int run_txn_read_text(run_txn *t, uint32_t i, const char *s, size_t n);
+/* The result of list read i from a database's stored text s[0..n): kept
+ * as text when it is such a list, else parsed element by element as far
+ * as it goes; s NULL (no row) leaves the read nil (list_text.c). */
+void run_txn_read_list(run_txn *t, uint32_t i, const char *s, size_t n);
 /* Whether s[0..n) is such a list (list_text.c). */
 int run_list_text_ok(const char *s, size_t n);
 

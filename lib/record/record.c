@@ -43,12 +43,20 @@ size_t rec_time(char *out, int64_t time_ns)
 
 int rec_has_error(int type, const run_txn *t)
 {
-    return type != ISO_OP_INVOKE && type != ISO_OP_OK && t->error[0];
+    return type != ISO_OP_INVOKE && type != ISO_OP_OK && (t->error[0] || t->err_class[0]);
 }
 
 void rec_tail(iso_buf *b, int type, const run_txn *t)
 {
-    if (rec_has_error(type, t)) {
+    if (rec_has_error(type, t) && t->err_class[0]) { /* ["class","code","message"] */
+        iso_buf_puts(b, ",\"error\":[");
+        iso_json_string(b, t->err_class, strlen(t->err_class));
+        iso_buf_puts(b, ",");
+        iso_json_string(b, t->err_code, strlen(t->err_code));
+        iso_buf_puts(b, ",");
+        iso_json_string(b, t->error, strlen(t->error));
+        iso_buf_puts(b, "]");
+    } else if (rec_has_error(type, t)) {
         iso_buf_puts(b, ",\"error\":");
         iso_json_string(b, t->error, strlen(t->error));
     }

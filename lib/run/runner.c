@@ -37,6 +37,7 @@
 #include "gen/gen.h"
 #include "history/history.h"
 #include "run/drivers/driver.h"
+#include "run/drivers/url.h"
 #include "record/hist.h"
 #include "record/record.h"
 #include "run/run.h"
@@ -47,7 +48,7 @@ struct shared {
     const gen_ops *gen;   /* how the transactions are made */
     gen g;
     int64_t next_index, next_process;
-    long ok, fail, info;
+    isolde_run_stats st;  /* outcomes and reasons; seconds set at the end */
     int clients_done;
     int stop;             /* clients stop at their next transaction */
     int failed;           /* a client hit an error: errmsg says which */
@@ -108,13 +109,6 @@ static void emit(struct shared *sh, const char *from, const char *to, int flush)
         fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
 }
 
-static void count(struct shared *sh, int outcome)
-{
-    if (outcome == RUN_OK) sh->ok++;
-    else if (outcome == RUN_FAIL) sh->fail++;
-    else sh->info++;
-}
-
 static int external_stop(const isolde_run_opts *o) { return o->stop && *o->stop; }
 
 /* One client's state. Its lines are built whole in two buffers by turns,
@@ -131,6 +125,8 @@ struct client {
     size_t inv_off, n_inv; /* t's value as its invocation recorded it */
     uint32_t null_at[RUN_MAX_MOPS]; /* where each read's null is in it */
     iso_buf err_tail; /* a completion's ,"error":"..."}\n; empty if none */
+    iso_buf node;     /* ,"node":"host:port" on every line; empty if the
+                         endpoint names no node */
 };
 
 /* Room a buffer keeps after its completion value: the time, and a whole
@@ -145,11 +141,13 @@ struct time_text {
     size_t n;
 };
 
-/* The time, then the tail: err_tail if it holds one, else }\n. */
-static char *close_line(char *p, const struct time_text *tm, const iso_buf *err_tail)
+/* The time, the node, then the tail: err_tail if it holds one, else }\n. */
+static char *close_line(char *p, const struct time_text *tm, const iso_buf *node, const iso_buf *err_tail)
 {
     memcpy(p, tm->s, REC_TIME_MAX);
     p += tm->n;
+    memcpy(p, node->p, node->n);
+    p += node->n;
     if (err_tail && err_tail->n) {
         memcpy(p, err_tail->p, err_tail->n);
         return p + err_tail->n;
@@ -173,7 +171,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
     c->cur = i;
     c->inv_off = (size_t)(p - c->buf[i].p);
     c->n_inv = (size_t)(end - p);
-    return close_line(end, tm, NULL);
+    return close_line(end, tm, &c->node, NULL);
 }
 
 /* Take and record the next transaction alone (a client's first, or its
@@ -182,7 +180,7 @@ static int next_txn(struct client *c)
 {
     struct shared *sh = c->x->sh;
     int i = c->cur ^ 1;
-    ISO_GROW(c->buf[i].p, c->buf[i].cap, LINE_ROOM);
+    ISO_GROW(c->buf[i].p, c->buf[i].cap, LINE_ROOM + c->node.n);
     struct time_text tm;
     pthread_mutex_lock(&sh->lock);
     tm.n = rec_time(tm.s, now_locked(sh));
@@ -217,7 +215,7 @@ static int completion_value(struct client *c, int type)
     }
     c->err_tail.n = 0;
     if (rec_has_error(type, &c->t)) rec_tail(&c->err_tail, type, &c->t);
-    ISO_GROW(b->p, b->cap, b->n + c->err_tail.n + LINE_ROOM);
+    ISO_GROW(b->p, b->cap, b->n + c->err_tail.n + LINE_ROOM + 2 * c->node.n);
     return c->cur ^ 1;
 }
 
@@ -238,8 +236,8 @@ static int complete(struct client *c, int outcome)
     pthread_mutex_lock(&sh->lock);
     tm.n = rec_time(tm.s, now_locked(sh)); /* one clock read for both ops */
     char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
-    end = close_line(end, &tm, &c->err_tail);
-    count(sh, outcome);
+    end = close_line(end, &tm, &c->node, &c->err_tail);
+    run_txn_count(&sh->st, outcome, &c->t);
     if (outcome == RUN_INFO && !sh->first_info[0])
         snprintf(sh->first_info, sizeof sh->first_info, "%s", c->t.error[0] ? c->t.error : "no reason given");
     char *next = NULL;
@@ -288,10 +286,23 @@ static int open_conn(struct ctx *x, void **conn)
     return -1;
 }
 
+/* ,"node":"host:port" for the client's endpoint, when it names a node. */
+static void node_of(struct client *c)
+{
+    const isolde_run_opts *o = c->x->o;
+    char node[128];
+    if (!o->n_urls) return;
+    run_url_node(o->urls[(size_t)c->x->client % o->n_urls], node, sizeof node);
+    if (!node[0]) return;
+    iso_buf_puts(&c->node, ",\"node\":");
+    iso_json_string(&c->node, node, strlen(node));
+}
+
 static void client_loop(struct ctx *x, int64_t process, int final)
 {
     if (final) x->client = (int)process;
     struct client c = {.x = x, .process = process, .final = final};
+    node_of(&c);
     void *conn;
     int go = open_conn(x, &conn) == 0 && next_txn(&c);
     while (go) { /* gen_next and gen_final leave t's reads clear */
@@ -306,6 +317,7 @@ static void client_loop(struct ctx *x, int64_t process, int final)
     iso_buf_free(&c.buf[0]);
     iso_buf_free(&c.buf[1]);
     iso_buf_free(&c.err_tail);
+    iso_buf_free(&c.node);
 }
 
 static void client_done(struct shared *sh)
@@ -358,7 +370,7 @@ static void monitor(struct ctx *x, pid_t *pids, int n)
         pthread_mutex_lock(&sh->lock);
         if (external_stop(x->o)) sh->stop = 1;
         int done = sh->clients_done;
-        long made = sh->ok + sh->fail + sh->info;
+        long made = sh->st.ok + sh->st.fail + sh->st.info;
         pthread_mutex_unlock(&sh->lock);
         for (int i = 0; pids && i < n; i++)
             if (pids[i] > 0 && waitpid(pids[i], NULL, WNOHANG) == pids[i]) {
@@ -467,10 +479,11 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     if (!sh->stop && !external_stop(o)) guarded_client(&x, sh->next_process++, 1);
     if (hist_close(&sh->hist) < 0 && !sh->failed)
         fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
-    if (!sh->failed && sh->ok + sh->fail == 0 && sh->info > 0)
+    if (!sh->failed && sh->st.ok + sh->st.fail == 0 && sh->st.info > 0)
         fail_locked(sh, "no transaction succeeded: every one ended unknown (info); the first error "
                         "was: %s", sh->first_info);
-    *st = (isolde_run_stats){sh->ok, sh->fail, sh->info, iso_now() - sh->t0};
+    *st = sh->st;
+    st->seconds = iso_now() - sh->t0;
     int nomem = sh->nomem;
     int rc = sh->failed ? iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "%s", sh->errmsg) : 0;
     shared_free(sh);

@@ -62,11 +62,22 @@ typedef struct run_driver {
      * schedule (the one exception; it shares the generators and the
      * recorder). Writes the history to fd. */
     int (*run)(const run_env *env, int fd, isolde_run_stats *st, isolde_error *err);
+    /* Statement by statement, for directed scenarios (NULL when the backend
+     * cannot): begin t, run its micro-op i, commit it. Each returns an enum
+     * run_outcome as txn does; after RUN_FAIL or RUN_INFO the transaction is
+     * over (rolled back, or its outcome unknown) and the rest is not called.
+     * A driver that has them takes run_driver_steps as its txn. */
+    int (*begin)(void *conn, run_txn *t);
+    int (*step)(void *conn, run_txn *t, uint32_t i);
+    int (*commit)(void *conn, run_txn *t);
 } run_driver;
 
 extern const run_driver run_driver_sim;
 extern const run_driver run_driver_sqlite;
 extern const run_driver run_driver_exec;
+
+/* t run through d's begin, step and commit (drivers.c). */
+int run_driver_steps(const run_driver *d, void *conn, run_txn *t);
 
 /* The backend called name, or NULL; the backends by index (drivers.c). */
 const run_driver *run_driver_find(const char *name);

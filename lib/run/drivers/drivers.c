@@ -15,6 +15,13 @@ static const run_driver *const drivers[] = {
 };
 #define N_DRIVERS (sizeof drivers / sizeof drivers[0])
 
+int run_driver_steps(const run_driver *d, void *conn, run_txn *t)
+{
+    int rc = d->begin(conn, t);
+    for (uint32_t i = 0; rc == RUN_OK && i < t->n; i++) rc = d->step(conn, t, i);
+    return rc == RUN_OK ? d->commit(conn, t) : rc;
+}
+
 const run_driver *run_driver_at(size_t i) { return i < N_DRIVERS ? drivers[i] : NULL; }
 
 const run_driver *run_driver_find(const char *name)

@@ -66,12 +66,8 @@ static void finish(struct sim_runner *r, struct client *c, int outcome)
 {
     static const int types[] = {ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO};
     record(r, types[outcome], c);
-    if (outcome == RUN_OK) r->st->ok++;
-    else if (outcome == RUN_FAIL) r->st->fail++;
-    else {
-        r->st->info++;
-        c->process = r->next_process++;
-    }
+    run_txn_count(r->st, outcome, &c->t);
+    if (outcome == RUN_INFO) c->process = r->next_process++;
     c->busy = 0;
 }
 
@@ -176,4 +172,4 @@ const run_driver run_driver_sim = {
     {"sim", "a seeded in-process MVCC database whose levels are known", NULL, "strict-serializable",
      sim_level_names},
     sizeof(struct sim_config), options, sizeof options / sizeof options[0],
-    NULL, NULL, NULL, NULL, sim_loop};
+    NULL, NULL, NULL, NULL, sim_loop, NULL, NULL, NULL};

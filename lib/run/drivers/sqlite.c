@@ -119,30 +119,6 @@ static int step_done(sqlite3_stmt *st)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* A stored list that is not plain "1,2,3", read as far as it goes. */
-static void parse_list(run_txn *t, uint32_t i, const char *s)
-{
-    run_txn_read_begin(t, i);
-    while (s) {
-        int neg = *s == '-';
-        const char *d = s + neg;
-        uint64_t u = 0;
-        for (s = d; *s >= '0' && *s <= '9'; s++) u = u * 10 + (uint64_t)(*s - '0');
-        if (s == d) break;
-        run_txn_read_elem(t, i, neg ? (int64_t)(0 - u) : (int64_t)u);
-        if (*s++ != ',') break;
-    }
-}
-
-/* A list comes back as stored, "1,2,3", and is recorded as that text;
- * only text that is not such a list is parsed element by element. */
-static void read_list(sqlite3_stmt *st, int rc, run_txn *t, uint32_t i)
-{
-    const char *s = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-    size_t n = s ? (size_t)sqlite3_column_bytes(st, 0) : 0;
-    if (!s || run_txn_read_text(t, i, s, n) < 0) parse_list(t, i, s);
-}
-
 static int do_read(struct sq_conn *c, run_txn *t, uint32_t i)
 {
     sqlite3_stmt *st = c->st[ST_READ];
@@ -150,7 +126,8 @@ static int do_read(struct sq_conn *c, run_txn *t, uint32_t i)
     sqlite3_bind_int64(st, 1, m->key);
     int rc = sqlite3_step(st);
     if (c->list_append) {
-        read_list(st, rc, t, i);
+        const char *v = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+        run_txn_read_list(t, i, v, v ? (size_t)sqlite3_column_bytes(st, 0) : 0);
     } else if (rc == SQLITE_ROW) {
         m->value = sqlite3_column_int64(st, 0);
         m->nil = 0;
@@ -173,25 +150,35 @@ static int rollback(struct sq_conn *c, run_txn *t, int rc)
 {
     if (!sqlite3_get_autocommit(c->db)) step_done(c->st[ST_ROLLBACK]);
     run_txn_clear_reads(t);
-    snprintf(t->error, sizeof t->error, "%s", sqlite3_errstr(rc));
+    run_txn_error(t, (rc & 0xff) == SQLITE_BUSY ? "busy" : "error", NULL, "%s", sqlite3_errstr(rc));
     return RUN_FAIL;
 }
 
-static int sq_txn(void *conn, run_txn *t)
+static int sq_begin(void *conn, run_txn *t)
 {
     struct sq_conn *c = conn;
     int rc = step_done(c->st[ST_BEGIN]);
-    if (rc != SQLITE_OK) return rollback(c, t, rc);
-    for (uint32_t i = 0; i < t->n; i++) {
-        rc = t->mops[i].f == RUN_R ? do_read(c, t, i) : do_write(c, &t->mops[i]);
-        if (rc != SQLITE_OK) return rollback(c, t, rc);
-    }
-    rc = step_done(c->st[ST_COMMIT]);
+    return rc == SQLITE_OK ? RUN_OK : rollback(c, t, rc);
+}
+
+static int sq_step(void *conn, run_txn *t, uint32_t i)
+{
+    struct sq_conn *c = conn;
+    int rc = t->mops[i].f == RUN_R ? do_read(c, t, i) : do_write(c, &t->mops[i]);
+    return rc == SQLITE_OK ? RUN_OK : rollback(c, t, rc);
+}
+
+static int sq_commit(void *conn, run_txn *t)
+{
+    struct sq_conn *c = conn;
+    int rc = step_done(c->st[ST_COMMIT]);
     if (rc == SQLITE_OK) return RUN_OK;
     if ((rc & 0xff) == SQLITE_BUSY && !sqlite3_get_autocommit(c->db)) return rollback(c, t, rc);
-    snprintf(t->error, sizeof t->error, "commit: %s", sqlite3_errstr(rc));
+    run_txn_error(t, "indeterminate", NULL, "commit: %s", sqlite3_errstr(rc));
     return RUN_INFO;
 }
+
+static int sq_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_sqlite, conn, t); }
 
 static const char *const begins[] = {"deferred", "immediate", "exclusive", NULL};
 static const char *const journals[] = {"wal", "delete", NULL};
@@ -211,5 +198,5 @@ const run_driver run_driver_sqlite = {
     {"sqlite", "SQLite through libsqlite3, one connection per client", "a database file",
      "serializable", levels},
     sizeof(struct sq_config), options, sizeof options / sizeof options[0],
-    sq_setup, sq_open, sq_txn, sq_close, NULL};
+    sq_setup, sq_open, sq_txn, sq_close, NULL, sq_begin, sq_step, sq_commit};
 #endif

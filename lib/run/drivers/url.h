@@ -1,0 +1,36 @@
+/*
+ * run/drivers/url.h -- database URLs, scheme://user:password@host:port/db?k=v&k2=v2,
+ * taken apart for drivers that do not parse them themselves, and shown
+ * without their secrets: every URL that reaches an output, a log, a
+ * history or an error message goes through run_url_redact first.
+ */
+#ifndef ISO_RUN_URL_H
+#define ISO_RUN_URL_H
+
+#include <stddef.h>
+
+#define RUN_URL_MAX_PARAMS 16
+
+/* A URL's parts, percent-decoded, in one buffer the struct owns. Absent
+ * parts are NULL; port is 0 when none is given. */
+typedef struct run_url {
+    char *scheme, *user, *password, *host, *db;
+    int port;
+    size_t n_params;
+    char *keys[RUN_URL_MAX_PARAMS], *values[RUN_URL_MAX_PARAMS];
+    char buf[1024];
+} run_url;
+
+/* Take url apart; -1 with a reason in why (never quoting a password)
+ * when it is not a URL of this shape. */
+int run_url_parse(const char *url, run_url *u, char *why, size_t n_why);
+/* The value of parameter key, or NULL. */
+const char *run_url_param(const run_url *u, const char *key);
+/* url with its password (in the user part, or a password= parameter)
+ * replaced by "***", into out (always terminated, cut to n). */
+void run_url_redact(const char *url, char *out, size_t n);
+/* Which node url names, for the history: "host:port" for a
+ * scheme://host URL, or "" when it names none (a file, a command). */
+void run_url_node(const char *url, char *out, size_t n);
+
+#endif
