@@ -1,6 +1,7 @@
 # isolde: GNU Make build. The core needs only libc and pthreads; an
-# optional driver is enabled when pkg-config finds its library (SQLite, the
-# one driver with a library), and so is reading gzip histories (zlib); only
+# optional driver is enabled when pkg-config finds its library (SQLite,
+# libpq for PostgreSQL, libmariadb for MariaDB and MySQL), and so is
+# reading gzip histories (zlib); only
 # such libraries are linked and listed in isolde.pc.
 CC       ?= cc
 BUILD    ?= build
@@ -22,6 +23,14 @@ endif
 ifeq ($(call have,sqlite3),yes)
   CPPFLAGS += -DISO_HAVE_SQLITE $(shell pkg-config --cflags sqlite3)
   LDLIBS   += $(shell pkg-config --libs sqlite3)
+endif
+ifeq ($(call have,libpq),yes)
+  CPPFLAGS += -DISO_HAVE_LIBPQ $(shell pkg-config --cflags libpq)
+  LDLIBS   += $(shell pkg-config --libs libpq)
+endif
+ifeq ($(call have,libmariadb),yes)
+  CPPFLAGS += -DISO_HAVE_MARIADB $(shell pkg-config --cflags libmariadb)
+  LDLIBS   += $(shell pkg-config --libs libmariadb)
 endif
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 

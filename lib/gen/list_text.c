@@ -141,6 +141,9 @@ static void parse_list(run_txn *t, uint32_t i, const char *s, const char *end)
 
 void run_txn_read_list(run_txn *t, uint32_t i, const char *s, size_t n)
 {
-    if (!s) return; /* no row: the read stays nil */
+    if (!s) { /* no row: the empty list */
+        run_txn_read_begin(t, i);
+        return;
+    }
     if (run_txn_read_text(t, i, s, n) < 0) parse_list(t, i, s, s + n);
 }

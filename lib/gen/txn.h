@@ -75,7 +75,7 @@ void run_txn_read_begin(run_txn *t, uint32_t i);
 int run_txn_read_text(run_txn *t, uint32_t i, const char *s, size_t n);
 /* The result of list read i from a database's stored text s[0..n): kept
  * as text when it is such a list, else parsed element by element as far
- * as it goes; s NULL (no row) leaves the read nil (list_text.c). */
+ * as it goes; s NULL (no row) is the empty list (list_text.c). */
 void run_txn_read_list(run_txn *t, uint32_t i, const char *s, size_t n);
 /* Whether s[0..n) is such a list (list_text.c). */
 int run_list_text_ok(const char *s, size_t n);

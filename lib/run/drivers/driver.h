@@ -75,6 +75,8 @@ typedef struct run_driver {
 extern const run_driver run_driver_sim;
 extern const run_driver run_driver_sqlite;
 extern const run_driver run_driver_exec;
+extern const run_driver run_driver_postgres;
+extern const run_driver run_driver_mysql;
 
 /* t run through d's begin, step and commit (drivers.c). */
 int run_driver_steps(const run_driver *d, void *conn, run_txn *t);

@@ -11,6 +11,12 @@ static const run_driver *const drivers[] = {
 #ifdef ISO_HAVE_SQLITE
     &run_driver_sqlite,
 #endif
+#ifdef ISO_HAVE_LIBPQ
+    &run_driver_postgres,
+#endif
+#ifdef ISO_HAVE_MARIADB
+    &run_driver_mysql,
+#endif
     &run_driver_exec,
 };
 #define N_DRIVERS (sizeof drivers / sizeof drivers[0])

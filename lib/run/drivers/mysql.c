@@ -1,0 +1,271 @@
+/*
+ * run/drivers/mysql.c -- MariaDB and MySQL through MariaDB Connector/C:
+ * one connection per client, each at the run's level for its session.
+ * Lists live in PREFIXla(k bigint, v text) as "1,2,3" and an append is
+ * one upsert that concatenates onto the stored list (a locking write, so
+ * two concurrent appends conflict on the row); registers are plain rows
+ * of PREFIXrw(k bigint, v bigint). Statements carry integers only.
+ *
+ * URL: mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?ssl=1&ssl-ca=FILE&
+ * ssl-verify=1&ssl-cert=F&ssl-key=F&password-file=F]; without a password
+ * in the URL, MYSQL_PWD or the password file's first line.
+ *
+ * Outcomes: a server error before COMMIT rolls back and is a fail, with
+ * the server's code (1213 deadlock, 1205 lock-timeout, 1020
+ * serialization-failure: MariaDB's snapshot-isolation conflict); a
+ * connection lost before COMMIT is sent is a fail; a client error
+ * (2000-2999: the connection went) during COMMIT is an info. No message
+ * that leaves this file holds the password.
+ */
+#ifdef ISO_HAVE_MARIADB
+#include <mysql.h>
+#include <errmsg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run/drivers/sql.h"
+#include "run/drivers/url.h"
+
+struct my_conn {
+    MYSQL *my;
+    int list_append;
+    char table[64];
+    char secret[128];
+    char sql[256];
+};
+
+static const char *class_of(unsigned code)
+{
+    switch (code) {
+    case 1213: return "deadlock";
+    case 1205: return "lock-timeout";
+    case 1020: return "serialization-failure";
+    case 1792: return "read-only";
+    case 1047: return "unavailable"; /* Galera: the node is not ready */
+    default: return code >= CR_MIN_ERROR && code <= CR_MAX_ERROR ? "connection" : "error";
+    }
+}
+
+static void txn_error(struct my_conn *c, run_txn *t, const char *what)
+{
+    unsigned code = mysql_errno(c->my);
+    char num[16];
+    snprintf(num, sizeof num, "%u", code);
+    run_txn_error(t, class_of(code), num, "%s: %s", what, mysql_error(c->my));
+    sql_scrub(t->error, c->secret);
+}
+
+/* Run c->sql; 0 or the server's (or client's) error code. */
+static unsigned query(struct my_conn *c)
+{
+    return mysql_real_query(c->my, c->sql, strlen(c->sql)) ? (mysql_errno(c->my) ? mysql_errno(c->my) : 1) : 0;
+}
+
+static int fail_txn(struct my_conn *c, run_txn *t, const char *what)
+{
+    run_txn_clear_reads(t);
+    txn_error(c, t, what);
+    snprintf(c->sql, sizeof c->sql, "ROLLBACK");
+    query(c);
+    return RUN_FAIL;
+}
+
+static int my_begin(void *conn, run_txn *t)
+{
+    struct my_conn *c = conn;
+    snprintf(c->sql, sizeof c->sql, "START TRANSACTION");
+    return query(c) ? fail_txn(c, t, "begin") : RUN_OK;
+}
+
+/* The read's row: its one value, or no row. */
+static int read_row(struct my_conn *c, run_txn *t, uint32_t i)
+{
+    MYSQL_RES *res = mysql_store_result(c->my);
+    if (!res) return -1;
+    MYSQL_ROW row = mysql_fetch_row(res);
+    unsigned long *len = row ? mysql_fetch_lengths(res) : NULL;
+    const char *v = row && row[0] ? row[0] : NULL;
+    if (c->list_append) {
+        run_txn_read_list(t, i, v, v ? (size_t)len[0] : 0);
+    } else if (v) {
+        t->mops[i].value = strtoll(v, NULL, 10);
+        t->mops[i].nil = 0;
+    }
+    mysql_free_result(res);
+    return 0;
+}
+
+static int my_step(void *conn, run_txn *t, uint32_t i)
+{
+    struct my_conn *c = conn;
+    const run_mop *m = &t->mops[i];
+    long long k = (long long)m->key, v = (long long)m->value;
+    if (m->f == RUN_R)
+        snprintf(c->sql, sizeof c->sql, "SELECT v FROM %s WHERE k = %lld", c->table, k);
+    else if (c->list_append)
+        snprintf(c->sql, sizeof c->sql,
+                 "INSERT INTO %s (k, v) VALUES (%lld, '%lld') ON DUPLICATE KEY UPDATE v = CONCAT(v, ',', VALUES(v))",
+                 c->table, k, v);
+    else
+        snprintf(c->sql, sizeof c->sql, "INSERT INTO %s (k, v) VALUES (%lld, %lld) ON DUPLICATE KEY UPDATE v = VALUES(v)",
+                 c->table, k, v);
+    if (query(c)) return fail_txn(c, t, m->f == RUN_R ? "read" : "write");
+    if (m->f == RUN_R && read_row(c, t, i) < 0) return fail_txn(c, t, "read");
+    return RUN_OK;
+}
+
+static int my_commit(void *conn, run_txn *t)
+{
+    struct my_conn *c = conn;
+    snprintf(c->sql, sizeof c->sql, "COMMIT");
+    unsigned code = query(c);
+    if (!code) return RUN_OK;
+    if (code < CR_MIN_ERROR || code > CR_MAX_ERROR) return fail_txn(c, t, "commit");
+    txn_error(c, t, "commit");
+    return RUN_INFO;
+}
+
+static int my_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_mysql, conn, t); }
+
+static void my_close(void *conn)
+{
+    struct my_conn *c = conn;
+    if (c->my) mysql_close(c->my);
+    iso_free(c);
+}
+
+/* The password: the URL's, MYSQL_PWD, or password-file's first line. */
+static int password_of(const run_url *u, char *out, size_t n)
+{
+    const char *file = run_url_param(u, "password-file"), *env = getenv("MYSQL_PWD");
+    out[0] = '\0';
+    if (u->password || !file) {
+        snprintf(out, n, "%s", u->password ? u->password : env ? env : "");
+        return 0;
+    }
+    FILE *f = fopen(file, "r");
+    if (!f) return -1;
+    if (!fgets(out, (int)n, f)) out[0] = '\0';
+    fclose(f);
+    out[strcspn(out, "\r\n")] = '\0';
+    return 0;
+}
+
+static int yes(const char *v) { return v && (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "on")); }
+
+/* TLS as the URL asks: ssl=1, or a CA, a certificate, a key. */
+static void tls_options(MYSQL *my, const run_url *u)
+{
+    const char *ca = run_url_param(u, "ssl-ca"), *cert = run_url_param(u, "ssl-cert");
+    const char *key = run_url_param(u, "ssl-key");
+    if (!yes(run_url_param(u, "ssl")) && !ca && !cert) return;
+    my_bool on = 1, verify = yes(run_url_param(u, "ssl-verify")) || ca;
+    mysql_ssl_set(my, key, cert, ca, NULL, NULL);
+    mysql_optionsv(my, MYSQL_OPT_SSL_ENFORCE, &on);
+    mysql_optionsv(my, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
+}
+
+static int connect_fail(struct my_conn *c, const char *url, const char *why, isolde_error *err)
+{
+    char shown[256], msg[512];
+    run_url_redact(url, shown, sizeof shown);
+    snprintf(msg, sizeof msg, "%s", why);
+    sql_scrub(msg, c->secret);
+    return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "mysql: cannot connect to %s: %s", shown, msg);
+}
+
+static int connect_to(const run_env *env, const char *url, struct my_conn *c, isolde_error *err)
+{
+    const struct sql_config *cf = env->config;
+    run_url u;
+    char why[64];
+    if (run_url_parse(url, &u, why, sizeof why) < 0) return connect_fail(c, url, why, err);
+    if (password_of(&u, c->secret, sizeof c->secret) < 0) return connect_fail(c, url, "cannot read the password file", err);
+    if (!(c->my = mysql_init(NULL))) return connect_fail(c, url, "out of memory", err);
+    unsigned timeout = (unsigned)cf->connect_timeout_s;
+    mysql_optionsv(c->my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    tls_options(c->my, &u);
+    if (!mysql_real_connect(c->my, u.host, u.user, c->secret[0] ? c->secret : NULL, u.db,
+                            (unsigned)(u.port ? u.port : 3306), NULL, 0)) {
+        int rc = connect_fail(c, url, mysql_error(c->my), err);
+        mysql_close(c->my);
+        c->my = NULL;
+        return rc;
+    }
+    return 0;
+}
+
+/* Run sql; -1 with err (what failed, the server's words) unless it worked. */
+static int run_sql(struct my_conn *c, const char *what, isolde_error *err)
+{
+    if (!query(c)) return 0;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", mysql_error(c->my));
+    sql_scrub(msg, c->secret);
+    return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "mysql: %s: %s", what, msg);
+}
+
+static int my_open(const run_env *env, int client, const char *url, void **out, isolde_error *err)
+{
+    (void)client;
+    struct my_conn *c = iso_xcalloc(1, sizeof *c);
+    c->list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    if (sql_table(env, c->table, sizeof c->table, err) < 0 || connect_to(env, url, c, err) < 0) {
+        my_close(c);
+        return -1;
+    }
+    snprintf(c->sql, sizeof c->sql, "SET SESSION TRANSACTION ISOLATION LEVEL %s", sql_level_text(env->isolation));
+    if (run_sql(c, "set isolation", err) < 0) {
+        my_close(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+/* The table, created if missing (dropped first with --fresh), and empty:
+ * rows of an earlier run would read as values nobody wrote. */
+static int make_table(struct my_conn *c, const run_env *env, isolde_error *err)
+{
+    const struct sql_config *cf = env->config;
+    snprintf(c->sql, sizeof c->sql, "DROP TABLE IF EXISTS %s", c->table);
+    if (cf->fresh && run_sql(c, "drop table", err) < 0) return -1;
+    snprintf(c->sql, sizeof c->sql, "CREATE TABLE IF NOT EXISTS %s (k BIGINT PRIMARY KEY, v %s NOT NULL) ENGINE=InnoDB",
+             c->table, c->list_append ? "TEXT" : "BIGINT");
+    if (run_sql(c, "create table", err) < 0) return -1;
+    snprintf(c->sql, sizeof c->sql, "SELECT 1 FROM %s LIMIT 1", c->table);
+    if (run_sql(c, "read table", err) < 0) return -1;
+    MYSQL_RES *res = mysql_store_result(c->my);
+    int rows = res && mysql_num_rows(res) > 0;
+    if (res) mysql_free_result(res);
+    if (rows)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
+                        "mysql: table %s holds rows of an earlier run (--fresh drops it; "
+                        "--table-prefix picks other tables)", c->table);
+    return 0;
+}
+
+/* Once, before any client starts (the library's own set-up is not
+ * thread-safe): on the first endpoint, connecting again until the run's
+ * reconnect deadline. */
+static int my_setup(const run_env *env, isolde_error *err)
+{
+    if (mysql_library_init(0, NULL, NULL)) return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "mysql: cannot start the library");
+    struct my_conn c = {0};
+    c.list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    if (sql_table(env, c.table, sizeof c.table, err) < 0) return -1;
+    double give_up = iso_now() + (double)env->o->reconnect_ms / 1000.0;
+    for (long pause = 10; connect_to(env, env->o->urls[0], &c, err) < 0; sql_pause(&pause))
+        if (iso_now() >= give_up) return -1;
+    int rc = make_table(&c, env, err);
+    mysql_close(c.my);
+    return rc;
+}
+
+const run_driver run_driver_mysql = {
+    {"mysql", "MariaDB or MySQL through MariaDB Connector/C, one connection per client",
+     "mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?ssl=1&ssl-ca=CA&ssl-verify=1&password-file=F]",
+     "serializable", sql_levels},
+    sizeof(struct sql_config), sql_options, SQL_N_OPTIONS,
+    my_setup, my_open, my_txn, my_close, NULL, my_begin, my_step, my_commit};
+#endif

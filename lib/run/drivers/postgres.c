@@ -1,0 +1,264 @@
+/*
+ * run/drivers/postgres.c -- PostgreSQL through libpq: one connection per
+ * client. Lists live in PREFIXla(k bigint, v text) as "1,2,3" and an
+ * append is one upsert that concatenates onto the stored list (so two
+ * concurrent appends conflict on the row); registers are plain rows of
+ * PREFIXrw(k bigint, v bigint). The URL is libpq's own (postgresql://...
+ * or key=value, with sslmode, sslrootcert, ...); PGPASSWORD and the
+ * password file work as libpq has them.
+ *
+ * Outcomes: an error before COMMIT rolls back and is a fail, with the
+ * SQLSTATE as its code (40001 serialization-failure, 40P01 deadlock, ...);
+ * a connection lost before COMMIT is sent is a fail; lost during COMMIT,
+ * or a server going down under it, is an info. No message that leaves
+ * this file holds the password.
+ */
+#ifdef ISO_HAVE_LIBPQ
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run/drivers/sql.h"
+#include "run/drivers/url.h"
+
+struct pg_conn {
+    PGconn *pg;
+    int list_append;
+    char begin[64];           /* BEGIN ISOLATION LEVEL ... */
+    char secret[128];         /* the URL's password, scrubbed from messages */
+};
+
+/* The SQLSTATEs with a class of their own; the rest by their first two
+ * characters (08 connection, 57 operator intervention), or "error". */
+static const char *class_of(const char *state)
+{
+    static const struct { const char *state, *name; } states[] = {
+        {"40001", "serialization-failure"}, {"40P01", "deadlock"}, {"55P03", "lock-timeout"},
+        {"57014", "timeout"}, {"25006", "read-only"}, {"23505", "unique-violation"},
+    };
+    for (size_t i = 0; state && i < sizeof states / sizeof states[0]; i++)
+        if (strcmp(state, states[i].state) == 0) return states[i].name;
+    if (state && (strncmp(state, "08", 2) == 0 || strncmp(state, "57", 2) == 0)) return "connection";
+    return state ? "error" : "connection";
+}
+
+/* Whether the server is gone or going: the outcome of a COMMIT in flight
+ * is then unknown. */
+static int conn_lost(PGconn *pg, const char *state)
+{
+    return PQstatus(pg) == CONNECTION_BAD || !state || strncmp(state, "08", 2) == 0 ||
+           strncmp(state, "57P", 3) == 0;
+}
+
+/* t's error from res (or from the connection, res NULL). */
+static void txn_error(struct pg_conn *c, run_txn *t, PGresult *res, const char *what)
+{
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    run_txn_error(t, class_of(state), state, "%s: %s", what, msg ? msg : PQerrorMessage(c->pg));
+    sql_scrub(t->error, c->secret);
+}
+
+static int ok_status(PGresult *res)
+{
+    ExecStatusType s = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+    return s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
+}
+
+/* After an error before COMMIT: roll back (if the connection lives) and
+ * fail, with no reads. */
+static int fail_txn(struct pg_conn *c, run_txn *t, PGresult *res, const char *what)
+{
+    run_txn_clear_reads(t);
+    txn_error(c, t, res, what);
+    PQclear(res);
+    if (PQstatus(c->pg) == CONNECTION_OK) PQclear(PQexec(c->pg, "ROLLBACK"));
+    return RUN_FAIL;
+}
+
+static int pg_begin(void *conn, run_txn *t)
+{
+    struct pg_conn *c = conn;
+    PGresult *res = PQexec(c->pg, c->begin);
+    if (!ok_status(res)) return fail_txn(c, t, res, "begin");
+    PQclear(res);
+    return RUN_OK;
+}
+
+static void read_result(struct pg_conn *c, PGresult *res, run_txn *t, uint32_t i)
+{
+    int row = PQntuples(res) > 0 && !PQgetisnull(res, 0, 0);
+    const char *v = row ? PQgetvalue(res, 0, 0) : NULL;
+    if (c->list_append) {
+        run_txn_read_list(t, i, v, row ? (size_t)PQgetlength(res, 0, 0) : 0);
+    } else if (row) {
+        t->mops[i].value = strtoll(v, NULL, 10);
+        t->mops[i].nil = 0;
+    }
+}
+
+static int pg_step(void *conn, run_txn *t, uint32_t i)
+{
+    struct pg_conn *c = conn;
+    run_mop *m = &t->mops[i];
+    char key[24], value[24];
+    snprintf(key, sizeof key, "%lld", (long long)m->key);
+    snprintf(value, sizeof value, "%lld", (long long)m->value);
+    const char *params[2] = {key, value};
+    int read = m->f == RUN_R;
+    PGresult *res = PQexecPrepared(c->pg, read ? "r" : "w", read ? 1 : 2, params, NULL, NULL, 0);
+    if (!ok_status(res)) return fail_txn(c, t, res, read ? "read" : "write");
+    if (read) read_result(c, res, t, i);
+    PQclear(res);
+    return RUN_OK;
+}
+
+static int pg_commit(void *conn, run_txn *t)
+{
+    struct pg_conn *c = conn;
+    PGresult *res = PQexec(c->pg, "COMMIT");
+    if (ok_status(res) && strcmp(PQcmdStatus(res), "COMMIT") == 0) {
+        PQclear(res);
+        return RUN_OK;
+    }
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    if (ok_status(res)) { /* "ROLLBACK": the server had aborted it */
+        PQclear(res);
+        run_txn_clear_reads(t);
+        run_txn_error(t, "error", NULL, "commit: the transaction was rolled back");
+        return RUN_FAIL;
+    }
+    if (!conn_lost(c->pg, state)) return fail_txn(c, t, res, "commit");
+    txn_error(c, t, res, "commit");
+    PQclear(res);
+    return RUN_INFO;
+}
+
+static int pg_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_postgres, conn, t); }
+
+static void pg_close(void *conn)
+{
+    struct pg_conn *c = conn;
+    PQfinish(c->pg);
+    iso_free(c);
+}
+
+/* The server's notices and warnings (a ROLLBACK after a failed COMMIT
+ * finds no transaction) are not the run's output. */
+static void ignore_notice(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+/* A connection to url, or -1 with err (the password scrubbed). */
+static int connect_to(const run_env *env, const char *url, struct pg_conn *c, isolde_error *err)
+{
+    const struct sql_config *cf = env->config;
+    run_url u;
+    char why[64], timeout[24];
+    c->secret[0] = '\0';
+    if (run_url_parse(url, &u, why, sizeof why) == 0 && u.password)
+        snprintf(c->secret, sizeof c->secret, "%s", u.password);
+    snprintf(timeout, sizeof timeout, "%ld", cf->connect_timeout_s);
+    const char *keys[] = {"connect_timeout", "application_name", "dbname", NULL};
+    const char *values[] = {timeout, "isolde", url, NULL};
+    c->pg = PQconnectdbParams(keys, values, 1);
+    if (c->pg && PQstatus(c->pg) == CONNECTION_OK) {
+        PQsetNoticeProcessor(c->pg, ignore_notice, NULL);
+        return 0;
+    }
+    char msg[512], shown[256];
+    snprintf(msg, sizeof msg, "%s", c->pg ? PQerrorMessage(c->pg) : "out of memory");
+    sql_scrub(msg, c->secret);
+    sql_scrub(msg, getenv("PGPASSWORD"));
+    run_url_redact(url, shown, sizeof shown);
+    PQfinish(c->pg);
+    c->pg = NULL;
+    return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "postgres: cannot connect to %s: %s", shown, msg);
+}
+
+/* Whether res worked; else -1 with err (what failed, the server's words). */
+static int res_ok(struct pg_conn *c, PGresult *res, const char *what, isolde_error *err)
+{
+    int ok = ok_status(res);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", res ? PQresultErrorMessage(res) : PQerrorMessage(c->pg));
+    PQclear(res);
+    if (ok) return 0;
+    sql_scrub(msg, c->secret);
+    return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "postgres: %s: %s", what, msg);
+}
+
+static int prepare(struct pg_conn *c, const char *table, isolde_error *err)
+{
+    char r[256], w[320];
+    snprintf(r, sizeof r, "SELECT v FROM %s WHERE k = $1", table);
+    snprintf(w, sizeof w, "INSERT INTO %s AS t (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET %s",
+             table, c->list_append ? "v = t.v || ',' || excluded.v" : "v = excluded.v");
+    if (res_ok(c, PQprepare(c->pg, "r", r, 1, NULL), "prepare", err) < 0) return -1;
+    return res_ok(c, PQprepare(c->pg, "w", w, 2, NULL), "prepare", err);
+}
+
+static int pg_open(const run_env *env, int client, const char *url, void **out, isolde_error *err)
+{
+    (void)client;
+    char table[64];
+    if (sql_table(env, table, sizeof table, err)) return -1;
+    struct pg_conn *c = iso_xcalloc(1, sizeof *c);
+    c->list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    snprintf(c->begin, sizeof c->begin, "BEGIN ISOLATION LEVEL %s", sql_level_text(env->isolation));
+    if (connect_to(env, url, c, err) < 0 || prepare(c, table, err) < 0) {
+        pg_close(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+/* The table, created if missing (dropped first with --fresh), and empty:
+ * rows of an earlier run would read as values nobody wrote. */
+static int make_table(struct pg_conn *c, const run_env *env, isolde_error *err)
+{
+    const struct sql_config *cf = env->config;
+    char table[64], sql[256];
+    if (sql_table(env, table, sizeof table, err)) return -1;
+    snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS %s", table);
+    if (cf->fresh && res_ok(c, PQexec(c->pg, sql), "drop table", err) < 0) return -1;
+    snprintf(sql, sizeof sql, "CREATE TABLE IF NOT EXISTS %s (k bigint PRIMARY KEY, v %s NOT NULL)", table,
+             c->list_append ? "text" : "bigint");
+    if (res_ok(c, PQexec(c->pg, "SET client_min_messages = warning"), "set", err) < 0 ||
+        res_ok(c, PQexec(c->pg, sql), "create table", err) < 0)
+        return -1;
+    snprintf(sql, sizeof sql, "SELECT 1 FROM %s LIMIT 1", table);
+    PGresult *res = PQexec(c->pg, sql);
+    int rows = ok_status(res) ? PQntuples(res) : 0;
+    if (res_ok(c, res, "read table", err) < 0) return -1;
+    if (rows)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
+                        "postgres: table %s holds rows of an earlier run (--fresh drops it; "
+                        "--table-prefix picks other tables)", table);
+    return 0;
+}
+
+/* Once, on the first endpoint (the others are nodes of the same database),
+ * connecting again until the run's reconnect deadline. */
+static int pg_setup(const run_env *env, isolde_error *err)
+{
+    struct pg_conn c = {0};
+    c.list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    double give_up = iso_now() + (double)env->o->reconnect_ms / 1000.0;
+    for (long pause = 10; connect_to(env, env->o->urls[0], &c, err) < 0; sql_pause(&pause))
+        if (iso_now() >= give_up) return -1;
+    int rc = make_table(&c, env, err);
+    PQfinish(c.pg);
+    return rc;
+}
+
+const run_driver run_driver_postgres = {
+    {"postgres", "PostgreSQL through libpq, one connection per client",
+     "a libpq URL or conninfo: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=CA]",
+     "serializable", sql_levels},
+    sizeof(struct sql_config), sql_options, SQL_N_OPTIONS,
+    pg_setup, pg_open, pg_txn, pg_close, NULL, pg_begin, pg_step, pg_commit};
+#endif

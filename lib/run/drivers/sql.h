@@ -1,0 +1,34 @@
+/*
+ * run/drivers/sql.h -- what the SQL server drivers (postgres.c, mysql.c)
+ * share: their options (one config struct, one table), the isolation
+ * levels by their SQL names, the table names under the user's prefix,
+ * and error messages with every secret taken out before they go anywhere.
+ */
+#ifndef ISO_RUN_SQL_H
+#define ISO_RUN_SQL_H
+
+#include "run/drivers/driver.h"
+
+struct sql_config {
+    const char *table_prefix; /* [A-Za-z0-9_]{1,40}: tables PREFIXla, PREFIXrw */
+    int fresh;                /* drop the tables first */
+    long connect_timeout_s;
+};
+
+#define SQL_N_OPTIONS 3
+extern const run_option sql_options[SQL_N_OPTIONS];
+/* read-uncommitted, read-committed, repeatable-read, serializable. */
+extern const char *const sql_levels[];
+
+/* "READ COMMITTED" for "read-committed". */
+const char *sql_level_text(const char *level);
+/* The table of the run's workload: PREFIXla or PREFIXrw, into out; -1
+ * with err when the prefix is not [A-Za-z0-9_]{1,40}. */
+int sql_table(const run_env *env, char *out, size_t n, isolde_error *err);
+/* msg with every occurrence of secret (when it is not empty) replaced by
+ * "***", in place; a trailing newline dropped. */
+void sql_scrub(char *msg, const char *secret);
+/* Sleep before connecting again: 10 ms doubling to 1 s by *pause. */
+void sql_pause(long *pause_ms);
+
+#endif

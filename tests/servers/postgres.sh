@@ -1,0 +1,76 @@
+#!/bin/sh
+# tests/servers/postgres.sh start DIR | stop DIR -- a PostgreSQL 15 server
+# on loopback for the tests, in DIR (made if missing), with TLS (a
+# self-signed certificate for 127.0.0.1: DIR/ca.pem) and password
+# authentication over TCP for the user isolde, database isolde.
+# `start` prints the shell lines that tell the tests where it is:
+#   ISOLDE_PG_URL       postgresql://isolde@127.0.0.1:PORT/isolde (no password)
+#   ISOLDE_PG_PASSWORD  the user's password (random per start)
+#   ISOLDE_PG_CA        the certificate to verify the server with
+#   ISOLDE_PG_DIR       the data directory (for restarts and faults)
+# Runs as root (the server itself as the postgres user) or as any user
+# who can run initdb. Nothing outside DIR is touched.
+set -eu
+cmd=${1:?usage: postgres.sh start|stop DIR}
+D=${2:?usage: postgres.sh start|stop DIR}
+BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -n "$BIN" ] || { echo "postgres.sh: PostgreSQL is not installed (postgresql-15)" >&2; exit 2; }
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+free_port() {
+    while :; do
+        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000 ))
+        ss -ltn 2>/dev/null | grep -q ":$p " || { echo $p; return; }
+    done
+}
+
+start() {
+    mkdir -p "$D"
+    chmod 755 "$D"
+    [ "$(id -u)" = 0 ] && chown postgres:postgres "$D"
+    port=$(free_port)
+    pw=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+    as_pg "$BIN/initdb" -D "$D/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 -E UTF8 \
+        --locale=C.UTF-8 >"$D/initdb.log" 2>&1
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" \
+        -keyout "$D/data/server.key" -out "$D/data/server.crt" >/dev/null 2>&1
+    cp "$D/data/server.crt" "$D/ca.pem"
+    chmod 600 "$D/data/server.key"
+    [ "$(id -u)" = 0 ] && chown postgres:postgres "$D/data/server.key" "$D/data/server.crt"
+    cat >>"$D/data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$D'
+ssl = on
+ssl_cert_file = 'server.crt'
+ssl_key_file = 'server.key'
+wal_level = replica
+hot_standby = on
+max_connections = 200
+fsync = off
+synchronous_commit = off
+deadlock_timeout = 100ms
+full_page_writes = off
+CONF
+    echo "host replication postgres 127.0.0.1/32 trust" >>"$D/data/pg_hba.conf"
+    as_pg "$BIN/pg_ctl" -D "$D/data" -l "$D/server.log" -w start >/dev/null
+    as_pg "$BIN/psql" -h "$D" -p "$port" -U postgres -qAt -v ON_ERROR_STOP=1 <<SQL >/dev/null
+CREATE USER isolde PASSWORD '$pw';
+CREATE DATABASE isolde OWNER isolde;
+SQL
+    echo "export ISOLDE_PG_URL='postgresql://isolde@127.0.0.1:$port/isolde'"
+    echo "export ISOLDE_PG_PASSWORD='$pw'"
+    echo "export ISOLDE_PG_CA='$D/ca.pem'"
+    echo "export ISOLDE_PG_DIR='$D/data'"
+    echo "export ISOLDE_PG_BIN='$BIN'"
+}
+
+stop() {
+    [ -f "$D/data/postmaster.pid" ] && as_pg "$BIN/pg_ctl" -D "$D/data" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+case $cmd in
+start) start ;;
+stop) stop ;;
+*) echo "usage: postgres.sh start|stop DIR" >&2; exit 2 ;;
+esac
