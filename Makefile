@@ -190,14 +190,20 @@ demo: deps
 unit: tests
 	@sh tests/run-unit.sh $(BUILD)
 
-check: deps
+# What the driver tests need: the servers (tests/servers/ starts them) and
+# the client libraries the drivers link.
+SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-client openssl iproute2
+
+check:
+	@sh tools/deps.sh $(SERVER_PKGS)
 	$(MAKE) all tests
 	@sh tests/run-all.sh $(BUILD)
 
 # The whole suite under ASan and UBSan, in build-san (build-san-clang when
 # CC is clang: `make sanitize CC=clang` is sanitize-clang).
 SAN_BUILD ?= build-san$(if $(findstring clang,$(notdir $(CC))),-clang)
-sanitize: deps
+sanitize:
+	@sh tools/deps.sh $(SERVER_PKGS)
 	$(MAKE) BUILD=$(SAN_BUILD) OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	        LDFLAGS='-fsanitize=address,undefined' all tests
 	@ISOLDE_SANITIZE=1 sh tests/run-all.sh $(SAN_BUILD)

@@ -136,3 +136,17 @@ finish() {
     [ "$pass" -eq 0 ] && exit 77
     exit 0
 }
+
+# need_server VAR WHAT: the rest of the script talks to the server whose
+# URL is in $VAR (tests/servers/up.sh starts one); without it every case is
+# skipped, and under CI=true that is a failure.
+need_server() {
+    eval "_v=\${$1:-}"
+    [ -n "$_v" ] && return 0
+    if [ "${CI:-}" = true ]; then
+        test_case "$2 is configured" "echo '$1 is not set under CI=true (tests/servers/up.sh starts it)'; false"
+    else
+        test_skip "$2" "$1 is not set: no server (tests/servers/up.sh starts one)"
+    fi
+    finish
+}

@@ -3,7 +3,8 @@
 # order), the fuzz targets over their regression corpus and the seed files
 # (tests/fuzz-replay.sh), the check that calls go one way between lib/'s
 # folders, the conformance suite over $ISOLDE_SHARED (../shared), and the
-# randomized cross-check. One line per suite: "== NAME: ok (its closing count)",
+# randomized cross-check; first it starts the database servers the driver
+# tests use, unless the environment names them (tests/servers/). One line per suite: "== NAME: ok (its closing count)",
 # "skipped" (exit 77: nothing could run here) or "FAILED" after the suite's
 # output (each failure named); every suite's output is kept in
 # BUILD/test-logs/. Ends with the plain line "N passed, M failed" (suites).
@@ -23,6 +24,9 @@ run() { # name command...
         *) total_fail=$((total_fail + 1)); cat "$log"; echo "== $name: FAILED (exit $rc; log: $log)" ;;
     esac
 }
+# The database servers the driver tests use (tests/servers/up.sh).
+. tests/servers/up.sh
+trap servers_down EXIT
 run unit sh tests/run-unit.sh "$build"
 for t in tests/cli/*.sh; do
     [ -f "$t" ] || continue

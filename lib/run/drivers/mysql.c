@@ -55,26 +55,24 @@ static void txn_error(struct my_conn *c, run_txn *t, const char *what)
     sql_scrub(t->error, c->secret);
 }
 
-/* Run c->sql; 0 or the server's (or client's) error code. */
-static unsigned query(struct my_conn *c)
+/* Run sql; 0 or the server's (or client's) error code. */
+static unsigned query(struct my_conn *c, const char *sql)
 {
-    return mysql_real_query(c->my, c->sql, strlen(c->sql)) ? (mysql_errno(c->my) ? mysql_errno(c->my) : 1) : 0;
+    return mysql_real_query(c->my, sql, strlen(sql)) ? (mysql_errno(c->my) ? mysql_errno(c->my) : 1) : 0;
 }
 
 static int fail_txn(struct my_conn *c, run_txn *t, const char *what)
 {
     run_txn_clear_reads(t);
     txn_error(c, t, what);
-    snprintf(c->sql, sizeof c->sql, "ROLLBACK");
-    query(c);
+    query(c, "ROLLBACK");
     return RUN_FAIL;
 }
 
 static int my_begin(void *conn, run_txn *t)
 {
     struct my_conn *c = conn;
-    snprintf(c->sql, sizeof c->sql, "START TRANSACTION");
-    return query(c) ? fail_txn(c, t, "begin") : RUN_OK;
+    return query(c, "START TRANSACTION") ? fail_txn(c, t, "begin") : RUN_OK;
 }
 
 /* The read's row: its one value, or no row. */
@@ -109,7 +107,7 @@ static int my_step(void *conn, run_txn *t, uint32_t i)
     else
         snprintf(c->sql, sizeof c->sql, "INSERT INTO %s (k, v) VALUES (%lld, %lld) ON DUPLICATE KEY UPDATE v = VALUES(v)",
                  c->table, k, v);
-    if (query(c)) return fail_txn(c, t, m->f == RUN_R ? "read" : "write");
+    if (query(c, c->sql)) return fail_txn(c, t, m->f == RUN_R ? "read" : "write");
     if (m->f == RUN_R && read_row(c, t, i) < 0) return fail_txn(c, t, "read");
     return RUN_OK;
 }
@@ -117,8 +115,7 @@ static int my_step(void *conn, run_txn *t, uint32_t i)
 static int my_commit(void *conn, run_txn *t)
 {
     struct my_conn *c = conn;
-    snprintf(c->sql, sizeof c->sql, "COMMIT");
-    unsigned code = query(c);
+    unsigned code = query(c, "COMMIT");
     if (!code) return RUN_OK;
     if (code < CR_MIN_ERROR || code > CR_MAX_ERROR) return fail_txn(c, t, "commit");
     txn_error(c, t, "commit");
@@ -196,9 +193,9 @@ static int connect_to(const run_env *env, const char *url, struct my_conn *c, is
 }
 
 /* Run sql; -1 with err (what failed, the server's words) unless it worked. */
-static int run_sql(struct my_conn *c, const char *what, isolde_error *err)
+static int run_sql(struct my_conn *c, const char *sql, const char *what, isolde_error *err)
 {
-    if (!query(c)) return 0;
+    if (!query(c, sql)) return 0;
     char msg[512];
     snprintf(msg, sizeof msg, "%s", mysql_error(c->my));
     sql_scrub(msg, c->secret);
@@ -214,8 +211,9 @@ static int my_open(const run_env *env, int client, const char *url, void **out, 
         my_close(c);
         return -1;
     }
+    const char *init = ((const struct sql_config *)env->config)->init_sql;
     snprintf(c->sql, sizeof c->sql, "SET SESSION TRANSACTION ISOLATION LEVEL %s", sql_level_text(env->isolation));
-    if (run_sql(c, "set isolation", err) < 0) {
+    if (run_sql(c, c->sql, "set isolation", err) < 0 || (init && run_sql(c, init, "--init-sql", err) < 0)) {
         my_close(c);
         return -1;
     }
@@ -229,12 +227,12 @@ static int make_table(struct my_conn *c, const run_env *env, isolde_error *err)
 {
     const struct sql_config *cf = env->config;
     snprintf(c->sql, sizeof c->sql, "DROP TABLE IF EXISTS %s", c->table);
-    if (cf->fresh && run_sql(c, "drop table", err) < 0) return -1;
+    if (cf->fresh && run_sql(c, c->sql, "drop table", err) < 0) return -1;
     snprintf(c->sql, sizeof c->sql, "CREATE TABLE IF NOT EXISTS %s (k BIGINT PRIMARY KEY, v %s NOT NULL) ENGINE=InnoDB",
              c->table, c->list_append ? "TEXT" : "BIGINT");
-    if (run_sql(c, "create table", err) < 0) return -1;
+    if (run_sql(c, c->sql, "create table", err) < 0) return -1;
     snprintf(c->sql, sizeof c->sql, "SELECT 1 FROM %s LIMIT 1", c->table);
-    if (run_sql(c, "read table", err) < 0) return -1;
+    if (run_sql(c, c->sql, "read table", err) < 0) return -1;
     MYSQL_RES *res = mysql_store_result(c->my);
     int rows = res && mysql_num_rows(res) > 0;
     if (res) mysql_free_result(res);

@@ -208,7 +208,9 @@ static int pg_open(const run_env *env, int client, const char *url, void **out, 
     struct pg_conn *c = iso_xcalloc(1, sizeof *c);
     c->list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
     snprintf(c->begin, sizeof c->begin, "BEGIN ISOLATION LEVEL %s", sql_level_text(env->isolation));
-    if (connect_to(env, url, c, err) < 0 || prepare(c, table, err) < 0) {
+    const char *init = ((const struct sql_config *)env->config)->init_sql;
+    if (connect_to(env, url, c, err) < 0 || prepare(c, table, err) < 0 ||
+        (init && res_ok(c, PQexec(c->pg, init), "--init-sql", err) < 0)) {
         pg_close(c);
         return -1;
     }

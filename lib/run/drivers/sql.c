@@ -20,6 +20,9 @@ const run_option sql_options[SQL_N_OPTIONS] = {
         1),
     OPT("connect-timeout", ISOLDE_OPTION_INT, "S", "5", "give up one connection attempt after S seconds",
         connect_timeout_s, 1, 3600),
+    OPT("init-sql", ISOLDE_OPTION_STRING, "SQL", NULL,
+        "a statement each new connection runs first (e.g. SET SESSION innodb_snapshot_isolation=ON)", init_sql,
+        0, 0),
 };
 
 const char *sql_level_text(const char *level)

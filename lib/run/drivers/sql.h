@@ -13,9 +13,10 @@ struct sql_config {
     const char *table_prefix; /* [A-Za-z0-9_]{1,40}: tables PREFIXla, PREFIXrw */
     int fresh;                /* drop the tables first */
     long connect_timeout_s;
+    const char *init_sql;     /* run on each new connection, or NULL */
 };
 
-#define SQL_N_OPTIONS 3
+#define SQL_N_OPTIONS 4
 extern const run_option sql_options[SQL_N_OPTIONS];
 /* read-uncommitted, read-committed, repeatable-read, serializable. */
 extern const char *const sql_levels[];
