@@ -81,7 +81,7 @@ else
 endif
 
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
-        fuzz bench install clean deps
+        fuzz bench install clean deps print-pkgs
 all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
 
 $(BUILD)/%.o: %.c
@@ -179,8 +179,11 @@ $(BUILD)/fuzz/isolde-fuzz: $(FUZZ_TARGET_SRC) fuzz/fuzz.h $(BUILD)/libisolde.a
 
 tests: $(TESTS) $(TOOLS) $(BUILD)/isolde
 
+# What the build and the tests need on any machine.
+BASE_PKGS := build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev python3
+
 deps:
-	@sh tools/deps.sh
+	@sh tools/deps.sh $(BASE_PKGS)
 
 # deps first, then a fresh make: pkg-config sees what deps installed.
 demo: deps
@@ -194,8 +197,12 @@ unit: tests
 # the client libraries the drivers link.
 SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-client openssl iproute2
 
+# Every package any target installs, for .ci/run's one apt-get line.
+print-pkgs:
+	@echo $(BASE_PKGS) $(SERVER_PKGS) $(CLANG_PKGS)
+
 check:
-	@sh tools/deps.sh $(SERVER_PKGS)
+	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS)
 	$(MAKE) all tests
 	@sh tests/run-all.sh $(BUILD)
 
@@ -203,7 +210,7 @@ check:
 # CC is clang: `make sanitize CC=clang` is sanitize-clang).
 SAN_BUILD ?= build-san$(if $(findstring clang,$(notdir $(CC))),-clang)
 sanitize:
-	@sh tools/deps.sh $(SERVER_PKGS)
+	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS)
 	$(MAKE) BUILD=$(SAN_BUILD) OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	        LDFLAGS='-fsanitize=address,undefined' all tests
 	@ISOLDE_SANITIZE=1 sh tests/run-all.sh $(SAN_BUILD)
@@ -212,7 +219,7 @@ sanitize:
 # built with clang. CLANG_PKGS: clang and its sanitizer / libFuzzer runtime.
 CLANG_PKGS := clang libclang-rt-dev
 sanitize-clang:
-	@sh tools/deps.sh $(CLANG_PKGS)
+	@sh tools/deps.sh $(BASE_PKGS) $(CLANG_PKGS)
 	@$(MAKE) --no-print-directory sanitize CC=clang
 
 # libFuzzer targets (fuzz/fuzz.h lists them; isolde-fuzz -list), built with
@@ -231,7 +238,7 @@ FUZZ_TARGETS ?=
 FUZZ_OPT     := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=all
 fuzz:
-	@sh tools/deps.sh $(CLANG_PKGS)
+	@sh tools/deps.sh $(BASE_PKGS) $(CLANG_PKGS)
 	@sh fuzz/run.sh probe $(FUZZ_CC) $(FUZZ_BUILD)
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT='$(FUZZ_OPT)' \
 	        LDFLAGS='-fsanitize=address,undefined' $(FUZZ_BUILD)/fuzz/isolde-fuzz

@@ -1,10 +1,9 @@
 #!/bin/sh
-# Installs the Debian packages the build needs, when missing, and those
-# named as arguments (make check and sanitize: the database servers the
-# driver tests start and their client libraries; make fuzz and
-# sanitize-clang: clang and its sanitizer and libFuzzer runtime).
+# Installs the Debian packages named as arguments, when missing (the
+# Makefile names them: BASE_PKGS for the build, SERVER_PKGS for the
+# driver tests, CLANG_PKGS for clang's sanitizers and libFuzzer).
 need=""
-for p in build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev python3 "$@"; do
+for p in "$@"; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 [ -z "$need" ] && exit 0
