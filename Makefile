@@ -51,8 +51,9 @@ CHECKER_SRC  := $(CORE_SRC) $(HISTORY_SRC) $(GRAPH_SRC) $(CHECK_SRC) $(REPORT_SR
 GEN_SRC      := $(sort $(wildcard lib/gen/*.c))
 SIM_SRC      := $(sort $(wildcard lib/sim/*.c))
 RECORD_SRC   := $(sort $(wildcard lib/record/*.c))
+NEMESIS_SRC  := $(sort $(wildcard lib/nemesis/*.c))
 RUN_SRC      := $(sort $(wildcard lib/run/*.c lib/run/drivers/*.c))
-RUNNER_SRC   := $(GEN_SRC) $(SIM_SRC) $(RECORD_SRC) $(RUN_SRC)
+RUNNER_SRC   := $(GEN_SRC) $(SIM_SRC) $(RECORD_SRC) $(NEMESIS_SRC) $(RUN_SRC)
 LIB_SRC  := $(CHECKER_SRC) $(RUNNER_SRC)
 CLI_SRC  := $(sort $(wildcard src/*.c))
 # Unit tests mirror lib/'s folders: tests/unit/<folder>/test_x.c builds to

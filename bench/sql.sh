@@ -12,6 +12,7 @@ loop=$build/bench/sql_loop
 [ -x "$loop" ] || { echo "sql: $loop not built"; exit 1; }
 . tests/servers/up.sh
 trap servers_down EXIT
+trap 'exit 130' INT TERM # the EXIT trap stops the servers
 n=6000 clients=10 keys=64
 status=0
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }

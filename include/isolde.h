@@ -322,6 +322,23 @@ typedef struct isolde_run_opts {
     /* called about ten times a second from the runner's thread */
     void (*progress)(void *arg, long done, long total, double seconds);
     void *progress_arg;
+    /* Faults: a nemesis beside the clients, on a schedule drawn from the
+     * seed, each fault and heal an op of the process "nemesis" in the
+     * history; everything is healed before the final reads. */
+    const char *nemesis;      /* kinds, comma-separated: command, kill, pause; NULL: none */
+    double fault_every;       /* mean seconds between faults (each wait 0.5x..1.5x); 5 */
+    double fault_for;         /* seconds a fault lasts before it is healed; 2 */
+    const char *fault_cmd, *heal_cmd; /* command: the fault and the heal (sh -c) */
+    const char *restart_cmd;  /* kill: how the server comes back (sh -c) */
+    const char *pid_file;     /* kill, pause: the server's pid, its first line */
+    long pid;                 /* or the pid itself */
+    /* A statement that has not answered after this many milliseconds is
+     * given up (the connection is closed: fail before COMMIT, info during
+     * it); 0: wait as long as the database takes. */
+    long txn_timeout_ms;
+    /* No transaction starts after this many seconds (then the final
+     * reads); 0: as many as txns says. */
+    double time_limit;
 } isolde_run_opts;
 
 /* Why transactions failed or ended unknown: a class as the history
@@ -337,6 +354,7 @@ typedef struct isolde_run_reason {
 typedef struct isolde_run_stats {
     long ok, fail, info; /* transactions by outcome, final reads included */
     double seconds;      /* wall time of the run */
+    long faults;         /* faults the nemesis injected (healed ones and not) */
     int n_reasons;       /* the first ISOLDE_RUN_MAX_REASONS reasons seen; any
                             later kind is counted as "other" in the last */
     isolde_run_reason reasons[ISOLDE_RUN_MAX_REASONS];

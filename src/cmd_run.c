@@ -88,6 +88,22 @@ static const cli_opt run_opts[] = {
     {0, "seed", CLI_LONG, R(seed), "N", "random seed (1)", 0, 9e18, NULL, 0},
     {0, "reconnect", CLI_LONG, R(reconnect), "MS", "keep trying to connect for MS (30000)", 0, INT_MAX, NULL,
      0},
+    {0, "time-limit", CLI_DOUBLE, R(o.time_limit), "S", "start no transaction after S seconds (0: none)", 0,
+     1e9, NULL, 0},
+    {0, "nemesis", CLI_STRING, R(o.nemesis), "K,K", "faults beside the clients: command, kill, pause", 0, 0,
+     NULL, 0},
+    {0, "fault-every", CLI_DOUBLE, R(o.fault_every), "S", "mean seconds between faults (5)", 0.001, 1e6, NULL, 0},
+    {0, "fault-for", CLI_DOUBLE, R(o.fault_for), "S", "seconds each fault lasts before its heal (2)", 0, 1e6,
+     NULL, 0},
+    {0, "fault", CLI_STRING, R(o.fault_cmd), "CMD", "command nemesis: the fault (sh -c)", 0, 0, NULL, 0},
+    {0, "heal", CLI_STRING, R(o.heal_cmd), "CMD", "command nemesis: the heal (sh -c)", 0, 0, NULL, 0},
+    {0, "restart", CLI_STRING, R(o.restart_cmd), "CMD", "kill nemesis: how the server comes back (sh -c)", 0,
+     0, NULL, 0},
+    {0, "pid-file", CLI_STRING, R(o.pid_file), "F", "kill and pause nemeses: the server's pid file", 0, 0, NULL,
+     0},
+    {0, "pid", CLI_LONG, R(o.pid), "N", "kill and pause nemeses: the server's pid", 1, 4194304, NULL, 0},
+    {0, "txn-timeout", CLI_LONG, R(o.txn_timeout_ms), "MS",
+     "give up a statement unanswered after MS (0: wait)", 0, INT_MAX, NULL, 0},
     {'o', "output", CLI_STRING, R(output), "FILE",
      "the history, JSON lines (default: isolde-BACKEND-DATE-TIME.jsonl here)", 0, 0, NULL, 0},
 };
@@ -288,6 +304,7 @@ static void summary(const struct run_cli *r, const isolde_run_stats *st, const c
         if (why->info) fprintf(out, " %ld info", why->info);
     }
     if (st->n_reasons) fputc('\n', out);
+    if (r->o.nemesis) fprintf(out, "faults: %ld (%s)\n", st->faults, r->o.nemesis);
     fprintf(out, "history: %s%s\n", path, stop_flag ? " (interrupted)" : "");
     fflush(out);
 }

@@ -27,6 +27,7 @@ run() { # name command...
 # The database servers the driver tests use (tests/servers/up.sh).
 . tests/servers/up.sh
 trap servers_down EXIT
+trap 'exit 130' INT TERM # the EXIT trap stops the servers
 run unit sh tests/run-unit.sh "$build"
 for t in tests/cli/*.sh; do
     [ -f "$t" ] || continue

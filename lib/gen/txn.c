@@ -55,6 +55,7 @@ void run_txn_clear_reads(run_txn *t)
 {
     t->n_res = t->n_text = 0;
     t->error[0] = t->err_class[0] = t->err_code[0] = '\0';
+    t->reconnect = 0;
     for (uint32_t i = 0; i < t->n; i++) {
         t->mops[i].nil = 1;
         t->mops[i].text = 0;

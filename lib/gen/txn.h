@@ -45,6 +45,8 @@ typedef struct run_txn {
     char err_class[32]; /* the kind of failure (serialization-failure,
                            deadlock, connection, ...); "" if not given */
     char err_code[16];  /* the database's own code (40001, 1213); or "" */
+    uint8_t reconnect;  /* the connection is gone: the runner opens a new
+                           one before the next transaction (after a fail) */
 } run_txn;
 
 /* Say why t failed or ended unknown: its class, the database's code (or

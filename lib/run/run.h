@@ -6,10 +6,11 @@
  *
  *   runner.c     clients as threads or forked processes, reconnecting
  *                until the run's deadline; the final reads
+ *   nemesis.c    the nemesis thread: faults on a seeded schedule, recorded
  *   config.c     a backend's config from its option table
  *   drivers/     one file per database backend, and their table
  *
- * Rule: run/ may include drivers/, record/, gen/, sim/, history/ and
+ * Rule: run/ may include drivers/, nemesis/, record/, gen/, sim/, history/ and
  * core/; nothing below it includes run/.
  */
 #ifndef ISO_RUN_RUN_H

@@ -10,7 +10,7 @@
  * history in one copy, so the file's order is the index order. A
  * completion is in the file before its client goes on: a SIGKILL leaves a
  * complete prefix. After an info the client reconnects under a new
- * process id; a connection that cannot be opened is tried again until the
+ * process id (after a fail whose connection is gone, under the same one); a connection that cannot be opened is tried again until the
  * run's reconnect deadline, so a database that restarts does not end the
  * run. When every client is done, the runner reads every key with a
  * connection of its own. A run in which no transaction got an answer (ok
@@ -38,6 +38,8 @@
 #include "history/history.h"
 #include "run/drivers/driver.h"
 #include "run/drivers/url.h"
+#include "nemesis/nemesis.h"
+#include "run/nemesis.h"
 #include "record/hist.h"
 #include "record/record.h"
 #include "run/run.h"
@@ -83,6 +85,8 @@ void isolde_run_opts_init(isolde_run_opts *o)
     o->read_ratio = 0.5;
     o->seed = 1;
     o->reconnect_ms = 30000;
+    o->fault_every = 5;
+    o->fault_for = 2;
 }
 
 static void fail_locked(struct shared *sh, const char *fmt, const char *arg)
@@ -163,7 +167,9 @@ static char *close_line(char *p, const struct time_text *tm, const iso_buf *node
 static char *invoke_locked(struct client *c, int i, char *p, const struct time_text *tm)
 {
     struct shared *sh = c->x->sh;
-    int go = !sh->stop && !external_stop(c->x->o) &&
+    const isolde_run_opts *o = c->x->o;
+    int late = !c->final && o->time_limit > 0 && iso_now() - sh->t0 >= o->time_limit;
+    int go = !sh->stop && !external_stop(o) && !late &&
              (c->final ? sh->gen->final(&sh->g, &c->t) : sh->gen->next(&sh->g, &c->t));
     if (!go) return NULL;
     p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process);
@@ -306,11 +312,13 @@ static void client_loop(struct ctx *x, int64_t process, int final)
     void *conn;
     int go = open_conn(x, &conn) == 0 && next_txn(&c);
     while (go) { /* gen_next and gen_final leave t's reads clear */
-        int outcome = x->drv->txn(conn, &c.t);
-        go = complete(&c, outcome);
-        if (outcome != RUN_INFO) continue;
+        int outcome = x->drv->txn(conn, &c.t), lost = c.t.reconnect;
+        go = complete(&c, outcome); /* after a fail, t is the next one */
+        if (outcome != RUN_INFO && !lost) continue;
         x->drv->close(conn);
-        go = open_conn(x, &conn) == 0 && next_txn(&c);
+        conn = NULL;
+        if (outcome == RUN_INFO) go = open_conn(x, &conn) == 0 && next_txn(&c);
+        else go = go && open_conn(x, &conn) == 0;
     }
     if (conn) x->drv->close(conn);
     run_txn_release(&c.t);
@@ -465,6 +473,34 @@ static void shared_free(struct shared *sh)
     munmap(sh, sizeof *sh);
 }
 
+/* A nemesis op, in index order like every other (run_nemesis_record); its
+ * buffer is sized before the lock is taken. */
+static void record_nemesis(void *arg, const char *f, const char *value, int completion)
+{
+    struct shared *sh = arg;
+    iso_buf b = {0};
+    (void)completion;
+    ISO_GROW(b.p, b.cap, strlen(f) + strlen(value) + 256);
+    pthread_mutex_lock(&sh->lock);
+    rec_op op = {sh->next_index++, ISO_OP_INFO, "nemesis", 0, f, value, now_locked(sh), NULL};
+    rec_op_line(&b, &op);
+    emit(sh, b.p, b.p + b.n, 1);
+    pthread_mutex_unlock(&sh->lock);
+    iso_buf_free(&b);
+}
+
+/* The clients beside the nemesis, which is stopped (everything healed)
+ * when they are done. */
+static int run_faulted(struct ctx *x, int *nomem, isolde_error *err)
+{
+    run_nemesis *nem;
+    if (run_nemesis_start(&nem, x->o, record_nemesis, x->sh, err) < 0) return -1;
+    if (x->o->processes) run_processes(x, x->o->clients);
+    else run_threads(x, x->o->clients);
+    x->sh->st.faults = run_nemesis_stop(nem, nomem);
+    return 0;
+}
+
 /* The clients, then the final reads, into the history file fd. */
 static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde_run_stats *st,
                        isolde_error *err)
@@ -474,8 +510,13 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     struct shared *sh = shared_new(o, fd);
     if (!sh) return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot map shared memory: %s", strerror(errno));
     struct ctx x = {o, drv, env, sh, iso_guard_current(), 0};
-    if (o->processes) run_processes(&x, o->clients);
-    else run_threads(&x, o->clients);
+    int nem_nomem = 0;
+    if (run_faulted(&x, &nem_nomem, err) < 0) {
+        hist_close(&sh->hist);
+        shared_free(sh);
+        return -1;
+    }
+    if (nem_nomem) fail_locked(sh, "%s", "the nemesis ran out of memory");
     if (!sh->stop && !external_stop(o)) guarded_client(&x, sh->next_process++, 1);
     if (hist_close(&sh->hist) < 0 && !sh->failed)
         fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
@@ -484,7 +525,7 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
                         "was: %s", sh->first_info);
     *st = sh->st;
     st->seconds = iso_now() - sh->t0;
-    int nomem = sh->nomem;
+    int nomem = sh->nomem || nem_nomem;
     int rc = sh->failed ? iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "%s", sh->errmsg) : 0;
     shared_free(sh);
     if (nomem) iso_guard_raise(); /* the memory the clients held goes with the guard */
@@ -522,6 +563,16 @@ static int isolation_of(const run_driver *d, const isolde_run_opts *o, const cha
     return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs at %s, not '%s'", d->pub.name, list, want);
 }
 
+/* The faults asked for can be made (before anything touches the database). */
+static int check_nemesis(const run_driver *d, const isolde_run_opts *o, isolde_error *err)
+{
+    const nem_kind *kinds[8];
+    if (!o->nemesis || !*o->nemesis) return 0;
+    if (d->run)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs its own clients: no --nemesis", d->pub.name);
+    return nem_parse(o, kinds, 8, err) < 0 ? -1 : 0;
+}
+
 struct run_call {
     const isolde_run_opts *user;
     isolde_run_stats *st;
@@ -541,7 +592,7 @@ static int run(void *arg, isolde_error *err)
     if (drv->pub.url_help && !o.n_urls)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s needs --url (%s)", drv->pub.name, drv->pub.url_help);
     run_env env = {&o, NULL, NULL};
-    if (isolation_of(drv, &o, &env.isolation, err)) return -1;
+    if (isolation_of(drv, &o, &env.isolation, err) || check_nemesis(drv, &o, err)) return -1;
     void *config = run_config(drv, &o, err);
     if (!config) return -1;
     env.config = config;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/servers/postgres.sh start DIR | stop DIR -- a PostgreSQL 15 server
+# tests/servers/postgres.sh start|restart|stop DIR -- a PostgreSQL 15 server
 # on loopback for the tests, in DIR (made if missing), with TLS (a
 # self-signed certificate for 127.0.0.1: DIR/ca.pem) and password
 # authentication over TCP for the user isolde, database isolde.
@@ -7,7 +7,8 @@
 #   ISOLDE_PG_URL       postgresql://isolde@127.0.0.1:PORT/isolde (no password)
 #   ISOLDE_PG_PASSWORD  the user's password (random per start)
 #   ISOLDE_PG_CA        the certificate to verify the server with
-#   ISOLDE_PG_DIR       the data directory (for restarts and faults)
+#   ISOLDE_PG_DIR       the data directory (its postmaster.pid: for faults)
+#   ISOLDE_PG_HOME      DIR (for `postgres.sh restart DIR` after a kill)
 # Runs as root (the server itself as the postgres user) or as any user
 # who can run initdb. Nothing outside DIR is touched.
 set -eu
@@ -48,7 +49,6 @@ wal_level = replica
 hot_standby = on
 max_connections = 200
 fsync = off
-synchronous_commit = off
 deadlock_timeout = 100ms
 full_page_writes = off
 CONF
@@ -63,6 +63,16 @@ SQL
     echo "export ISOLDE_PG_CA='$D/ca.pem'"
     echo "export ISOLDE_PG_DIR='$D/data'"
     echo "export ISOLDE_PG_BIN='$BIN'"
+    echo "export ISOLDE_PG_HOME='$D'"
+}
+
+# After a crash (the kill nemesis): start again. A killed postmaster can
+# stay a zombie where PID 1 reaps no orphans, and PostgreSQL takes its pid
+# in postmaster.pid for a live server; the processes are gone (the kill
+# nemesis waits for that), so the lock file is stale.
+restart() {
+    rm -f "$D/data/postmaster.pid" "$D"/.s.PGSQL.*.lock
+    as_pg "$BIN/pg_ctl" -D "$D/data" -l "$D/server.log" -w start >/dev/null
 }
 
 stop() {
@@ -71,6 +81,7 @@ stop() {
 
 case $cmd in
 start) start ;;
+restart) restart ;;
 stop) stop ;;
-*) echo "usage: postgres.sh start|stop DIR" >&2; exit 2 ;;
+*) echo "usage: postgres.sh start|restart|stop DIR" >&2; exit 2 ;;
 esac

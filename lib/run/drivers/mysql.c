@@ -63,8 +63,10 @@ static unsigned query(struct my_conn *c, const char *sql)
 
 static int fail_txn(struct my_conn *c, run_txn *t, const char *what)
 {
+    unsigned code = mysql_errno(c->my);
     run_txn_clear_reads(t);
     txn_error(c, t, what);
+    t->reconnect = code >= CR_MIN_ERROR && code <= CR_MAX_ERROR;
     query(c, "ROLLBACK");
     return RUN_FAIL;
 }
@@ -181,6 +183,11 @@ static int connect_to(const run_env *env, const char *url, struct my_conn *c, is
     if (!(c->my = mysql_init(NULL))) return connect_fail(c, url, "out of memory", err);
     unsigned timeout = (unsigned)cf->connect_timeout_s;
     mysql_optionsv(c->my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    if (env->o->txn_timeout_ms > 0) { /* whole seconds: what the library takes */
+        unsigned s = (unsigned)((env->o->txn_timeout_ms + 999) / 1000);
+        mysql_optionsv(c->my, MYSQL_OPT_READ_TIMEOUT, &s);
+        mysql_optionsv(c->my, MYSQL_OPT_WRITE_TIMEOUT, &s);
+    }
     tls_options(c->my, &u);
     if (!mysql_real_connect(c->my, u.host, u.user, c->secret[0] ? c->secret : NULL, u.db,
                             (unsigned)(u.port ? u.port : 3306), NULL, 0)) {

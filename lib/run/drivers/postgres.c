@@ -15,6 +15,7 @@
  */
 #ifdef ISO_HAVE_LIBPQ
 #include <libpq-fe.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,57 @@
 #include "run/drivers/url.h"
 
 struct pg_conn {
-    PGconn *pg;
+    PGconn *pg;               /* NULL once given up (a statement timed out) */
+    long timeout_ms;          /* --txn-timeout: per statement; 0: none */
+    int timed_out;            /* the last statement did not answer in time */
     int list_append;
     char begin[64];           /* BEGIN ISOLATION LEVEL ... */
     char secret[128];         /* the URL's password, scrubbed from messages */
 };
+
+/* Wait for the connection's socket, at most the statement's time left. */
+static int readable(struct pg_conn *c, double deadline)
+{
+    struct pollfd p = {PQsocket(c->pg), POLLIN, 0};
+    int ms = -1;
+    if (c->timeout_ms > 0) {
+        double left = deadline - iso_now();
+        if (left <= 0) return 0;
+        ms = (int)(left * 1000) + 1;
+    }
+    int rc;
+    while ((rc = poll(&p, 1, ms)) < 0) {}
+    return rc;
+}
+
+/* The last result of the statement just sent (sent: whether it went),
+ * waiting at most the statement timeout; NULL when the connection failed
+ * or the time ran out (c->timed_out: then the connection is given up, its
+ * state unknown). */
+static PGresult *pg_do(struct pg_conn *c, int sent)
+{
+    c->timed_out = 0;
+    if (!sent) return NULL;
+    double deadline = iso_now() + (double)c->timeout_ms / 1000.0;
+    PGresult *last = NULL;
+    for (PGresult *r;;) {
+        while (PQisBusy(c->pg)) {
+            int rc = readable(c, deadline);
+            if (rc == 0) c->timed_out = 1;
+            if (rc <= 0 || !PQconsumeInput(c->pg)) {
+                PQclear(last);
+                PQfinish(c->pg);
+                c->pg = NULL;
+                return NULL;
+            }
+        }
+        if (!(r = PQgetResult(c->pg))) return last;
+        PQclear(last);
+        last = r;
+    }
+}
+
+static PGresult *pg_exec(struct pg_conn *c, const char *sql) { return pg_do(c, c->pg && PQsendQuery(c->pg, sql)); }
 
 /* The SQLSTATEs with a class of their own; the rest by their first two
  * characters (08 connection, 57 operator intervention), or "error". */
@@ -55,7 +102,10 @@ static void txn_error(struct pg_conn *c, run_txn *t, PGresult *res, const char *
 {
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-    run_txn_error(t, class_of(state), state, "%s: %s", what, msg ? msg : PQerrorMessage(c->pg));
+    if (c->timed_out)
+        run_txn_error(t, "timeout", NULL, "%s: no answer in %ld ms", what, c->timeout_ms);
+    else
+        run_txn_error(t, class_of(state), state, "%s: %s", what, msg ? msg : PQerrorMessage(c->pg));
     sql_scrub(t->error, c->secret);
 }
 
@@ -72,14 +122,15 @@ static int fail_txn(struct pg_conn *c, run_txn *t, PGresult *res, const char *wh
     run_txn_clear_reads(t);
     txn_error(c, t, res, what);
     PQclear(res);
-    if (PQstatus(c->pg) == CONNECTION_OK) PQclear(PQexec(c->pg, "ROLLBACK"));
+    if (PQstatus(c->pg) == CONNECTION_OK) PQclear(pg_exec(c, "ROLLBACK"));
+    t->reconnect = PQstatus(c->pg) != CONNECTION_OK;
     return RUN_FAIL;
 }
 
 static int pg_begin(void *conn, run_txn *t)
 {
     struct pg_conn *c = conn;
-    PGresult *res = PQexec(c->pg, c->begin);
+    PGresult *res = pg_exec(c, c->begin);
     if (!ok_status(res)) return fail_txn(c, t, res, "begin");
     PQclear(res);
     return RUN_OK;
@@ -106,7 +157,8 @@ static int pg_step(void *conn, run_txn *t, uint32_t i)
     snprintf(value, sizeof value, "%lld", (long long)m->value);
     const char *params[2] = {key, value};
     int read = m->f == RUN_R;
-    PGresult *res = PQexecPrepared(c->pg, read ? "r" : "w", read ? 1 : 2, params, NULL, NULL, 0);
+    PGresult *res = pg_do(c, c->pg && PQsendQueryPrepared(c->pg, read ? "r" : "w", read ? 1 : 2, params, NULL,
+                                                          NULL, 0));
     if (!ok_status(res)) return fail_txn(c, t, res, read ? "read" : "write");
     if (read) read_result(c, res, t, i);
     PQclear(res);
@@ -116,7 +168,7 @@ static int pg_step(void *conn, run_txn *t, uint32_t i)
 static int pg_commit(void *conn, run_txn *t)
 {
     struct pg_conn *c = conn;
-    PGresult *res = PQexec(c->pg, "COMMIT");
+    PGresult *res = pg_exec(c, "COMMIT");
     if (ok_status(res) && strcmp(PQcmdStatus(res), "COMMIT") == 0) {
         PQclear(res);
         return RUN_OK;
@@ -208,6 +260,7 @@ static int pg_open(const run_env *env, int client, const char *url, void **out, 
     struct pg_conn *c = iso_xcalloc(1, sizeof *c);
     c->list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
     snprintf(c->begin, sizeof c->begin, "BEGIN ISOLATION LEVEL %s", sql_level_text(env->isolation));
+    c->timeout_ms = env->o->txn_timeout_ms;
     const char *init = ((const struct sql_config *)env->config)->init_sql;
     if (connect_to(env, url, c, err) < 0 || prepare(c, table, err) < 0 ||
         (init && res_ok(c, PQexec(c->pg, init), "--init-sql", err) < 0)) {

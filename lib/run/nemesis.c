@@ -1,0 +1,123 @@
+/*
+ * run/nemesis.c -- a run's nemesis thread: faults of the kinds the run
+ * asks for (nemesis/), on a schedule drawn from the seed -- a wait of 0.5
+ * to 1.5 times --fault-every, the fault, --fault-for seconds, its heal --
+ * each start and each stop recorded as two ops of the process "nemesis",
+ * its invocation and its completion, both :info as Jepsen writes them.
+ * The invariant: when run_nemesis_stop returns, no fault is on (a fault
+ * in force is healed first), so the final reads see the whole database.
+ */
+#include <pthread.h>
+#include <time.h>
+#include "gen/txn.h"
+#include "nemesis/nemesis.h"
+#include "run/nemesis.h"
+
+#define MAX_KINDS 8
+
+struct run_nemesis {
+    const isolde_run_opts *o;
+    const nem_kind *kinds[MAX_KINDS];
+    int n_kinds;
+    nem_ctx ctx;
+    uint64_t rng;
+    run_nemesis_record record;
+    void *arg;
+    struct iso_guard *guard;
+    pthread_t tid;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop, nomem, running;
+    long faults;
+    iso_buf value;
+};
+
+/* Wait s seconds, or until stopped; 1 when stopped. */
+static int wait_for(struct run_nemesis *n, double s)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    long long ns = until.tv_nsec + (long long)(s * 1e9);
+    until.tv_sec += (time_t)(ns / 1000000000);
+    until.tv_nsec = (long)(ns % 1000000000);
+    pthread_mutex_lock(&n->mu);
+    while (!n->stop && pthread_cond_timedwait(&n->cv, &n->mu, &until) == 0) {}
+    int stop = n->stop;
+    pthread_mutex_unlock(&n->mu);
+    return stop;
+}
+
+/* Start (or stop) a fault of kind k, recording both ops. */
+static void act(struct run_nemesis *n, const nem_kind *k, int start)
+{
+    const char *f = start ? k->start_f : k->stop_f;
+    n->record(n->arg, f, "null", 0);
+    n->value.n = 0;
+    (start ? k->start : k->stop)(&n->ctx, &n->value);
+    n->record(n->arg, f, iso_buf_cstr(&n->value), 1);
+}
+
+static void schedule(void *arg)
+{
+    struct run_nemesis *n = arg;
+    const isolde_run_opts *o = n->o;
+    for (;;) {
+        double wait = o->fault_every * (0.5 + (double)rng_below(&n->rng, 1u << 20) / (double)(1u << 20));
+        if (wait_for(n, wait)) return;
+        const nem_kind *k = n->kinds[rng_below(&n->rng, (uint32_t)n->n_kinds)];
+        act(n, k, 1);
+        n->faults++;
+        int stopped = wait_for(n, o->fault_for);
+        act(n, k, 0);
+        if (stopped) return;
+    }
+}
+
+static void *thread(void *arg)
+{
+    struct run_nemesis *n = arg;
+    if (iso_guard_enter(n->guard, schedule, n) != 0) n->nomem = 1;
+    return NULL;
+}
+
+int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, run_nemesis_record record, void *arg,
+                      isolde_error *err)
+{
+    *out = NULL;
+    const nem_kind *kinds[MAX_KINDS];
+    int n_kinds = nem_parse(o, kinds, MAX_KINDS, err);
+    if (n_kinds <= 0) return n_kinds;
+    if (!(o->fault_every > 0) || !(o->fault_for >= 0))
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--fault-every must be > 0 and --fault-for >= 0");
+    struct run_nemesis *n = iso_xcalloc(1, sizeof *n);
+    *n = (struct run_nemesis){.o = o, .n_kinds = n_kinds, .ctx = {.o = o}, .rng = o->seed ^ 0x6e656d65736973ull,
+                              .record = record, .arg = arg, .guard = iso_guard_current()};
+    for (int i = 0; i < n_kinds; i++) n->kinds[i] = kinds[i];
+    pthread_mutex_init(&n->mu, NULL);
+    pthread_cond_init(&n->cv, NULL);
+    n->running = pthread_create(&n->tid, NULL, thread, n) == 0;
+    if (!n->running) {
+        run_nemesis_stop(n, NULL);
+        return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot start the nemesis thread");
+    }
+    *out = n;
+    return 0;
+}
+
+long run_nemesis_stop(run_nemesis *n, int *nomem)
+{
+    if (!n) return 0;
+    pthread_mutex_lock(&n->mu);
+    n->stop = 1;
+    pthread_cond_signal(&n->cv);
+    pthread_mutex_unlock(&n->mu);
+    if (n->running) pthread_join(n->tid, NULL);
+    long faults = n->faults;
+    if (nomem) *nomem = n->nomem;
+    pthread_cond_destroy(&n->cv);
+    pthread_mutex_destroy(&n->mu);
+    nem_ctx_free(&n->ctx);
+    iso_buf_free(&n->value);
+    iso_free(n);
+    return faults;
+}
