@@ -339,6 +339,13 @@ typedef struct isolde_run_opts {
     /* No transaction starts after this many seconds (then the final
      * reads); 0: as many as txns says. */
     double time_limit;
+    /* Endpoints for read-only transactions (a replica): client i sends
+     * its transactions without writes to read_urls[i % n_read_urls], at
+     * the backend's level for them (PostgreSQL: REPEATABLE READ for
+     * SERIALIZABLE, which a hot standby refuses), and the history records
+     * each op's node and level. NULL / 0: every transaction to urls. */
+    const char *const *read_urls;
+    size_t n_read_urls;
 } isolde_run_opts;
 
 /* Why transactions failed or ended unknown: a class as the history

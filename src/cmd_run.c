@@ -42,7 +42,7 @@ struct run_cli {
     cli_check check;
     const char *output;
     long txns, keys, writes_per_key, txn_length, seed, reconnect, clients;
-    const char *urls[MAX_URLS];
+    const char *urls[MAX_URLS], *read_urls[MAX_URLS];
     char *backend_opts[MAX_BACKEND_OPTS]; /* "name=value", ours */
     size_t n_backend_opts;
 };
@@ -55,6 +55,14 @@ static int set_workload(void *at, const char *v)
         return 0;
     fprintf(stderr, "isolde run: unknown workload '%s'\n", v);
     return -1;
+}
+
+static int add_read_url(void *at, const char *v)
+{
+    isolde_run_opts *o = at;
+    if (o->n_read_urls == MAX_URLS) return fprintf(stderr, "isolde run: at most %d --read-url\n", MAX_URLS), -1;
+    ((const char **)o->read_urls)[o->n_read_urls++] = v;
+    return 0;
 }
 
 static int add_url(void *at, const char *v)
@@ -76,6 +84,8 @@ static const cli_opt run_opts[] = {
     {0, "fork", CLI_FLAG, R(o.processes), NULL, "clients as forked processes, not threads", 0, 0, NULL, 1},
     {0, "url", CLI_CALL, R(o), "U", "an endpoint; several spread the clients over them (see the backend)",
      0, 0, add_url, 0},
+    {0, "read-url", CLI_CALL, R(o), "U", "an endpoint for read-only transactions (a replica); repeatable",
+     0, 0, add_read_url, 0},
     {'i', "isolation", CLI_STRING, R(o.isolation), "L", "the isolation level asked of the database", 0, 0,
      NULL, 0},
     {0, "keys", CLI_LONG, R(keys), "N", "hot keys in the pool (8)", 1, 1024, NULL, 0},
@@ -221,6 +231,7 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
     r->o.backend = argv[1];
     r->txns = r->keys = r->writes_per_key = r->txn_length = r->seed = r->reconnect = r->clients = -1;
     r->o.urls = r->urls;
+    r->o.read_urls = r->read_urls;
     cli_table t[2] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_check_table(&r->check)};
     const char **pos = malloc((size_t)argc * sizeof *pos);
     int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "run", t, 2, backend_option, r, pos, &n_pos);

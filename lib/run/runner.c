@@ -66,6 +66,7 @@ struct ctx {
     const isolde_run_opts *o;
     const run_driver *drv;
     const run_env *env;
+    const run_env *read_env; /* --read-url's connections, or NULL */
     struct shared *sh;
     struct iso_guard *guard; /* the run's: every client loop runs under it */
     int client;
@@ -129,8 +130,16 @@ struct client {
     size_t inv_off, n_inv; /* t's value as its invocation recorded it */
     uint32_t null_at[RUN_MAX_MOPS]; /* where each read's null is in it */
     iso_buf err_tail; /* a completion's ,"error":"..."}\n; empty if none */
-    iso_buf node;     /* ,"node":"host:port" on every line; empty if the
-                         endpoint names no node */
+    struct endpoint {
+        const run_env *env;
+        const char *url;
+        void *conn;   /* NULL until opened */
+        iso_buf node; /* ,"node":"host:port" on every line of its
+                         transactions (and ,"isolation":L with --read-url);
+                         empty if the endpoint names no node */
+    } ep[2];          /* 0: every transaction; 1: --read-url's, read-only ones */
+    int n_ep, at;     /* at: the endpoint of the transaction in t */
+    size_t node_max;  /* the longest node text */
 };
 
 /* Room a buffer keeps after its completion value: the time, and a whole
@@ -161,6 +170,13 @@ static char *close_line(char *p, const struct time_text *tm, const iso_buf *node
     return p + 2;
 }
 
+static int has_writes(const run_txn *t)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->mops[i].f != RUN_R) return 1;
+    return 0;
+}
+
 /* Take the next transaction and write its invocation line at p, in buf[i]
  * (lock held; LINE_ROOM there). Returns the line's end, or NULL when there
  * is no transaction. */
@@ -172,12 +188,13 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
     int go = !sh->stop && !external_stop(o) && !late &&
              (c->final ? sh->gen->final(&sh->g, &c->t) : sh->gen->next(&sh->g, &c->t));
     if (!go) return NULL;
+    c->at = c->n_ep > 1 && !has_writes(&c->t);
     p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process);
     char *end = txn_json_invoke(p, &c->t, c->null_at);
     c->cur = i;
     c->inv_off = (size_t)(p - c->buf[i].p);
     c->n_inv = (size_t)(end - p);
-    return close_line(end, tm, &c->node, NULL);
+    return close_line(end, tm, &c->ep[c->at].node, NULL);
 }
 
 /* Take and record the next transaction alone (a client's first, or its
@@ -186,7 +203,7 @@ static int next_txn(struct client *c)
 {
     struct shared *sh = c->x->sh;
     int i = c->cur ^ 1;
-    ISO_GROW(c->buf[i].p, c->buf[i].cap, LINE_ROOM + c->node.n);
+    ISO_GROW(c->buf[i].p, c->buf[i].cap, LINE_ROOM + c->node_max);
     struct time_text tm;
     pthread_mutex_lock(&sh->lock);
     tm.n = rec_time(tm.s, now_locked(sh));
@@ -221,7 +238,7 @@ static int completion_value(struct client *c, int type)
     }
     c->err_tail.n = 0;
     if (rec_has_error(type, &c->t)) rec_tail(&c->err_tail, type, &c->t);
-    ISO_GROW(b->p, b->cap, b->n + c->err_tail.n + LINE_ROOM + 2 * c->node.n);
+    ISO_GROW(b->p, b->cap, b->n + c->err_tail.n + LINE_ROOM + 2 * c->node_max);
     return c->cur ^ 1;
 }
 
@@ -242,7 +259,7 @@ static int complete(struct client *c, int outcome)
     pthread_mutex_lock(&sh->lock);
     tm.n = rec_time(tm.s, now_locked(sh)); /* one clock read for both ops */
     char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
-    end = close_line(end, &tm, &c->node, &c->err_tail);
+    end = close_line(end, &tm, &c->ep[c->at].node, &c->err_tail);
     run_txn_count(&sh->st, outcome, &c->t);
     if (outcome == RUN_INFO && !sh->first_info[0])
         snprintf(sh->first_info, sizeof sh->first_info, "%s", c->t.error[0] ? c->t.error : "no reason given");
@@ -269,20 +286,19 @@ static int stopping(struct ctx *x)
     return stop;
 }
 
-/* Open the client's connection to its endpoint, trying again (with a
- * growing pause) until the run's reconnect deadline; then the run fails
- * with the driver's last error. */
-static int open_conn(struct ctx *x, void **conn)
+/* Open the endpoint's connection, trying again (with a growing pause)
+ * until the run's reconnect deadline; then the run fails with the
+ * driver's last error. */
+static int open_conn(struct ctx *x, struct endpoint *e)
 {
     const isolde_run_opts *o = x->o;
-    const char *url = o->n_urls ? o->urls[(size_t)x->client % o->n_urls] : NULL;
     double give_up = iso_now() + (double)(o->reconnect_ms > 0 ? o->reconnect_ms : 0) / 1000.0;
     isolde_error err;
     for (long pause = 10;; pause = pause < 500 ? pause * 2 : 1000) {
         memset(&err, 0, sizeof err);
-        *conn = NULL;
-        if (x->drv->open(x->env, x->client, url, conn, &err) == 0) return 0;
-        *conn = NULL;
+        e->conn = NULL;
+        if (x->drv->open(e->env, x->client, e->url, &e->conn, &err) == 0) return 0;
+        e->conn = NULL;
         if (iso_now() >= give_up || stopping(x)) break;
         sleep_ms(pause);
     }
@@ -292,40 +308,72 @@ static int open_conn(struct ctx *x, void **conn)
     return -1;
 }
 
-/* ,"node":"host:port" for the client's endpoint, when it names a node. */
-static void node_of(struct client *c)
+/* ,"node":"host:port" for the endpoint's URL, when it names a node, and
+ * with --read-url ,"isolation":L, the level its transactions run at. */
+static void node_of(struct endpoint *e, int levels)
 {
-    const isolde_run_opts *o = c->x->o;
     char node[128];
-    if (!o->n_urls) return;
-    run_url_node(o->urls[(size_t)c->x->client % o->n_urls], node, sizeof node);
-    if (!node[0]) return;
-    iso_buf_puts(&c->node, ",\"node\":");
-    iso_json_string(&c->node, node, strlen(node));
+    run_url_node(e->url ? e->url : "", node, sizeof node);
+    if (node[0]) {
+        iso_buf_puts(&e->node, ",\"node\":");
+        iso_json_string(&e->node, node, strlen(node));
+    }
+    if (levels && e->env->isolation) {
+        iso_buf_puts(&e->node, ",\"isolation\":");
+        iso_json_string(&e->node, e->env->isolation, strlen(e->env->isolation));
+    }
 }
 
+/* The client's endpoints: its --url, and its --read-url if any (not for
+ * the final reads: they must see every acknowledged write). */
+static void endpoints(struct client *c)
+{
+    struct ctx *x = c->x;
+    const isolde_run_opts *o = x->o;
+    size_t k = (size_t)x->client;
+    c->ep[0] = (struct endpoint){x->env, o->n_urls ? o->urls[k % o->n_urls] : NULL, NULL, {0}};
+    c->n_ep = 1;
+    if (x->read_env && !c->final) /* the final reads see the primary */
+        c->ep[c->n_ep++] = (struct endpoint){x->read_env, o->read_urls[k % o->n_read_urls], NULL, {0}};
+    for (int i = 0; i < c->n_ep; i++) {
+        node_of(&c->ep[i], x->read_env != NULL);
+        if (c->ep[i].node.n > c->node_max) c->node_max = c->ep[i].node.n;
+    }
+}
+
+static void close_endpoints(struct client *c)
+{
+    for (int i = 0; i < c->n_ep; i++) {
+        if (c->ep[i].conn) c->x->drv->close(c->ep[i].conn);
+        iso_buf_free(&c->ep[i].node);
+    }
+}
+
+/* Transactions until there are no more: each on its endpoint's
+ * connection, opened when first needed and again after an info, or after
+ * a fail that lost it. The first connection is opened before the first
+ * transaction is taken: a client that cannot connect invokes none. */
 static void client_loop(struct ctx *x, int64_t process, int final)
 {
     if (final) x->client = (int)process;
     struct client c = {.x = x, .process = process, .final = final};
-    node_of(&c);
-    void *conn;
-    int go = open_conn(x, &conn) == 0 && next_txn(&c);
+    endpoints(&c);
+    int go = open_conn(x, &c.ep[0]) == 0 && next_txn(&c);
     while (go) { /* gen_next and gen_final leave t's reads clear */
-        int outcome = x->drv->txn(conn, &c.t), lost = c.t.reconnect;
+        struct endpoint *e = &c.ep[c.at];
+        if (!e->conn && open_conn(x, e) < 0) break;
+        int outcome = x->drv->txn(e->conn, &c.t), lost = c.t.reconnect;
         go = complete(&c, outcome); /* after a fail, t is the next one */
         if (outcome != RUN_INFO && !lost) continue;
-        x->drv->close(conn);
-        conn = NULL;
-        if (outcome == RUN_INFO) go = open_conn(x, &conn) == 0 && next_txn(&c);
-        else go = go && open_conn(x, &conn) == 0;
+        x->drv->close(e->conn);
+        e->conn = NULL;
+        if (outcome == RUN_INFO) go = next_txn(&c);
     }
-    if (conn) x->drv->close(conn);
+    close_endpoints(&c);
     run_txn_release(&c.t);
     iso_buf_free(&c.buf[0]);
     iso_buf_free(&c.buf[1]);
     iso_buf_free(&c.err_tail);
-    iso_buf_free(&c.node);
 }
 
 static void client_done(struct shared *sh)
@@ -509,7 +557,10 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     if (drv->setup && drv->setup(env, err) < 0) return -1;
     struct shared *sh = shared_new(o, fd);
     if (!sh) return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot map shared memory: %s", strerror(errno));
-    struct ctx x = {o, drv, env, sh, iso_guard_current(), 0};
+    run_env read_env = *env; /* --read-url's connections */
+    read_env.read_only = 1;
+    if (drv->read_level) read_env.isolation = drv->read_level(env->isolation);
+    struct ctx x = {o, drv, env, o->n_read_urls ? &read_env : NULL, sh, iso_guard_current(), 0};
     int nem_nomem = 0;
     if (run_faulted(&x, &nem_nomem, err) < 0) {
         hist_close(&sh->hist);
@@ -591,7 +642,9 @@ static int run(void *arg, isolde_error *err)
                         isolde_workload_name(o.workload));
     if (drv->pub.url_help && !o.n_urls)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s needs --url (%s)", drv->pub.name, drv->pub.url_help);
-    run_env env = {&o, NULL, NULL};
+    if (o.n_read_urls && drv->run)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs its own clients: no --read-url", drv->pub.name);
+    run_env env = {&o, NULL, NULL, 0};
     if (isolation_of(drv, &o, &env.isolation, err) || check_nemesis(drv, &o, err)) return -1;
     void *config = run_config(drv, &o, err);
     if (!config) return -1;

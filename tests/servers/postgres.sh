@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/servers/postgres.sh start|restart|stop DIR -- a PostgreSQL 15 server
+# tests/servers/postgres.sh start|restart|stop DIR | standby DIR [DELAY] -- a PostgreSQL 15 server
 # on loopback for the tests, in DIR (made if missing), with TLS (a
 # self-signed certificate for 127.0.0.1: DIR/ca.pem) and password
 # authentication over TCP for the user isolde, database isolde.
@@ -52,7 +52,8 @@ fsync = off
 deadlock_timeout = 100ms
 full_page_writes = off
 CONF
-    echo "host replication postgres 127.0.0.1/32 trust" >>"$D/data/pg_hba.conf"
+    # before initdb's lines (the first match wins): a standby's base backup
+    sed -i '1i host replication postgres 127.0.0.1/32 trust' "$D/data/pg_hba.conf"
     as_pg "$BIN/pg_ctl" -D "$D/data" -l "$D/server.log" -w start >/dev/null
     as_pg "$BIN/psql" -h "$D" -p "$port" -U postgres -qAt -v ON_ERROR_STOP=1 <<SQL >/dev/null
 CREATE USER isolde PASSWORD '$pw';
@@ -75,13 +76,36 @@ restart() {
     as_pg "$BIN/pg_ctl" -D "$D/data" -l "$D/server.log" -w start >/dev/null
 }
 
+# A hot standby of the server in DIR (pg_basebackup -R, streaming), in
+# DIR/standby on a port of its own, applying the primary's WAL DELAY late
+# (recovery_min_apply_delay; default 0). Prints ISOLDE_PG_STANDBY_URL.
+standby() {
+    delay=${1:-0}
+    port=$(free_port)
+    pport=$(sed -n "s/^port = //p" "$D/data/postgresql.conf" | tail -1)
+    if [ -d "$D/standby" ]; then # an earlier one: a fresh copy
+        as_pg "$BIN/pg_ctl" -D "$D/standby" -m fast -w stop >/dev/null 2>&1 || true
+        rm -rf "$D/standby"
+    fi
+    as_pg "$BIN/pg_basebackup" -w -h 127.0.0.1 -p "$pport" -U postgres -D "$D/standby" -R -X stream -c fast \
+        >"$D/basebackup.log" 2>&1
+    cat >>"$D/standby/postgresql.conf" <<CONF
+port = $port
+recovery_min_apply_delay = '$delay'
+CONF
+    as_pg "$BIN/pg_ctl" -D "$D/standby" -l "$D/standby.log" -w start >/dev/null
+    echo "export ISOLDE_PG_STANDBY_URL='postgresql://isolde@127.0.0.1:$port/isolde'"
+}
+
 stop() {
+    [ -f "$D/standby/postmaster.pid" ] && as_pg "$BIN/pg_ctl" -D "$D/standby" -m fast -w stop >/dev/null 2>&1 || true
     [ -f "$D/data/postmaster.pid" ] && as_pg "$BIN/pg_ctl" -D "$D/data" -m fast -w stop >/dev/null 2>&1 || true
 }
 
 case $cmd in
 start) start ;;
 restart) restart ;;
+standby) standby "${3:-0}" ;;
 stop) stop ;;
-*) echo "usage: postgres.sh start|restart|stop DIR" >&2; exit 2 ;;
+*) echo "usage: postgres.sh start|restart|stop DIR | standby DIR [DELAY]" >&2; exit 2 ;;
 esac

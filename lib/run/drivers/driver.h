@@ -39,7 +39,10 @@ typedef struct run_option {
 typedef struct run_env {
     const isolde_run_opts *o;   /* the common options */
     const void *config;         /* the driver's config, filled from its options */
-    const char *isolation;      /* the level asked for (o's, or the driver's default) */
+    const char *isolation;      /* the level asked for (o's, or the driver's default);
+                                   for read_only connections, read_level's */
+    int read_only;              /* --read-url's connections: read-only
+                                   transactions, perhaps on a replica */
 } run_env;
 
 typedef struct run_driver {
@@ -70,6 +73,9 @@ typedef struct run_driver {
     int (*begin)(void *conn, run_txn *t);
     int (*step)(void *conn, run_txn *t, uint32_t i);
     int (*commit)(void *conn, run_txn *t);
+    /* The level read-only connections run at when level is asked (a hot
+     * standby refuses SERIALIZABLE); NULL: the same. */
+    const char *(*read_level)(const char *level);
 } run_driver;
 
 extern const run_driver run_driver_sim;

@@ -259,7 +259,8 @@ static int pg_open(const run_env *env, int client, const char *url, void **out, 
     if (sql_table(env, table, sizeof table, err)) return -1;
     struct pg_conn *c = iso_xcalloc(1, sizeof *c);
     c->list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
-    snprintf(c->begin, sizeof c->begin, "BEGIN ISOLATION LEVEL %s", sql_level_text(env->isolation));
+    snprintf(c->begin, sizeof c->begin, "BEGIN ISOLATION LEVEL %s%s", sql_level_text(env->isolation),
+             env->read_only ? " READ ONLY" : "");
     c->timeout_ms = env->o->txn_timeout_ms;
     const char *init = ((const struct sql_config *)env->config)->init_sql;
     if (connect_to(env, url, c, err) < 0 || prepare(c, table, err) < 0 ||
@@ -310,10 +311,17 @@ static int pg_setup(const run_env *env, isolde_error *err)
     return rc;
 }
 
+/* A hot standby runs no SERIALIZABLE transaction; REPEATABLE READ is the
+ * strongest it has. */
+static const char *pg_read_level(const char *level)
+{
+    return level && strcmp(level, "serializable") == 0 ? "repeatable-read" : level;
+}
+
 const run_driver run_driver_postgres = {
     {"postgres", "PostgreSQL through libpq, one connection per client",
      "a libpq URL or conninfo: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=CA]",
      "serializable", sql_levels},
     sizeof(struct sql_config), sql_options, SQL_N_OPTIONS,
-    pg_setup, pg_open, pg_txn, pg_close, NULL, pg_begin, pg_step, pg_commit};
+    pg_setup, pg_open, pg_txn, pg_close, NULL, pg_begin, pg_step, pg_commit, pg_read_level};
 #endif
