@@ -102,7 +102,7 @@ static const cli_opt run_opts[] = {
      1e9, NULL, 0},
     {0, "nemesis", CLI_STRING, R(o.nemesis), "K,K", "faults beside the clients: command, kill, pause", 0, 0,
      NULL, 0},
-    {0, "fault-every", CLI_DOUBLE, R(o.fault_every), "S", "mean seconds between faults (5)", 0.001, 1e6, NULL, 0},
+    {0, "fault-every", CLI_DOUBLE, R(o.fault_every), "S", "mean seconds between faults (5)", 1e-6, 1e6, NULL, 0},
     {0, "fault-for", CLI_DOUBLE, R(o.fault_for), "S", "seconds each fault lasts before its heal (2)", 0, 1e6,
      NULL, 0},
     {0, "fault", CLI_STRING, R(o.fault_cmd), "CMD", "command nemesis: the fault (sh -c)", 0, 0, NULL, 0},

@@ -46,14 +46,25 @@ void sim_free(struct sim *s)
     iso_free(s);
 }
 
+static uint32_t begin(struct sim *s, run_txn *t, int64_t snap, int replica);
+
 uint32_t sim_begin(struct sim *s, run_txn *t, int fresh)
+{
+    int64_t snap = s->ts;
+    if (!fresh && s->p.stale > 0) snap -= rng_below(&s->rng, (uint32_t)s->p.stale + 1);
+    return begin(s, t, snap, 0);
+}
+
+int64_t sim_last_commit(const struct sim *s) { return s->ts; }
+
+uint32_t sim_begin_replica(struct sim *s, run_txn *t, int64_t snap) { return begin(s, t, snap, 1); }
+
+static uint32_t begin(struct sim *s, run_txn *t, int64_t snap, int replica)
 {
     uint32_t id = (uint32_t)s->n_txns;
     ISO_GROW(s->txns, s->cap_txns, s->n_txns + 1);
     s->n_txns++;
-    int64_t snap = s->ts;
-    if (!fresh && s->p.stale > 0) snap -= rng_below(&s->rng, (uint32_t)s->p.stale + 1);
-    s->txns[id] = (struct sim_txn){snap < 0 ? 0 : snap, 0, t, 0, SIM_ACTIVE, 0, 0};
+    s->txns[id] = (struct sim_txn){snap < 0 ? 0 : snap, 0, t, 0, SIM_ACTIVE, 0, 0, (uint8_t)replica};
     ISO_PUSH(s->active, s->n_active, s->cap_active, id);
     run_txn_clear_reads(t);
     return id;
@@ -172,6 +183,7 @@ static int validate(struct sim *s, uint32_t id)
 {
     const struct sim_txn *tx = &s->txns[id];
     int lvl = s->p.level;
+    if (tx->replica) return 0;
     if (lvl == SIM_RU || lvl == SIM_RC || lvl == SIM_LOST_UPDATE || lvl == SIM_NO_VALIDATE)
         return 0;
     for (uint32_t i = 0; i < tx->t->n; i++) {
@@ -242,4 +254,22 @@ int sim_commit(struct sim *s, uint32_t id, int knobs)
         return RUN_INFO;
     }
     return commit(s, id) < 0 ? RUN_FAIL : RUN_OK;
+}
+
+/* ---- faults ---- */
+
+size_t sim_crash(struct sim *s, int64_t durable)
+{
+    while (s->n_active) abort_txn(s, s->active[s->n_active - 1], "the database crashed");
+    size_t lost = 0;
+    for (size_t k = 0; k < s->n_keys; k++) {
+        struct sim_key *key = &s->keys[k];
+        while (key->head != ISO_NONE && s->vers[key->head].cts > durable) key->head = s->vers[key->head].prev;
+    }
+    for (size_t i = 0; i < s->n_txns; i++) /* as if they had never been */
+        if (s->txns[i].state == SIM_COMMITTED && s->txns[i].cts > durable) {
+            s->txns[i].state = SIM_ABORTED;
+            lost++;
+        }
+    return lost;
 }

@@ -49,6 +49,18 @@ void sim_free(struct sim *s);
  * must live until the transaction ends). fresh: take the latest snapshot.
  * Returns the transaction's id. */
 uint32_t sim_begin(struct sim *s, run_txn *t, int fresh);
+/* Start read-only t on a cut-off node, which serves the snapshot snap it
+ * had when it was cut off and validates nothing at commit (it cannot see
+ * what the others committed since). */
+uint32_t sim_begin_replica(struct sim *s, run_txn *t, int64_t snap);
+/* The timestamp of the last commit: a snapshot of everything committed. */
+int64_t sim_last_commit(const struct sim *s);
+/* A crash: every active transaction aborts ("the database crashed"), and
+ * every commit after timestamp durable is lost (durable = the last
+ * commit: none; the broken mode of a database that acknowledged commits
+ * it had not made durable). Returns how many acknowledged commits were
+ * lost. */
+size_t sim_crash(struct sim *s, int64_t durable);
 /* Run micro-op i (in order from 0); 0 on success, -1 if the transaction
  * was aborted (it is over; t->error says why). */
 int sim_exec(struct sim *s, uint32_t id, uint32_t i);

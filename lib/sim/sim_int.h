@@ -17,6 +17,8 @@ struct sim_txn {
     uint32_t pos;     /* micro-ops run so far */
     uint8_t state;    /* enum sim_state */
     uint8_t in, out;  /* SSI: has an rw anti-dependency in / out */
+    uint8_t replica;  /* read-only on a cut-off node: its snapshot is all
+                         it can see, so nothing is validated at commit */
 };
 
 struct sim_ver {

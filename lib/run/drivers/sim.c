@@ -20,6 +20,7 @@
 struct sim_config {
     double abort_rate, info_rate;
     long stale;
+    long lose;        /* a crash loses the last N acknowledged commits */
 };
 
 struct client {
@@ -28,6 +29,22 @@ struct client {
     uint32_t pos;  /* micro-ops run */
     int busy;
     int64_t process;
+    int minority;  /* partitioned off with the others of its node (odd clients) */
+};
+
+/* The sim's nemesis, in simulated time (a step is 100 ns of the history's
+ * clock): partition (the odd clients' node is cut off: it serves reads
+ * from the snapshot it had, refuses writes) and crash (every active
+ * transaction aborts, the database is down until the heal, and with
+ * --lose N the last N acknowledged commits are gone). Seeded apart from
+ * the schedule: a run without faults is the history it always was. */
+enum { FAULT_PARTITION = 1, FAULT_CRASH = 2 };
+struct sim_nemesis {
+    int kinds[2], n_kinds;
+    int on;                /* the fault in force, or 0 */
+    int64_t snap;          /* partition: the minority's snapshot */
+    int64_t next;          /* the step of the next start or heal */
+    uint64_t rng;
 };
 
 struct sim_runner {
@@ -42,6 +59,8 @@ struct sim_runner {
     isolde_run_stats *st;
     double t0, last_progress;
     int write_failed;
+    long lose;
+    struct sim_nemesis nem;
 };
 
 static void flush(struct sim_runner *r, int force)
@@ -76,13 +95,119 @@ static int stopped(const struct sim_runner *r)
     return (r->o->stop && *r->o->stop) || r->write_failed;
 }
 
+static int has_writes(const run_txn *t)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->mops[i].f != RUN_R) return 1;
+    return 0;
+}
+
+/* A transaction the fault in force refuses at once (a crashed database;
+ * a write on the cut-off node): it fails, with its reads unread. */
+static int refused(struct sim_runner *r, struct client *c)
+{
+    int down = r->nem.on == FAULT_CRASH, cut = r->nem.on == FAULT_PARTITION && c->minority;
+    if (!down && !(cut && has_writes(&c->t))) return 0;
+    run_txn_clear_reads(&c->t);
+    if (down) run_txn_error(&c->t, "connection", NULL, "connection refused: the database is down");
+    else run_txn_error(&c->t, "unavailable", NULL, "partitioned: this node cannot commit writes");
+    finish(r, c, RUN_FAIL);
+    return 1;
+}
+
+/* ---- the nemesis ---- */
+
+static void record_fault(struct sim_runner *r, const char *f, const char *value)
+{
+    rec_op op = {r->index++, ISO_OP_INFO, "nemesis", 0, f, value, r->step * 100, NULL};
+    rec_op_line(r->out, &op);
+    flush(r, 0);
+}
+
+static int64_t steps_of(double seconds) { return (int64_t)(seconds * 1e7) + 1; }
+
+/* Start a fault, failing the clients a crash cuts off mid-transaction. */
+static void start_fault(struct sim_runner *r, struct client *cs, int n)
+{
+    struct sim_nemesis *m = &r->nem;
+    m->on = m->kinds[rng_below(&m->rng, (uint32_t)m->n_kinds)];
+    char value[160];
+    if (m->on == FAULT_PARTITION) {
+        m->snap = sim_last_commit(r->sim);
+        snprintf(value, sizeof value, "{\"cut-off\":\"the odd clients' node\",\"snapshot\":%lld}",
+                 (long long)m->snap);
+        record_fault(r, "start-partition", "null");
+        record_fault(r, "start-partition", value);
+    } else {
+        record_fault(r, "crash", "null");
+        size_t lost = sim_crash(r->sim, sim_last_commit(r->sim) - r->lose);
+        for (int i = 0; i < n; i++)
+            if (cs[i].busy) {
+                cs[i].t.err_class[0] = '\0';
+                run_txn_error(&cs[i].t, "connection", NULL, "the database crashed");
+                finish(r, &cs[i], RUN_FAIL);
+            }
+        snprintf(value, sizeof value, "{\"lost-commits\":%zu}", lost);
+        record_fault(r, "crash", value);
+    }
+    r->st->faults++;
+}
+
+static void heal(struct sim_runner *r)
+{
+    const char *f = r->nem.on == FAULT_PARTITION ? "stop-partition" : "restart";
+    record_fault(r, f, "null");
+    record_fault(r, f, "\"healed\"");
+    r->nem.on = 0;
+}
+
+/* At step boundaries: the next start or heal when its time has come. */
+static void nemesis_step(struct sim_runner *r, struct client *cs, int n)
+{
+    struct sim_nemesis *m = &r->nem;
+    if (!m->n_kinds || r->step < m->next) return;
+    const isolde_run_opts *o = r->o;
+    if (m->on) {
+        heal(r);
+        double wait = o->fault_every * (0.5 + (double)rng_below(&m->rng, 1u << 20) / (double)(1u << 20));
+        m->next = r->step + steps_of(wait);
+    } else {
+        start_fault(r, cs, n);
+        m->next = r->step + steps_of(o->fault_for);
+    }
+}
+
+/* The kinds --nemesis asks of the sim; -1 with err for one it has not. */
+static int sim_nemesis_parse(struct sim_runner *r, isolde_error *err)
+{
+    struct sim_nemesis *m = &r->nem;
+    const isolde_run_opts *o = r->o;
+    m->rng = o->seed ^ 0x73696d6e656dull;
+    for (const char *s = o->nemesis; s && *s;) {
+        size_t len = strcspn(s, ",");
+        int kind = len == 9 && !strncmp(s, "partition", 9) ? FAULT_PARTITION
+                 : len == 5 && !strncmp(s, "crash", 5) ? FAULT_CRASH : 0;
+        if (!kind)
+            return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
+                            "the sim's nemesis has partition and crash, not '%.*s'", (int)len, s);
+        if (m->n_kinds < 2) m->kinds[m->n_kinds++] = kind;
+        s += len + (s[len] == ',');
+    }
+    if (m->n_kinds && !(o->fault_every > 0))
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--fault-every must be > 0");
+    m->next = steps_of(o->fault_every);
+    return 0;
+}
+
 /* One step of client c; returns 0 when c has nothing more to do. */
 static int step(struct sim_runner *r, struct client *c)
 {
     if (!c->busy) {
         if (stopped(r) || !r->gen->next(&r->g, &c->t)) return 0;
         record(r, ISO_OP_INVOKE, c);
-        c->id = sim_begin(r->sim, &c->t, 0);
+        if (refused(r, c)) return 1;
+        int stale = r->nem.on == FAULT_PARTITION && c->minority;
+        c->id = stale ? sim_begin_replica(r->sim, &c->t, r->nem.snap) : sim_begin(r->sim, &c->t, 0);
         c->busy = 1;
         c->pos = 0;
     } else if (c->pos < c->t.n) {
@@ -110,6 +235,7 @@ static void schedule(struct sim_runner *r, struct client *cs, int n)
     for (int i = 0; i < n; i++) live[i] = (uint32_t)i;
     while (n_live > 0) {
         if ((++r->step & 4095) == 0) progress(r);
+        nemesis_step(r, cs, n);
         uint32_t j = rng_below(&r->rng, n_live);
         if (!step(r, &cs[live[j]])) live[j] = live[--n_live];
     }
@@ -138,7 +264,9 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     sim_params sp = {sim_level_parse(env->isolation), gp.list_append, o->seed, cf->stale,
                      cf->abort_rate, cf->info_rate};
     iso_buf out = {0};
-    struct sim_runner r = {.o = o, .fd = fd, .out = &out, .st = st, .gen = gen_ops_for(o->workload)};
+    struct sim_runner r = {.o = o, .fd = fd, .out = &out, .st = st, .gen = gen_ops_for(o->workload),
+                           .lose = cf->lose};
+    if (sim_nemesis_parse(&r, err) < 0) return -1;
     r.sim = sim_new(&sp);
     r.gen->init(&r.g, &gp);
     r.rng = o->seed * 0x2545F4914F6CDD1Dull + 7;
@@ -146,7 +274,9 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     r.t0 = r.last_progress = iso_now();
     struct client *cs = iso_xcalloc((size_t)o->clients + 1, sizeof *cs);
     for (int i = 0; i <= o->clients; i++) cs[i].process = i;
+    for (int i = 0; i <= o->clients; i++) cs[i].minority = i % 2;
     schedule(&r, cs, o->clients);
+    if (r.nem.on) heal(&r); /* the final reads see the whole database */
     final_reads(&r, &cs[o->clients]);
     flush(&r, 1);
     for (int i = 0; i <= o->clients; i++) run_txn_release(&cs[i].t);
@@ -166,6 +296,8 @@ static const run_option options[] = {
         info_rate, 0, 1),
     OPT("stale", ISOLDE_OPTION_INT, "N", "3", "serializable: snapshots up to N commits old", stale, 0,
         1 << 20),
+    OPT("lose", ISOLDE_OPTION_INT, "N", "0", "broken: a crash (--nemesis crash) loses the last N acknowledged commits",
+        lose, 0, 1 << 30),
 };
 
 const run_driver run_driver_sim = {
