@@ -97,6 +97,16 @@ static void fail_locked(struct shared *sh, const char *fmt, const char *arg)
     sh->stop = 1;
 }
 
+/* Take the shared lock. With forked clients it is robust: a client
+ * process that died holding it (a crash in the middle of a line) fails
+ * the run instead of leaving every other waiting for ever. */
+static void lock_shared(struct shared *sh)
+{
+    if (pthread_mutex_lock(&sh->lock) != EOWNERDEAD) return;
+    pthread_mutex_consistent(&sh->lock);
+    fail_locked(sh, "%s", "a client process died while it held the history's lock");
+}
+
 /* Nanoseconds since the run began; read under the lock, so times never
  * go backwards in the file. */
 static int64_t now_locked(const struct shared *sh)
@@ -159,7 +169,7 @@ static char *close_line(char *p, const struct time_text *tm, const iso_buf *node
 {
     memcpy(p, tm->s, REC_TIME_MAX);
     p += tm->n;
-    memcpy(p, node->p, node->n);
+    if (node->n) memcpy(p, node->p, node->n);
     p += node->n;
     if (err_tail && err_tail->n) {
         memcpy(p, err_tail->p, err_tail->n);
@@ -205,7 +215,7 @@ static int next_txn(struct client *c)
     int i = c->cur ^ 1;
     ISO_GROW(c->buf[i].p, c->buf[i].cap, LINE_ROOM + c->node_max);
     struct time_text tm;
-    pthread_mutex_lock(&sh->lock);
+    lock_shared(sh);
     tm.n = rec_time(tm.s, now_locked(sh));
     char *end = invoke_locked(c, i, c->buf[i].p, &tm);
     if (end) emit(sh, c->buf[i].p, end, 0);
@@ -256,7 +266,7 @@ static int complete(struct client *c, int outcome)
     int i = completion_value(c, types[outcome]);
     char *value = c->buf[i].p + REC_HEAD_MAX, *end = c->buf[i].p + c->buf[i].n;
     struct time_text tm;
-    pthread_mutex_lock(&sh->lock);
+    lock_shared(sh);
     tm.n = rec_time(tm.s, now_locked(sh)); /* one clock read for both ops */
     char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
     end = close_line(end, &tm, &c->ep[c->at].node, &c->err_tail);
@@ -280,7 +290,7 @@ static void sleep_ms(long ms)
 
 static int stopping(struct ctx *x)
 {
-    pthread_mutex_lock(&x->sh->lock);
+    lock_shared(x->sh);
     int stop = x->sh->stop || external_stop(x->o);
     pthread_mutex_unlock(&x->sh->lock);
     return stop;
@@ -302,7 +312,7 @@ static int open_conn(struct ctx *x, struct endpoint *e)
         if (iso_now() >= give_up || stopping(x)) break;
         sleep_ms(pause);
     }
-    pthread_mutex_lock(&x->sh->lock);
+    lock_shared(x->sh);
     fail_locked(x->sh, "%s", err.msg);
     pthread_mutex_unlock(&x->sh->lock);
     return -1;
@@ -378,7 +388,7 @@ static void client_loop(struct ctx *x, int64_t process, int final)
 
 static void client_done(struct shared *sh)
 {
-    pthread_mutex_lock(&sh->lock);
+    lock_shared(sh);
     sh->clients_done++;
     pthread_mutex_unlock(&sh->lock);
 }
@@ -401,7 +411,7 @@ static void guarded_client(struct ctx *x, int64_t process, int final)
 {
     struct client_job j = {x, process, final};
     if (iso_guard_enter(x->guard, client_job, &j) == 0) return;
-    pthread_mutex_lock(&x->sh->lock);
+    lock_shared(x->sh);
     x->sh->nomem = 1;
     fail_locked(x->sh, "%s", "a client ran out of memory");
     pthread_mutex_unlock(&x->sh->lock);
@@ -423,7 +433,7 @@ static void monitor(struct ctx *x, pid_t *pids, int n)
     struct shared *sh = x->sh;
     int reaped = 0;
     for (;;) {
-        pthread_mutex_lock(&sh->lock);
+        lock_shared(sh);
         if (external_stop(x->o)) sh->stop = 1;
         int done = sh->clients_done;
         long made = sh->st.ok + sh->st.fail + sh->st.info;
@@ -451,7 +461,7 @@ static int run_threads(struct ctx *x, int n)
         if (pthread_create(&tids[started], NULL, client_thread, &xs[started]) != 0) break;
     }
     if (started < n) {
-        pthread_mutex_lock(&x->sh->lock);
+        lock_shared(x->sh);
         fail_locked(x->sh, "%s", "cannot start a client thread");
         x->sh->clients_done += n - started;
         pthread_mutex_unlock(&x->sh->lock);
@@ -481,7 +491,7 @@ static int run_processes(struct ctx *x, int n)
         pids[started] = pid;
     }
     if (started < n) {
-        pthread_mutex_lock(&x->sh->lock);
+        lock_shared(x->sh);
         fail_locked(x->sh, "%s", "cannot fork a client");
         pthread_mutex_unlock(&x->sh->lock);
     }
@@ -499,7 +509,10 @@ static struct shared *shared_new(const isolde_run_opts *o, int fd)
     if (sh == MAP_FAILED) return NULL; /* zero-filled: pend is touched only if used */
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
-    if (o->processes) pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+    if (o->processes) {
+        pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+        pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+    }
     pthread_mutex_init(&sh->lock, &attr);
     pthread_mutexattr_destroy(&attr);
     gen_params gp;
@@ -529,7 +542,7 @@ static void record_nemesis(void *arg, const char *f, const char *value, int comp
     iso_buf b = {0};
     (void)completion;
     ISO_GROW(b.p, b.cap, strlen(f) + strlen(value) + 256);
-    pthread_mutex_lock(&sh->lock);
+    lock_shared(sh);
     rec_op op = {sh->next_index++, ISO_OP_INFO, "nemesis", 0, f, value, now_locked(sh), NULL};
     rec_op_line(&b, &op);
     emit(sh, b.p, b.p + b.n, 1);
