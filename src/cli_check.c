@@ -117,6 +117,12 @@ cli_table cli_check_table(cli_check *c)
     return (cli_table){"check options", check_opts, sizeof check_opts / sizeof check_opts[0], c};
 }
 
+int cli_worse(int a, int b)
+{
+    static const int rank[] = {0, 2, 1, 3};
+    return rank[b] > rank[a] ? b : a;
+}
+
 void cli_print_error(const isolde_error *e)
 {
     char line[1024];
@@ -287,4 +293,14 @@ int cli_check_history(cli_check *c, const isolde_history *h)
     isolde_result_free(r);
     fflush(stdout);
     return s ? cli_check_failed(c, &err) : (int)v;
+}
+
+int cli_check_file(cli_check *c)
+{
+    isolde_history *h = NULL;
+    isolde_error err;
+    if (isolde_history_read_file(c->files[c->at], &c->read, &h, &err)) return cli_check_failed(c, &err);
+    int status = cli_check_history(c, h);
+    isolde_history_free(h);
+    return status;
 }
