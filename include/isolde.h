@@ -360,6 +360,10 @@ typedef struct isolde_run_reason {
 
 typedef struct isolde_run_stats {
     long ok, fail, info; /* transactions by outcome, final reads included */
+    /* Transactions that ran while another one in flight touched a key
+     * they touched, one of the two writing it: how much the run tested
+     * concurrency control at all. */
+    long contended;
     double seconds;      /* wall time of the run */
     long faults;         /* faults the nemesis injected (healed ones and not) */
     int n_reasons;       /* the first ISOLDE_RUN_MAX_REASONS reasons seen; any

@@ -240,10 +240,11 @@ static void summary(const struct run_cli *r, const isolde_run_stats *st, const c
     FILE *out = r->check.json ? stderr : stdout;
     long n = st->ok + st->fail + st->info;
     int sim = strcmp(r->o.backend, "sim") == 0;
-    fprintf(out, "run: %s%s%s, %s, %d %s: %ld txns (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s\n",
+    fprintf(out, "run: %s%s%s, %s, %d %s: %ld txns (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s, "
+                 "%ld contended\n",
             r->o.backend, sim ? " " : "", sim ? isolation(r) : "", isolde_workload_name(r->o.workload),
             r->o.clients, r->o.processes ? "processes" : "clients", n, st->ok, st->fail, st->info,
-            st->seconds, st->seconds > 0 ? n / st->seconds : 0.0);
+            st->seconds, st->seconds > 0 ? n / st->seconds : 0.0, st->contended);
     for (int i = 0; i < st->n_reasons; i++) {
         const isolde_run_reason *why = &st->reasons[i];
         fprintf(out, "%s %s", i ? "," : "not ok:", why->name);

@@ -59,6 +59,9 @@ struct shared {
     char first_info[sizeof ((run_txn *)0)->error]; /* the first info's error */
     double t0;
     int64_t t0_ns;        /* t0 on CLOCK_MONOTONIC, in nanoseconds */
+    run_flight *flight;   /* one slot per client (its own mapping), for
+                             counting contended transactions */
+    int n_flight;
     hist hist;            /* the history file */
 };
 
@@ -189,6 +192,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
              (c->final ? sh->gen->final(&sh->g, &c->t) : sh->gen->next(&sh->g, &c->t));
     if (!go) return NULL;
     c->at = c->n_ep > 1 && !has_writes(&c->t);
+    if (!c->final) run_flight_start(sh->flight, sh->n_flight, c->x->client, &c->t);
     p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process);
     char *end = txn_json_invoke(p, &c->t, c->null_at);
     c->cur = i;
@@ -261,6 +265,7 @@ static int complete(struct client *c, int outcome)
     char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
     end = close_line(end, &tm, &c->ep[c->at].node, &c->err_tail);
     run_txn_count(&sh->st, outcome, &c->t);
+    if (!c->final && run_flight_end(sh->flight, c->x->client)) sh->st.contended++;
     if (outcome == RUN_INFO && !sh->first_info[0])
         snprintf(sh->first_info, sizeof sh->first_info, "%s", c->t.error[0] ? c->t.error : "no reason given");
     char *next = NULL;
@@ -504,6 +509,13 @@ static struct shared *shared_new(const isolde_run_opts *o, int fd)
     struct shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
                              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED) return NULL; /* zero-filled: pend is touched only if used */
+    sh->n_flight = o->clients;
+    sh->flight = mmap(NULL, (size_t)o->clients * sizeof *sh->flight, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sh->flight == MAP_FAILED) {
+        munmap(sh, sizeof *sh);
+        return NULL;
+    }
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
     if (o->processes) pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
@@ -525,6 +537,7 @@ static struct shared *shared_new(const isolde_run_opts *o, int fd)
 static void shared_free(struct shared *sh)
 {
     pthread_mutex_destroy(&sh->lock);
+    munmap(sh->flight, (size_t)sh->n_flight * sizeof *sh->flight);
     munmap(sh, sizeof *sh);
 }
 
