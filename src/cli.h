@@ -113,6 +113,9 @@ int cli_check_file(cli_check *c);
 /* A file that could not be checked: err printed, and with several files
  * and --json, a line {"file":..., "error":...} too. Returns EXIT_ERROR. */
 int cli_check_failed(const cli_check *c, const isolde_error *err);
+/* s as a JSON string: quotes, backslashes and control characters
+ * escaped, UTF-8 kept, any byte that is not UTF-8 as U+FFFD. */
+void cli_json_string(FILE *out, const char *s);
 /* Print an error as file:line:col: message, or isolde: message. */
 void cli_print_error(const isolde_error *e);
 

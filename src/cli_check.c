@@ -188,7 +188,7 @@ int cli_check_validate(const cli_check *c, isolde_workload w)
 
 /* Bytes as a JSON string: quotes, backslashes and control characters
  * escaped, UTF-8 kept, any byte that is not UTF-8 as U+FFFD. */
-static void json_string(FILE *out, const char *s)
+void cli_json_string(FILE *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     fputc('"', out);
@@ -219,7 +219,7 @@ static isolde_status write_json_line(isolde_result *r, const char *path, isolde_
     if (s == ISOLDE_ERR_NOMEM) snprintf(err->msg, sizeof err->msg, "out of memory"), err->file[0] = 0;
     if (!s) {
         fputs("{\"file\":", stdout);
-        json_string(stdout, path);
+        cli_json_string(stdout, path);
         const char *p = text + 1; /* after the map's { */
         while (*p == ' ' || *p == '\n') p++;
         if (*p != '}') fputc(',', stdout);
@@ -266,9 +266,9 @@ int cli_check_failed(const cli_check *c, const isolde_error *err)
     char line[1024];
     isolde_error_text(err, line, sizeof line);
     fputs("{\"file\":", stdout);
-    json_string(stdout, c->files[c->at]);
+    cli_json_string(stdout, c->files[c->at]);
     fputs(",\"error\":", stdout);
-    json_string(stdout, line);
+    cli_json_string(stdout, line);
     fputs("}\n", stdout);
     fflush(stdout);
     return EXIT_ERROR;
