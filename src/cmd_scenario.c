@@ -105,11 +105,10 @@ static void print_outcome(FILE *out, const char *name, const isolde_run_opts *o,
     fprintf(out, "scenario %s on %s at %s:", name, o->backend, o->isolation);
     for (int i = 0; i < res->n_txns; i++) {
         const isolde_scenario_txn *t = &res->txns[i];
-        fprintf(out, "%s T%d %s", i ? "," : "", i + 1, t->outcome);
+        fprintf(out, "%s T%d %s%s", i ? "," : "", i + 1, t->outcome, t->waited ? " after waiting on a lock" : "");
         if (t->err_class[0] || t->error[0])
             fprintf(out, " (%s%s%s%s%s)", t->err_class, t->code[0] ? " " : "", t->code,
                     t->err_class[0] && t->error[0] ? ": " : "", t->error);
-        if (t->waited) fputs(" after waiting on a lock", out);
     }
     fprintf(out, "\nhistory: %s\n", o->history_path);
     fflush(out);
