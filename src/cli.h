@@ -146,6 +146,8 @@ const isolde_backend *cli_backend_named(const char *name);
 /* The backend, its endpoints and options into o. */
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o);
 void cli_backend_free(cli_backend *b);
+/* dir made if missing: 0, or -1 having said why not. */
+int cli_make_dir(const char *cmd, const char *dir);
 /* Every backend (or the one called name) with its levels and options. */
 void cli_backend_help(FILE *out, cli_style st, const char *name);
 

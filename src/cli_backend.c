@@ -3,10 +3,13 @@
  * scenario, campaign): the backend named on the command line, its
  * endpoints (--url, repeated), its own options (from its table,
  * isolde_backend_option, as --name VALUE, kept as "name=value"), and their
- * help. The strings it keeps are its own until cli_backend_free.
+ * help, and the directory their histories go to. The strings it keeps are
+ * its own until cli_backend_free.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -96,4 +99,11 @@ void cli_backend_help(FILE *out, cli_style st, const char *name)
         if (b->isolation) levels_help(out, st, b);
         options_help(out, st, b);
     }
+}
+
+int cli_make_dir(const char *cmd, const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
+    fprintf(stderr, "isolde %s: cannot make %s: %s\n", cmd, dir, strerror(errno));
+    return -1;
 }

@@ -64,7 +64,7 @@ static const cli_opt camp_opts[] = {
     {0, "keys", CLI_LONG, C(keys), "N", "hot keys (4)", 1, 1024, NULL, 0},
     {0, "reconnect", CLI_LONG, C(reconnect), "MS", "keep trying to connect for MS (30000)", 0, 2147483647.0,
      NULL, 0},
-    {'o', "output", CLI_STRING, C(dir), "DIR", "keep the histories in DIR (default: removed after)", 0, 0, NULL,
+    {'o', "output", CLI_STRING, C(dir), "DIR", "keep the histories in DIR, made if missing (default: removed)", 0, 0, NULL,
      0},
     {0, "json", CLI_FLAG, C(json), NULL, "the table as one JSON object", 0, 0, NULL, 1},
 };
@@ -319,9 +319,12 @@ static void setup(struct camp *c)
 
 static int campaign(struct camp *c)
 {
-    char levels[1024], tmp[] = "/tmp/isolde-campaign-XXXXXX";
+    char levels[1024], tmp[4096];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(tmp, sizeof tmp, "%s/isolde-campaign-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (levels_of(c, levels, sizeof levels)) return EXIT_ERROR;
     c->keep = c->dir != NULL;
+    if (c->keep && cli_make_dir("campaign", c->dir)) return EXIT_ERROR;
     if (!c->dir && !(c->dir = mkdtemp(tmp)))
         return fprintf(stderr, "isolde campaign: cannot make a directory for the histories\n"), EXIT_ERROR;
     setup(c);

@@ -30,7 +30,7 @@ static const cli_opt scen_opts[] = {
      cli_add_url, 0},
     {'i', "isolation", CLI_STRING, S(o.isolation), "L", "this level only (default: every level of the backend)",
      0, 0, NULL, 0},
-    {'o', "output", CLI_STRING, S(dir), "DIR", "where the histories go (default: the current directory)", 0, 0,
+    {'o', "output", CLI_STRING, S(dir), "DIR", "where the histories go, made if missing (default: here)", 0, 0,
      NULL, 0},
     {0, "wait", CLI_LONG, S(wait_ms), "MS", "a statement still running after MS is blocked on a lock (300)", 1,
      600000, NULL, 0},
@@ -149,6 +149,7 @@ static int plan_of(struct scen_cli *r, const char *name, struct plan *p)
     for (const char *const *l = b->levels; !r->o.isolation && l && *l && p->n_levels < 32; l++)
         p->levels[p->n_levels++] = *l;
     if (!p->n_levels) p->levels[p->n_levels++] = b->isolation;
+    if (cli_make_dir("scenario", r->dir)) return -1;
     int n = p->n_names * p->n_levels;
     p->paths = calloc((size_t)n, sizeof *p->paths);
     for (int i = 0; i < n; i++) {
