@@ -146,6 +146,9 @@ const isolde_backend *cli_backend_named(const char *name);
 /* The backend, its endpoints and options into o. */
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o);
 void cli_backend_free(cli_backend *b);
+/* The nemesis options (--nemesis, --fault-every, ..., --txn-timeout),
+ * filling o. */
+cli_table cli_fault_table(isolde_run_opts *o);
 /* dir made if missing: 0, or -1 having said why not. */
 int cli_make_dir(const char *cmd, const char *dir);
 /* Every backend (or the one called name) with its levels and options. */

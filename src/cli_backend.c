@@ -3,10 +3,13 @@
  * scenario, campaign): the backend named on the command line, its
  * endpoints (--url, repeated), its own options (from its table,
  * isolde_backend_option, as --name VALUE, kept as "name=value"), and their
- * help, and the directory their histories go to. The strings it keeps are
+ * help, the faults a run injects (the nemesis options), and the
+ * directory their histories go to. The strings it keeps are
  * its own until cli_backend_free.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -106,4 +109,28 @@ int cli_make_dir(const char *cmd, const char *dir)
     if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
     fprintf(stderr, "isolde %s: cannot make %s: %s\n", cmd, dir, strerror(errno));
     return -1;
+}
+
+#define F(f) offsetof(isolde_run_opts, f)
+static const cli_opt fault_opts[] = {
+    {0, "nemesis", CLI_STRING, F(nemesis), "K,K", "faults beside the clients: command, kill, pause", 0, 0,
+     NULL, 0},
+    {0, "fault-every", CLI_DOUBLE, F(fault_every), "S", "mean seconds between faults (5)", 1e-6, 1e6, NULL, 0},
+    {0, "fault-for", CLI_DOUBLE, F(fault_for), "S", "seconds each fault lasts before its heal (2)", 0, 1e6,
+     NULL, 0},
+    {0, "fault", CLI_STRING, F(fault_cmd), "CMD", "command nemesis: the fault (sh -c)", 0, 0, NULL, 0},
+    {0, "heal", CLI_STRING, F(heal_cmd), "CMD", "command nemesis: the heal (sh -c)", 0, 0, NULL, 0},
+    {0, "restart", CLI_STRING, F(restart_cmd), "CMD", "kill nemesis: how the server comes back (sh -c)", 0,
+     0, NULL, 0},
+    {0, "pid-file", CLI_STRING, F(pid_file), "F", "kill and pause nemeses: the server's pid file", 0, 0, NULL,
+     0},
+    {0, "pid", CLI_LONG, F(pid), "N", "kill and pause nemeses: the server's pid", 1, 4194304, NULL, 0},
+    {0, "txn-timeout", CLI_LONG, F(txn_timeout_ms), "MS",
+     "give up a statement unanswered after MS (0: wait)", 0, INT_MAX, NULL, 0},
+};
+#undef F
+
+cli_table cli_fault_table(isolde_run_opts *o)
+{
+    return (cli_table){"fault options", fault_opts, sizeof fault_opts / sizeof fault_opts[0], o};
 }

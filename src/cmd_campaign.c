@@ -6,9 +6,10 @@
  * types found that the model forbids (isolde_check_opts_forbid), with in
  * how many seeds each appeared. Prints a Markdown table: a row per level x
  * workload, a column per model, and what the row's runs covered (their
- * transactions by outcome, contended ones, clients, keys, time, faults --
- * none are injected yet). A valid cell says "no contention" when no
- * transaction of its runs was contended, and always "no faults". Every
+ * transactions by outcome, contended ones, clients, keys, time, the
+ * faults the nemesis injected, when the fault options ask for one). A
+ * valid cell says "no contention" when no transaction of its runs was
+ * contended, and "no faults" when none was injected. Every
  * run starts on fresh tables (the backend's --fresh, where it has one). --json:
  * the same as one JSON object. Exit status 0 when every run was made and
  * checked, 3 on an error.
@@ -37,7 +38,7 @@ struct cell {
 struct row {
     const char *level;
     isolde_workload w;
-    isolde_run_stats sum;         /* ok, fail, info, contended, seconds summed */
+    isolde_run_stats sum;         /* ok, fail, info, contended, faults, seconds summed */
     struct cell cells[N_MODELS];
 };
 
@@ -72,15 +73,17 @@ static const cli_opt camp_opts[] = {
 
 static void usage(FILE *out, cli_style st, struct camp *c, const char *backend)
 {
-    cli_table t = {"campaign options", camp_opts, sizeof camp_opts / sizeof camp_opts[0], c};
+    cli_table t[2] = {{"campaign options", camp_opts, sizeof camp_opts / sizeof camp_opts[0], c},
+                      cli_fault_table(&c->o)};
     cli_doc_usage(out, st, "isolde campaign BACKEND [options]");
     cli_doc_text(out, st, "Runs every level of the backend x {list-append, rw-register} x N seeds and\n"
                           "checks each history against strict-serializable, serializable,\n"
                           "snapshot-isolation, repeatable-read, read-committed and read-uncommitted.\n"
                           "Prints a table: each cell the anomaly types found that the model forbids\n"
                           "(with the share of seeds when not every one), or valid; beside each row\n"
-                          "what its runs covered. rw-register is checked with --wfr-keys.\n");
-    cli_help(out, st, &t, 1);
+                          "what its runs covered. rw-register is checked with --wfr-keys. The fault\n"
+                          "options inject the same faults into every run.\n");
+    cli_help(out, st, t, 2);
     cli_doc_item(out, st, "-h, --help", "this text (isolde campaign BACKEND --help: that backend's)");
     cli_doc_heading(out, st, "backends and their own options");
     cli_backend_help(out, st, backend);
@@ -120,9 +123,10 @@ static int parse_args(struct camp *c, int argc, char **argv)
     }
     c->be.name = argv[1];
     c->be.cmd = "campaign";
-    cli_table t = {"campaign options", camp_opts, sizeof camp_opts / sizeof camp_opts[0], c};
+    cli_table t[2] = {{"campaign options", camp_opts, sizeof camp_opts / sizeof camp_opts[0], c},
+                      cli_fault_table(&c->o)};
     const char **pos = malloc((size_t)argc * sizeof *pos);
-    int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "campaign", &t, 1, cli_backend_option, &c->be, pos, &n_pos);
+    int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "campaign", t, 2, cli_backend_option, &c->be, pos, &n_pos);
     if (rc == CLI_HELP) usage(stdout, CLI_TEXT, c, c->be.name);
     if (rc == CLI_VERSION) cli_version();
     if (rc == 0 && n_pos) {
@@ -197,6 +201,7 @@ static void add_stats(isolde_run_stats *sum, const isolde_run_stats *st)
     sum->fail += st->fail;
     sum->info += st->info;
     sum->contended += st->contended;
+    sum->faults += st->faults;
     sum->seconds += st->seconds;
 }
 
@@ -240,13 +245,20 @@ static void print_cell(FILE *out, const struct camp *c, const struct row *row, c
         if (cell->seeds[i] < c->seeds) fprintf(out, " (%d/%ld)", cell->seeds[i], c->seeds);
     }
     if (cell->unknown) fprintf(out, "%sunknown (%d/%ld)", cell->n ? ", " : "", cell->unknown, c->seeds);
-    if (!cell->n && !cell->unknown) fprintf(out, "valid (%sno faults)", row->sum.contended ? "" : "no contention, ");
+    if (cell->n || cell->unknown) return;
+    const char *quiet = row->sum.contended ? "" : "no contention";
+    const char *calm = row->sum.faults ? "" : "no faults";
+    fprintf(out, "valid%s%s%s%s%s", *quiet || *calm ? " (" : "", quiet, *quiet && *calm ? ", " : "", calm,
+            *quiet || *calm ? ")" : "");
 }
 
 static void print_table(const struct camp *c)
 {
-    printf("campaign: %s, %ld seeds x %ld txns, %ld clients, %ld keys; no faults injected\n\n", c->be.name, c->seeds,
-           c->txns, c->clients, c->keys);
+    printf("campaign: %s, %ld seeds x %ld txns, %ld clients, %ld keys; ", c->be.name, c->seeds, c->txns,
+           c->clients, c->keys);
+    if (c->o.nemesis) printf("faults: %s, one every %g s on average, each for %g s\n\n", c->o.nemesis, c->o.fault_every,
+                             c->o.fault_for);
+    else printf("no faults injected\n\n");
     printf("| level | workload |");
     for (size_t m = 0; m < N_MODELS; m++) printf(" %s |", ladder[m]);
     printf(" covered |\n|---|---|");
@@ -260,8 +272,10 @@ static void print_table(const struct camp *c)
             print_cell(stdout, c, row, &row->cells[m]);
             printf(" |");
         }
-        printf(" %ld ok, %ld fail, %ld info; %ld contended; %ld clients, %ld keys; %.1f s; faults: none |\n",
-               row->sum.ok, row->sum.fail, row->sum.info, row->sum.contended, c->clients, c->keys, row->sum.seconds);
+        printf(" %ld ok, %ld fail, %ld info; %ld contended; %ld clients, %ld keys; %.1f s; faults: ", row->sum.ok,
+               row->sum.fail, row->sum.info, row->sum.contended, c->clients, c->keys, row->sum.seconds);
+        if (row->sum.faults) printf("%ld (%s) |\n", row->sum.faults, c->o.nemesis);
+        else printf("none |\n");
     }
 }
 
@@ -283,15 +297,18 @@ static void print_json(const struct camp *c)
 {
     printf("{\"backend\":");
     cli_json_string(stdout, c->be.name);
-    printf(",\"seeds\":%ld,\"txns\":%ld,\"clients\":%ld,\"keys\":%ld,\"faults\":[],\"rows\":[", c->seeds, c->txns,
-           c->clients, c->keys);
+    printf(",\"seeds\":%ld,\"txns\":%ld,\"clients\":%ld,\"keys\":%ld,\"nemesis\":", c->seeds, c->txns, c->clients,
+           c->keys);
+    if (c->o.nemesis) cli_json_string(stdout, c->o.nemesis);
+    else printf("null");
+    printf(",\"rows\":[");
     for (int i = 0; i < c->n_levels * 2; i++) {
         const struct row *row = &c->rows[i];
         printf("%s{\"level\":", i ? "," : "");
         cli_json_string(stdout, row->level);
-        printf(",\"workload\":\"%s\",\"ok\":%ld,\"fail\":%ld,\"info\":%ld,\"contended\":%ld,\"seconds\":%.3f,"
-               "\"models\":{", isolde_workload_name(row->w), row->sum.ok, row->sum.fail, row->sum.info,
-               row->sum.contended, row->sum.seconds);
+        printf(",\"workload\":\"%s\",\"ok\":%ld,\"fail\":%ld,\"info\":%ld,\"contended\":%ld,\"faults\":%ld,"
+               "\"seconds\":%.3f,\"models\":{", isolde_workload_name(row->w), row->sum.ok, row->sum.fail,
+               row->sum.info, row->sum.contended, row->sum.faults, row->sum.seconds);
         for (size_t m = 0; m < N_MODELS; m++) json_cell(&row->cells[m], m);
         printf("}}");
     }
@@ -305,7 +322,6 @@ static void setup(struct camp *c)
 {
     int took = 0;
     cli_backend_option(&c->be, "fresh", NULL, &took);
-    isolde_run_opts_init(&c->o);
     cli_backend_apply(&c->be, &c->o);
     c->o.txns = c->txns;
     c->o.clients = (int)c->clients;
@@ -340,6 +356,7 @@ int cmd_campaign(int argc, char **argv)
 {
     static struct camp c;
     memset(&c, 0, sizeof c);
+    isolde_run_opts_init(&c.o);
     c.seeds = 3;
     c.txns = 300;
     c.clients = 10;

@@ -88,20 +88,6 @@ static const cli_opt run_opts[] = {
      0},
     {0, "time-limit", CLI_DOUBLE, R(o.time_limit), "S", "start no transaction after S seconds (0: none)", 0,
      1e9, NULL, 0},
-    {0, "nemesis", CLI_STRING, R(o.nemesis), "K,K", "faults beside the clients: command, kill, pause", 0, 0,
-     NULL, 0},
-    {0, "fault-every", CLI_DOUBLE, R(o.fault_every), "S", "mean seconds between faults (5)", 1e-6, 1e6, NULL, 0},
-    {0, "fault-for", CLI_DOUBLE, R(o.fault_for), "S", "seconds each fault lasts before its heal (2)", 0, 1e6,
-     NULL, 0},
-    {0, "fault", CLI_STRING, R(o.fault_cmd), "CMD", "command nemesis: the fault (sh -c)", 0, 0, NULL, 0},
-    {0, "heal", CLI_STRING, R(o.heal_cmd), "CMD", "command nemesis: the heal (sh -c)", 0, 0, NULL, 0},
-    {0, "restart", CLI_STRING, R(o.restart_cmd), "CMD", "kill nemesis: how the server comes back (sh -c)", 0,
-     0, NULL, 0},
-    {0, "pid-file", CLI_STRING, R(o.pid_file), "F", "kill and pause nemeses: the server's pid file", 0, 0, NULL,
-     0},
-    {0, "pid", CLI_LONG, R(o.pid), "N", "kill and pause nemeses: the server's pid", 1, 4194304, NULL, 0},
-    {0, "txn-timeout", CLI_LONG, R(o.txn_timeout_ms), "MS",
-     "give up a statement unanswered after MS (0: wait)", 0, INT_MAX, NULL, 0},
     {'o', "output", CLI_STRING, R(output), "FILE",
      "the history, JSON lines (default: isolde-BACKEND-DATE-TIME.jsonl here)", 0, 0, NULL, 0},
 };
@@ -109,13 +95,14 @@ static const cli_opt run_opts[] = {
 
 static void usage(FILE *out, cli_style st, struct run_cli *r, const char *backend)
 {
-    cli_table t[2] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_check_table(&r->check)};
+    cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
+                      cli_check_table(&r->check)};
     cli_doc_usage(out, st, "isolde run BACKEND [options] [check options]");
     cli_doc_text(out, st, "Drives a database with concurrent clients, records every transaction as the\n"
                           "clients saw it, then checks the history and exits with the check's status.\n"
                           "SIGINT or SIGTERM stops the clients; the history so far is still checked.\n"
                           "Without -c, the level asked for with -i is checked, when it is a model name.\n");
-    cli_help(out, st, t, 2);
+    cli_help(out, st, t, 3);
     cli_doc_item(out, st, "-h, --help", "this text (isolde run BACKEND --help: that backend's)");
     cli_doc_item(out, st, "-V, --version", "print the version");
     cli_doc_heading(out, st, "backends and their own options");
@@ -168,9 +155,10 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
     r->be.cmd = "run";
     r->txns = r->keys = r->writes_per_key = r->txn_length = r->seed = r->reconnect = r->clients = -1;
     r->o.read_urls = r->read_urls;
-    cli_table t[2] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_check_table(&r->check)};
+    cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
+                      cli_check_table(&r->check)};
     const char **pos = malloc((size_t)argc * sizeof *pos);
-    int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "run", t, 2, cli_backend_option, &r->be, pos, &n_pos);
+    int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "run", t, 3, cli_backend_option, &r->be, pos, &n_pos);
     if (rc == CLI_HELP) usage(stdout, CLI_TEXT, r, r->o.backend);
     if (rc == CLI_VERSION) cli_version();
     if (rc == 0 && n_pos) {

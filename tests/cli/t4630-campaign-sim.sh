@@ -3,7 +3,8 @@
 # and SQLite: the table (a row per level x workload, a column per model of
 # the ladder, what the runs covered), anomalies where a level admits them
 # and valid cells where it does not, "no contention" on a valid cell only
-# when no transaction was contended, --json, -o DIR keeping the histories,
+# when no transaction was contended and "no faults" only when none was
+# injected (a command nemesis on SQLite), --json, -o DIR keeping the histories,
 # and the usage errors. PostgreSQL and MariaDB: t4610, t4620.
 . tests/clilib.sh "$@"
 export TMPDIR="$tmp"
@@ -60,6 +61,15 @@ expect_status 0 "$isolde" campaign sqlite --url "$tmp/c.db" --seeds 2 -n 100 --j
 for w in list-append rw-register; do
     test "$(cell serializable $w strict-serializable)" = valid
 done
+T
+
+test_case "sqlite under a command nemesis: the faults are counted per row, and no valid cell claims none" <<'T'
+"$isolde" run --help | grep -q '^sqlite:' || exit 0
+expect_status 0 "$isolde" campaign sqlite --url "$tmp/f.db" --seeds 1 -n 3000 --nemesis command --fault true --heal true --fault-every 0.002 --fault-for 0.001
+expect_out '^campaign: sqlite, 1 seeds x 3000 txns, 10 clients, 4 keys; faults: command, one every 0.002 s on average, each for 0.001 s$'
+expect_out '^| serializable | list-append | valid | valid |'
+expect_out '; faults: [1-9][0-9]* (command) |$'
+not grep -q 'no faults' "$tmp/out"
 T
 
 test_case "-o DIR keeps every history; without it none is left behind" <<'T'
