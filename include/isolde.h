@@ -424,7 +424,8 @@ typedef struct isolde_scenario_result {
 
 /* Run scenario name against o->backend at o->isolation (o->urls,
  * o->backend_opts and o->reconnect_ms as isolde_run takes them; the
- * workload is list-append; the other run options are ignored), with
+ * workload is list-append; the nemesis and the other run options are
+ * ignored), with
  * fresh tables, and write its history (Elle JSON lines) to
  * o->history_path. wait_ms: how long a statement may run before it
  * counts as blocked (0: 300). Errors: USAGE (unknown scenario, backend or

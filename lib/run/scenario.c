@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -395,7 +396,11 @@ static const isolde_scenario *scenario_named(const char *name)
  * "fresh" option; opts is room for them. */
 static isolde_run_opts fresh_opts(const isolde_run_opts *user, const char **opts, size_t room)
 {
-    isolde_run_opts o = *user;
+    isolde_run_opts o;
+    isolde_run_opts_init(&o);
+    memcpy(&o, user, user->size < sizeof o ? user->size : sizeof o);
+    o.size = sizeof o;
+    o.nemesis = NULL;
     size_t n = user->n_backend_opts < room - 1 ? user->n_backend_opts : room - 1;
     for (size_t i = 0; i < n; i++) opts[i] = user->backend_opts[i];
     for (size_t i = 0; isolde_backend_option(user->backend, i); i++)
@@ -411,7 +416,8 @@ static int scenario(void *arg, isolde_error *err)
     struct scenario_call *c = arg;
     const isolde_scenario *s = scenario_named(c->name);
     if (!s) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown scenario '%s'", c->name ? c->name : "");
-    if (!c->user || c->user->size < sizeof *c->user || !c->user->backend)
+    if (!c->user || c->user->size < offsetof(isolde_run_opts, n_backend_opts) + sizeof(size_t) ||
+        !c->user->backend)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "run options not initialised (isolde_run_opts_init)");
     const char *opts[65];
     isolde_run_opts user = fresh_opts(c->user, opts, 65), o;
