@@ -360,6 +360,10 @@ typedef struct isolde_run_reason {
 
 typedef struct isolde_run_stats {
     long ok, fail, info; /* transactions by outcome, final reads included */
+    /* Transactions that ran while another one in flight touched a key
+     * they touched, one of the two writing it: how much the run tested
+     * concurrency control at all. */
+    long contended;
     double seconds;      /* wall time of the run */
     long faults;         /* faults the nemesis injected (healed ones and not) */
     int n_reasons;       /* the first ISOLDE_RUN_MAX_REASONS reasons seen; any
@@ -374,6 +378,62 @@ ISOLDE_API void isolde_run_opts_init(isolde_run_opts *o);
  * reached in time), NOMEM; the history written so far stays on disk. */
 ISOLDE_API isolde_status isolde_run(const isolde_run_opts *o, isolde_run_stats *st,
                                     isolde_error *err);
+
+/* ---- directed scenarios ------------------------------------------- */
+
+/* The classic interleavings (Hermitage's, Adya's anomalies), run
+ * deterministically: each transaction on a client thread with its own
+ * connection, a coordinator handing each scripted statement (begin, a
+ * micro-op, commit) to its client in the script's order and waiting for
+ * it; a statement not done within the wait is blocked on a lock, and the
+ * script goes on without it (it completes when the lock is released). A
+ * setup transaction first appends a first element to every key, and a
+ * final read of every key ends the history. isolde_scenario_at lists
+ * them: the name, the anomaly the interleaving provokes (Elle's name),
+ * one line of help, and the script, statements separated by ";":
+ * "T1 begin; T1 r x; T2 append x 21; T1 commit" (keys x, y, z are keys
+ * 1, 2, 3 in the history). */
+typedef struct isolde_scenario {
+    const char *name;
+    const char *anomaly;
+    const char *help;
+    const char *script;
+} isolde_scenario;
+
+/* The scenarios, by index; NULL past the last. Borrowed, static. */
+ISOLDE_API const isolde_scenario *isolde_scenario_at(size_t i);
+
+/* What happened to one scripted transaction: its outcome as recorded
+ * ("ok", "fail", "info"), whether one of its statements was still
+ * running after the wait (blocked on a lock), and why it did not commit
+ * (the recorded error class, the database's code and message). */
+typedef struct isolde_scenario_txn {
+    const char *outcome;
+    int waited;
+    char err_class[32];
+    char code[16];
+    char error[120];
+} isolde_scenario_txn;
+
+#define ISOLDE_SCENARIO_MAX_TXNS 8
+typedef struct isolde_scenario_result {
+    int n_txns;                 /* T1 .. Tn */
+    isolde_scenario_txn txns[ISOLDE_SCENARIO_MAX_TXNS];
+    double seconds;
+} isolde_scenario_result;
+
+/* Run scenario name against o->backend at o->isolation (o->urls,
+ * o->backend_opts and o->reconnect_ms as isolde_run takes them; the
+ * workload is list-append; the nemesis and the other run options are
+ * ignored), with
+ * fresh tables, and write its history (Elle JSON lines) to
+ * o->history_path. wait_ms: how long a statement may run before it
+ * counts as blocked (0: 300). Errors: USAGE (unknown scenario, backend or
+ * level; a backend that cannot run statement by statement), IO (the
+ * database cannot be used, the setup or the final reads failed, the
+ * history cannot be written), NOMEM. */
+ISOLDE_API isolde_status isolde_scenario_run(const isolde_run_opts *o, const char *name, long wait_ms,
+                                             isolde_scenario_result *out, isolde_error *err);
 
 /* One option a backend declares: its name (as --name on the CLI), the kind
  * of value, a word for the value in help ("MS"; NULL for a flag), its

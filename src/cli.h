@@ -107,11 +107,52 @@ int cli_check_validate(const cli_check *c, isolde_workload w);
 /* Check h (c->files[c->at]), print the report to stdout as the options
  * ask, write -d files; returns the exit status (a verdict, or EXIT_ERROR). */
 int cli_check_history(cli_check *c, const isolde_history *h);
+/* Read c->files[c->at] (as c->read says) and check it as
+ * cli_check_history does. */
+int cli_check_file(cli_check *c);
 /* A file that could not be checked: err printed, and with several files
  * and --json, a line {"file":..., "error":...} too. Returns EXIT_ERROR. */
 int cli_check_failed(const cli_check *c, const isolde_error *err);
+/* s as a JSON string: quotes, backslashes and control characters
+ * escaped, UTF-8 kept, any byte that is not UTF-8 as U+FFFD. */
+void cli_json_string(FILE *out, const char *s);
 /* Print an error as file:line:col: message, or isolde: message. */
 void cli_print_error(const isolde_error *e);
+
+/* The worst of two exit statuses: error > invalid > unknown > valid. */
+int cli_worse(int a, int b);
+
+/* ---- a backend, its endpoints and its own options (cli_backend.c), for
+ * the commands that drive a database ---- */
+
+#define CLI_MAX_URLS 64
+#define CLI_MAX_BACKEND_OPTS 64
+typedef struct cli_backend {
+    const char *cmd;                  /* the command, for messages */
+    const char *name;                 /* the backend */
+    const char *urls[CLI_MAX_URLS];   /* --url, borrowed from argv */
+    size_t n_urls;
+    char *opts[CLI_MAX_BACKEND_OPTS]; /* "name=value", ours */
+    size_t n_opts;
+} cli_backend;
+
+/* --url's CLI_CALL (at: the cli_backend). */
+int cli_add_url(void *at, const char *v);
+/* cli_parse's unknown-option hook (arg: the cli_backend): an option of the
+ * backend's table is kept as "name=value". */
+int cli_backend_option(void *arg, const char *name, const char *value, int *took_value);
+/* The backend called name, or NULL. */
+const isolde_backend *cli_backend_named(const char *name);
+/* The backend, its endpoints and options into o. */
+void cli_backend_apply(const cli_backend *b, isolde_run_opts *o);
+void cli_backend_free(cli_backend *b);
+/* The nemesis options (--nemesis, --fault-every, ..., --txn-timeout),
+ * filling o. */
+cli_table cli_fault_table(isolde_run_opts *o);
+/* dir made if missing: 0, or -1 having said why not. */
+int cli_make_dir(const char *cmd, const char *dir);
+/* Every backend (or the one called name) with its levels and options. */
+void cli_backend_help(FILE *out, cli_style st, const char *name);
 
 /* ---- subcommands: argv[0] is the subcommand's name; _help prints the
  * command's help as text or as its part of the man page ---- */
@@ -119,9 +160,13 @@ int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
+int cmd_scenario(int argc, char **argv);
+int cmd_campaign(int argc, char **argv);
 void cmd_check_help(FILE *out, cli_style st);
 void cmd_run_help(FILE *out, cli_style st);
 void cmd_models_help(FILE *out, cli_style st);
 void cmd_repair_help(FILE *out, cli_style st);
+void cmd_scenario_help(FILE *out, cli_style st);
+void cmd_campaign_help(FILE *out, cli_style st);
 
 #endif

@@ -117,6 +117,12 @@ cli_table cli_check_table(cli_check *c)
     return (cli_table){"check options", check_opts, sizeof check_opts / sizeof check_opts[0], c};
 }
 
+int cli_worse(int a, int b)
+{
+    static const int rank[] = {0, 2, 1, 3};
+    return rank[b] > rank[a] ? b : a;
+}
+
 void cli_print_error(const isolde_error *e)
 {
     char line[1024];
@@ -182,7 +188,7 @@ int cli_check_validate(const cli_check *c, isolde_workload w)
 
 /* Bytes as a JSON string: quotes, backslashes and control characters
  * escaped, UTF-8 kept, any byte that is not UTF-8 as U+FFFD. */
-static void json_string(FILE *out, const char *s)
+void cli_json_string(FILE *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     fputc('"', out);
@@ -213,7 +219,7 @@ static isolde_status write_json_line(isolde_result *r, const char *path, isolde_
     if (s == ISOLDE_ERR_NOMEM) snprintf(err->msg, sizeof err->msg, "out of memory"), err->file[0] = 0;
     if (!s) {
         fputs("{\"file\":", stdout);
-        json_string(stdout, path);
+        cli_json_string(stdout, path);
         const char *p = text + 1; /* after the map's { */
         while (*p == ' ' || *p == '\n') p++;
         if (*p != '}') fputc(',', stdout);
@@ -260,9 +266,9 @@ int cli_check_failed(const cli_check *c, const isolde_error *err)
     char line[1024];
     isolde_error_text(err, line, sizeof line);
     fputs("{\"file\":", stdout);
-    json_string(stdout, c->files[c->at]);
+    cli_json_string(stdout, c->files[c->at]);
     fputs(",\"error\":", stdout);
-    json_string(stdout, line);
+    cli_json_string(stdout, line);
     fputs("}\n", stdout);
     fflush(stdout);
     return EXIT_ERROR;
@@ -287,4 +293,14 @@ int cli_check_history(cli_check *c, const isolde_history *h)
     isolde_result_free(r);
     fflush(stdout);
     return s ? cli_check_failed(c, &err) : (int)v;
+}
+
+int cli_check_file(cli_check *c)
+{
+    isolde_history *h = NULL;
+    isolde_error err;
+    if (isolde_history_read_file(c->files[c->at], &c->read, &h, &err)) return cli_check_failed(c, &err);
+    int status = cli_check_history(c, h);
+    isolde_history_free(h);
+    return status;
 }

@@ -24,23 +24,6 @@ void cmd_check_help(FILE *out, cli_style st)
                           "all files)\n");
 }
 
-/* The worst status of several files: error > invalid > unknown > valid. */
-static int worse(int a, int b)
-{
-    static const int rank[] = {0, 2, 1, 3};
-    return rank[b] > rank[a] ? b : a;
-}
-
-static int check_file(cli_check *c)
-{
-    isolde_history *h = NULL;
-    isolde_error err;
-    if (isolde_history_read_file(c->files[c->at], &c->read, &h, &err)) return cli_check_failed(c, &err);
-    int status = cli_check_history(c, h);
-    isolde_history_free(h);
-    return status;
-}
-
 int cmd_check(int argc, char **argv)
 {
     cli_check c;
@@ -56,7 +39,7 @@ int cmd_check(int argc, char **argv)
     c.n_files = n;
     for (c.at = 0; !rc && c.at < n; c.at++) {
         if (n > 1 && !c.json) printf("%s### %s\n", c.at ? "\n" : "", files[c.at]);
-        status = worse(status, check_file(&c));
+        status = cli_worse(status, cli_check_file(&c));
     }
     free(files);
     return status;

@@ -34,17 +34,13 @@ static void on_stop_signal(int sig)
     stop_flag = 1;
 }
 
-#define MAX_URLS 64
-#define MAX_BACKEND_OPTS 64
-
 struct run_cli {
     isolde_run_opts o;
     cli_check check;
     const char *output;
     long txns, keys, writes_per_key, txn_length, seed, reconnect, clients;
-    const char *urls[MAX_URLS], *read_urls[MAX_URLS];
-    char *backend_opts[MAX_BACKEND_OPTS]; /* "name=value", ours */
-    size_t n_backend_opts;
+    const char *read_urls[CLI_MAX_URLS];
+    cli_backend be;
 };
 
 static int set_workload(void *at, const char *v)
@@ -60,16 +56,8 @@ static int set_workload(void *at, const char *v)
 static int add_read_url(void *at, const char *v)
 {
     isolde_run_opts *o = at;
-    if (o->n_read_urls == MAX_URLS) return fprintf(stderr, "isolde run: at most %d --read-url\n", MAX_URLS), -1;
+    if (o->n_read_urls == CLI_MAX_URLS) return fprintf(stderr, "isolde run: at most %d --read-url\n", CLI_MAX_URLS), -1;
     ((const char **)o->read_urls)[o->n_read_urls++] = v;
-    return 0;
-}
-
-static int add_url(void *at, const char *v)
-{
-    isolde_run_opts *o = at;
-    if (o->n_urls == MAX_URLS) return fprintf(stderr, "isolde run: at most %d --url\n", MAX_URLS), -1;
-    ((const char **)o->urls)[o->n_urls++] = v;
     return 0;
 }
 
@@ -82,8 +70,8 @@ static const cli_opt run_opts[] = {
     {'p', "clients", CLI_LONG, R(clients), "N", "concurrent clients (8)", 1, 4096, NULL, 0},
     {0, "processes", CLI_LONG, R(clients), "N", NULL, 1, 4096, NULL, 0},
     {0, "fork", CLI_FLAG, R(o.processes), NULL, "clients as forked processes, not threads", 0, 0, NULL, 1},
-    {0, "url", CLI_CALL, R(o), "U", "an endpoint; several spread the clients over them (see the backend)",
-     0, 0, add_url, 0},
+    {0, "url", CLI_CALL, R(be), "U", "an endpoint; several spread the clients over them (see the backend)",
+     0, 0, cli_add_url, 0},
     {0, "read-url", CLI_CALL, R(o), "U", "an endpoint for read-only transactions (a replica); repeatable",
      0, 0, add_read_url, 0},
     {'i', "isolation", CLI_STRING, R(o.isolation), "L", "the isolation level asked of the database", 0, 0,
@@ -100,87 +88,25 @@ static const cli_opt run_opts[] = {
      0},
     {0, "time-limit", CLI_DOUBLE, R(o.time_limit), "S", "start no transaction after S seconds (0: none)", 0,
      1e9, NULL, 0},
-    {0, "nemesis", CLI_STRING, R(o.nemesis), "K,K", "faults beside the clients: command, kill, pause", 0, 0,
-     NULL, 0},
-    {0, "fault-every", CLI_DOUBLE, R(o.fault_every), "S", "mean seconds between faults (5)", 1e-6, 1e6, NULL, 0},
-    {0, "fault-for", CLI_DOUBLE, R(o.fault_for), "S", "seconds each fault lasts before its heal (2)", 0, 1e6,
-     NULL, 0},
-    {0, "fault", CLI_STRING, R(o.fault_cmd), "CMD", "command nemesis: the fault (sh -c)", 0, 0, NULL, 0},
-    {0, "heal", CLI_STRING, R(o.heal_cmd), "CMD", "command nemesis: the heal (sh -c)", 0, 0, NULL, 0},
-    {0, "restart", CLI_STRING, R(o.restart_cmd), "CMD", "kill nemesis: how the server comes back (sh -c)", 0,
-     0, NULL, 0},
-    {0, "pid-file", CLI_STRING, R(o.pid_file), "F", "kill and pause nemeses: the server's pid file", 0, 0, NULL,
-     0},
-    {0, "pid", CLI_LONG, R(o.pid), "N", "kill and pause nemeses: the server's pid", 1, 4194304, NULL, 0},
-    {0, "txn-timeout", CLI_LONG, R(o.txn_timeout_ms), "MS",
-     "give up a statement unanswered after MS (0: wait)", 0, INT_MAX, NULL, 0},
     {'o', "output", CLI_STRING, R(output), "FILE",
      "the history, JSON lines (default: isolde-BACKEND-DATE-TIME.jsonl here)", 0, 0, NULL, 0},
 };
 #undef R
 
-/* An option of the backend's table: "--name value" becomes "name=value". */
-static int backend_option(void *arg, const char *name, const char *value, int *took_value)
-{
-    struct run_cli *r = arg;
-    for (size_t i = 0;; i++) {
-        const isolde_option *o = isolde_backend_option(r->o.backend, i);
-        if (!o) return 0;
-        if (strcmp(o->name, name) != 0) continue;
-        int flag = o->type == ISOLDE_OPTION_FLAG;
-        if (!flag && !value) return fprintf(stderr, "isolde run: --%s needs a value\n", name), -1;
-        if (r->n_backend_opts == MAX_BACKEND_OPTS) return fprintf(stderr, "isolde run: too many options\n"), -1;
-        size_t n = strlen(name) + (flag ? 2 : strlen(value)) + 2;
-        char *kv = malloc(n);
-        snprintf(kv, n, "%s=%s", name, flag ? "1" : value);
-        r->backend_opts[r->n_backend_opts++] = kv;
-        *took_value = !flag;
-        return 1;
-    }
-}
-
-/* The backends (or the one called name) and their own options. */
-static void backend_help(FILE *out, cli_style st, const char *name)
-{
-    for (size_t i = 0;; i++) {
-        const isolde_backend *b = isolde_backend_at(i);
-        if (!b) break;
-        if (name && strcmp(b->name, name) != 0) continue;
-        char line[1024];
-        snprintf(line, sizeof line, "%s: %s\n", b->name, b->help);
-        cli_doc_text(out, st, line);
-        if (b->url_help) cli_doc_item(out, st, "--url U", b->url_help);
-        if (b->isolation) {
-            int n = snprintf(line, sizeof line, "%s (default)", b->isolation);
-            for (const char *const *l = b->levels; l && *l && n < (int)sizeof line; l++)
-                if (strcmp(*l, b->isolation) != 0) n += snprintf(line + n, sizeof line - (size_t)n, ", %s", *l);
-            cli_doc_item(out, st, "-i L", line);
-        }
-        for (size_t j = 0;; j++) {
-            const isolde_option *o = isolde_backend_option(b->name, j);
-            if (!o) break;
-            char left[64];
-            snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-            snprintf(line, sizeof line, "%s%s%s%s", o->help, o->dflt ? " (" : "", o->dflt ? o->dflt : "",
-                     o->dflt ? ")" : "");
-            cli_doc_item(out, st, left, line);
-        }
-    }
-}
-
 static void usage(FILE *out, cli_style st, struct run_cli *r, const char *backend)
 {
-    cli_table t[2] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_check_table(&r->check)};
+    cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
+                      cli_check_table(&r->check)};
     cli_doc_usage(out, st, "isolde run BACKEND [options] [check options]");
     cli_doc_text(out, st, "Drives a database with concurrent clients, records every transaction as the\n"
                           "clients saw it, then checks the history and exits with the check's status.\n"
                           "SIGINT or SIGTERM stops the clients; the history so far is still checked.\n"
                           "Without -c, the level asked for with -i is checked, when it is a model name.\n");
-    cli_help(out, st, t, 2);
+    cli_help(out, st, t, 3);
     cli_doc_item(out, st, "-h, --help", "this text (isolde run BACKEND --help: that backend's)");
     cli_doc_item(out, st, "-V, --version", "print the version");
     cli_doc_heading(out, st, "backends and their own options");
-    backend_help(out, st, backend);
+    cli_backend_help(out, st, backend);
 }
 
 void cmd_run_help(FILE *out, cli_style st)
@@ -199,17 +125,14 @@ static void apply(struct run_cli *r)
     if (r->txn_length > 0) r->o.max_txn_length = (int)r->txn_length;
     if (r->seed >= 0) r->o.seed = (uint64_t)r->seed;
     if (r->reconnect >= 0) r->o.reconnect_ms = r->reconnect;
-    r->o.backend_opts = (const char *const *)r->backend_opts;
-    r->o.n_backend_opts = r->n_backend_opts;
+    cli_backend_apply(&r->be, &r->o);
 }
 
 /* The level the run asked for: -i, or the backend's default. */
 static const char *isolation(const struct run_cli *r)
 {
-    if (r->o.isolation) return r->o.isolation;
-    for (size_t i = 0; isolde_backend_at(i); i++)
-        if (strcmp(isolde_backend_at(i)->name, r->o.backend) == 0) return isolde_backend_at(i)->isolation;
-    return NULL;
+    const isolde_backend *b = cli_backend_named(r->o.backend);
+    return r->o.isolation ? r->o.isolation : b ? b->isolation : NULL;
 }
 
 /* -c's default: the level -i asks for, when it is a consistency model's
@@ -228,13 +151,14 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
         usage(help && argc >= 2 ? stdout : stderr, CLI_TEXT, r, NULL);
         return help && argc >= 2 ? 0 : -1;
     }
-    r->o.backend = argv[1];
+    r->o.backend = r->be.name = argv[1];
+    r->be.cmd = "run";
     r->txns = r->keys = r->writes_per_key = r->txn_length = r->seed = r->reconnect = r->clients = -1;
-    r->o.urls = r->urls;
     r->o.read_urls = r->read_urls;
-    cli_table t[2] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_check_table(&r->check)};
+    cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
+                      cli_check_table(&r->check)};
     const char **pos = malloc((size_t)argc * sizeof *pos);
-    int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "run", t, 2, backend_option, r, pos, &n_pos);
+    int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "run", t, 3, cli_backend_option, &r->be, pos, &n_pos);
     if (rc == CLI_HELP) usage(stdout, CLI_TEXT, r, r->o.backend);
     if (rc == CLI_VERSION) cli_version();
     if (rc == 0 && n_pos) {
@@ -304,10 +228,11 @@ static void summary(const struct run_cli *r, const isolde_run_stats *st, const c
     FILE *out = r->check.json ? stderr : stdout;
     long n = st->ok + st->fail + st->info;
     int sim = strcmp(r->o.backend, "sim") == 0;
-    fprintf(out, "run: %s%s%s, %s, %d %s: %ld txns (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s\n",
+    fprintf(out, "run: %s%s%s, %s, %d %s: %ld txns (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s, "
+                 "%ld contended\n",
             r->o.backend, sim ? " " : "", sim ? isolation(r) : "", isolde_workload_name(r->o.workload),
             r->o.clients, r->o.processes ? "processes" : "clients", n, st->ok, st->fail, st->info,
-            st->seconds, st->seconds > 0 ? n / st->seconds : 0.0);
+            st->seconds, st->seconds > 0 ? n / st->seconds : 0.0, st->contended);
     for (int i = 0; i < st->n_reasons; i++) {
         const isolde_run_reason *why = &st->reasons[i];
         fprintf(out, "%s %s", i ? "," : "not ok:", why->name);
@@ -323,17 +248,10 @@ static void summary(const struct run_cli *r, const isolde_run_stats *st, const c
 /* Read the recorded history back and check it. */
 static int check_file(struct run_cli *r, const char *path)
 {
-    isolde_history *h = NULL;
-    isolde_error err;
-    isolde_read_opts ro;
-    isolde_read_opts_init(&ro);
-    ro.format = ISOLDE_FORMAT_JSONL;
+    r->check.read.format = ISOLDE_FORMAT_JSONL;
     r->check.files = &path;
     r->check.n_files = 1;
-    if (isolde_history_read_file(path, &ro, &h, &err) != ISOLDE_OK) return cli_check_failed(&r->check, &err);
-    int status = cli_check_history(&r->check, h);
-    isolde_history_free(h);
-    return status;
+    return cli_check_file(&r->check);
 }
 
 static int run_and_check(struct run_cli *r, const char *path)
@@ -360,10 +278,7 @@ static int run_and_check(struct run_cli *r, const char *path)
     return check_file(r, path);
 }
 
-static void release(struct run_cli *r)
-{
-    for (size_t i = 0; i < r->n_backend_opts; i++) free(r->backend_opts[i]);
-}
+static void release(struct run_cli *r) { cli_backend_free(&r->be); }
 
 int cmd_run(int argc, char **argv)
 {
@@ -385,8 +300,8 @@ int cmd_run(int argc, char **argv)
     }
     char *tmp_db = NULL;
     if (!r.o.n_urls && !strcmp(r.o.backend, "sqlite")) {
-        r.urls[0] = tmp_db = temp_db_path();
-        r.o.n_urls = 1;
+        r.be.urls[0] = tmp_db = temp_db_path();
+        r.o.n_urls = r.be.n_urls = 1;
     }
     r.o.history_path = r.output ? r.output : named;
     int status = run_and_check(&r, r.o.history_path);

@@ -20,6 +20,10 @@ static const struct command {
 } commands[] = {
     {"check", "[options] FILE...", "check recorded histories", cmd_check, cmd_check_help},
     {"run", "BACKEND [options]", "drive a database, record a history, check it", cmd_run, cmd_run_help},
+    {"scenario", "NAME BACKEND [options]", "run a classic interleaving at each level, check it", cmd_scenario,
+     cmd_scenario_help},
+    {"campaign", "BACKEND [options]", "every level x workload x seed, checked against the ladder of models",
+     cmd_campaign, cmd_campaign_help},
     {"models", "[NAME...]", "the model and anomaly names; what each one forbids", cmd_models,
      cmd_models_help},
     {"repair", "FILE...", "make a killed run's history whole (filler, a cut line)", cmd_repair,

@@ -82,6 +82,23 @@ void run_txn_read_list(run_txn *t, uint32_t i, const char *s, size_t n);
 /* Whether s[0..n) is such a list (list_text.c). */
 int run_list_text_ok(const char *s, size_t n);
 
+/* Contention: a transaction is contended when, while it ran, another
+ * one in flight touched a key it touched, one of the two writing it. A
+ * slot holds one in-flight transaction's keys; fixed size, so that slots
+ * can live in memory shared by forked clients. */
+typedef struct run_flight {
+    int busy, contended;
+    uint32_t n;
+    uint64_t rmask, wmask;  /* bit key % 64 of the keys read, written */
+    int64_t key[RUN_MAX_MOPS];
+    uint8_t w[RUN_MAX_MOPS];
+} run_flight;
+/* t starts in slot i of slots[0, n): compared with every busy one, both
+ * marked when they conflict (txn.c). */
+void run_flight_start(run_flight *slots, int n, int i, const run_txn *t);
+/* Slot i's transaction ended: 1 if it was contended. */
+int run_flight_end(run_flight *slots, int i);
+
 /* splitmix64: small, fast, and the same sequence on every platform. */
 static inline uint64_t rng_next(uint64_t *s)
 {

@@ -8,6 +8,8 @@
  *                until the run's deadline; the final reads
  *   nemesis.c    the nemesis thread: faults on a seeded schedule, recorded
  *   config.c     a backend's config from its option table
+ *   scenario.c   the directed scenarios: scripted interleavings, one
+ *                client thread per transaction, a coordinator
  *   drivers/     one file per database backend, and their table
  *
  * Rule: run/ may include drivers/, nemesis/, record/, gen/, sim/, history/ and
@@ -21,5 +23,19 @@
 /* A new config for driver d: its options' defaults, then o's name=value
  * strings; NULL with err on an unknown option or a bad value. */
 void *run_config(const run_driver *d, const isolde_run_opts *o, isolde_error *err);
+
+/* The caller's options checked and completed into o (the workload, the
+ * backend's default level), the backend d, and env for it: o, the level,
+ * a new config (the caller frees env->config with iso_free). 0, or -1
+ * with err: USAGE for an unknown backend, level or option, a missing
+ * --url or history path. */
+int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_driver **d, run_env *env,
+                isolde_error *err);
+
+/* Open client's connection to url (or NULL) through d, trying again with a growing pause until env->o->reconnect_ms have
+ * passed or stop(arg) says to stop (stop may be NULL): 0, or -1 with err
+ * the driver's last error. */
+int run_open(const run_driver *d, const run_env *env, int client, const char *url, int (*stop)(void *),
+             void *arg, void **conn, isolde_error *err);
 
 #endif

@@ -59,6 +59,9 @@ struct shared {
     char first_info[sizeof ((run_txn *)0)->error]; /* the first info's error */
     double t0;
     int64_t t0_ns;        /* t0 on CLOCK_MONOTONIC, in nanoseconds */
+    run_flight *flight;   /* one slot per client (its own mapping), for
+                             counting contended transactions */
+    int n_flight;
     hist hist;            /* the history file */
 };
 
@@ -169,7 +172,7 @@ static char *close_line(char *p, const struct time_text *tm, const iso_buf *node
 {
     memcpy(p, tm->s, REC_TIME_MAX);
     p += tm->n;
-    if (node->n) memcpy(p, node->p, node->n);
+    if (node->n) memcpy(p, node->p, node->n); /* node->p is NULL while empty */
     p += node->n;
     if (err_tail && err_tail->n) {
         memcpy(p, err_tail->p, err_tail->n);
@@ -199,6 +202,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
              (c->final ? sh->gen->final(&sh->g, &c->t) : sh->gen->next(&sh->g, &c->t));
     if (!go) return NULL;
     c->at = c->n_ep > 1 && !has_writes(&c->t);
+    if (!c->final) run_flight_start(sh->flight, sh->n_flight, c->x->client, &c->t);
     p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process);
     char *end = txn_json_invoke(p, &c->t, c->null_at);
     c->cur = i;
@@ -271,6 +275,7 @@ static int complete(struct client *c, int outcome)
     char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
     end = close_line(end, &tm, &c->ep[c->at].node, &c->err_tail);
     run_txn_count(&sh->st, outcome, &c->t);
+    if (!c->final && run_flight_end(sh->flight, c->x->client)) sh->st.contended++;
     if (outcome == RUN_INFO && !sh->first_info[0])
         snprintf(sh->first_info, sizeof sh->first_info, "%s", c->t.error[0] ? c->t.error : "no reason given");
     char *next = NULL;
@@ -296,22 +301,29 @@ static int stopping(struct ctx *x)
     return stop;
 }
 
-/* Open the endpoint's connection, trying again (with a growing pause)
- * until the run's reconnect deadline; then the run fails with the
- * driver's last error. */
-static int open_conn(struct ctx *x, struct endpoint *e)
+int run_open(const run_driver *d, const run_env *env, int client, const char *url, int (*stop)(void *),
+             void *arg, void **conn, isolde_error *err)
 {
-    const isolde_run_opts *o = x->o;
+    const isolde_run_opts *o = env->o;
     double give_up = iso_now() + (double)(o->reconnect_ms > 0 ? o->reconnect_ms : 0) / 1000.0;
-    isolde_error err;
     for (long pause = 10;; pause = pause < 500 ? pause * 2 : 1000) {
-        memset(&err, 0, sizeof err);
-        e->conn = NULL;
-        if (x->drv->open(e->env, x->client, e->url, &e->conn, &err) == 0) return 0;
-        e->conn = NULL;
-        if (iso_now() >= give_up || stopping(x)) break;
+        memset(err, 0, sizeof *err);
+        *conn = NULL;
+        if (d->open(env, client, url, conn, err) == 0) return 0;
+        *conn = NULL;
+        if (iso_now() >= give_up || (stop && stop(arg))) return -1;
         sleep_ms(pause);
     }
+}
+
+static int stopping_arg(void *x) { return stopping(x); }
+
+/* Open the endpoint's connection (run_open); when that fails, the run
+ * fails with the driver's last error. */
+static int open_conn(struct ctx *x, struct endpoint *e)
+{
+    isolde_error err;
+    if (run_open(x->drv, e->env, x->client, e->url, stopping_arg, x, &e->conn, &err) == 0) return 0;
     lock_shared(x->sh);
     fail_locked(x->sh, "%s", err.msg);
     pthread_mutex_unlock(&x->sh->lock);
@@ -507,6 +519,13 @@ static struct shared *shared_new(const isolde_run_opts *o, int fd)
     struct shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
                              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sh == MAP_FAILED) return NULL; /* zero-filled: pend is touched only if used */
+    sh->n_flight = o->clients;
+    sh->flight = mmap(NULL, (size_t)o->clients * sizeof *sh->flight, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sh->flight == MAP_FAILED) {
+        munmap(sh, sizeof *sh);
+        return NULL;
+    }
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
     if (o->processes) {
@@ -531,6 +550,7 @@ static struct shared *shared_new(const isolde_run_opts *o, int fd)
 static void shared_free(struct shared *sh)
 {
     pthread_mutex_destroy(&sh->lock);
+    munmap(sh->flight, (size_t)sh->n_flight * sizeof *sh->flight);
     munmap(sh, sizeof *sh);
 }
 
@@ -642,29 +662,41 @@ struct run_call {
     int fd;
 };
 
+int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_driver **drv, run_env *env,
+                isolde_error *err)
+{
+    if (run_opts(user, o, err)) return -1;
+    const run_driver *d = *drv = run_driver_find(o->backend);
+    if (!d) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'", o->backend ? o->backend : "");
+    if (!gen_ops_for(o->workload))
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no generator makes %s histories",
+                        isolde_workload_name(o->workload));
+    if (d->pub.url_help && !o->n_urls)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s needs --url (%s)", d->pub.name, d->pub.url_help);
+    *env = (run_env){o, NULL, NULL, 0};
+    if (isolation_of(d, o, &env->isolation, err)) return -1;
+    env->config = run_config(d, o, err);
+    return env->config ? 0 : -1;
+}
+
 static int run(void *arg, isolde_error *err)
 {
     struct run_call *c = arg;
     isolde_run_opts o;
-    if (run_opts(c->user, &o, err)) return -1;
-    const run_driver *drv = run_driver_find(o.backend);
-    if (!drv) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'", o.backend ? o.backend : "");
-    if (!gen_ops_for(o.workload))
-        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no generator makes %s histories",
-                        isolde_workload_name(o.workload));
-    if (drv->pub.url_help && !o.n_urls)
-        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s needs --url (%s)", drv->pub.name, drv->pub.url_help);
-    if (o.n_read_urls && drv->run)
-        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs its own clients: no --read-url", drv->pub.name);
-    run_env env = {&o, NULL, NULL, 0};
-    if (isolation_of(drv, &o, &env.isolation, err) || check_nemesis(drv, &o, err)) return -1;
-    void *config = run_config(drv, &o, err);
-    if (!config) return -1;
-    env.config = config;
+    const run_driver *drv;
+    run_env env;
+    if (run_prepare(c->user, &o, &drv, &env, err)) return -1;
+    int bad = o.n_read_urls && drv->run
+                  ? iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs its own clients: no --read-url", drv->pub.name)
+                  : check_nemesis(drv, &o, err);
+    if (bad) {
+        iso_free((void *)env.config);
+        return -1;
+    }
     c->fd = open(o.history_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     int rc = c->fd < 0 ? iso_fail(err, ISOLDE_ERR_IO, o.history_path, 0, 0, "cannot create: %s", strerror(errno))
            : drv->run ? drv->run(&env, c->fd, c->st, err) : run_clients(&env, drv, c->fd, c->st, err);
-    iso_free(config);
+    iso_free((void *)env.config);
     return rc;
 }
 

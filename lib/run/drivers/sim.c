@@ -28,6 +28,7 @@ struct client {
     uint32_t id;   /* sim txn id while busy */
     uint32_t pos;  /* micro-ops run */
     int busy;
+    int slot;      /* its flight slot; -1: the final reads */
     int64_t process;
     int minority;  /* partitioned off with the others of its node (odd clients) */
 };
@@ -56,6 +57,8 @@ struct sim_runner {
     int fd;
     iso_buf *out;
     int64_t index, step, next_process;
+    run_flight *flight;    /* one slot per client: contended transactions */
+    int n_clients;
     isolde_run_stats *st;
     double t0, last_progress;
     int write_failed;
@@ -86,6 +89,7 @@ static void finish(struct sim_runner *r, struct client *c, int outcome)
     static const int types[] = {ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO};
     record(r, types[outcome], c);
     run_txn_count(r->st, outcome, &c->t);
+    if (c->slot >= 0 && run_flight_end(r->flight, c->slot)) r->st->contended++;
     if (outcome == RUN_INFO) c->process = r->next_process++;
     c->busy = 0;
 }
@@ -205,6 +209,7 @@ static int step(struct sim_runner *r, struct client *c)
     if (!c->busy) {
         if (stopped(r) || !r->gen->next(&r->g, &c->t)) return 0;
         record(r, ISO_OP_INVOKE, c);
+        run_flight_start(r->flight, r->n_clients, c->slot, &c->t);
         if (refused(r, c)) return 1;
         int stale = r->nem.on == FAULT_PARTITION && c->minority;
         c->id = stale ? sim_begin_replica(r->sim, &c->t, r->nem.snap) : sim_begin(r->sim, &c->t, 0);
@@ -273,7 +278,9 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     r.next_process = o->clients;
     r.t0 = r.last_progress = iso_now();
     struct client *cs = iso_xcalloc((size_t)o->clients + 1, sizeof *cs);
-    for (int i = 0; i <= o->clients; i++) cs[i].process = i;
+    r.flight = iso_xcalloc((size_t)o->clients, sizeof *r.flight);
+    r.n_clients = o->clients;
+    for (int i = 0; i <= o->clients; i++) cs[i].process = i, cs[i].slot = i < o->clients ? i : -1;
     for (int i = 0; i <= o->clients; i++) cs[i].minority = i % 2;
     schedule(&r, cs, o->clients);
     if (r.nem.on) heal(&r); /* the final reads see the whole database */
@@ -281,6 +288,7 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     flush(&r, 1);
     for (int i = 0; i <= o->clients; i++) run_txn_release(&cs[i].t);
     iso_free(cs);
+    iso_free(r.flight);
     sim_free(r.sim);
     iso_buf_free(&out);
     st->seconds = iso_now() - r.t0;

@@ -1,0 +1,136 @@
+/*
+ * cli_backend.c -- what the commands that drive a database share (run,
+ * scenario, campaign): the backend named on the command line, its
+ * endpoints (--url, repeated), its own options (from its table,
+ * isolde_backend_option, as --name VALUE, kept as "name=value"), and their
+ * help, the faults a run injects (the nemesis options), and the
+ * directory their histories go to. The strings it keeps are
+ * its own until cli_backend_free.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+int cli_add_url(void *at, const char *v)
+{
+    cli_backend *b = at;
+    if (b->n_urls == CLI_MAX_URLS) return fprintf(stderr, "isolde %s: at most %d --url\n", b->cmd, CLI_MAX_URLS), -1;
+    b->urls[b->n_urls++] = v;
+    return 0;
+}
+
+int cli_backend_option(void *arg, const char *name, const char *value, int *took_value)
+{
+    cli_backend *b = arg;
+    for (size_t i = 0;; i++) {
+        const isolde_option *o = isolde_backend_option(b->name, i);
+        if (!o) return 0;
+        if (strcmp(o->name, name) != 0) continue;
+        int flag = o->type == ISOLDE_OPTION_FLAG;
+        if (!flag && !value) return fprintf(stderr, "isolde %s: --%s needs a value\n", b->cmd, name), -1;
+        if (b->n_opts == CLI_MAX_BACKEND_OPTS) return fprintf(stderr, "isolde %s: too many options\n", b->cmd), -1;
+        size_t n = strlen(name) + (flag ? 2 : strlen(value)) + 2;
+        char *kv = malloc(n);
+        if (!kv) return fprintf(stderr, "isolde %s: out of memory\n", b->cmd), -1;
+        snprintf(kv, n, "%s=%s", name, flag ? "1" : value);
+        b->opts[b->n_opts++] = kv;
+        *took_value = !flag;
+        return 1;
+    }
+}
+
+const isolde_backend *cli_backend_named(const char *name)
+{
+    for (size_t i = 0; name && isolde_backend_at(i); i++)
+        if (strcmp(isolde_backend_at(i)->name, name) == 0) return isolde_backend_at(i);
+    return NULL;
+}
+
+void cli_backend_apply(const cli_backend *b, isolde_run_opts *o)
+{
+    o->backend = b->name;
+    o->urls = b->urls;
+    o->n_urls = b->n_urls;
+    o->backend_opts = (const char *const *)b->opts;
+    o->n_backend_opts = b->n_opts;
+}
+
+void cli_backend_free(cli_backend *b)
+{
+    for (size_t i = 0; i < b->n_opts; i++) free(b->opts[i]);
+    b->n_opts = 0;
+}
+
+/* "-i L": the default level first, then the others. */
+static void levels_help(FILE *out, cli_style st, const isolde_backend *b)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line, "%s (default)", b->isolation);
+    for (const char *const *l = b->levels; l && *l && n < (int)sizeof line; l++)
+        if (strcmp(*l, b->isolation) != 0) n += snprintf(line + n, sizeof line - (size_t)n, ", %s", *l);
+    cli_doc_item(out, st, "-i L", line);
+}
+
+static void options_help(FILE *out, cli_style st, const isolde_backend *b)
+{
+    for (size_t j = 0;; j++) {
+        const isolde_option *o = isolde_backend_option(b->name, j);
+        if (!o) break;
+        char left[64], line[1024];
+        snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        snprintf(line, sizeof line, "%s%s%s%s", o->help, o->dflt ? " (" : "", o->dflt ? o->dflt : "",
+                 o->dflt ? ")" : "");
+        cli_doc_item(out, st, left, line);
+    }
+}
+
+void cli_backend_help(FILE *out, cli_style st, const char *name)
+{
+    for (size_t i = 0;; i++) {
+        const isolde_backend *b = isolde_backend_at(i);
+        if (!b) break;
+        if (name && strcmp(b->name, name) != 0) continue;
+        char line[1024];
+        snprintf(line, sizeof line, "%s: %s\n", b->name, b->help);
+        cli_doc_text(out, st, line);
+        if (b->url_help) cli_doc_item(out, st, "--url U", b->url_help);
+        if (b->isolation) levels_help(out, st, b);
+        options_help(out, st, b);
+    }
+}
+
+int cli_make_dir(const char *cmd, const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
+    fprintf(stderr, "isolde %s: cannot make %s: %s\n", cmd, dir, strerror(errno));
+    return -1;
+}
+
+#define F(f) offsetof(isolde_run_opts, f)
+static const cli_opt fault_opts[] = {
+    {0, "nemesis", CLI_STRING, F(nemesis), "K,K", "faults beside the clients: command, kill, pause", 0, 0,
+     NULL, 0},
+    {0, "fault-every", CLI_DOUBLE, F(fault_every), "S", "mean seconds between faults (5)", 1e-6, 1e6, NULL, 0},
+    {0, "fault-for", CLI_DOUBLE, F(fault_for), "S", "seconds each fault lasts before its heal (2)", 0, 1e6,
+     NULL, 0},
+    {0, "fault", CLI_STRING, F(fault_cmd), "CMD", "command nemesis: the fault (sh -c)", 0, 0, NULL, 0},
+    {0, "heal", CLI_STRING, F(heal_cmd), "CMD", "command nemesis: the heal (sh -c)", 0, 0, NULL, 0},
+    {0, "restart", CLI_STRING, F(restart_cmd), "CMD", "kill nemesis: how the server comes back (sh -c)", 0,
+     0, NULL, 0},
+    {0, "pid-file", CLI_STRING, F(pid_file), "F", "kill and pause nemeses: the server's pid file", 0, 0, NULL,
+     0},
+    {0, "pid", CLI_LONG, F(pid), "N", "kill and pause nemeses: the server's pid", 1, 4194304, NULL, 0},
+    {0, "txn-timeout", CLI_LONG, F(txn_timeout_ms), "MS",
+     "give up a statement unanswered after MS (0: wait)", 0, INT_MAX, NULL, 0},
+};
+#undef F
+
+cli_table cli_fault_table(isolde_run_opts *o)
+{
+    return (cli_table){"fault options", fault_opts, sizeof fault_opts / sizeof fault_opts[0], o};
+}
