@@ -115,8 +115,12 @@ static void error_json(const struct bank *b, int type, const jp_item *it, iso_bu
                                         : jp_int(h, v, &x) && x < 0;
             if (!in) continue;
             if (any++) iso_buf_puts(j, ",");
-            iso_val_json(&h->store, type == NEGATIVE ? v : k, j);
-            if (type == NILS) iso_buf_puts(j, ":null");
+            if (type == NILS) {
+                jp_json_key(&h->store, k, j);
+                iso_buf_puts(j, ":null");
+            } else {
+                iso_val_json(&h->store, type == NEGATIVE ? v : k, j);
+            }
         }
         iso_buf_puts(j, type == NILS ? "}," : "],");
     }

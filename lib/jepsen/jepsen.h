@@ -88,6 +88,8 @@ void jp_op_edn(const jp_result *r, uint32_t op, iso_buf *out);
 void jp_op_json(const jp_result *r, uint32_t op, iso_buf *out);
 /* "line 3" (or "index 2" where lines do not name ops). */
 void jp_where(const jp_result *r, uint32_t op, iso_buf *out);
+/* v as a JSON object's key: a string as itself, anything else its JSON text as a string. */
+void jp_json_key(const iso_store *s, iso_val v, iso_buf *out);
 /* "true", "false" or "\"unknown\"". */
 const char *jp_json_validity(isolde_validity v);
 

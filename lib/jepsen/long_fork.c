@@ -184,7 +184,8 @@ static void check_group(struct lf *l, uint32_t *rs, size_t n, iso_val *first, lo
         if (!subset(l, rs[k - 1], rs[k])) jp_add(l->r, 0, (jp_item){l->read_op[rs[k - 1]], l->read_op[rs[k]], 0, 0, 0});
 }
 
-static void check_groups(struct lf *l, long size)
+/* 1 when some group has two reads to compare. */
+static int check_groups(struct lf *l, long size)
 {
     size_t g = group_reads(l), maxlen = 1;
     size_t *start = iso_xcalloc(g + 1, sizeof *start);
@@ -198,11 +199,16 @@ static void check_groups(struct lf *l, long size)
     memcpy(fill, start, g * sizeof *fill);
     for (size_t r = 0; r < l->n_reads; r++) rs[fill[l->group[r]]++] = (uint32_t)r;
     iso_val *first = iso_xmalloc(maxlen * sizeof *first);
-    for (size_t i = 0; i < g; i++) check_group(l, rs + start[i], start[i + 1] - start[i], first, size);
+    int pairs = 0;
+    for (size_t i = 0; i < g; i++) {
+        check_group(l, rs + start[i], start[i + 1] - start[i], first, size);
+        pairs |= start[i + 1] - start[i] > 1;
+    }
     iso_free(first);
     iso_free(fill);
     iso_free(start);
     iso_free(rs);
+    return pairs;
 }
 
 /* The keys one read saw that the other did not: the first of each. */
@@ -275,12 +281,12 @@ int iso_jepsen_long_fork(const isolde_history *h, const isolde_check_opts *o, is
     multiple_writes(&l);
     for (size_t i = 0; i < h->n_ops; i++)
         if (h->ops[i].type == ISO_OP_OK && txn_of(h, h->ops[i].value, "r") >= 0) add_read(&l, (uint32_t)i);
-    if (!l.error[0]) check_groups(&l, o->group_size);
+    int pairs = !l.error[0] && check_groups(&l, o->group_size);
     if (l.error[0]) l.r->sec[0].n = 0;
-    l.r->validity = l.error[0] || !l.n_reads ? ISOLDE_UNKNOWN : l.r->sec[0].n ? ISOLDE_INVALID : ISOLDE_VALID;
+    l.r->validity = l.error[0] || !pairs ? ISOLDE_UNKNOWN : l.r->sec[0].n ? ISOLDE_INVALID : ISOLDE_VALID;
     iso_buf_printf(&l.r->summary, "%zu ok reads (%zu saw no insert, %zu every one)\n", l.n_reads, l.early, l.late);
     if (l.error[0]) iso_buf_printf(&l.r->summary, "unknown: the history is illegal for long-fork: %s\n", l.error);
-    else if (!l.n_reads) snprintf(l.error, sizeof l.error, "no ok read transaction");
+    else if (!pairs) iso_buf_puts(&l.r->summary, "unknown: no two reads of one key group to compare\n");
     forks_json(&l);
     iso_keys_free(&l.keys);
     iso_free(l.read_op);

@@ -53,6 +53,15 @@ const char *jp_json_validity(isolde_validity v)
     return v == ISOLDE_UNKNOWN ? "\"unknown\"" : iso_report_validity(v);
 }
 
+void jp_json_key(const iso_store *s, iso_val v, iso_buf *out)
+{
+    iso_buf t = {0};
+    iso_val_json(s, v, &t);
+    if (t.n && t.p[0] == '"') iso_buf_put(out, t.p, t.n);
+    else iso_json_string(out, t.p ? t.p : "", t.n);
+    iso_buf_free(&t);
+}
+
 void jp_op_edn(const jp_result *r, uint32_t op, iso_buf *out) { iso_op_edn(r->h, &r->h->ops[op], out); }
 void jp_op_json(const jp_result *r, uint32_t op, iso_buf *out) { iso_op_json(r->h, &r->h->ops[op], out); }
 

@@ -259,12 +259,9 @@ static void dups_json(const struct full *f, const uint32_t *ids, size_t n, iso_b
     iso_buf_puts(j, ",\"duplicated\":{");
     for (size_t i = 0; i < n; i++)
         if (f->e[ids[i]].dup > 1) {
-            iso_buf t = {0};
-            iso_val_edn(&f->r->h->store, f->ids.vals[ids[i]], &t);
             if (c++) iso_buf_puts(j, ",");
-            iso_json_string(j, t.p, t.n);
+            jp_json_key(&f->r->h->store, f->ids.vals[ids[i]], j);
             iso_buf_printf(j, ":%u", f->e[ids[i]].dup);
-            iso_buf_free(&t);
         }
     iso_buf_printf(j, "},\"duplicated-count\":%zu", c);
 }
