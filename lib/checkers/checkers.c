@@ -209,7 +209,7 @@ static int check(void *arg, isolde_error *err)
     if (k->kind == ISO_CHECKER_JEPSEN && h->n_ops) /* Jepsen's checkers choose their ops (docs/CHECKERS.md) */
         return k->jepsen(h, &o, c->out, err);
     if (iso_history_no_client_op(h, &why)) { /* every model: nothing read is nothing valid */
-        *c->out = iso_report_empty(k->kind == ISO_CHECKER_LIN ? k->name : NULL, iso_buf_cstr(&why));
+        *c->out = iso_report_empty(k->kind != ISO_CHECKER_TXN ? k->name : NULL, iso_buf_cstr(&why));
         iso_buf_free(&why);
         return 0;
     }
