@@ -636,9 +636,13 @@ static int run(void *arg, isolde_error *err)
     if (run_opts(c->user, &o, err)) return -1;
     const run_driver *drv = run_driver_find(o.backend);
     if (!drv) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'", o.backend ? o.backend : "");
-    if (!gen_ops_for(o.workload))
+    const gen_ops *g = gen_ops_for(o.workload);
+    if (!g)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no generator makes %s histories",
                         isolde_workload_name(o.workload));
+    if (g->shape && !drv->run) /* the client loop records Elle's transactions only, for now */
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs %s histories on the sim only (for now)",
+                        drv->pub.name, isolde_workload_name(o.workload));
     if (drv->pub.url_help && !o.n_urls)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s needs --url (%s)", drv->pub.name, drv->pub.url_help);
     if (o.n_read_urls && drv->run)
