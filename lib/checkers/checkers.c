@@ -50,10 +50,10 @@ isolde_status isolde_workload_parse(const char *name, isolde_workload *out)
 
 /* The :f names inference knows; F_OTHER is any other. */
 enum fname { F_READ, F_WRITE, F_CAS, F_ACQUIRE, F_RELEASE, F_ENQUEUE, F_DEQUEUE, F_ADD,
-             F_GET, F_PUT, F_APPEND, F_TXN, F_OTHER, N_FNAMES };
+             F_GET, F_PUT, F_APPEND, F_TXN, F_TRANSFER, F_OTHER, N_FNAMES };
 static const char *const fnames[N_FNAMES - 1] = {"read", "write", "cas", "acquire", "release",
                                                  "enqueue", "dequeue", "add", "get", "put",
-                                                 "append", "txn"};
+                                                 "append", "txn", "transfer"};
 #define BIT(f) (1u << (f))
 #define ONLY(seen, set) ((seen) && !((seen) & ~(set)))
 
@@ -131,7 +131,8 @@ static isolde_workload register_kind(const struct evidence *e)
 /* The models whose ops have these :f names, for a message. */
 static const struct { unsigned fs; const char *models; } suggest[] = {
     {BIT(F_READ) | BIT(F_WRITE) | BIT(F_CAS), "register, cas-register, kv"},
-    {BIT(F_ADD) | BIT(F_READ), "lin-set"},
+    {BIT(F_ADD) | BIT(F_READ), "set, set-full, counter, lin-set"},
+    {BIT(F_READ) | BIT(F_TRANSFER), "bank"},
     {BIT(F_ACQUIRE) | BIT(F_RELEASE), "mutex"},
     {BIT(F_ENQUEUE) | BIT(F_DEQUEUE), "fifo-queue"},
     {BIT(F_GET) | BIT(F_PUT) | BIT(F_APPEND), "porcupine-kv"},
@@ -154,7 +155,8 @@ static int cannot_tell(const struct evidence *e, const isolde_history *h, isolde
         iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
                  "cannot tell the model from the ops' :f (%s): no model isolde checks has %s; -m names "
                  "one: list-append, rw-register (transactions of micro-ops), register, cas-register, "
-                 "kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv",
+                 "kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv (linearizability), "
+                 "bank, set, set-full, counter, long-fork (Jepsen's)",
                  iso_buf_cstr(&names), iso_buf_cstr(&other));
     else
         iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
@@ -169,7 +171,8 @@ static int cannot_tell(const struct evidence *e, const isolde_history *h, isolde
 /* The workload of a history that does not say: transactions by their
  * micro-ops (append: list-append, w: rw-register, read / write:
  * multi-register), single-object ops by their :f names (a register needs
- * a write or cas: reads alone are Jepsen's bank or set as often). */
+ * a write or cas: reads alone are Jepsen's bank or set as often; reads
+ * and transfers are Jepsen's bank). */
 static int detect_workload(const isolde_history *h, isolde_workload *w, isolde_error *err)
 {
     struct evidence e = {.all_pairs = 1};
@@ -185,6 +188,7 @@ static int detect_workload(const isolde_history *h, isolde_workload *w, isolde_e
     else if (ONLY(e.seen, BIT(F_ACQUIRE) | BIT(F_RELEASE))) *w = ISOLDE_WORKLOAD_MUTEX;
     else if (ONLY(e.seen, BIT(F_ENQUEUE) | BIT(F_DEQUEUE))) *w = ISOLDE_WORKLOAD_FIFO_QUEUE;
     else if (ONLY(e.seen, BIT(F_GET) | BIT(F_PUT) | BIT(F_APPEND))) *w = ISOLDE_WORKLOAD_PORCUPINE_KV;
+    else if (ONLY(e.seen, BIT(F_READ) | BIT(F_TRANSFER)) && (e.seen & BIT(F_TRANSFER))) *w = ISOLDE_WORKLOAD_BANK;
     else return cannot_tell(&e, h, err);
     return 0;
 }
