@@ -44,9 +44,12 @@ static int check_read(struct bank *b, const iso_op *op, jp_item *it, isolde_erro
     for (size_t i = 0; i < n; i++) {
         unexpected += iso_keys_find(b->r->set, kv[2 * i]) == ISO_NONE;
         if (iso_is_nil(kv[2 * i + 1])) { nils++; continue; }
-        if (!jp_int(h, kv[2 * i + 1], &v)) return jp_bad_op(b->r, op, "a balance is not an integer:", err), -2;
+        if (!jp_int(h, kv[2 * i + 1], &v)) return jp_bad_op(b->r, op, "a balance is not a 64-bit integer:", err), -2;
         overflow |= __builtin_add_overflow(sum, v, &sum);
-        if (v < 0) { neg++; negsum += v; }
+        if (v < 0) {
+            neg++;
+            overflow |= __builtin_add_overflow(negsum, v, &negsum);
+        }
     }
     if (overflow) return jp_bad_op(b->r, op, "the balances' sum overflows 64 bits:", err), -2;
     if (unexpected) { it->a = unexpected; return UNEXPECTED; }
@@ -80,7 +83,7 @@ static int64_t badness(const struct bank *b, int type, const jp_item *it)
         if (b->total <= 0) return 0;
         return __builtin_sub_overflow(it->a, b->total, &d) ? INT64_MAX : d < 0 ? (d == INT64_MIN ? INT64_MAX : -d) : d;
     }
-    return type == NEGATIVE ? -it->a : it->a;
+    return type != NEGATIVE ? it->a : it->a == INT64_MIN ? INT64_MAX : -it->a;
 }
 
 static void note(struct bank *b, int type, jp_item it)
@@ -200,10 +203,12 @@ static void render_nils(const jp_result *r, const jp_item *it, iso_buf *out)
 
 static void render_wrong(const jp_result *r, const jp_item *it, iso_buf *out)
 {
+    int64_t d;
     proof_head(r, it, out);
-    iso_buf_printf(out, "  sums to %lld, but the total is %lld (%s): %+lld\n", (long long)it->a,
-                   (long long)r->ctx[0], r->ctx[1] ? "--total" : "the first read's sum",
-                   (long long)(it->a - r->ctx[0]));
+    iso_buf_printf(out, "  sums to %lld, but the total is %lld (%s)", (long long)it->a, (long long)r->ctx[0],
+                   r->ctx[1] ? "--total" : "the first read's sum");
+    if (!__builtin_sub_overflow(it->a, r->ctx[0], &d)) iso_buf_printf(out, ": %+lld", (long long)d);
+    iso_buf_puts(out, "\n");
 }
 
 static void render_negative(const jp_result *r, const jp_item *it, iso_buf *out)

@@ -15,13 +15,14 @@ struct counter {
     uint32_t *partner;
     int64_t lower, upper;
     int64_t *pending;     /* per read invocation (position): lower when it was invoked */
+    uint8_t *invoked_read; /* per position: a read's invocation */
     size_t reads, ops;
     iso_buf reads_json, errors_json;
 };
 
 static int amount(struct counter *c, const iso_op *op, int64_t *v, isolde_error *err)
 {
-    if (!jp_int(c->r->h, op->value, v)) return jp_bad_op(c->r, op, "an :add's value is not an integer:", err);
+    if (!jp_int(c->r->h, op->value, v)) return jp_bad_op(c->r, op, "an :add's value is not a 64-bit integer:", err);
     if (*v < 0) return jp_bad_op(c->r, op, "an :add of a negative amount (the counter only grows):", err);
     return 0;
 }
@@ -54,11 +55,13 @@ static int read_op(struct counter *c, size_t i, isolde_error *err)
     uint32_t other = c->partner[i];
     if (op->type == ISO_OP_INVOKE) {
         c->pending[i] = c->lower;
+        c->invoked_read[i] = 1;
         return 0;
     }
-    if (op->type != ISO_OP_OK || other == ISO_NONE) return 0; /* Jepsen: no invocation, no bounds */
+    if (op->type != ISO_OP_OK || other == ISO_NONE || !c->invoked_read[other])
+        return 0; /* Jepsen: no read invocation, no bounds */
     jp_item it = {(uint32_t)i, other, c->pending[other], 0, c->upper};
-    if (!jp_int(c->r->h, op->value, &it.b)) return jp_bad_op(c->r, op, "a :read's value is not an integer:", err);
+    if (!jp_int(c->r->h, op->value, &it.b)) return jp_bad_op(c->r, op, "a :read's value is not a 64-bit integer:", err);
     c->reads++;
     triple(&c->reads_json, &it);
     if (it.a <= it.b && it.b <= it.c) return 0;
@@ -104,11 +107,13 @@ int iso_jepsen_counter(const isolde_history *h, const isolde_check_opts *o, isol
     jp_section_init(c.r, 0, "out-of-bounds", render);
     c.partner = jp_pair(h, 0);
     c.pending = iso_xmalloc((h->n_ops ? h->n_ops : 1) * sizeof *c.pending);
+    c.invoked_read = iso_xcalloc(h->n_ops ? h->n_ops : 1, 1);
     iso_buf_puts(&c.reads_json, "[");
     iso_buf_puts(&c.errors_json, "[");
     int rc = scan(&c, err);
     iso_free(c.partner);
     iso_free(c.pending);
+    iso_free(c.invoked_read);
     if (!rc) {
         jp_result *r = c.r;
         r->validity = !c.ops ? ISOLDE_UNKNOWN : r->sec[0].n ? ISOLDE_INVALID : ISOLDE_VALID;

@@ -102,7 +102,7 @@ uint32_t *jp_pair(const isolde_history *h, int client_only);
 void jp_sort_ids(const iso_store *s, const iso_val *vals, uint32_t *ids, size_t n);
 /* The error of an op that breaks its workload's rules. */
 int jp_bad_op(const jp_result *r, const iso_op *op, const char *what, isolde_error *err);
-/* v as an integer that fits in 63 bits: 1, else 0. */
+/* v as a 64-bit integer: 1, else 0. */
 int jp_int(const isolde_history *h, iso_val v, int64_t *out);
 /* The name of an op's :f is f. */
 int jp_f_is(const isolde_history *h, const iso_op *op, const iso_name_atoms *f);

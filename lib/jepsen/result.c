@@ -195,7 +195,7 @@ int jp_bad_op(const jp_result *r, const iso_op *op, const char *what, isolde_err
 
 int jp_int(const isolde_history *h, iso_val v, int64_t *out)
 {
-    return iso_is_integer(v) && iso_val_int64(&h->store, v, out) && iso_int_fits(*out);
+    return iso_is_integer(v) && iso_val_int64(&h->store, v, out);
 }
 
 int jp_f_is(const isolde_history *h, const iso_op *op, const iso_name_atoms *f)

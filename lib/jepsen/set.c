@@ -96,7 +96,7 @@ static void interval_str(const struct set *s, uint32_t *ids, size_t n, iso_buf *
         size_t j = i;
         int64_t a, b;
         while (j + 1 < n && jp_int(s->r->h, s->elems.vals[ids[j]], &a) &&
-               jp_int(s->r->h, s->elems.vals[ids[j + 1]], &b) && b == a + 1)
+               jp_int(s->r->h, s->elems.vals[ids[j + 1]], &b) && a < INT64_MAX && b == a + 1)
             j++;
         if (i) iso_buf_puts(out, " ");
         iso_val_edn(st, s->elems.vals[ids[i]], out);

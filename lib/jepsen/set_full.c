@@ -159,7 +159,9 @@ struct fate {
 
 static int64_t ms_after(const struct full *f, uint32_t pos, uint32_t known)
 {
-    int64_t t = pos == ISO_NONE ? 0 : f->r->h->ops[pos].time + 1, d = t - f->r->h->ops[known].time;
+    int64_t t = 0, d;
+    if (pos != ISO_NONE && __builtin_add_overflow(f->r->h->ops[pos].time, 1, &t)) t = INT64_MAX;
+    if (__builtin_sub_overflow(t, f->r->h->ops[known].time, &d)) d = t > 0 ? INT64_MAX : 0;
     return d > 0 ? d / 1000000 : 0;
 }
 
