@@ -108,8 +108,13 @@ typedef enum isolde_workload {
     ISOLDE_WORKLOAD_LIN_SET,      /* linearizability: add / read ("set" is its old name) */
     ISOLDE_WORKLOAD_MULTI_REGISTER, /* linearizability: Knossos's multi-register (:txn of
                                        [:read k v] / [:write k v]) */
-    ISOLDE_WORKLOAD_PORCUPINE_KV  /* linearizability: Porcupine's kv (:get / :put / :append
+    ISOLDE_WORKLOAD_PORCUPINE_KV, /* linearizability: Porcupine's kv (:get / :put / :append
                                      of strings, per key) */
+    ISOLDE_WORKLOAD_BANK,         /* Jepsen's bank: reads of every balance (docs/CHECKERS.md) */
+    ISOLDE_WORKLOAD_SET,          /* Jepsen's set: adds, a final read */
+    ISOLDE_WORKLOAD_SET_FULL,     /* Jepsen's set-full: adds and reads, per element */
+    ISOLDE_WORKLOAD_COUNTER,      /* Jepsen's counter: adds and reads */
+    ISOLDE_WORKLOAD_LONG_FORK     /* Jepsen's long-fork: inserts, reads of key groups */
 } isolde_workload;
 
 /* A history: its ops in history order, every value they hold. Opaque. */
@@ -211,6 +216,12 @@ typedef struct isolde_check_opts {
      * porcupine-kv a map {key value} gives it per key (keys it lacks start
      * at the model's default). NULL: nil ("" for porcupine-kv). */
     const char *initial_value;
+    /* Jepsen's checkers (docs/CHECKERS.md) */
+    long long bank_total;         /* bank: what every read sums to, when bank_has_total */
+    int bank_has_total;           /* 0: the first read's sum */
+    int allow_negative_balances;  /* bank: a negative balance is no error */
+    long group_size;              /* long-fork: keys every read reads; 0: any */
+    int linearizable_set;         /* set-full: a stale element is an error */
 } isolde_check_opts;
 
 ISOLDE_API void isolde_check_opts_init(isolde_check_opts *o);

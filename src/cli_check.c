@@ -19,7 +19,8 @@ static int set_workload(void *at, const char *v)
 {
     if (isolde_workload_parse(v, at) == ISOLDE_OK) return 0;
     fprintf(stderr, "isolde: unknown model '%s' (list-append, rw-register, register, "
-                    "cas-register, kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv)\n", v);
+                    "cas-register, kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv, "
+                    "bank, set, set-full, counter, long-fork)\n", v);
     return -1;
 }
 
@@ -54,6 +55,15 @@ static int set_examples(void *at, const char *v)
     if (*(int *)at == 0) *(int *)at = INT_MAX;
     return 0;
 }
+static int set_total(void *at, const char *v)
+{
+    long x;
+    if (cli_long("check", "--total", v, -9.2e18, 9.2e18, &x)) return -1;
+    isolde_check_opts *o = at;
+    o->bank_total = x;
+    o->bank_has_total = 1;
+    return 0;
+}
 static int set_threads(void *at, const char *v) { return set_int(at, v, "--threads", 0, 64); }
 
 #define C(f) offsetof(cli_check, f)
@@ -61,8 +71,8 @@ static int set_threads(void *at, const char *v) { return set_int(at, v, "--threa
 static const cli_opt check_opts[] = {
     {'m', "model", CLI_CALL, C(opts.workload), "WORKLOAD",
      "list-append, rw-register (transactional), register, cas-register, kv, mutex, fifo-queue, "
-     "lin-set, multi-register, porcupine-kv (linearizability; 'set' is lin-set's old name); "
-     "default: from the history's :f names",
+     "lin-set, multi-register, porcupine-kv (linearizability), bank, set, set-full, counter, "
+     "long-fork (Jepsen's checkers); default: from the history's :f names",
      0, 0, set_workload, 0},
     {'c', "consistency-models", CLI_STRING, C(opts.models), "L",
      "comma-separated models (default strict-serializable; '' checks none, only -a); any of Elle's 54 names (isolde models lists them)",
@@ -101,6 +111,15 @@ static const cli_opt check_opts[] = {
      "linearizability: the registers' first value, written as in the history (default nil; \"\" "
      "for porcupine-kv); for kv, multi-register, porcupine-kv a map {key value} sets it per key",
      0, 0, NULL, 0},
+    {0, "total", CLI_CALL, C(opts), "N", "bank: what every read's balances sum to (default: the first read's sum)",
+     0, 0, set_total, 0},
+    {0, "total-amount", CLI_CALL, C(opts), "N", NULL, 0, 0, set_total, 0},
+    {0, "allow-negative-balances", CLI_FLAG, C(opts.allow_negative_balances), NULL,
+     "bank: a negative balance is no error", 0, 0, NULL, 1},
+    {0, "group-size", CLI_LONG, C(opts.group_size), "N",
+     "long-fork: keys every read reads (default 0: any; a read of another number is illegal)", 0, 1e9, NULL, 0},
+    {0, "linearizable", CLI_FLAG, C(opts.linearizable_set), NULL,
+     "set-full: a stale element (missed by a read that began after it was known) is an error", 0, 0, NULL, 1},
 };
 #undef C
 

@@ -46,10 +46,9 @@ struct run_cli {
 static int set_workload(void *at, const char *v)
 {
     isolde_workload *w = at;
-    if (isolde_workload_parse(v, w) == ISOLDE_OK &&
-        (*w == ISOLDE_WORKLOAD_LIST_APPEND || *w == ISOLDE_WORKLOAD_RW_REGISTER))
-        return 0;
-    fprintf(stderr, "isolde run: unknown workload '%s'\n", v);
+    if (isolde_workload_parse(v, w) == ISOLDE_OK) return 0; /* isolde_run says which it generates */
+    fprintf(stderr, "isolde run: unknown workload '%s' (list-append, rw-register, bank, set, set-full, "
+                    "counter, long-fork)\n", v);
     return -1;
 }
 
@@ -63,8 +62,10 @@ static int add_read_url(void *at, const char *v)
 
 #define R(f) offsetof(struct run_cli, f)
 static const cli_opt run_opts[] = {
-    {'m', "workload", CLI_CALL, R(o.workload), "W", "list-append (default) or rw-register", 0, 0,
+    {'w', "workload", CLI_CALL, R(o.workload), "W",
+     "list-append (default), rw-register; Jepsen's bank, set, set-full, counter, long-fork (-m too)", 0, 0,
      set_workload, 0},
+    {'m', "model", CLI_CALL, R(o.workload), "W", NULL, 0, 0, set_workload, 0},
     {'n', "txns", CLI_LONG, R(txns), "N", "transactions before the final reads (2000)", 0, 4e18,
      NULL, 0},
     {'p', "clients", CLI_LONG, R(clients), "N", "concurrent clients (8)", 1, 4096, NULL, 0},

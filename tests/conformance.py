@@ -10,6 +10,7 @@ tests/conformance-deviations.tsv are deliberate (docs/DEVIATIONS.md); any
 other disagreement fails, and so does a listed deviation that now agrees.
 """
 import json
+import re
 import os
 import subprocess
 import sys
@@ -127,10 +128,14 @@ def expected_tsv(shared):
     for row in rows:
         path, checker, options, valid = row[0], row[1], row[2], row[3]
         model = {"list-append": "list-append", "elle.list-append/check": "list-append",
-                 "rw-register": "rw-register"}.get(checker)
+                 "rw-register": "rw-register", "bank": "bank", "set": "set", "set-full": "set-full",
+                 "counter": "counter", "long-fork": "long-fork"}.get(checker)
         if not model or path.startswith("(missing)"):
             continue
         args = ["-m", model]
+        group = re.search(r"--group-size (\d+)", options)
+        if group:
+            args += ["--group-size", group.group(1)]
         if "--consistency-models serializable" in options:
             args += ["-c", "serializable"]
         if ":snapshot-isolation :repeatable-read" in options:

@@ -11,15 +11,11 @@
 
 #include <string.h>
 
-#define ROW(id, name, kind, ops) {ISOLDE_WORKLOAD_##id, name, kind, ops},
+#define ROW(id, name, kind, ops, jepsen) {ISOLDE_WORKLOAD_##id, name, kind, ops, jepsen},
 static const iso_checker checkers[] = {ISO_CHECKERS(ROW)};
 #undef ROW
 #define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 
-/* Old spellings that still work (isolde check --help says which). */
-static const struct { const char *name; isolde_workload w; } aliases[] = {
-    {"set", ISOLDE_WORKLOAD_LIN_SET}, /* before Jepsen's set checker had the name */
-};
 
 const iso_checker *iso_checker_of(isolde_workload w)
 {
@@ -47,11 +43,6 @@ isolde_status isolde_workload_parse(const char *name, isolde_workload *out)
             *out = checkers[i].workload;
             return ISOLDE_OK;
         }
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(aliases[i].name, name) == 0) {
-            *out = aliases[i].w;
-            return ISOLDE_OK;
-        }
     return ISOLDE_ERR_USAGE;
 }
 
@@ -59,10 +50,10 @@ isolde_status isolde_workload_parse(const char *name, isolde_workload *out)
 
 /* The :f names inference knows; F_OTHER is any other. */
 enum fname { F_READ, F_WRITE, F_CAS, F_ACQUIRE, F_RELEASE, F_ENQUEUE, F_DEQUEUE, F_ADD,
-             F_GET, F_PUT, F_APPEND, F_TXN, F_OTHER, N_FNAMES };
+             F_GET, F_PUT, F_APPEND, F_TXN, F_TRANSFER, F_OTHER, N_FNAMES };
 static const char *const fnames[N_FNAMES - 1] = {"read", "write", "cas", "acquire", "release",
                                                  "enqueue", "dequeue", "add", "get", "put",
-                                                 "append", "txn"};
+                                                 "append", "txn", "transfer"};
 #define BIT(f) (1u << (f))
 #define ONLY(seen, set) ((seen) && !((seen) & ~(set)))
 
@@ -140,7 +131,8 @@ static isolde_workload register_kind(const struct evidence *e)
 /* The models whose ops have these :f names, for a message. */
 static const struct { unsigned fs; const char *models; } suggest[] = {
     {BIT(F_READ) | BIT(F_WRITE) | BIT(F_CAS), "register, cas-register, kv"},
-    {BIT(F_ADD) | BIT(F_READ), "lin-set"},
+    {BIT(F_ADD) | BIT(F_READ), "set, set-full, counter, lin-set"},
+    {BIT(F_READ) | BIT(F_TRANSFER), "bank"},
     {BIT(F_ACQUIRE) | BIT(F_RELEASE), "mutex"},
     {BIT(F_ENQUEUE) | BIT(F_DEQUEUE), "fifo-queue"},
     {BIT(F_GET) | BIT(F_PUT) | BIT(F_APPEND), "porcupine-kv"},
@@ -163,7 +155,8 @@ static int cannot_tell(const struct evidence *e, const isolde_history *h, isolde
         iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
                  "cannot tell the model from the ops' :f (%s): no model isolde checks has %s; -m names "
                  "one: list-append, rw-register (transactions of micro-ops), register, cas-register, "
-                 "kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv",
+                 "kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv (linearizability), "
+                 "bank, set, set-full, counter, long-fork (Jepsen's)",
                  iso_buf_cstr(&names), iso_buf_cstr(&other));
     else
         iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
@@ -178,7 +171,8 @@ static int cannot_tell(const struct evidence *e, const isolde_history *h, isolde
 /* The workload of a history that does not say: transactions by their
  * micro-ops (append: list-append, w: rw-register, read / write:
  * multi-register), single-object ops by their :f names (a register needs
- * a write or cas: reads alone are Jepsen's bank or set as often). */
+ * a write or cas: reads alone are Jepsen's bank or set as often; reads
+ * and transfers are Jepsen's bank). */
 static int detect_workload(const isolde_history *h, isolde_workload *w, isolde_error *err)
 {
     struct evidence e = {.all_pairs = 1};
@@ -194,6 +188,7 @@ static int detect_workload(const isolde_history *h, isolde_workload *w, isolde_e
     else if (ONLY(e.seen, BIT(F_ACQUIRE) | BIT(F_RELEASE))) *w = ISOLDE_WORKLOAD_MUTEX;
     else if (ONLY(e.seen, BIT(F_ENQUEUE) | BIT(F_DEQUEUE))) *w = ISOLDE_WORKLOAD_FIFO_QUEUE;
     else if (ONLY(e.seen, BIT(F_GET) | BIT(F_PUT) | BIT(F_APPEND))) *w = ISOLDE_WORKLOAD_PORCUPINE_KV;
+    else if (ONLY(e.seen, BIT(F_READ) | BIT(F_TRANSFER)) && (e.seen & BIT(F_TRANSFER))) *w = ISOLDE_WORKLOAD_BANK;
     else return cannot_tell(&e, h, err);
     return 0;
 }
@@ -215,8 +210,10 @@ static int check(void *arg, isolde_error *err)
     const iso_checker *k = iso_checker_of(wl);
     if (!k) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown workload %d", (int)wl);
     iso_buf why = {0};
+    if (k->kind == ISO_CHECKER_JEPSEN && h->n_ops) /* Jepsen's checkers choose their ops (docs/CHECKERS.md) */
+        return k->jepsen(h, &o, c->out, err);
     if (iso_history_no_client_op(h, &why)) { /* every model: nothing read is nothing valid */
-        *c->out = iso_report_empty(k->kind == ISO_CHECKER_LIN ? k->name : NULL, iso_buf_cstr(&why));
+        *c->out = iso_report_empty(k->kind != ISO_CHECKER_TXN ? k->name : NULL, iso_buf_cstr(&why));
         iso_buf_free(&why);
         return 0;
     }

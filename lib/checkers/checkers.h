@@ -3,37 +3,46 @@
  * of checker that judges it and the names it answers to. One row per
  * workload in ISO_CHECKERS; a new checker is a row here and its entry
  * function (for a transactional workload, an iso_workload_ops; for a
- * linearizability model, a row of linear/lin_models.c).
+ * linearizability model, a row of linear/lin_models.c; for one of Jepsen's
+ * checkers, its entry in jepsen/).
  *
  * This folder (checkers/) sits above every checker folder (check/,
- * workload/, linear/, report/) and may include them all: it is the one
+ * workload/, linear/, jepsen/, report/) and may include them all: it is the one
  * place that names them all, and nothing in lib/ includes it.
  */
 #ifndef ISO_CHECKERS_H
 #define ISO_CHECKERS_H
 
 #include "check/result.h"
+#include "jepsen/jepsen.h"
 
-enum iso_checker_kind { ISO_CHECKER_TXN, ISO_CHECKER_LIN };
+enum iso_checker_kind { ISO_CHECKER_TXN, ISO_CHECKER_LIN, ISO_CHECKER_JEPSEN };
 
-/* X(enum suffix of isolde_workload, name, kind, transactional workload ops) */
+/* X(enum suffix of isolde_workload, name, kind, transactional workload ops,
+ *   Jepsen checker entry) */
 #define ISO_CHECKERS(X) \
-    X(LIST_APPEND, "list-append", ISO_CHECKER_TXN, &iso_list_append_ops) \
-    X(RW_REGISTER, "rw-register", ISO_CHECKER_TXN, &iso_rw_register_ops) \
-    X(REGISTER, "register", ISO_CHECKER_LIN, NULL) \
-    X(CAS_REGISTER, "cas-register", ISO_CHECKER_LIN, NULL) \
-    X(KV, "kv", ISO_CHECKER_LIN, NULL) \
-    X(MUTEX, "mutex", ISO_CHECKER_LIN, NULL) \
-    X(FIFO_QUEUE, "fifo-queue", ISO_CHECKER_LIN, NULL) \
-    X(LIN_SET, "lin-set", ISO_CHECKER_LIN, NULL) \
-    X(MULTI_REGISTER, "multi-register", ISO_CHECKER_LIN, NULL) \
-    X(PORCUPINE_KV, "porcupine-kv", ISO_CHECKER_LIN, NULL)
+    X(LIST_APPEND, "list-append", ISO_CHECKER_TXN, &iso_list_append_ops, NULL) \
+    X(RW_REGISTER, "rw-register", ISO_CHECKER_TXN, &iso_rw_register_ops, NULL) \
+    X(REGISTER, "register", ISO_CHECKER_LIN, NULL, NULL) \
+    X(CAS_REGISTER, "cas-register", ISO_CHECKER_LIN, NULL, NULL) \
+    X(KV, "kv", ISO_CHECKER_LIN, NULL, NULL) \
+    X(MUTEX, "mutex", ISO_CHECKER_LIN, NULL, NULL) \
+    X(FIFO_QUEUE, "fifo-queue", ISO_CHECKER_LIN, NULL, NULL) \
+    X(LIN_SET, "lin-set", ISO_CHECKER_LIN, NULL, NULL) \
+    X(MULTI_REGISTER, "multi-register", ISO_CHECKER_LIN, NULL, NULL) \
+    X(PORCUPINE_KV, "porcupine-kv", ISO_CHECKER_LIN, NULL, NULL) \
+    X(BANK, "bank", ISO_CHECKER_JEPSEN, NULL, iso_jepsen_bank) \
+    X(SET, "set", ISO_CHECKER_JEPSEN, NULL, iso_jepsen_set) \
+    X(SET_FULL, "set-full", ISO_CHECKER_JEPSEN, NULL, iso_jepsen_set_full) \
+    X(COUNTER, "counter", ISO_CHECKER_JEPSEN, NULL, iso_jepsen_counter) \
+    X(LONG_FORK, "long-fork", ISO_CHECKER_JEPSEN, NULL, iso_jepsen_long_fork)
 
 typedef struct iso_checker {
     isolde_workload workload;
     const char *name;
     enum iso_checker_kind kind;
     const iso_workload_ops *ops; /* ISO_CHECKER_TXN */
+    iso_jepsen_fn jepsen;        /* ISO_CHECKER_JEPSEN */
 } iso_checker;
 
 /* The row of w, or NULL (AUTO and unknown values have none). */

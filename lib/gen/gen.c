@@ -117,15 +117,17 @@ int gen_final(gen *g, run_txn *t)
     return 1;
 }
 
-static const gen_ops generators[] = {
-    {ISOLDE_WORKLOAD_LIST_APPEND, "list-append", gen_init, gen_next, gen_final},
-    {ISOLDE_WORKLOAD_RW_REGISTER, "rw-register", gen_init, gen_next, gen_final},
-};
+static const gen_ops list_append = {ISOLDE_WORKLOAD_LIST_APPEND, "list-append", gen_init, gen_next, gen_final,
+                                     NULL, NULL};
+static const gen_ops rw_register = {ISOLDE_WORKLOAD_RW_REGISTER, "rw-register", gen_init, gen_next, gen_final,
+                                     NULL, NULL};
+static const gen_ops *const generators[] = {&list_append, &rw_register, &gen_bank, &gen_set, &gen_set_full,
+                                            &gen_counter, &gen_long_fork};
 
 const gen_ops *gen_ops_for(isolde_workload w)
 {
     for (size_t i = 0; i < sizeof generators / sizeof generators[0]; i++)
-        if (generators[i].workload == w) return &generators[i];
+        if (generators[i]->workload == w) return generators[i];
     return NULL;
 }
 

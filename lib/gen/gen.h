@@ -5,6 +5,7 @@
  * final read of every key.
  *
  *   gen.c         the hot-key generator and the table of generators
+ *   jepsen.c      Jepsen's bank, set, set-full, counter and long-fork
  *   txn.c         a transaction's read results (txn.h)
  *   txn_json.c    a transaction as Elle's JSON value
  *   list_text.c   whether a database's text of a list is plain "1,2,3"
@@ -56,7 +57,15 @@ typedef struct gen_ops {
     void (*init)(gen *g, const gen_params *p);
     int (*next)(gen *g, run_txn *t);  /* 0 when all have been made */
     int (*final)(gen *g, run_txn *t); /* the final reads; 0 when done */
+    /* Jepsen's workloads (NULL for Elle's): the transaction run once before
+     * the clients and not recorded (1; 0: none), and an op's :f and value
+     * as Jepsen records them (with_reads: what the reads returned). */
+    int (*setup)(gen *g, run_txn *t);
+    const char *(*shape)(const run_txn *t, int with_reads, iso_buf *value);
 } gen_ops;
+
+/* jepsen.c: the generators of Jepsen's workloads, by row of gen.c's table. */
+extern const gen_ops gen_bank, gen_set, gen_set_full, gen_counter, gen_long_fork;
 
 /* The generator of workload w, or NULL when no generator makes it. */
 const gen_ops *gen_ops_for(isolde_workload w);

@@ -14,8 +14,15 @@
 #include "core/core.h"
 
 
-/* Micro-op functions. */
-enum run_f { RUN_R = 0, RUN_APPEND, RUN_W };
+/* Micro-op functions, all a driver implements (docs/CHECKERS.md, "The
+ * runner's workloads"):
+ *   RUN_R       read a key: a register's value (nil when absent) or a list
+ *   RUN_APPEND  append value to the key's list (list-append, set, set-full)
+ *   RUN_W       write value to the key's register (rw-register, long-fork)
+ *   RUN_ADD     add value to the key's integer (absent: 0), writing the sum
+ *               into `after`; a sum below 0 fails the transaction, which
+ *               changes nothing (bank's transfers, counter's increments) */
+enum run_f { RUN_R = 0, RUN_APPEND, RUN_W, RUN_ADD };
 /* What a transaction came to; also the recorded op type after invoke. */
 enum run_outcome { RUN_OK = 0, RUN_FAIL, RUN_INFO };
 
@@ -30,6 +37,7 @@ typedef struct run_mop {
     uint32_t off, len; /* a list read's result: res[off .. off+len), or
                         * with text set text[off .. off+len) */
     uint8_t text;     /* the list read is kept as the database's text */
+    int64_t after;    /* RUN_ADD: the sum it wrote (set by the database) */
 } run_mop;
 
 /* One transaction: its micro-ops and, once run, the values it read. */
@@ -122,6 +130,8 @@ static inline double rng_unit(uint64_t *s)
 
 /* Append t's micro-ops as a JSON array; reads are null unless with_reads. */
 void txn_json(iso_buf *b, const run_txn *t, int with_reads);
+/* Append what micro-op i of t read: null, an integer or a list. */
+void txn_json_read(iso_buf *b, const run_txn *t, uint32_t i);
 /* t's value as its invocation records it (reads null), written at p;
  * null_at[i] is where read i's null is in it. Returns its end. At most
  * TXN_JSON_MAX bytes (any transaction of at most RUN_MAX_MOPS). */

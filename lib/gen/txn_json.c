@@ -46,7 +46,7 @@ static char *put_value(char *p, const run_txn *t, int with_reads, uint32_t *null
 {
     /* Copied 16 bytes at a time (one move): value_bound leaves room. */
     static const struct { char s[16]; size_t n; } names[] = {
-        {"[\"r\",", 5}, {"[\"append\",", 10}, {"[\"w\",", 5}};
+        {"[\"r\",", 5}, {"[\"append\",", 10}, {"[\"w\",", 5}, {"[\"add\",", 7}};
     char *start = p;
     *p++ = '[';
     for (uint32_t i = 0; i < t->n; i++) {
@@ -76,6 +76,14 @@ static void put_value_buf(iso_buf *b, const run_txn *t, int with_reads, uint32_t
     if (need > b->cap) ISO_GROW(b->p, b->cap, need);
     b->n = (size_t)(put_value(b->p + b->n, t, with_reads, null_at) - b->p);
     b->p[b->n] = '\0'; /* as iso_buf_put leaves it */
+}
+
+void txn_json_read(iso_buf *b, const run_txn *t, uint32_t i)
+{
+    size_t need = b->n + value_bound(t, 1) + 1;
+    if (need > b->cap) ISO_GROW(b->p, b->cap, need);
+    b->n = (size_t)(put_read(b->p + b->n, t, &t->mops[i]) - b->p);
+    b->p[b->n] = '\0';
 }
 
 void txn_json(iso_buf *b, const run_txn *t, int with_reads)

@@ -668,9 +668,13 @@ int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_drive
     if (run_opts(user, o, err)) return -1;
     const run_driver *d = *drv = run_driver_find(o->backend);
     if (!d) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'", o->backend ? o->backend : "");
-    if (!gen_ops_for(o->workload))
+    const gen_ops *g = gen_ops_for(o->workload);
+    if (!g)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no generator makes %s histories",
                         isolde_workload_name(o->workload));
+    if (g->shape && !d->run) /* the client loop records Elle's transactions only, for now */
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs %s histories on the sim only (for now)",
+                        d->pub.name, isolde_workload_name(o->workload));
     if (d->pub.url_help && !o->n_urls)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s needs --url (%s)", d->pub.name, d->pub.url_help);
     *env = (run_env){o, NULL, NULL, 0};

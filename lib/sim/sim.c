@@ -9,13 +9,15 @@
  * conflicting writer aborts), SI and above apply first-committer-wins,
  * serializable adds SSI (ssi.c), strict-serializable validates its
  * reads (nothing it read has changed: serial order = commit order).
+ * An add (RUN_ADD) reads the key as a register read would, then writes
+ * the sum; a sum below 0 aborts (a bank's transfer that would overdraw).
  */
 #include <string.h>
 #include "sim/sim_int.h"
 
 const char *const sim_level_names[SIM_N_LEVELS + 1] = {
     "read-uncommitted", "read-committed", "snapshot-isolation", "serializable",
-    "strict-serializable", "lost-update", "no-validate", "dirty-read", NULL};
+    "strict-serializable", "lost-update", "no-validate", "dirty-read", "double-add", "long-fork", NULL};
 
 int sim_level_parse(const char *name)
 {
@@ -64,7 +66,7 @@ static uint32_t begin(struct sim *s, run_txn *t, int64_t snap, int replica)
     uint32_t id = (uint32_t)s->n_txns;
     ISO_GROW(s->txns, s->cap_txns, s->n_txns + 1);
     s->n_txns++;
-    s->txns[id] = (struct sim_txn){snap < 0 ? 0 : snap, 0, t, 0, SIM_ACTIVE, 0, 0, (uint8_t)replica};
+    s->txns[id] = (struct sim_txn){snap < s->floor ? s->floor : snap, 0, t, 0, SIM_ACTIVE, 0, 0, (uint8_t)replica};
     ISO_PUSH(s->active, s->n_active, s->cap_active, id);
     run_txn_clear_reads(t);
     return id;
@@ -90,7 +92,7 @@ static void pending(run_txn *out, uint32_t i, const run_txn *t, uint32_t n,
         const run_mop *m = &t->mops[j];
         if (m->f == RUN_R || m->key != key) continue;
         if (out) run_txn_read_elem(out, i, m->value);
-        *val = m->value;
+        *val = m->f == RUN_ADD ? m->after : m->value;
         *found = 1;
     }
 }
@@ -106,13 +108,25 @@ static void emit_list(struct sim *s, run_txn *t, uint32_t i, uint32_t v)
     }
 }
 
+/* long-fork: the replica of id sees the other's writes LAG commits late. */
+#define LAG 6
+static uint32_t replica_visible(const struct sim *s, const struct sim_key *k, int64_t snap, uint32_t id)
+{
+    uint32_t v = k->head;
+    while (v != ISO_NONE && (s->vers[v].cts > snap ||
+                             ((uint64_t)s->vers[v].cts % 2 != id % 2 && s->vers[v].cts > snap - LAG)))
+        v = s->vers[v].prev;
+    return v;
+}
+
 static void do_read(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
 {
     struct sim_txn *tx = &s->txns[id];
     run_txn *t = tx->t;
     int64_t key = t->mops[i].key;
     int relaxed = s->p.level == SIM_RU || s->p.level == SIM_RC;
-    uint32_t v = relaxed ? k->head : sim_visible(s, k, tx->snap);
+    uint32_t v = relaxed ? k->head : s->p.level == SIM_LONG_FORK ? replica_visible(s, k, tx->snap, id)
+                                                                 : sim_visible(s, k, tx->snap);
     uint32_t d = dirty_writer(s, id, k);
     int64_t val = 0;
     int found = v != ISO_NONE;
@@ -158,6 +172,23 @@ static int abort_txn(struct sim *s, uint32_t id, const char *why)
     return -1;
 }
 
+/* The sum an add writes: what a read of the key sees, plus its value
+ * (double-add: twice, one time in eight). */
+static int do_add(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
+{
+    run_txn *t = s->txns[id].t;
+    run_mop *m = &t->mops[i], saved = *m;
+    int list = t->list_append;
+    t->list_append = 0;
+    do_read(s, id, i, k);
+    t->list_append = list;
+    int64_t old = m->nil ? 0 : m->value, add = saved.value;
+    if (s->p.level == SIM_DOUBLE_ADD && rng_below(&s->rng, 8) == 0) add *= 2;
+    *m = saved;
+    m->after = old + add;
+    return m->after < 0 ? abort_txn(s, id, "insufficient balance") : 0;
+}
+
 int sim_exec(struct sim *s, uint32_t id, uint32_t i)
 {
     struct sim_txn *tx = &s->txns[id];
@@ -175,7 +206,7 @@ int sim_exec(struct sim *s, uint32_t id, uint32_t i)
         k->lock = id;
     }
     k->dirty = id;
-    return 0;
+    return m->f == RUN_ADD ? do_add(s, id, i, k) : 0;
 }
 
 /* First committer wins (writes) and, for strict-serializable, reads. */
@@ -217,7 +248,7 @@ static void install(struct sim *s, uint32_t id, int64_t key)
             ISO_PUSH(s->elems, s->n_elems, s->cap_elems, m->value);
             v.elem_n++;
         }
-        last = m->value;
+        last = m->f == RUN_ADD ? m->after : m->value;
     }
     if (!tx->t->list_append) {
         ISO_PUSH(s->elems, s->n_elems, s->cap_elems, last);
@@ -239,6 +270,8 @@ static int commit(struct sim *s, uint32_t id)
     release(s, id);
     return 0;
 }
+
+void sim_settle(struct sim *s) { s->floor = s->ts; }
 
 int sim_commit(struct sim *s, uint32_t id, int knobs)
 {

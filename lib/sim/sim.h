@@ -27,6 +27,9 @@ enum sim_level {
     SIM_LOST_UPDATE, /* broken: commits write back their stale snapshot */
     SIM_NO_VALIDATE, /* broken: SI without first-committer-wins */
     SIM_DIRTY_READ,  /* broken: SI whose reads see uncommitted appends */
+    SIM_DOUBLE_ADD,  /* broken: SI that applies one add in eight twice (a retry) */
+    SIM_LONG_FORK,   /* broken: SI whose reads come from one of two replicas,
+                        each a few commits behind on the other's writes */
     SIM_N_LEVELS
 };
 
@@ -67,6 +70,9 @@ int sim_exec(struct sim *s, uint32_t id, uint32_t i);
 /* End the transaction: RUN_OK, RUN_FAIL or RUN_INFO (abort/indeterminate
  * knobs apply only when knobs is set). */
 int sim_commit(struct sim *s, uint32_t id, int knobs);
+/* From now on no snapshot is older than now (after a workload's setup:
+ * even a stale snapshot sees a bank's opening balances). */
+void sim_settle(struct sim *s);
 
 
 

@@ -41,6 +41,7 @@ struct sim {
     sim_params p;
     uint64_t rng;
     int64_t ts;                  /* last commit timestamp */
+    int64_t floor;               /* the oldest snapshot served (sim_settle) */
     struct sim_txn *txns;        /* by id */
     size_t n_txns, cap_txns;
     struct sim_ver *vers;

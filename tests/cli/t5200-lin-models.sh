@@ -170,12 +170,12 @@ T
 
 test_case "reads alone (a Jepsen bank's map reads) are no register: an error, no verdict" <<'T'
 expect_status 3 "$isolde" check "$tmp/reads.edn"
-expect_err "(:read): give -m, e.g. register, cas-register, kv, lin-set"
+expect_err "(:read): give -m, e.g. register, cas-register, kv, set, set-full, counter, lin-set, bank"
 T
 
 test_case "mixed :f names: the models each name belongs to" <<'T'
 expect_status 3 "$isolde" check "$tmp/mixed.edn"
-expect_err "(:read, :acquire): give -m, e.g. register, cas-register, kv, lin-set, mutex"
+expect_err "(:read, :acquire): give -m, e.g. register, cas-register, kv, set, set-full, counter, lin-set, bank, mutex"
 T
 
 # ---- the time budget (item 10) ----

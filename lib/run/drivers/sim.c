@@ -78,10 +78,34 @@ static void flush(struct sim_runner *r, int force)
     r->out->n = 0;
 }
 
+/* Jepsen's workloads: the op as Jepsen records it. */
+static void record_shaped(struct sim_runner *r, int type, const struct client *c)
+{
+    iso_buf v = {0};
+    rec_op op = {r->index++, type, NULL, c->process, NULL, NULL, r->step * 100,
+                 rec_has_error(type, &c->t) ? c->t.error : NULL};
+    op.f = r->gen->shape(&c->t, type == ISO_OP_OK, &v);
+    op.value_json = iso_buf_cstr(&v);
+    rec_op_line(r->out, &op);
+    iso_buf_free(&v);
+}
+
 static void record(struct sim_runner *r, int type, const struct client *c)
 {
-    rec_line(r->out, r->index++, type, c->process, &c->t, r->step * 100);
+    if (r->gen->shape) record_shaped(r, type, c);
+    else rec_line(r->out, r->index++, type, c->process, &c->t, r->step * 100);
     flush(r, 0);
+}
+
+/* The workload's setup (a bank's opening balances), unrecorded. */
+static void setup(struct sim_runner *r, struct client *c)
+{
+    if (!r->gen->setup || !r->gen->setup(&r->g, &c->t)) return;
+    uint32_t id = sim_begin(r->sim, &c->t, 1);
+    int rc = 0;
+    for (uint32_t i = 0; i < c->t.n && rc == 0; i++) rc = sim_exec(r->sim, id, i);
+    if (rc == 0) sim_commit(r->sim, id, 0);
+    sim_settle(r->sim);
 }
 
 static void finish(struct sim_runner *r, struct client *c, int outcome)
@@ -282,6 +306,7 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     r.n_clients = o->clients;
     for (int i = 0; i <= o->clients; i++) cs[i].process = i, cs[i].slot = i < o->clients ? i : -1;
     for (int i = 0; i <= o->clients; i++) cs[i].minority = i % 2;
+    setup(&r, &cs[o->clients]);
     schedule(&r, cs, o->clients);
     if (r.nem.on) heal(&r); /* the final reads see the whole database */
     final_reads(&r, &cs[o->clients]);

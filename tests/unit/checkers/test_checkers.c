@@ -58,7 +58,7 @@ static void nothing_to_check_is_unknown(void **state)
     static const char *const inputs[] = {"", "  \n\n", "{:type :info, :process :nemesis}\n",
                                          "{\"type\":\"ok\",\"client\":0,\"value\":[[\"r\",1,null]]}\n"};
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
-        for (int w = ISOLDE_WORKLOAD_LIST_APPEND; w <= ISOLDE_WORKLOAD_LIN_SET; w++) {
+        for (int w = ISOLDE_WORKLOAD_LIST_APPEND; w <= ISOLDE_WORKLOAD_LONG_FORK; w++) {
             isolde_error err;
             isolde_history *h = NULL;
             assert_int_equal(isolde_history_read_mem("h", inputs[i], strlen(inputs[i]), NULL, &h, &err), ISOLDE_OK);

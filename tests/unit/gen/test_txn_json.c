@@ -13,7 +13,7 @@ static void read_text_case(const char *s, int ok)
     run_txn t = {0};
     t.list_append = 1;
     t.n = 1;
-    t.mops[0] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0};
+    t.mops[0] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0, 0};
     if ((run_txn_read_text(&t, 0, s, strlen(s)) == 0) != ok)
         fail_msg("run_txn_read_text(\"%s\") should %s", s, ok ? "accept" : "refuse");
     if (ok) {
@@ -98,7 +98,7 @@ static void random_txn(run_txn *t, uint64_t *rng)
     for (uint32_t i = 0; i < t->n; i++) {
         int64_t v = (int64_t)rng_next(rng) >> rng_below(rng, 64);
         t->mops[i] = (run_mop){rng_below(rng, 2) ? RUN_R : t->list_append ? RUN_APPEND : RUN_W,
-                               1, (int64_t)rng_below(rng, 1000) - 5, v, 0, 0, 0};
+                               1, (int64_t)rng_below(rng, 1000) - 5, v, 0, 0, 0, 0};
     }
     run_txn_clear_reads(t);
     for (uint32_t i = 0; i < t->n; i++) {

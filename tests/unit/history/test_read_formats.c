@@ -209,14 +209,14 @@ static void test_names(void **state)
         assert_int_equal(w, i);
         assert_string_equal(isolde_workload_name(w), workloads[i]);
     }
-    isolde_workload old;
-    assert_int_equal(isolde_workload_parse("set", &old), 0); /* the old spelling */
-    assert_int_equal(old, ISOLDE_WORKLOAD_LIN_SET);
+    isolde_workload jepsen;
+    assert_int_equal(isolde_workload_parse("set", &jepsen), 0); /* Jepsen's set, no longer lin-set */
+    assert_int_equal(jepsen, ISOLDE_WORKLOAD_SET);
     isolde_format f = ISOLDE_FORMAT_EDN;
     isolde_workload w = ISOLDE_WORKLOAD_KV;
     assert_int_equal(isolde_format_parse("yaml", &f), ISOLDE_ERR_USAGE);
     assert_int_equal(isolde_format_parse(NULL, &f), ISOLDE_ERR_USAGE);
-    assert_int_equal(isolde_workload_parse("bank", &w), ISOLDE_ERR_USAGE);
+    assert_int_equal(isolde_workload_parse("no-such-checker", &w), ISOLDE_ERR_USAGE);
     assert_int_equal(f, ISOLDE_FORMAT_EDN);
     assert_int_equal(w, ISOLDE_WORKLOAD_KV);
     assert_string_equal(isolde_format_name((isolde_format)42), "?");

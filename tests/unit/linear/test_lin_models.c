@@ -245,7 +245,8 @@ static void test_inference(void **state)
     /* no guess: an error naming the -m to try */
     expect_option_error("{:type :invoke, :f :add, :value 1, :process 0}\n"
                         "{:type :invoke, :f :read, :process 1}\n",
-                        ISOLDE_WORKLOAD_AUTO, NULL, ISOLDE_ERR_USAGE, "e.g. register, cas-register, kv, lin-set");
+                        ISOLDE_WORKLOAD_AUTO, NULL, ISOLDE_ERR_USAGE,
+                        "e.g. register, cas-register, kv, set, set-full, counter, lin-set, bank");
     expect_option_error("{:type :invoke, :f :frob, :value 1, :process 0}\n",
                         ISOLDE_WORKLOAD_AUTO, NULL, ISOLDE_ERR_USAGE, "(:frob): no model isolde checks has :frob");
     expect_option_error("{:type :invoke, :f :read, :process 0}\n{:type :ok, :f :read, :value 1, :process 0}\n",

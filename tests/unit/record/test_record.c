@@ -34,9 +34,9 @@ static void sample(run_txn *t)
     t->cap_text = cap_text;
     t->list_append = 1;
     t->n = 3;
-    t->mops[0] = (run_mop){RUN_APPEND, 1, 3, 7, 0, 0, 0};
-    t->mops[1] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0};
-    t->mops[2] = (run_mop){RUN_R, 1, 5, 0, 0, 0, 0};
+    t->mops[0] = (run_mop){RUN_APPEND, 1, 3, 7, 0, 0, 0, 0};
+    t->mops[1] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0, 0};
+    t->mops[2] = (run_mop){RUN_R, 1, 5, 0, 0, 0, 0, 0};
 }
 
 static void test_lines(void **state)
@@ -73,8 +73,8 @@ static void test_register_lines(void **state)
     run_txn t = {0};
     iso_buf b = {0};
     t.n = 2;
-    t.mops[0] = (run_mop){RUN_W, 1, 1, 9, 0, 0, 0};
-    t.mops[1] = (run_mop){RUN_R, 0, 2, 4, 0, 0, 0};
+    t.mops[0] = (run_mop){RUN_W, 1, 1, 9, 0, 0, 0, 0};
+    t.mops[1] = (run_mop){RUN_R, 0, 2, 4, 0, 0, 0, 0};
     rec_line(&b, 5, 1, 0, &t, 0);
     assert_string_equal(iso_buf_cstr(&b),
         "{\"index\":5,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":"
@@ -110,8 +110,8 @@ static void line(iso_buf *b, int64_t i)
     run_txn t = {0};
     t.list_append = 1;
     t.n = 2;
-    t.mops[0] = (run_mop){RUN_APPEND, 1, i / 2, 1, 0, 0, 0};
-    t.mops[1] = (run_mop){RUN_R, 1, i / 2, 0, 0, 0, 0};
+    t.mops[0] = (run_mop){RUN_APPEND, 1, i / 2, 1, 0, 0, 0, 0};
+    t.mops[1] = (run_mop){RUN_R, 1, i / 2, 0, 0, 0, 0, 0};
     if (i % 2) assert_int_equal(run_txn_read_text(&t, 1, "1", 1), 0);
     b->n = 0;
     rec_line(b, i, i % 2 ? ISO_OP_OK : ISO_OP_INVOKE, 0, &t, i * 10);

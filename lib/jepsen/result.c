@@ -1,0 +1,204 @@
+/*
+ * jepsen/result.c -- the result kind of Jepsen's checkers: the verdict,
+ * the model, a summary and Jepsen's map (built by the checker), and the
+ * findings by type, each rendered as a proof only when a text report
+ * shows it (at most max_examples per type). What every checker here
+ * shares besides: ops printed and located, pairing by process, the error
+ * of an op that breaks a workload's rules.
+ *
+ * Invariant: the payload holds op positions and numbers; the history is
+ * borrowed and outlives the result.
+ */
+#include "jepsen/jepsen.h"
+#include "report/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+jp_result *jp_new(const char *model, const isolde_history *h)
+{
+    jp_result *r = iso_xcalloc(1, sizeof *r);
+    r->model = model;
+    r->h = h;
+    return r;
+}
+
+void jp_section_init(jp_result *r, size_t i, const char *type, jp_render render)
+{
+    r->sec[i].type = type;
+    r->sec[i].render = render;
+    if (i >= r->n_sec) r->n_sec = i + 1;
+}
+
+void jp_add(jp_result *r, size_t sec, jp_item it)
+{
+    jp_section *s = &r->sec[sec];
+    ISO_PUSH(s->items, s->n, s->cap, it);
+}
+
+void jp_free(void *payload)
+{
+    jp_result *r = payload;
+    if (!r) return;
+    iso_buf_free(&r->summary);
+    iso_buf_free(&r->json);
+    for (size_t i = 0; i < r->n_sec; i++) iso_free(r->sec[i].items);
+    if (r->set) iso_keys_free(r->set);
+    iso_free(r->set);
+    iso_free(r);
+}
+
+const char *jp_json_validity(isolde_validity v)
+{
+    return v == ISOLDE_UNKNOWN ? "\"unknown\"" : iso_report_validity(v);
+}
+
+void jp_json_key(const iso_store *s, iso_val v, iso_buf *out)
+{
+    iso_buf t = {0};
+    iso_val_json(s, v, &t);
+    if (t.n && t.p[0] == '"') iso_buf_put(out, t.p, t.n);
+    else iso_json_string(out, t.p ? t.p : "", t.n);
+    iso_buf_free(&t);
+}
+
+void jp_op_edn(const jp_result *r, uint32_t op, iso_buf *out) { iso_op_edn(r->h, &r->h->ops[op], out); }
+void jp_op_json(const jp_result *r, uint32_t op, iso_buf *out) { iso_op_json(r->h, &r->h->ops[op], out); }
+
+void jp_where(const jp_result *r, uint32_t op, iso_buf *out)
+{
+    const iso_op *o = &r->h->ops[op];
+    if (o->line) iso_buf_printf(out, "line %u", o->line);
+    else iso_buf_printf(out, "index %lld", (long long)o->index);
+}
+
+static int jp_text(isolde_result *res, FILE *out, const isolde_report_opts *o)
+{
+    jp_result *r = res->payload;
+    fprintf(out, "valid?: %s\nmodel: %s\n", iso_report_validity(r->validity), r->model);
+    if (res->n_types) {
+        fputs("errors:", out);
+        for (size_t i = 0; i < res->n_types; i++)
+            fprintf(out, "%s %s (%zu)", i ? "," : "", res->types[i], res->type_counts[i]);
+        fputc('\n', out);
+    }
+    fputs(iso_buf_cstr(&r->summary), out);
+    iso_buf b = {0};
+    size_t max = o ? (size_t)o->max_examples : 3;
+    for (size_t s = 0; s < r->n_sec; s++)
+        for (size_t i = 0; i < r->sec[s].n && i < max; i++) {
+            b.n = 0;
+            iso_buf_printf(&b, "\n%s #%zu\n", r->sec[s].type, i);
+            r->sec[s].render(r, &r->sec[s].items[i], &b);
+            fputs(iso_buf_cstr(&b), out);
+        }
+    iso_buf_free(&b);
+    return ferror(out) ? -1 : 0;
+}
+
+static int jp_json(isolde_result *res, FILE *out)
+{
+    jp_result *r = res->payload;
+    fputs(iso_buf_cstr(&r->json), out);
+    fputc('\n', out);
+    return ferror(out) ? -1 : 0;
+}
+
+static int write_all(FILE *out, void *res)
+{
+    isolde_report_opts o;
+    isolde_report_opts_init(&o);
+    o.max_examples = INT32_MAX;
+    return jp_text(res, out, &o);
+}
+
+/* DIR/<model>.txt: the text report with every proof. */
+static int jp_dir(isolde_result *res, const char *dir, isolde_error *err)
+{
+    jp_result *r = res->payload;
+    char name[64];
+    snprintf(name, sizeof name, "%s.txt", r->model);
+    if (iso_report_mkdir(dir, err)) return -1;
+    return iso_report_write_file(dir, name, write_all, res, err);
+}
+
+static const iso_result_kind jp_kind = {"jepsen", jp_text, jp_json, jp_dir, jp_free};
+
+isolde_result *jp_finish(jp_result *r)
+{
+    size_t nt = 0;
+    for (size_t i = 0; i < r->n_sec; i++) nt += r->sec[i].n > 0;
+    isolde_result *res = iso_result_new(&jp_kind, r, r->validity, NULL, 0);
+    res->types = iso_xmalloc((nt ? nt : 1) * sizeof *res->types);
+    res->type_counts = iso_xcalloc(nt ? nt : 1, sizeof *res->type_counts);
+    for (size_t i = 0; i < r->n_sec; i++)
+        if (r->sec[i].n) {
+            res->types[res->n_types] = iso_xstrdup(r->sec[i].type);
+            res->type_counts[res->n_types++] = r->sec[i].n;
+        }
+    return res;
+}
+
+uint32_t *jp_pair(const isolde_history *h, int client_only)
+{
+    uint32_t *partner = iso_xmalloc((h->n_ops ? h->n_ops : 1) * sizeof *partner);
+    memset(partner, 0xff, h->n_ops * sizeof *partner);
+    iso_keys procs;
+    iso_keys_init(&procs, &h->store);
+    uint32_t *open = NULL; /* per process: its open invocation, or ISO_NONE */
+    size_t n_open = 0;
+    for (size_t i = 0; i < h->n_ops; i++) {
+        const iso_op *op = &h->ops[i];
+        if (client_only && !iso_op_is_client(op)) continue;
+        uint32_t p = iso_keys_intern(&procs, op->process);
+        if (p >= n_open) {
+            size_t old = n_open;
+            ISO_GROW(open, n_open, p + 1);
+            memset(open + old, 0xff, (n_open - old) * sizeof *open);
+        }
+        if (op->type == ISO_OP_INVOKE) {
+            open[p] = (uint32_t)i;
+        } else if (open[p] != ISO_NONE) {
+            partner[i] = open[p];
+            partner[open[p]] = (uint32_t)i;
+            open[p] = ISO_NONE;
+        }
+    }
+    iso_keys_free(&procs);
+    iso_free(open);
+    return partner;
+}
+
+static _Thread_local const iso_store *sort_store;
+static _Thread_local const iso_val *sort_vals;
+static int by_value(const void *a, const void *b)
+{
+    return iso_val_cmp(sort_store, sort_vals[*(const uint32_t *)a], sort_vals[*(const uint32_t *)b]);
+}
+
+void jp_sort_ids(const iso_store *s, const iso_val *vals, uint32_t *ids, size_t n)
+{
+    sort_store = s;
+    sort_vals = vals;
+    if (n > 1) qsort(ids, n, sizeof *ids, by_value);
+}
+
+int jp_bad_op(const jp_result *r, const iso_op *op, const char *what, isolde_error *err)
+{
+    iso_buf b = {0};
+    iso_op_edn(r->h, op, &b);
+    iso_fail(err, ISOLDE_ERR_PARSE, r->h->name, op->line, op->col, "%s: %s %.200s", r->model, what,
+             iso_buf_cstr(&b));
+    iso_buf_free(&b);
+    return -1;
+}
+
+int jp_int(const isolde_history *h, iso_val v, int64_t *out)
+{
+    return iso_is_integer(v) && iso_val_int64(&h->store, v, out);
+}
+
+int jp_f_is(const isolde_history *h, const iso_op *op, const iso_name_atoms *f)
+{
+    return iso_name_atoms_has(f, iso_op_f(h, op));
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Jepsen's checkers (issue 15): the cases of tests/data/jepsen, each NAME.edn
+# opening with `;` lines that say what it proves and what `isolde check`
+# must answer (format: tests/data/README), run as text and as JSON; then the
+# reader formats, the proofs' words and the options' errors.
+. tests/clilib.sh "$@"
+cases=tests/data/jepsen
+
+header() { sed -n "s/^; $1: //p" "$2"; }
+
+for f in "$cases"/*.edn; do
+    [ -f "$f" ] || continue
+    test_case "$(basename "$f" .edn): $(head -n 1 "$f" | cut -c3-)" <<'T'
+args=$(header check "$f"); want=$(header status "$f")
+test -n "$args"
+test -n "$want"
+expect_status "$want" "$isolde" check $args "$f"
+for t in $(header types "$f"); do expect_out "^errors:.*$t"; done
+expect_status "$want" "$isolde" check --json $args "$f"
+header json "$f" | while IFS= read -r j; do grep -F -e "$j" "$tmp/out" >/dev/null || { echo "no $j in"; cat "$tmp/out"; exit 1; }; done
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"
+T
+done
+
+test_case "JSON lines, JSON and EDN read alike (counter)" <<'T'
+expect_status 1 "$isolde" check -m counter --json tests/data/jepsen/counter-json.jsonl
+expect_out '"errors":\[\[2,3,2\]\]'
+python3 - "$tmp/c.json" <<'PY'
+import json, sys
+ops = [json.loads(l) for l in open("tests/data/jepsen/counter-json.jsonl")]
+json.dump(ops, open(sys.argv[1], "w"))
+PY
+expect_status 1 "$isolde" check -m counter --json "$tmp/c.json"
+expect_out '"errors":\[\[2,3,2\]\]'
+T
+
+test_case "a bank proof names the read, its sum and the total" <<'T'
+expect_status 1 "$isolde" check -m bank tests/data/jepsen/bank-wrong-total.edn
+expect_out 'sums to 25, but the total is 30 (the first read.s sum): -5'
+expect_out '(line 9)'
+T
+
+test_case "a set-full proof names the element, when it was known, the read that missed it" <<'T'
+expect_status 1 "$isolde" check -m set-full tests/data/jepsen/set-full-lost.edn
+expect_out 'element 0, added by the add invoked at line 6, was known from'
+expect_out 'the read invoked at line 10 began after that and did not see it'
+T
+
+test_case "-d writes the whole text report" <<'T'
+expect_status 1 "$isolde" check -m bank --total 31 --max-examples 1 -d "$tmp/d" tests/data/jepsen/bank-total-option.edn
+grep -c '^wrong-total #' "$tmp/d/bank.txt" | grep -qx 2
+T
+
+test_case "a read that is not a map of balances is an error at its line" <<'T'
+printf '{:type :ok, :f :read, :process 0, :value [1 2]}\n' >"$tmp/bad.edn"
+expect_status 3 "$isolde" check -m bank "$tmp/bad.edn"
+expect_err 'bad.edn:1:1: bank: a read.s value is not a map'
+T
+
+test_case "set is Jepsen's set; lin-set is the linearizability model" <<'T'
+expect_status 0 "$isolde" check -m set tests/data/jepsen/set-valid.edn
+expect_out '^model: set$'
+expect_status 0 "$isolde" check -m lin-set --json tests/data/jepsen/set-valid.edn
+not grep -q '"model":"set"' "$tmp/out"
+T
+
+test_case "--total takes an integer" <<'T'
+expect_status 3 "$isolde" check -m bank --total x tests/data/jepsen/bank-valid.edn
+T
+
+finish
