@@ -37,6 +37,7 @@ isolde_history *iso_history_new(const char *name, isolde_format format)
     h->name = iso_xstrdup(name ? name : "");
     h->format = format;
     h->cas_fail_default = ISOLDE_CAS_FAIL_NOOP;
+    h->read_threads = 1;
     iso_store_init(&h->store);
     for (size_t i = 0; i < N_FIELDS; i++) {
         iso_atom(&h->store, ISO_TAG_KW, field_names[i], strlen(field_names[i]));

@@ -116,7 +116,7 @@ test -x "$build/bench/gen_history"
 "$build/bench/gen_history" -m list-append -n 20000 -a -s 5 > "$tmp/la.jsonl"
 "$build/bench/gen_history" -m rw-register -n 20000 -a -s 5 > "$tmp/rw.jsonl"
 for h in la rw; do
-    for kb in 30000 40000 50000 60000 80000 120000 1000000; do
+    for kb in 15000 20000 30000 40000 50000 60000 80000 120000 1000000; do
         rc=0
         limited $kb "$isolde" check --json "$tmp/$h.jsonl" > /dev/null 2> "$tmp/err" || rc=$?
         echo "$h $kb: $rc"
