@@ -86,8 +86,10 @@ static int parallel(isolde_history *h, const char *buf, size_t len, size_t split
     struct halves x = {{{read_lines, h, buf, split, 0, {0}, 0},
                         {read_lines, h2, buf + split, len - split, 0, {0}, 0}}};
     iso_both(read_first, read_second, &x, 2);
+    iso_phase("read: two halves");
     int ok = x.h[0].r == 0 && x.h[1].r == 0 && halves_agree(h, h2);
     if (ok) iso_history_merge(h, h2, x.h[0].lines);
+    iso_phase(ok ? "read: merged" : "read: halves failed");
     h->read_threads = ok ? 2 : 1;
     isolde_history_free(h2);
     (void)err; /* a half's error is dropped: the sequential read finds it again */
