@@ -98,10 +98,6 @@ static int read_buffer(const char *name, const char *data, size_t len, isolde_fo
     if (iso_input_text(name, data, len, err)) return -1;
     data = skip_bom(data, &len);
     isolde_history *h = history_for(name, format, data, len);
-    /* Values take about two words per 8 input bytes: reserve that much
-     * (untouched pages cost nothing) to avoid copying while growing; a
-     * reservation the system refuses is only a missed shortcut. */
-    iso_try_grow((void **)&h->store.words, &h->store.cap_words, len / 4 + 64, sizeof *h->store.words);
     h->drop_input = mapped;
     if (formats[h->format].read(h, data, len, err) != 0) {
         isolde_history_free(h);

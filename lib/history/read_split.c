@@ -76,8 +76,6 @@ static int parallel(isolde_history *h, const char *buf, size_t len, size_t split
                     iso_lines_fn read_lines, isolde_error *err)
 {
     isolde_history *h2 = iso_history_new(h->name, h->format);
-    iso_try_grow((void **)&h2->store.words, &h2->store.cap_words, (len - split) / 4 + 64,
-                 sizeof *h2->store.words); /* as read.c reserves for the whole */
     h2->drop_input = h->drop_input;
     h2->line_base = h->line_base;
     h2->index_fixed = h->index_fixed;

@@ -252,7 +252,7 @@ static void test_split_same_as_sequential(void **state)
  * refused, it read on one thread, and before that it failed. Now the
  * halves run under a cap of twice the input's size on any one allocation
  * (as a limit on the address space would refuse the old reservation);
- * these lines are dense, about a word of values per 8 input bytes. */
+ * these lines are dense: their values take as many bytes as their text. */
 static void test_split_no_reservation_from_size(void **state)
 {
     (void)state;
