@@ -197,13 +197,6 @@ void iso_grow(void **arr, size_t *cap, size_t need, size_t sz)
     *cap = c;
 }
 
-void iso_grow_exact(void **arr, size_t *cap, size_t need, size_t sz)
-{
-    if (need <= *cap) return;
-    *arr = iso_xrealloc(*arr, need > SIZE_MAX / sz ? SIZE_MAX : need * sz);
-    *cap = need;
-}
-
 void iso_drop_pages(void *p, size_t n)
 {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);

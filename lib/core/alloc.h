@@ -55,9 +55,6 @@ void iso_adopt(void *p, const void *owner);
  * array stays with owner's memory (iso_adopt). */
 void iso_grow_for(void **arr, size_t *cap, size_t need, size_t sz, const void *owner);
 
-/* As iso_grow, but to exactly need elements (no doubling): for an array
- * whose final size is known, so that a large one is not rounded up. */
-void iso_grow_exact(void **arr, size_t *cap, size_t need, size_t sz);
 /* Give the whole pages inside [p, p + n) back to the system (their
  * contents read as zeros afterwards): memory of a block, or of a private
  * file mapping, that is not read again before it is written or freed. */

@@ -50,6 +50,13 @@ isolde_history *iso_history_new(const char *name, isolde_format format)
     return h;
 }
 
+void iso_history_clear(isolde_history *h)
+{
+    h->n_ops = h->n_extras = 0;
+    memset(h->warn, 0, sizeof h->warn);
+    iso_store_truncate(&h->store, FIELD_ATOMS + TYPE_ATOMS);
+}
+
 void isolde_history_free(isolde_history *h)
 {
     if (!h) return;

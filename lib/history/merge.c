@@ -1,18 +1,16 @@
 /*
- * history/merge.c -- one history read separately (an append, the second
- * half of a two-thread read) moved to the end of another: its atoms
- * interned into the first's store, its composites copied after the
- * first's with their offsets shifted, its ops and :f / :error pairs after
- * the first's, its warnings counted in.
+ * history/merge.c -- one history read separately (an append, a part of a
+ * two-thread read) copied to the end of another: its atoms interned into
+ * the first's store, its composites after the first's with their offsets
+ * shifted, its ops and :f / :error pairs after the first's, its warnings
+ * counted in.
  *
- * Invariant: the copy never holds both whole: h2's words and ops are
- * given back (iso_drop_pages) a chunk at a time as they are copied, so a
- * merge costs memory for one chunk beyond the merged history, and h grows
- * to what the two hold (never to a bound guessed from the input's size).
+ * Invariant: the copy leaves h2 as it was, so a reader can reuse h2's
+ * memory for its next part (whose pages are then resident already), and h
+ * grows geometrically to what the parts hold, never to a bound guessed
+ * from the input's size.
  */
 #include "history/history.h"
-
-#define CHUNK ((size_t)1 << 17) /* items copied between two give-backs */
 
 struct shift {
     const uint32_t *atom; /* h2's atom id -> h's; NULL when they are the same */
@@ -45,61 +43,52 @@ static uint32_t *intern(isolde_history *h, const isolde_history *h2)
 }
 
 /* h2's composites after h's: a header word as it is, its items moved. */
-static void move_words(iso_store *s, iso_store *s2, const struct shift *sh)
+static void copy_words(iso_store *s, const iso_store *s2, const struct shift *sh)
 {
     size_t n2 = s2->n_words, next = 0; /* the next header */
-    iso_grow_exact((void **)&s->words, &s->cap_words, s->n_words + n2, sizeof *s->words);
+    ISO_GROW(s->words, s->cap_words, s->n_words + n2);
     iso_val *to = s->words + s->n_words;
     const iso_val *w = s2->words;
-    for (size_t lo = 0; lo < n2; lo += CHUNK) {
-        size_t hi = n2 - lo > CHUNK ? lo + CHUNK : n2;
-        for (size_t i = lo; i < hi; i++) {
-            if (i != next) {
-                to[i] = moved(w[i], sh);
-                continue;
-            }
-            to[i] = w[i];
-            next = i + (w[i] & 0xffffffffu) + 1;
+    for (size_t i = 0; i < n2; i++) {
+        if (i != next) {
+            to[i] = moved(w[i], sh);
+            continue;
         }
-        iso_drop_pages(s2->words + lo, (hi - lo) * sizeof *w);
+        to[i] = w[i];
+        next = i + (w[i] & 0xffffffffu) + 1;
     }
     s->n_words += n2;
 }
 
 /* h2's :f / :error pairs after h's, then its ops, renumbered when the
  * history's indices are dense, their lines after h's first `lines`. */
-static void move_ops(isolde_history *h, isolde_history *h2, const struct shift *sh, size_t lines)
+static void copy_ops(isolde_history *h, const isolde_history *h2, const struct shift *sh, size_t lines)
 {
     size_t e1 = h->n_extras, n1 = h->n_ops, n2 = h2->n_ops;
-    iso_grow_exact((void **)&h->extras, &h->cap_extras, e1 + h2->n_extras, sizeof *h->extras);
+    ISO_GROW(h->extras, h->cap_extras, e1 + h2->n_extras);
     for (size_t i = 0; i < h2->n_extras; i++)
         h->extras[e1 + i] = (iso_op_extra){moved(h2->extras[i].f, sh), moved(h2->extras[i].error, sh)};
     h->n_extras = e1 + h2->n_extras;
-    iso_grow_exact((void **)&h->ops, &h->cap_ops, n1 + n2, sizeof *h->ops);
-    for (size_t lo = 0; lo < n2; lo += CHUNK) {
-        size_t hi = n2 - lo > CHUNK ? lo + CHUNK : n2;
-        for (size_t j = lo; j < hi; j++) {
-            iso_op op = h2->ops[j];
-            op.process = moved(op.process, sh);
-            op.value = moved(op.value, sh);
-            op.extra += (uint32_t)e1;
-            op.line = iso_line_after(op.line, lines);
-            if (h->dense_index) op.index = (int64_t)(n1 + j); /* readers that number ops themselves */
-            h->ops[n1 + j] = op;
-        }
-        iso_drop_pages(h2->ops + lo, (hi - lo) * sizeof *h2->ops);
+    ISO_GROW(h->ops, h->cap_ops, n1 + n2);
+    for (size_t j = 0; j < n2; j++) {
+        iso_op op = h2->ops[j];
+        op.process = moved(op.process, sh);
+        op.value = moved(op.value, sh);
+        op.extra += (uint32_t)e1;
+        op.line = iso_line_after(op.line, lines);
+        if (h->dense_index) op.index = (int64_t)(n1 + j); /* readers that number ops themselves */
+        h->ops[n1 + j] = op;
     }
     h->n_ops = n1 + n2;
 }
 
-void iso_history_merge(isolde_history *h, isolde_history *h2, size_t lines)
+void iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines)
 {
     uint32_t *atom = intern(h, h2);
     struct shift sh = {atom, h->store.n_words};
-    move_words(&h->store, &h2->store, &sh);
+    copy_words(&h->store, &h2->store, &sh);
     if (h2->n_ops && !h->n_ops) h->dense_index = h2->dense_index;
-    move_ops(h, h2, &sh, lines);
+    copy_ops(h, h2, &sh, lines);
     iso_history_warn_merge(h, h2, lines);
-    h2->store.n_words = h2->n_ops = h2->n_extras = 0; /* its pages are gone */
     iso_free(atom);
 }

@@ -117,8 +117,7 @@ test -x "$build/bench/gen_history"
 "$build/bench/gen_history" -m list-append -n 100000 -s 3 > "$tmp/h100k.jsonl"
 kb=$(( $(wc -c < "$tmp/h100k.jsonl") * 4 / 1024 ))
 expect_status 0 limited $kb env ISOLDE_TIMING=1 "$isolde" check "$tmp/h100k.jsonl"
-expect_err '^isolde: read: two halves'
-expect_err '^isolde: read: merged'
+expect_err '^isolde: read: in parts'
 T
 
 test_case "at any memory limit a check ends with its verdict or out of memory, never a crash" <<'T'
