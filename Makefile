@@ -248,7 +248,7 @@ fuzz:
 	@sh fuzz/run.sh run $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 bench: all tests
-	@BASELINE="$(BASELINE)" sh bench/run.sh $(BUILD)
+	@BASELINE="$(BASELINE)" SCALE="$(SCALE)" sh bench/run.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \

@@ -2,9 +2,10 @@
 # bench/check.sh -- the transactional checker benchmark (issues 2 and 3):
 # times `isolde check -c strict-serializable` on generated list-append and
 # rw-register histories and prints one row per case with wall time,
-# throughput, peak RSS, the verdict and the issue's targets (PASS / MISS).
+# throughput, peak RSS, the verdict and the issue's targets (MET / MISSED).
 # A verdict other than the one the generator guarantees (valid -> 0,
-# anomalous -> 1) is marked WRONG and makes the script exit 1.
+# anomalous -> 1) is marked WRONG; a WRONG or MISSED row makes the script
+# exit 1.
 #
 #   sh bench/check.sh BUILD_DIR
 # Each case runs ISOLDE_BENCH_RUNS times (default 3); the row shows the run
@@ -27,6 +28,7 @@ runs=${ISOLDE_BENCH_RUNS:-3}
 dir=${TMPDIR:-/tmp}/isolde-bench
 huge=${ISOLDE_SHARED:-../shared}/corpus/elle/jepsen-io-elle/histories/huge-scc.edn
 failed=0
+. "$(dirname "$0")/common.sh"
 
 for x in "$isolde" "$gen" "$peak"; do
     [ -x "$x" ] || { echo "check.sh: $x missing (run make BUILD=$build all tests)"; exit 1; }
@@ -47,13 +49,6 @@ history() {
     echo "$f"
 }
 
-verdict_name() {
-    case $1 in
-    0) echo valid ;; 1) echo invalid ;; 2) echo unknown ;; 3) echo error ;;
-    timeout) echo timeout ;; *) echo "crash($1)" ;;
-    esac
-}
-
 header() {
     printf '%-11s %7s %-5s %-9s %-8s %6s %7s %6s %9s %6s %7s %-8s %-15s %s\n' \
         workload txns fmt flavour options MB wall_s cpu_s txn/s MB/s peak_MB verdict target result
@@ -69,51 +64,15 @@ row() {
         if (n == 100000) { target = "<=0.15s"; ok = t <= 0.15 }
         else if (n == 1000000) { target = "<=1.5s <=400MB"; ok = t <= 1.5 && pk <= 400 }
         else { target = "-"; ok = -1 }
-        res = (st != want) ? "WRONG" : ok == 1 ? "PASS" : ok == 0 ? "MISS" : "-"
+        res = (st != want) ? "WRONG" : ok == 1 ? "MET" : ok == 0 ? "MISSED" : "-"
         printf "%-11s %7d %-5s %-9s %-8s %6.1f %7.3f %6.2f %9.0f %6.1f %7.1f %-8s %-15s %s",
             w, n, fmt, fl, opt, mb, t, cpu, n / tt, mb / tt, pk, vn, target, res
-        exit(res == "WRONG" ? 1 : res == "MISS" ? 2 : 0)
+        exit(res == "WRONG" ? 1 : res == "MISSED" ? 2 : 0)
     }'
     rc=$?
     compared "$7" "$8"
     echo
     [ $rc -ne 0 ] && failed=1
-}
-
-base=${ISOLDE_BENCH_BASELINE:-}
-
-# median FILE: the run with the median wall time (all must end with the
-# same status, else the first that differs).
-median() {
-    first=$(awk 'NR == 1 { print $4 }' "$1")
-    odd=$(awk -v s="$first" '$4 != s { print; exit }' "$1")
-    if [ -n "$odd" ]; then echo "$odd"; else sort -n "$1" | sed -n "$(( (runs + 1) / 2 ))p"; fi
-}
-
-# timed CMD...: `peak` over $runs runs, the median; with a baseline, the
-# same command with the baseline binary after each run, its median in
-# $dir/base.txt.
-timed() {
-    i=0; : > "$dir/runs.txt"; : > "$dir/base-runs.txt"
-    while [ $i -lt "$runs" ]; do
-        "$peak" -t "$limit" "$@" 2> "$errf" >> "$dir/runs.txt"
-        if [ -n "$base" ]; then
-            first=$1; shift
-            "$peak" -t "$limit" "$base" "$@" 2>/dev/null >> "$dir/base-runs.txt"
-            set -- "$first" "$@"
-        fi
-        i=$((i + 1))
-    done
-    [ -n "$base" ] && median "$dir/base-runs.txt" > "$dir/base.txt"
-    median "$dir/runs.txt"
-}
-
-# compared WALL_S CPU_S: " | base W s, new/old wall R cpu R" with a baseline.
-compared() {
-    [ -n "$base" ] || return 0
-    set -- "$1" "$2" $(cat "$dir/base.txt")
-    awk -v w="$1" -v c="$2" -v bw="$3" -v bc="$4" 'BEGIN {
-        printf " | base %.3f s, new/old wall %.3f cpu %.3f", bw, (bw > 0 ? w / bw : 0), (bc > 0 ? c / bc : 0) }'
 }
 
 # run WORKLOAD SIZE FORMAT FLAVOUR [CHECK OPTIONS...]
@@ -146,10 +105,11 @@ done
 if [ -f "$huge" ]; then
     cat "$huge" > /dev/null
     set -- $(timed "$isolde" check -m list-append -c strict-serializable "$huge")
-    res=MISS; [ "$4" = 1 ] && res=PASS
+    res=MISSED; [ "$4" = 1 ] && res=MET
     echo "huge-scc.edn (Elle, list-append, strict-serializable): $1 s wall, $2 s cpu," \
          "peak $(($3 / 1024)) MB, verdict $(verdict_name "$4")" \
          "(target: invalid, a definite verdict, within the default budget) $res"
+    [ "$res" = MET ] || failed=1
 else
     echo "huge-scc.edn: not found at $huge, skipped"
 fi
@@ -163,9 +123,10 @@ rings=$dir/h-$tag-rings-32x4000.jsonl
 cat "$rings" > /dev/null
 for j in 1 2; do
     set -- $(timed "$isolde" check -j $j -m list-append -c strict-serializable "$rings")
-    w=$1 c=$2 res=MISS
-    [ "$4" = 1 ] && awk -v c="$c" 'BEGIN { exit !(c <= 5) }' && res=PASS
-    [ "$4" = 1 ] || { res=WRONG; failed=1; }
+    w=$1 c=$2 res=MISSED
+    [ "$4" = 1 ] && awk -v c="$c" 'BEGIN { exit !(c <= 5) }' && res=MET
+    [ "$4" = 1 ] || res=WRONG
+    [ "$res" = MET ] || failed=1
     printf 'rings 32 x 4000 (G1c), -j %s: %s s wall, %s s cpu, peak %s MB, verdict %s (target: invalid, <=5s cpu) %s' \
         "$j" "$w" "$c" $(($3 / 1024)) "$(verdict_name "$4")" "$res"
     compared "$w" "$c"
@@ -197,8 +158,9 @@ for w in list-append rw-register; do
     b=$base; base=""
     set -- $(timed "$isolde" check -m $w -c strict-serializable "$rxa")
     base=$b
-    res=MISS; [ "$4" = 0 ] && awk -v w="$1" -v m="$3" 'BEGIN { exit !(w <= 1 && m <= 102400) }' && res=PASS
-    [ "$4" = 0 ] || { res=WRONG; failed=1; }
+    res=MISSED; [ "$4" = 0 ] && awk -v w="$1" -v m="$3" 'BEGIN { exit !(w <= 1 && m <= 102400) }' && res=MET
+    [ "$4" = 0 ] || res=WRONG
+    [ "$res" = MET ] || failed=1
     echo "$w, 20000 readers x 20000 unobserved writes: $1 s wall, $2 s cpu, peak $(($3 / 1024)) MB," \
          "verdict $(verdict_name "$4") (target: valid, <= 1 s, <= 100 MB) $res"
 done

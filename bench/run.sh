@@ -1,7 +1,9 @@
 #!/bin/sh
 # bench/run.sh -- `make bench`: runs every bench/*.sh (except itself and
 # baseline.sh) with the build directory as $1, one header per script; exits
-# 1 if any script failed (a wrong verdict or a missed target). With
+# 1 if any script failed (a wrong verdict or a missed target). SCALE=22M
+# (make bench SCALE=22M) adds bench/scale.sh's large rows (22M transactions,
+# ~6.4 GB a history, deleted after; minutes of CPU). With
 # BASELINE=REV (make bench BASELINE=HEAD^), the check benchmark also times
 # an isolde built at REV side by side, run for run, and prints the ratios.
 build=${1:-build}
@@ -12,7 +14,7 @@ if [ -n "${BASELINE:-}" ]; then
     echo "baseline: $BASELINE ($ISOLDE_BENCH_BASELINE)"
 fi
 for s in bench/*.sh; do
-    [ "$s" = bench/run.sh ] || [ "$s" = bench/baseline.sh ] && continue
+    case $s in bench/run.sh|bench/baseline.sh|bench/common.sh) continue ;; esac
     echo "=== $s"
     sh "$s" "$build" || { echo "=== $s: FAILED"; status=1; }
 done

@@ -237,6 +237,9 @@ static int run(iso_ctx *ctx, uint8_t extra, isolde_error *err)
     iso_phase("pairing");
     iso_rt rt = {0};
     if (!rc) rc = analyze(ctx, extra, &rt, err);
+    if (!rc && ctx->edges.n >= UINT32_MAX - ctx->pc.txns.n) /* the CSR's offsets are 32-bit (process order adds up to n) */
+        rc = iso_fail(err, ISOLDE_ERR_LIMIT, h->name, 0, 0, "%zu dependency edges: isolde's graph holds at most %u",
+                      ctx->edges.n, UINT32_MAX - 1 - (unsigned)ctx->pc.txns.n);
     iso_phase(ctx->pc.wl->name);
     if (rc) {
         iso_rt_free(&rt);

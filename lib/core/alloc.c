@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 struct pool;
 
@@ -53,6 +55,7 @@ static _Thread_local struct iso_guard *current;
 static isolde_oom_handler oom_handler;
 static void *oom_arg;
 static unsigned long fail_after, unguarded_failures;
+static size_t fail_above;
 
 void isolde_set_oom_handler(isolde_oom_handler fn, void *arg)
 {
@@ -63,9 +66,14 @@ void isolde_set_oom_handler(isolde_oom_handler fn, void *arg)
 void iso_alloc_fail_after(unsigned long n) { __atomic_store_n(&fail_after, n, __ATOMIC_RELAXED); }
 unsigned long iso_alloc_unguarded_failures(void) { return unguarded_failures; }
 
-/* The test hook: this allocation fails when the countdown reaches it. */
-static int injected_failure(void)
+void iso_alloc_fail_above(size_t n) { __atomic_store_n(&fail_above, n, __ATOMIC_RELAXED); }
+
+/* The test hooks: this allocation of n bytes fails when the countdown
+ * reaches it, or when it is larger than the cap. */
+static int injected_failure(size_t size)
 {
+    size_t cap = __atomic_load_n(&fail_above, __ATOMIC_RELAXED);
+    if (cap && size > cap) return 1;
     unsigned long n = __atomic_load_n(&fail_after, __ATOMIC_RELAXED);
     if (n == 0) return 0;
     if (n == 1) return 1; /* stays failing until reset */
@@ -117,7 +125,7 @@ static void *raw_alloc(size_t n, int zero)
 {
     if (n > SIZE_MAX - sizeof(struct blk)) n = SIZE_MAX - sizeof(struct blk);
     for (;;) {
-        struct blk *b = injected_failure() ? NULL
+        struct blk *b = injected_failure(n) ? NULL
                       : zero ? calloc(1, sizeof *b + n) : malloc(sizeof *b + n);
         if (b) {
             b->size = n;
@@ -147,7 +155,7 @@ void *iso_xrealloc(void *p, size_t n)
         /* The block stays linked while it moves: its neighbours are
          * pointed at its new place under the pool's lock. */
         if (pool) pthread_mutex_lock(&pool->lock);
-        struct blk *q = injected_failure() ? NULL : realloc(b, sizeof *b + (n ? n : 1));
+        struct blk *q = injected_failure(n) ? NULL : realloc(b, sizeof *b + (n ? n : 1));
         if (q) {
             q->size = n;
             if (pool) {
@@ -189,6 +197,13 @@ void iso_grow(void **arr, size_t *cap, size_t need, size_t sz)
     *cap = c;
 }
 
+void iso_drop_pages(void *p, size_t n)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), b = ((uintptr_t)p + n) & ~(page - 1);
+    if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 void iso_adopt(void *p, const void *owner)
 {
     if (!p || !owner) return;
@@ -213,7 +228,7 @@ int iso_try_grow(void **arr, size_t *cap, size_t need, size_t sz)
     struct blk *b = *arr ? (struct blk *)*arr - 1 : NULL;
     struct pool *pool = b ? b->pool : current ? current->pool : NULL;
     if (pool) pthread_mutex_lock(&pool->lock);
-    struct blk *q = injected_failure() ? NULL : realloc(b, sizeof *q + need * sz);
+    struct blk *q = injected_failure(need * sz) ? NULL : realloc(b, sizeof *q + need * sz);
     if (q) {
         q->size = need * sz;
         if (!b) {

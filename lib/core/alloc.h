@@ -55,6 +55,11 @@ void iso_adopt(void *p, const void *owner);
  * array stays with owner's memory (iso_adopt). */
 void iso_grow_for(void **arr, size_t *cap, size_t need, size_t sz, const void *owner);
 
+/* Give the whole pages inside [p, p + n) back to the system (their
+ * contents read as zeros afterwards): memory of a block, or of a private
+ * file mapping, that is not read again before it is written or freed. */
+void iso_drop_pages(void *p, size_t n);
+
 /* As iso_grow, but when the memory cannot be had returns -1 and leaves
  * *arr as it was, without the handler or unwinding: for reservations that
  * are only a shortcut. */
@@ -92,8 +97,10 @@ void iso_guard_on_unwind(void (*fn)(void *arg), void *arg);
 int iso_guard_catch_bus(int on);
 
 /* Test hooks: fail every allocation after the next n (0: none fail);
- * failed allocations outside any guard so far. */
+ * fail every allocation of more than n bytes (0: none), as a limit on
+ * the address space would; failed allocations outside any guard so far. */
 void iso_alloc_fail_after(unsigned long n);
+void iso_alloc_fail_above(size_t n);
 unsigned long iso_alloc_unguarded_failures(void);
 
 #endif

@@ -29,18 +29,34 @@ static int atom_eq(const iso_store *s, const struct iso_atom *a, unsigned tag,
     return a->tag == tag && a->len == n && memcmp(s->text + a->off, p, n) == 0;
 }
 
-/* The atom table at n slots (a power of two above twice the atoms). */
-static void rehash_to(iso_store *s, size_t n)
+/* Every atom of s into the empty table slots[0, n). */
+static void fill_slots(const iso_store *s, uint32_t *slots, size_t n)
 {
-    uint32_t *slots = iso_xcalloc(n, sizeof *slots);
     for (size_t id = 0; id < s->n_atoms; id++) {
         size_t i = s->atoms[id].hash & (n - 1);
         while (slots[i]) i = (i + 1) & (n - 1);
         slots[i] = (uint32_t)id + 1;
     }
+}
+
+/* The atom table at n slots (a power of two above twice the atoms). */
+static void rehash_to(iso_store *s, size_t n)
+{
+    uint32_t *slots = iso_xcalloc(n, sizeof *slots);
+    fill_slots(s, slots, n);
     iso_free(s->slots);
     s->slots = slots;
     s->n_slots = n;
+}
+
+void iso_store_truncate(iso_store *s, size_t atoms)
+{
+    s->n_words = 0;
+    if (atoms >= s->n_atoms) return;
+    s->n_text = s->atoms[atoms].off;
+    s->n_atoms = atoms;
+    memset(s->slots, 0, s->n_slots * sizeof *s->slots);
+    fill_slots(s, s->slots, s->n_slots);
 }
 
 static void rehash(iso_store *s) { rehash_to(s, s->n_slots ? s->n_slots * 2 : 1024); }

@@ -72,6 +72,9 @@ void iso_store_init(iso_store *s);
  * allocates nothing. */
 void iso_store_reserve(iso_store *s, size_t atoms, size_t text, size_t words, const void *owner);
 void iso_store_free(iso_store *s);
+/* s emptied for reuse, its memory kept: no composites, and only its
+ * first `atoms` atoms. */
+void iso_store_truncate(iso_store *s, size_t atoms);
 
 /* Intern an atom of the given tag (STR, KW, SYM, BIG, FLOAT, CHAR, FORM). */
 iso_val iso_atom(iso_store *s, unsigned tag, const char *text, size_t len);

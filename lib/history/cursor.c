@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 void iso_rd_init(iso_rd *rd, isolde_history *h, const char *buf, size_t len,
                  isolde_error *err)
@@ -410,10 +408,7 @@ int iso_rd_string(iso_rd *rd, iso_val *out, int json)
 void iso_rd_consumed(iso_rd *rd)
 {
     if (!rd->drop_input || rd->pos - rd->dropped < ISO_DROP_CHUNK) return;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t a = ((uintptr_t)(rd->p + rd->dropped) + page - 1) & ~(page - 1);
-    uintptr_t b = (uintptr_t)(rd->p + rd->pos) & ~(page - 1);
-    if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+    iso_drop_pages((void *)(uintptr_t)(rd->p + rd->dropped), rd->pos - rd->dropped);
     rd->dropped = rd->pos;
 }
 

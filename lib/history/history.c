@@ -37,6 +37,7 @@ isolde_history *iso_history_new(const char *name, isolde_format format)
     h->name = iso_xstrdup(name ? name : "");
     h->format = format;
     h->cas_fail_default = ISOLDE_CAS_FAIL_NOOP;
+    h->read_threads = 1;
     iso_store_init(&h->store);
     for (size_t i = 0; i < N_FIELDS; i++) {
         iso_atom(&h->store, ISO_TAG_KW, field_names[i], strlen(field_names[i]));
@@ -47,6 +48,13 @@ isolde_history *iso_history_new(const char *name, isolde_format format)
         iso_atom(&h->store, ISO_TAG_STR, type_names[i], strlen(type_names[i]));
     }
     return h;
+}
+
+void iso_history_clear(isolde_history *h)
+{
+    h->n_ops = h->n_extras = 0;
+    memset(h->warn, 0, sizeof h->warn);
+    iso_store_truncate(&h->store, FIELD_ATOMS + TYPE_ATOMS);
 }
 
 void isolde_history_free(isolde_history *h)

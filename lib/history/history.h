@@ -11,7 +11,8 @@
  *   read_edn.c     EDN (read_edn.h); read_json.c JSON and JSON lines (read_json.h);
  *   read_onelite.c, read_jepsen_log.c   the other formats (read_jepsen_log.c:
  *                  Jepsen's text op lines, history.txt and jepsen.log)
- *   read_split.c   one-op-per-line input on two threads (split.h)
+ *   read_split.c   one-op-per-line input in parts on two threads (split.h)
+ *   merge.c        a history read separately copied to the end of another
  *   mop.h          the micro-op fast path shared by the EDN and JSON readers
  *   txn.c          pairing invocations with completions (txn.h)
  *
@@ -91,6 +92,9 @@ struct isolde_history {
     /* the input is a private file mapping: readers may give its consumed
      * pages back (madvise) while reading */
     int drop_input;
+    /* the threads its input was read on: 2 when read_split.c's halves ran
+     * (and were kept), else 1 */
+    int read_threads;
     iso_warn warn[ISO_WARN_KINDS];
     /* when no op of the input was a client op (read.c sets them then):
      * lines read, and the format the bytes look like */
@@ -99,6 +103,9 @@ struct isolde_history {
 };
 
 isolde_history *iso_history_new(const char *name, isolde_format format);
+/* h emptied for reuse, its memory kept: no ops, values or warnings, only
+ * the atoms a new history starts with. */
+void iso_history_clear(isolde_history *h);
 
 /* Add an op from a parsed map (EDN or JSON). line/col locate the map. */
 int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line,
@@ -127,6 +134,10 @@ static inline uint32_t iso_line_after(uint32_t line, size_t lines)
     return lines >= UINT32_MAX - line ? UINT32_MAX : (uint32_t)(line + lines);
 }
 void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines);
+/* Everything h2 read copied to the end of h (merge.c): atoms renumbered,
+ * composites after h's, ops after h's (renumbered when indices are dense,
+ * lines after h's first `lines`), warnings counted in. h2 is unchanged. */
+void iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines);
 
 static inline int iso_op_is_client(const iso_op *op) { return iso_is_integer(op->process); }
 static inline iso_val iso_op_f(const isolde_history *h, const iso_op *op) { return h->extras[op->extra].f; }

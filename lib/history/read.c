@@ -98,10 +98,6 @@ static int read_buffer(const char *name, const char *data, size_t len, isolde_fo
     if (iso_input_text(name, data, len, err)) return -1;
     data = skip_bom(data, &len);
     isolde_history *h = history_for(name, format, data, len);
-    /* Values take about two words per 8 input bytes: reserve that much
-     * (untouched pages cost nothing) to avoid copying while growing; a
-     * reservation the system refuses is only a missed shortcut. */
-    iso_try_grow((void **)&h->store.words, &h->store.cap_words, len / 4 + 64, sizeof *h->store.words);
     h->drop_input = mapped;
     if (formats[h->format].read(h, data, len, err) != 0) {
         isolde_history_free(h);
@@ -220,63 +216,15 @@ isolde_status isolde_history_new(const char *name, const isolde_read_opts *o, is
     return s;
 }
 
-static iso_val remap_atom(iso_val v, const uint32_t *atom)
-{
-    unsigned t = iso_tag(v);
-    return t >= ISO_TAG_STR && t <= ISO_TAG_FORM ? iso_mk(t, atom[iso_payload(v)]) : v;
-}
-
-/* v of h2 as a value of h: atoms renumbered, composites moved by shift. */
-static iso_val remap(iso_val v, const uint32_t *atom, size_t shift)
-{
-    return iso_is_seq(v) ? iso_mk(ISO_TAG_SEQ, iso_payload(v) + shift) : remap_atom(v, atom);
-}
-
 /* Room in h for all of h2, kept with h's memory: once it is made, the
- * merge allocates nothing, so memory running out leaves h as it was. */
+ * merge allocates nothing but its renumbering, so memory running out
+ * leaves h as it was. */
 static void reserve(isolde_history *h, const isolde_history *h2)
 {
     const iso_store *s2 = &h2->store;
     iso_store_reserve(&h->store, s2->n_atoms, s2->n_text, s2->n_words, h);
     iso_grow_for((void **)&h->ops, &h->cap_ops, h->n_ops + h2->n_ops, sizeof *h->ops, h);
     iso_grow_for((void **)&h->extras, &h->cap_extras, h->n_extras + h2->n_extras, sizeof *h->extras, h);
-}
-
-/* Everything h2 read, added to h: its composites after h's, its ops after
- * h's (renumbered when the history's indices are dense). */
-static void merge_append(isolde_history *h, const isolde_history *h2)
-{
-    uint32_t *atom = iso_xmalloc((h2->store.n_atoms + 1) * sizeof *atom);
-    reserve(h, h2);
-    for (size_t id = 0; id < h2->store.n_atoms; id++) {
-        const struct iso_atom *a = &h2->store.atoms[id];
-        atom[id] = (uint32_t)iso_payload(iso_atom(&h->store, a->tag, h2->store.text + a->off, a->len));
-    }
-    size_t shift = h->store.n_words, n2 = h2->store.n_words;
-    const iso_val *w = h2->store.words;
-    for (size_t i = 0; i < n2; i += (w[i] & 0xffffffffu) + 1) {
-        size_t n = w[i] & 0xffffffffu;
-        h->store.words[shift + i] = w[i];
-        for (size_t k = 1; k <= n; k++) h->store.words[shift + i + k] = remap(w[i + k], atom, shift);
-    }
-    h->store.n_words = shift + n2;
-    size_t e1 = h->n_extras, n1 = h->n_ops;
-    for (size_t i = 0; i < h2->n_extras; i++)
-        ISO_PUSH(h->extras, h->n_extras, h->cap_extras,
-                 ((iso_op_extra){remap(h2->extras[i].f, atom, shift), remap(h2->extras[i].error, atom, shift)}));
-    ISO_GROW(h->ops, h->cap_ops, n1 + h2->n_ops);
-    for (size_t j = 0; j < h2->n_ops; j++) {
-        iso_op op = h2->ops[j];
-        op.process = remap(op.process, atom, shift);
-        op.value = remap(op.value, atom, shift);
-        op.extra += (uint32_t)e1;
-        if (h->dense_index) op.index = (int64_t)(n1 + j); /* readers that number ops themselves */
-        h->ops[n1 + j] = op;
-    }
-    h->n_ops = n1 + h2->n_ops;
-    if (h2->n_ops && !n1) h->dense_index = h2->dense_index;
-    iso_history_warn_merge(h, h2, 0); /* h2's lines go on from h's */
-    iso_free(atom);
 }
 
 static size_t count_lines(const char *p, size_t len)
@@ -316,7 +264,8 @@ static int append(void *arg, isolde_error *err)
     }
     int rc = formats[h->format].read(h2, data, c->len, err);
     if (rc == 0) {
-        merge_append(h, h2);
+        reserve(h, h2);
+        iso_history_merge(h, h2, 0); /* h2's lines go on from h's */
         h->index_fixed |= h->n_ops > 0;
         note_no_client(h, data, c->len);
         h->line_base += count_lines(data, c->len);

@@ -1,33 +1,36 @@
 /*
  * history/read_split.c -- one-op-per-line histories (JSON lines, Jepsen's EDN) read
- * on two threads.
+ * in parts on two threads.
  *
- * The input is cut at a record boundary near the middle: a line starting
- * with '{' right after a line ending in '}'. In valid JSON lines that is
- * always between two top-level values (JSON strings hold no raw newline,
- * and two values inside a composite need a ',' between them). EDN strings
- * may hold newlines and EDN items need no separator, so there the cut may
- * fall inside a form -- but then the first half ends inside it, fails, and
- * the input is read again on one thread. Each half is
- * parsed into its own history; the second half's values are written
- * straight into the first history's word array from offset base on, so
- * merging only renumbers atoms (in place, and only if the halves interned
- * them in different orders).
+ * The input is cut at record boundaries: a line starting with '{' right
+ * after a line ending in '}'. In valid JSON lines that is always between
+ * two top-level values (JSON strings hold no raw newline, and two values
+ * inside a composite need a ',' between them). EDN strings may hold
+ * newlines and EDN items need no separator, so there a cut may fall inside
+ * a form -- but then the part before it ends inside it, fails, and the
+ * input is read again on one thread.
  *
- * No realloc can move that array while both run: a JSON text of b bytes
- * never needs more than b words (each composite spends 2 bytes on brackets
- * for its header and its place in its parent; each scalar at least 1 byte;
- * each further item a ',' byte), so the first half fits below base and the
- * second in the rest. If either half fails, or the halves disagree on
- * the :index rule (history.c), the whole input is read again on one thread, so errors are
- * exactly those of a sequential read.
+ * Parts of ISO_SPLIT_PART bytes (half the input when that is less) are
+ * read two at a time, one per thread, each into a history of its own that
+ * is reused part after part; after each round both are copied to the end
+ * of the history in file order (merge.c). So the parts' memory is touched
+ * once and stays resident (fresh pages are what memory costs most here),
+ * the history grows to what it holds, and no array is ever sized from the
+ * input's length (the word per input byte a shared array needed is 51 GB
+ * of address space for a 6.4 GB history). If a part fails, or a part
+ * disagrees with the ones before it on the :index rule (history.c), the
+ * whole input is read again on one thread, so errors are exactly those of
+ * a sequential read.
  */
 #include "history/split.h"
+#include "core/phase.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct half {
+#define ISO_SPLIT_PART ((size_t)32 << 20)
+
+struct part {
     iso_lines_fn read_lines;
     isolde_history *h;
     const char *buf;
@@ -36,21 +39,21 @@ struct half {
     int r;
 };
 
-struct halves {
-    struct half h[2];
+struct round {
+    struct part p[2];
 };
 
-static void read_first(void *arg)
+/* Read a part; a mapped input's pages wholly inside it are given back
+ * after it (the cursor gives back all but its last few megabytes). */
+static void read_part(struct part *x)
 {
-    struct half *x = &((struct halves *)arg)->h[0];
-    x->r = x->read_lines(x->h, x->buf, x->len, &x->lines, &x->err);
+    x->lines = 0;
+    x->r = x->len ? x->read_lines(x->h, x->buf, x->len, &x->lines, &x->err) : 0;
+    if (x->h->drop_input) iso_drop_pages((void *)(uintptr_t)x->buf, x->len);
 }
 
-static void read_second(void *arg)
-{
-    struct half *x = &((struct halves *)arg)->h[1];
-    x->r = x->read_lines(x->h, x->buf, x->len, &x->lines, &x->err);
-}
+static void read_first(void *arg) { read_part(&((struct round *)arg)->p[0]); }
+static void read_second(void *arg) { read_part(&((struct round *)arg)->p[1]); }
 
 /* The first record boundary at or after mid, or 0. */
 static size_t boundary(const char *p, size_t len, size_t mid)
@@ -65,115 +68,84 @@ static size_t boundary(const char *p, size_t len, size_t mid)
     return 0;
 }
 
-static iso_val remap(iso_val v, const uint32_t *atom)
+/* Where the part that starts at from ends: the first record boundary
+ * `size` bytes on, or the input's end. */
+static size_t part_end(const char *buf, size_t len, size_t from, size_t size)
 {
-    unsigned t = iso_tag(v);
-    return t >= ISO_TAG_STR && t <= ISO_TAG_FORM ? iso_mk(t, atom[iso_payload(v)]) : v;
+    size_t b = len - from > size ? boundary(buf, len, from + size) : 0;
+    return b ? b : len;
 }
 
-/* Append h2's ops to h's, renumbered. They are moved from the end in
- * chunks, shrinking h2's array as they go, so that both arrays are not
- * fully resident at once. */
-static void move_ops(isolde_history *h, isolde_history *h2, const uint32_t *atom, size_t lines)
+/* Part c emptied for the next round, set to go on from h. The first part
+ * of a round follows h's ops exactly (its :index checked against theirs);
+ * the second cannot know its place, so halves_agree checks it when it is
+ * copied. */
+static void part_start(isolde_history *c, const isolde_history *h, int first)
 {
-    enum { CHUNK = 1 << 16 };
-    size_t n1 = h->n_ops, total = n1 + h2->n_ops, e1 = h->n_extras;
-    for (size_t i = 0; i < h2->n_extras; i++) /* h2's :f / :error pairs follow h's */
-        ISO_PUSH(h->extras, h->n_extras, h->cap_extras,
-                 ((iso_op_extra){remap(h2->extras[i].f, atom), remap(h2->extras[i].error, atom)}));
-    ISO_GROW(h->ops, h->cap_ops, total);
-    while (h2->n_ops) {
-        size_t lo = h2->n_ops > CHUNK ? h2->n_ops - CHUNK : 0;
-        for (size_t j = lo; j < h2->n_ops; j++) {
-            iso_op op = h2->ops[j];
-            op.process = remap(op.process, atom);
-            op.value = remap(op.value, atom);
-            op.extra += (uint32_t)e1;
-            op.line += (uint32_t)lines;
-            if (h->dense_index) op.index = (int64_t)(n1 + j);
-            h->ops[n1 + j] = op;
-        }
-        h2->n_ops = lo;
-        if (lo) h2->ops = iso_xrealloc(h2->ops, lo * sizeof *h2->ops);
-        h2->cap_ops = lo;
-    }
-    h->n_ops = total;
+    iso_history_clear(c);
+    c->drop_input = h->drop_input;
+    c->line_base = h->line_base;
+    c->index_fixed = h->index_fixed || h->n_ops > 0;
+    c->dense_index = h->dense_index;
+    c->index_base = !first || h->index_base == SIZE_MAX ? SIZE_MAX : h->index_base + h->n_ops;
+    c->has_before = first && (h->n_ops > 0 || h->has_before); /* h's ops, or those h follows */
+    c->before_index = h->n_ops ? h->ops[h->n_ops - 1].index : h->before_index;
+    c->before_line = h->n_ops ? h->ops[h->n_ops - 1].line : h->before_line;
 }
 
-/* Renumber the second half's atoms (its words from base on) into h's;
- * nothing to do when both halves interned the same atoms in one order. */
-static void merge(isolde_history *h, isolde_history *h2, size_t base, size_t lines)
+/* Would one sequential read agree on the :index rule, with part c after
+ * h? Not when they numbered ops differently, nor when c's first :index is
+ * not above h's last. */
+static int halves_agree(const isolde_history *h, const isolde_history *c)
 {
-    iso_store *s2 = &h2->store;
-    uint32_t *atom = iso_xmalloc((s2->n_atoms + 1) * sizeof *atom);
-    int same = 1;
-    for (size_t id = 0; id < s2->n_atoms; id++) {
-        const struct iso_atom *a = &s2->atoms[id];
-        atom[id] = (uint32_t)iso_payload(iso_atom(&h->store, a->tag, s2->text + a->off, a->len));
-        same &= atom[id] == id;
-    }
-    iso_val *w = s2->words;
-    for (size_t i = base; !same && i < s2->n_words; i += (w[i] & 0xffffffffu) + 1)
-        for (size_t k = 1; k <= (w[i] & 0xffffffffu); k++) w[i + k] = remap(w[i + k], atom);
-    h->store.n_words = s2->n_words;
-    move_ops(h, h2, atom, lines);
-    iso_history_warn_merge(h, h2, lines);
-    iso_free(atom);
+    if (h->n_ops == 0 || c->n_ops == 0) return 1;
+    if (h->dense_index || c->dense_index) return h->dense_index && c->dense_index;
+    return c->ops[0].index > h->ops[h->n_ops - 1].index;
 }
 
-/* Both halves read: would one sequential read agree on the :index rule?
- * Not when they numbered ops differently, nor when the second half's
- * first :index is not above the first half's last. */
-static int halves_agree(const isolde_history *h, const isolde_history *h2)
+/* Read two parts from *from on, and copy them to h: 0, or -1 when a part
+ * failed or disagrees with h. */
+static int one_round(isolde_history *h, isolde_history *c[2], const char *buf, size_t len, size_t size,
+                     iso_lines_fn read_lines, size_t *from, size_t *lines)
 {
-    if (h->n_ops == 0 || h2->n_ops == 0) return 1;
-    if (h->dense_index || h2->dense_index) return h->dense_index && h2->dense_index;
-    return h2->ops[0].index > h->ops[h->n_ops - 1].index;
-}
-
-/* Read the halves of buf, cut at split, on two threads (0), or not at all
- * (-1: the word array cannot be reserved, or a half failed). */
-static int parallel(isolde_history *h, const char *buf, size_t len, size_t split,
-                    iso_lines_fn read_lines, isolde_error *err)
-{
-    size_t base = split + 64;
-    if (iso_try_grow((void **)&h->store.words, &h->store.cap_words, len + 128, sizeof *h->store.words))
-        return -1;
-    size_t cap = h->store.cap_words;
-    isolde_history *h2 = iso_history_new(h->name, h->format);
-    h2->store.words = h->store.words; /* the second half appends from base */
-    h2->store.n_words = base;
-    h2->store.cap_words = cap;
-    h2->drop_input = h->drop_input;
-    h2->line_base = h->line_base;
-    h2->index_fixed = h->index_fixed;
-    h2->dense_index = h->dense_index;
-    h2->index_base = SIZE_MAX; /* a given :index is checked by the sequential read */
-    h->store.cap_words = base; /* never reached: see the bound above */
-    struct halves x = {{{read_lines, h, buf, split, 0, {0}, 0},
-                        {read_lines, h2, buf + split, len - split, 0, {0}, 0}}};
+    size_t mid = part_end(buf, len, *from, size), end = part_end(buf, len, mid, size);
+    part_start(c[0], h, 1);
+    part_start(c[1], h, 0);
+    struct round x = {{{read_lines, c[0], buf + *from, mid - *from, 0, {0}, 0},
+                       {read_lines, c[1], buf + mid, end - mid, 0, {0}, 0}}};
     iso_both(read_first, read_second, &x, 2);
-    int ok = x.h[0].r == 0 && x.h[1].r == 0 && halves_agree(h, h2);
-    if (ok) {
-        if (h->n_ops == 0) h->dense_index = h2->dense_index;
-        merge(h, h2, base, x.h[0].lines);
+    for (int i = 0; i < 2; i++) {
+        if (x.p[i].r != 0 || !halves_agree(h, c[i])) return -1; /* its error: the sequential read's */
+        iso_history_merge(h, c[i], *lines);
+        *lines += x.p[i].lines;
     }
-    h->store.cap_words = cap;
-    h2->store.words = NULL; /* h owns the array */
-    isolde_history_free(h2);
-    (void)err; /* a half's error is dropped: the sequential read finds it again */
-    return ok ? 0 : -1;
+    *from = end;
+    return 0;
+}
+
+/* Read buf in parts of about size bytes, two at a time: 0, or -1 (then h
+ * holds some of them). */
+static int parallel(isolde_history *h, const char *buf, size_t len, size_t size, iso_lines_fn read_lines)
+{
+    isolde_history *c[2] = {iso_history_new(h->name, h->format), iso_history_new(h->name, h->format)};
+    size_t from = 0, lines = 0;
+    int rc = 0;
+    while (rc == 0 && from < len) rc = one_round(h, c, buf, len, size, read_lines, &from, &lines);
+    isolde_history_free(c[0]);
+    isolde_history_free(c[1]);
+    h->read_threads = rc == 0 ? 2 : 1;
+    iso_phase(rc == 0 ? "read: in parts" : "read: a part failed");
+    return rc;
 }
 
 int iso_read_split(isolde_history *h, const char *buf, size_t len, size_t min_len,
                    iso_lines_fn read_lines, isolde_error *err)
 {
-    size_t lines, split = len >= min_len && h->n_ops == 0 && h->store.n_words == 0
-                              ? boundary(buf, len, len / 2) : 0;
-    if (split && parallel(h, buf, len, split, read_lines, err) == 0) return 0;
+    size_t lines, size = len / 2 < ISO_SPLIT_PART ? len / 2 : ISO_SPLIT_PART;
+    int split = len >= min_len && h->n_ops == 0 && h->store.n_words == 0 && boundary(buf, len, size);
+    if (split && parallel(h, buf, len, size, read_lines) == 0) return 0;
     if (split) { /* read again on one thread, for the exact first error */
-        h->n_ops = 0;
-        h->store.n_words = 0;
+        iso_history_clear(h);
         if (!h->index_fixed) h->dense_index = 0;
     }
     return read_lines(h, buf, len, &lines, err);

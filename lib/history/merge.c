@@ -1,0 +1,94 @@
+/*
+ * history/merge.c -- one history read separately (an append, a part of a
+ * two-thread read) copied to the end of another: its atoms interned into
+ * the first's store, its composites after the first's with their offsets
+ * shifted, its ops and :f / :error pairs after the first's, its warnings
+ * counted in.
+ *
+ * Invariant: the copy leaves h2 as it was, so a reader can reuse h2's
+ * memory for its next part (whose pages are then resident already), and h
+ * grows geometrically to what the parts hold, never to a bound guessed
+ * from the input's size.
+ */
+#include "history/history.h"
+
+struct shift {
+    const uint32_t *atom; /* h2's atom id -> h's; NULL when they are the same */
+    size_t words;         /* h's words before h2's */
+};
+
+/* v of h2 as a value of h. */
+static iso_val moved(iso_val v, const struct shift *s)
+{
+    unsigned t = iso_tag(v);
+    if (t == ISO_TAG_SEQ) return iso_mk(ISO_TAG_SEQ, iso_payload(v) + s->words);
+    return s->atom && t >= ISO_TAG_STR && t <= ISO_TAG_FORM ? iso_mk(t, s->atom[iso_payload(v)]) : v;
+}
+
+/* h2's atoms interned into h: the renumbering, or NULL when h2's ids are
+ * h's already (both interned the same atoms in one order). */
+static uint32_t *intern(isolde_history *h, const isolde_history *h2)
+{
+    const iso_store *s2 = &h2->store;
+    uint32_t *atom = iso_xmalloc((s2->n_atoms + 1) * sizeof *atom);
+    int same = 1;
+    for (size_t id = 0; id < s2->n_atoms; id++) {
+        const struct iso_atom *a = &s2->atoms[id];
+        atom[id] = (uint32_t)iso_payload(iso_atom(&h->store, a->tag, s2->text + a->off, a->len));
+        same &= atom[id] == id;
+    }
+    if (!same) return atom;
+    iso_free(atom);
+    return NULL;
+}
+
+/* h2's composites after h's: a header word as it is, its items moved. */
+static void copy_words(iso_store *s, const iso_store *s2, const struct shift *sh)
+{
+    size_t n2 = s2->n_words, next = 0; /* the next header */
+    ISO_GROW(s->words, s->cap_words, s->n_words + n2);
+    iso_val *to = s->words + s->n_words;
+    const iso_val *w = s2->words;
+    for (size_t i = 0; i < n2; i++) {
+        if (i != next) {
+            to[i] = moved(w[i], sh);
+            continue;
+        }
+        to[i] = w[i];
+        next = i + (w[i] & 0xffffffffu) + 1;
+    }
+    s->n_words += n2;
+}
+
+/* h2's :f / :error pairs after h's, then its ops, renumbered when the
+ * history's indices are dense, their lines after h's first `lines`. */
+static void copy_ops(isolde_history *h, const isolde_history *h2, const struct shift *sh, size_t lines)
+{
+    size_t e1 = h->n_extras, n1 = h->n_ops, n2 = h2->n_ops;
+    ISO_GROW(h->extras, h->cap_extras, e1 + h2->n_extras);
+    for (size_t i = 0; i < h2->n_extras; i++)
+        h->extras[e1 + i] = (iso_op_extra){moved(h2->extras[i].f, sh), moved(h2->extras[i].error, sh)};
+    h->n_extras = e1 + h2->n_extras;
+    ISO_GROW(h->ops, h->cap_ops, n1 + n2);
+    for (size_t j = 0; j < n2; j++) {
+        iso_op op = h2->ops[j];
+        op.process = moved(op.process, sh);
+        op.value = moved(op.value, sh);
+        op.extra += (uint32_t)e1;
+        op.line = iso_line_after(op.line, lines);
+        if (h->dense_index) op.index = (int64_t)(n1 + j); /* readers that number ops themselves */
+        h->ops[n1 + j] = op;
+    }
+    h->n_ops = n1 + n2;
+}
+
+void iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines)
+{
+    uint32_t *atom = intern(h, h2);
+    struct shift sh = {atom, h->store.n_words};
+    copy_words(&h->store, &h2->store, &sh);
+    if (h2->n_ops && !h->n_ops) h->dense_index = h2->dense_index;
+    copy_ops(h, h2, &sh, lines);
+    iso_history_warn_merge(h, h2, lines);
+    iso_free(atom);
+}
