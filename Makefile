@@ -10,7 +10,7 @@ VERSION  := 0.1.0
 OPT      ?= -O2 -g
 WARN     := -std=c17 -Wall -Wextra -Werror -Wno-unused-parameter -Wvla -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes
-CPPFLAGS += -Iinclude -Ilib -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"'
+CPPFLAGS += -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"'
 CFLAGS   += $(OPT) $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS   += -lpthread -lm
 
@@ -31,6 +31,14 @@ endif
 ifeq ($(call have,libmariadb),yes)
   CPPFLAGS += -DISO_HAVE_MARIADB $(shell pkg-config --cflags libmariadb)
   LDLIBS   += $(shell pkg-config --libs libmariadb)
+endif
+# Graphviz's libgvc draws -d's cycle pictures as SVG (DOT alone without it),
+# its dot layout and core renderer linked in as built-in plugins.
+ifeq ($(call have,libgvc),yes)
+  GVC_PLUGINS := $(shell pkg-config --variable=libdir libgvc)/graphviz
+  CPPFLAGS += -DISO_HAVE_GVC $(shell pkg-config --cflags libgvc)
+  LDLIBS   += $(shell pkg-config --libs libgvc) -L$(GVC_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core \
+              -Wl,-rpath,$(GVC_PLUGINS)
 endif
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -117,8 +125,20 @@ checker: $(BUILD)/libisolde-checker.a
 $(BUILD)/checker/%.o: %.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
-	$(Q)$(CC) -Iinclude -Ilib -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"' \
+	$(Q)$(CC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"' \
 	    $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The report viewer (web/viewer.js, shared with the playground) as a C
+# string for report/html.c; it must never hold "</script" (it is inlined
+# in a script element).
+$(BUILD)/gen/viewer_js.h: web/viewer.js
+	@mkdir -p $(@D)
+	$(call say,GEN,$@)
+	$(Q)if grep -qi '</script' $<; then echo "$<: holds </script" >&2; exit 1; fi
+	$(Q){ echo '/* generated from $< by the Makefile */'; echo 'static const char iso_viewer_js[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp
+	$(Q)mv $@.tmp $@
+$(BUILD)/lib/report/html.o $(BUILD)/checker/lib/report/html.o: $(BUILD)/gen/viewer_js.h
 
 $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 	@rm -f $@

@@ -7,7 +7,10 @@
 #include <errno.h>
 #include <string.h>
 #include "linear/lin.h"
+#include "report/html.h"
 #include "report/report.h"
+
+#include <stdlib.h>
 
 static const char *verdict_text(isolde_validity v)
 {
@@ -233,5 +236,23 @@ static int write_lin(FILE *out, void *r) { return lin_write_text(r, out, NULL); 
 int lin_write_dir(isolde_result *r, const char *dir, isolde_error *err)
 {
     if (iso_report_mkdir(dir, err)) return -1;
-    return iso_report_write_file(dir, "linearizability.txt", write_lin, r, err);
+    if (iso_report_write_file(dir, "linearizability.txt", write_lin, r, err)) return -1;
+    return iso_report_dir_common(r, dir, err);
+}
+
+/* The HTML page: the common fields and the JSON report as "lin", which
+ * the viewer draws per partition. */
+int lin_write_html(isolde_result *r, FILE *out)
+{
+    char *json = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&json, &n);
+    if (!mem) return -1;
+    int rc = lin_write_json(r, mem);
+    if (fclose(mem)) rc = -1;
+    iso_html h;
+    iso_html_open(&h, out, r, "linearizability");
+    if (!rc) iso_buf_puts(&h.b, ",\"lin\":"), iso_buf_put(&h.b, json, n);
+    free(json);
+    return iso_html_close(&h) || rc;
 }

@@ -5,6 +5,7 @@
  * to max_examples proofs per type.
  */
 #include "report/report.h"
+#include "report/html.h"
 #include "report/proof.h"
 
 #include <string.h>
@@ -85,4 +86,4 @@ static void txn_free(void *payload)
 }
 
 const iso_result_kind iso_report_txn_kind = {"transactional", iso_report_text, iso_report_json,
-                                             iso_report_dir, txn_free};
+                                             iso_report_dir, iso_report_html, txn_free};
