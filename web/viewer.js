@@ -31,8 +31,8 @@
     '.iso .anomaly{cursor:pointer;color:#1a4fa0;font-weight:bold;background:none;border:0;font-size:15px;padding:0}',
     '.iso .anomaly:hover{text-decoration:underline}',
     '.iso .finding.active{border-color:#7b2cff;box-shadow:0 0 0 2px #d9c6ff}',
-    '.iso .tlwrap{position:relative;background:#fff;border:1px solid #ccc;overflow:auto;max-height:70vh}',
-    '.iso canvas{display:block;cursor:grab}',
+    '.iso .tlwrap{position:relative;background:#fff;border:1px solid #ccc;overflow-y:auto;overflow-x:hidden;max-height:600px}',
+    '.iso canvas{display:block;cursor:grab;position:sticky;top:0}',
     '.iso .controls button{margin-right:4px}',
     '.iso .chip{display:inline-block;border:1px solid #7b2cff;border-radius:10px;padding:0 6px;margin:2px;cursor:pointer;font-size:12px}',
     '.iso .details{background:#fff;border:1px solid #ddd;padding:6px 10px;min-height:20px;font-size:13px}',
@@ -77,10 +77,43 @@
 
   /* ---- the timeline ---------------------------------------------------- */
 
+  /* The timeline as the page holds it (report/html.c: starts and op
+   * indices as differences, ends as durations, kinds as bits), decoded. */
+  function decodeTimeline(t) {
+    var n = t.n, d = {unit: t.unit, lanes: t.lanes, nemesis: t.nemesis || [], lane: Int32Array.from(t.lane),
+      start: new Float64Array(n), end: new Float64Array(n), type: new Uint8Array(n),
+      inv: new Float64Array(n), cmp: new Float64Array(n)};
+    for (var i = 0, s = 0, b = 0; i < n; i++) {
+      s += t.start[i]; b += t.base[i];
+      var k = t.kind[i];
+      d.start[i] = s;
+      d.end[i] = t.dur[i] < 0 ? -1 : s + t.dur[i];
+      d.type[i] = k & 3;
+      d.inv[i] = k & 4 ? b : -1;
+      d.cmp[i] = k & 8 ? b + t.cmp[i] : -1;
+    }
+    return d;
+  }
+
+  /* Each transaction's ops, one escaped line each, found when first asked. */
+  function OpsText(text) { this.text = text || ''; this.at = null; }
+  OpsText.prototype.get = function (i) {
+    if (!this.at) {
+      var at = [0], t = this.text;
+      for (var p = t.indexOf('\n'); p >= 0; p = t.indexOf('\n', p + 1)) at.push(p + 1);
+      this.at = at;
+    }
+    if (i + 1 >= this.at.length) return '';
+    return this.text.slice(this.at[i], this.at[i + 1] - 1).replace(/\\(.)/g, function (m, c) {
+      return c === 'l' ? '<' : c === 'n' ? '\n' : c;
+    });
+  };
+
   function Timeline(tl, host, onPick) {
     this.tl = tl;
     this.onPick = onPick;
     var n = tl.lane.length, maxT = 1, i;
+    this.tlData = tl;
     for (i = 0; i < n; i++) {
       if (tl.start[i] > maxT) maxT = tl.start[i];
       if (tl.end[i] > maxT) maxT = tl.end[i];
@@ -94,11 +127,12 @@
     this.hl = new Set();
     this.marked = new Set();
     this.picked = -1;
-    this.laneH = Math.max(4, Math.min(22, Math.floor(480 / Math.max(1, tl.lanes.length))));
+    this.laneH = Math.max(5, Math.min(22, Math.floor(480 / Math.max(1, tl.lanes.length))));
     this.top = 26;
     this.wrap = put(host, el('div', 'tlwrap'));
     this.canvas = put(this.wrap, el('canvas'));
     this.canvas.setAttribute('id', 'timeline');
+    this.spacer = put(this.wrap, el('div'));
     this.fit();
     this.listen();
   }
@@ -146,22 +180,32 @@
   };
   Timeline.prototype.px = function (t) { return (t - this.x0) * this.scale; };
 
+  /* The canvas shows the lanes scrolled into view (the wrapper scrolls
+   * over a spacer as tall as every lane); only those are drawn. */
   Timeline.prototype.draw = function () {
-    var c = this.canvas, w = this.width(), L = this.lanes.length, h = this.top + L * this.laneH + 4;
-    var dpr = window.devicePixelRatio || 1;
+    var c = this.canvas, w = this.width(), L = this.lanes.length, total = this.top + L * this.laneH + 4;
+    var h = Math.min(total, 580), dpr = window.devicePixelRatio || 1;
     if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
       c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
       c.style.width = w + 'px'; c.style.height = h + 'px';
+      this.spacer.style.height = (total - h) + 'px';
     }
+    this.y0 = this.wrap.scrollTop;
     var g = c.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.fillStyle = '#fff'; g.fillRect(0, 0, w, h);
     this.drawAxis(g, w, h);
     this.drawBands(g, w, h);
+    g.save();
+    g.beginPath(); g.rect(0, this.top - 2, w, h); g.clip();
     var t0 = this.x0, t1 = this.x0 + w / this.scale;
-    for (var l = 0; l < L; l++) this.drawLane(g, l, t0, t1);
+    this.firstLane = Math.max(0, Math.floor(this.y0 / this.laneH));
+    this.lastLane = Math.min(L, Math.ceil((this.y0 + h) / this.laneH));
+    for (var l = this.firstLane; l < this.lastLane; l++) this.drawLane(g, l, t0, t1);
     this.drawLaneNames(g);
+    g.restore();
   };
+  Timeline.prototype.laneY = function (l) { return this.top + l * this.laneH - this.y0; };
 
   Timeline.prototype.drawAxis = function (g, w, h) {
     var span = w / this.scale, step = Math.pow(10, Math.floor(Math.log10(Math.max(span / 8, 1e-9))));
@@ -176,8 +220,8 @@
   };
   Timeline.prototype.drawLaneNames = function (g) {
     g.font = '11px sans-serif';
-    for (var l = 0; l < this.lanes.length && this.laneH >= 10; l++) {
-      var name = String(this.tl.lanes[l]), y = this.top + l * this.laneH;
+    for (var l = this.firstLane; l < this.lastLane && this.laneH >= 10; l++) {
+      var name = String(this.tl.lanes[l]), y = this.laneY(l);
       g.fillStyle = 'rgba(255,255,255,0.8)'; g.fillRect(0, y + 1, g.measureText(name).width + 6, this.laneH - 2);
       g.fillStyle = '#333'; g.fillText(name, 3, y + this.laneH - 4);
     }
@@ -212,7 +256,7 @@
   };
 
   Timeline.prototype.drawLane = function (g, l, t0, t1) {
-    var lane = this.lanes[l], tl = this.tl, y = this.top + l * this.laneH + 1, bh = Math.max(2, this.laneH - 3);
+    var lane = this.lanes[l], tl = this.tl, y = this.laneY(l) + 1, bh = Math.max(2, this.laneH - 3);
     var run = null, marks = [];
     for (var k = firstVisible(lane, t0); k < lane.ids.length; k++) {
       var i = lane.ids[k], s = tl.start[i];
@@ -220,6 +264,10 @@
       if (this.ends[i] < t0) continue;
       var x1 = this.px(s), x2 = Math.max(this.px(this.ends[i]), x1 + 1), col = this.barColour(i);
       if (this.hl.has(i) || this.marked.has(i) || i === this.picked) { marks.push(i); continue; }
+      if (tl.end[i] < 0) { /* never completed, or :info: it may take effect any time after */
+        g.fillStyle = col; g.fillRect(x1, y + bh / 3, x2 - x1, Math.max(1, bh / 3));
+        continue;
+      }
       if (run && run.col === col && x1 <= run.x2 + 1 && x2 - x1 < 2) { run.x2 = Math.max(run.x2, x2); continue; }
       if (run) { g.fillStyle = run.col; g.fillRect(run.x1, y, run.x2 - run.x1, bh); }
       run = {x1: x1, x2: x2, col: col};
@@ -244,11 +292,11 @@
   /* Where transaction i's bar is, in CSS pixels of the canvas. */
   Timeline.prototype.barRect = function (i) {
     var x1 = this.px(this.tl.start[i]), x2 = Math.max(this.px(this.ends[i]), x1 + 5), l = this.tl.lane[i];
-    return {x: x1, y: this.top + l * this.laneH + 1, w: x2 - x1, h: Math.max(2, this.laneH - 3)};
+    return {x: x1, y: this.laneY(l) + 1, w: x2 - x1, h: Math.max(2, this.laneH - 3)};
   };
 
   Timeline.prototype.hit = function (x, y) {
-    var l = Math.floor((y - this.top) / this.laneH);
+    var l = Math.floor((y - this.top + this.y0) / this.laneH);
     if (l < 0 || l >= this.lanes.length) return -1;
     var lane = this.lanes[l], t = this.x0 + x / this.scale, tol = 3 / this.scale, best = -1;
     for (var k = firstVisible(lane, t - tol); k < lane.ids.length; k++) {
@@ -269,6 +317,11 @@
       self.x0 = t - (e.clientX - r.left) / self.scale;
       self.draw();
     }, {passive: false});
+    this.wrap.addEventListener('scroll', function () {
+      if (self.pending) return;
+      self.pending = true;
+      window.requestAnimationFrame(function () { self.pending = false; self.draw(); });
+    });
     c.addEventListener('mousedown', function (e) { drag = {x: e.clientX, x0: self.x0, moved: false}; });
     window.addEventListener('mousemove', function (e) {
       if (!drag) return;
@@ -299,10 +352,10 @@
     if (!txns.length) { this.draw(); return; }
     var lo = Infinity, hi = -Infinity, self = this;
     txns.forEach(function (i) { lo = Math.min(lo, self.tl.start[i]); hi = Math.max(hi, self.ends[i]); });
-    var pad = Math.max((hi - lo) * 0.15, 1);
+    var pad = Math.max((hi - lo) * 0.15, 1), lane = Infinity;
+    txns.forEach(function (i) { lane = Math.min(lane, self.tl.lane[i]); });
+    this.wrap.scrollTop = Math.max(0, lane * this.laneH - 40);
     this.view(Math.max(0, lo - pad), hi + pad);
-    var r = this.barRect(txns[0]);
-    this.wrap.scrollTop = Math.max(0, r.y - 60);
   };
 
   /* ---- findings -------------------------------------------------------- */
@@ -317,8 +370,10 @@
     return out;
   }
 
-  function Report(data, root) {
+  function Report(data, root, opsText) {
     this.data = data;
+    this.tl = data.timeline ? decodeTimeline(data.timeline) : null;
+    this.ops = new OpsText(opsText);
     this.root = put(root, el('div', 'iso'));
     var style = el('style');
     style.textContent = CSS;
@@ -326,7 +381,7 @@
   }
 
   Report.prototype.txnOfIndex = function (idx) {
-    var tl = this.data.timeline;
+    var tl = this.tl;
     if (!this.byIndex) {
       this.byIndex = new Map();
       for (var i = 0; i < tl.lane.length; i++) {
@@ -339,7 +394,7 @@
 
   Report.prototype.txnsOf = function (f) {
     if (f.pic) return f.pic.v.slice();
-    if (!this.data.timeline) return [];
+    if (!this.tl) return [];
     var self = this, seen = new Set();
     opIndices(f.json, []).forEach(function (x) { var t = self.txnOfIndex(x); if (t >= 0) seen.add(t); });
     return Array.from(seen);
@@ -402,7 +457,7 @@
   };
 
   Report.prototype.txnName = function (t) {
-    var tl = this.data.timeline;
+    var tl = this.tl;
     return 'process ' + tl.lanes[tl.lane[t]] + ', index ' + (tl.cmp[t] >= 0 ? tl.cmp[t] : tl.inv[t]);
   };
 
@@ -421,7 +476,7 @@
     pic.e.forEach(function (e) { add(s, edge(pos[e[0]], pos[e[1]], e[2], e[3], e[0] === e[1])); });
     pic.v.forEach(function (t, i) {
       var g = put(s, svg('g', {'class': 'node', 'data-txn': t}));
-      add(g, svg('title', {}, self.data.timeline ? self.txnName(t) + '\n' + self.data.timeline.ops[t] : 'T' + (i + 1)));
+      add(g, svg('title', {}, self.tl ? self.txnName(t) + '\n' + self.ops.get(t) : 'T' + (i + 1)));
       add(g, svg('rect', {x: pos[i][0] - 22, y: pos[i][1] - 12, width: 44, height: 24, rx: 5, fill: '#efe6ff', stroke: COLOURS.hl}));
       add(g, svg('text', {x: pos[i][0], y: pos[i][1] + 4, 'text-anchor': 'middle'}, 'T' + (i + 1)));
       g.style.cursor = 'pointer';
@@ -465,7 +520,7 @@
   }
 
   Report.prototype.timelineSection = function () {
-    var tl = this.data.timeline;
+    var tl = this.tl;
     if (!tl) return;
     var self = this;
     add(this.root, el('h2', null, 'Timeline'));
@@ -489,12 +544,12 @@
   };
 
   Report.prototype.showTxn = function (i) {
-    var tl = this.data.timeline, d = this.details, self = this;
+    var tl = this.tl, d = this.details, self = this;
     d.textContent = '';
     d.className = 'details';
     add(d, el('b', null, this.txnName(i) + ' (' + TYPE_NAMES[tl.type[i]] + ')'));
     add(d, el('div', 'muted', 'invoked ' + (tl.inv[i] >= 0 ? 'at index ' + tl.inv[i] : '-') + ', completed ' + (tl.cmp[i] >= 0 ? 'at index ' + tl.cmp[i] : '-') + '; ' + this.timeline.label(tl.start[i]) + ' to ' + (tl.end[i] < 0 ? 'the end' : this.timeline.label(tl.end[i]))));
-    add(d, el('pre', null, tl.ops[i]));
+    add(d, el('pre', null, this.ops.get(i)));
     (this.data.findings || []).forEach(function (f) {
       if (self.txnsOf(f).indexOf(i) >= 0) add(d, el('div', null, 'in ' + f.type + ' #' + f.n));
     });
@@ -563,8 +618,8 @@
     add(d, el('pre', null, this.data.text));
   };
 
-  function render(data, root) {
-    var r = new Report(data, root || document.body);
+  function render(data, root, opsText) {
+    var r = new Report(data, root || document.body, opsText);
     r.header();
     r.linSection();
     r.findings();
@@ -578,7 +633,8 @@
   var block = document.getElementById('isolde-data');
   if (block) {
     var t0 = Date.now();
-    render(JSON.parse(block.textContent));
+    var ops = document.getElementById('isolde-ops');
+    render(JSON.parse(block.textContent), document.body, ops ? ops.textContent : '');
     window.isoldeRenderMs = Date.now() - t0;
   }
 })();

@@ -29,6 +29,11 @@ enum { CHUNK = 1 << 20 };
 void iso_html_flush(iso_html *h)
 {
     const char *p = h->b.p, *end = p + h->b.n;
+    if (h->text) { /* escaped as it was added */
+        if (h->b.n) fwrite(p, 1, h->b.n, h->out);
+        h->b.n = 0;
+        return;
+    }
     while (p < end) {
         const char *lt = memchr(p, '<', (size_t)(end - p));
         size_t n = (size_t)((lt ? lt : end) - p);
@@ -75,6 +80,7 @@ void iso_html_open(iso_html *h, FILE *out, isolde_result *r, const char *kind)
 {
     h->out = out;
     h->b = (iso_buf){0};
+    h->text = 0;
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
           "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
@@ -92,9 +98,29 @@ void iso_html_open(iso_html *h, FILE *out, isolde_result *r, const char *kind)
     text_field(h, r);
 }
 
+void iso_html_text_block(iso_html *h, const char *id)
+{
+    if (!h->text) iso_buf_puts(&h->b, "}");
+    iso_html_flush(h);
+    h->text = 1;
+    fprintf(h->out, "</script>\n<script type=\"text/plain\" id=\"%s\">", id);
+}
+
+void iso_html_text(iso_html *h, const char *s, size_t n)
+{
+    for (size_t i = 0, run = 0; i <= n; i++) {
+        char c = i < n ? s[i] : 0;
+        const char *esc = c == '\\' ? "\\\\" : c == '<' ? "\\l" : c == '\n' ? "\\n" : NULL;
+        if (!esc && i < n) continue;
+        iso_buf_put(&h->b, s + run, i - run);
+        if (esc) iso_buf_puts(&h->b, esc);
+        run = i + 1;
+    }
+}
+
 int iso_html_close(iso_html *h)
 {
-    iso_buf_puts(&h->b, "}");
+    if (!h->text) iso_buf_puts(&h->b, "}");
     iso_html_flush(h);
     iso_buf_free(&h->b);
     fputs("</script>\n<script>\n", h->out);
@@ -181,73 +207,76 @@ static int timed(const isolde_history *h)
 
 static int64_t at(const iso_op *op, int by_time) { return by_time ? op->time : op->index; }
 
-/* One int64 array field name, f(i) for each transaction. */
-typedef int64_t (*txn_int)(const iso_proof_ctx *pc, size_t i, const void *arg);
+typedef struct tl { int by_time; int64_t t0; const iso_val *lanes; size_t n_lanes; } tl;
 
-static void int_field(iso_html *h, const char *name, const iso_proof_ctx *pc, txn_int f, const void *arg)
+/* Where transaction x starts, and ends (-1: never completed, or :info). */
+static int64_t t_start(const isolde_history *h, const iso_txn *x, const tl *t)
 {
-    iso_buf_printf(&h->b, ",\"%s\":[", name);
+    return at(&h->ops[x->inv != ISO_NONE ? x->inv : x->cmp], t->by_time) - t->t0;
+}
+static int64_t t_end(const isolde_history *h, const iso_txn *x, const tl *t)
+{
+    if (x->cmp == ISO_NONE || x->type == ISO_OP_INFO) return -1;
+    return at(&h->ops[x->cmp], t->by_time) - t->t0;
+}
+/* Its first op's index, and its kind: type | 4 (has an invocation) | 8 (a completion). */
+static int64_t t_base(const isolde_history *h, const iso_txn *x)
+{
+    return h->ops[x->inv != ISO_NONE ? x->inv : x->cmp].index;
+}
+static int64_t t_kind(const iso_txn *x)
+{
+    return x->type | (x->inv != ISO_NONE) << 2 | (x->cmp != ISO_NONE) << 3;
+}
+
+enum { F_LANE, F_START, F_DUR, F_KIND, F_BASE, F_CMP, N_FIELDS };
+static const char *const field_names[N_FIELDS] = {"lane", "start", "dur", "kind", "base", "cmp"};
+
+/* Field f of transaction i: start and base as the difference from
+ * transaction i - 1's (*prev), dur as end - start (-1: open), cmp as the
+ * completion's index - base (0 without one). Numbers stay short. */
+static int64_t field(const iso_proof_ctx *pc, const tl *t, int f, size_t i, int64_t *prev)
+{
+    const iso_txn *x = &pc->txns.t[i];
+    const isolde_history *h = pc->h;
+    int64_t v, end;
+    switch (f) {
+    case F_LANE: {
+        iso_val p = iso_txn_op(h, x)->process;
+        return (const iso_val *)bsearch(&p, t->lanes, t->n_lanes, sizeof p, cmp_val) - t->lanes;
+    }
+    case F_START: v = t_start(h, x, t) - *prev, *prev = t_start(h, x, t); return v;
+    case F_DUR: end = t_end(h, x, t); return end < 0 ? -1 : end - t_start(h, x, t);
+    case F_KIND: return t_kind(x);
+    case F_BASE: v = t_base(h, x) - *prev, *prev = t_base(h, x); return v;
+    default: return x->cmp == ISO_NONE ? 0 : h->ops[x->cmp].index - t_base(h, x);
+    }
+}
+
+static void int_field(iso_html *h, const iso_proof_ctx *pc, const tl *t, int f)
+{
+    int64_t prev = 0;
+    iso_buf_printf(&h->b, ",\"%s\":[", field_names[f]);
     for (size_t i = 0; i < pc->txns.n; i++) {
-        iso_buf_puts(&h->b, i ? "," : "");
-        iso_buf_int(&h->b, f(pc, i, arg));
+        if (i) iso_buf_puts(&h->b, ",");
+        iso_buf_int(&h->b, field(pc, t, f, i, &prev));
         iso_html_more(h);
     }
     iso_buf_puts(&h->b, "]");
 }
 
-typedef struct tl { int by_time; int64_t t0; const iso_val *lanes; size_t n_lanes; } tl;
-
-static int64_t f_lane(const iso_proof_ctx *pc, size_t i, const void *arg)
-{
-    const tl *t = arg;
-    iso_val p = iso_txn_op(pc->h, &pc->txns.t[i])->process;
-    const iso_val *hit = bsearch(&p, t->lanes, t->n_lanes, sizeof p, cmp_val);
-    return hit - t->lanes;
-}
-static int64_t f_inv(const iso_proof_ctx *pc, size_t i, const void *arg)
-{
-    const iso_txn *x = &pc->txns.t[i];
-    (void)arg;
-    return x->inv == ISO_NONE ? -1 : pc->h->ops[x->inv].index;
-}
-static int64_t f_cmp(const iso_proof_ctx *pc, size_t i, const void *arg)
-{
-    const iso_txn *x = &pc->txns.t[i];
-    (void)arg;
-    return x->cmp == ISO_NONE ? -1 : pc->h->ops[x->cmp].index;
-}
-static int64_t f_start(const iso_proof_ctx *pc, size_t i, const void *arg)
-{
-    const tl *t = arg;
-    const iso_txn *x = &pc->txns.t[i];
-    return at(&pc->h->ops[x->inv != ISO_NONE ? x->inv : x->cmp], t->by_time) - t->t0;
-}
-/* A transaction that never completed (or completed :info) runs to the end: -1. */
-static int64_t f_end(const iso_proof_ctx *pc, size_t i, const void *arg)
-{
-    const tl *t = arg;
-    const iso_txn *x = &pc->txns.t[i];
-    if (x->cmp == ISO_NONE || x->type == ISO_OP_INFO) return -1;
-    return at(&pc->h->ops[x->cmp], t->by_time) - t->t0;
-}
-static int64_t f_type(const iso_proof_ctx *pc, size_t i, const void *arg)
-{
-    (void)arg;
-    return pc->txns.t[i].type;
-}
-
-static void ops_field(iso_html *h, const iso_proof_ctx *pc)
+/* Each transaction's op value, one line each, in the text block "isolde-ops". */
+static void ops_block(iso_html *h, const iso_proof_ctx *pc)
 {
     iso_buf edn = {0};
-    iso_buf_puts(&h->b, ",\"ops\":[");
+    iso_html_text_block(h, "isolde-ops");
     for (size_t i = 0; i < pc->txns.n; i++) {
         edn.n = 0;
         iso_val_edn(&pc->h->store, iso_txn_op(pc->h, &pc->txns.t[i])->value, &edn);
-        iso_buf_puts(&h->b, i ? "," : "");
-        iso_json_string(&h->b, edn.p ? edn.p : "", edn.n);
+        iso_html_text(h, edn.p ? edn.p : "", edn.n);
+        iso_buf_puts(&h->b, "\n");
         iso_html_more(h);
     }
-    iso_buf_puts(&h->b, "]");
     iso_buf_free(&edn);
 }
 
@@ -284,7 +313,8 @@ static void timeline_field(iso_html *h, const iso_proof_ctx *pc)
     for (size_t i = 0; i < hist->n_ops; i++)
         if (at(&hist->ops[i], t.by_time) < t.t0) t.t0 = at(&hist->ops[i], t.by_time);
     t.lanes = lanes(pc, &t.n_lanes);
-    iso_buf_printf(&h->b, ",\"timeline\":{\"unit\":\"%s\",\"lanes\":[", t.by_time ? "ns" : "index");
+    iso_buf_printf(&h->b, ",\"timeline\":{\"unit\":\"%s\",\"n\":%zu,\"lanes\":[", t.by_time ? "ns" : "index",
+                   pc->txns.n);
     iso_buf edn = {0};
     for (size_t i = 0; i < t.n_lanes; i++) {
         edn.n = 0;
@@ -294,14 +324,8 @@ static void timeline_field(iso_html *h, const iso_proof_ctx *pc)
     }
     iso_buf_free(&edn);
     iso_buf_puts(&h->b, "]");
-    int_field(h, "lane", pc, f_lane, &t);
-    int_field(h, "start", pc, f_start, &t);
-    int_field(h, "end", pc, f_end, &t);
-    int_field(h, "type", pc, f_type, &t);
-    int_field(h, "inv", pc, f_inv, &t);
-    int_field(h, "cmp", pc, f_cmp, &t);
+    for (int f = 0; f < N_FIELDS; f++) int_field(h, pc, &t, f);
     iso_free((void *)t.lanes);
-    ops_field(h, pc);
     nemesis_field(h, hist, &t);
     iso_buf_puts(&h->b, "}");
 }
@@ -313,5 +337,6 @@ int iso_report_html(isolde_result *r, FILE *out)
     iso_html_open(&h, out, r, "transactional");
     findings_field(&h, r);
     timeline_field(&h, &t->pc);
+    ops_block(&h, &t->pc);
     return iso_html_close(&h);
 }

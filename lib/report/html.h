@@ -16,13 +16,19 @@
 typedef struct iso_html {
     FILE *out;
     iso_buf b;  /* JSON not yet written ('<' becomes \u003c as it goes out) */
+    int text;   /* in a text block (after iso_html_text_block) */
 } iso_html;
 
 void iso_html_open(iso_html *h, FILE *out, isolde_result *r, const char *kind);
 /* Write h->b out when it has grown past a chunk. */
 void iso_html_more(iso_html *h);
 void iso_html_flush(iso_html *h);
-/* Close the data block, write the viewer: 0, or -1 on a write error. */
+/* End the data block and start a text block <script type="text/plain"
+ * id=ID> (id: a fixed name), whose text iso_html_text adds: '\\' as "\\\\",
+ * '<' as "\\l", a newline as "\\n", so that lines may separate items. */
+void iso_html_text_block(iso_html *h, const char *id);
+void iso_html_text(iso_html *h, const char *s, size_t n);
+/* Close the open block, write the viewer: 0, or -1 on a write error. */
 int iso_html_close(iso_html *h);
 
 /* The page with the common fields alone (a kind with no view of its own). */
