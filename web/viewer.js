@@ -466,8 +466,9 @@
     var wrap = el('div', 'pic'), n = pic.v.length, self = this;
     if (pic.note) add(wrap, el('div', 'muted', pic.note));
     if (!n) return wrap;
-    var R = n === 1 ? 0 : Math.max(90, n * 26), W = 2 * R + 260, H = 2 * R + 80, cx = W / 2, cy = H / 2;
-    var s = svg('svg', {width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'cycle'});
+    var R = n === 1 ? 0 : Math.max(90, n * 60 / (2 * Math.PI)), W = 2 * R + 260, H = 2 * R + 80, cx = W / 2, cy = H / 2;
+    var shown = Math.min(W, 1000);
+    var s = svg('svg', {width: shown, height: H * shown / W, viewBox: '0 0 ' + W + ' ' + H, 'class': 'cycle'});
     add(s, add(svg('defs', {}), add(svg('marker', {id: 'arr', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto'}), svg('path', {d: 'M0,0L10,5L0,10z', fill: '#555'}))));
     var pos = pic.v.map(function (_, i) {
       var a = -Math.PI / 2 + 2 * Math.PI * i / n;
@@ -572,7 +573,7 @@
    * linearizable prefix with its points, the ops that could not go next. */
   function linPartition(p) {
     var box = el('div', 'finding lin-partition');
-    add(box, el('h3', null, 'key ' + JSON.stringify(p.key) + ': not linearizable'));
+    add(box, el('h3', null, (p.key === null || p.key === undefined ? 'the register' : 'key ' + JSON.stringify(p.key)) + ': not linearizable'));
     var rows = [];
     (p['earlier-ops'] || []).forEach(function (o) { rows.push([o, 'earlier']); });
     (p['linearizable-prefix'] || []).forEach(function (o) { rows.push([o, 'prefix']); });
@@ -601,7 +602,7 @@
       }
     });
     add(box, s);
-    add(box, el('div', null, 'initial state ' + JSON.stringify(p['initial-state']) + '; state after the longest linearizable prefix: ' + JSON.stringify(p.state)));
+    add(box, el('div', null, ((p['earlier-ops'] || []).length ? 'the ' + p['earlier-ops'].length + ' earlier ops (all returned before any later op was called) linearize from state ' + JSON.stringify(p['earlier-state']) + ' to ' : 'from state ') + JSON.stringify(p['initial-state']) + ', the longest linearizable prefix after them reaches state ' + JSON.stringify(p.state)));
     var illegal = put(box, el('div', 'illegal-op'));
     add(illegal, el('b', null, 'first op that cannot follow: '));
     add(illegal, document.createTextNode(bad.f + ' ' + JSON.stringify(bad.value) + ' by process ' + bad.process + ' (index ' + bad.index + '), which met the state ' + JSON.stringify(p.state)));
