@@ -90,7 +90,7 @@ else
 endif
 
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
-        fuzz bench install clean deps print-pkgs
+        fuzz bench install clean deps print-pkgs browser-deps playground
 all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
 
 $(BUILD)/%.o: %.c
@@ -201,10 +201,21 @@ $(BUILD)/fuzz/isolde-fuzz: $(FUZZ_TARGET_SRC) fuzz/fuzz.h $(BUILD)/libisolde.a
 tests: $(TESTS) $(TOOLS) $(BUILD)/isolde
 
 # What the build and the tests need on any machine.
-BASE_PKGS := build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev python3
+BASE_PKGS := build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev libgraphviz-dev python3
 
 deps:
 	@sh tools/deps.sh $(BASE_PKGS)
+
+# What the browser tests (tests/cli/t6100-*) need: Debian's chromium, node
+# and emscripten (the playground), and npm's playwright-core
+# (tests/browser/package-lock.json), which never downloads a browser;
+# without them the tests say "skipped" (and fail under CI=true).
+BROWSER_PKGS := chromium nodejs npm emscripten
+NPM_DEPS = @[ -d tests/browser/node_modules/playwright-core ] || ! command -v npm >/dev/null || \
+           (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+browser-deps:
+	@sh tools/deps.sh $(BROWSER_PKGS)
+	$(NPM_DEPS)
 
 # deps first, then a fresh make: pkg-config sees what deps installed.
 demo: deps
@@ -220,10 +231,11 @@ SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-cli
 
 # Every package any target installs, for .ci/run's one apt-get line.
 print-pkgs:
-	@echo $(BASE_PKGS) $(SERVER_PKGS) $(CLANG_PKGS)
+	@echo $(BASE_PKGS) $(SERVER_PKGS) $(CLANG_PKGS) $(BROWSER_PKGS)
 
 check:
 	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS)
+	$(NPM_DEPS)
 	$(MAKE) all tests
 	@sh tests/run-all.sh $(BUILD)
 

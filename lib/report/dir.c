@@ -78,7 +78,7 @@ static int write_buf(FILE *out, void *arg)
 
 /* Finding i of type k's picture as DIR/<type>/<i>.dot and .svg (the SVG
  * of the first SVG_MAX of a type only: a layout costs up to seconds). */
-enum { SVG_MAX = 100, SVG_MAX_V = 200 };
+enum { SVG_MAX = 100, SVG_MAX_V = ISO_PIC_MAX_V };
 static int write_picture(const shown *s, size_t i, const char *tdir, iso_buf *dot, iso_buf *svg,
                          isolde_error *err)
 {

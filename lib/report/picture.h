@@ -15,7 +15,7 @@
 
 #include "check/result.h"
 
-enum { ISO_PIC_MAX_CYCLES = 4, ISO_PIC_MAX_V = 64 };
+enum { ISO_PIC_MAX_CYCLES = 4, ISO_PIC_MAX_V = 256 };
 
 typedef struct iso_picture {
     uint32_t n, *v;        /* transactions; v[i] is named T(i+1) */
