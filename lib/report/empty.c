@@ -66,7 +66,11 @@ static void empty_free(void *payload)
     iso_free(e);
 }
 
-static int empty_html(isolde_result *r, FILE *out) { return iso_report_html_plain(r, out, "empty"); }
+static int empty_html(isolde_result *r, FILE *out)
+{
+    const struct empty *e = r->payload;
+    return iso_report_html_plain(r, out, "empty", e->why);
+}
 
 static const iso_result_kind empty_kind = {"empty", empty_text, empty_json, empty_dir, empty_html, empty_free};
 

@@ -59,24 +59,7 @@ static void json_names(iso_buf *b, const char *key, const char *const *names, si
     iso_buf_puts(b, "]");
 }
 
-/* The kind's text report, as a JSON string field "text". */
-static void text_field(iso_html *h, isolde_result *r)
-{
-    char *text = NULL;
-    size_t n = 0;
-    FILE *mem = open_memstream(&text, &n);
-    if (!mem) return;
-    isolde_report_opts o;
-    isolde_report_opts_init(&o);
-    r->kind->text(r, mem, &o);
-    if (fclose(mem) == 0) {
-        iso_buf_puts(&h->b, ",\"text\":");
-        iso_json_string(&h->b, text, n);
-    }
-    free(text);
-}
-
-void iso_html_open(iso_html *h, FILE *out, isolde_result *r, const char *kind)
+void iso_html_open(iso_html *h, FILE *out, isolde_result *r, const char *kind, const char *text)
 {
     h->out = out;
     h->b = (iso_buf){0};
@@ -95,7 +78,7 @@ void iso_html_open(iso_html *h, FILE *out, isolde_result *r, const char *kind)
     iso_buf_puts(&h->b, "]");
     json_names(&h->b, "not", r->not_, r->n_not);
     json_names(&h->b, "also-not", r->also_not, r->n_also_not);
-    text_field(h, r);
+    if (text) iso_buf_puts(&h->b, ",\"text\":"), iso_json_string(&h->b, text, strlen(text));
 }
 
 void iso_html_text_block(iso_html *h, const char *id)
@@ -129,10 +112,10 @@ int iso_html_close(iso_html *h)
     return ferror(h->out) ? -1 : 0;
 }
 
-int iso_report_html_plain(isolde_result *r, FILE *out, const char *kind)
+int iso_report_html_plain(isolde_result *r, FILE *out, const char *kind, const char *text)
 {
     iso_html h;
-    iso_html_open(&h, out, r, kind);
+    iso_html_open(&h, out, r, kind, text);
     return iso_html_close(&h);
 }
 
@@ -334,7 +317,7 @@ int iso_report_html(isolde_result *r, FILE *out)
 {
     iso_txn_result *t = r->payload;
     iso_html h;
-    iso_html_open(&h, out, r, "transactional");
+    iso_html_open(&h, out, r, "transactional", NULL);
     findings_field(&h, r);
     timeline_field(&h, &t->pc);
     ops_block(&h, &t->pc);

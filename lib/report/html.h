@@ -19,7 +19,8 @@ typedef struct iso_html {
     int text;   /* in a text block (after iso_html_text_block) */
 } iso_html;
 
-void iso_html_open(iso_html *h, FILE *out, isolde_result *r, const char *kind);
+/* text: the kind's report in words (NULL: none), shown as it is. */
+void iso_html_open(iso_html *h, FILE *out, isolde_result *r, const char *kind, const char *text);
 /* Write h->b out when it has grown past a chunk. */
 void iso_html_more(iso_html *h);
 void iso_html_flush(iso_html *h);
@@ -32,7 +33,7 @@ void iso_html_text(iso_html *h, const char *s, size_t n);
 int iso_html_close(iso_html *h);
 
 /* The page with the common fields alone (a kind with no view of its own). */
-int iso_report_html_plain(isolde_result *r, FILE *out, const char *kind);
+int iso_report_html_plain(isolde_result *r, FILE *out, const char *kind, const char *text);
 /* A transactional result's page: findings with pictures, the timeline. */
 int iso_report_html(isolde_result *r, FILE *out);
 

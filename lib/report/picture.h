@@ -41,7 +41,8 @@ void iso_picture_dot(const iso_proof_ctx *pc, const iso_picture *p, const char *
 void iso_picture_json(const iso_proof_ctx *pc, const iso_picture *p, iso_buf *out);
 
 /* DOT laid out as SVG into out: 0, or -1 when built without libgvc or the
- * layout failed (out is then unchanged). */
+ * layout failed (out is then unchanged). It takes the guard's undo slot
+ * (iso_guard_on_unwind) for a moment: call it with the slot free. */
 int iso_dot_svg(const char *dot, iso_buf *out);
 
 #endif

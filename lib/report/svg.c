@@ -24,6 +24,7 @@ static lt_symlist_t gvc_plugins[] = {
 static pthread_mutex_t gvc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int quiet(char *msg) { (void)msg; return 0; }
+static void free_svg(void *svg) { gvFreeRenderData(svg); }
 
 /* g laid out and rendered: the SVG (to free with gvFreeRenderData), or NULL. */
 static char *layout(GVC_t *gvc, Agraph_t *g, unsigned int *n)
@@ -36,7 +37,8 @@ static char *layout(GVC_t *gvc, Agraph_t *g, unsigned int *n)
 }
 
 /* Graphviz allocates outside the guard: everything of it is freed and the
- * lock released before out grows (which may unwind). */
+ * lock released before out grows, and the SVG is freed if that unwinds
+ * (the guard's one undo slot, which no caller holds here). */
 int iso_dot_svg(const char *dot, iso_buf *out)
 {
     unsigned int n = 0;
@@ -50,7 +52,9 @@ int iso_dot_svg(const char *dot, iso_buf *out)
     if (gvc) gvFreeContext(gvc);
     pthread_mutex_unlock(&gvc_lock);
     if (!svg) return -1;
+    iso_guard_on_unwind(free_svg, svg);
     iso_buf_put(out, svg, n);
+    iso_guard_on_unwind(NULL, NULL);
     gvFreeRenderData(svg);
     return 0;
 }
