@@ -140,6 +140,21 @@ $(BUILD)/gen/viewer_js.h: web/viewer.js
 	$(Q)mv $@.tmp $@
 $(BUILD)/lib/report/html.o $(BUILD)/checker/lib/report/html.o: $(BUILD)/gen/viewer_js.h
 
+# The playground (web/index.html): the checker and web/isolde_wasm.c
+# compiled to WebAssembly by emscripten (Debian's package, offline), one
+# file with the wasm inside, loaded from disk with no server; the page it
+# shows is the report --html writes, viewer and all.
+EMCC       ?= emcc
+EMCC_FLAGS := -O2 -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPORT_NAME=IsoldeModule \
+              -sEXPORTED_FUNCTIONS=_isolde_web_check,_malloc,_free \
+              -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,getValue
+playground: web/isolde-wasm.js
+web/isolde-wasm.js: $(CHECKER_SRC) web/isolde_wasm.c $(BUILD)/gen/viewer_js.h include/isolde.h
+	@command -v $(EMCC) >/dev/null || sh tools/deps.sh emscripten
+	$(call say,EMCC,$@)
+	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
+	    -DISO_VERSION='"$(VERSION)"' $(filter-out -Werror,$(WARN)) $(EMCC_FLAGS) -o $@ $(CHECKER_SRC) web/isolde_wasm.c
+
 $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 	@rm -f $@
 	$(call say,AR,$@)
