@@ -8,7 +8,7 @@
 (function () {
   'use strict';
   var $ = function (id) { return document.getElementById(id); };
-  var VERDICTS = ['valid', 'not valid', 'unknown', 'error'];
+  var VERDICTS = ['valid', 'not valid', 'unknown', 'error'], runs = 0;
 
   (window.ISOLDE_SAMPLES || []).forEach(function (s, i) {
     var o = document.createElement('option');
@@ -53,9 +53,12 @@
     var st = $('status');
     st.className = code === 3 ? 'error' : '';
     st.setAttribute('data-status', String(code));
+    st.setAttribute('data-run', String(++runs));
     if (code === 3) { st.textContent = page; return; }
     st.textContent = VERDICTS[code] + ' (checked in ' + (Date.now() - t0) + ' ms)';
-    $('report').srcdoc = page;
+    var frame = $('report'), run = runs;
+    frame.onload = function () { st.setAttribute('data-shown', String(run)); };
+    frame.srcdoc = page;
   }
 
   IsoldeModule().then(function (M) {

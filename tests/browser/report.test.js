@@ -9,7 +9,8 @@
  * transactions on the timeline, checked in the canvas's pixels), hostile
  * (keys and values that are markup: nothing executes, no element is made
  * from them, in the page and in -d's SVG), lin (a linearizability view
- * names the op that cannot follow), large (a 1M-transaction report opens
+ * names the op that cannot follow), playground (web/index.html runs every
+ * sample through the checker in WebAssembly), large (a 1M-transaction report opens
  * within 10 s). Screenshots go to OUT. Prints "ok NAME" or "FAIL NAME: why"
  * per check; exits 1 on a failure.
  */
@@ -34,7 +35,7 @@ async function open(browser, file) {
   page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) errors.push('request: ' + r.url()); });
   const t0 = Date.now();
   await page.goto('file://' + path.resolve(file), { timeout: 60000 });
-  await page.waitForFunction(() => window.isoldeReport !== undefined || document.querySelector('svg'), null, { timeout: 60000 });
+  await page.waitForFunction(() => document.readyState === 'complete', null, { timeout: 60000 });
   return { page, errors, ms: Date.now() - t0 };
 }
 
@@ -108,6 +109,39 @@ async function lin(browser, file) {
   await page.close();
 }
 
+/* Every sample in the playground: the checker in WebAssembly finds what
+ * the sample says, and shows the report (the --html page) in its frame. */
+async function playground(browser, file) {
+  const { page, errors } = await open(browser, file);
+  await page.waitForFunction(() => window.isoldePlaygroundReady, null, { timeout: 60000 });
+  const samples = await page.evaluate(() => window.ISOLDE_SAMPLES.map((s) => [s.name, s.expect]));
+  check('playground: the samples are there', samples.length >= 8, samples.length + ' samples');
+  for (let i = 0; i < samples.length; i++) {
+    const [name, expect] = samples[i];
+    await page.selectOption('#sample', String(i));
+    await page.click('#run');
+    await page.waitForFunction((n) => document.getElementById('status').getAttribute('data-shown') === String(n), i + 1);
+    const frame = page.frameLocator('#report');
+    const verdict = await frame.locator('.verdict').textContent({ timeout: 20000 });
+    const text = await frame.locator('.iso').textContent();
+    const ok = expect === 'true' ? verdict === 'valid? true' : verdict === 'valid? false' && text.includes(expect + ' (');
+    check('playground: sample ' + name + ' finds ' + expect, ok, verdict + '; ' + text.slice(0, 200));
+    if (name === 'G2-item') {
+      await frame.locator('.anomaly').first().click();
+      const hl = await frame.locator('.hl-txn').count();
+      check('playground: the G2-item report highlights its two transactions', hl === 2, hl + ' highlighted');
+      await page.screenshot({ path: path.join(out, 'playground-g2-item.png') });
+    }
+  }
+  await page.fill('#history', '{:index 0, :type :ok');
+  await page.click('#run');
+  await page.waitForFunction(() => document.getElementById('status').getAttribute('data-status') === '3');
+  const why = await page.locator('#status').textContent();
+  check('playground: a history that does not read says where', /history:1:/.test(why), why);
+  check('playground: no error in the page', errors.length === 0, errors.join('; '));
+  await page.close();
+}
+
 async function large(browser, file) {
   const { page, errors, ms } = await open(browser, file);
   const n = await page.evaluate(() => window.isoldeReport.tl.lane.length);
@@ -129,6 +163,7 @@ async function large(browser, file) {
     if (cases.hostile_dir) await hostile(browser, cases.hostile_dir, 'hostile-dir-index');
     if (cases.hostile_svg) await hostile(browser, cases.hostile_svg, 'hostile-svg');
     if (cases.lin) await lin(browser, cases.lin);
+    if (cases.playground) await playground(browser, cases.playground);
     if (cases.large) await large(browser, cases.large);
   } finally {
     await browser.close();
