@@ -556,6 +556,75 @@
     });
   };
 
+  /* ---- statistics ------------------------------------------------------ */
+
+  function quantile(sorted, q) { return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN; }
+
+  /* Outcomes, latency quantiles, throughput over time, failures by reason. */
+  Report.prototype.statsSection = function () {
+    var tl = this.tl, tm = this.timeline;
+    if (!tl || !tl.lane.length) return;
+    var box = put(this.root, el('div', 'stats'));
+    add(box, el('h2', null, 'Statistics'));
+    var n = tl.lane.length, lat = {1: [], 2: [], 3: []}, count = {1: 0, 2: 0, 3: 0};
+    for (var i = 0; i < n; i++) {
+      count[tl.type[i]] = (count[tl.type[i]] || 0) + 1;
+      if (tl.end[i] >= 0 && lat[tl.type[i]]) lat[tl.type[i]].push(tl.end[i] - tl.start[i]);
+    }
+    var t = put(box, el('table', 'io stats-table')), head = put(t, el('tr'));
+    ['outcome', 'transactions', 'p50', 'p90', 'p99', 'max'].forEach(function (h) { add(head, el('th', null, h)); });
+    [[1, 'ok'], [2, 'fail'], [3, 'info']].forEach(function (o) {
+      var l = Float64Array.from(lat[o[0]]).sort(), tr = put(t, el('tr'));
+      add(tr, el('td', null, o[1]), el('td', null, String(count[o[0]] || 0)));
+      [0.5, 0.9, 0.99, 1].forEach(function (q) {
+        var v = q === 1 ? (l.length ? l[l.length - 1] : NaN) : quantile(l, q);
+        add(tr, el('td', null, isNaN(v) ? '-' : tm.duration(v)));
+      });
+    });
+    add(box, el('div', 'muted', 'latency: from invocation to completion (' + (tl.unit === 'ns' ? ':time' : 'op indices') + '); info transactions never completed, so have none'));
+    this.throughput(box);
+    this.failures(box);
+  };
+
+  Timeline.prototype.duration = function (d) {
+    if (this.tl.unit !== 'ns') return String(d) + ' ops';
+    return d >= 1e9 ? (d / 1e9).toFixed(2) + ' s' : d >= 1e6 ? (d / 1e6).toFixed(2) + ' ms' : (d / 1e3).toFixed(1) + ' µs';
+  };
+
+  /* Completions per bucket of time, stacked by outcome. */
+  Report.prototype.throughput = function (box) {
+    var tl = this.tl, tm = this.timeline, B = 80, W = 900, H = 120, max = 0, i;
+    var b = [new Float64Array(B), new Float64Array(B), new Float64Array(B)];
+    for (i = 0; i < tl.lane.length; i++) {
+      var at = tl.end[i] >= 0 ? tl.end[i] : tl.start[i], k = Math.min(B - 1, Math.floor(at / tm.maxT * B));
+      b[tl.type[i] - 1][k]++;
+    }
+    for (i = 0; i < B; i++) max = Math.max(max, b[0][i] + b[1][i] + b[2][i]);
+    add(box, el('div', null, 'throughput: transactions completed per ' + tm.duration(tm.maxT / B) + ' (at most ' + max + ')'));
+    var c = put(box, el('canvas', 'throughput')), g = c.getContext('2d');
+    c.width = W; c.height = H;
+    var cols = [COLOURS.ok, COLOURS.fail, COLOURS.info];
+    for (i = 0; i < B; i++) {
+      var y = H;
+      for (var o = 0; o < 3; o++) {
+        var h = max ? b[o][i] / max * (H - 4) : 0;
+        g.fillStyle = cols[o]; g.fillRect(i * W / B, y - h, W / B - 1, h); y -= h;
+      }
+    }
+  };
+
+  Report.prototype.failures = function (box) {
+    var errs = this.data.timeline.errors || [];
+    if (!errs.length) return;
+    var by = new Map();
+    errs.forEach(function (e) { by.set(e[1], (by.get(e[1]) || 0) + 1); });
+    var rows = Array.from(by.entries()).sort(function (a, b) { return b[1] - a[1]; });
+    add(box, el('div', null, 'failures by reason (:error), ' + errs.length + ' in all'));
+    var t = put(box, el('table', 'io failures'));
+    rows.slice(0, 20).forEach(function (r) { var tr = put(t, el('tr')); add(tr, el('td', null, String(r[1])), el('td', null, r[0])); });
+    if (rows.length > 20) add(box, el('div', 'muted', (rows.length - 20) + ' more reasons'));
+  };
+
   /* ---- linearizability --------------------------------------------------- */
 
   Report.prototype.linSection = function () {
@@ -625,6 +694,7 @@
     r.linSection();
     r.findings();
     r.timelineSection();
+    r.statsSection();
     r.textSection();
     window.isoldeReport = r;
     return r;

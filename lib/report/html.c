@@ -4,7 +4,7 @@
  * block; the page every kind writes (verdict, types, not / also-not, the
  * kind's text report) and a transactional result's data: every finding
  * with its proof, JSON and picture, and the timeline (one lane per
- * process, one bar per transaction, nemesis ops).
+ * process, one bar per transaction, nemesis ops, :error of failures).
  *
  * Invariant: the data block is JSON in which '<' never appears (it is
  * written as \u003c, which only strings can hold), so no key, value or
@@ -288,6 +288,27 @@ static void nemesis_field(iso_html *h, const isolde_history *h0, const tl *t)
     iso_buf_free(&edn);
 }
 
+/* The transactions whose completion has an :error: [transaction, error]. */
+static void errors_field(iso_html *h, const iso_proof_ctx *pc)
+{
+    iso_buf edn = {0};
+    int any = 0;
+    iso_buf_puts(&h->b, ",\"errors\":[");
+    for (size_t i = 0; i < pc->txns.n; i++) {
+        const iso_txn *x = &pc->txns.t[i];
+        iso_val e = x->cmp == ISO_NONE ? ISO_NIL : pc->h->extras[pc->h->ops[x->cmp].extra].error;
+        if (iso_is_nil(e)) continue;
+        edn.n = 0;
+        iso_val_edn(&pc->h->store, e, &edn);
+        iso_buf_printf(&h->b, "%s[%zu,", any++ ? "," : "", i);
+        iso_json_string(&h->b, edn.p ? edn.p : "", edn.n);
+        iso_buf_puts(&h->b, "]");
+        iso_html_more(h);
+    }
+    iso_buf_puts(&h->b, "]");
+    iso_buf_free(&edn);
+}
+
 static void timeline_field(iso_html *h, const iso_proof_ctx *pc)
 {
     const isolde_history *hist = pc->h;
@@ -310,6 +331,7 @@ static void timeline_field(iso_html *h, const iso_proof_ctx *pc)
     for (int f = 0; f < N_FIELDS; f++) int_field(h, pc, &t, f);
     iso_free((void *)t.lanes);
     nemesis_field(h, hist, &t);
+    errors_field(h, pc);
     iso_buf_puts(&h->b, "}");
 }
 

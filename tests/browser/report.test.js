@@ -9,7 +9,7 @@
  * transactions on the timeline, checked in the canvas's pixels), hostile
  * (keys and values that are markup: nothing executes, no element is made
  * from them, in the page and in -d's SVG), lin (a linearizability view
- * names the op that cannot follow), playground (web/index.html runs every
+ * names the op that cannot follow), run (a run's statistics), playground (web/index.html runs every
  * sample through the checker in WebAssembly), large (a 1M-transaction report opens
  * within 10 s). Screenshots go to OUT. Prints "ok NAME" or "FAIL NAME: why"
  * per check; exits 1 on a failure.
@@ -109,6 +109,20 @@ async function lin(browser, file) {
   await page.close();
 }
 
+/* The report of a run: outcomes and latency quantiles, throughput, and
+ * the failures by their :error. */
+async function run(browser, file) {
+  const { page, errors } = await open(browser, file);
+  const rows = await page.locator('.stats-table tr').count();
+  check('run: outcomes and latency quantiles', rows === 4, rows + ' rows');
+  const fails = await page.locator('.failures').textContent();
+  check('run: failures by reason', /serialization failure/.test(fails), fails);
+  check('run: throughput drawn', await page.locator('canvas.throughput').count() === 1, 'no chart');
+  await page.locator('.stats').screenshot({ path: path.join(out, 'run-statistics.png') });
+  check('run: no error in the page', errors.length === 0, errors.join('; '));
+  await page.close();
+}
+
 /* Every sample in the playground: the checker in WebAssembly finds what
  * the sample says, and shows the report (the --html page) in its frame. */
 async function playground(browser, file) {
@@ -163,6 +177,7 @@ async function large(browser, file) {
     if (cases.hostile_dir) await hostile(browser, cases.hostile_dir, 'hostile-dir-index');
     if (cases.hostile_svg) await hostile(browser, cases.hostile_svg, 'hostile-svg');
     if (cases.lin) await lin(browser, cases.lin);
+    if (cases.run) await run(browser, cases.run);
     if (cases.playground) await playground(browser, cases.playground);
     if (cases.large) await large(browser, cases.large);
   } finally {

@@ -4,7 +4,8 @@
 # no browser is ever downloaded). A G2-item report: clicking the anomaly
 # highlights its two transactions on the timeline; hostile keys execute
 # nothing in the page, in -d's index.html or in its SVG; the
-# linearizability view names the op that cannot follow; the playground
+# linearizability view names the op that cannot follow; a run's report has
+# its statistics (failures by reason among them); the playground
 # (web/index.html, the checker in WebAssembly) finds what every sample
 # holds; a 1M-transaction report opens within 10 s. Screenshots:
 # BUILD/test-output/browser/.
@@ -33,8 +34,9 @@ rm -rf "$shots"; mkdir -p "$shots"
 "$isolde" check --html "$tmp/g2.html" examples/g2-item.edn >/dev/null || true
 "$isolde" check -d "$tmp/h" --html "$tmp/hostile.html" "$d/hostile.edn" >/dev/null || true
 "$isolde" check -m cas-register --html "$tmp/lin.html" "$d/cas-bad.edn" >/dev/null || true
+"$isolde" run sim -n 300 -i serializable -o "$tmp/run.jsonl" --html "$tmp/run.html" >/dev/null || true
 # (mktemp's directory has no space: the cases are one word each)
-cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html lin=$tmp/lin.html"
+cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html lin=$tmp/lin.html run=$tmp/run.html"
 [ -f "$tmp/h/G2-item/0.svg" ] && cases="$cases hostile_svg=$tmp/h/G2-item/0.svg"
 # The playground needs the checker in WebAssembly: made here when emscripten
 # is installed (make playground, about a minute), else that case is skipped
