@@ -113,7 +113,6 @@
     this.tl = tl;
     this.onPick = onPick;
     var n = tl.lane.length, maxT = 1, i;
-    this.tlData = tl;
     for (i = 0; i < n; i++) {
       if (tl.start[i] > maxT) maxT = tl.start[i];
       if (tl.end[i] > maxT) maxT = tl.end[i];
@@ -404,6 +403,7 @@
     var d = this.data, h = put(this.root, el('h1', null, 'isolde report '));
     add(h, el('span', 'verdict v-' + d.valid, 'valid? ' + d.valid));
     add(this.root, names('anomaly types', d.types), names('not', d.not), names('also-not', d['also-not']));
+    if (d.text && d.text.indexOf('\n') < 0) add(this.root, el('div', 'summary muted', d.text));
   };
 
   Report.prototype.findings = function () {
@@ -682,7 +682,7 @@
   }
 
   Report.prototype.textSection = function () {
-    if (!this.data.text) return;
+    if (!this.data.text || this.data.text.indexOf('\n') < 0) return;
     var d = put(this.root, el('details'));
     add(d, el('summary', null, 'the text report'));
     add(d, el('pre', null, this.data.text));

@@ -339,7 +339,10 @@ int iso_report_html(isolde_result *r, FILE *out)
 {
     iso_txn_result *t = r->payload;
     iso_html h;
-    iso_html_open(&h, out, r, "transactional", NULL);
+    iso_buf summary = {0};
+    iso_report_summary(t, &summary);
+    iso_html_open(&h, out, r, "transactional", iso_buf_cstr(&summary));
+    iso_buf_free(&summary);
     findings_field(&h, r);
     timeline_field(&h, &t->pc);
     ops_block(&h, &t->pc);
