@@ -159,10 +159,10 @@
     var bands = [], open = null, close = null;
     nem.forEach(function (x) {
       var f = String(x[2]).replace(/^:/, '');
-      if (/^start/.test(f)) {
+      if (/^start-/.test(f) || f === 'kill' || f === 'pause') { /* a fault (Jepsen's names) */
         if (close !== null) { bands.push([open, close, 1]); open = null; close = null; }
         if (open === null) open = x[0];
-      } else if (/^stop/.test(f) && open !== null) close = x[0];
+      } else if ((/^stop/.test(f) || f === 'start' || f === 'resume') && open !== null) close = x[0]; /* its heal */
       else if (open === null) bands.push([x[0], x[0], 0]);
     });
     if (open !== null) bands.push([open, close !== null ? close : maxT, 1]);

@@ -9,7 +9,8 @@
  * transactions on the timeline, checked in the canvas's pixels), hostile
  * (keys and values that are markup: nothing executes, no element is made
  * from them, in the page and in -d's SVG), lin (a linearizability view
- * names the op that cannot follow), run (a run's statistics), playground (web/index.html runs every
+ * names the op that cannot follow), run (a run's statistics), nemesis (a
+ * fault and its heal as one band), playground (web/index.html runs every
  * sample through the checker in WebAssembly), large (a 1M-transaction report opens
  * within 10 s). Screenshots go to OUT. Prints "ok NAME" or "FAIL NAME: why"
  * per check; exits 1 on a failure.
@@ -109,6 +110,15 @@ async function lin(browser, file) {
   await page.close();
 }
 
+/* Nemesis ops: a fault and its heal are one band across the lanes. */
+async function nemesis(browser, file) {
+  const { page, errors } = await open(browser, file);
+  const bands = await page.evaluate(() => window.isoldeReport.timeline.bands);
+  check('nemesis: a kill and its heal are one band', JSON.stringify(bands) === '[[10,70,1]]', JSON.stringify(bands));
+  check('nemesis: no error in the page', errors.length === 0, errors.join('; '));
+  await page.close();
+}
+
 /* The report of a run: outcomes and latency quantiles, throughput, and
  * the failures by their :error. */
 async function run(browser, file) {
@@ -178,6 +188,7 @@ async function large(browser, file) {
     if (cases.hostile_svg) await hostile(browser, cases.hostile_svg, 'hostile-svg');
     if (cases.lin) await lin(browser, cases.lin);
     if (cases.run) await run(browser, cases.run);
+    if (cases.nemesis) await nemesis(browser, cases.nemesis);
     if (cases.playground) await playground(browser, cases.playground);
     if (cases.large) await large(browser, cases.large);
   } finally {

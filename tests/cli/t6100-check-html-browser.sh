@@ -34,9 +34,10 @@ rm -rf "$shots"; mkdir -p "$shots"
 "$isolde" check --html "$tmp/g2.html" examples/g2-item.edn >/dev/null || true
 "$isolde" check -d "$tmp/h" --html "$tmp/hostile.html" "$d/hostile.edn" >/dev/null || true
 "$isolde" check -m cas-register --html "$tmp/lin.html" "$d/cas-bad.edn" >/dev/null || true
+"$isolde" check --html "$tmp/nemesis.html" "$d/nemesis.edn" >/dev/null || true
 "$isolde" run sim -n 300 -i serializable -o "$tmp/run.jsonl" --html "$tmp/run.html" >/dev/null || true
 # (mktemp's directory has no space: the cases are one word each)
-cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html lin=$tmp/lin.html run=$tmp/run.html"
+cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html lin=$tmp/lin.html run=$tmp/run.html nemesis=$tmp/nemesis.html"
 [ -f "$tmp/h/G2-item/0.svg" ] && cases="$cases hostile_svg=$tmp/h/G2-item/0.svg"
 # The playground needs the checker in WebAssembly: made (or brought up to
 # date) here when emscripten is installed (make playground, about a minute
