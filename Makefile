@@ -10,7 +10,7 @@ VERSION  := 0.1.0
 OPT      ?= -O2 -g
 WARN     := -std=c17 -Wall -Wextra -Werror -Wno-unused-parameter -Wvla -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes
-CPPFLAGS += -Iinclude -Ilib -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"'
+CPPFLAGS += -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"'
 CFLAGS   += $(OPT) $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS   += -lpthread -lm
 
@@ -31,6 +31,14 @@ endif
 ifeq ($(call have,libmariadb),yes)
   CPPFLAGS += -DISO_HAVE_MARIADB $(shell pkg-config --cflags libmariadb)
   LDLIBS   += $(shell pkg-config --libs libmariadb)
+endif
+# Graphviz's libgvc draws -d's cycle pictures as SVG (DOT alone without it),
+# its dot layout and core renderer linked in as built-in plugins.
+ifeq ($(call have,libgvc),yes)
+  GVC_PLUGINS := $(shell pkg-config --variable=libdir libgvc)/graphviz
+  CPPFLAGS += -DISO_HAVE_GVC $(shell pkg-config --cflags libgvc)
+  LDLIBS   += $(shell pkg-config --libs libgvc) -L$(GVC_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core \
+              -Wl,-rpath,$(GVC_PLUGINS)
 endif
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -83,7 +91,7 @@ else
 endif
 
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
-        fuzz bench install clean deps print-pkgs
+        fuzz bench install clean deps print-pkgs browser-deps playground
 all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
 
 $(BUILD)/%.o: %.c
@@ -118,8 +126,35 @@ checker: $(BUILD)/libisolde-checker.a
 $(BUILD)/checker/%.o: %.c
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
-	$(Q)$(CC) -Iinclude -Ilib -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"' \
+	$(Q)$(CC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"' \
 	    $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The report viewer (web/viewer.js, shared with the playground) as a C
+# string for report/html.c; it must never hold "</script" (it is inlined
+# in a script element).
+$(BUILD)/gen/viewer_js.h: web/viewer.js
+	@mkdir -p $(@D)
+	$(call say,GEN,$@)
+	$(Q)if grep -qi '</script' $<; then echo "$<: holds </script" >&2; exit 1; fi
+	$(Q){ echo '/* generated from $< by the Makefile */'; echo 'static const char iso_viewer_js[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp
+	$(Q)mv $@.tmp $@
+$(BUILD)/lib/report/html.o $(BUILD)/checker/lib/report/html.o: $(BUILD)/gen/viewer_js.h
+
+# The playground (web/index.html): the checker and web/isolde_wasm.c
+# compiled to WebAssembly by emscripten (Debian's package, offline), one
+# file with the wasm inside, loaded from disk with no server; the page it
+# shows is the report --html writes, viewer and all.
+EMCC       ?= emcc
+EMCC_FLAGS := -O2 -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPORT_NAME=IsoldeModule \
+              -sEXPORTED_FUNCTIONS=_isolde_web_check,_malloc,_free \
+              -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,getValue
+playground: web/isolde-wasm.js
+web/isolde-wasm.js: $(CHECKER_SRC) web/isolde_wasm.c $(BUILD)/gen/viewer_js.h include/isolde.h
+	@command -v $(EMCC) >/dev/null || sh tools/deps.sh emscripten
+	$(call say,EMCC,$@)
+	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
+	    -DISO_VERSION='"$(VERSION)"' $(filter-out -Werror,$(WARN)) $(EMCC_FLAGS) -o $@ $(CHECKER_SRC) web/isolde_wasm.c
 
 $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 	@rm -f $@
@@ -182,10 +217,21 @@ $(BUILD)/fuzz/isolde-fuzz: $(FUZZ_TARGET_SRC) fuzz/fuzz.h $(BUILD)/libisolde.a
 tests: $(TESTS) $(TOOLS) $(BUILD)/isolde
 
 # What the build and the tests need on any machine.
-BASE_PKGS := build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev python3
+BASE_PKGS := build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev libgraphviz-dev python3
 
 deps:
 	@sh tools/deps.sh $(BASE_PKGS)
+
+# What the browser tests (tests/cli/t6100-*) need: Debian's chromium, node
+# and emscripten (the playground), and npm's playwright-core
+# (tests/browser/package-lock.json), which never downloads a browser;
+# without them the tests say "skipped" (and fail under CI=true).
+BROWSER_PKGS := chromium nodejs npm emscripten
+NPM_DEPS = @[ -d tests/browser/node_modules/playwright-core ] || ! command -v npm >/dev/null || \
+           (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+browser-deps:
+	@sh tools/deps.sh $(BROWSER_PKGS)
+	$(NPM_DEPS)
 
 # deps first, then a fresh make: pkg-config sees what deps installed.
 demo: deps
@@ -201,10 +247,11 @@ SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-cli
 
 # Every package any target installs, for .ci/run's one apt-get line.
 print-pkgs:
-	@echo $(BASE_PKGS) $(SERVER_PKGS) $(CLANG_PKGS)
+	@echo $(BASE_PKGS) $(SERVER_PKGS) $(CLANG_PKGS) $(BROWSER_PKGS)
 
 check:
 	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS)
+	$(NPM_DEPS)
 	$(MAKE) all tests
 	@sh tests/run-all.sh $(BUILD)
 

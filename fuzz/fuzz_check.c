@@ -14,7 +14,7 @@
  * usage error (the options here are all valid); one thread and two give
  * the same error or the same JSON result (unless a check took as long as
  * a budget, which may then have run out); the result's accessors answer
- * within range; the text, JSON and directory writers succeed; the JSON is
+ * within range; the text, JSON, HTML and directory writers succeed; the JSON is
  * one well-formed document.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
@@ -146,13 +146,15 @@ static char *json_of(isolde_result *r)
     return json;
 }
 
-static void write_text_and_dir(isolde_result *r)
+static void write_text_dir_html(isolde_result *r)
 {
     isolde_error err = {0};
     isolde_status s = isolde_result_write_text(r, devnull, NULL, &err);
     if (s) fuzz_fail("write_text: %s", err.msg);
     s = isolde_result_write_dir(r, dir, &err);
     if (s) fuzz_fail("write_dir: %s", err.msg);
+    s = isolde_result_write_html(r, devnull, &err);
+    if (s) fuzz_fail("write_html: %s", err.msg);
 }
 
 static double now(void)
@@ -207,7 +209,7 @@ static void test(const uint8_t *data, size_t len)
         walk(r1);
         no_verdict_without_ops(h, r1);
         same_results(r1, r2, late);
-        write_text_and_dir(r1);
+        write_text_dir_html(r1);
     }
     isolde_result_free(r1);
     isolde_result_free(r2);

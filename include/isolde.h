@@ -285,8 +285,15 @@ ISOLDE_API isolde_status isolde_result_write_text(isolde_result *r, FILE *out,
                                                   const isolde_report_opts *o, isolde_error *err);
 /* Elle's result map as one JSON object. */
 ISOLDE_API isolde_status isolde_result_write_json(isolde_result *r, FILE *out, isolde_error *err);
+/* One self-contained HTML page (no network): the verdict, every finding
+ * with its proof and picture, a timeline of the transactions; for a
+ * linearizability result, the ops per partition and where they fail. */
+ISOLDE_API isolde_status isolde_result_write_html(isolde_result *r, FILE *out, isolde_error *err);
 /* One text file per anomaly type in dir (made if missing), as Elle's
- * :directory does; a linearizability result writes linearizability.txt. */
+ * :directory does, and per cycle found its picture, <type>/<n>.dot (and
+ * .svg when built with Graphviz's libgvc); results.json (the JSON result)
+ * and index.html (the HTML page). A linearizability result writes
+ * linearizability.txt, results.json and index.html. */
 ISOLDE_API isolde_status isolde_result_write_dir(isolde_result *r, const char *dir,
                                                  isolde_error *err);
 ISOLDE_API void isolde_result_free(isolde_result *r);

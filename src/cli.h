@@ -89,6 +89,7 @@ typedef struct cli_check {
     isolde_read_opts read;     /* -f/--format */
     int json;                  /* --json: print the result as JSON */
     const char *dir;           /* -d/--directory: one text file per anomaly type */
+    const char *html;          /* --html FILE: the self-contained HTML report */
     /* The histories the command checks (one for run) and the one being
      * checked: with several, --json prints one object per line with its
      * "file", and -d DIR writes DIR/<file>/, never one over another. */

@@ -84,7 +84,11 @@ static const cli_opt check_opts[] = {
     {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log, jepsen-txt",
      0, 0, set_format, 0},
     {'d', "directory", CLI_STRING, C(dir), "DIR",
-     "write one text file per anomaly type into DIR (several files: into DIR/<file>/)", 0, 0, NULL, 0},
+     "write one text file per anomaly type, a picture (.dot, .svg) per cycle, results.json and index.html "
+     "into DIR (several files: into DIR/<file>/)", 0, 0, NULL, 0},
+    {0, "html", CLI_STRING, C(html), "FILE",
+     "write the report as one self-contained HTML page: verdict, proofs, cycle pictures, a timeline "
+     "(several files: FILE-<file>.html)", 0, 0, NULL, 0},
     {0, "json", CLI_FLAG, C(json), NULL,
      "print the result as JSON, Elle's keys (several files: one object per line, with \"file\")", 0, 0,
      NULL, 1},
@@ -278,6 +282,40 @@ static void dir_of(const cli_check *c, char *out, size_t size)
     else snprintf(out, size, "%s/%s", c->dir, name);
 }
 
+/* Where --html writes the file being checked: FILE, or with several files
+ * FILE (without .html) + "-<file>.html". */
+static void html_of(const cli_check *c, char *out, size_t size)
+{
+    if (c->n_files < 2) {
+        snprintf(out, size, "%s", c->html);
+        return;
+    }
+    char name[1024];
+    dir_name(c->files[c->at], name, sizeof name);
+    size_t n = strlen(c->html);
+    if (n > 5 && !strcmp(c->html + n - 5, ".html")) n -= 5;
+    snprintf(out, size, "%.*s-%s-%d.html", (int)n, c->html, name, c->at + 1);
+}
+
+static isolde_status write_html(const cli_check *c, isolde_result *r, isolde_error *err)
+{
+    char path[4096];
+    html_of(c, path, sizeof path);
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        snprintf(err->msg, sizeof err->msg, "--html %.400s: cannot write: %s", path, strerror(errno));
+        err->file[0] = 0;
+        return ISOLDE_ERR_IO;
+    }
+    isolde_status s = isolde_result_write_html(r, out, err);
+    if (fclose(out) && !s) {
+        snprintf(err->msg, sizeof err->msg, "--html %.400s: cannot write: %s", path, strerror(errno));
+        err->file[0] = 0;
+        s = ISOLDE_ERR_IO;
+    }
+    return s;
+}
+
 int cli_check_failed(const cli_check *c, const isolde_error *err)
 {
     cli_print_error(err);
@@ -308,6 +346,7 @@ int cli_check_history(cli_check *c, const isolde_history *h)
                               : isolde_result_write_text(r, stdout, &c->report, &err);
     char dir[4096];
     if (!s && c->dir) dir_of(c, dir, sizeof dir), s = isolde_result_write_dir(r, dir, &err);
+    if (!s && c->html) s = write_html(c, r, &err);
     isolde_validity v = isolde_result_validity(r);
     isolde_result_free(r);
     fflush(stdout);

@@ -137,7 +137,7 @@ void isolde_report_opts_init(isolde_report_opts *o)
     o->max_examples = 3;
 }
 
-enum { WRITE_TEXT, WRITE_JSON, WRITE_DIR };
+enum { WRITE_TEXT, WRITE_JSON, WRITE_HTML, WRITE_DIR };
 
 struct write_call {
     isolde_result *r;
@@ -167,6 +167,7 @@ static int write_report(void *arg, isolde_error *err)
     if (report_opts(c->user, &o, err)) return -1;
     int rc = c->what == WRITE_TEXT ? c->r->kind->text(c->r, c->out, &o)
            : c->what == WRITE_JSON ? c->r->kind->json(c->r, c->out)
+           : c->what == WRITE_HTML ? c->r->kind->html(c->r, c->out)
            : c->r->kind->dir(c->r, c->dir, err);
     if (rc && c->what != WRITE_DIR)
         return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot write the report");
@@ -183,6 +184,12 @@ isolde_status isolde_result_write_text(isolde_result *r, FILE *out, const isolde
 isolde_status isolde_result_write_json(isolde_result *r, FILE *out, isolde_error *err)
 {
     struct write_call c = {r, WRITE_JSON, out, NULL, NULL};
+    return iso_call(write_report, &c, err);
+}
+
+isolde_status isolde_result_write_html(isolde_result *r, FILE *out, isolde_error *err)
+{
+    struct write_call c = {r, WRITE_HTML, out, NULL, NULL};
     return iso_call(write_report, &c, err);
 }
 

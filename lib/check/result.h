@@ -22,6 +22,8 @@ typedef struct iso_result_kind {
     int (*text)(isolde_result *r, FILE *out, const isolde_report_opts *o);
     int (*json)(isolde_result *r, FILE *out);
     int (*dir)(isolde_result *r, const char *dir, isolde_error *err);
+    /* the self-contained HTML page (report/html.h) */
+    int (*html)(isolde_result *r, FILE *out);
     void (*free)(void *payload);
 } iso_result_kind;
 

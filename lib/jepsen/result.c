@@ -10,6 +10,7 @@
  * borrowed and outlives the result.
  */
 #include "jepsen/jepsen.h"
+#include "report/html.h"
 #include "report/report.h"
 
 #include <stdlib.h>
@@ -122,7 +123,21 @@ static int jp_dir(isolde_result *res, const char *dir, isolde_error *err)
     return iso_report_write_file(dir, name, write_all, res, err);
 }
 
-static const iso_result_kind jp_kind = {"jepsen", jp_text, jp_json, jp_dir, jp_free};
+/* The page: the verdict and the text report with every proof (Jepsen's
+ * checkers have no picture or timeline of their own yet). */
+static int jp_html(isolde_result *res, FILE *out)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&text, &n);
+    if (!mem) return -1;
+    write_all(mem, res);
+    int rc = fclose(mem) == 0 ? iso_report_html_plain(res, out, "jepsen", text) : -1;
+    free(text);
+    return rc;
+}
+
+static const iso_result_kind jp_kind = {"jepsen", jp_text, jp_json, jp_dir, jp_html, jp_free};
 
 isolde_result *jp_finish(jp_result *r)
 {

@@ -267,6 +267,7 @@ void lin_check_input(const struct lin_input *in, const isolde_history *h,
 int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o);
 int lin_write_json(isolde_result *r, FILE *out);
 int lin_write_dir(isolde_result *r, const char *dir, isolde_error *err);
+int lin_write_html(isolde_result *r, FILE *out);
 void lin_report_free(void *payload);
 /* Render the witness of a failed search (lin_report.c). */
 void lin_witness_build(struct lin_witness *w, const struct lin_search *s,

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include "linear/lin.h"
+#include "report/html.h"
 #include "report/report.h"
 
 static const char *verdict_text(isolde_validity v)
@@ -112,20 +113,26 @@ static void text_unknown(iso_buf *b, const struct lin_report *l)
         iso_buf_printf(b, "%s\n", l->reason ? l->reason : "");
 }
 
-int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
+/* The text report into b. */
+static void text_report(isolde_result *r, const isolde_report_opts *o, iso_buf *b)
 {
     const struct lin_report *l = r->payload;
-    iso_buf b = {0};
     size_t max = o && o->max_examples > 0 ? (size_t)o->max_examples : 3;
-    iso_buf_printf(&b, "%s: %s\n", l->model, verdict_text(l->validity));
-    iso_buf_printf(&b, "%zu ops in %zu partition%s (%zu segments), checked in %.3f s\n",
+    iso_buf_printf(b, "%s: %s\n", l->model, verdict_text(l->validity));
+    iso_buf_printf(b, "%zu ops in %zu partition%s (%zu segments), checked in %.3f s\n",
                    l->n_ops, l->n_parts, l->n_parts == 1 ? "" : "s", l->n_segments, l->seconds);
     if (l->n_invalid)
-        iso_buf_printf(&b, "%zu partition%s not linearizable\n", l->n_invalid,
+        iso_buf_printf(b, "%zu partition%s not linearizable\n", l->n_invalid,
                        l->n_invalid == 1 ? "" : "s");
-    if (l->n_unknown) text_unknown(&b, l);
-    for (size_t i = 0; i < l->n_w && i < max; i++) text_witness(&b, &l->w[i], l->naming);
-    if (l->n_w > max) iso_buf_printf(&b, "\n(%zu more not shown)\n", l->n_w - max);
+    if (l->n_unknown) text_unknown(b, l);
+    for (size_t i = 0; i < l->n_w && i < max; i++) text_witness(b, &l->w[i], l->naming);
+    if (l->n_w > max) iso_buf_printf(b, "\n(%zu more not shown)\n", l->n_w - max);
+}
+
+int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
+{
+    iso_buf b = {0};
+    text_report(r, o, &b);
     int rc = fwrite(b.p, 1, b.n, out) == b.n ? 0 : -1;
     iso_buf_free(&b);
     return rc;
@@ -201,27 +208,34 @@ static void json_witness(iso_buf *b, const struct lin_witness *w)
     iso_buf_puts(b, "}");
 }
 
-int lin_write_json(isolde_result *r, FILE *out)
+/* The JSON report into b (no newline after it). */
+static void json_report(isolde_result *r, iso_buf *b)
 {
     const struct lin_report *l = r->payload;
-    iso_buf b = {0};
     const char *valid = l->validity == ISOLDE_VALID ? "true"
                       : l->validity == ISOLDE_INVALID ? "false" : "\"unknown\"";
-    iso_buf_printf(&b, "{\"valid?\":%s,\"model\":\"%s\"", valid, l->model);
-    iso_buf_puts(&b, l->n_invalid ? ",\"anomaly-types\":[\"nonlinearizable\"]"
+    iso_buf_printf(b, "{\"valid?\":%s,\"model\":\"%s\"", valid, l->model);
+    iso_buf_puts(b, l->n_invalid ? ",\"anomaly-types\":[\"nonlinearizable\"]"
                                   : ",\"anomaly-types\":[]");
-    iso_buf_printf(&b, ",\"op-count\":%zu,\"partitions\":%zu,\"segments\":%zu", l->n_ops,
+    iso_buf_printf(b, ",\"op-count\":%zu,\"partitions\":%zu,\"segments\":%zu", l->n_ops,
                    l->n_parts, l->n_segments);
-    iso_buf_printf(&b, ",\"nonlinearizable-partitions\":%zu,\"unknown-partitions\":%zu",
+    iso_buf_printf(b, ",\"nonlinearizable-partitions\":%zu,\"unknown-partitions\":%zu",
                    l->n_invalid, l->n_unknown);
-    json_int_or_null(&b, "timeout-ms", l->timeout_ms ? l->timeout_ms : -1);
-    if (l->reason) iso_buf_printf(&b, ",\"unknown-reason\":\"%s\"", l->reason);
-    iso_buf_puts(&b, ",\"nonlinearizable\":[");
+    json_int_or_null(b, "timeout-ms", l->timeout_ms ? l->timeout_ms : -1);
+    if (l->reason) iso_buf_printf(b, ",\"unknown-reason\":\"%s\"", l->reason);
+    iso_buf_puts(b, ",\"nonlinearizable\":[");
     for (size_t i = 0; i < l->n_w; i++) {
-        if (i) iso_buf_puts(&b, ",");
-        json_witness(&b, &l->w[i]);
+        if (i) iso_buf_puts(b, ",");
+        json_witness(b, &l->w[i]);
     }
-    iso_buf_puts(&b, "]}\n");
+    iso_buf_puts(b, "]}");
+}
+
+int lin_write_json(isolde_result *r, FILE *out)
+{
+    iso_buf b = {0};
+    json_report(r, &b);
+    iso_buf_puts(&b, "\n");
     int rc = fwrite(b.p, 1, b.n, out) == b.n ? 0 : -1;
     iso_buf_free(&b);
     return rc;
@@ -233,5 +247,20 @@ static int write_lin(FILE *out, void *r) { return lin_write_text(r, out, NULL); 
 int lin_write_dir(isolde_result *r, const char *dir, isolde_error *err)
 {
     if (iso_report_mkdir(dir, err)) return -1;
-    return iso_report_write_file(dir, "linearizability.txt", write_lin, r, err);
+    if (iso_report_write_file(dir, "linearizability.txt", write_lin, r, err)) return -1;
+    return iso_report_dir_common(r, dir, err);
+}
+
+/* The HTML page: the common fields, the text report, and the JSON report
+ * as "lin", which the viewer draws per partition. */
+int lin_write_html(isolde_result *r, FILE *out)
+{
+    iso_buf text = {0};
+    text_report(r, NULL, &text);
+    iso_html h;
+    iso_html_open(&h, out, r, "linearizability", iso_buf_cstr(&text));
+    iso_buf_free(&text);
+    iso_buf_puts(&h.b, ",\"lin\":");
+    json_report(r, &h.b);
+    return iso_html_close(&h);
 }

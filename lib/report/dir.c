@@ -1,10 +1,15 @@
 /*
  * report/dir.c -- a transactional result as one text file per anomaly
- * type, DIR/<type>.txt, as Elle's :directory does; and making the
- * directory and writing its files, for every kind's directory writer: a
- * file is closed whatever happens, running out of memory included.
+ * type, DIR/<type>.txt, as Elle's :directory does, and one picture per
+ * cycle or component found, DIR/<type>/<n>.dot (and .svg with libgvc);
+ * the files every kind's directory holds (results.json, index.html); and
+ * making the directory and writing its files, for every kind's directory
+ * writer: a file is closed whatever happens, running out of memory
+ * included.
  */
 #include "report/report.h"
+#include "report/html.h"
+#include "report/picture.h"
 #include "report/proof.h"
 
 #include <errno.h>
@@ -65,6 +70,54 @@ static int write_type(FILE *out, void *arg)
     return ferror(out) ? -1 : 0;
 }
 
+static int write_buf(FILE *out, void *arg)
+{
+    const iso_buf *b = arg;
+    return fwrite(b->p, 1, b->n, out) == b->n ? 0 : -1;
+}
+
+/* Finding i of type k's picture as DIR/<type>/<i>.dot and .svg (the SVG
+ * of the first SVG_MAX of a type only: a layout costs up to seconds). */
+enum { SVG_MAX = 100, SVG_MAX_V = ISO_PIC_MAX_V };
+static int write_picture(const shown *s, size_t i, const char *tdir, iso_buf *dot, iso_buf *svg,
+                         isolde_error *err)
+{
+    iso_picture p;
+    if (!iso_picture_of(&s->t->pc, &s->t->findings.f[s->first + i], &p)) return 0;
+    char title[300], name[64];
+    snprintf(title, sizeof title, "%s #%zu", s->type, i);
+    dot->n = svg->n = 0;
+    iso_picture_dot(&s->t->pc, &p, title, dot);
+    int draw = i < SVG_MAX && p.n <= SVG_MAX_V;
+    iso_picture_free(&p);
+    snprintf(name, sizeof name, "%zu.dot", i);
+    if (iso_report_mkdir(tdir, err) || iso_report_write_file(tdir, name, write_buf, dot, err)) return -1;
+    if (!draw || iso_dot_svg(iso_buf_cstr(dot), svg)) return 0;
+    snprintf(name, sizeof name, "%zu.svg", i);
+    return iso_report_write_file(tdir, name, write_buf, svg, err);
+}
+
+static int write_pictures(const shown *s, const char *dir, isolde_error *err)
+{
+    char tdir[4096];
+    snprintf(tdir, sizeof tdir, "%s/%s", dir, s->type);
+    iso_buf dot = {0}, svg = {0};
+    int rc = 0;
+    for (size_t i = 0; i < s->n && !rc; i++) rc = write_picture(s, i, tdir, &dot, &svg, err);
+    iso_buf_free(&dot);
+    iso_buf_free(&svg);
+    return rc;
+}
+
+static int write_json(FILE *out, void *r) { return ((isolde_result *)r)->kind->json(r, out); }
+static int write_html(FILE *out, void *r) { return ((isolde_result *)r)->kind->html(r, out); }
+
+int iso_report_dir_common(isolde_result *r, const char *dir, isolde_error *err)
+{
+    if (iso_report_write_file(dir, "results.json", write_json, r, err)) return -1;
+    return iso_report_write_file(dir, "index.html", write_html, r, err);
+}
+
 int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err)
 {
     const iso_txn_result *t = r->payload;
@@ -73,7 +126,7 @@ int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err)
         char name[256];
         snprintf(name, sizeof name, "%s.txt", r->types[k]);
         shown s = {NULL, r->types[k], t, f, r->type_counts[k]};
-        if (iso_report_write_file(dir, name, write_type, &s, err)) return -1;
+        if (iso_report_write_file(dir, name, write_type, &s, err) || write_pictures(&s, dir, err)) return -1;
     }
-    return 0;
+    return iso_report_dir_common(r, dir, err);
 }

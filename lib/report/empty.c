@@ -6,6 +6,7 @@
  * checked. Transactional models keep Elle's shape for it (the
  * empty-transaction-graph anomaly), linearizability models their own.
  */
+#include "report/html.h"
 #include "report/report.h"
 
 #include <errno.h>
@@ -50,8 +51,10 @@ static int empty_dir(isolde_result *r, const char *dir, isolde_error *err)
 {
     const struct empty *e = r->payload;
     if (iso_report_mkdir(dir, err)) return -1;
-    return iso_report_write_file(dir, e->model ? "linearizability.txt" : "empty-transaction-graph.txt",
-                                 write_empty, r, err);
+    if (iso_report_write_file(dir, e->model ? "linearizability.txt" : "empty-transaction-graph.txt",
+                              write_empty, r, err))
+        return -1;
+    return iso_report_dir_common(r, dir, err);
 }
 
 static void empty_free(void *payload)
@@ -63,7 +66,13 @@ static void empty_free(void *payload)
     iso_free(e);
 }
 
-static const iso_result_kind empty_kind = {"empty", empty_text, empty_json, empty_dir, empty_free};
+static int empty_html(isolde_result *r, FILE *out)
+{
+    const struct empty *e = r->payload;
+    return iso_report_html_plain(r, out, "empty", e->why);
+}
+
+static const iso_result_kind empty_kind = {"empty", empty_text, empty_json, empty_dir, empty_html, empty_free};
 
 isolde_result *iso_report_empty(const char *lin_model, const char *why)
 {

@@ -44,6 +44,13 @@ static void explain_order(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int b
     iso_buf_puts(json, "}");
 }
 
+void iso_explain_edge(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, const char *ta,
+                      const char *tb, iso_buf *text, iso_buf *json)
+{
+    if (bit & ISO_EDGE_DATA) pc->wl->explain(pc, a, b, bit, ta, tb, text, json);
+    else explain_order(pc, a, b, bit, ta, tb, text, json);
+}
+
 void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *text, iso_buf *json)
 {
     iso_buf why = {0};
@@ -68,8 +75,7 @@ void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *tex
         snprintf(tb, sizeof tb, "T%u", (i + 1) % c->len + 1);
         if (i) iso_buf_puts(json, ",");
         why.n = 0;
-        if (c->e[i] & ISO_EDGE_DATA) pc->wl->explain(pc, a, b, c->e[i], ta, tb, &why, json);
-        else explain_order(pc, a, b, c->e[i], ta, tb, &why, json);
+        iso_explain_edge(pc, a, b, c->e[i], ta, tb, &why, json);
         int last = i + 1 == c->len;
         iso_buf_printf(text, "  - %s%s < %s, because %s%s\n", last ? "However, " : "", ta, tb,
                        iso_buf_cstr(&why), last ? ": a contradiction!" : ".");

@@ -15,6 +15,11 @@
  * first); reads pc only, so several threads may prove cycles at once. */
 void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *text, iso_buf *json);
 
+/* Why a -bit-> b holds (bit: one edge bit), in the proof's words (ta, tb
+ * the names of a and b) and as Elle's JSON step, appended to text and json. */
+void iso_explain_edge(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, const char *ta,
+                      const char *tb, iso_buf *text, iso_buf *json);
+
 /* What a writer does with finding i of a run it shows: its text and JSON,
  * valid during the call only. */
 typedef void (*iso_show_fn)(void *arg, size_t i, const char *text, const char *json);

@@ -41,6 +41,14 @@ int iso_report_mkdir(const char *dir, isolde_error *err);
 int iso_report_write_file(const char *dir, const char *name, int (*write)(FILE *out, void *arg), void *arg,
                           isolde_error *err);
 
+/* text.c: how many ops were checked: the client ops, in their
+ * transactions, and the others (nemesis, no :process) left out. */
+void iso_report_summary(const iso_txn_result *t, iso_buf *out);
+
+/* dir.c: DIR/results.json (the kind's JSON) and DIR/index.html (its HTML
+ * page), which every kind's directory holds. */
+int iso_report_dir_common(isolde_result *r, const char *dir, isolde_error *err);
+
 /* "true", "false" or "unknown". */
 const char *iso_report_validity(isolde_validity v);
 

@@ -5,6 +5,7 @@
  * to max_examples proofs per type.
  */
 #include "report/report.h"
+#include "report/html.h"
 #include "report/proof.h"
 
 #include <string.h>
@@ -29,17 +30,22 @@ static void names_line(FILE *out, const char *label, const char **names, size_t 
     fputc('\n', out);
 }
 
-/* How many ops were checked: the client ops, in their transactions, and
- * the others (nemesis, no :process) that were read and left out. */
-static void summary_line(FILE *out, const iso_txn_result *t)
+void iso_report_summary(const iso_txn_result *t, iso_buf *out)
 {
     const isolde_history *h = t->pc.h;
     size_t client = 0;
     for (size_t i = 0; i < h->n_ops; i++) client += iso_op_is_client(&h->ops[i]);
-    fprintf(out, "checked: %zu client op%s, in %zu transaction%s", client, client == 1 ? "" : "s",
-            t->pc.txns.n, t->pc.txns.n == 1 ? "" : "s");
-    if (client < h->n_ops) fprintf(out, " (%zu other ops left out)", h->n_ops - client);
-    fputc('\n', out);
+    iso_buf_printf(out, "checked: %zu client op%s, in %zu transaction%s", client, client == 1 ? "" : "s",
+                   t->pc.txns.n, t->pc.txns.n == 1 ? "" : "s");
+    if (client < h->n_ops) iso_buf_printf(out, " (%zu other ops left out)", h->n_ops - client);
+}
+
+static void summary_line(FILE *out, const iso_txn_result *t)
+{
+    iso_buf b = {0};
+    iso_report_summary(t, &b);
+    fprintf(out, "%s\n", iso_buf_cstr(&b));
+    iso_buf_free(&b);
 }
 
 typedef struct shown {
@@ -85,4 +91,4 @@ static void txn_free(void *payload)
 }
 
 const iso_result_kind iso_report_txn_kind = {"transactional", iso_report_text, iso_report_json,
-                                             iso_report_dir, txn_free};
+                                             iso_report_dir, iso_report_html, txn_free};

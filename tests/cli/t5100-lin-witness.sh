@@ -80,13 +80,13 @@ expect_out 'mutex: NOT linearizable'
 test -f "$tmp/bad/linearizability.txt"
 grep -q 'mutex: NOT linearizable' "$tmp/bad/linearizability.txt"
 grep -q '1. process 0 :acquire  (invoked line 1, ok line 2)' "$tmp/bad/linearizability.txt"
-test "$(ls "$tmp/bad")" = linearizability.txt
+test "$(ls "$tmp/bad" | tr "\n" " ")" = "index.html linearizability.txt results.json "
 T
 
 test_case "-d DIR on a linearizable result writes the verdict to DIR/linearizability.txt" <<'T'
 expect_status 0 "$isolde" check -m mutex -d "$tmp/good" "$tmp/good.edn"
 grep -q 'mutex: linearizable' "$tmp/good/linearizability.txt"
-test "$(ls "$tmp/good")" = linearizability.txt
+test "$(ls "$tmp/good" | tr "\n" " ")" = "index.html linearizability.txt results.json "
 T
 
 test_case "-d DIR with --json on a lin result: JSON on stdout, the text in DIR" <<'T'

@@ -28,6 +28,7 @@ the same time):
   history.jsonl                   examples/valid.jsonl
   history.json                    examples/g1c.json
   out/                            $TMP/outN/ (N: the line's number)
+  NAME.html (a word)              $TMP/NAME-N.html
   test.db                         $TMP/dbN.db
 
 ($TMP is left for the shell to expand.) A README line with a placeholder
@@ -84,6 +85,7 @@ def substitute(cmd, n):
             continue
         cmd = re.sub(r"(?<![\w./-])" + re.escape(placeholder) + r"(?![\w.-])", file, cmd)
     cmd = re.sub(r"(?<![\w./-])out/(?![\w.-])", "$TMP/out%d/" % n, cmd)
+    cmd = re.sub(r"(?<![\w./-])(\w+)\.html(?![\w.-])", r"$TMP/\1-%d.html" % n, cmd)
     return re.sub(r"(?<![\w./-])test\.db(?![\w.-])", "$TMP/db%d.db" % n, cmd)
 
 

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The HTML reports in a real browser (issue 14): Debian's chromium driven by
+# npm's playwright-core (tests/browser/, `make browser-deps` installs both;
+# no browser is ever downloaded). A G2-item report: clicking the anomaly
+# highlights its two transactions on the timeline; hostile keys execute
+# nothing in the page, in -d's index.html or in its SVG; the
+# linearizability view names the op that cannot follow; a run's report has
+# its statistics (failures by reason among them); the playground
+# (web/index.html, the checker in WebAssembly) finds what every sample
+# holds; a 1M-transaction report opens within 10 s. Screenshots:
+# BUILD/test-output/browser/.
+# Skipped when chromium or playwright-core is missing, failed under CI=true.
+. tests/clilib.sh "$@"
+
+shots=$build/test-output/browser
+chromium=${CHROMIUM:-/usr/bin/chromium}
+d=tests/data/html
+gen=$build/bench/gen_history
+
+missing=
+command -v node >/dev/null || missing="node"
+[ -x "$chromium" ] || missing="$missing $chromium"
+[ -d tests/browser/node_modules/playwright-core ] || missing="$missing tests/browser/node_modules/playwright-core"
+if [ -n "$missing" ]; then
+    if [ "${CI:-}" = true ]; then
+        test_case "CI=true has chromium and playwright-core (make browser-deps)" "echo 'missing:$missing'; false"
+    else
+        test_skip "the reports in chromium" "missing:$missing (make browser-deps installs them)"
+    fi
+    finish
+fi
+rm -rf "$shots"; mkdir -p "$shots"
+
+"$isolde" check --html "$tmp/g2.html" examples/g2-item.edn >/dev/null || true
+"$isolde" check -d "$tmp/h" --html "$tmp/hostile.html" "$d/hostile.edn" >/dev/null || true
+"$isolde" check -m cas-register --html "$tmp/lin.html" "$d/cas-bad.edn" >/dev/null || true
+"$isolde" check --html "$tmp/nemesis.html" "$d/nemesis.edn" >/dev/null || true
+"$isolde" run sim -n 300 -i serializable -o "$tmp/run.jsonl" --html "$tmp/run.html" >/dev/null || true
+# (mktemp's directory has no space: the cases are one word each)
+cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html lin=$tmp/lin.html run=$tmp/run.html nemesis=$tmp/nemesis.html"
+[ -f "$tmp/h/G2-item/0.svg" ] && cases="$cases hostile_svg=$tmp/h/G2-item/0.svg"
+# The playground needs the checker in WebAssembly: made (or brought up to
+# date) here when emscripten is installed (make playground, about a minute
+# the first time), else that case is skipped (failed under CI=true).
+if command -v emcc >/dev/null; then
+    make --no-print-directory BUILD="$build" playground >"$tmp/playground.log" 2>&1 || cat "$tmp/playground.log"
+fi
+if [ -f web/isolde-wasm.js ]; then
+    cases="$cases playground=web/index.html"
+elif [ "${CI:-}" = true ]; then
+    test_case "CI=true has emscripten for the playground (make playground)" "echo 'no web/isolde-wasm.js'; false"
+else
+    test_skip "the playground in chromium" "no web/isolde-wasm.js and no emcc (apt-get install emscripten)"
+fi
+if [ -x "$gen" ]; then
+    "$gen" -n 1000000 -p 16 >"$tmp/h1m.jsonl"
+    "$isolde" check --html "$tmp/h1m.html" "$tmp/h1m.jsonl" >/dev/null
+    cases="$cases large=$tmp/h1m.html"
+fi
+
+test_case "the reports in chromium: highlight, hostile keys, linearizability, playground, 1M transactions" <<'T'
+CHROMIUM="$chromium" node tests/browser/report.test.js "$shots" $cases >"$shots/results.txt" 2>&1 || { cat "$shots/results.txt"; false; }
+T
+[ -f "$tmp/h/G2-item/0.svg" ] && cp "$tmp/h/G2-item/0.svg" "$shots/hostile-cycle.svg"
+"$isolde" check -d "$shots/g2-dir" examples/g2-item.edn >/dev/null || true
+
+finish
