@@ -44,19 +44,29 @@ static pid_t server_pid(const isolde_run_opts *o)
     return pid > 0 ? (pid_t)pid : 0;
 }
 
-/* The parent of pid, from /proc/PID/stat ("pid (comm) state ppid ..."). */
-static pid_t parent_of(pid_t pid)
+/* pid's state letter and parent, from /proc/PID/stat ("pid (comm) state
+ * ppid ..."); -1 when there is no such process. */
+static int proc_stat(pid_t pid, char *state, pid_t *ppid)
 {
     char path[64], line[512];
     snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
     FILE *f = fopen(path, "r");
-    if (!f) return 0;
+    if (!f) return -1;
     size_t n = fread(line, 1, sizeof line - 1, f);
     fclose(f);
     line[n] = '\0';
     char *close = strrchr(line, ')');
-    long ppid = 0;
-    return close && sscanf(close + 1, " %*c %ld", &ppid) == 1 ? (pid_t)ppid : 0;
+    long pp = 0;
+    if (!close || sscanf(close + 1, " %c %ld", state, &pp) != 2) return -1;
+    *ppid = (pid_t)pp;
+    return 0;
+}
+
+static pid_t parent_of(pid_t pid)
+{
+    char state;
+    pid_t ppid;
+    return proc_stat(pid, &state, &ppid) == 0 ? ppid : 0;
 }
 
 static int in(const pid_t *set, size_t n, pid_t p)
@@ -100,15 +110,9 @@ static void put_pids(iso_buf *value, const pid_t *pids, size_t n)
 /* Whether pid is gone: no such process, or a zombie. */
 static int gone(pid_t pid)
 {
-    char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return 1;
-    size_t n = fread(line, 1, sizeof line - 1, f);
-    fclose(f);
-    line[n] = '\0';
-    char *close = strrchr(line, ')');
-    return close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X');
+    char state;
+    pid_t ppid;
+    return proc_stat(pid, &state, &ppid) < 0 || state == 'Z' || state == 'X';
 }
 
 /* After SIGKILL: until every one is gone (at most 10 s), so that a

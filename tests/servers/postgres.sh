@@ -20,7 +20,9 @@ as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 
 free_port() {
     while :; do
-        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000 ))
+        # below the ephemeral range (32768-60999): an outgoing connection
+        # never takes a port a killed server comes back to
+        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 12000 ))
         ss -ltn 2>/dev/null | grep -q ":$p " || { echo $p; return; }
     done
 }
