@@ -51,7 +51,8 @@ static int set_workload(void *at, const char *v)
 {
     isolde_workload *w = at;
     if (isolde_workload_parse(v, w) == ISOLDE_OK &&
-        (*w == ISOLDE_WORKLOAD_LIST_APPEND || *w == ISOLDE_WORKLOAD_RW_REGISTER))
+        (*w == ISOLDE_WORKLOAD_LIST_APPEND || *w == ISOLDE_WORKLOAD_RW_REGISTER ||
+         *w == ISOLDE_WORKLOAD_REGISTER || *w == ISOLDE_WORKLOAD_CAS_REGISTER || *w == ISOLDE_WORKLOAD_KV))
         return 0;
     fprintf(stderr, "isolde run: unknown workload '%s'\n", v);
     return -1;
@@ -75,7 +76,7 @@ static int add_url(void *at, const char *v)
 
 #define R(f) offsetof(struct run_cli, f)
 static const cli_opt run_opts[] = {
-    {'m', "workload", CLI_CALL, R(o.workload), "W", "list-append (default) or rw-register", 0, 0,
+    {'m', "workload", CLI_CALL, R(o.workload), "W", "list-append (default), rw-register; register, cas-register, kv (single ops)", 0, 0,
      set_workload, 0},
     {'n', "txns", CLI_LONG, R(txns), "N", "transactions before the final reads (2000)", 0, 4e18,
      NULL, 0},

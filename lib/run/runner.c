@@ -189,7 +189,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
              (c->final ? sh->gen->final(&sh->g, &c->t) : sh->gen->next(&sh->g, &c->t));
     if (!go) return NULL;
     c->at = c->n_ep > 1 && !has_writes(&c->t);
-    p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process);
+    p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process, txn_f(&c->t));
     char *end = txn_json_invoke(p, &c->t, c->null_at);
     c->cur = i;
     c->inv_off = (size_t)(p - c->buf[i].p);
@@ -258,7 +258,7 @@ static int complete(struct client *c, int outcome)
     struct time_text tm;
     pthread_mutex_lock(&sh->lock);
     tm.n = rec_time(tm.s, now_locked(sh)); /* one clock read for both ops */
-    char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
+    char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process, txn_f(&c->t));
     end = close_line(end, &tm, &c->ep[c->at].node, &c->err_tail);
     run_txn_count(&sh->st, outcome, &c->t);
     if (outcome == RUN_INFO && !sh->first_info[0])
@@ -636,8 +636,14 @@ static int run(void *arg, isolde_error *err)
     if (run_opts(c->user, &o, err)) return -1;
     const run_driver *drv = run_driver_find(o.backend);
     if (!drv) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'", o.backend ? o.backend : "");
-    if (!gen_ops_for(o.workload))
+    const gen_ops *g = gen_ops_for(o.workload);
+    if (!g)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no generator makes %s histories",
+                        isolde_workload_name(o.workload));
+    if (g->single != drv->single)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs %s, not %s", drv->pub.name,
+                        drv->single ? "single ops (register, cas-register, kv)"
+                                    : "transactions (list-append, rw-register)",
                         isolde_workload_name(o.workload));
     if (drv->pub.url_help && !o.n_urls)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s needs --url (%s)", drv->pub.name, drv->pub.url_help);

@@ -7,7 +7,8 @@
 
 static gen_params params(int la)
 {
-    return (gen_params){la, 5000, 8, 5, 6, 0.5, 0, 42};
+    return (gen_params){la, 5000, 8, 5, 6, 0.5, 0, 42,
+                        la ? ISOLDE_WORKLOAD_LIST_APPEND : ISOLDE_WORKLOAD_RW_REGISTER};
 }
 
 static void test_unique_values_and_retirement(void **state)
