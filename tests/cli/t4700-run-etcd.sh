@@ -1,0 +1,98 @@
+#!/bin/sh
+# `isolde run etcd` against a real three-member etcd 3.4 cluster
+# (tests/servers/etcd.sh; ISOLDE_ETCD_URLS and ISOLDE_ETCD_DIR say where):
+# etcd's documented answers in both directions -- linearizable reads check
+# linearizable (register, cas-register, kv), also while a member is killed
+# and restarted, while the leader is paused (SIGSTOP) and while a member is
+# cut off from its peers; serializable reads from the member cut off are
+# stale, caught as not linearizable with a witness. The faults come from
+# this script, during a run that SIGINT ends (the history so far is
+# checked): each run lasts a few seconds.
+. tests/clilib.sh "$@"
+if ! "$isolde" run --help | grep -q '^etcd:'; then
+    [ "${CI:-}" = true ] && test_case "built with libcurl" "false"
+    test_skip "etcd runs" "built without libcurl"
+    finish
+fi
+need_server ISOLDE_ETCD_URLS "etcd runs"
+urls=$(echo "$ISOLDE_ETCD_URLS" | tr ',' '\n' | sed 's/^/--url /' | tr '\n' ' ')
+cluster() { sh tests/servers/etcd.sh "$@" "$ISOLDE_ETCD_DIR"; }
+member() { sh tests/servers/etcd.sh "$1" "$ISOLDE_ETCD_DIR" "$2"; }
+export urls
+
+# faulted FAULT ARGS...: `isolde run etcd` with ARGS for as long as the
+# function FAULT takes (it breaks the cluster, then heals it), and half a
+# second more; then SIGINT ends it, and its status is the check's.
+faulted() {
+    _fault=$1
+    shift
+    # shellcheck disable=SC2086
+    "$isolde" run etcd $urls -n 100000000 -p 6 --timeout 1000 "$@" &
+    _pid=$!
+    sleep 0.3
+    "$_fault"
+    sleep 0.5
+    kill -INT "$_pid"
+    _rc=0
+    wait "$_pid" || _rc=$?
+    cluster healthy
+    return "$_rc"
+}
+kill_restart() { member kill e2; sleep 1; member restart e2; }
+pause_leader() {
+    _l=$(cluster leader)
+    kill -STOP "$(cat "$ISOLDE_ETCD_DIR/$_l.pid")"
+    sleep 1.5
+    kill -CONT "$(cat "$ISOLDE_ETCD_DIR/$_l.pid")"
+}
+isolate_e3() { member isolate e3; sleep 2; cluster heal; }
+
+test_case "linearizable reads: cas-register, register and kv check linearizable" <<'T'
+expect_status 0 "$isolde" run etcd $urls -m cas-register -n 1000 -p 6 -o "$tmp/cas.jsonl"
+expect_out 'cas-register: linearizable'
+expect_out 'not ok: cas-mismatch'
+grep -q '"f":"cas","value":\[[0-4],[0-4]\]' "$tmp/cas.jsonl"
+expect_status 0 "$isolde" run etcd $urls -m register -n 500 -p 6 -o "$tmp/reg.jsonl"
+expect_out 'register: linearizable'
+expect_status 0 "$isolde" run etcd $urls -m kv --keys 4 -n 1000 -p 6 -o "$tmp/kv.jsonl"
+expect_out 'kv: linearizable'
+grep -q '"type":"ok","process":[0-9]*,"f":"read","value":\[[0-3],[0-4]\]' "$tmp/kv.jsonl"
+T
+
+test_case "a member killed and restarted: still linearizable; writes cut off are info, refused ones fail" <<'T'
+expect_status 0 faulted kill_restart -m cas-register -o "$tmp/kill.jsonl"
+expect_out 'cas-register: linearizable'
+grep -q '"error":\["connection"' "$tmp/kill.jsonl"
+T
+
+test_case "the leader paused (SIGSTOP): still linearizable; its clients time out" <<'T'
+expect_status 0 faulted pause_leader -m cas-register -o "$tmp/pause.jsonl"
+expect_out 'cas-register: linearizable'
+grep -q '"type":"info".*"error":\["timeout"' "$tmp/pause.jsonl"
+T
+
+test_case "a member cut off from its peers: linearizable reads stay linearizable" <<'T'
+expect_status 0 faulted isolate_e3 -m cas-register -o "$tmp/cut-lin.jsonl"
+expect_out 'cas-register: linearizable'
+T
+
+test_case "serializable reads from a member cut off are stale: not linearizable, with a witness" <<'T'
+expect_status 1 faulted isolate_e3 -m register --read-consistency serializable -o "$tmp/cut-ser.jsonl"
+expect_out 'register: NOT linearizable'
+expect_out 'cannot read'
+expect_status 1 "$isolde" check -m register --json "$tmp/cut-ser.jsonl"
+expect_out '"valid?":false'
+T
+
+test_case "bad options are usage errors" <<'T'
+expect_status 3 "$isolde" run etcd $urls -m list-append -n 10 -o "$tmp/x.jsonl"
+expect_err 'etcd runs single ops'
+expect_status 3 "$isolde" run etcd $urls -m register --read-consistency sequential -n 10 -o "$tmp/x.jsonl"
+expect_err 'read-consistency takes one of linearizable, serializable'
+expect_status 3 "$isolde" run etcd --url 127.0.0.1:1 -m register -n 10 -o "$tmp/x.jsonl"
+expect_err 'takes a client URL'
+expect_status 3 "$isolde" run sqlite -m cas-register -n 10 -o "$tmp/x.jsonl"
+expect_err 'sqlite runs transactions'
+T
+
+finish
