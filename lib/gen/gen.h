@@ -68,8 +68,9 @@ typedef struct gen_ops {
 
 /* ops.c: single ops (the generator's rows for register, cas-register and
  * kv): reads (read_ratio), then writes and, for cas-register and kv, as
- * many cas of small values (five, as Jepsen's etcd test draws them); kv
- * spreads them over `keys` keys. Their final reads read each key once. */
+ * many cas of small values (five, as Jepsen's etcd test draws them;
+ * register's writes are unique); kv spreads them over `keys` keys. Their
+ * final reads read each key once. */
 void gen_ops_init(gen *g, const gen_params *p);
 int gen_ops_next(gen *g, run_txn *t);
 int gen_ops_final(gen *g, run_txn *t);

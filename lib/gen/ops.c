@@ -2,6 +2,8 @@
  * gen/ops.c -- single ops for the linearizability checker, as Jepsen's
  * etcd test makes them: a read (read_ratio of them), else a write of 0..4
  * or, for cas-register and kv, as often a cas [old new] of such values.
+ * register's writes are unique instead (the op's number), so that a read
+ * names the write it saw and how stale it is.
  * register and cas-register use one register (key 0); kv spreads the ops
  * uniformly over `keys` independent keys, each its own register. Every
  * op is one micro-op of a run_txn of shape REGISTER or KV; the final reads
@@ -49,7 +51,7 @@ int gen_ops_next(gen *g, run_txn *t)
     int f = ((r >> 1) & GEN_READ_MASK) < g->read_below ? RUN_R : cas ? RUN_CAS : RUN_W;
     run_mop *m = op_begin(g, t, f, key);
     if (f == RUN_R) return 1;
-    m->value = rng_below(&g->rng, N_VALUES);
+    m->value = g->p.workload == ISOLDE_WORKLOAD_REGISTER ? g->made : rng_below(&g->rng, N_VALUES);
     if (f == RUN_CAS) m->old = rng_below(&g->rng, N_VALUES);
     return 1;
 }

@@ -58,7 +58,7 @@ static const run_option options[] = {
     OPT("read-consistency", ISOLDE_OPTION_STRING, "C", "linearizable",
         "linearizable, or serializable (etcd's \"serializable\": true reads, served by one member, may be stale)",
         read_consistency, 0, 0, consistencies),
-    OPT("timeout", ISOLDE_OPTION_INT, "MS", "2000", "give up one request after MS (a write then ends info)",
+    OPT("request-timeout", ISOLDE_OPTION_INT, "MS", "2000", "give up one request after MS (a write then ends info)",
         timeout_ms, 10, 3600000, NULL),
     OPT("prefix", ISOLDE_OPTION_STRING, "P", "isolde/", "the registers are the keys P0, P1, ... (deleted first)",
         prefix, 0, 0, NULL),
