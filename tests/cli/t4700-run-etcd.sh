@@ -6,8 +6,8 @@
 # and restarted, while the leader is paused (SIGSTOP) and while a member is
 # cut off from its peers; serializable reads from the member cut off are
 # stale, caught as not linearizable with a witness. The faults come from
-# this script, during a run that SIGINT ends (the history so far is
-# checked): each run lasts a few seconds.
+# the runner's nemesis (kill, pause, and a command that cuts e3 off through
+# the cluster's peer proxy); each run lasts 3.5 seconds.
 . tests/clilib.sh "$@"
 if ! "$isolde" run --help | grep -q '^etcd:'; then
     [ "${CI:-}" = true ] && test_case "built with libcurl" "false"
@@ -18,35 +18,21 @@ need_server ISOLDE_ETCD_URLS "etcd runs"
 urls=$(echo "$ISOLDE_ETCD_URLS" | tr ',' '\n' | sed 's/^/--url /' | tr '\n' ' ')
 e3=$(echo "$ISOLDE_ETCD_URLS" | cut -d, -f3 | sed 's|^http://||')
 cluster() { sh tests/servers/etcd.sh "$@" "$ISOLDE_ETCD_DIR"; }
-member() { sh tests/servers/etcd.sh "$1" "$ISOLDE_ETCD_DIR" "$2"; }
 export urls e3
 
-# faulted FAULT ARGS...: `isolde run etcd` with ARGS for as long as the
-# function FAULT takes (it breaks the cluster, then heals it), and half a
-# second more; then SIGINT ends it, and its status is the check's.
+# faulted ARGS...: `isolde run etcd` with ARGS for 3.5 seconds, a
+# nemesis's one fault in the middle (--fault-every 1.5 draws the first wait
+# in 0.75..2.25 s).
 faulted() {
-    _fault=$1
-    shift
     # shellcheck disable=SC2086
-    "$isolde" run etcd $urls -n 100000000 -p 6 --request-timeout 1000 "$@" &
-    _pid=$!
-    sleep 0.3
-    "$_fault"
-    sleep 0.5
-    kill -INT "$_pid"
-    _rc=0
-    wait "$_pid" || _rc=$?
+    "$isolde" run etcd $urls -n 100000000 --time-limit 3.5 -p 6 --txn-timeout 1000 --fault-every 1.5 "$@"
+    _rc=$?
     cluster healthy
     return "$_rc"
 }
-kill_restart() { member kill e2; sleep 1; member restart e2; }
-pause_leader() {
-    _l=$(cluster leader)
-    kill -STOP "$(cat "$ISOLDE_ETCD_DIR/$_l.pid")"
-    sleep 1.5
-    kill -CONT "$(cat "$ISOLDE_ETCD_DIR/$_l.pid")"
-}
-isolate_e3() { member isolate e3; sleep 2; cluster heal; }
+d=$ISOLDE_ETCD_DIR
+leader_pid() { echo "$d/$(cluster leader).pid"; }
+export d
 
 test_case "linearizable reads: cas-register, register and kv check linearizable" <<'T'
 expect_status 0 "$isolde" run etcd $urls -m cas-register -n 1000 -p 6 -o "$tmp/cas.jsonl"
@@ -61,21 +47,24 @@ grep -q '"type":"ok","process":[0-9]*,"f":"read","value":\[[0-3],[0-4]\]' "$tmp/
 T
 
 test_case "a member killed and restarted: still linearizable; writes cut off are info, refused ones fail" <<'T'
-expect_status 0 faulted kill_restart -m cas-register -o "$tmp/kill.jsonl"
+expect_status 0 faulted --nemesis kill --pid-file "$d/e2.pid" --restart "sh tests/servers/etcd.sh restart $d e2" --fault-for 1 -m cas-register -o "$tmp/kill.jsonl"
 expect_out 'cas-register: linearizable'
+grep -q '"process":"nemesis","f":"kill"' "$tmp/kill.jsonl"
+grep -q '"process":"nemesis","f":"start"' "$tmp/kill.jsonl"
 grep -q '"error":\["connection"' "$tmp/kill.jsonl"
 T
 
 test_case "the leader paused (SIGSTOP): still linearizable; its clients time out" <<'T'
-expect_status 0 faulted pause_leader -m cas-register -o "$tmp/pause.jsonl"
+expect_status 0 faulted --nemesis pause --pid-file "$(leader_pid)" --fault-for 1.5 -m cas-register -o "$tmp/pause.jsonl"
+grep -q '"process":"nemesis","f":"pause"' "$tmp/pause.jsonl"
 expect_out 'cas-register: linearizable'
 grep -q '"type":"info".*"error":\["timeout"' "$tmp/pause.jsonl"
 T
 
 test_case "a member cut off from its peers: linearizable reads stay linearizable, none stale" <<'T'
-expect_status 0 faulted isolate_e3 -m cas-register -o "$tmp/cut-cas.jsonl"
+expect_status 0 faulted --nemesis command --fault "sh tests/servers/etcd.sh isolate $d e3" --heal "sh tests/servers/etcd.sh heal $d" --fault-for 1.5 -m cas-register -o "$tmp/cut-cas.jsonl"
 expect_out 'cas-register: linearizable'
-expect_status 0 faulted isolate_e3 -m register -o "$tmp/cut-lin.jsonl"
+expect_status 0 faulted --nemesis command --fault "sh tests/servers/etcd.sh isolate $d e3" --heal "sh tests/servers/etcd.sh heal $d" --fault-for 1.5 -m register -o "$tmp/cut-lin.jsonl"
 expect_out 'register: linearizable'
 expect_status 1 python3 tests/tools/stale_reads.py "$tmp/cut-lin.jsonl" "$e3" 500
 T
@@ -84,7 +73,7 @@ T
 # checker finds that too, without faults); the member cut off serves reads
 # of values overwritten seconds before, which only the partition explains.
 test_case "serializable reads from a member cut off are stale: not linearizable, with a witness" <<'T'
-expect_status 1 faulted isolate_e3 -m register --read-consistency serializable -o "$tmp/cut-ser.jsonl"
+expect_status 1 faulted --nemesis command --fault "sh tests/servers/etcd.sh isolate $d e3" --heal "sh tests/servers/etcd.sh heal $d" --fault-for 1.5 -m register --read-consistency serializable -o "$tmp/cut-ser.jsonl"
 expect_out 'register: NOT linearizable'
 expect_out 'cannot read'
 expect_status 0 python3 tests/tools/stale_reads.py "$tmp/cut-ser.jsonl" "$e3" 500

@@ -12,8 +12,10 @@
  * and so possibly stale). A cas is a txn: compare the value with the
  * expected one, put the new one on success.
  *
- * Outcomes: a cas whose compare failed is a fail (cas-mismatch); a request
- * that never reached the server (connection refused), and an error etcd
+ * A request gives up after --txn-timeout (none by default: a paused
+ * member is waited for). Outcomes: a cas whose compare failed is a fail
+ * (cas-mismatch); a request that never reached the server (connection
+ * refused: the runner then reopens, waiting for the member), and an error etcd
  * gives before proposing the request (no leader, too many requests) are
  * fails; any other error or timeout, and a connection lost mid-request,
  * is an info for a write or cas (it may have been applied) and a fail for
@@ -32,9 +34,12 @@
 
 struct etcd_config {
     const char *read_consistency;
-    long timeout_ms;
     const char *prefix;
 };
+
+/* Opening a connection (the probe) gives up after this long when the run
+ * sets no --txn-timeout. */
+#define OPEN_TIMEOUT_MS 5000
 
 #define RESP_MAX 16384 /* a range of one key is far smaller */
 
@@ -42,6 +47,7 @@ struct etcd_conn {
     CURL *h;
     const struct etcd_config *cf;
     int serializable;
+    long timeout_ms;         /* a request's (--txn-timeout); 0: none */
     char base[512];          /* the endpoint, without a trailing / */
     char body[1024];         /* the request */
     char resp[RESP_MAX + 1]; /* the answer, NUL-terminated */
@@ -58,8 +64,6 @@ static const run_option options[] = {
     OPT("read-consistency", ISOLDE_OPTION_STRING, "C", "linearizable",
         "linearizable, or serializable (etcd's \"serializable\": true reads, served by one member, may be stale)",
         read_consistency, 0, 0, consistencies),
-    OPT("request-timeout", ISOLDE_OPTION_INT, "MS", "2000", "give up one request after MS (a write then ends info)",
-        timeout_ms, 10, 3600000, NULL),
     OPT("prefix", ISOLDE_OPTION_STRING, "P", "isolde/", "the registers are the keys P0, P1, ... (deleted first)",
         prefix, 0, 0, NULL),
 };
@@ -148,10 +152,12 @@ static void pause_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* POST c->body to path. RUN_OK with the answer in c->resp (any HTTP
- * status); RUN_FAIL when it never reached the server; RUN_INFO when it
- * may have (t's error says why). */
-static int post(struct etcd_conn *c, const char *path, run_txn *t)
+/* POST c->body to path, giving up after timeout_ms (0: never). RUN_OK
+ * with the answer in c->resp (any HTTP status); RUN_FAIL when it never
+ * reached the server (then the runner reopens the connection, which waits
+ * for the member to come back); RUN_INFO when it may have (t's error says
+ * why). */
+static int post_within(struct etcd_conn *c, const char *path, long timeout_ms, run_txn *t)
 {
     char url[600];
     snprintf(url, sizeof url, "%s%s", c->base, path);
@@ -160,6 +166,8 @@ static int post(struct etcd_conn *c, const char *path, run_txn *t)
     c->resp[0] = '\0';
     curl_easy_setopt(c->h, CURLOPT_URL, url);
     curl_easy_setopt(c->h, CURLOPT_POSTFIELDS, c->body);
+    curl_easy_setopt(c->h, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(c->h, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms ? timeout_ms : OPEN_TIMEOUT_MS);
     CURLcode rc = curl_easy_perform(c->h);
     c->http = 0;
     curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &c->http);
@@ -168,10 +176,13 @@ static int post(struct etcd_conn *c, const char *path, run_txn *t)
     int refused = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST;
     run_txn_error(t, rc == CURLE_OPERATION_TIMEDOUT ? "timeout" : "connection", NULL, "etcd: %s",
                   curl_easy_strerror(rc));
-    /* Refused: the member is down; wait a little, so that a client does
-     * not spin through its ops while it restarts. */
-    if (refused) pause_ms(c->cf->timeout_ms < 100 ? c->cf->timeout_ms : 100);
+    t->reconnect = (uint8_t)refused;
     return refused ? RUN_FAIL : RUN_INFO;
+}
+
+static int post(struct etcd_conn *c, const char *path, run_txn *t)
+{
+    return post_within(c, path, c->timeout_ms, t);
 }
 
 /* etcd errors given before a request is proposed: it was not applied. */
@@ -296,9 +307,8 @@ static int new_conn(const run_env *env, const char *url, struct etcd_conn **out,
     memcpy(c->base, url, n);
     c->h = curl_easy_init();
     if (!c->h) return etcd_close(c), iso_fail(err, ISOLDE_ERR_NOMEM, NULL, 0, 0, "etcd: cannot start libcurl");
+    c->timeout_ms = env->o->txn_timeout_ms > 0 ? env->o->txn_timeout_ms : 0;
     curl_easy_setopt(c->h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c->h, CURLOPT_TIMEOUT_MS, cf->timeout_ms);
-    curl_easy_setopt(c->h, CURLOPT_CONNECTTIMEOUT_MS, cf->timeout_ms);
     curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(c->h, CURLOPT_WRITEDATA, c);
     *out = c;
@@ -311,7 +321,8 @@ static int probe(struct etcd_conn *c, isolde_error *err)
 {
     run_txn t = {0};
     snprintf(c->body, sizeof c->body, "{}");
-    if (post(c, "/v3/maintenance/status", &t) == RUN_OK && c->http == 200) return 0;
+    long within = c->timeout_ms ? c->timeout_ms : OPEN_TIMEOUT_MS;
+    if (post_within(c, "/v3/maintenance/status", within, &t) == RUN_OK && c->http == 200) return 0;
     return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "%s", t.error[0] ? t.error : "etcd: the member is not up");
 }
 
@@ -342,7 +353,8 @@ static int etcd_setup(const run_env *env, isolde_error *err)
     double give_up = iso_now() + (double)env->o->reconnect_ms / 1000.0;
     run_txn t = {0};
     int rc;
-    while ((rc = post(c, "/v3/kv/deleterange", &t)) != RUN_OK || (rc = answer(c, &t, 0)) != RUN_OK) {
+    while ((rc = post_within(c, "/v3/kv/deleterange", OPEN_TIMEOUT_MS, &t)) != RUN_OK ||
+           (rc = answer(c, &t, 0)) != RUN_OK) {
         if (iso_now() >= give_up) break;
         pause_ms(100);
     }
