@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 free_port() {
     while :; do
-        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 20000 ))
+        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 12000 )) # below the ephemeral ports
         ss -ltn 2>/dev/null | grep -q ":$p " && continue
         grep -qx "$p" "$D/ports" 2>/dev/null && continue
         echo "$p" >>"$D/ports"
