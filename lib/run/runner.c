@@ -159,7 +159,7 @@ static char *close_line(char *p, const struct time_text *tm, const iso_buf *node
 {
     memcpy(p, tm->s, REC_TIME_MAX);
     p += tm->n;
-    memcpy(p, node->p, node->n);
+    if (node->n) memcpy(p, node->p, node->n); /* an empty buffer's p is NULL */
     p += node->n;
     if (err_tail && err_tail->n) {
         memcpy(p, err_tail->p, err_tail->n);
