@@ -14,12 +14,12 @@
  *
  * A request gives up after --txn-timeout (none by default: a paused
  * member is waited for). Outcomes: a cas whose compare failed is a fail
- * (cas-mismatch); a request that never reached the server (connection
- * refused: the runner then reopens, waiting for the member), and an error etcd
- * gives before proposing the request (no leader, too many requests) are
- * fails; any other error or timeout, and a connection lost mid-request,
- * is an info for a write or cas (it may have been applied) and a fail for
- * a read (a read changes nothing). The invariant: an ok op's result is
+ * (cas-mismatch), and so is an error etcd gives before proposing the
+ * request (no leader, too many requests); any other error, a timeout, a
+ * connection lost or refused (libcurl may have sent the request on a
+ * connection that died first: a member killed after applying it) is an
+ * info for a write or cas, after which the runner reopens, waiting for
+ * the member, and a fail for a read (a read changes nothing). The invariant: an ok op's result is
  * what the server answered, and nothing that may have been applied is
  * ever recorded as a fail.
  */
@@ -153,10 +153,10 @@ static void pause_ms(long ms)
 }
 
 /* POST c->body to path, giving up after timeout_ms (0: never). RUN_OK
- * with the answer in c->resp (any HTTP status); RUN_FAIL when it never
- * reached the server (then the runner reopens the connection, which waits
- * for the member to come back); RUN_INFO when it may have (t's error says
- * why). */
+ * with the answer in c->resp (any HTTP status), else RUN_INFO (t's error
+ * says why): even a refused connection may follow a request the member
+ * applied, since libcurl sends a request again on a fresh connection when
+ * the kept-alive one dies under it. */
 static int post_within(struct etcd_conn *c, const char *path, long timeout_ms, run_txn *t)
 {
     char url[600];
@@ -172,12 +172,12 @@ static int post_within(struct etcd_conn *c, const char *path, long timeout_ms, r
     c->http = 0;
     curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &c->http);
     if (rc == CURLE_OK && !c->too_long) return RUN_OK;
-    if (rc == CURLE_OK) return run_txn_error(t, "bad-answer", NULL, "etcd: an answer of over %d bytes", RESP_MAX), RUN_INFO;
-    int refused = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST;
-    run_txn_error(t, rc == CURLE_OPERATION_TIMEDOUT ? "timeout" : "connection", NULL, "etcd: %s",
-                  curl_easy_strerror(rc));
-    t->reconnect = (uint8_t)refused;
-    return refused ? RUN_FAIL : RUN_INFO;
+    if (rc == CURLE_OK)
+        run_txn_error(t, "bad-answer", NULL, "etcd: an answer of over %d bytes", RESP_MAX);
+    else
+        run_txn_error(t, rc == CURLE_OPERATION_TIMEDOUT ? "timeout" : "connection", NULL, "etcd: %s",
+                      curl_easy_strerror(rc));
+    return RUN_INFO;
 }
 
 static int post(struct etcd_conn *c, const char *path, run_txn *t)
