@@ -1,6 +1,7 @@
 # isolde: GNU Make build. The core needs only libc and pthreads; an
 # optional driver is enabled when pkg-config finds its library (SQLite,
-# libpq for PostgreSQL, libmariadb for MariaDB and MySQL), and so is
+# libpq for PostgreSQL, libmariadb for MariaDB and MySQL, libcurl for
+# etcd), and so is
 # reading gzip histories (zlib); only
 # such libraries are linked and listed in isolde.pc.
 CC       ?= cc
@@ -39,6 +40,10 @@ ifeq ($(call have,libgvc),yes)
   CPPFLAGS += -DISO_HAVE_GVC $(shell pkg-config --cflags libgvc)
   LDLIBS   += $(shell pkg-config --libs libgvc) -L$(GVC_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core \
               -Wl,-rpath,$(GVC_PLUGINS)
+endif
+ifeq ($(call have,libcurl),yes)
+  CPPFLAGS += -DISO_HAVE_CURL $(shell pkg-config --cflags libcurl)
+  LDLIBS   += $(shell pkg-config --libs libcurl)
 endif
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -118,7 +123,8 @@ $(BUILD)/dist/libisolde.a: $(LIB_OBJ)
 
 # The checker alone, built without the optional libraries' flags: proof that
 # it needs nothing but libc and pthreads (and never forks or runs a process).
-CHECKER_FORBIDDEN := fork execv execvp execl waitpid socketpair sqlite3_open_v2 PQconnectdb mysql_init
+CHECKER_FORBIDDEN := fork execv execvp execl waitpid socketpair sqlite3_open_v2 PQconnectdb mysql_init \
+                     curl_easy_init
 checker: $(BUILD)/libisolde-checker.a
 	@bad=$$(nm -u $< | awk '{print $$2}' | grep -x -E '$(subst $(eval) ,|,$(CHECKER_FORBIDDEN))' | sort -u); \
 	if [ -n "$$bad" ]; then echo "checker: uses $$bad"; exit 1; fi; echo "  checker $<"
@@ -243,7 +249,8 @@ unit: tests
 
 # What the driver tests need: the servers (tests/servers/ starts them) and
 # the client libraries the drivers link.
-SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-client openssl iproute2
+SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-client openssl iproute2 \
+               libcurl4-openssl-dev etcd-server etcd-client
 
 # Every package any target installs, for .ci/run's one apt-get line.
 print-pkgs:

@@ -16,15 +16,15 @@
 #include <string.h>
 
 static const run_mop list_mops[] = {
-    {RUN_APPEND, 1, 3, 7, 0, 0, 0, 0},
-    {RUN_R, 1, 4, 0, 0, 0, 0, 0},
-    {RUN_R, 1, INT64_MIN, 0, 0, 0, 0, 0},
-    {RUN_APPEND, 1, INT64_MAX, INT64_MIN, 0, 0, 0, 0},
+    {.f = RUN_APPEND, .nil = 1, .key = 3, .value = 7},
+    {.f = RUN_R, .nil = 1, .key = 4, .value = 0},
+    {.f = RUN_R, .nil = 1, .key = INT64_MIN, .value = 0},
+    {.f = RUN_APPEND, .nil = 1, .key = INT64_MAX, .value = INT64_MIN},
 };
 static const run_mop register_mops[] = {
-    {RUN_W, 1, 3, 7, 0, 0, 0, 0},
-    {RUN_R, 1, 4, 0, 0, 0, 0, 0},
-    {RUN_W, 1, INT64_MIN, INT64_MAX, 0, 0, 0, 0},
+    {.f = RUN_W, .nil = 1, .key = 3, .value = 7},
+    {.f = RUN_R, .nil = 1, .key = 4, .value = 0},
+    {.f = RUN_W, .nil = 1, .key = INT64_MIN, .value = INT64_MAX},
 };
 
 struct reply_call {

@@ -48,7 +48,7 @@ static int set_workload(void *at, const char *v)
     isolde_workload *w = at;
     if (isolde_workload_parse(v, w) == ISOLDE_OK) return 0; /* isolde_run says which it generates */
     fprintf(stderr, "isolde run: unknown workload '%s' (list-append, rw-register, bank, set, set-full, "
-                    "counter, long-fork)\n", v);
+                    "counter, long-fork, register, cas-register, kv)\n", v);
     return -1;
 }
 
@@ -63,7 +63,7 @@ static int add_read_url(void *at, const char *v)
 #define R(f) offsetof(struct run_cli, f)
 static const cli_opt run_opts[] = {
     {'w', "workload", CLI_CALL, R(o.workload), "W",
-     "list-append (default), rw-register; Jepsen's bank, set, set-full, counter, long-fork (-m too)", 0, 0,
+     "list-append (default), rw-register; Jepsen's bank, set, set-full, counter, long-fork; register, cas-register, kv (single ops; -m too)", 0, 0,
      set_workload, 0},
     {'m', "model", CLI_CALL, R(o.workload), "W", NULL, 0, 0, set_workload, 0},
     {'n', "txns", CLI_LONG, R(txns), "N", "transactions before the final reads (2000)", 0, 4e18,

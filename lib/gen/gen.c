@@ -9,8 +9,8 @@
 #include <string.h>
 #include "gen/gen.h"
 
-#define READ_BITS 23
-#define READ_MASK ((1u << READ_BITS) - 1)
+#define READ_BITS GEN_READ_BITS
+#define READ_MASK GEN_READ_MASK
 
 static void zipf_cdf(gen *g)
 {
@@ -118,11 +118,16 @@ int gen_final(gen *g, run_txn *t)
 }
 
 static const gen_ops list_append = {ISOLDE_WORKLOAD_LIST_APPEND, "list-append", gen_init, gen_next, gen_final,
-                                     NULL, NULL};
+                                     NULL, NULL, 0};
 static const gen_ops rw_register = {ISOLDE_WORKLOAD_RW_REGISTER, "rw-register", gen_init, gen_next, gen_final,
-                                     NULL, NULL};
+                                     NULL, NULL, 0};
+static const gen_ops reg = {ISOLDE_WORKLOAD_REGISTER, "register", gen_ops_init, gen_ops_next, gen_ops_final,
+                            NULL, NULL, 1};
+static const gen_ops cas_register = {ISOLDE_WORKLOAD_CAS_REGISTER, "cas-register", gen_ops_init, gen_ops_next,
+                                     gen_ops_final, NULL, NULL, 1};
+static const gen_ops kv = {ISOLDE_WORKLOAD_KV, "kv", gen_ops_init, gen_ops_next, gen_ops_final, NULL, NULL, 1};
 static const gen_ops *const generators[] = {&list_append, &rw_register, &gen_bank, &gen_set, &gen_set_full,
-                                            &gen_counter, &gen_long_fork};
+                                            &gen_counter, &gen_long_fork, &reg, &cas_register, &kv};
 
 const gen_ops *gen_ops_for(isolde_workload w)
 {
@@ -133,6 +138,7 @@ const gen_ops *gen_ops_for(isolde_workload w)
 
 void gen_params_of(const isolde_run_opts *o, gen_params *p)
 {
-    *p = (gen_params){o->workload != ISOLDE_WORKLOAD_RW_REGISTER, o->txns, o->keys,
-                      o->max_writes_per_key, o->max_txn_length, o->read_ratio, o->zipf, o->seed};
+    *p = (gen_params){o->workload == ISOLDE_WORKLOAD_LIST_APPEND, o->txns, o->keys,
+                      o->max_writes_per_key, o->max_txn_length, o->read_ratio, o->zipf, o->seed,
+                      o->workload};
 }

@@ -1,11 +1,13 @@
 /*
  * gen/gen.h -- the workload generators: how a run makes its transactions,
- * one row per workload (gen_ops); today transactions of 1..N micro-ops
- * over a small pool of hot keys (list-append or rw-register), then a
- * final read of every key.
+ * one row per workload (gen_ops): transactions of 1..N micro-ops over a
+ * small pool of hot keys (list-append or rw-register), or single
+ * read / write / cas ops for the linearizability checker (register,
+ * cas-register, kv); then a final read of every key.
  *
  *   gen.c         the hot-key generator and the table of generators
  *   jepsen.c      Jepsen's bank, set, set-full, counter and long-fork
+ *   ops.c         single ops on one register or on independent keys
  *   txn.c         a transaction's read results (txn.h)
  *   txn_json.c    a transaction as Elle's JSON value
  *   list_text.c   whether a database's text of a list is plain "1,2,3"
@@ -26,7 +28,12 @@ typedef struct gen_params {
     double read_ratio;      /* share of reads, 0..1 */
     double zipf;            /* skew exponent over the pool; 0 = uniform */
     uint64_t seed;
+    isolde_workload workload;
 } gen_params;
+
+/* An op reads when GEN_READ_BITS random bits are below gen.read_below. */
+#define GEN_READ_BITS 23
+#define GEN_READ_MASK ((1u << GEN_READ_BITS) - 1)
 
 /* Fixed-size (no pointers), so that forked clients can share it. */
 typedef struct gen {
@@ -62,10 +69,20 @@ typedef struct gen_ops {
      * as Jepsen records them (with_reads: what the reads returned). */
     int (*setup)(gen *g, run_txn *t);
     const char *(*shape)(const run_txn *t, int with_reads, iso_buf *value);
+    int single;                       /* single ops (enum run_shape), not transactions */
 } gen_ops;
 
 /* jepsen.c: the generators of Jepsen's workloads, by row of gen.c's table. */
 extern const gen_ops gen_bank, gen_set, gen_set_full, gen_counter, gen_long_fork;
+
+/* ops.c: single ops (the generator's rows for register, cas-register and
+ * kv): reads (read_ratio), then writes and, for cas-register and kv, as
+ * many cas of small values (five, as Jepsen's etcd test draws them;
+ * register's writes are unique); kv spreads them over `keys` keys. Their
+ * final reads read each key once. */
+void gen_ops_init(gen *g, const gen_params *p);
+int gen_ops_next(gen *g, run_txn *t);
+int gen_ops_final(gen *g, run_txn *t);
 
 /* The generator of workload w, or NULL when no generator makes it. */
 const gen_ops *gen_ops_for(isolde_workload w);

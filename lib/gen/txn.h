@@ -21,8 +21,15 @@
  *   RUN_W       write value to the key's register (rw-register, long-fork)
  *   RUN_ADD     add value to the key's integer (absent: 0), writing the sum
  *               into `after`; a sum below 0 fails the transaction, which
- *               changes nothing (bank's transfers, counter's increments) */
-enum run_f { RUN_R = 0, RUN_APPEND, RUN_W, RUN_ADD };
+ *               changes nothing (bank's transfers, counter's increments)
+ *   RUN_CAS     compare-and-set, only in a single op (below) */
+enum run_f { RUN_R = 0, RUN_APPEND, RUN_W, RUN_ADD, RUN_CAS };
+/* What a run_txn holds: a transaction of micro-ops (Elle's :f :txn), or
+ * one Knossos op for the linearizability checker, its :f read / write /
+ * cas from its one micro-op: on a single register (value V, a cas's
+ * [old new]) or on key k of many (Jepsen's independent keys: [k V],
+ * [k [old new]]). */
+enum run_shape { RUN_SHAPE_TXN = 0, RUN_SHAPE_REGISTER, RUN_SHAPE_KV };
 /* What a transaction came to; also the recorded op type after invoke. */
 enum run_outcome { RUN_OK = 0, RUN_FAIL, RUN_INFO };
 
@@ -33,11 +40,12 @@ typedef struct run_mop {
     uint8_t f;        /* enum run_f */
     uint8_t nil;      /* read result is nil (registers; unread lists) */
     int64_t key;
-    int64_t value;    /* written value; a register read's result */
+    int64_t value;    /* written value (a cas's new one); a register read's result */
     uint32_t off, len; /* a list read's result: res[off .. off+len), or
                         * with text set text[off .. off+len) */
     uint8_t text;     /* the list read is kept as the database's text */
     int64_t after;    /* RUN_ADD: the sum it wrote (set by the database) */
+    int64_t old;      /* a cas's expected value */
 } run_mop;
 
 /* One transaction: its micro-ops and, once run, the values it read. */
@@ -45,6 +53,7 @@ typedef struct run_txn {
     run_mop mops[RUN_MAX_MOPS];
     uint32_t n;
     int list_append;  /* 1: append / list reads; 0: w / register reads */
+    int shape;        /* enum run_shape */
     int64_t *res;     /* list-read elements */
     size_t n_res, cap_res;
     char *text;       /* list reads kept as text: "1,2,3" */
@@ -128,7 +137,11 @@ static inline double rng_unit(uint64_t *s)
 
 /* ---- as JSON (txn_json.c) ---- */
 
-/* Append t's micro-ops as a JSON array; reads are null unless with_reads. */
+/* t's :f as its lines record it: "txn", or a single op's "read",
+ * "write" or "cas". */
+const char *txn_f(const run_txn *t);
+/* Append t's value: its micro-ops as a JSON array, or a single op's value
+ * (enum run_shape); reads are null unless with_reads. */
 void txn_json(iso_buf *b, const run_txn *t, int with_reads);
 /* Append what micro-op i of t read: null, an integer or a list. */
 void txn_json_read(iso_buf *b, const run_txn *t, uint32_t i);

@@ -1,7 +1,7 @@
 /*
  * gen/txn_json.c -- a transaction as Elle's JSON value, [["append",2,5],
- * ["r",4,[1,2]]]: what a history line records and what the exec protocol
- * sends. Written by hand (no printf): the simulated database records a few
+ * ["r",4,[1,2]]], or a single op's as Knossos's (3, [1 2], [k 3]): what a
+ * history line records and what the exec protocol sends. Written by hand (no printf): the simulated database records a few
  * hundred thousand transactions per second.
  */
 #include <string.h>
@@ -40,10 +40,43 @@ static char *put_read(char *p, const run_txn *t, const run_mop *m)
     return p;
 }
 
+const char *txn_f(const run_txn *t)
+{
+    if (t->shape == RUN_SHAPE_TXN) return "txn";
+    return t->mops[0].f == RUN_CAS ? "cas" : t->mops[0].f == RUN_R ? "read" : "write";
+}
+
+/* A single op's value: V, [old new], null for a read; in [k ...] for kv. */
+static char *put_op(char *p, const run_txn *t, int with_reads, uint32_t *null_at)
+{
+    const run_mop *m = &t->mops[0];
+    char *start = p;
+    if (t->shape == RUN_SHAPE_KV) {
+        *p++ = '[';
+        p = iso_put_i64(p, m->key);
+        *p++ = ',';
+    }
+    if (m->f == RUN_CAS) {
+        *p++ = '[';
+        p = iso_put_i64(p, m->old);
+        *p++ = ',';
+        p = iso_put_i64(p, m->value);
+        *p++ = ']';
+    } else if (m->f != RUN_R || with_reads) {
+        p = m->f == RUN_R ? put_read(p, t, m) : iso_put_i64(p, m->value);
+    } else {
+        if (null_at) null_at[0] = (uint32_t)(p - start);
+        p = PUT_LIT(p, "null");
+    }
+    if (t->shape == RUN_SHAPE_KV) *p++ = ']';
+    return p;
+}
+
 /* The value; with null_at, where each read's null went (reads are null
  * unless with_reads). */
 static char *put_value(char *p, const run_txn *t, int with_reads, uint32_t *null_at)
 {
+    if (t->shape != RUN_SHAPE_TXN) return put_op(p, t, with_reads, null_at);
     /* Copied 16 bytes at a time (one move): value_bound leaves room. */
     static const struct { char s[16]; size_t n; } names[] = {
         {"[\"r\",", 5}, {"[\"append\",", 10}, {"[\"w\",", 5}, {"[\"add\",", 7}};

@@ -1,6 +1,6 @@
 /*
  * run/record.c -- the Elle-compatible JSON line each recorded op becomes
- * (the value is the transaction's, gen/txn_json.c):
+ * (the :f and value are the transaction's or single op's, gen/txn_json.c):
  *   {"index":3,"type":"ok","process":1,"f":"txn",
  *    "value":[["append",2,5],["r",4,[1,2]]],"time":1200}
  * Written by hand (no printf) because the simulated database records a few
@@ -18,20 +18,23 @@ static const struct { char s[32]; size_t n; } types[] = {
     {",\"type\":\"invoke\",\"process\":", 27}, {",\"type\":\"ok\",\"process\":", 23},
     {",\"type\":\"fail\",\"process\":", 25}, {",\"type\":\"info\",\"process\":", 25}};
 
-size_t rec_head(char *out, int64_t index, int type, int64_t process)
+size_t rec_head(char *out, int64_t index, int type, int64_t process, const char *f)
 {
     char *p = PUT_LIT(out, "{\"index\":");
     p = iso_put_i64(p, index);
     memcpy(p, types[type & 3].s, sizeof types[type & 3].s);
     p = iso_put_i64(p + types[type & 3].n, process);
-    return (size_t)(PUT_LIT(p, ",\"f\":\"txn\",\"value\":") - out);
+    p = PUT_LIT(p, ",\"f\":\"");
+    size_t n = strlen(f);
+    memcpy(p, f, n);
+    return (size_t)(PUT_LIT(p + n, "\",\"value\":") - out);
 }
 
-char *rec_head_before(char *end, int64_t index, int type, int64_t process)
+char *rec_head_before(char *end, int64_t index, int type, int64_t process, const char *f)
 {
     size_t n = 9 + iso_digits_u64((uint64_t)index) + types[type & 3].n +
-               iso_digits_u64((uint64_t)process) + 19;
-    rec_head(end - n, index, type, process);
+               iso_digits_u64((uint64_t)process) + 16 + strlen(f);
+    rec_head(end - n, index, type, process, f);
     return end - n;
 }
 
@@ -67,7 +70,7 @@ void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
               const run_txn *t, int64_t time_ns)
 {
     ISO_GROW(b->p, b->cap, b->n + REC_HEAD_MAX);
-    b->n += rec_head(b->p + b->n, index, type, process);
+    b->n += rec_head(b->p + b->n, index, type, process, txn_f(t));
     txn_json(b, t, type == ISO_OP_OK);
     ISO_GROW(b->p, b->cap, b->n + REC_TIME_MAX);
     b->n += rec_time(b->p + b->n, time_ns);

@@ -18,6 +18,7 @@ void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
 /* The same line in four pieces, for writers that take index and time
  * under a lock and format the rest outside it:
  *   rec_head   {"index":I,"type":"ok","process":P,"f":"txn","value":
+ *              (f as txn_f gives it: at most 8 bytes)
  *   txn_json  [["append",3,7],["r",4,[1,7]]]
  *   rec_time   ,"time":NS
  *   rec_tail   ,"error":"..."}\n  or  }\n
@@ -25,11 +26,11 @@ void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
  * to out and return how many. */
 #define REC_HEAD_MAX 128
 #define REC_TIME_MAX 32
-size_t rec_head(char *out, int64_t index, int type, int64_t process);
+size_t rec_head(char *out, int64_t index, int type, int64_t process, const char *f);
 size_t rec_time(char *out, int64_t time_ns);
 /* rec_head written so that it ends at end (index, process >= 0); returns
  * where it starts, at most REC_HEAD_MAX bytes before end. */
-char *rec_head_before(char *end, int64_t index, int type, int64_t process);
+char *rec_head_before(char *end, int64_t index, int type, int64_t process, const char *f);
 void rec_tail(iso_buf *b, int type, const run_txn *t);
 /* Whether rec_tail writes an error for this op (else the tail is "}\n"). */
 int rec_has_error(int type, const run_txn *t);

@@ -203,7 +203,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
     if (!go) return NULL;
     c->at = c->n_ep > 1 && !has_writes(&c->t);
     if (!c->final) run_flight_start(sh->flight, sh->n_flight, c->x->client, &c->t);
-    p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process);
+    p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process, txn_f(&c->t));
     char *end = txn_json_invoke(p, &c->t, c->null_at);
     c->cur = i;
     c->inv_off = (size_t)(p - c->buf[i].p);
@@ -272,7 +272,7 @@ static int complete(struct client *c, int outcome)
     struct time_text tm;
     lock_shared(sh);
     tm.n = rec_time(tm.s, now_locked(sh)); /* one clock read for both ops */
-    char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process);
+    char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process, txn_f(&c->t));
     end = close_line(end, &tm, &c->ep[c->at].node, &c->err_tail);
     run_txn_count(&sh->st, outcome, &c->t);
     if (!c->final && run_flight_end(sh->flight, c->x->client)) sh->st.contended++;
@@ -671,6 +671,10 @@ int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_drive
     const gen_ops *g = gen_ops_for(o->workload);
     if (!g)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no generator makes %s histories",
+                        isolde_workload_name(o->workload));
+    if (g->single != d->single)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs %s, not %s", d->pub.name,
+                        d->single ? "single ops (register, cas-register, kv)" : "transactions",
                         isolde_workload_name(o->workload));
     if (g->shape && !d->run) /* the client loop records Elle's transactions only, for now */
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs %s histories on the sim only (for now)",

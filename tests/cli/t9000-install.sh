@@ -47,16 +47,17 @@ env -u LD_LIBRARY_PATH "$tmp/use-shared"
 ldd "$tmp/use-shared" | grep -q "libisolde.so.0 => $tmp/prefix/lib/libisolde.so.0"
 T
 
-test_case "isolde.pc lists only the libraries isolde links (libpq and libmariadb only with their drivers; zlib reads gzip histories, libgvc draws SVG)" <<'T'
+test_case "isolde.pc lists only the libraries isolde links (libpq, libmariadb and libcurl only with their drivers; zlib reads gzip histories, libgvc draws SVG)" <<'T'
 libs=$(sed -n 's/^Libs.private: //p' "$tmp/prefix/lib/pkgconfig/isolde.pc")
 "$isolde" run --help >"$tmp/backends"
 pq=$(grep -c '^postgres:' "$tmp/backends" || true)
 my=$(grep -c '^mysql:' "$tmp/backends" || true)
+et=$(grep -c '^etcd:' "$tmp/backends" || true)
 for l in $libs; do
-    case "$l:$pq:$my" in
+    case "$l:$pq:$my:$et" in
     -lgvc:*|-lcgraph:*|-lcdt:*|-lgvplugin_dot_layout:*|-lgvplugin_core:*|-L*/graphviz:*|-Wl,-rpath,*/graphviz:*) ;; # libgvc: -d's SVG
-    -lpthread:*|-lm:*|-lsqlite3:*|-lz:*|-lpq:1:*|-lmariadb:*:1|-L*:*:1) ;;
-    *) echo "isolde.pc lists $l (postgres driver: $pq, mysql driver: $my)"; false ;;
+    -lpthread:*|-lm:*|-lsqlite3:*|-lz:*|-lpq:1:*|-lmariadb:*:1:*|-lcurl:*:*:1|-L*:*:1:*) ;;
+    *) echo "isolde.pc lists $l (postgres driver: $pq, mysql driver: $my, etcd driver: $et)"; false ;;
     esac
 done
 T

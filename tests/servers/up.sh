@@ -1,6 +1,7 @@
 # tests/servers/up.sh -- sourced by tests/run-all.sh: starts the database
 # servers the tests use (tests/servers/NAME.sh), each unless the
-# environment already names one (ISOLDE_PG_URL, ISOLDE_MYSQL_URL) or it is
+# environment already names one (ISOLDE_PG_URL, ISOLDE_MYSQL_URL,
+# ISOLDE_ETCD_URLS) or it is
 # not installed, under one temporary directory, and exports where they
 # are; servers_down stops the ones it started. A server that is not there
 # leaves its tests to say "skipped" (and fail under CI=true).
@@ -24,3 +25,4 @@ servers_down() {
 }
 _server_up postgres ISOLDE_PG_URL
 _server_up mariadb ISOLDE_MYSQL_URL
+_server_up etcd ISOLDE_ETCD_URLS

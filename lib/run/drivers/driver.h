@@ -76,6 +76,8 @@ typedef struct run_driver {
     /* The level read-only connections run at when level is asked (a hot
      * standby refuses SERIALIZABLE); NULL: the same. */
     const char *(*read_level)(const char *level);
+    int single;                 /* runs single ops (register, cas-register, kv:
+                                   gen_ops.single), not transactions */
 } run_driver;
 
 extern const run_driver run_driver_sim;
@@ -83,6 +85,7 @@ extern const run_driver run_driver_sqlite;
 extern const run_driver run_driver_exec;
 extern const run_driver run_driver_postgres;
 extern const run_driver run_driver_mysql;
+extern const run_driver run_driver_etcd;
 
 /* t run through d's begin, step and commit (drivers.c). */
 int run_driver_steps(const run_driver *d, void *conn, run_txn *t);

@@ -17,6 +17,9 @@ static const run_driver *const drivers[] = {
 #ifdef ISO_HAVE_MARIADB
     &run_driver_mysql,
 #endif
+#ifdef ISO_HAVE_CURL
+    &run_driver_etcd,
+#endif
     &run_driver_exec,
 };
 #define N_DRIVERS (sizeof drivers / sizeof drivers[0])

@@ -272,5 +272,5 @@ const run_driver run_driver_mysql = {
      "mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?ssl=1&ssl-ca=CA&ssl-verify=1&password-file=F]",
      "serializable", sql_levels},
     sizeof(struct sql_config), sql_options, SQL_N_OPTIONS,
-    my_setup, my_open, my_txn, my_close, NULL, my_begin, my_step, my_commit, NULL};
+    my_setup, my_open, my_txn, my_close, NULL, my_begin, my_step, my_commit, NULL, 0};
 #endif

@@ -323,5 +323,5 @@ const run_driver run_driver_postgres = {
      "a libpq URL or conninfo: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=CA]",
      "serializable", sql_levels},
     sizeof(struct sql_config), sql_options, SQL_N_OPTIONS,
-    pg_setup, pg_open, pg_txn, pg_close, NULL, pg_begin, pg_step, pg_commit, pg_read_level};
+    pg_setup, pg_open, pg_txn, pg_close, NULL, pg_begin, pg_step, pg_commit, pg_read_level, 0};
 #endif

@@ -198,5 +198,5 @@ const run_driver run_driver_sqlite = {
     {"sqlite", "SQLite through libsqlite3, one connection per client", "a database file",
      "serializable", levels},
     sizeof(struct sq_config), options, sizeof options / sizeof options[0],
-    sq_setup, sq_open, sq_txn, sq_close, NULL, sq_begin, sq_step, sq_commit, NULL};
+    sq_setup, sq_open, sq_txn, sq_close, NULL, sq_begin, sq_step, sq_commit, NULL, 0};
 #endif

@@ -1,13 +1,15 @@
 /*
- * test_gen.c -- the runner's generator (lib/gen/gen.c): unique values per
- * key, key retirement, lengths, skew, final reads, determinism.
+ * test_gen.c -- the runner's generators (lib/gen/gen.c, ops.c): unique
+ * values per key, key retirement, lengths, skew, final reads, determinism;
+ * single ops for the linearizability checker.
  */
 #include "testutil.h"
 #include "gen/gen.h"
 
 static gen_params params(int la)
 {
-    return (gen_params){la, 5000, 8, 5, 6, 0.5, 0, 42};
+    return (gen_params){la, 5000, 8, 5, 6, 0.5, 0, 42,
+                        la ? ISOLDE_WORKLOAD_LIST_APPEND : ISOLDE_WORKLOAD_RW_REGISTER};
 }
 
 static void test_unique_values_and_retirement(void **state)
@@ -89,12 +91,67 @@ static void test_zipf_skews_and_seed_repeats(void **state)
     run_txn_release(&tb);
 }
 
+/* Single ops (gen/ops.c): one micro-op of the workload's shape; reads at
+ * the read ratio; cas only where the model has it, of values 0..4;
+ * register's writes unique; kv over every key; one final read per key. */
+static void single_ops_case(isolde_workload w, int keys)
+{
+    static gen g;
+    gen_params p = {0, 4000, keys, 5, 6, 0.3, 0, 7, w};
+    const gen_ops *ops = gen_ops_for(w);
+    run_txn t = {0};
+    long reads = 0, cas = 0, seen_key[8] = {0};
+    int64_t last = -1;
+    assert_non_null(ops);
+    assert_true(ops->single);
+    ops->init(&g, &p);
+    while (ops->next(&g, &t)) {
+        const run_mop *m = &t.mops[0];
+        assert_int_equal(t.n, 1);
+        assert_int_equal(t.shape, w == ISOLDE_WORKLOAD_KV ? RUN_SHAPE_KV : RUN_SHAPE_REGISTER);
+        assert_true(m->key >= 0 && m->key < (w == ISOLDE_WORKLOAD_KV ? keys : 1));
+        seen_key[m->key]++;
+        if (m->f == RUN_R) { reads++; continue; }
+        if (m->f == RUN_CAS) {
+            cas++;
+            assert_true(m->old >= 0 && m->old < 5);
+        }
+        if (w == ISOLDE_WORKLOAD_REGISTER) {
+            assert_int_equal(m->f, RUN_W);
+            assert_true(m->value > last); /* unique */
+            last = m->value;
+        } else {
+            assert_true(m->value >= 0 && m->value < 5);
+        }
+    }
+    assert_true(reads > 1000 && reads < 1400);
+    assert_true(w == ISOLDE_WORKLOAD_REGISTER ? cas == 0 : cas > 1000);
+    for (int k = 0; k < (w == ISOLDE_WORKLOAD_KV ? keys : 1); k++) assert_true(seen_key[k] > 0);
+    int finals = 0;
+    while (ops->final(&g, &t)) {
+        assert_int_equal(t.mops[0].f, RUN_R);
+        assert_int_equal(t.mops[0].key, finals++);
+    }
+    assert_int_equal(finals, w == ISOLDE_WORKLOAD_KV ? keys : 1);
+    run_txn_release(&t);
+}
+
+static void test_single_ops(void **state)
+{
+    (void)state;
+    single_ops_case(ISOLDE_WORKLOAD_REGISTER, 8);
+    single_ops_case(ISOLDE_WORKLOAD_CAS_REGISTER, 8);
+    single_ops_case(ISOLDE_WORKLOAD_KV, 8);
+    assert_false(gen_ops_for(ISOLDE_WORKLOAD_LIST_APPEND)->single);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unique_values_and_retirement),
         cmocka_unit_test(test_final_reads_cover_every_key),
         cmocka_unit_test(test_zipf_skews_and_seed_repeats),
+        cmocka_unit_test(test_single_ops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,7 @@ static void read_text_case(const char *s, int ok)
     run_txn t = {0};
     t.list_append = 1;
     t.n = 1;
-    t.mops[0] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0, 0};
+    t.mops[0] = (run_mop){.f = RUN_R, .nil = 1, .key = 4, .value = 0};
     if ((run_txn_read_text(&t, 0, s, strlen(s)) == 0) != ok)
         fail_msg("run_txn_read_text(\"%s\") should %s", s, ok ? "accept" : "refuse");
     if (ok) {
@@ -89,16 +89,19 @@ static void test_read_text_random(void **state)
     assert_true(accepted > 10000); /* both answers well exercised */
 }
 
-/* A random transaction with its reads filled in every way a driver may. */
+/* A random transaction, or single op (a third of them), with its reads
+ * filled in every way a driver may. */
 static void random_txn(run_txn *t, uint64_t *rng)
 {
-    t->list_append = (int)rng_below(rng, 2);
-    t->n = 1 + rng_below(rng, 6);
+    t->shape = (int)rng_below(rng, 6) % 3; /* TXN a third of the time, each single shape as often */
+    t->list_append = t->shape == RUN_SHAPE_TXN && rng_below(rng, 2);
+    t->n = t->shape == RUN_SHAPE_TXN ? 1 + rng_below(rng, 6) : 1;
     run_txn_clear_reads(t);
     for (uint32_t i = 0; i < t->n; i++) {
         int64_t v = (int64_t)rng_next(rng) >> rng_below(rng, 64);
-        t->mops[i] = (run_mop){rng_below(rng, 2) ? RUN_R : t->list_append ? RUN_APPEND : RUN_W,
-                               1, (int64_t)rng_below(rng, 1000) - 5, v, 0, 0, 0, 0};
+        int w = t->shape != RUN_SHAPE_TXN && rng_below(rng, 2) ? RUN_CAS : t->list_append ? RUN_APPEND : RUN_W;
+        t->mops[i] = (run_mop){rng_below(rng, 2) ? RUN_R : (uint8_t)w,
+                               1, (int64_t)rng_below(rng, 1000) - 5, v, 0, 0, 0, 0, -v};
     }
     run_txn_clear_reads(t);
     for (uint32_t i = 0; i < t->n; i++) {
@@ -146,12 +149,47 @@ static void test_ok_value(void **state)
     iso_buf_free(&want_inv);
 }
 
+/* A single op's :f and value, as the linearizability checker reads them. */
+static void test_single_ops(void **state)
+{
+    (void)state;
+    static const struct {
+        int shape, f, nil;
+        int64_t key, value, old;
+        const char *f_name, *invoke, *ok;
+    } cases[] = {
+        {RUN_SHAPE_REGISTER, RUN_R, 0, 0, 3, 0, "read", "null", "3"},
+        {RUN_SHAPE_REGISTER, RUN_R, 1, 0, 0, 0, "read", "null", "null"},
+        {RUN_SHAPE_REGISTER, RUN_W, 1, 0, 4, 0, "write", "4", "4"},
+        {RUN_SHAPE_REGISTER, RUN_CAS, 1, 0, 2, 1, "cas", "[1,2]", "[1,2]"},
+        {RUN_SHAPE_KV, RUN_R, 0, 7, 3, 0, "read", "[7,null]", "[7,3]"},
+        {RUN_SHAPE_KV, RUN_R, 1, 7, 0, 0, "read", "[7,null]", "[7,null]"},
+        {RUN_SHAPE_KV, RUN_W, 1, 7, -1, 0, "write", "[7,-1]", "[7,-1]"},
+        {RUN_SHAPE_KV, RUN_CAS, 1, 12, 0, 4, "cas", "[12,[4,0]]", "[12,[4,0]]"},
+        {RUN_SHAPE_TXN, RUN_W, 1, 1, 2, 0, "txn", "[[\"w\",1,2]]", "[[\"w\",1,2]]"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run_txn t = {.n = 1, .shape = cases[i].shape};
+        t.mops[0] = (run_mop){.f = (uint8_t)cases[i].f, .nil = (uint8_t)cases[i].nil, .key = cases[i].key,
+                              .value = cases[i].value, .old = cases[i].old};
+        iso_buf inv = {0}, ok = {0};
+        txn_json(&inv, &t, 0);
+        txn_json(&ok, &t, 1);
+        assert_string_equal(txn_f(&t), cases[i].f_name);
+        assert_string_equal(iso_buf_cstr(&inv), cases[i].invoke);
+        assert_string_equal(iso_buf_cstr(&ok), cases[i].ok);
+        iso_buf_free(&inv);
+        iso_buf_free(&ok);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_text),
         cmocka_unit_test(test_read_text_random),
         cmocka_unit_test(test_ok_value),
+        cmocka_unit_test(test_single_ops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

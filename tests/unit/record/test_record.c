@@ -34,9 +34,9 @@ static void sample(run_txn *t)
     t->cap_text = cap_text;
     t->list_append = 1;
     t->n = 3;
-    t->mops[0] = (run_mop){RUN_APPEND, 1, 3, 7, 0, 0, 0, 0};
-    t->mops[1] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0, 0};
-    t->mops[2] = (run_mop){RUN_R, 1, 5, 0, 0, 0, 0, 0};
+    t->mops[0] = (run_mop){.f = RUN_APPEND, .nil = 1, .key = 3, .value = 7};
+    t->mops[1] = (run_mop){.f = RUN_R, .nil = 1, .key = 4, .value = 0};
+    t->mops[2] = (run_mop){.f = RUN_R, .nil = 1, .key = 5, .value = 0};
 }
 
 static void test_lines(void **state)
@@ -73,8 +73,8 @@ static void test_register_lines(void **state)
     run_txn t = {0};
     iso_buf b = {0};
     t.n = 2;
-    t.mops[0] = (run_mop){RUN_W, 1, 1, 9, 0, 0, 0, 0};
-    t.mops[1] = (run_mop){RUN_R, 0, 2, 4, 0, 0, 0, 0};
+    t.mops[0] = (run_mop){.f = RUN_W, .nil = 1, .key = 1, .value = 9};
+    t.mops[1] = (run_mop){.f = RUN_R, .nil = 0, .key = 2, .value = 4};
     rec_line(&b, 5, 1, 0, &t, 0);
     assert_string_equal(iso_buf_cstr(&b),
         "{\"index\":5,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":"
@@ -84,20 +84,23 @@ static void test_register_lines(void **state)
 
 /* ---- the history file ---- */
 
-/* A head written to end where the value starts is rec_head's. */
+/* A head written to end where the value starts is rec_head's, for every
+ * :f a run records. */
 static void test_head_before(void **state)
 {
     (void)state;
+    static const char *const fs[] = {"txn", "read", "write", "cas"};
     static const int64_t nums[] = {0, 9, 10, 99, 100, 12345, 999999999, 1000000000,
                                    INT64_MAX};
     char want[REC_HEAD_MAX], got[REC_HEAD_MAX + 8];
     for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
         for (size_t j = 0; j < sizeof nums / sizeof *nums; j++)
-            for (int type = 0; type < 4; type++) {
-                size_t n = rec_head(want, nums[i], type, nums[j]);
+            for (int type = 0; type < 16; type++) {
+                const char *f = fs[type / 4];
+                size_t n = rec_head(want, nums[i], type % 4, nums[j], f);
                 memset(got, 'x', sizeof got);
                 char *end = got + REC_HEAD_MAX;
-                char *start = rec_head_before(end, nums[i], type, nums[j]);
+                char *start = rec_head_before(end, nums[i], type % 4, nums[j], f);
                 assert_int_equal(end - start, n);
                 assert_memory_equal(start, want, n);
                 assert_memory_equal(end, "xxxxxxxx", 8);
@@ -110,8 +113,8 @@ static void line(iso_buf *b, int64_t i)
     run_txn t = {0};
     t.list_append = 1;
     t.n = 2;
-    t.mops[0] = (run_mop){RUN_APPEND, 1, i / 2, 1, 0, 0, 0, 0};
-    t.mops[1] = (run_mop){RUN_R, 1, i / 2, 0, 0, 0, 0, 0};
+    t.mops[0] = (run_mop){.f = RUN_APPEND, .nil = 1, .key = i / 2, .value = 1};
+    t.mops[1] = (run_mop){.f = RUN_R, .nil = 1, .key = i / 2, .value = 0};
     if (i % 2) assert_int_equal(run_txn_read_text(&t, 1, "1", 1), 0);
     b->n = 0;
     rec_line(b, i, i % 2 ? ISO_OP_OK : ISO_OP_INVOKE, 0, &t, i * 10);

@@ -20,9 +20,9 @@ static void sample(run_txn *t)
     t->cap_text = cap_text;
     t->list_append = 1;
     t->n = 3;
-    t->mops[0] = (run_mop){RUN_APPEND, 1, 3, 7, 0, 0, 0, 0};
-    t->mops[1] = (run_mop){RUN_R, 1, 4, 0, 0, 0, 0, 0};
-    t->mops[2] = (run_mop){RUN_R, 1, 5, 0, 0, 0, 0, 0};
+    t->mops[0] = (run_mop){.f = RUN_APPEND, .nil = 1, .key = 3, .value = 7};
+    t->mops[1] = (run_mop){.f = RUN_R, .nil = 1, .key = 4, .value = 0};
+    t->mops[2] = (run_mop){.f = RUN_R, .nil = 1, .key = 5, .value = 0};
 }
 
 static int reply(run_txn *t, const char *line)
