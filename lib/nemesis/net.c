@@ -86,6 +86,9 @@ static int check_nodes(const isolde_run_opts *o, isolde_error *err)
 {
     if (o->n_urls < 1 || o->n_urls > 31)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "proxy faults need 1 to 31 --url (the nodes)");
+    px_addr a;
+    if (o->proxy_control && *o->proxy_control && (px_addr_parse(o->proxy_control, &a) < 0 || a.netns[0]))
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--proxy-control takes HOST:PORT, not '%s'", o->proxy_control);
     return 0;
 }
 
