@@ -97,9 +97,11 @@ static uint32_t group(const nem_proxy *p, const char *s, iso_buf *why)
 {
     if (!s) return p->n_names >= 32 ? ~0u : (1u << p->n_names) - 1;
     uint32_t set = 0;
+    size_t len = strlen(s);
+    if (!len || s[len - 1] == ',') return iso_buf_puts(why, "error an empty node name"), 0;
     while (*s) {
         size_t n = strcspn(s, ",");
-        int i = find_node(p, s, n);
+        int i = n ? find_node(p, s, n) : -1;
         if (i < 0) {
             iso_buf_printf(why, "error no node '%.*s' (status lists them)", (int)n, s);
             return 0;
