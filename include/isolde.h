@@ -343,7 +343,7 @@ typedef struct isolde_run_opts {
     /* Faults: a nemesis beside the clients, on a schedule drawn from the
      * seed, each fault and heal an op of the process "nemesis" in the
      * history; everything is healed before the final reads. */
-    const char *nemesis;      /* kinds, comma-separated: command, kill, pause; NULL: none */
+    const char *nemesis;      /* kinds, comma-separated: command, kill, pause, partition, latency, drop; NULL: none */
     double fault_every;       /* mean seconds between faults (each wait 0.5x..1.5x); 5 */
     double fault_for;         /* seconds a fault lasts before it is healed; 2 */
     const char *fault_cmd, *heal_cmd; /* command: the fault and the heal (sh -c) */
