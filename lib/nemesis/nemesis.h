@@ -31,7 +31,6 @@ typedef struct nem_ctx {
     struct nem_proxy *proxy;  /* the run's proxy (net.c's kinds), or NULL */
     int n_nodes;              /* its nodes n1..nN (the run's URLs) */
     uint64_t rng;             /* the kinds' own draws, from the run's seed */
-    uint32_t hit;             /* net.c: the nodes the fault in force hit */
     pid_t *stopped;           /* pause: the processes stopped now */
     size_t n_stopped, cap_stopped;
 } nem_ctx;

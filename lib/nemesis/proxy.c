@@ -356,9 +356,14 @@ static void on_conn(nem_proxy *p, size_t i, int side, short rev, int64_t now)
     if (bad) c->drop = 2; /* closed after this turn (2: without a reset) */
 }
 
-/* After a turn: ends passed on, finished or dropped connections closed. */
+/* After a turn: ends passed on, finished or dropped connections and
+ * ended control connections gone. */
 static void settle(nem_proxy *p)
 {
+    size_t keep = 0;
+    for (size_t i = 0; i < p->n_ctls; i++)
+        if (p->ctls[i].in >= 0) p->ctls[keep++] = p->ctls[i];
+    p->n_ctls = keep;
     for (size_t i = p->n_conns; i-- > 0;) {
         px_conn *c = p->conns[i];
         for (int s = 0; s < 2 && !c->connecting; s++) {
