@@ -343,7 +343,7 @@ typedef struct isolde_run_opts {
     /* Faults: a nemesis beside the clients, on a schedule drawn from the
      * seed, each fault and heal an op of the process "nemesis" in the
      * history; everything is healed before the final reads. */
-    const char *nemesis;      /* kinds, comma-separated: command, kill, pause; NULL: none */
+    const char *nemesis;      /* kinds, comma-separated: command, kill, pause, partition, latency, drop; NULL: none */
     double fault_every;       /* mean seconds between faults (each wait 0.5x..1.5x); 5 */
     double fault_for;         /* seconds a fault lasts before it is healed; 2 */
     const char *fault_cmd, *heal_cmd; /* command: the fault and the heal (sh -c) */
@@ -364,6 +364,19 @@ typedef struct isolde_run_opts {
      * each op's node and level. NULL / 0: every transaction to urls. */
     const char *const *read_urls;
     size_t n_read_urls;
+    /* Faults through isolde's TCP proxy (kinds partition, latency, drop):
+     * with proxy set, or one of those kinds asked for, client i reaches
+     * urls[i % n_urls] through a proxy the run starts (its host:port
+     * rewritten; the node is "n" and the URL's place, from 1). peers are
+     * more links for that proxy, "FROM>TO@LISTEN=TARGET" (isolde proxy
+     * --link), so that a cluster's own traffic can be cut; proxy_control
+     * is another proxy's control address (isolde proxy --control), which
+     * gets the same faults. */
+    int proxy;
+    const char *const *peers;
+    size_t n_peers;
+    const char *proxy_control;
+    long latency_ms;          /* latency: how long bytes are held; 100 */
 } isolde_run_opts;
 
 /* Why transactions failed or ended unknown: a class as the history
@@ -452,6 +465,34 @@ typedef struct isolde_scenario_result {
  * history cannot be written), NOMEM. */
 ISOLDE_API isolde_status isolde_scenario_run(const isolde_run_opts *o, const char *name, long wait_ms,
                                              isolde_scenario_result *out, isolde_error *err);
+/* ---- the fault proxy (isolde proxy) ------------------------------- */
+
+/* A TCP proxy with faults, on one thread: links (a listening address, a
+ * target, the nodes the link joins) whose connections are forwarded byte
+ * for byte, and commands, one a line, that cut links between groups of
+ * nodes (a partition), delay their bytes or drop their connections:
+ * "cut n1 n2,n3", "heal", "delay 100", "drop n1", "status", "quit".
+ * Addresses are [NETNS/]HOST:PORT (NETNS: a name in /run/netns), port 0
+ * for any free one. */
+typedef struct isolde_proxy isolde_proxy;
+ISOLDE_API isolde_status isolde_proxy_new(isolde_proxy **out, isolde_error *err);
+/* A link, "[FROM>TO@]LISTEN=TARGET": connections to LISTEN go on to
+ * TARGET, from node FROM to node TO (default: from "clients" to "nK", K
+ * the link's place among such links, from 1); *port: where it listens. */
+ISOLDE_API isolde_status isolde_proxy_link(isolde_proxy *p, const char *spec, int *port, isolde_error *err);
+/* Take commands on TCP connections to listen (one reply line each). */
+ISOLDE_API isolde_status isolde_proxy_control(isolde_proxy *p, const char *listen, int *port, isolde_error *err);
+/* Forward until *stop (may be NULL) or a quit command, taking commands
+ * from in (-1: none) with replies to out. */
+ISOLDE_API isolde_status isolde_proxy_run(isolde_proxy *p, int in, int out, const volatile sig_atomic_t *stop,
+                                          isolde_error *err);
+ISOLDE_API void isolde_proxy_free(isolde_proxy *p);
+/* Send one command to the proxy whose control listens at addr
+ * (HOST:PORT); its reply line into reply (cut to n). ISOLDE_OK when it
+ * answered "ok ...", USAGE when it answered "error ...", IO when it could
+ * not be reached. */
+ISOLDE_API isolde_status isolde_proxy_send(const char *addr, const char *line, char *reply, size_t n,
+                                           isolde_error *err);
 
 /* One option a backend declares: its name (as --name on the CLI), the kind
  * of value, a word for the value in help ("MS"; NULL for a flag), its

@@ -111,10 +111,20 @@ int cli_make_dir(const char *cmd, const char *dir)
     return -1;
 }
 
+/* --peer: o->peers is the command's array (CLI_MAX_URLS). */
+static int add_peer(void *at, const char *v)
+{
+    isolde_run_opts *o = at;
+    if (!o->peers || o->n_peers == CLI_MAX_URLS)
+        return fprintf(stderr, "isolde: at most %d --peer\n", CLI_MAX_URLS), -1;
+    ((const char **)o->peers)[o->n_peers++] = v;
+    return 0;
+}
+
 #define F(f) offsetof(isolde_run_opts, f)
 static const cli_opt fault_opts[] = {
-    {0, "nemesis", CLI_STRING, F(nemesis), "K,K", "faults beside the clients: command, kill, pause", 0, 0,
-     NULL, 0},
+    {0, "nemesis", CLI_STRING, F(nemesis), "K,K",
+     "faults beside the clients: command, kill, pause, partition, latency, drop", 0, 0, NULL, 0},
     {0, "fault-every", CLI_DOUBLE, F(fault_every), "S", "mean seconds between faults (5)", 1e-6, 1e6, NULL, 0},
     {0, "fault-for", CLI_DOUBLE, F(fault_for), "S", "seconds each fault lasts before its heal (2)", 0, 1e6,
      NULL, 0},
@@ -127,6 +137,13 @@ static const cli_opt fault_opts[] = {
     {0, "pid", CLI_LONG, F(pid), "N", "kill and pause nemeses: the server's pid", 1, 4194304, NULL, 0},
     {0, "txn-timeout", CLI_LONG, F(txn_timeout_ms), "MS",
      "give up a statement unanswered after MS (0: wait)", 0, INT_MAX, NULL, 0},
+    {0, "proxy", CLI_FLAG, F(proxy), NULL,
+     "clients reach each --url through isolde's fault proxy (node nI: the I-th --url)", 0, 0, NULL, 1},
+    {0, "peer", CLI_CALL, 0, "FROM>TO@L=T",
+     "a link of the cluster's own traffic through the run's proxy (isolde proxy --link)", 0, 0, add_peer, 0},
+    {0, "proxy-control", CLI_STRING, F(proxy_control), "HOST:PORT",
+     "another isolde proxy's control port: partition, latency and drop reach its links too", 0, 0, NULL, 0},
+    {0, "latency", CLI_LONG, F(latency_ms), "MS", "latency nemesis: bytes held MS ms (100)", 1, 600000, NULL, 0},
 };
 #undef F
 

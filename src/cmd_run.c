@@ -41,6 +41,7 @@ struct run_cli {
     long txns, keys, writes_per_key, txn_length, seed, reconnect, clients;
     const char *read_urls[CLI_MAX_URLS];
     cli_backend be;
+    const char *peers[CLI_MAX_URLS];
 };
 
 static int set_workload(void *at, const char *v)
@@ -156,6 +157,7 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
     r->be.cmd = "run";
     r->txns = r->keys = r->writes_per_key = r->txn_length = r->seed = r->reconnect = r->clients = -1;
     r->o.read_urls = r->read_urls;
+    r->o.peers = r->peers;
     cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
                       cli_check_table(&r->check)};
     const char **pos = malloc((size_t)argc * sizeof *pos);

@@ -26,6 +26,8 @@ static const struct command {
      cmd_campaign, cmd_campaign_help},
     {"models", "[NAME...]", "the model and anomaly names; what each one forbids", cmd_models,
      cmd_models_help},
+    {"proxy", "--link L=T... [--control A]", "a TCP proxy with faults (partition, delay, drop)", cmd_proxy,
+     cmd_proxy_help},
     {"repair", "FILE...", "make a killed run's history whole (filler, a cut line)", cmd_repair,
      cmd_repair_help},
 };

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "nemesis/nemesis.h"
 
-static const nem_kind *const kinds[] = {&nem_command, &nem_kill, &nem_pause};
+static const nem_kind *const kinds[] = {&nem_command, &nem_kill, &nem_pause, &nem_partition, &nem_latency, &nem_drop};
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
 const nem_kind *nem_find(const char *name)
@@ -44,6 +44,17 @@ int nem_parse(const isolde_run_opts *o, const nem_kind **out, int max, isolde_er
         s += len + (s[len] == ',');
     }
     return n;
+}
+
+int nem_wants_proxy(const isolde_run_opts *o)
+{
+    for (const char *s = o->nemesis; s && *s;) {
+        size_t len = strcspn(s, ",");
+        for (const char *net[] = {"partition", "latency", "drop"}, **k = net; k < net + 3; k++)
+            if (strlen(*k) == len && strncmp(*k, s, len) == 0) return 1;
+        s += len + (s[len] == ',');
+    }
+    return 0;
 }
 
 void nem_ctx_free(nem_ctx *n)

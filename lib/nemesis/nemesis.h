@@ -6,6 +6,8 @@
  *   command.c    command: any shell command as the fault, another as the heal
  *   process.c    kill (SIGKILL of a server and its children, then a restart
  *                command at the heal) and pause (SIGSTOP / SIGCONT)
+ *   net.c        partition, latency and drop, through the fault proxy
+ *   proxy.h      the fault proxy (proxy.c, proxy_cmd.c)
  *
  * A kind starts a fault and stops it (heals); each says what it did as a
  * JSON value for the history (whom it hit). start and stop are called from
@@ -21,9 +23,14 @@
 #include "core/core.h"
 #include "core/value.h"
 
+struct nem_proxy;
+
 /* What the kinds see of the run: its options, and their own state. */
 typedef struct nem_ctx {
     const isolde_run_opts *o;
+    struct nem_proxy *proxy;  /* the run's proxy (net.c's kinds), or NULL */
+    int n_nodes;              /* its nodes n1..nN (the run's URLs) */
+    uint64_t rng;             /* the kinds' own draws, from the run's seed */
     pid_t *stopped;           /* pause: the processes stopped now */
     size_t n_stopped, cap_stopped;
 } nem_ctx;
@@ -39,7 +46,7 @@ typedef struct nem_kind {
     int (*stop)(nem_ctx *n, iso_buf *value);
 } nem_kind;
 
-extern const nem_kind nem_command, nem_kill, nem_pause;
+extern const nem_kind nem_command, nem_kill, nem_pause, nem_partition, nem_latency, nem_drop;
 
 /* The kind called name, or NULL. */
 const nem_kind *nem_find(const char *name);
@@ -48,6 +55,8 @@ const nem_kind *nem_find(const char *name);
  * lacks. */
 int nem_parse(const isolde_run_opts *o, const nem_kind **out, int max, isolde_error *err);
 void nem_ctx_free(nem_ctx *n);
+/* Whether a kind of o->nemesis needs the fault proxy. */
+int nem_wants_proxy(const isolde_run_opts *o);
 
 /* Run cmd with sh -c, waiting for it; its exit status (-1: not run). */
 int nem_shell(const char *cmd);

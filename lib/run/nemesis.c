@@ -80,8 +80,8 @@ static void *thread(void *arg)
     return NULL;
 }
 
-int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, run_nemesis_record record, void *arg,
-                      isolde_error *err)
+int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, struct nem_proxy *proxy,
+                      run_nemesis_record record, void *arg, isolde_error *err)
 {
     *out = NULL;
     const nem_kind *kinds[MAX_KINDS];
@@ -90,7 +90,8 @@ int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, run_nemesis_r
     if (!(o->fault_every > 0) || !(o->fault_for >= 0))
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--fault-every must be > 0 and --fault-for >= 0");
     struct run_nemesis *n = iso_xcalloc(1, sizeof *n);
-    *n = (struct run_nemesis){.o = o, .n_kinds = n_kinds, .ctx = {.o = o}, .rng = o->seed ^ 0x6e656d65736973ull,
+    nem_ctx ctx = {.o = o, .proxy = proxy, .n_nodes = (int)o->n_urls, .rng = o->seed ^ 0x70726f7879ull};
+    *n = (struct run_nemesis){.o = o, .n_kinds = n_kinds, .ctx = ctx, .rng = o->seed ^ 0x6e656d65736973ull,
                               .record = record, .arg = arg, .guard = iso_guard_current()};
     for (int i = 0; i < n_kinds; i++) n->kinds[i] = kinds[i];
     pthread_mutex_init(&n->mu, NULL);

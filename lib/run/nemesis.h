@@ -15,8 +15,10 @@ typedef struct run_nemesis run_nemesis;
 
 /* Start the nemesis o asks for (none: *out NULL, 0); -1 with err on an
  * unknown kind or a missing option. */
-int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, run_nemesis_record record, void *arg,
-                      isolde_error *err);
+struct nem_proxy;
+/* proxy: the run's fault proxy, for the kinds that use it (may be NULL). */
+int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, struct nem_proxy *proxy,
+                      run_nemesis_record record, void *arg, isolde_error *err);
 /* End the schedule, heal a fault that is on, join and free; the faults
  * injected. *nomem (if given): the thread ran out of memory. */
 long run_nemesis_stop(run_nemesis *n, int *nomem);

@@ -7,6 +7,7 @@
  *   runner.c     clients as threads or forked processes, reconnecting
  *                until the run's deadline; the final reads
  *   nemesis.c    the nemesis thread: faults on a seeded schedule, recorded
+ *   proxy.c      the run's fault proxy: a link per endpoint, URLs through it
  *   config.c     a backend's config from its option table
  *   scenario.c   the directed scenarios: scripted interleavings, one
  *                client thread per transaction, a coordinator

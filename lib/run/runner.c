@@ -40,6 +40,7 @@
 #include "run/drivers/url.h"
 #include "nemesis/nemesis.h"
 #include "run/nemesis.h"
+#include "run/proxy.h"
 #include "record/hist.h"
 #include "record/record.h"
 #include "run/run.h"
@@ -73,6 +74,8 @@ struct ctx {
     struct shared *sh;
     struct iso_guard *guard; /* the run's: every client loop runs under it */
     int client;
+    char *const *urls;       /* what clients connect to: o's, or through the proxy */
+    struct nem_proxy *proxy; /* the run's fault proxy, or NULL */
 };
 
 void isolde_run_opts_init(isolde_run_opts *o)
@@ -146,6 +149,7 @@ struct client {
     struct endpoint {
         const run_env *env;
         const char *url;
+        const char *via;  /* what it connects to: url, or url through the proxy */
         void *conn;   /* NULL until opened */
         iso_buf node; /* ,"node":"host:port" on every line of its
                          transactions (and ,"isolation":L with --read-url);
@@ -323,7 +327,7 @@ static int stopping_arg(void *x) { return stopping(x); }
 static int open_conn(struct ctx *x, struct endpoint *e)
 {
     isolde_error err;
-    if (run_open(x->drv, e->env, x->client, e->url, stopping_arg, x, &e->conn, &err) == 0) return 0;
+    if (run_open(x->drv, e->env, x->client, e->via, stopping_arg, x, &e->conn, &err) == 0) return 0;
     lock_shared(x->sh);
     fail_locked(x->sh, "%s", err.msg);
     pthread_mutex_unlock(&x->sh->lock);
@@ -353,10 +357,12 @@ static void endpoints(struct client *c)
     struct ctx *x = c->x;
     const isolde_run_opts *o = x->o;
     size_t k = (size_t)x->client;
-    c->ep[0] = (struct endpoint){x->env, o->n_urls ? o->urls[k % o->n_urls] : NULL, NULL, {0}};
+    c->ep[0] = (struct endpoint){x->env, o->n_urls ? o->urls[k % o->n_urls] : NULL,
+                                 o->n_urls ? x->urls[k % o->n_urls] : NULL, NULL, {0}};
     c->n_ep = 1;
     if (x->read_env && !c->final) /* the final reads see the primary */
-        c->ep[c->n_ep++] = (struct endpoint){x->read_env, o->read_urls[k % o->n_read_urls], NULL, {0}};
+        c->ep[c->n_ep++] = (struct endpoint){x->read_env, o->read_urls[k % o->n_read_urls],
+                                             o->read_urls[k % o->n_read_urls], NULL, {0}};
     for (int i = 0; i < c->n_ep; i++) {
         node_of(&c->ep[i], x->read_env != NULL);
         if (c->ep[i].node.n > c->node_max) c->node_max = c->ep[i].node.n;
@@ -575,7 +581,7 @@ static void record_nemesis(void *arg, const char *f, const char *value, int comp
 static int run_faulted(struct ctx *x, int *nomem, isolde_error *err)
 {
     run_nemesis *nem;
-    if (run_nemesis_start(&nem, x->o, record_nemesis, x->sh, err) < 0) return -1;
+    if (run_nemesis_start(&nem, x->o, x->proxy, record_nemesis, x->sh, err) < 0) return -1;
     if (x->o->processes) run_processes(x, x->o->clients);
     else run_threads(x, x->o->clients);
     x->sh->st.faults = run_nemesis_stop(nem, nomem);
@@ -588,16 +594,22 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
 {
     const isolde_run_opts *o = env->o;
     if (drv->setup && drv->setup(env, err) < 0) return -1;
+    run_proxy rp;
+    if (run_proxy_start(o, &rp, err) < 0) return -1;
     struct shared *sh = shared_new(o, fd);
-    if (!sh) return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot map shared memory: %s", strerror(errno));
+    if (!sh) {
+        run_proxy_stop(&rp);
+        return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot map shared memory: %s", strerror(errno));
+    }
     run_env read_env = *env; /* --read-url's connections */
     read_env.read_only = 1;
     if (drv->read_level) read_env.isolation = drv->read_level(env->isolation);
-    struct ctx x = {o, drv, env, o->n_read_urls ? &read_env : NULL, sh, iso_guard_current(), 0};
+    struct ctx x = {o, drv, env, o->n_read_urls ? &read_env : NULL, sh, iso_guard_current(), 0, rp.urls, rp.p};
     int nem_nomem = 0;
     if (run_faulted(&x, &nem_nomem, err) < 0) {
         hist_close(&sh->hist);
         shared_free(sh);
+        run_proxy_stop(&rp);
         return -1;
     }
     if (nem_nomem) fail_locked(sh, "%s", "the nemesis ran out of memory");
@@ -612,6 +624,7 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     int nomem = sh->nomem || nem_nomem;
     int rc = sh->failed ? iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "%s", sh->errmsg) : 0;
     shared_free(sh);
+    run_proxy_stop(&rp);
     if (nomem) iso_guard_raise(); /* the memory the clients held goes with the guard */
     return rc;
 }

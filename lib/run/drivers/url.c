@@ -190,3 +190,23 @@ void run_url_node(const char *url, char *out, size_t n)
     if (u.port) snprintf(out, n, "%s:%d", u.host, u.port);
     else snprintf(out, n, "%s", u.host);
 }
+
+int run_url_rehost(const char *url, const char *hostport, char *out, size_t n)
+{
+    const char *sep = strstr(url, "://");
+    if (!sep) return -1;
+    const char *a = sep + 3, *a_end = a + strcspn(a, "/?"), *h = a;
+    for (const char *p = a; p < a_end; p++)
+        if (*p == '@') h = p + 1;
+    int k = snprintf(out, n, "%.*s%s%s", (int)(h - url), url, hostport, a_end);
+    return k < 0 || (size_t)k >= n ? -1 : 0;
+}
+
+int run_url_port(const run_url *u)
+{
+    if (u->port) return u->port;
+    if (!u->scheme) return 0;
+    if (!strcmp(u->scheme, "mysql") || !strcmp(u->scheme, "mariadb")) return 3306;
+    if (!strcmp(u->scheme, "postgres") || !strcmp(u->scheme, "postgresql")) return 5432;
+    return 0;
+}

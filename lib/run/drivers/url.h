@@ -33,4 +33,12 @@ void run_url_redact(const char *url, char *out, size_t n);
  * scheme://host URL, or "" when it names none (a file, a command). */
 void run_url_node(const char *url, char *out, size_t n);
 
+/* url with its host[:port] replaced by hostport (everything else, the
+ * password too, as it was), into out; -1 when url is not scheme://... or
+ * out is too small. */
+int run_url_rehost(const char *url, const char *hostport, char *out, size_t n);
+/* The port url names, or its scheme's (mysql, mariadb: 3306; postgres,
+ * postgresql: 5432); 0 when neither says. */
+int run_url_port(const run_url *u);
+
 #endif

@@ -102,6 +102,34 @@ static void test_redact_short_buffer(void **state)
     }
 }
 
+/* The proxy's rewrite: host:port replaced, all else (the password too)
+ * kept; the scheme's port when the URL names none. */
+static void test_rehost(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"mysql://isolde:pw@127.0.0.1:3306/isolde?ssl=1", "mysql://isolde:pw@127.0.0.1:9/isolde?ssl=1"},
+        {"postgresql://u@[::1]/db", "postgresql://u@127.0.0.1:9/db"},
+        {"mysql://h", "mysql://127.0.0.1:9"},
+        {"mysql://a@b@h:1?x=1", "mysql://a@b@127.0.0.1:9?x=1"},
+    };
+    char out[128];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(run_url_rehost(cases[i][0], "127.0.0.1:9", out, sizeof out), 0);
+        assert_string_equal(out, cases[i][1]);
+    }
+    assert_int_equal(run_url_rehost("not a url", "127.0.0.1:9", out, sizeof out), -1);
+    assert_int_equal(run_url_rehost("mysql://h/db", "127.0.0.1:9", out, 10), -1);
+    static const struct { const char *url; int port; } ports[] = {
+        {"mysql://h/d", 3306}, {"mariadb://h", 3306}, {"postgres://h", 5432}, {"postgresql://h:7/d", 7}, {"x://h", 0}};
+    for (size_t i = 0; i < sizeof ports / sizeof ports[0]; i++) {
+        run_url u;
+        char why[64];
+        assert_int_equal(run_url_parse(ports[i].url, &u, why, sizeof why), 0);
+        assert_int_equal(run_url_port(&u), ports[i].port);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -110,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_bad_urls),
         cmocka_unit_test(test_redact),
         cmocka_unit_test(test_redact_short_buffer),
+        cmocka_unit_test(test_rehost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
