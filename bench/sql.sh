@@ -35,7 +35,7 @@ compare() { # DRIVER URL-WITH-PASSWORD
     done
     a=$(median <"$servers_dir/$1.isolde") b=$(median <"$servers_dir/$1.loop") r=$(median <"$servers_dir/$1.ratio")
     echo "$1: isolde run $a txns/s, bare loop $b txns/s ($n txns, $clients connections, $keys keys, read committed; medians of 5 rounds)"
-    awk -v r="$r" -v d="$1" 'BEGIN { printf "%s: median of the rounds' ratios %.2f, target >= 0.9: %s\n", d, r, r >= 0.9 ? "MET" : "MISSED"; exit r < 0.9 }' || status=1
+    awk -v r="$r" -v d="$1" 'BEGIN { printf "%s: median ratio of the rounds %.2f, target >= 0.9: %s\n", d, r, r >= 0.9 ? "MET" : "MISSED"; exit r < 0.9 }' || status=1
 }
 
 [ -n "${ISOLDE_PG_URL:-}" ] && compare postgres "postgresql://isolde:$ISOLDE_PG_PASSWORD@${ISOLDE_PG_URL#postgresql://isolde@}"

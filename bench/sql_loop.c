@@ -3,7 +3,7 @@
  * client loop that sends the same statements isolde run sends (the same
  * generator, seed and transactions; BEGIN, one statement per micro-op,
  * COMMIT, ROLLBACK after an error) from the same number of connections,
- * and records nothing. Prints transactions per second.
+ * then the same final reads on one more, and records nothing. Prints transactions per second.
  * Usage: sql_loop postgres|mysql URL CLIENTS TXNS LEVEL KEYS
  * (the tables isolde_la must exist: run isolde once first).
  */
@@ -25,10 +25,12 @@ static gen g;
 static const char *kind, *url, *level;
 static long done;
 
+static int final_phase; /* the clients are done: the final reads */
+
 static int next(run_txn *t)
 {
     pthread_mutex_lock(&lock);
-    int go = gen_next(&g, t);
+    int go = final_phase ? gen_final(&g, t) : gen_next(&g, t);
     done += go;
     pthread_mutex_unlock(&lock);
     return go;
@@ -126,6 +128,9 @@ int main(int argc, char **argv)
     double t0 = iso_now();
     for (int i = 0; i < clients && i < 256; i++) pthread_create(&tids[i], NULL, client, NULL);
     for (int i = 0; i < clients && i < 256; i++) pthread_join(tids[i], NULL);
+    final_phase = 1; /* then the final reads on a connection of their own, as isolde run does */
+    pthread_create(&tids[0], NULL, client, NULL);
+    pthread_join(tids[0], NULL);
     double s = iso_now() - t0;
     printf("%ld txns in %.2f s, %.0f txns/s\n", done, s, done / s);
     return 0;
