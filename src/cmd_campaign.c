@@ -60,7 +60,7 @@ static const cli_opt camp_opts[] = {
     {'i', "isolation", CLI_STRING, C(levels_arg), "L,L", "these levels (default: every level of the backend)",
      0, 0, NULL, 0},
     {0, "seeds", CLI_LONG, C(seeds), "N", "runs per level and workload, seeds 1..N (3)", 1, 1000, NULL, 0},
-    {'n', "txns", CLI_LONG, C(txns), "N", "transactions per run (500)", 1, 1e9, NULL, 0},
+    {'n', "txns", CLI_LONG, C(txns), "N", "transactions per run (1000)", 1, 1e9, NULL, 0},
     {'p', "clients", CLI_LONG, C(clients), "N", "concurrent clients (10)", 1, 4096, NULL, 0},
     {0, "keys", CLI_LONG, C(keys), "N", "hot keys (4)", 1, 1024, NULL, 0},
     {0, "reconnect", CLI_LONG, C(reconnect), "MS", "keep trying to connect for MS (30000)", 0, 2147483647.0,
@@ -358,7 +358,7 @@ int cmd_campaign(int argc, char **argv)
     memset(&c, 0, sizeof c);
     isolde_run_opts_init(&c.o);
     c.seeds = 3;
-    c.txns = 500;
+    c.txns = 1000;
     c.clients = 10;
     c.keys = 4;
     c.reconnect = -1;
