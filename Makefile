@@ -269,6 +269,7 @@ check:
 SAN_BUILD ?= build-san$(if $(findstring clang,$(notdir $(CC))),-clang)
 sanitize:
 	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS)
+	$(NPM_DEPS)
 	$(MAKE) BUILD=$(SAN_BUILD) OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	        LDFLAGS='-fsanitize=address,undefined' all tests
 	@ISOLDE_SANITIZE=1 sh tests/run-all.sh $(SAN_BUILD)

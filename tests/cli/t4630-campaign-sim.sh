@@ -20,7 +20,7 @@ for r in d["rows"]:
 
 test_case "the table: a row per level and workload, a column per model, what each row covered" <<'T'
 expect_status 0 "$isolde" campaign sim --seeds 2 -i snapshot-isolation,strict-serializable
-expect_out '^campaign: sim, 2 seeds x 500 txns, 10 clients, 4 keys; no faults injected$'
+expect_out '^campaign: sim, 2 seeds x 1000 txns, 10 clients, 4 keys; no faults injected$'
 expect_out '^| level | workload | strict-serializable | serializable | snapshot-isolation | repeatable-read | read-committed | read-uncommitted | covered |$'
 test "$(grep -c '^| snapshot-isolation | \(list-append\|rw-register\) |' "$tmp/out")" = 2
 expect_out '^| snapshot-isolation | list-append | G2-item.* | G2-item | valid (no faults) |'
