@@ -46,6 +46,7 @@ static uint32_t *intern(isolde_history *h, const isolde_history *h2)
 static void copy_words(iso_store *s, const iso_store *s2, const struct shift *sh)
 {
     size_t n2 = s2->n_words, next = 0; /* the next header */
+    if (!n2) return; /* (s->words may be NULL: no NULL + 0) */
     ISO_GROW(s->words, s->cap_words, s->n_words + n2);
     iso_val *to = s->words + s->n_words;
     const iso_val *w = s2->words;
