@@ -33,6 +33,10 @@ void *run_config(const run_driver *d, const isolde_run_opts *o, isolde_error *er
 int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_driver **d, run_env *env,
                 isolde_error *err);
 
+/* Run d's setup (tables), trying again after a failure other than a
+ * usage error until the run's reconnect deadline (a database that is
+ * still starting); -1 with the last error. */
+int run_setup(const run_driver *d, const run_env *env, isolde_error *err);
 /* Open client's connection to url (or NULL) through d, trying again with a growing pause until env->o->reconnect_ms have
  * passed or stop(arg) says to stop (stop may be NULL): 0, or -1 with err
  * the driver's last error. */

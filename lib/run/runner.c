@@ -320,6 +320,17 @@ int run_open(const run_driver *d, const run_env *env, int client, const char *ur
     }
 }
 
+int run_setup(const run_driver *d, const run_env *env, isolde_error *err)
+{
+    double give_up = iso_now() + (double)(env->o->reconnect_ms > 0 ? env->o->reconnect_ms : 0) / 1000.0;
+    for (long pause = 10;; pause = pause < 500 ? pause * 2 : 1000) {
+        memset(err, 0, sizeof *err);
+        if (!d->setup || d->setup(env, err) == 0) return 0;
+        if (err->code == ISOLDE_ERR_USAGE || iso_now() >= give_up) return -1;
+        sleep_ms(pause);
+    }
+}
+
 static int stopping_arg(void *x) { return stopping(x); }
 
 /* Open the endpoint's connection (run_open); when that fails, the run
@@ -593,7 +604,7 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
                        isolde_error *err)
 {
     const isolde_run_opts *o = env->o;
-    if (drv->setup && drv->setup(env, err) < 0) return -1;
+    if (run_setup(drv, env, err) < 0) return -1;
     run_proxy rp;
     if (run_proxy_start(o, &rp, err) < 0) return -1;
     struct shared *sh = shared_new(o, fd);

@@ -366,7 +366,7 @@ static int run_scenario(struct sc *sc, const isolde_scenario *s, long wait_ms, i
     for (int i = 0; i < N_TXNS + 2; i++) sc->t[i].list_append = 1;
     if (parse_script(sc, s, err)) return -1;
     setup_and_final(sc);
-    if (d->setup && d->setup(sc->env, err)) return -1;
+    if (run_setup(d, sc->env, err)) return -1;
     void *conn;
     if (run_open(d, sc->env, sc->n, url_of(sc, sc->n), NULL, NULL, &conn, err)) return -1;
     sc->t0_ns = now_ns();

@@ -23,16 +23,7 @@ D=${2:?usage: etcd.sh CMD DIR [eN]}
 command -v etcd >/dev/null 2>&1 || { echo "etcd.sh: etcd is not installed (etcd-server)" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 
-free_port() {
-    while :; do
-        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 12000 )) # below the ephemeral ports
-        ss -ltn 2>/dev/null | grep -q ":$p " && continue
-        grep -qx "$p" "$D/ports" 2>/dev/null && continue
-        echo "$p" >>"$D/ports"
-        echo $p
-        return
-    done
-}
+. "$(dirname "$0")/ports.sh"
 
 # Member $1's command line, as start wrote it.
 member_start() {

@@ -16,14 +16,7 @@ D=${2:?usage: mariadb.sh start|stop DIR}
 shift 2
 command -v mariadbd >/dev/null || { echo "mariadb.sh: MariaDB is not installed (mariadb-server)" >&2; exit 2; }
 
-free_port() {
-    while :; do
-        # below the ephemeral range (32768-60999): an outgoing connection
-        # never takes a port a killed server comes back to
-        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 12000 ))
-        ss -ltn 2>/dev/null | grep -q ":$p " || { echo $p; return; }
-    done
-}
+. "$(dirname "$0")/ports.sh"
 
 start() {
     mkdir -p "$D/data"

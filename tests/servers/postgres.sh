@@ -18,14 +18,7 @@ BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -n "$BIN" ] || { echo "postgres.sh: PostgreSQL is not installed (postgresql-15)" >&2; exit 2; }
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
-free_port() {
-    while :; do
-        # below the ephemeral range (32768-60999): an outgoing connection
-        # never takes a port a killed server comes back to
-        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 12000 ))
-        ss -ltn 2>/dev/null | grep -q ":$p " || { echo $p; return; }
-    done
-}
+. "$(dirname "$0")/ports.sh"
 
 start() {
     mkdir -p "$D"

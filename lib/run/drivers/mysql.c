@@ -251,7 +251,7 @@ static int make_table(struct my_conn *c, const run_env *env, isolde_error *err)
 }
 
 /* Once, before any client starts (the library's own set-up is not
- * thread-safe): on the first endpoint, connecting again until the run's
+ * thread-safe): on the first endpoint; the runner tries again until its
  * reconnect deadline. */
 static int my_setup(const run_env *env, isolde_error *err)
 {
@@ -259,9 +259,7 @@ static int my_setup(const run_env *env, isolde_error *err)
     struct my_conn c = {0};
     c.list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
     if (sql_table(env, c.table, sizeof c.table, err) < 0) return -1;
-    double give_up = iso_now() + (double)env->o->reconnect_ms / 1000.0;
-    for (long pause = 10; connect_to(env, env->o->urls[0], &c, err) < 0; sql_pause(&pause))
-        if (iso_now() >= give_up) return -1;
+    if (connect_to(env, env->o->urls[0], &c, err) < 0) return -1;
     int rc = make_table(&c, env, err);
     mysql_close(c.my);
     return rc;

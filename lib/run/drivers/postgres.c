@@ -297,15 +297,13 @@ static int make_table(struct pg_conn *c, const run_env *env, isolde_error *err)
     return 0;
 }
 
-/* Once, on the first endpoint (the others are nodes of the same database),
- * connecting again until the run's reconnect deadline. */
+/* Once, on the first endpoint (the others are nodes of the same
+ * database); the runner tries again until its reconnect deadline. */
 static int pg_setup(const run_env *env, isolde_error *err)
 {
     struct pg_conn c = {0};
     c.list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
-    double give_up = iso_now() + (double)env->o->reconnect_ms / 1000.0;
-    for (long pause = 10; connect_to(env, env->o->urls[0], &c, err) < 0; sql_pause(&pause))
-        if (iso_now() >= give_up) return -1;
+    if (connect_to(env, env->o->urls[0], &c, err) < 0) return -1;
     int rc = make_table(&c, env, err);
     PQfinish(c.pg);
     return rc;

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include "run/drivers/sql.h"
 
 const char *const sql_levels[] = {"read-uncommitted", "read-committed", "repeatable-read", "serializable",
@@ -55,11 +54,4 @@ void sql_scrub(char *msg, const char *secret)
         memset(p, '*', keep);
         memmove(p + keep, p + k, strlen(p + k) + 1);
     }
-}
-
-void sql_pause(long *pause_ms)
-{
-    struct timespec ts = {*pause_ms / 1000, (*pause_ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-    *pause_ms = *pause_ms < 500 ? *pause_ms * 2 : 1000;
 }

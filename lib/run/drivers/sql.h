@@ -29,7 +29,5 @@ int sql_table(const run_env *env, char *out, size_t n, isolde_error *err);
 /* msg with every occurrence of secret (when it is not empty) replaced by
  * "***", in place; a trailing newline dropped. */
 void sql_scrub(char *msg, const char *secret);
-/* Sleep before connecting again: 10 ms doubling to 1 s by *pause. */
-void sql_pause(long *pause_ms);
 
 #endif
