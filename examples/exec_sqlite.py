@@ -13,7 +13,9 @@ is unknown, echoing the request's "id" (see docs/FORMATS.md, the line
 protocol).
 
 Lists are stored as text "1,2,3" and an append is one upsert that
-concatenates onto the stored list; registers are plain integer rows. The
+concatenates onto the stored list; registers are plain integer rows, and
+an add (Jepsen's bank and counter) reads one and writes the sum, failing
+the transaction when the sum would go below 0. The
 first client of a run (isolde sets ISOLDE_RUN_ID) resets the tables, so a
 database file can be reused across runs.
 """
@@ -48,6 +50,15 @@ def reset(db):
     db.execute("COMMIT")
 
 
+class Refused(Exception):
+    """A transaction the client rolls back itself (a bank's overdraft)."""
+
+
+def write(db, k, v):
+    db.execute("INSERT INTO isolde_rw (k, v) VALUES (?, ?) ON CONFLICT(k) "
+               "DO UPDATE SET v = excluded.v", (k, v))
+
+
 def micro_op(db, f, k, v):
     if f == "r":
         row = db.execute("SELECT v FROM isolde_la WHERE k = ?", (k,)).fetchone()
@@ -59,8 +70,13 @@ def micro_op(db, f, k, v):
         db.execute("INSERT INTO isolde_la (k, v) VALUES (?, ?) ON CONFLICT(k) "
                    "DO UPDATE SET v = v || ',' || excluded.v", (k, str(v)))
     elif f == "w":
-        db.execute("INSERT INTO isolde_rw (k, v) VALUES (?, ?) ON CONFLICT(k) "
-                   "DO UPDATE SET v = excluded.v", (k, v))
+        write(db, k, v)
+    elif f == "add":  # bank, counter: read the integer, write the sum
+        row = db.execute("SELECT v FROM isolde_rw WHERE k = ?", (k,)).fetchone()
+        total = (0 if row is None else row[0]) + v
+        if total < 0:
+            raise Refused("add %d to key %d: it would go below 0" % (v, k))
+        write(db, k, total)
     else:
         raise ValueError("unknown micro-op %r" % f)
     return [f, k, v]
@@ -70,7 +86,7 @@ def transaction(db, mops):
     try:
         db.execute(BEGIN)
         out = [micro_op(db, f, k, v) for f, k, v in mops]
-    except sqlite3.Error as e:
+    except (sqlite3.Error, Refused) as e:
         if db.in_transaction:
             db.execute("ROLLBACK")
         return {"type": "fail", "error": str(e)}

@@ -136,6 +136,11 @@ const gen_ops *gen_ops_for(isolde_workload w)
     return NULL;
 }
 
+int gen_lists(isolde_workload w)
+{
+    return w == ISOLDE_WORKLOAD_LIST_APPEND || w == ISOLDE_WORKLOAD_SET || w == ISOLDE_WORKLOAD_SET_FULL;
+}
+
 void gen_params_of(const isolde_run_opts *o, gen_params *p)
 {
     *p = (gen_params){o->workload == ISOLDE_WORKLOAD_LIST_APPEND, o->txns, o->keys,

@@ -66,7 +66,9 @@ typedef struct gen_ops {
     int (*final)(gen *g, run_txn *t); /* the final reads; 0 when done */
     /* Jepsen's workloads (NULL for Elle's): the transaction run once before
      * the clients and not recorded (1; 0: none), and an op's :f and value
-     * as Jepsen records them (with_reads: what the reads returned). */
+     * as Jepsen records them (with_reads: what the reads returned); an
+     * invocation's value (with_reads 0) takes at most TXN_JSON_MAX bytes,
+     * so that the runner can make it in room it sized beforehand. */
     int (*setup)(gen *g, run_txn *t);
     const char *(*shape)(const run_txn *t, int with_reads, iso_buf *value);
     int single;                       /* single ops (enum run_shape), not transactions */
@@ -86,6 +88,9 @@ int gen_ops_final(gen *g, run_txn *t);
 
 /* The generator of workload w, or NULL when no generator makes it. */
 const gen_ops *gen_ops_for(isolde_workload w);
+/* Whether workload w's values are lists (list-append, set, set-full:
+ * a database keeps them in its list table), not integer registers. */
+int gen_lists(isolde_workload w);
 /* A generator's parameters from a run's options. */
 void gen_params_of(const isolde_run_opts *o, gen_params *p);
 

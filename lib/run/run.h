@@ -8,6 +8,7 @@
  *                until the run's deadline; the final reads
  *   nemesis.c    the nemesis thread: faults on a seeded schedule, recorded
  *   proxy.c      the run's fault proxy: a link per endpoint, URLs through it
+ *   setup.c      tables, the workload's setup, connections: retried
  *   config.c     a backend's config from its option table
  *   scenario.c   the directed scenarios: scripted interleavings, one
  *                client thread per transaction, a coordinator
@@ -33,14 +34,21 @@ void *run_config(const run_driver *d, const isolde_run_opts *o, isolde_error *er
 int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_driver **d, run_env *env,
                 isolde_error *err);
 
-/* Run d's setup (tables), trying again after a failure other than a
+/* setup.c: run d's setup (tables), trying again after a failure other than a
  * usage error until the run's reconnect deadline (a database that is
  * still starting); -1 with the last error. */
 int run_setup(const run_driver *d, const run_env *env, isolde_error *err);
-/* Open client's connection to url (or NULL) through d, trying again with a growing pause until env->o->reconnect_ms have
+/* Open client's connection to url (or NULL) through d, trying again
+ * (not after a usage error) with a growing pause until env->o->reconnect_ms have
  * passed or stop(arg) says to stop (stop may be NULL): 0, or -1 with err
  * the driver's last error. */
 int run_open(const run_driver *d, const run_env *env, int client, const char *url, int (*stop)(void *),
              void *arg, void **conn, isolde_error *err);
+/* Workload g's setup transaction, if it has one (a bank's opening
+ * balances, made from state): run alone on a connection of its own to the
+ * first endpoint before the clients start, not recorded, tried again until
+ * the reconnect deadline (it writes fixed values, so running it twice is
+ * running it once). 0, or -1 with err. */
+int run_workload_setup(const run_driver *d, const run_env *env, const gen_ops *g, gen *state, isolde_error *err);
 
 #endif

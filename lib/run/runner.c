@@ -145,6 +145,9 @@ struct client {
     int cur;          /* the buffer holding t's invocation line */
     size_t inv_off, n_inv; /* t's value as its invocation recorded it */
     uint32_t null_at[RUN_MAX_MOPS]; /* where each read's null is in it */
+    const char *f;    /* t's :f as its lines record it */
+    iso_buf shaped;   /* a Jepsen workload's invocation value (gen_ops.shape),
+                         made under the lock in room sized before it */
     iso_buf err_tail; /* a completion's ,"error":"..."}\n; empty if none */
     struct endpoint {
         const run_env *env;
@@ -207,8 +210,17 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
     if (!go) return NULL;
     c->at = c->n_ep > 1 && !has_writes(&c->t);
     if (!c->final) run_flight_start(sh->flight, sh->n_flight, c->x->client, &c->t);
-    p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process, txn_f(&c->t));
-    char *end = txn_json_invoke(p, &c->t, c->null_at);
+    char *end;
+    if (sh->gen->shape) { /* Jepsen's op: :transfer, :add, :read, ... */
+        c->shaped.n = 0;
+        c->f = sh->gen->shape(&c->t, 0, &c->shaped);
+        p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process, c->f);
+        end = (char *)memcpy(p, c->shaped.p, c->shaped.n) + c->shaped.n;
+    } else {
+        c->f = txn_f(&c->t);
+        p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process, c->f);
+        end = txn_json_invoke(p, &c->t, c->null_at);
+    }
     c->cur = i;
     c->inv_off = (size_t)(p - c->buf[i].p);
     c->n_inv = (size_t)(end - p);
@@ -222,6 +234,7 @@ static int next_txn(struct client *c)
     struct shared *sh = c->x->sh;
     int i = c->cur ^ 1;
     ISO_GROW(c->buf[i].p, c->buf[i].cap, LINE_ROOM + c->node_max);
+    ISO_GROW(c->shaped.p, c->shaped.cap, TXN_JSON_MAX);
     struct time_text tm;
     lock_shared(sh);
     tm.n = rec_time(tm.s, now_locked(sh));
@@ -247,7 +260,9 @@ static int completion_value(struct client *c, int type)
     const char *inv = c->buf[c->cur].p + c->inv_off;
     iso_buf *b = &c->buf[c->cur ^ 1];
     b->n = REC_HEAD_MAX;
-    if (type == ISO_OP_OK && has_reads(&c->t)) {
+    if (c->x->sh->gen->shape) {
+        c->x->sh->gen->shape(&c->t, type == ISO_OP_OK, b);
+    } else if (type == ISO_OP_OK && has_reads(&c->t)) {
         txn_json_ok(b, inv, c->n_inv, c->null_at, &c->t);
     } else {
         ISO_GROW(b->p, b->cap, b->n + c->n_inv);
@@ -276,7 +291,7 @@ static int complete(struct client *c, int outcome)
     struct time_text tm;
     lock_shared(sh);
     tm.n = rec_time(tm.s, now_locked(sh)); /* one clock read for both ops */
-    char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process, txn_f(&c->t));
+    char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process, c->f);
     end = close_line(end, &tm, &c->ep[c->at].node, &c->err_tail);
     run_txn_count(&sh->st, outcome, &c->t);
     if (!c->final && run_flight_end(sh->flight, c->x->client)) sh->st.contended++;
@@ -303,32 +318,6 @@ static int stopping(struct ctx *x)
     int stop = x->sh->stop || external_stop(x->o);
     pthread_mutex_unlock(&x->sh->lock);
     return stop;
-}
-
-int run_open(const run_driver *d, const run_env *env, int client, const char *url, int (*stop)(void *),
-             void *arg, void **conn, isolde_error *err)
-{
-    const isolde_run_opts *o = env->o;
-    double give_up = iso_now() + (double)(o->reconnect_ms > 0 ? o->reconnect_ms : 0) / 1000.0;
-    for (long pause = 10;; pause = pause < 500 ? pause * 2 : 1000) {
-        memset(err, 0, sizeof *err);
-        *conn = NULL;
-        if (d->open(env, client, url, conn, err) == 0) return 0;
-        *conn = NULL;
-        if (iso_now() >= give_up || (stop && stop(arg))) return -1;
-        sleep_ms(pause);
-    }
-}
-
-int run_setup(const run_driver *d, const run_env *env, isolde_error *err)
-{
-    double give_up = iso_now() + (double)(env->o->reconnect_ms > 0 ? env->o->reconnect_ms : 0) / 1000.0;
-    for (long pause = 10;; pause = pause < 500 ? pause * 2 : 1000) {
-        memset(err, 0, sizeof *err);
-        if (!d->setup || d->setup(env, err) == 0) return 0;
-        if (err->code == ISOLDE_ERR_USAGE || iso_now() >= give_up) return -1;
-        sleep_ms(pause);
-    }
 }
 
 static int stopping_arg(void *x) { return stopping(x); }
@@ -413,6 +402,7 @@ static void client_loop(struct ctx *x, int64_t process, int final)
     iso_buf_free(&c.buf[0]);
     iso_buf_free(&c.buf[1]);
     iso_buf_free(&c.err_tail);
+    iso_buf_free(&c.shaped);
 }
 
 static void client_done(struct shared *sh)
@@ -617,7 +607,7 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     if (drv->read_level) read_env.isolation = drv->read_level(env->isolation);
     struct ctx x = {o, drv, env, o->n_read_urls ? &read_env : NULL, sh, iso_guard_current(), 0, rp.urls, rp.p};
     int nem_nomem = 0;
-    if (run_faulted(&x, &nem_nomem, err) < 0) {
+    if (run_workload_setup(drv, env, sh->gen, &sh->g, err) < 0 || run_faulted(&x, &nem_nomem, err) < 0) {
         hist_close(&sh->hist);
         shared_free(sh);
         run_proxy_stop(&rp);
@@ -700,9 +690,6 @@ int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_drive
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs %s, not %s", d->pub.name,
                         d->single ? "single ops (register, cas-register, kv)" : "transactions",
                         isolde_workload_name(o->workload));
-    if (g->shape && !d->run) /* the client loop records Elle's transactions only, for now */
-        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs %s histories on the sim only (for now)",
-                        d->pub.name, isolde_workload_name(o->workload));
     if (d->pub.url_help && !o->n_urls)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s needs --url (%s)", d->pub.name, d->pub.url_help);
     *env = (run_env){o, NULL, NULL, 0};

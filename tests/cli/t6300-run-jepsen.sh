@@ -73,9 +73,4 @@ expect_status 0 "$isolde" run sim -w set-full -n 100 --seed 7 -o "$tmp/b.jsonl"
 cmp "$tmp/a.jsonl" "$tmp/b.jsonl"
 T
 
-test_case "other backends say they do not run these workloads yet" <<'T'
-expect_status 3 "$isolde" run sqlite --url "$tmp/x.db" -w bank -n 10 -o "$tmp/s.jsonl"
-expect_err 'runs bank histories on the sim only'
-T
-
 finish

@@ -23,7 +23,7 @@
 #ifndef ISO_RUN_DRIVER_H
 #define ISO_RUN_DRIVER_H
 
-#include "gen/txn.h"
+#include "gen/gen.h"
 
 /* One option a driver declares, and where its value goes. */
 typedef struct run_option {
@@ -69,7 +69,9 @@ typedef struct run_driver {
      * cannot): begin t, run its micro-op i, commit it. Each returns an enum
      * run_outcome as txn does; after RUN_FAIL or RUN_INFO the transaction is
      * over (rolled back, or its outcome unknown) and the rest is not called.
-     * A driver that has them takes run_driver_steps as its txn. */
+     * A driver that has them takes run_driver_steps as its txn, and needs
+     * no code of its own for an add (RUN_ADD): run_driver_steps reads the
+     * register, writes the sum, or rolls back when it is below 0. */
     int (*begin)(void *conn, run_txn *t);
     int (*step)(void *conn, run_txn *t, uint32_t i);
     int (*commit)(void *conn, run_txn *t);
@@ -78,6 +80,9 @@ typedef struct run_driver {
     const char *(*read_level)(const char *level);
     int single;                 /* runs single ops (register, cas-register, kv:
                                    gen_ops.single), not transactions */
+    /* Roll back the transaction begun (with begin, step and commit);
+     * sets t->reconnect when the connection is gone. */
+    void (*rollback)(void *conn, run_txn *t);
 } run_driver;
 
 extern const run_driver run_driver_sim;
@@ -87,7 +92,11 @@ extern const run_driver run_driver_postgres;
 extern const run_driver run_driver_mysql;
 extern const run_driver run_driver_etcd;
 
-/* t run through d's begin, step and commit (drivers.c). */
+/* t run through d's begin, step and commit (drivers.c); an add is a read
+ * and a write of the register through step, as Jepsen's bank client
+ * reads a balance and writes the new one: at a level that allows lost
+ * updates, two transfers from one account can both take the same
+ * balance. A sum below 0 (an overdraft) rolls back and fails. */
 int run_driver_steps(const run_driver *d, void *conn, run_txn *t);
 
 /* The backend called name, or NULL; the backends by index (drivers.c). */

@@ -367,5 +367,5 @@ const run_driver run_driver_etcd = {
              "cas-register or kv",
      "a member's client URL, http://HOST:PORT", NULL, NULL},
     sizeof(struct etcd_config), options, sizeof options / sizeof options[0],
-    etcd_setup, etcd_open, etcd_txn, etcd_close, NULL, NULL, NULL, NULL, NULL, 1};
+    etcd_setup, etcd_open, etcd_txn, etcd_close, NULL, NULL, NULL, NULL, NULL, 1, NULL};
 #endif

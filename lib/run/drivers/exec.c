@@ -284,4 +284,4 @@ const run_driver run_driver_exec = {
     {"exec", "any database through a subprocess speaking the line protocol (docs/FORMATS.md)",
      "a shell command that starts one client", NULL, NULL},
     sizeof(struct exec_config), options, sizeof options / sizeof options[0],
-    exec_setup, exec_open, exec_txn, exec_close, NULL, NULL, NULL, NULL, NULL, 0};
+    exec_setup, exec_open, exec_txn, exec_close, NULL, NULL, NULL, NULL, NULL, 0, NULL};

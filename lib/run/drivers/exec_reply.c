@@ -45,7 +45,7 @@ static int read_result(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
 /* Micro-op i of the reply: the request's, with a read's result. */
 static int mop(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
 {
-    static const char *const names[] = {"r", "append", "w"};
+    static const char *const names[] = {"r", "append", "w", "add"};
     const run_mop *m = &t->mops[i];
     if (!is_seq_of(s, v, ISO_SEQ_VEC) || iso_seq_len(s, v) != 3) return 0;
     const iso_val *it = iso_seq_items(s, v);

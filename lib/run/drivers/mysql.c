@@ -124,6 +124,12 @@ static int my_commit(void *conn, run_txn *t)
     return RUN_INFO;
 }
 
+static void my_rollback(void *conn, run_txn *t)
+{
+    unsigned code = query(conn, "ROLLBACK");
+    t->reconnect = code >= CR_MIN_ERROR && code <= CR_MAX_ERROR;
+}
+
 static int my_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_mysql, conn, t); }
 
 static void my_close(void *conn)
@@ -213,7 +219,7 @@ static int my_open(const run_env *env, int client, const char *url, void **out, 
 {
     (void)client;
     struct my_conn *c = iso_xcalloc(1, sizeof *c);
-    c->list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    c->list_append = gen_lists(env->o->workload);
     if (sql_table(env, c->table, sizeof c->table, err) < 0 || connect_to(env, url, c, err) < 0) {
         my_close(c);
         return -1;
@@ -257,7 +263,7 @@ static int my_setup(const run_env *env, isolde_error *err)
 {
     if (mysql_library_init(0, NULL, NULL)) return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "mysql: cannot start the library");
     struct my_conn c = {0};
-    c.list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    c.list_append = gen_lists(env->o->workload);
     if (sql_table(env, c.table, sizeof c.table, err) < 0) return -1;
     if (connect_to(env, env->o->urls[0], &c, err) < 0) return -1;
     int rc = make_table(&c, env, err);
@@ -270,5 +276,5 @@ const run_driver run_driver_mysql = {
      "mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?ssl=1&ssl-ca=CA&ssl-verify=1&password-file=F]",
      "serializable", sql_levels},
     sizeof(struct sql_config), sql_options, SQL_N_OPTIONS,
-    my_setup, my_open, my_txn, my_close, NULL, my_begin, my_step, my_commit, NULL, 0};
+    my_setup, my_open, my_txn, my_close, NULL, my_begin, my_step, my_commit, NULL, 0, my_rollback};
 #endif

@@ -186,6 +186,13 @@ static int pg_commit(void *conn, run_txn *t)
     return RUN_INFO;
 }
 
+static void pg_rollback(void *conn, run_txn *t)
+{
+    struct pg_conn *c = conn;
+    if (c->pg && PQstatus(c->pg) == CONNECTION_OK) PQclear(pg_exec(c, "ROLLBACK"));
+    t->reconnect = !c->pg || PQstatus(c->pg) != CONNECTION_OK;
+}
+
 static int pg_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_postgres, conn, t); }
 
 static void pg_close(void *conn)
@@ -258,7 +265,7 @@ static int pg_open(const run_env *env, int client, const char *url, void **out, 
     char table[64];
     if (sql_table(env, table, sizeof table, err)) return -1;
     struct pg_conn *c = iso_xcalloc(1, sizeof *c);
-    c->list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    c->list_append = gen_lists(env->o->workload);
     snprintf(c->begin, sizeof c->begin, "BEGIN ISOLATION LEVEL %s%s", sql_level_text(env->isolation),
              env->read_only ? " READ ONLY" : "");
     c->timeout_ms = env->o->txn_timeout_ms;
@@ -302,7 +309,7 @@ static int make_table(struct pg_conn *c, const run_env *env, isolde_error *err)
 static int pg_setup(const run_env *env, isolde_error *err)
 {
     struct pg_conn c = {0};
-    c.list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    c.list_append = gen_lists(env->o->workload);
     if (connect_to(env, env->o->urls[0], &c, err) < 0) return -1;
     int rc = make_table(&c, env, err);
     PQfinish(c.pg);
@@ -321,5 +328,5 @@ const run_driver run_driver_postgres = {
      "a libpq URL or conninfo: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=CA]",
      "serializable", sql_levels},
     sizeof(struct sql_config), sql_options, SQL_N_OPTIONS,
-    pg_setup, pg_open, pg_txn, pg_close, NULL, pg_begin, pg_step, pg_commit, pg_read_level, 0};
+    pg_setup, pg_open, pg_txn, pg_close, NULL, pg_begin, pg_step, pg_commit, pg_read_level, 0, pg_rollback};
 #endif

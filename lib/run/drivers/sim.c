@@ -337,4 +337,4 @@ const run_driver run_driver_sim = {
     {"sim", "a seeded in-process MVCC database whose levels are known", NULL, "strict-serializable",
      sim_level_names},
     sizeof(struct sim_config), options, sizeof options / sizeof options[0],
-    NULL, NULL, NULL, NULL, sim_loop, NULL, NULL, NULL, NULL, 0};
+    NULL, NULL, NULL, NULL, sim_loop, NULL, NULL, NULL, NULL, 0, NULL};

@@ -40,7 +40,7 @@ int sql_table(const run_env *env, char *out, size_t n, isolde_error *err)
                                                          "0123456789_") != len)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
                         "--table-prefix takes 1 to 40 letters, digits or underscores");
-    int la = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    int la = gen_lists(env->o->workload);
     snprintf(out, n, "%s%s", cf->table_prefix, la ? "la" : "rw");
     return 0;
 }

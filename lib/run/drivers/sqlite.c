@@ -92,7 +92,7 @@ static int sq_open(const run_env *env, int client, const char *url, void **out, 
 {
     const struct sq_config *cf = env->config;
     struct sq_conn *c = iso_xcalloc(1, sizeof *c);
-    c->list_append = env->o->workload != ISOLDE_WORKLOAD_RW_REGISTER;
+    c->list_append = gen_lists(env->o->workload);
     const char *const *sql = c->list_append ? la_sql : rw_sql;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
     (void)client;
@@ -146,9 +146,16 @@ static int do_write(struct sq_conn *c, const run_mop *m)
     return step_done(st);
 }
 
+static void sq_rollback(void *conn, run_txn *t)
+{
+    struct sq_conn *c = conn;
+    (void)t;
+    if (!sqlite3_get_autocommit(c->db)) step_done(c->st[ST_ROLLBACK]);
+}
+
 static int rollback(struct sq_conn *c, run_txn *t, int rc)
 {
-    if (!sqlite3_get_autocommit(c->db)) step_done(c->st[ST_ROLLBACK]);
+    sq_rollback(c, t);
     run_txn_clear_reads(t);
     run_txn_error(t, (rc & 0xff) == SQLITE_BUSY ? "busy" : "error", NULL, "%s", sqlite3_errstr(rc));
     return RUN_FAIL;
@@ -198,5 +205,5 @@ const run_driver run_driver_sqlite = {
     {"sqlite", "SQLite through libsqlite3, one connection per client", "a database file",
      "serializable", levels},
     sizeof(struct sq_config), options, sizeof options / sizeof options[0],
-    sq_setup, sq_open, sq_txn, sq_close, NULL, sq_begin, sq_step, sq_commit, NULL, 0};
+    sq_setup, sq_open, sq_txn, sq_close, NULL, sq_begin, sq_step, sq_commit, NULL, 0, sq_rollback};
 #endif
