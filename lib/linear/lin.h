@@ -7,7 +7,8 @@
  * parallel threads; lin_split.c cuts each partition at quiescent points
  * and carries the possible model states across the cuts; lin_search.c runs
  * the Wing-Gong-Lowe search over one segment with a memo (lin_memo.c) of
- * (linearized set, model state) and early dead ends (lin_prune.c);
+ * (linearized set, model state) and early dead ends (lin_prune.c), or
+ * none for a segment of blind writes alone (lin_writes.c);
  * lin_models.c holds the models' steps; lin_init.c the initial states
  * (--initial-value); lin_report.c builds the witness of a non-linearizable
  * partition and lin_write.c prints text and JSON.
@@ -69,6 +70,8 @@ struct lin_model {
     /* Apply op to st[0..*n) in place; 1 if legal. aux: lin_input.aux. */
     int (*step)(uint32_t *st, uint32_t *n, const struct lin_op *op,
                 const uint32_t *aux);
+    int blind_write;  /* a LIN_WRITE sets the one-word state to its value,
+                         whatever it was (lin_writes.c) */
 };
 
 const struct lin_model *lin_model_for(isolde_workload w);
@@ -194,6 +197,12 @@ void lin_search_release(struct lin_search *s);
 enum lin_outcome lin_search_run(struct lin_search *s, const uint32_t *ids, uint32_t n,
                                 const struct lin_set *from, enum lin_mode mode,
                                 struct lin_set *to);
+
+/* lin_writes.c: when ids[0..n) are writes alone on a blind-write model,
+ * do lin_search_run's job without a search (*res its outcome) and return
+ * 1; else return 0. */
+int lin_writes_run(struct lin_search *s, const uint32_t *ids, uint32_t n, const struct lin_set *from,
+                   enum lin_mode mode, struct lin_set *to, enum lin_outcome *res);
 
 /* Register models and porcupine-kv: build the segment's producer index
  * (lin_prune.c); is free op x (local id) a read, CAS or get that can no

@@ -118,14 +118,14 @@ static int append_step(uint32_t *st, uint32_t *n, const struct lin_op *op,
 }
 
 static const struct lin_model models[] = {
-    {"register", ISOLDE_WORKLOAD_REGISTER, register_step},
-    {"cas-register", ISOLDE_WORKLOAD_CAS_REGISTER, register_step},
-    {"kv", ISOLDE_WORKLOAD_KV, register_step},
-    {"mutex", ISOLDE_WORKLOAD_MUTEX, mutex_step},
-    {"fifo-queue", ISOLDE_WORKLOAD_FIFO_QUEUE, queue_step},
-    {"lin-set", ISOLDE_WORKLOAD_LIN_SET, set_step},
-    {"multi-register", ISOLDE_WORKLOAD_MULTI_REGISTER, multi_step},
-    {"porcupine-kv", ISOLDE_WORKLOAD_PORCUPINE_KV, append_step},
+    {"register", ISOLDE_WORKLOAD_REGISTER, register_step, 1},
+    {"cas-register", ISOLDE_WORKLOAD_CAS_REGISTER, register_step, 1},
+    {"kv", ISOLDE_WORKLOAD_KV, register_step, 1},
+    {"mutex", ISOLDE_WORKLOAD_MUTEX, mutex_step, 0},
+    {"fifo-queue", ISOLDE_WORKLOAD_FIFO_QUEUE, queue_step, 0},
+    {"lin-set", ISOLDE_WORKLOAD_LIN_SET, set_step, 0},
+    {"multi-register", ISOLDE_WORKLOAD_MULTI_REGISTER, multi_step, 0},
+    {"porcupine-kv", ISOLDE_WORKLOAD_PORCUPINE_KV, append_step, 0},
 };
 
 const struct lin_model *lin_model_for(isolde_workload w)

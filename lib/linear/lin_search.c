@@ -385,6 +385,8 @@ enum lin_outcome lin_search_run(struct lin_search *s, const uint32_t *ids, uint3
                                 struct lin_set *to)
 {
     prepare(s, ids, n, from);
+    enum lin_outcome shortcut;
+    if (lin_writes_run(s, ids, n, from, mode, to, &shortcut)) return shortcut;
     lin_set_clear(&s->memo);
     for (size_t off = from->n ? 0 : SIZE_MAX; off != SIZE_MAX; off = lin_set_next(from, off)) {
         load_state(s, from->words + off);
