@@ -5,9 +5,11 @@
  * for kv); each op takes effect at a random point inside its interval.
  * About one op in CRASH (default 2000; 0 = none) crashes (:info; it took
  * effect or not, at random) and its client continues as a new process, as
- * Jepsen does.
+ * Jepsen does. With STALE 1, one read halfway through returns nil, the
+ * initial value, long after writes (never of nil) have returned: a stale
+ * read, so the history is not linearizable.
  *
- *   gen_lin register|cas-register|kv N_OPS [KEYS [CLIENTS [SEED [edn|jsonl [CRASH]]]]]
+ *   gen_lin register|cas-register|kv N_OPS [KEYS [CLIENTS [SEED [edn|jsonl [CRASH [STALE]]]]]]
  *
  * N_OPS counts operations (an invocation and its completion); the history
  * goes to stdout as EDN op maps or JSON lines.
@@ -100,6 +102,17 @@ static void apply(struct gop *ops, size_t n, uint32_t keys)
     free(reg);
 }
 
+/* The first ok read from op n/2 on reads nil (the write every client
+ * began after has certainly returned by then). */
+static void plant_stale_read(struct gop *ops, size_t n)
+{
+    for (size_t i = n / 2; i < n; i++)
+        if (ops[i].f == F_READ && ops[i].type == T_OK) {
+            ops[i].v = -1;
+            return;
+        }
+}
+
 static void put_val(FILE *out, int v, int json)
 {
     if (v < 0) fputs(json ? "null" : "nil", out);
@@ -136,7 +149,7 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: gen_lin register|cas-register|kv N_OPS "
-                        "[KEYS [CLIENTS [SEED [edn|jsonl [CRASH]]]]]\n");
+                        "[KEYS [CLIENTS [SEED [edn|jsonl [CRASH [STALE]]]]]]\n");
         return 2;
     }
     int kv = strcmp(argv[1], "kv") == 0, cas = kv || strcmp(argv[1], "cas-register") == 0;
@@ -146,11 +159,13 @@ int main(int argc, char **argv)
     seed = argc > 5 ? strtoull(argv[5], NULL, 10) | 1 : 88172645463325252ull;
     int json = argc > 6 && strcmp(argv[6], "jsonl") == 0;
     if (argc > 7) crash_every = (uint32_t)atoi(argv[7]);
+    int stale = argc > 8 && atoi(argv[8]) == 1;
     if (!n || !keys || !clients) return 2;
     struct gop *ops = calloc(n, sizeof *ops);
     struct ev *evs = malloc(2 * n * sizeof *evs);
     make_ops(ops, n, clients, keys, cas);
     apply(ops, n, keys);
+    if (stale) plant_stale_read(ops, n);
     for (size_t i = 0; i < n; i++) {
         evs[2 * i] = (struct ev){ops[i].call, (uint32_t)i, 0};
         evs[2 * i + 1] = (struct ev){ops[i].ret, (uint32_t)i, 1};
