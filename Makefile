@@ -95,11 +95,22 @@ else
   say = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
+# What BUILD's objects and programs were made with (git's GIT-CFLAGS): when
+# it changes -- a library installed or removed since, other flags -- the
+# file is rewritten and everything is made again, so a build never keeps an
+# object compiled without a feature it now links (or the other way round).
+FLAGS_STAMP := $(BUILD)/.flags
+FLAGS_NOW   := $(CC) $(CPPFLAGS) $(CFLAGS) $(OPT) $(LDFLAGS) $(LDLIBS)
+ifneq ($(FLAGS_NOW),$(file < $(FLAGS_STAMP)))
+  $(shell mkdir -p $(BUILD))
+  $(file > $(FLAGS_STAMP),$(FLAGS_NOW))
+endif
+
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
         fuzz bench install clean deps print-pkgs browser-deps playground
 all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -129,7 +140,7 @@ checker: $(BUILD)/libisolde-checker.a
 	@bad=$$(nm -u $< | awk '{print $$2}' | grep -x -E '$(subst $(eval) ,|,$(CHECKER_FORBIDDEN))' | sort -u); \
 	if [ -n "$$bad" ]; then echo "checker: uses $$bad"; exit 1; fi; echo "  checker $<"
 
-$(BUILD)/checker/%.o: %.c
+$(BUILD)/checker/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
 	$(Q)$(CC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"' \
@@ -171,7 +182,7 @@ $(BUILD)/libisolde.so: $(LIB_OBJ)
 	$(call say,LD,$@)
 	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a
+$(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(FLAGS_STAMP)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(LDFLAGS) $(LDLIBS)
 

@@ -36,11 +36,14 @@ EOF
 printf '{:type :invoke, :f :acquire, :process 0}\n{:type :ok, :f :acquire, :process 0}\n' >"$tmp/m.edn"
 printf '{:type :invoke, :f :acquire, :process 1}\n{:type :ok, :f :acquire, :process 1}\n' >>"$tmp/m.edn"
 
-# Out of budget: 18 concurrent writes, then two reads no end state allows.
+# Out of budget: 18 concurrent writes and a read among them, then two reads
+# no end state allows (writes alone would need no search: linear/lin_writes.c).
 i=0
 while [ $i -lt 18 ]; do echo "{:type :invoke, :f :write, :value $i, :process $i}"; i=$((i + 1)); done >"$tmp/hard.edn"
+echo '{:type :invoke, :f :read, :process 98}' >>"$tmp/hard.edn"
 i=0
 while [ $i -lt 18 ]; do echo "{:type :ok, :f :write, :value $i, :process $i}"; i=$((i + 1)); done >>"$tmp/hard.edn"
+echo '{:type :ok, :f :read, :value 7, :process 98}' >>"$tmp/hard.edn"
 printf '{:type :invoke, :f :read, :process 99}\n{:type :ok, :f :read, :value 5, :process 99}\n' >>"$tmp/hard.edn"
 printf '{:type :invoke, :f :read, :process 99}\n{:type :ok, :f :read, :value 3, :process 99}\n' >>"$tmp/hard.edn"
 

@@ -37,11 +37,14 @@ printf '{:type :invoke, :f :frob, :value 1, :process 0}\n{:type :ok, :f :frob, :
 printf '{:type :invoke, :f :read, :process 0}\n{:type :ok, :f :read, :value {0 10, 1 10}, :process 0}\n' >"$tmp/reads.edn"
 printf '{:type :invoke, :f :read, :process 0}\n{:type :ok, :f :read, :value 1, :process 0}\n' >"$tmp/mixed.edn"
 printf '{:type :invoke, :f :acquire, :process 1}\n{:type :ok, :f :acquire, :process 1}\n' >>"$tmp/mixed.edn"
-# Hard: 22 mutually concurrent writes, then two reads no end state allows.
+# Hard: 22 mutually concurrent writes and a read among them, then two reads
+# no end state allows (writes alone would need no search: linear/lin_writes.c).
 i=0
 while [ $i -lt 22 ]; do echo "{:type :invoke, :f :write, :value $i, :process $i}"; i=$((i + 1)); done >"$tmp/hard.edn"
+echo '{:type :invoke, :f :read, :process 98}' >>"$tmp/hard.edn"
 i=0
 while [ $i -lt 22 ]; do echo "{:type :ok, :f :write, :value $i, :process $i}"; i=$((i + 1)); done >>"$tmp/hard.edn"
+echo '{:type :ok, :f :read, :value 7, :process 98}' >>"$tmp/hard.edn"
 printf '{:type :invoke, :f :read, :process 99}\n{:type :ok, :f :read, :value 5, :process 99}\n' >>"$tmp/hard.edn"
 printf '{:type :invoke, :f :read, :process 99}\n{:type :ok, :f :read, :value 3, :process 99}\n' >>"$tmp/hard.edn"
 
@@ -190,10 +193,17 @@ expect_status 0 "$isolde" check --json --timeout 0 "$tmp/reg.edn"
 expect_out '"timeout-ms":null'
 T
 
-test_case "22 concurrent writes: a small budget ends in unknown, saying it ran out" <<'T'
+test_case "22 concurrent writes and a read: a small budget ends in unknown, saying it ran out" <<'T'
 expect_status 2 "$isolde" check -m register --timeout 50 "$tmp/hard.edn"
 expect_out '^register: unknown'
 expect_out 'the time budget of 50 ms ran out (--timeout MS sets it; 0 for none)'
+T
+
+test_case "22 concurrent writes alone need no search: not linearizable within 50 ms of budget" <<'T'
+grep -v ':process 98}' "$tmp/hard.edn" > "$tmp/writes.edn"
+expect_status 1 "$isolde" check -m register --timeout 50 "$tmp/writes.edn"
+expect_out '^register: NOT linearizable'
+expect_out 'cannot read 3 when the state is 5'
 T
 
 finish

@@ -256,8 +256,10 @@ static void test_timeout(void **state)
     iso_buf b = {0};
     for (int p = 0; p < 18; p++)
         iso_buf_printf(&b, "{:type :invoke, :f :write, :value %d, :process %d}\n", p, p);
+    iso_buf_puts(&b, "{:type :invoke, :f :read, :value nil, :process 98}\n");
     for (int p = 0; p < 18; p++)
         iso_buf_printf(&b, "{:type :ok, :f :write, :value %d, :process %d}\n", p, p);
+    iso_buf_puts(&b, "{:type :ok, :f :read, :value 7, :process 98}\n");
     iso_buf_puts(&b, "{:type :invoke, :f :read, :value nil, :process 99}\n"
                      "{:type :ok, :f :read, :value 5, :process 99}\n"
                      "{:type :invoke, :f :read, :value nil, :process 99}\n"
