@@ -3,8 +3,12 @@
 # a hot standby of the suite's server (tests/servers/postgres.sh standby,
 # applying WAL 1 s late), at REPEATABLE READ (a standby refuses
 # SERIALIZABLE), each op recording its node and level. The known answer:
-# strict-serializable is violated (stale reads, a realtime cycle with the
-# standby's read in it), while serializable holds.
+# snapshot isolation holds (a standby's snapshot is a prefix of the
+# primary's commits) and strict-serializable is violated (stale reads, a
+# realtime cycle with the standby's read in it). Serializable is not
+# promised: a read-only transaction on a standby can see the read-only
+# anomaly SSI prevents on the primary (a G2-item with the standby's read in
+# it, seen in about one run in ten), so it is not asserted either way.
 . tests/clilib.sh "$@"
 if ! "$isolde" run --help | grep -q '^postgres:'; then
     [ "${CI:-}" = true ] && test_case "built with libpq" "false"
@@ -22,8 +26,8 @@ T
 standby="postgresql://isolde:$ISOLDE_PG_PASSWORD@${ISOLDE_PG_STANDBY_URL#postgresql://isolde@}"
 export url standby
 
-test_case "reads on the standby: serializable holds, strict-serializable does not (stale reads)" <<'T'
-expect_status 0 "$isolde" run postgres --url "$url" --read-url "$standby" --fresh -i serializable -c serializable -n 3000 -p 10 -o "$tmp/sb.jsonl"
+test_case "reads on the standby: snapshot isolation holds, strict-serializable does not (stale reads)" <<'T'
+expect_status 0 "$isolde" run postgres --url "$url" --read-url "$standby" --fresh -i serializable -c snapshot-isolation -n 3000 -p 10 -o "$tmp/sb.jsonl"
 expect_status 1 "$isolde" check -c strict-serializable "$tmp/sb.jsonl"
 expect_out 'anomaly-types:.*realtime'
 T
