@@ -40,6 +40,8 @@
     '.iso table.io td.diff{background:#ffe0e0}',
     '.iso svg text{font:11px monospace}.iso .pic{overflow:auto}',
     '.iso .legend span{display:inline-block;width:12px;height:10px;margin:0 3px 0 10px;vertical-align:middle}',
+    '.iso .lin-state{background:#fff;border:1px solid #ddd;padding:4px 8px;margin:4px 0;font:12px monospace;white-space:pre-wrap;min-height:32px}',
+    '.iso .lin-op:hover rect{stroke:#000;stroke-width:2}.iso .lin-op text,.iso .lin-op circle{pointer-events:none}',
     '.iso .muted{color:#777}'
   ].join('\n');
 
@@ -633,8 +635,22 @@
     add(this.root, el('h2', null, 'Linearizability: ' + lin.model + ', ' + lin['op-count'] + ' ops in ' + lin.partitions + ' partition' + (lin.partitions === 1 ? '' : 's')));
     var self = this;
     (lin.nonlinearizable || []).forEach(function (p) { add(self.root, linPartition(p)); });
+    if (lin['nonlinearizable-omitted']) add(this.root, el('div', 'muted lin-capped', lin['nonlinearizable-omitted'] + ' more partitions that are not linearizable are not drawn (the page holds ' + lin.nonlinearizable.length + '; the text and --json reports have them all)'));
     if (!(lin.nonlinearizable || []).length) add(this.root, el('div', 'muted', 'every partition is linearizable'));
   };
+
+  function opWords(o) { return o.f + ' ' + JSON.stringify(o.value) + ' (process ' + o.process + ', index ' + o.index + ')'; }
+
+  /* What the model's state was around op o, as the model prints it: the
+   * prefix's and earlier ops' states before and after them, the state the
+   * ops that could not go next met. */
+  function stateWords(o, kind, met) {
+    var w = opWords(o);
+    if (o.order) w = 'linearized ' + o.order + (kind === 'prefix' ? ' in the prefix' : '') + ': ' + w;
+    if (o['state-before'] !== undefined) return w + '\nstate before: ' + o['state-before'] + '\nstate after:  ' + o['state-after'];
+    if (kind === 'bad') return w + '\nmet the state ' + met + (o.why ? '\n' + o.why : '');
+    return w + '\n(no state kept: only the last ops of a long prefix have theirs)';
+  }
 
   function opEnd(o, last) { return o['complete-index'] === null || o['complete-index'] === undefined ? last : o['complete-index']; }
 
@@ -653,16 +669,19 @@
     var procs = [];
     rows.forEach(function (r) { if (procs.indexOf(r[0].process) < 0) procs.push(r[0].process); });
     procs.sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
-    var W = 900, LH = 28, X = function (t) { return 90 + (t - lo) / Math.max(1, hi - lo) * (W - 110); };
+    /* 8 px per op index at least: a long prefix scrolls sideways, its bars stay wide enough to hover */
+    var W = Math.min(60000, Math.max(900, (hi - lo) * 8 + 110)), LH = 28, X = function (t) { return 90 + (t - lo) / Math.max(1, hi - lo) * (W - 110); };
     var s = svg('svg', {width: W, height: procs.length * LH + 30, 'class': 'lin'});
     procs.forEach(function (pr, k) { add(s, svg('text', {x: 4, y: 20 + k * LH + 14}, 'process ' + pr)); });
-    var bad = p.op || {};
+    var bad = p.op || {}, met = bad['state-met'] !== undefined ? bad['state-met'] : JSON.stringify(p.state);
+    var panel = el('div', 'lin-state muted', 'hover an op for the model\'s state before and after it');
     rows.forEach(function (r) {
       var o = r[0], y = 20 + procs.indexOf(o.process) * LH, x1 = X(o.index), x2 = Math.max(X(opEnd(o, hi)), x1 + 6);
       var isBad = r[1] === 'bad' && o.index === bad.index;
       var g = put(s, svg('g', {'class': 'lin-op ' + r[1] + (isBad ? ' illegal' : ''), 'data-index': o.index}));
-      var words = o.f + ' ' + JSON.stringify(o.value) + ' (process ' + o.process + ', index ' + o.index + ')' + (o.why ? ': ' + o.why : '') + (isBad ? '\nstate met: ' + JSON.stringify(p.state) : '');
+      var words = stateWords(o, r[1], met);
       add(g, svg('title', {}, words));
+      g.addEventListener('mouseenter', function () { panel.className = 'lin-state'; panel.textContent = words; });
       add(g, svg('rect', {x: x1, y: y, width: x2 - x1, height: LH - 8, rx: 3, fill: r[1] === 'bad' ? (isBad ? '#c0392b' : '#f0a8a0') : r[1] === 'prefix' ? '#7fbf7f' : '#cfe3cf', stroke: isBad ? '#000' : '#666'}));
       add(g, svg('text', {x: x1 + 3, y: y + 14}, o.f + ' ' + JSON.stringify(o.value)));
       if (o['linearized-after'] !== undefined && o['linearized-after'] !== null) {
@@ -670,14 +689,18 @@
         add(g, svg('circle', {cx: lx, cy: y + (LH - 8) / 2, r: 4, fill: '#1a4fa0'}));
       }
     });
-    add(box, s);
-    add(box, el('div', null, ((p['earlier-ops'] || []).length ? 'the ' + p['earlier-ops'].length + ' earlier ops (all returned before any later op was called) linearize from state ' + JSON.stringify(p['earlier-state']) + ' to ' : 'from state ') + JSON.stringify(p['initial-state']) + ', the longest linearizable prefix after them reaches state ' + JSON.stringify(p.state)));
+    add(box, add(el('div', 'pic'), s), panel);
+    if (p['prefix-omitted']) add(box, el('div', 'muted lin-capped', 'the first ' + p['prefix-omitted'] + ' of the prefix\'s ' + p['prefix-length'] + ' ops are not drawn: the page holds its last ' + p['linearizable-prefix'].length + ' (the text and --json reports have them all)'));
+    var early = p['earlier-ops'] || [], pre = p['linearizable-prefix'] || [];
+    var from = early.length ? early[0]['state-before'] : JSON.stringify(p['earlier-state']);
+    var start = pre.length && pre[0].order === 1 ? pre[0]['state-before'] : early.length ? early[early.length - 1]['state-after'] : JSON.stringify(p['initial-state']);
+    add(box, el('div', null, (early.length ? 'the ' + early.length + ' earlier ops (all returned before any later op was called) linearize from state ' + from + ' to ' : 'from state ') + start + ', the longest linearizable prefix after them reaches state ' + met));
     var illegal = put(box, el('div', 'illegal-op'));
     add(illegal, el('b', null, 'first op that cannot follow: '));
-    add(illegal, document.createTextNode(bad.f + ' ' + JSON.stringify(bad.value) + ' by process ' + bad.process + ' (index ' + bad.index + '), which met the state ' + JSON.stringify(p.state)));
+    add(illegal, document.createTextNode(bad.f + ' ' + JSON.stringify(bad.value) + ' by process ' + bad.process + ' (index ' + bad.index + '), which met the state ' + met));
     var ul = put(box, el('ul'));
     (p['could-not-go-next'] || []).forEach(function (o) { add(ul, el('li', null, o.f + ' ' + JSON.stringify(o.value) + ' (process ' + o.process + '): ' + o.why)); });
-    add(box, el('div', 'muted', 'bars: light green the ops before, green the longest linearizable prefix (dots: linearization points), red the ops that could not go next; the dark red one is the op the report names.'));
+    add(box, el('div', 'muted', 'bars: light green the ops before, green the longest linearizable prefix (dots: linearization points), red the ops that could not go next; the dark red one is the op the report names. Hover an op for the state before and after it.'));
     return box;
   }
 

@@ -231,8 +231,16 @@ struct lin_wop {
     char *f, *value_edn, *value_json;  /* f without colon; value NULL for acquire / release */
     char *note;                        /* what a failed cas means, or NULL */
     char *why;                         /* stuck ops: why it could not go next */
+    char *state_before, *state_after;  /* the model's state around it, as text
+                                          (lin_state_text); NULL past LIN_SHOWN_OPS */
     int indet;
 };
+
+/* Ops of a prefix given their states (the last ones, nearest the failure),
+ * and the most of it a page embeds; the bytes of a state's text before it
+ * is cut. A 1M-op prefix keeps a report a few hundred kB. */
+#define LIN_SHOWN_OPS 1000
+#define LIN_STATE_TEXT 1024
 
 struct lin_witness {
     char *key_edn, *key_json;          /* kv only */
@@ -247,6 +255,8 @@ struct lin_witness {
     struct lin_wop *prefix, *stuck;
     size_t n_prefix, n_stuck;
     struct lin_wop blocking;           /* the op that returned unplaced */
+    char *state_met;                   /* the state it met (lin_state_text) */
+    size_t states_from;                /* first prefix op with its states */
 };
 
 /* The payload of a linearizability result. */
@@ -290,5 +300,9 @@ void lin_witness_release(struct lin_witness *w);
 /* State and op rendering shared by reports. */
 void lin_state_render(const struct lin_input *in, const isolde_history *h,
                       const uint32_t *st, uint32_t n, int json, iso_buf *out);
+/* The state as the model prints it (EDN), cut at a character boundary
+ * after LIN_STATE_TEXT bytes, saying how long it was. */
+char *lin_state_text(const struct lin_input *in, const isolde_history *h,
+                     const uint32_t *st, uint32_t n);
 
 #endif

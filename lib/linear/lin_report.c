@@ -6,9 +6,12 @@
  * began in (lin_split.c finds it), the longest linearizable prefix the
  * search found in the failing segment (with each op's interval and the
  * point it took effect), the state after it, the ops that could have gone
- * next and why none did, and the op that returned while still unplaced.
- * Everything is rendered to strings when built, so the report outlives the
- * history and the search.
+ * next and why none did, and the op that returned while still unplaced
+ * with the state it met. The last LIN_SHOWN_OPS ops of the prefix (and the
+ * earlier ops shown) carry the model's state before and after each, as the
+ * model prints it, each cut at LIN_STATE_TEXT bytes: what a report holds
+ * stays bounded however long the prefix. Everything is rendered to strings
+ * when built, so the report outlives the history and the search.
  */
 #include <string.h>
 #include "linear/lin.h"
@@ -43,12 +46,15 @@ static void put_value(const struct lin_input *in, const isolde_history *h, uint3
     }
 }
 
+/* The renderers of states that grow stop adding once out holds `stop`
+ * bytes (SIZE_MAX: never), so that a state's text is cut cheaply. */
+
 /* A multi-register state as a map {key value}. */
 static void put_registers(const struct lin_input *in, const isolde_history *h, const uint32_t *st,
-                          int json, iso_buf *out)
+                          int json, size_t stop, iso_buf *out)
 {
     iso_buf_puts(out, "{");
-    for (uint32_t k = 0; k < in->n_keys; k++) {
+    for (uint32_t k = 0; k < in->n_keys && out->n < stop; k++) {
         if (k) iso_buf_puts(out, json ? "," : ", ");
         iso_val key = in->reg_key[k];
         if (!json) {
@@ -68,21 +74,22 @@ static void put_registers(const struct lin_input *in, const isolde_history *h, c
 }
 
 /* A porcupine-kv state: the string its pieces spell. */
-static void put_text(const struct lin_input *in, const uint32_t *st, uint32_t n, iso_buf *out)
+static void put_text(const struct lin_input *in, const uint32_t *st, uint32_t n, size_t stop,
+                     iso_buf *out)
 {
     iso_buf t = {0};
-    for (uint32_t i = 1; i < n; i++) iso_buf_put(&t, (const char *)(in->aux + st[i] + 1), in->aux[st[i]]);
+    for (uint32_t i = 1; i < n && t.n < stop; i++) iso_buf_put(&t, (const char *)(in->aux + st[i] + 1), in->aux[st[i]]);
     iso_json_string(out, t.p ? t.p : "", t.n);
     iso_buf_free(&t);
 }
 
 /* Queued values or a set's members. */
 static void put_collection(const struct lin_input *in, const isolde_history *h, const uint32_t *st,
-                           uint32_t n, int json, iso_buf *out)
+                           uint32_t n, int json, size_t stop, iso_buf *out)
 {
     int set = in->model->workload == ISOLDE_WORKLOAD_LIN_SET, first = 1;
     iso_buf_puts(out, json ? "[" : set ? "#{" : "[");
-    for (uint32_t i = 0; i < (set ? n * 32 : n); i++) {
+    for (uint32_t i = 0; i < (set ? n * 32 : n) && out->n < stop; i++) {
         if (set && !(st[i / 32] >> (i % 32) & 1)) continue;
         if (!first) iso_buf_puts(out, json ? "," : " ");
         put_value(in, h, set ? i : st[i], json, out);
@@ -91,25 +98,31 @@ static void put_collection(const struct lin_input *in, const isolde_history *h, 
     iso_buf_puts(out, json ? "]" : set ? "}" : "]");
 }
 
-void lin_state_render(const struct lin_input *in, const isolde_history *h,
-                      const uint32_t *st, uint32_t n, int json, iso_buf *out)
+static void render_upto(const struct lin_input *in, const isolde_history *h, const uint32_t *st,
+                        uint32_t n, int json, size_t stop, iso_buf *out)
 {
     switch (in->model->workload) {
     case ISOLDE_WORKLOAD_MUTEX:
         iso_buf_puts(out, json ? (st[0] ? "\"held\"" : "\"free\"") : (st[0] ? "held" : "free"));
         return;
     case ISOLDE_WORKLOAD_FIFO_QUEUE: case ISOLDE_WORKLOAD_LIN_SET:
-        put_collection(in, h, st, n, json, out);
+        put_collection(in, h, st, n, json, stop, out);
         return;
     case ISOLDE_WORKLOAD_MULTI_REGISTER:
-        put_registers(in, h, st, json, out);
+        put_registers(in, h, st, json, stop, out);
         return;
     case ISOLDE_WORKLOAD_PORCUPINE_KV:
-        put_text(in, st, n, out);
+        put_text(in, st, n, stop, out);
         return;
     default:
         put_value(in, h, st[0], json, out);
     }
+}
+
+void lin_state_render(const struct lin_input *in, const isolde_history *h,
+                      const uint32_t *st, uint32_t n, int json, iso_buf *out)
+{
+    render_upto(in, h, st, n, json, SIZE_MAX, out);
 }
 
 static char *render_state(const struct lin_input *in, const isolde_history *h,
@@ -117,6 +130,20 @@ static char *render_state(const struct lin_input *in, const isolde_history *h,
 {
     iso_buf b = {0};
     lin_state_render(in, h, st, n, json, &b);
+    return take(&b);
+}
+
+char *lin_state_text(const struct lin_input *in, const isolde_history *h,
+                     const uint32_t *st, uint32_t n)
+{
+    iso_buf b = {0};
+    render_upto(in, h, st, n, 0, LIN_STATE_TEXT + 1, &b);
+    if (b.n > LIN_STATE_TEXT) {
+        size_t cut = LIN_STATE_TEXT;
+        while (cut && ((unsigned char)b.p[cut] & 0xC0) == 0x80) cut--; /* a UTF-8 character's start */
+        b.n = cut;
+        iso_buf_printf(&b, " ... (cut at %d bytes)", LIN_STATE_TEXT);
+    }
     return take(&b);
 }
 
@@ -166,6 +193,8 @@ static void wop_release(struct lin_wop *w)
     iso_free(w->value_json);
     iso_free(w->note);
     iso_free(w->why);
+    iso_free(w->state_before);
+    iso_free(w->state_after);
 }
 
 struct replay {
@@ -174,17 +203,23 @@ struct replay {
 };
 
 /* ops[0..n) (op ids) as witness ops in the order they linearize, stepped
- * from rp's state; each took effect after the latest call so far. */
+ * from rp's state; each took effect after the latest call so far. Those
+ * from `from` on get the states before and after them. */
 static void add_wops(struct lin_wop *out, size_t *n_out, const struct lin_input *in,
-                     const isolde_history *h, const uint32_t *ops, uint32_t n, struct replay *rp)
+                     const isolde_history *h, const uint32_t *ops, uint32_t n, uint32_t from,
+                     struct replay *rp)
 {
     struct lin_pos point = {-1, 0, 0};
     uint64_t latest = 0;
     for (uint32_t i = 0; i < n; i++) {
         const struct lin_op *op = &in->ops[ops[i]];
-        in->model->step(rp->st, &rp->n, op, in->aux);
         struct lin_wop *wo = &out[(*n_out)++];
         fill_wop(wo, in, h, op);
+        if (i >= from)
+            wo->state_before = i > from ? iso_xstrdup(wo[-1].state_after)
+                                        : lin_state_text(in, h, rp->st, rp->n);
+        in->model->step(rp->st, &rp->n, op, in->aux);
+        if (i >= from) wo->state_after = lin_state_text(in, h, rp->st, rp->n);
         if (i == 0 || op->call > latest) {
             latest = op->call;
             point = wo->call;
@@ -203,7 +238,8 @@ static void build_prefix(struct lin_witness *w, const struct lin_search *s,
         rp->placed[s->best[i]] = 1;
     }
     w->prefix = iso_xcalloc((size_t)s->n_best + 1, sizeof *w->prefix);
-    add_wops(w->prefix, &w->n_prefix, s->in, h, ops, s->n_best, rp);
+    w->states_from = s->n_best > LIN_SHOWN_OPS ? s->n_best - LIN_SHOWN_OPS : 0;
+    add_wops(w->prefix, &w->n_prefix, s->in, h, ops, s->n_best, (uint32_t)w->states_from, rp);
     iso_free(ops);
 }
 
@@ -217,7 +253,7 @@ void lin_witness_before(struct lin_witness *w, const struct lin_input *in, const
     w->before_edn = render_state(in, h, rp.st, rp.n, 0);
     w->before_json = render_state(in, h, rp.st, rp.n, 1);
     w->before = iso_xcalloc((size_t)(n - skip) + 1, sizeof *w->before);
-    add_wops(w->before, &w->n_shown, in, h, ops + skip, n - skip, &rp);
+    add_wops(w->before, &w->n_shown, in, h, ops + skip, n - skip, 0, &rp);
     iso_free(rp.st);
 }
 
@@ -297,6 +333,7 @@ void lin_witness_build(struct lin_witness *w, const struct lin_search *s,
     build_prefix(w, s, h, ids, &rp);
     w->state_edn = render_state(in, h, rp.st, rp.n, 0);
     w->state_json = render_state(in, h, rp.st, rp.n, 1);
+    w->state_met = lin_state_text(in, h, rp.st, rp.n);
     uint32_t blk = blocking_op(in, ids, n, rp.placed);
     if (blk != ISO_NONE) build_stuck(w, in, h, ids, n, &rp, blk);
     iso_free(rp.st);
@@ -319,5 +356,6 @@ void lin_witness_release(struct lin_witness *w)
     iso_free(w->init_edn); iso_free(w->init_json);
     iso_free(w->state_edn); iso_free(w->state_json);
     iso_free(w->before_edn); iso_free(w->before_json);
+    iso_free(w->state_met);
     memset(w, 0, sizeof *w);
 }

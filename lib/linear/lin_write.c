@@ -1,14 +1,19 @@
 /*
  * linear/lin_write.c -- writes a linearizability report as text for people
  * or as one JSON object (Knossos-like keys: "valid?", "op", "previous-ok",
- * plus the prefix with each op's interval and linearization point, the
- * data an HTML timeline needs).
+ * plus the prefix with each op's interval, linearization point and order,
+ * and the model's state around it, the data an HTML timeline needs), and
+ * the HTML page. The page holds at most the last LIN_SHOWN_OPS ops of a
+ * prefix (in its data and its text) and the witnesses of LIN_PAGE_PARTS
+ * partitions, and says how many it left out; text and JSON hold all of it.
  */
 #include <errno.h>
 #include <string.h>
 #include "linear/lin.h"
 #include "report/html.h"
 #include "report/report.h"
+
+#define LIN_PAGE_PARTS 20 /* partitions a page draws */
 
 static const char *verdict_text(isolde_validity v)
 {
@@ -48,9 +53,11 @@ static void text_op(iso_buf *b, const struct lin_wop *w, enum lin_naming how, in
     if (with_point && w->note) iso_buf_printf(b, "\n       %s", w->note);
 }
 
-static void text_ops(iso_buf *b, const struct lin_wop *ops, size_t n, enum lin_naming how)
+/* ops[from..n), numbered from 1 at ops[0]. */
+static void text_ops(iso_buf *b, const struct lin_wop *ops, size_t from, size_t n,
+                     enum lin_naming how)
 {
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = from; i < n; i++) {
         iso_buf_printf(b, "    %zu. ", i + 1);
         text_op(b, &ops[i], how, 1);
         iso_buf_puts(b, "\n");
@@ -74,11 +81,18 @@ static void text_before(iso_buf *b, const struct lin_witness *w, enum lin_naming
     else
         iso_buf_printf(b, "  the %u earlier op%s (%s) linearize%s from state %s as:\n", w->n_before,
                        one ? "" : "s", returned, one ? "s" : "", w->before_edn);
-    text_ops(b, w->before, w->n_shown, how);
+    text_ops(b, w->before, 0, w->n_shown, how);
 }
 
-static void text_witness(iso_buf *b, const struct lin_witness *w, enum lin_naming how)
+/* The first ops of w's prefix a page leaves out (0 for text and JSON). */
+static size_t prefix_omitted(const struct lin_witness *w, int page)
 {
+    return page && w->n_prefix > LIN_SHOWN_OPS ? w->n_prefix - LIN_SHOWN_OPS : 0;
+}
+
+static void text_witness(iso_buf *b, const struct lin_witness *w, enum lin_naming how, int page)
+{
+    size_t omit = prefix_omitted(w, page);
     const char *then = w->n_before ? "then, " : "";
     iso_buf_puts(b, "\n");
     if (w->key_edn) iso_buf_printf(b, "key %s:\n", w->key_edn);
@@ -86,7 +100,9 @@ static void text_witness(iso_buf *b, const struct lin_witness *w, enum lin_namin
     if (w->n_prefix) {
         iso_buf_printf(b, "  %sfrom state %s, the longest linearizable prefix has %zu op%s:\n", then,
                        w->init_edn, w->n_prefix, w->n_prefix == 1 ? "" : "s");
-        text_ops(b, w->prefix, w->n_prefix, how);
+        if (omit) iso_buf_printf(b, "    (the first %zu not shown: this page holds the last %d)\n", omit,
+                                 LIN_SHOWN_OPS);
+        text_ops(b, w->prefix, omit, w->n_prefix, how);
         iso_buf_printf(b, "  then the state is %s and no op can go next:\n", w->state_edn);
     } else {
         iso_buf_printf(b, "  %sfrom state %s, no op can go first:\n", then, w->init_edn);
@@ -113,8 +129,8 @@ static void text_unknown(iso_buf *b, const struct lin_report *l)
         iso_buf_printf(b, "%s\n", l->reason ? l->reason : "");
 }
 
-/* The text report into b. */
-static void text_report(isolde_result *r, const isolde_report_opts *o, iso_buf *b)
+/* The text report into b (page: as the HTML page holds it). */
+static void text_report(isolde_result *r, const isolde_report_opts *o, int page, iso_buf *b)
 {
     const struct lin_report *l = r->payload;
     size_t max = o && o->max_examples > 0 ? (size_t)o->max_examples : 3;
@@ -125,14 +141,14 @@ static void text_report(isolde_result *r, const isolde_report_opts *o, iso_buf *
         iso_buf_printf(b, "%zu partition%s not linearizable\n", l->n_invalid,
                        l->n_invalid == 1 ? "" : "s");
     if (l->n_unknown) text_unknown(b, l);
-    for (size_t i = 0; i < l->n_w && i < max; i++) text_witness(b, &l->w[i], l->naming);
+    for (size_t i = 0; i < l->n_w && i < max; i++) text_witness(b, &l->w[i], l->naming, page);
     if (l->n_w > max) iso_buf_printf(b, "\n(%zu more not shown)\n", l->n_w - max);
 }
 
 int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
 {
     iso_buf b = {0};
-    text_report(r, o, &b);
+    text_report(r, o, 0, &b);
     int rc = fwrite(b.p, 1, b.n, out) == b.n ? 0 : -1;
     iso_buf_free(&b);
     return rc;
@@ -152,7 +168,16 @@ static void json_pos(iso_buf *b, const char *index, const char *line, const char
     json_int_or_null(b, col, p->line ? (int64_t)p->col : -1);
 }
 
-static void json_op(iso_buf *b, const struct lin_wop *w, int with_point)
+static void json_text(iso_buf *b, const char *key, const char *s)
+{
+    iso_buf_printf(b, ",\"%s\":", key);
+    iso_json_string(b, s, strlen(s));
+}
+
+/* An op; order: its place in the linearization (0: none); met: the state
+ * it met (NULL: none). */
+static void json_op(iso_buf *b, const struct lin_wop *w, int with_point, size_t order,
+                    const char *met)
 {
     iso_buf_printf(b, "{\"process\":%lld,\"f\":", (long long)w->process);
     iso_json_string(b, w->f, strlen(w->f));
@@ -168,48 +193,51 @@ static void json_op(iso_buf *b, const struct lin_wop *w, int with_point)
         json_int_or_null(b, "linearized-after", w->point.index);
         json_int_or_null(b, "linearized-after-line", w->point.line ? (int64_t)w->point.line : -1);
     }
-    if (w->note) {
-        iso_buf_puts(b, ",\"note\":");
-        iso_json_string(b, w->note, strlen(w->note));
-    }
-    if (w->why) {
-        iso_buf_puts(b, ",\"why\":");
-        iso_json_string(b, w->why, strlen(w->why));
-    }
+    if (order) iso_buf_printf(b, ",\"order\":%zu", order);
+    if (w->state_before) json_text(b, "state-before", w->state_before);
+    if (w->state_after) json_text(b, "state-after", w->state_after);
+    if (met) json_text(b, "state-met", met);
+    if (w->note) json_text(b, "note", w->note);
+    if (w->why) json_text(b, "why", w->why);
     iso_buf_puts(b, "}");
 }
 
-static void json_ops(iso_buf *b, const char *key, const struct lin_wop *ops, size_t n, int point)
+/* ops[from..n); ordered: each with its order (from 1 at ops[0]). */
+static void json_ops(iso_buf *b, const char *key, const struct lin_wop *ops, size_t from, size_t n,
+                     int point, int ordered)
 {
     iso_buf_printf(b, ",\"%s\":[", key);
-    for (size_t i = 0; i < n; i++) {
-        if (i) iso_buf_puts(b, ",");
-        json_op(b, &ops[i], point);
+    for (size_t i = from; i < n; i++) {
+        if (i > from) iso_buf_puts(b, ",");
+        json_op(b, &ops[i], point, ordered ? i + 1 : 0, NULL);
     }
     iso_buf_puts(b, "]");
 }
 
-static void json_witness(iso_buf *b, const struct lin_witness *w)
+static void json_witness(iso_buf *b, const struct lin_witness *w, int page)
 {
+    size_t omit = prefix_omitted(w, page);
     iso_buf_printf(b, "{\"key\":%s", w->key_json ? w->key_json : "null");
     iso_buf_printf(b, ",\"ops-before\":%u", w->n_before);
     iso_buf_printf(b, ",\"earlier-state\":%s", w->before_json ? w->before_json : "null");
-    json_ops(b, "earlier-ops", w->before, w->n_shown, 1);
+    json_ops(b, "earlier-ops", w->before, 0, w->n_shown, 1, 0);
     iso_buf_printf(b, ",\"initial-state\":%s", w->init_json);
-    json_ops(b, "linearizable-prefix", w->prefix, w->n_prefix, 1);
+    json_ops(b, "linearizable-prefix", w->prefix, omit, w->n_prefix, 1, 1);
+    iso_buf_printf(b, ",\"prefix-length\":%zu,\"prefix-omitted\":%zu,\"states-from\":%zu",
+                   w->n_prefix, omit, w->states_from);
     iso_buf_printf(b, ",\"state\":%s", w->state_json);
-    json_ops(b, "could-not-go-next", w->stuck, w->n_stuck, 0);
+    json_ops(b, "could-not-go-next", w->stuck, 0, w->n_stuck, 0, 0);
     iso_buf_puts(b, ",\"op\":");
-    if (w->blocking.f) json_op(b, &w->blocking, 0);
+    if (w->blocking.f) json_op(b, &w->blocking, 0, 0, w->state_met);
     else iso_buf_puts(b, "null");
     iso_buf_puts(b, ",\"previous-ok\":");
-    if (w->n_prefix) json_op(b, &w->prefix[w->n_prefix - 1], 1);
+    if (w->n_prefix) json_op(b, &w->prefix[w->n_prefix - 1], 1, w->n_prefix, NULL);
     else iso_buf_puts(b, "null");
     iso_buf_puts(b, "}");
 }
 
-/* The JSON report into b (no newline after it). */
-static void json_report(isolde_result *r, iso_buf *b)
+/* The JSON report into b (no newline after it; page: as the page holds it). */
+static void json_report(isolde_result *r, int page, iso_buf *b)
 {
     const struct lin_report *l = r->payload;
     const char *valid = l->validity == ISOLDE_VALID ? "true"
@@ -223,18 +251,19 @@ static void json_report(isolde_result *r, iso_buf *b)
                    l->n_invalid, l->n_unknown);
     json_int_or_null(b, "timeout-ms", l->timeout_ms ? l->timeout_ms : -1);
     if (l->reason) iso_buf_printf(b, ",\"unknown-reason\":\"%s\"", l->reason);
+    size_t n = page && l->n_w > LIN_PAGE_PARTS ? LIN_PAGE_PARTS : l->n_w;
     iso_buf_puts(b, ",\"nonlinearizable\":[");
-    for (size_t i = 0; i < l->n_w; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (i) iso_buf_puts(b, ",");
-        json_witness(b, &l->w[i]);
+        json_witness(b, &l->w[i], page);
     }
-    iso_buf_puts(b, "]}");
+    iso_buf_printf(b, "],\"nonlinearizable-omitted\":%zu}", l->n_w - n);
 }
 
 int lin_write_json(isolde_result *r, FILE *out)
 {
     iso_buf b = {0};
-    json_report(r, &b);
+    json_report(r, 0, &b);
     iso_buf_puts(&b, "\n");
     int rc = fwrite(b.p, 1, b.n, out) == b.n ? 0 : -1;
     iso_buf_free(&b);
@@ -256,11 +285,11 @@ int lin_write_dir(isolde_result *r, const char *dir, isolde_error *err)
 int lin_write_html(isolde_result *r, FILE *out)
 {
     iso_buf text = {0};
-    text_report(r, NULL, &text);
+    text_report(r, NULL, 1, &text);
     iso_html h;
     iso_html_open(&h, out, r, "linearizability", iso_buf_cstr(&text));
     iso_buf_free(&text);
     iso_buf_puts(&h.b, ",\"lin\":");
-    json_report(r, &h.b);
+    json_report(r, 1, &h.b);
     return iso_html_close(&h);
 }

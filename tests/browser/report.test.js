@@ -9,7 +9,9 @@
  * transactions on the timeline, checked in the canvas's pixels), hostile
  * (keys and values that are markup: nothing executes, no element is made
  * from them, in the page and in -d's SVG), lin (a linearizability view
- * names the op that cannot follow), run (a run's statistics), nemesis (a
+ * names the op that cannot follow), lin_states (hovering an op shows the
+ * model's state before and after it; lin_long, a 3000-op prefix, is drawn
+ * from its last 1000 ops, saying so), run (a run's statistics), nemesis (a
  * fault and its heal as one band), playground (web/index.html runs every
  * sample through the checker in WebAssembly), large (a 1M-transaction report opens
  * within 10 s). Screenshots go to OUT. Prints "ok NAME" or "FAIL NAME: why"
@@ -110,6 +112,37 @@ async function lin(browser, file) {
   await page.close();
 }
 
+/* Hovering an op of the prefix shows the model's state before and after
+ * it; hovering the op that cannot follow, the state it met (a stale read:
+ * tests/data/html/cas-stale.edn). A long prefix: the page says it holds
+ * only its last 1000 ops. */
+async function linStates(browser, file, long) {
+  const { page, errors } = await open(browser, file);
+  const panel = page.locator('.lin-state').first();
+  const cas = page.locator('.lin-op.prefix', { hasText: 'cas [1,2]' }).locator('rect');
+  await cas.hover();
+  const text = await panel.textContent();
+  check('lin states: hovering the cas shows the state before and after it', text.includes('linearized 2 in the prefix') && text.includes('state before: 1') && text.includes('state after:  2'), JSON.stringify(text));
+  await page.locator('.lin-partition').first().screenshot({ path: path.join(out, 'linearizability-hover.png') });
+  await page.locator('.lin-op.illegal rect').hover();
+  const met = await panel.textContent();
+  check('lin states: hovering the stale read shows the state it met', /read 1 .*\nmet the state 2/s.test(met), JSON.stringify(met));
+  await page.screenshot({ path: path.join(out, 'linearizability-states.png'), fullPage: true });
+  if (long) {
+    const l = await open(browser, long);
+    const capped = await l.page.locator('.lin-capped').textContent();
+    const drawn = await l.page.locator('.lin-op.prefix').count();
+    check('lin states: a long prefix is drawn from its last 1000 ops, saying so', drawn === 1000 && /first 2000 of the prefix's 3000 ops are not drawn/.test(capped), drawn + ' drawn; ' + capped);
+    await l.page.locator('.lin-op.prefix rect').last().hover();
+    const last = await l.page.locator('.lin-state').first().textContent();
+    check('lin states: the last op of a long prefix has its states', /linearized 3000 in the prefix.*state before: 4.*state after:  4/s.test(last), JSON.stringify(last));
+    check('lin states: no error in the long page', l.errors.length === 0, l.errors.join('; '));
+    await l.page.close();
+  }
+  check('lin states: no error in the page', errors.length === 0, errors.join('; '));
+  await page.close();
+}
+
 /* Nemesis ops: a fault and its heal are one band across the lanes. */
 async function nemesis(browser, file) {
   const { page, errors } = await open(browser, file);
@@ -187,6 +220,7 @@ async function large(browser, file) {
     if (cases.hostile_dir) await hostile(browser, cases.hostile_dir, 'hostile-dir-index');
     if (cases.hostile_svg) await hostile(browser, cases.hostile_svg, 'hostile-svg');
     if (cases.lin) await lin(browser, cases.lin);
+    if (cases.lin_states) await linStates(browser, cases.lin_states, cases.lin_long);
     if (cases.run) await run(browser, cases.run);
     if (cases.nemesis) await nemesis(browser, cases.nemesis);
     if (cases.playground) await playground(browser, cases.playground);

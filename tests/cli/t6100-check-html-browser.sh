@@ -4,7 +4,8 @@
 # no browser is ever downloaded). A G2-item report: clicking the anomaly
 # highlights its two transactions on the timeline; hostile keys execute
 # nothing in the page, in -d's index.html or in its SVG; the
-# linearizability view names the op that cannot follow; a run's report has
+# linearizability view names the op that cannot follow, and shows the
+# state before and after an op when it is hovered; a run's report has
 # its statistics (failures by reason among them); the playground
 # (web/index.html, the checker in WebAssembly) finds what every sample
 # holds; a 1M-transaction report opens within 10 s. Screenshots:
@@ -34,10 +35,25 @@ rm -rf "$shots"; mkdir -p "$shots"
 "$isolde" check --html "$tmp/g2.html" examples/g2-item.edn >/dev/null || true
 "$isolde" check -d "$tmp/h" --html "$tmp/hostile.html" "$d/hostile.edn" >/dev/null || true
 "$isolde" check -m cas-register --html "$tmp/lin.html" "$d/cas-bad.edn" >/dev/null || true
+"$isolde" check -m cas-register --html "$tmp/lin-states.html" "$d/cas-stale.edn" >/dev/null || true
+# A 3000-op prefix (an :info write open throughout, so no quiescent point):
+# the page holds its last 1000 ops.
+awk 'BEGIN {
+    printf "{\"type\":\"invoke\",\"f\":\"write\",\"value\":7,\"process\":9}\n"
+    for (k = 0; k < 1500; k++) {
+        printf "{\"type\":\"invoke\",\"f\":\"write\",\"value\":%d,\"process\":0}\n", k % 5
+        printf "{\"type\":\"ok\",\"f\":\"write\",\"value\":%d,\"process\":0}\n", k % 5
+        printf "{\"type\":\"invoke\",\"f\":\"read\",\"value\":null,\"process\":1}\n"
+        printf "{\"type\":\"ok\",\"f\":\"read\",\"value\":%d,\"process\":1}\n", k % 5
+    }
+    printf "{\"type\":\"invoke\",\"f\":\"read\",\"value\":null,\"process\":1}\n"
+    printf "{\"type\":\"ok\",\"f\":\"read\",\"value\":99,\"process\":1}\n"
+}' | awk '{ sub(/}$/, ",\"index\":" NR - 1 "}"); print }' >"$tmp/lin-long.jsonl"
+"$isolde" check -m cas-register --html "$tmp/lin-long.html" "$tmp/lin-long.jsonl" >/dev/null || true
 "$isolde" check --html "$tmp/nemesis.html" "$d/nemesis.edn" >/dev/null || true
 "$isolde" run sim -n 300 -i serializable -o "$tmp/run.jsonl" --html "$tmp/run.html" >/dev/null || true
 # (mktemp's directory has no space: the cases are one word each)
-cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html lin=$tmp/lin.html run=$tmp/run.html nemesis=$tmp/nemesis.html"
+cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html lin=$tmp/lin.html lin_states=$tmp/lin-states.html lin_long=$tmp/lin-long.html run=$tmp/run.html nemesis=$tmp/nemesis.html"
 [ -f "$tmp/h/G2-item/0.svg" ] && cases="$cases hostile_svg=$tmp/h/G2-item/0.svg"
 # The playground needs the checker in WebAssembly: made (or brought up to
 # date) here when emscripten is installed (make playground, about a minute
