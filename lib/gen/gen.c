@@ -118,14 +118,14 @@ int gen_final(gen *g, run_txn *t)
 }
 
 static const gen_ops list_append = {ISOLDE_WORKLOAD_LIST_APPEND, "list-append", gen_init, gen_next, gen_final,
-                                     NULL, NULL, 0};
+                                     NULL, NULL, 0, 1};
 static const gen_ops rw_register = {ISOLDE_WORKLOAD_RW_REGISTER, "rw-register", gen_init, gen_next, gen_final,
-                                     NULL, NULL, 0};
+                                     NULL, NULL, 0, 0};
 static const gen_ops reg = {ISOLDE_WORKLOAD_REGISTER, "register", gen_ops_init, gen_ops_next, gen_ops_final,
-                            NULL, NULL, 1};
+                            NULL, NULL, 1, 0};
 static const gen_ops cas_register = {ISOLDE_WORKLOAD_CAS_REGISTER, "cas-register", gen_ops_init, gen_ops_next,
-                                     gen_ops_final, NULL, NULL, 1};
-static const gen_ops kv = {ISOLDE_WORKLOAD_KV, "kv", gen_ops_init, gen_ops_next, gen_ops_final, NULL, NULL, 1};
+                                     gen_ops_final, NULL, NULL, 1, 0};
+static const gen_ops kv = {ISOLDE_WORKLOAD_KV, "kv", gen_ops_init, gen_ops_next, gen_ops_final, NULL, NULL, 1, 0};
 static const gen_ops *const generators[] = {&list_append, &rw_register, &gen_bank, &gen_set, &gen_set_full,
                                             &gen_counter, &gen_long_fork, &reg, &cas_register, &kv};
 
@@ -138,7 +138,8 @@ const gen_ops *gen_ops_for(isolde_workload w)
 
 int gen_lists(isolde_workload w)
 {
-    return w == ISOLDE_WORKLOAD_LIST_APPEND || w == ISOLDE_WORKLOAD_SET || w == ISOLDE_WORKLOAD_SET_FULL;
+    const gen_ops *g = gen_ops_for(w);
+    return g && g->lists;
 }
 
 void gen_params_of(const isolde_run_opts *o, gen_params *p)

@@ -72,6 +72,8 @@ typedef struct gen_ops {
     int (*setup)(gen *g, run_txn *t);
     const char *(*shape)(const run_txn *t, int with_reads, iso_buf *value);
     int single;                       /* single ops (enum run_shape), not transactions */
+    int lists;                        /* values are lists: a database keeps them in its
+                                         list table (else integer registers) */
 } gen_ops;
 
 /* jepsen.c: the generators of Jepsen's workloads, by row of gen.c's table. */
@@ -88,8 +90,9 @@ int gen_ops_final(gen *g, run_txn *t);
 
 /* The generator of workload w, or NULL when no generator makes it. */
 const gen_ops *gen_ops_for(isolde_workload w);
-/* Whether workload w's values are lists (list-append, set, set-full:
- * a database keeps them in its list table), not integer registers. */
+/* Whether workload w's values are lists (its generator row's `lists`:
+ * list-append, set, set-full), not integer registers; 0 when no generator
+ * makes w. */
 int gen_lists(isolde_workload w);
 /* A generator's parameters from a run's options. */
 void gen_params_of(const isolde_run_opts *o, gen_params *p);

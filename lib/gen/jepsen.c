@@ -239,11 +239,11 @@ static const char *lf_shape(const run_txn *t, int with_reads, iso_buf *v)
     return t->mops[0].f == RUN_W ? "write" : "read";
 }
 
-const gen_ops gen_bank = {ISOLDE_WORKLOAD_BANK, "bank", jp_init, bank_next, bank_final, bank_setup, bank_shape, 0};
+const gen_ops gen_bank = {ISOLDE_WORKLOAD_BANK, "bank", jp_init, bank_next, bank_final, bank_setup, bank_shape, 0, 0};
 const gen_ops gen_counter = {ISOLDE_WORKLOAD_COUNTER, "counter", gen_init, counter_next, counter_final, NULL,
-                             counter_shape, 0};
-const gen_ops gen_set = {ISOLDE_WORKLOAD_SET, "set", set_init, set_next, set_final, NULL, set_shape, 0};
+                             counter_shape, 0, 0};
+const gen_ops gen_set = {ISOLDE_WORKLOAD_SET, "set", set_init, set_next, set_final, NULL, set_shape, 0, 1};
 const gen_ops gen_set_full = {ISOLDE_WORKLOAD_SET_FULL, "set-full", set_init, set_full_next, set_final, NULL,
-                              set_shape, 0};
+                              set_shape, 0, 1};
 const gen_ops gen_long_fork = {ISOLDE_WORKLOAD_LONG_FORK, "long-fork", lf_init, lf_next, no_final, NULL,
-                               lf_shape, 0};
+                               lf_shape, 0, 0};

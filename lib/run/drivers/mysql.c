@@ -61,13 +61,20 @@ static unsigned query(struct my_conn *c, const char *sql)
     return mysql_real_query(c->my, sql, strlen(sql)) ? (mysql_errno(c->my) ? mysql_errno(c->my) : 1) : 0;
 }
 
+/* Roll back; reconnect when the connection is gone. */
+static void my_rollback(void *conn, run_txn *t)
+{
+    unsigned code = query(conn, "ROLLBACK");
+    t->reconnect = code >= CR_MIN_ERROR && code <= CR_MAX_ERROR;
+}
+
 static int fail_txn(struct my_conn *c, run_txn *t, const char *what)
 {
     unsigned code = mysql_errno(c->my);
     run_txn_clear_reads(t);
     txn_error(c, t, what);
-    t->reconnect = code >= CR_MIN_ERROR && code <= CR_MAX_ERROR;
-    query(c, "ROLLBACK");
+    my_rollback(c, t);
+    t->reconnect |= code >= CR_MIN_ERROR && code <= CR_MAX_ERROR;
     return RUN_FAIL;
 }
 
@@ -122,12 +129,6 @@ static int my_commit(void *conn, run_txn *t)
     if (code < CR_MIN_ERROR || code > CR_MAX_ERROR) return fail_txn(c, t, "commit");
     txn_error(c, t, "commit");
     return RUN_INFO;
-}
-
-static void my_rollback(void *conn, run_txn *t)
-{
-    unsigned code = query(conn, "ROLLBACK");
-    t->reconnect = code >= CR_MIN_ERROR && code <= CR_MAX_ERROR;
 }
 
 static int my_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_mysql, conn, t); }

@@ -117,13 +117,20 @@ static int ok_status(PGresult *res)
 
 /* After an error before COMMIT: roll back (if the connection lives) and
  * fail, with no reads. */
+/* Roll back (if the connection lives); reconnect when it does not. */
+static void pg_rollback(void *conn, run_txn *t)
+{
+    struct pg_conn *c = conn;
+    if (c->pg && PQstatus(c->pg) == CONNECTION_OK) PQclear(pg_exec(c, "ROLLBACK"));
+    t->reconnect = !c->pg || PQstatus(c->pg) != CONNECTION_OK;
+}
+
 static int fail_txn(struct pg_conn *c, run_txn *t, PGresult *res, const char *what)
 {
     run_txn_clear_reads(t);
     txn_error(c, t, res, what);
     PQclear(res);
-    if (PQstatus(c->pg) == CONNECTION_OK) PQclear(pg_exec(c, "ROLLBACK"));
-    t->reconnect = PQstatus(c->pg) != CONNECTION_OK;
+    pg_rollback(c, t);
     return RUN_FAIL;
 }
 
@@ -184,13 +191,6 @@ static int pg_commit(void *conn, run_txn *t)
     txn_error(c, t, res, "commit");
     PQclear(res);
     return RUN_INFO;
-}
-
-static void pg_rollback(void *conn, run_txn *t)
-{
-    struct pg_conn *c = conn;
-    if (c->pg && PQstatus(c->pg) == CONNECTION_OK) PQclear(pg_exec(c, "ROLLBACK"));
-    t->reconnect = !c->pg || PQstatus(c->pg) != CONNECTION_OK;
 }
 
 static int pg_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_postgres, conn, t); }
