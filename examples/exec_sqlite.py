@@ -23,13 +23,23 @@ import json
 import os
 import sqlite3
 import sys
+import time
 
 BEGIN = os.environ.get("ISOLDE_SQLITE_BEGIN", "BEGIN IMMEDIATE")
 
 
 def connect(path):
     db = sqlite3.connect(path, timeout=10.0, isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
+    # Switching to WAL takes the file alone and does not wait out the busy
+    # timeout: clients starting together wait for each other here.
+    for attempt in range(200):
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            break
+        except sqlite3.OperationalError:
+            if attempt == 199:
+                raise
+            time.sleep(0.05)
     db.execute("PRAGMA synchronous=NORMAL")
     reset(db)
     return db
