@@ -91,6 +91,10 @@ printf '%-34s %9s %8s %7s %8s %6s %9s %-8s %-26s %s\n' case txns wall_s cpu_s pe
 f1=$(made la-1m.jsonl "$gen" -m list-append -n 1000000 -s 42) || { echo "generator failed"; exit 1; }
 check "list-append 1M jsonl" 1000000 0 1.5 - 300 "$f1" -m list-append -c strict-serializable
 small_us=$per_txn_us small_b=$per_txn_b
+# The same history's self-contained HTML report (issue 14: "written in a few
+# seconds"; tests/cli/t6100 opens one in chromium within 10 s).
+check "list-append 1M --html report" 1000000 0 5 - - "$f1" -m list-append -c strict-serializable --html "$dir/report.html"
+rm -f "$dir/report.html"
 
 # 100k beside python3's json.loads over the same lines (isolde <= 0.1 of it).
 f100=$(made la-100k.jsonl "$gen" -m list-append -n 100000 -s 42) || exit 1
