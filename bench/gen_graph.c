@@ -37,7 +37,7 @@ static isolde_history *make_history(uint32_t n, uint32_t p, iso_txns *t)
     uint32_t done = 0;
     while (done < n) {
         uint32_t q = rnd(p);
-        iso_op op = {.index = (int64_t)h->n_ops, .time = -1, .process = iso_int(q), .value = ISO_NIL};
+        iso_op op = {.index = (int64_t)h->n_ops, .time = -1, .value = ISO_NIL};
         if (open[q] == ISO_NONE) {
             if (t->n == n) continue;
             op.type = ISO_OP_INVOKE;
@@ -50,7 +50,7 @@ static isolde_history *make_history(uint32_t n, uint32_t p, iso_txns *t)
             open[q] = ISO_NONE;
             done++;
         }
-        iso_history_add_op(h, &op, ISO_NIL, ISO_NIL);
+        iso_history_add_op(h, &op, iso_int(q), ISO_NIL, ISO_NIL, NULL); /* (far below ISO_MAX_OPS) */
     }
     free(open);
     return h;

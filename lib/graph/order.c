@@ -35,40 +35,20 @@ static uint32_t *event_map(const isolde_history *h, const iso_txns *t)
  * has none (a completion standing alone is taken as instantaneous). */
 static uint32_t start_of(const iso_txn *x) { return x->inv != ISO_NONE ? x->inv : x->cmp; }
 
-/* Open-addressing map from process value to its last ok transaction. */
-typedef struct last_map {
-    iso_val *proc;
-    uint32_t *txn;   /* ISO_NONE: slot free */
-    size_t cap;
-} last_map;
-
-static uint32_t *last_slot(last_map *m, iso_val proc)
-{
-    size_t i = (size_t)((proc * 0x9e3779b97f4a7c15ull) >> 20) & (m->cap - 1);
-    while (m->txn[i] != ISO_NONE && m->proc[i] != proc) i = (i + 1) & (m->cap - 1);
-    m->proc[i] = proc;
-    return &m->txn[i];
-}
-
 void iso_process_edges(const isolde_history *h, const iso_txns *t, iso_edges *out)
 {
-    last_map m = {0};
-    m.cap = 16;
-    while (m.cap < 2 * t->n + 2) m.cap *= 2;
-    m.proc = iso_xmalloc(m.cap * sizeof *m.proc);
-    m.txn = iso_xmalloc(m.cap * sizeof *m.txn);
-    memset(m.txn, 0xff, m.cap * sizeof *m.txn);
+    uint32_t *last = iso_xmalloc((h->procs.n + 1) * sizeof *last); /* per process id: its last ok txn */
+    memset(last, 0xff, (h->procs.n + 1) * sizeof *last);
     uint32_t *ev = event_map(h, t);
     for (size_t p = 0; p < h->n_ops; p++) {
         uint32_t b = ev[p];
         if (b == ISO_NONE || t->t[b].cmp != p || t->t[b].type != ISO_OP_OK) continue;
-        uint32_t *last = last_slot(&m, iso_txn_op(h, &t->t[b])->process);
-        if (*last != ISO_NONE) iso_edges_add(out, *last, b, ISO_EDGE_PROCESS);
-        *last = b;
+        uint32_t *at = &last[iso_txn_op(h, &t->t[b])->process];
+        if (*at != ISO_NONE) iso_edges_add(out, *at, b, ISO_EDGE_PROCESS);
+        *at = b;
     }
     iso_free(ev);
-    iso_free(m.proc);
-    iso_free(m.txn);
+    iso_free(last);
 }
 
 /* The frontier: ok transactions in completion order; [head, n) is live. */

@@ -19,6 +19,7 @@
 
 enum field { F_TYPE, F_PROCESS, F_F, F_VALUE, F_ERROR, F_TIME, F_INDEX, F_KEY, N_FIELDS };
 _Static_assert(N_FIELDS == ISO_OP_FIELDS, "history.h counts the op fields");
+_Static_assert(sizeof(iso_op) == 40, "an op is 40 bytes (history.h)");
 static const char *const field_names[N_FIELDS] = {"type", "process", "f", "value",
                                                   "error", "time", "index", "key"};
 static const char *const type_names[] = {"invoke", "ok", "fail", "info"};
@@ -39,6 +40,7 @@ isolde_history *iso_history_new(const char *name, isolde_format format)
     h->cas_fail_default = ISOLDE_CAS_FAIL_NOOP;
     h->read_threads = 1;
     iso_store_init(&h->store);
+    iso_keys_init(&h->procs, &h->store);
     for (size_t i = 0; i < N_FIELDS; i++) {
         iso_atom(&h->store, ISO_TAG_KW, field_names[i], strlen(field_names[i]));
         iso_atom(&h->store, ISO_TAG_STR, field_names[i], strlen(field_names[i]));
@@ -53,6 +55,8 @@ isolde_history *iso_history_new(const char *name, isolde_format format)
 void iso_history_clear(isolde_history *h)
 {
     h->n_ops = h->n_extras = 0;
+    iso_keys_free(&h->procs);
+    iso_keys_init(&h->procs, &h->store);
     memset(h->warn, 0, sizeof h->warn);
     iso_store_truncate(&h->store, FIELD_ATOMS + TYPE_ATOMS);
 }
@@ -61,6 +65,7 @@ void isolde_history_free(isolde_history *h)
 {
     if (!h) return;
     iso_store_free(&h->store);
+    iso_keys_free(&h->procs);
     iso_free(h->ops);
     iso_free(h->extras);
     iso_free(h->name);
@@ -70,17 +75,28 @@ void isolde_history_free(isolde_history *h)
 size_t isolde_history_op_count(const isolde_history *h) { return h ? h->n_ops : 0; }
 isolde_format isolde_history_format(const isolde_history *h) { return h->format; }
 
-void iso_history_add_op(isolde_history *h, const iso_op *op, iso_val f, iso_val error)
+/* The extras id of (f, error): the recent ones repeat. */
+static uint32_t extra_of(isolde_history *h, iso_val f, iso_val error)
 {
-    size_t e = h->n_extras;
-    for (size_t i = 0; i < 4 && i < h->n_extras; i++) /* the recent ones repeat */
-        if (h->extras[h->n_extras - 1 - i].f == f && h->extras[h->n_extras - 1 - i].error == error) {
-            e = h->n_extras - 1 - i;
-            break;
-        }
-    if (e == h->n_extras) ISO_PUSH(h->extras, h->n_extras, h->cap_extras, ((iso_op_extra){f, error}));
+    for (size_t i = 0; i < 4 && i < h->n_extras; i++)
+        if (h->extras[h->n_extras - 1 - i].f == f && h->extras[h->n_extras - 1 - i].error == error)
+            return (uint32_t)(h->n_extras - 1 - i);
+    ISO_PUSH(h->extras, h->n_extras, h->cap_extras, ((iso_op_extra){f, error}));
+    return (uint32_t)(h->n_extras - 1);
+}
+
+int iso_history_add_op(isolde_history *h, const iso_op *op, iso_val process, iso_val f, iso_val error,
+                       isolde_error *err)
+{
+    if (h->n_ops >= ISO_MAX_OPS)
+        return iso_fail(err, ISOLDE_ERR_LIMIT, h->name, op->line, op->col,
+                        "more than %zu ops in one history", ISO_MAX_OPS);
     ISO_PUSH(h->ops, h->n_ops, h->cap_ops, *op);
-    h->ops[h->n_ops - 1].extra = (uint32_t)e;
+    iso_op *o = &h->ops[h->n_ops - 1];
+    o->extra = extra_of(h, f, error); /* at most one per op: it fits */
+    o->process = iso_keys_intern(&h->procs, process);
+    o->client = iso_is_integer(process);
+    return 0;
 }
 
 /* The id of a pre-interned keyword/string atom, or -1. */
@@ -249,11 +265,9 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
     iso_op op = {.line = line, .col = col};
     if (op_type(h, fields, have, &op, err) != 0 || op_numbers(h, fields, have, &op, err) != 0)
         return -1;
-    op.process = have[F_PROCESS] ? fields[F_PROCESS] : ISO_NIL;
     op.value = keyed_value(h, fields, have, have[F_VALUE] ? fields[F_VALUE] : ISO_NIL);
-    iso_history_add_op(h, &op, have[F_F] ? fields[F_F] : ISO_NIL,
-                       have[F_ERROR] ? fields[F_ERROR] : ISO_NIL);
-    return 0;
+    return iso_history_add_op(h, &op, have[F_PROCESS] ? fields[F_PROCESS] : ISO_NIL,
+                              have[F_F] ? fields[F_F] : ISO_NIL, have[F_ERROR] ? fields[F_ERROR] : ISO_NIL, err);
 }
 
 /* ---- warnings ------------------------------------------------------- */
@@ -281,37 +295,17 @@ void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t 
 }
 
 /* The first client completion whose process had no invocation open (Elle
- * checks it as a transaction of its own), and how many there are. Small
- * process numbers, the usual ones, index a table directly; others are
- * interned. */
+ * checks it as a transaction of its own), and how many there are. */
 static size_t unpaired_completions(const isolde_history *h, size_t *first)
 {
-    enum { SMALL = 1 << 16 };
-    iso_keys procs;
-    iso_keys_init(&procs, &h->store);
-    uint8_t *small = iso_xcalloc(SMALL, 1), *open = NULL;
-    size_t cap = 0, n = 0;
+    uint8_t *open = iso_xcalloc(h->procs.n + 1, 1);
+    size_t n = 0;
     for (size_t i = 0; i < h->n_ops; i++) {
         const iso_op *op = &h->ops[i];
-        uint8_t *at;
-        if (iso_is_int(op->process) && (uint64_t)iso_as_int(op->process) < SMALL) {
-            at = &small[iso_as_int(op->process)];
-        } else if (iso_op_is_client(op)) {
-            uint32_t p = iso_keys_intern(&procs, op->process);
-            if (p >= cap) {
-                size_t old = cap;
-                ISO_GROW(open, cap, (size_t)p + 1);
-                memset(open + old, 0, cap - old);
-            }
-            at = &open[p];
-        } else {
-            continue;
-        }
-        if (op->type != ISO_OP_INVOKE && !*at && !n++) *first = i;
-        *at = op->type == ISO_OP_INVOKE;
+        if (!iso_op_is_client(op)) continue;
+        if (op->type != ISO_OP_INVOKE && !open[op->process] && !n++) *first = i;
+        open[op->process] = op->type == ISO_OP_INVOKE;
     }
-    iso_keys_free(&procs);
-    iso_free(small);
     iso_free(open);
     return n;
 }
@@ -348,7 +342,7 @@ static int list_warnings(void *arg, isolde_error *err)
     if (unpaired && n < c->max) {
         const iso_op *op = &h->ops[first];
         iso_buf p = {0};
-        iso_val_edn(&h->store, op->process, &p);
+        iso_val_edn(&h->store, iso_op_process(h, op), &p);
         warning(h, &c->out[n], op->line, op->col,
                 "process %s completes an op it did not invoke: it is checked as a transaction of its own",
                 iso_buf_cstr(&p), unpaired);
@@ -403,8 +397,9 @@ int iso_history_no_client_op(const isolde_history *h, iso_buf *why)
     iso_buf_printf(why, "%zu op%s in %zu line%s, and none is a client op (one whose %s is an integer): "
                         "the first, at %u:%u, ", h->n_ops, h->n_ops == 1 ? "" : "s", h->n_lines,
                    h->n_lines == 1 ? "" : "s", fw(h, F_PROCESS), op->line, op->col);
-    if (iso_is_nil(op->process)) iso_buf_printf(why, "has no %s", fw(h, F_PROCESS));
-    else iso_buf_printf(why, "has %s%s%s", fw(h, F_PROCESS), fsep(h), describe(h, op->process, d, sizeof d));
+    iso_val p = iso_op_process(h, op);
+    if (iso_is_nil(p)) iso_buf_printf(why, "has no %s", fw(h, F_PROCESS));
+    else iso_buf_printf(why, "has %s%s%s", fw(h, F_PROCESS), fsep(h), describe(h, p, d, sizeof d));
     return 1;
 }
 
@@ -475,7 +470,7 @@ static void print_op(const isolde_history *h, const iso_op *op, iso_buf *out, in
     iso_buf_puts(out, iso_op_type_name(op->type));
     if (json) iso_buf_puts(out, "\"");
     static const char *const names[] = {"process", "f", "value", "error"};
-    const iso_val vals[] = {op->process, iso_op_f(h, op), op->value, iso_op_error(h, op)};
+    const iso_val vals[] = {iso_op_process(h, op), iso_op_f(h, op), op->value, iso_op_error(h, op)};
     for (size_t i = 0; i < COUNT(names); i++) {
         if ((i == 1 || i == 3) && iso_is_nil(vals[i])) continue; /* no :f, no :error */
         iso_buf_puts(out, sep);

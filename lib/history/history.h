@@ -28,6 +28,7 @@
 #ifndef ISO_HISTORY_H
 #define ISO_HISTORY_H
 
+#include "core/keys.h"
 #include "core/value.h"
 
 enum iso_op_type { ISO_OP_INVOKE = 0, ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO };
@@ -37,19 +38,23 @@ enum iso_op_type { ISO_OP_INVOKE = 0, ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO };
  * did, so that time and memory stay linear in the input's size. */
 #define ISO_MAX_DEPTH 256               /* vectors, lists, sets and maps open at once */
 #define ISO_MAX_ITEMS ((size_t)1 << 28) /* items of one of them (a map's keys and values) */
+#define ISO_MAX_OPS ((size_t)1 << 28)   /* ops of one history (iso_op's ids) */
 #define ISO_MAX_ATOM ((size_t)1 << 24)  /* bytes of one string, keyword, symbol, number or tag */
 #define ISO_MAX_INPUT ((size_t)1 << 36) /* bytes of one input (a stream: at most half the memory) */
 
-/* 48 bytes: histories hold millions. An op's :f and :error, which repeat
- * (or are absent) op after op, live once in the history's extras table. */
+/* 40 bytes: histories hold millions. An op's :process, :f and :error,
+ * which repeat op after op, live once in the history: the process in
+ * h->procs (a dense id per distinct value), :f and :error in the extras
+ * table. At most ISO_MAX_OPS ops, so that both ids fit. */
 typedef struct iso_op {
     int64_t index;     /* :index, given or dense */
     int64_t time;      /* :time in ns; -1 when absent */
-    iso_val process;   /* an integer (of any size) for client ops; anything else otherwise */
     iso_val value;     /* :value, or nil */
     uint32_t line, col; /* where the op starts in the input (1-based) */
-    uint32_t extra;    /* h->extras[extra]: :f and :error (see iso_op_f) */
-    uint8_t type;      /* enum iso_op_type */
+    uint32_t process;  /* h->procs.vals[process]: the :process value (nil when absent) */
+    uint32_t extra : 28; /* h->extras[extra]: :f and :error (see iso_op_f) */
+    uint32_t type : 3;   /* enum iso_op_type */
+    uint32_t client : 1; /* :process is an integer, of any size (Elle's client-op?) */
 } iso_op;
 
 typedef struct iso_op_extra {
@@ -74,6 +79,7 @@ struct isolde_history {
     iso_store store;
     iso_op *ops;
     size_t n_ops, cap_ops;
+    iso_keys procs;               /* the ops' :process values, interned */
     iso_op_extra *extras;
     size_t n_extras, cap_extras;
     int dense_index;              /* first op had no :index: all get 0..n-1 */
@@ -116,15 +122,16 @@ int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line,
 int iso_history_field(iso_val key); /* :type .. :index, :key as 0..7, else -1 */
 int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const uint8_t *have,
                               uint32_t line, uint32_t col, isolde_error *err);
-/* Add an op built by a reader that does not produce maps, with its :f and
- * :error (nil when absent). */
-void iso_history_add_op(isolde_history *h, const iso_op *op, iso_val f, iso_val error);
+/* Add an op built by a reader that does not produce maps (op->process,
+ * op->extra and op->client are set here), with its :process, :f and
+ * :error (nil when absent): 0, or -1 past ISO_MAX_OPS. */
+int iso_history_add_op(isolde_history *h, const iso_op *op, iso_val process, iso_val f, iso_val error,
+                       isolde_error *err);
 
 /* Why h has nothing to check: 1 with the reason in why (the lines read,
  * the ops, why none is a client op) when no op is a client op, else 0. */
 int iso_history_no_client_op(const isolde_history *h, iso_buf *why);
 
-/* Elle's client-op?: an integer :process, of any size. */
 /* Count a warning of kind at line:col (what: its first's words). */
 void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
                       const char *what);
@@ -136,10 +143,16 @@ static inline uint32_t iso_line_after(uint32_t line, size_t lines)
 void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines);
 /* Everything h2 read copied to the end of h (merge.c): atoms renumbered,
  * composites after h's, ops after h's (renumbered when indices are dense,
- * lines after h's first `lines`), warnings counted in. h2 is unchanged. */
-void iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines);
+ * lines after h's first `lines`), warnings counted in. h2 is unchanged.
+ * 0, or -1 (h unchanged) when the two hold more than ISO_MAX_OPS ops. */
+int iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines);
 
-static inline int iso_op_is_client(const iso_op *op) { return iso_is_integer(op->process); }
+/* Elle's client-op?: an integer :process, of any size. */
+static inline int iso_op_is_client(const iso_op *op) { return op->client; }
+static inline iso_val iso_op_process(const isolde_history *h, const iso_op *op)
+{
+    return h->procs.vals[op->process];
+}
 static inline iso_val iso_op_f(const isolde_history *h, const iso_op *op) { return h->extras[op->extra].f; }
 static inline iso_val iso_op_error(const isolde_history *h, const iso_op *op)
 {

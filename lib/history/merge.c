@@ -2,8 +2,8 @@
  * history/merge.c -- one history read separately (an append, a part of a
  * two-thread read) copied to the end of another: its atoms interned into
  * the first's store, its composites after the first's with their offsets
- * shifted, its ops and :f / :error pairs after the first's, its warnings
- * counted in.
+ * shifted, its processes interned into the first's, its ops and :f /
+ * :error pairs after the first's, its warnings counted in.
  *
  * Invariant: the copy leaves h2 as it was, so a reader can reuse h2's
  * memory for its next part (whose pages are then resident already), and h
@@ -61,6 +61,14 @@ static void copy_words(iso_store *s, const iso_store *s2, const struct shift *sh
     s->n_words += n2;
 }
 
+/* h2's process ids -> h's, its values interned into h (after its words). */
+static uint32_t *processes(isolde_history *h, const isolde_history *h2, const struct shift *sh)
+{
+    uint32_t *id = iso_xmalloc((h2->procs.n + 1) * sizeof *id);
+    for (size_t i = 0; i < h2->procs.n; i++) id[i] = iso_keys_intern(&h->procs, moved(h2->procs.vals[i], sh));
+    return id;
+}
+
 /* h2's :f / :error pairs after h's, then its ops, renumbered when the
  * history's indices are dense, their lines after h's first `lines`. */
 static void copy_ops(isolde_history *h, const isolde_history *h2, const struct shift *sh, size_t lines)
@@ -70,21 +78,24 @@ static void copy_ops(isolde_history *h, const isolde_history *h2, const struct s
     for (size_t i = 0; i < h2->n_extras; i++)
         h->extras[e1 + i] = (iso_op_extra){moved(h2->extras[i].f, sh), moved(h2->extras[i].error, sh)};
     h->n_extras = e1 + h2->n_extras;
+    uint32_t *process = processes(h, h2, sh);
     ISO_GROW(h->ops, h->cap_ops, n1 + n2);
     for (size_t j = 0; j < n2; j++) {
         iso_op op = h2->ops[j];
-        op.process = moved(op.process, sh);
+        op.process = process[op.process];
         op.value = moved(op.value, sh);
-        op.extra += (uint32_t)e1;
+        op.extra += (uint32_t)e1; /* extras <= ops <= ISO_MAX_OPS: it fits */
         op.line = iso_line_after(op.line, lines);
         if (h->dense_index) op.index = (int64_t)(n1 + j); /* readers that number ops themselves */
         h->ops[n1 + j] = op;
     }
     h->n_ops = n1 + n2;
+    iso_free(process);
 }
 
-void iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines)
+int iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines)
 {
+    if (h->n_ops + h2->n_ops > ISO_MAX_OPS) return -1;
     uint32_t *atom = intern(h, h2);
     struct shift sh = {atom, h->store.n_words};
     copy_words(&h->store, &h2->store, &sh);
@@ -92,4 +103,5 @@ void iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines
     copy_ops(h, h2, &sh, lines);
     iso_history_warn_merge(h, h2, lines);
     iso_free(atom);
+    return 0;
 }

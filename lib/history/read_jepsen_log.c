@@ -75,12 +75,12 @@ static int value_and_error(iso_rd *rd, iso_op *op, iso_val *error)
 }
 
 /* history.txt's first fields, where a line must be an op line. */
-static int strict_head(iso_rd *rd, iso_op *op, iso_val *type, iso_val *f)
+static int strict_head(iso_rd *rd, iso_val *process, iso_val *type, iso_val *f)
 {
     static const char *const expect[] = {
         "the process (an op line is PROCESS TAB TYPE TAB F TAB VALUE)",
         "the type (:invoke, :ok, :fail or :info)", "the op's f"};
-    iso_val *field[] = {&op->process, type, f};
+    iso_val *field[] = {process, type, f};
     for (int i = 0; i < 3; i++) {
         iso_edn_skip(rd);
         size_t col = (size_t)iso_rd_col(rd);
@@ -116,15 +116,14 @@ static int op_line(iso_rd *rd, int log)
     if (!log && iso_rd_eof(rd)) return 0; /* a blank line */
     iso_op op = {.index = (int64_t)h->n_ops, .time = -1, .line = iso_rd_u32(rd->line),
                  .col = iso_rd_u32((size_t)iso_rd_col(rd))};
-    iso_val type, f, error = ISO_NIL;
-    if (log && (probe(rd, &op.process) || (!iso_is_integer(op.process) && iso_tag(op.process) != ISO_TAG_KW) ||
+    iso_val process, type, f, error = ISO_NIL;
+    if (log && (probe(rd, &process) || (!iso_is_integer(process) && iso_tag(process) != ISO_TAG_KW) ||
                 probe(rd, &type) || op_type(&h->store, type) < 0 || probe(rd, &f)))
         return 0;
-    if (!log && strict_head(rd, &op, &type, &f)) return -1;
+    if (!log && strict_head(rd, &process, &type, &f)) return -1;
     op.type = (uint8_t)op_type(&h->store, type);
     if (value_and_error(rd, &op, &error)) return -1;
-    iso_history_add_op(h, &op, f, error);
-    return 1;
+    return iso_history_add_op(h, &op, process, f, error, rd->err) ? -1 : 1;
 }
 
 /* Every line of buf, each cut off at its newline. */

@@ -116,6 +116,9 @@ static int txn_line(struct ol *o, iso_val v, uint32_t line, uint32_t col)
         return found_m ? -1 : iso_rd_fail_at(&o->rd, line, col, "\"m\" missing");
     iso_rd_drop(&o->rd, v);
     iso_rd_consumed(&o->rd);
+    if (2 * (o->n_txns + 1) > ISO_MAX_OPS)
+        return iso_rd_limit(&o->rd, line, col, "more than %zu transactions (2 ops each: at most %zu ops)",
+                            ISO_MAX_OPS / 2, ISO_MAX_OPS);
     ISO_PUSH(o->txns, o->n_txns, o->cap_txns, t);
     return 0;
 }
@@ -141,10 +144,9 @@ static void emit(struct ol *o)
     h->dense_index = 1;
     for (size_t i = 0; i < 2 * o->n_txns; i++) {
         const struct ol_txn *t = &o->txns[ev[i].txn];
-        iso_op op = {.index = (int64_t)h->n_ops, .time = ev[i].time, .process = t->p,
-                     .value = t->m, .line = t->line, .col = t->col,
-                     .type = ev[i].completion ? t->type : ISO_OP_INVOKE};
-        iso_history_add_op(h, &op, ISO_NIL, ISO_NIL);
+        iso_op op = {.index = (int64_t)h->n_ops, .time = ev[i].time, .value = t->m, .line = t->line,
+                     .col = t->col, .type = ev[i].completion ? t->type : ISO_OP_INVOKE};
+        iso_history_add_op(h, &op, t->p, ISO_NIL, ISO_NIL, NULL); /* (txn_line kept it within ISO_MAX_OPS) */
     }
     iso_free(ev);
 }

@@ -115,8 +115,8 @@ static int one_round(isolde_history *h, isolde_history *c[2], const char *buf, s
                        {read_lines, c[1], buf + mid, end - mid, 0, {0}, 0}}};
     iso_both(read_first, read_second, &x, 2);
     for (int i = 0; i < 2; i++) {
-        if (x.p[i].r != 0 || !halves_agree(h, c[i])) return -1; /* its error: the sequential read's */
-        iso_history_merge(h, c[i], *lines);
+        if (x.p[i].r != 0 || !halves_agree(h, c[i]) || iso_history_merge(h, c[i], *lines) != 0)
+            return -1; /* its error: the sequential read's */
         *lines += x.p[i].lines;
     }
     *from = end;

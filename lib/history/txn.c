@@ -20,7 +20,7 @@ static void completions_only(const isolde_history *h, iso_txns *out)
 static int double_invoke(const isolde_history *h, const iso_op *op, const iso_op *prev, isolde_error *err)
 {
     iso_buf p = {0};
-    iso_val_edn(&h->store, op->process, &p);
+    iso_val_edn(&h->store, iso_op_process(h, op), &p);
     iso_fail(err, ISOLDE_ERR_PARSE, h->name, op->line, op->col,
              "process %s invoked again while its invocation at line %u (index %lld) had "
              "not completed; real-time and process order need each process to run one "
@@ -32,21 +32,15 @@ static int double_invoke(const isolde_history *h, const iso_op *op, const iso_op
 
 int iso_txns_pair(const isolde_history *h, int strict, iso_txns *out, isolde_error *err)
 {
-    iso_keys procs; /* process -> dense id */
-    iso_keys_init(&procs, &h->store);
-    uint32_t *open = NULL; /* per process id: its open transaction, or ISO_NONE */
-    size_t n_open = 0, n = 0, cap = 0;
+    uint32_t *open = iso_xmalloc((h->procs.n + 1) * sizeof *open); /* per process id: its open txn */
+    memset(open, 0xff, (h->procs.n + 1) * sizeof *open);
+    size_t n = 0, cap = 0;
     iso_txn *t = NULL;
     int rc = 0;
     for (size_t i = 0; i < h->n_ops && rc == 0; i++) {
         const iso_op *op = &h->ops[i];
         if (!iso_op_is_client(op)) continue;
-        uint32_t p = iso_keys_intern(&procs, op->process);
-        if (p >= n_open) {
-            size_t old = n_open;
-            ISO_GROW(open, n_open, p + 1);
-            memset(open + old, 0xff, (n_open - old) * sizeof *open);
-        }
+        uint32_t p = op->process;
         if (op->type == ISO_OP_INVOKE) {
             if (open[p] != ISO_NONE) {
                 rc = strict ? double_invoke(h, op, &h->ops[t[open[p]].inv], err) : 1;
@@ -62,7 +56,6 @@ int iso_txns_pair(const isolde_history *h, int strict, iso_txns *out, isolde_err
             ISO_PUSH(t, n, cap, ((iso_txn){ISO_NONE, (uint32_t)i, op->type}));
         }
     }
-    iso_keys_free(&procs);
     iso_free(open);
     if (rc) {
         iso_free(t);

@@ -158,19 +158,12 @@ uint32_t *jp_pair(const isolde_history *h, int client_only)
 {
     uint32_t *partner = iso_xmalloc((h->n_ops ? h->n_ops : 1) * sizeof *partner);
     memset(partner, 0xff, h->n_ops * sizeof *partner);
-    iso_keys procs;
-    iso_keys_init(&procs, &h->store);
-    uint32_t *open = NULL; /* per process: its open invocation, or ISO_NONE */
-    size_t n_open = 0;
+    uint32_t *open = iso_xmalloc((h->procs.n + 1) * sizeof *open); /* per process: its open invocation */
+    memset(open, 0xff, (h->procs.n + 1) * sizeof *open);
     for (size_t i = 0; i < h->n_ops; i++) {
         const iso_op *op = &h->ops[i];
         if (client_only && !iso_op_is_client(op)) continue;
-        uint32_t p = iso_keys_intern(&procs, op->process);
-        if (p >= n_open) {
-            size_t old = n_open;
-            ISO_GROW(open, n_open, p + 1);
-            memset(open + old, 0xff, (n_open - old) * sizeof *open);
-        }
+        uint32_t p = op->process;
         if (op->type == ISO_OP_INVOKE) {
             open[p] = (uint32_t)i;
         } else if (open[p] != ISO_NONE) {
@@ -179,7 +172,6 @@ uint32_t *jp_pair(const isolde_history *h, int client_only)
             open[p] = ISO_NONE;
         }
     }
-    iso_keys_free(&procs);
     iso_free(open);
     return partner;
 }

@@ -26,9 +26,7 @@ struct build {
     const isolde_history *h;
     isolde_error *err;
     iso_keys values, keys;     /* value -> dense id (nil first); kv key -> partition */
-    iso_keys procs;            /* process -> dense id */
-    uint32_t *open;            /* per process id: its open op, or IDLE */
-    size_t n_open;
+    uint32_t *open;            /* per process id (iso_op.process): its open op, or IDLE */
     uint32_t *part;            /* per op: partition, ISO_NONE = dropped */
     size_t cap_part;
     uint32_t *text;            /* porcupine-kv: value id -> text record, ISO_NONE */
@@ -265,16 +263,7 @@ static int finish(struct build *b, uint32_t k, uint32_t cmp)
 }
 
 /* The open op of a process (IDLE when none). */
-static uint32_t *open_of(struct build *b, iso_val process)
-{
-    uint32_t p = iso_keys_intern(&b->procs, process);
-    if (p >= b->n_open) {
-        size_t old = b->n_open;
-        ISO_GROW(b->open, b->n_open, p + 1);
-        for (size_t i = old; i < b->n_open; i++) b->open[i] = IDLE;
-    }
-    return &b->open[p];
-}
+static uint32_t *open_of(struct build *b, uint32_t process) { return &b->open[process]; }
 
 static int on_invoke(struct build *b, uint32_t i)
 {
@@ -307,7 +296,7 @@ static int on_complete(struct build *b, uint32_t i)
 
 static int finish_open(struct build *b)
 {
-    for (size_t i = 0; i < b->procs.n; i++)
+    for (size_t i = 0; i < b->h->procs.n; i++)
         if (b->open[i] < IDLE && finish(b, b->open[i], ISO_NONE) < 0) return -1;
     return 0;
 }
@@ -384,7 +373,8 @@ int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_
     b.cas = o->cas_fail != ISOLDE_CAS_FAIL_DEFAULT ? o->cas_fail : h->cas_fail_default;
     iso_keys_init(&b.values, &h->store);
     iso_keys_init(&b.keys, &h->store);
-    iso_keys_init(&b.procs, &h->store);
+    b.open = iso_xmalloc((h->procs.n + 1) * sizeof *b.open);
+    for (size_t i = 0; i <= h->procs.n; i++) b.open[i] = IDLE;
     intern(&b, ISO_NIL);
     int rc = build_ops(&b);
     in->n_parts = keyed(in->model) ? (uint32_t)b.keys.n : 1;
@@ -393,7 +383,6 @@ int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_
     if (rc == 0) lin_input_partition(in, b.part, in->n_parts);
     iso_keys_free(&b.values);
     iso_keys_free(&b.keys);
-    iso_keys_free(&b.procs);
     iso_free(b.open);
     iso_free(b.part);
     iso_free(b.text);

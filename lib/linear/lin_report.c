@@ -170,7 +170,7 @@ static void fill_wop(struct lin_wop *w, const struct lin_input *in, const isolde
     size_t len = 0;
     const char *f = iso_name_text(&h->store, iso_op_f(h, inv), &len); /* known names only */
     memset(w, 0, sizeof *w);
-    if (!iso_val_int64(&h->store, inv->process, &w->process)) w->process = -1; /* past 64 bits */
+    if (!iso_val_int64(&h->store, iso_op_process(h, inv), &w->process)) w->process = -1; /* past 64 bits */
     w->call = pos_of(inv);
     w->call_time = inv->time;
     w->ret = cmp ? pos_of(cmp) : (struct lin_pos){-1, 0, 0};

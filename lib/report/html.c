@@ -171,7 +171,7 @@ static int cmp_val(const void *x, const void *y)
 static iso_val *lanes(const iso_proof_ctx *pc, size_t *n)
 {
     iso_val *p = iso_xmalloc((pc->txns.n ? pc->txns.n : 1) * sizeof *p);
-    for (size_t i = 0; i < pc->txns.n; i++) p[i] = iso_txn_op(pc->h, &pc->txns.t[i])->process;
+    for (size_t i = 0; i < pc->txns.n; i++) p[i] = iso_op_process(pc->h, iso_txn_op(pc->h, &pc->txns.t[i]));
     qsort(p, pc->txns.n, sizeof *p, cmp_val);
     size_t k = 0;
     for (size_t i = 0; i < pc->txns.n; i++)
@@ -225,7 +225,7 @@ static int64_t field(const iso_proof_ctx *pc, const tl *t, int f, size_t i, int6
     int64_t v, end;
     switch (f) {
     case F_LANE: {
-        iso_val p = iso_txn_op(h, x)->process;
+        iso_val p = iso_op_process(h, iso_txn_op(h, x));
         return (const iso_val *)bsearch(&p, t->lanes, t->n_lanes, sizeof p, cmp_val) - t->lanes;
     }
     case F_START: v = t_start(h, x, t) - *prev, *prev = t_start(h, x, t); return v;

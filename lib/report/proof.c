@@ -22,10 +22,10 @@ static void explain_order(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int b
     const iso_op *ca = iso_txn_op(h, x);
     if (bit == ISO_EDGE_PROCESS) {
         iso_buf_puts(text, "process ");
-        iso_val_edn(&h->store, ca->process, text);
+        iso_val_edn(&h->store, iso_op_process(h, ca), text);
         iso_buf_printf(text, " executed %s before %s", ta, tb);
         iso_buf_puts(json, "{\"type\":\"process\",\"process\":");
-        iso_val_json(&h->store, ca->process, json);
+        iso_val_json(&h->store, iso_op_process(h, ca), json);
         iso_buf_puts(json, "}");
         return;
     }

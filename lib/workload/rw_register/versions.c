@@ -100,8 +100,6 @@ static uint32_t *pk_slot(pk_map *m, uint64_t key)
  * graph, through transactions that do not touch it). */
 static void src_sequential(const iso_proof_ctx *pc, const rw_state *st, vbuf *b)
 {
-    iso_keys procs;
-    iso_keys_init(&procs, &pc->h->store);
     pk_map m = {0};
     m.n_slots = 64;
     while (m.n_slots < 2 * (size_t)st->n_ext + 2) m.n_slots *= 2;
@@ -109,7 +107,7 @@ static void src_sequential(const iso_proof_ctx *pc, const rw_state *st, vbuf *b)
     m.v = iso_xmalloc(m.n_slots * sizeof *m.v);
     for (size_t t = 0; t < pc->txns.n; t++) {
         if (pc->txns.t[t].type != ISO_OP_OK) continue;
-        uint64_t p = iso_keys_intern(&procs, iso_txn_op(pc->h, &pc->txns.t[t])->process);
+        uint64_t p = iso_txn_op(pc->h, &pc->txns.t[t])->process;
         for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++) {
             uint32_t *last = pk_slot(&m, p << 32 | st->ext[i].key);
             if (*last != ISO_NONE)
@@ -119,7 +117,6 @@ static void src_sequential(const iso_proof_ctx *pc, const rw_state *st, vbuf *b)
     }
     iso_free(m.k);
     iso_free(m.v);
-    iso_keys_free(&procs);
 }
 
 /* Per key, the frontier of ok transactions that completed and are not yet

@@ -20,9 +20,8 @@ typedef struct hist {
 
 static void op(hist *x, int process, int type)
 {
-    iso_op o = {.index = (int64_t)x->h->n_ops, .time = -1, .process = iso_int(process),
-                .value = ISO_NIL, .type = (uint8_t)type};
-    iso_history_add_op(x->h, &o, ISO_NIL, ISO_NIL);
+    iso_op o = {.index = (int64_t)x->h->n_ops, .time = -1, .value = ISO_NIL, .type = (unsigned)type};
+    assert_int_equal(iso_history_add_op(x->h, &o, iso_int(process), ISO_NIL, ISO_NIL, NULL), 0);
 }
 
 /* Invoke a new transaction on process p; returns its id. */

@@ -243,7 +243,7 @@ static void test_warnings(void **state)
     h = tu_read("{\"type\":\"ok\",\"process\":0,\"process\":1}\n"
                 "{\"type\":\"ok\",\"process\":1,\"value\":{\"a\":1,\"b\":2,\"a\":3}}\n",
                 ISOLDE_FORMAT_JSONL);
-    assert_true(h->ops[0].process == iso_int(1)); /* the last one counts */
+    assert_true(iso_op_process(h, &h->ops[0]) == iso_int(1)); /* the last one counts */
     assert_string_equal(rt_value(h, 1), "{\"b\" 2, \"a\" 3}");
     assert_int_equal(warnings(h, w, 4), 2);
     assert_int_equal(w[0].line, 1);

@@ -21,7 +21,7 @@ static void test_op_per_line(void **state)
     assert_string_equal(rt_value(h, 1), "[[:append 11 1] [:r 11 [1]]]");
     assert_true(iso_op_is_client(&h->ops[0]));
     assert_false(iso_op_is_client(&h->ops[2]));
-    assert_string_equal(rt_edn(h, h->ops[2].process), ":nemesis");
+    assert_string_equal(rt_edn(h, iso_op_process(h, &h->ops[2])), ":nemesis");
     assert_string_equal(rt_edn(h, iso_op_f(h, &h->ops[2])), ":start-partition");
     assert_int_equal(h->cas_fail_default, ISOLDE_CAS_FAIL_NOOP);
     isolde_history_free(h);
@@ -40,7 +40,7 @@ static void test_dense_index_and_defaults(void **state)
     assert_int_equal(h->ops[0].time, -1);
     assert_true(iso_is_nil(h->ops[1].value));
     assert_true(iso_is_nil(iso_op_f(h, &h->ops[1])));
-    assert_true(iso_is_nil(h->ops[2].process)); /* missing process: not a client */
+    assert_true(iso_is_nil(iso_op_process(h, &h->ops[2])) && !iso_op_is_client(&h->ops[2])); /* missing process: not a client */
     assert_false(iso_op_is_client(&h->ops[2]));
     isolde_history_free(h);
 }
@@ -151,7 +151,7 @@ static void test_string_keys_and_types(void **state)
                              ISOLDE_FORMAT_EDN);
     assert_int_equal(h->ops[0].type, ISO_OP_INVOKE);
     assert_int_equal(h->ops[1].type, ISO_OP_OK);
-    assert_int_equal(iso_as_int(h->ops[0].process), 3);
+    assert_int_equal(iso_as_int(iso_op_process(h, &h->ops[0])), 3);
     assert_string_equal(rt_edn(h, iso_op_error(h, &h->ops[1])), "[:no-client \"refused\"]");
     isolde_history_free(h);
 }

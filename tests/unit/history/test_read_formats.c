@@ -40,7 +40,7 @@ static void test_onelite_order(void **state)
         assert_int_equal(h->ops[i].index, (int64_t)i);
         assert_int_equal(h->ops[i].time, times[i]);
         assert_int_equal(h->ops[i].type, types[i]);
-        assert_true(h->ops[i].process == iso_int(procs[i]));
+        assert_true(iso_op_process(h, &h->ops[i]) == iso_int(procs[i]));
     }
     assert_int_equal(h->ops[1].line, 2);
     assert_string_equal(rt_value(h, 1), "[[\"append\" 3 41] [\"r\" 3 [41]]]");
