@@ -261,8 +261,8 @@ unit: tests
 	@sh tests/run-unit.sh $(BUILD)
 
 # What the driver tests need: the servers (tests/servers/ starts them) and
-# the client libraries the drivers link.
-SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-client openssl iproute2 \
+# the client libraries the drivers link; curl for the test of isolde serve.
+SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-client openssl iproute2 curl \
                libcurl4-openssl-dev etcd-server etcd-client
 
 # Every package any target installs, for .ci/run's one apt-get line.

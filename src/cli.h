@@ -164,6 +164,7 @@ int cmd_repair(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_proxy(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 void cmd_check_help(FILE *out, cli_style st);
 void cmd_run_help(FILE *out, cli_style st);
 void cmd_models_help(FILE *out, cli_style st);
@@ -171,5 +172,6 @@ void cmd_repair_help(FILE *out, cli_style st);
 void cmd_scenario_help(FILE *out, cli_style st);
 void cmd_campaign_help(FILE *out, cli_style st);
 void cmd_proxy_help(FILE *out, cli_style st);
+void cmd_serve_help(FILE *out, cli_style st);
 
 #endif

@@ -28,6 +28,8 @@ static const struct command {
      cmd_models_help},
     {"proxy", "--link L=T... [--control A]", "a TCP proxy with faults (partition, delay, drop)", cmd_proxy,
      cmd_proxy_help},
+    {"serve", "DIR [--port N]", "the files under DIR over HTTP on 127.0.0.1 (the playground: web/)", cmd_serve,
+     cmd_serve_help},
     {"repair", "FILE...", "make a killed run's history whole (filler, a cut line)", cmd_repair,
      cmd_repair_help},
 };

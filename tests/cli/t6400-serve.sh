@@ -1,0 +1,132 @@
+#!/bin/sh
+# isolde serve DIR (issue 14: the playground over http): files under DIR
+# with their content types (application/wasm among them), HEAD, 404 and
+# 405; nothing outside DIR, whether asked with "..", an encoded "..", or a
+# symbolic link leading out; a client that sends nothing delays no other;
+# SIGINT stops it with exit 0; a missing directory or a taken port is an
+# error (exit 3). Needs curl (make check installs it; skipped without).
+. tests/clilib.sh "$@"
+
+if ! command -v curl >/dev/null; then
+    if [ "${CI:-}" = true ]; then test_case "CI=true has curl" "false"
+    else test_skip "isolde serve" "no curl (apt-get install curl)"; fi
+    kill "$pid" 2>/dev/null # (when a case failed before it stopped)
+finish
+fi
+
+www=$tmp/www
+mkdir -p "$www/sub" "$www/empty"
+printf '<p>hello</p>\n' >"$www/index.html"
+printf 'nested\n' >"$www/sub/index.html"
+printf '\000asm\001\000\000\000' >"$www/mod.wasm"
+printf 'spaced\n' >"$www/a b.txt"
+printf 'outside\n' >"$tmp/secret.txt"
+ln -s "$tmp/secret.txt" "$www/link.txt"
+
+# start DIR: isolde serve on a free port in the background; sets $pid, $url.
+start() {
+    "$isolde" serve "$1" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+    pid=$!
+    for _ in $(seq 50); do grep -q '^isolde serve: http' "$tmp/serve.out" && break; sleep 0.1; done
+    url=$(sed -n 's/^isolde serve: \(http:[^ ]*\) .*/\1/p' "$tmp/serve.out")
+}
+start "$www"
+
+test_case "it says where it listens, on 127.0.0.1 only" <<'T'
+echo "$url" | grep -q '^http://127\.0\.0\.1:[0-9][0-9]*/$'
+T
+
+test_case "/ serves index.html, whole, as text/html" <<'T'
+curl -s -D "$tmp/h" -o "$tmp/b" "$url"
+grep -q '^HTTP/1.1 200' "$tmp/h"
+grep -qi '^content-type: text/html; charset=utf-8' "$tmp/h"
+grep -qi '^content-length: 13' "$tmp/h"
+printf '<p>hello</p>\n' | cmp - "$tmp/b"
+T
+
+test_case "a .wasm file is application/wasm, byte for byte" <<'T'
+curl -s -D "$tmp/h" -o "$tmp/b" "${url}mod.wasm"
+grep -qi '^content-type: application/wasm' "$tmp/h"
+cmp "$www/mod.wasm" "$tmp/b"
+T
+
+test_case "HEAD gives the headers and no body" <<'T'
+curl -s -I -o "$tmp/h" "${url}index.html"
+grep -qi '^content-length: 13' "$tmp/h"
+python3 - "$url" >"$tmp/raw" <<'PY'
+import socket, sys
+host, port = sys.argv[1].split("/")[2].split(":")
+s = socket.create_connection((host, int(port)))
+s.sendall(b"HEAD /index.html HTTP/1.0\r\n\r\n")
+data = b""
+while True:
+    b = s.recv(4096)
+    if not b: break
+    data += b
+head, _, body = data.partition(b"\r\n\r\n")
+print(head.decode().splitlines()[0], len(body))
+PY
+grep -qx 'HTTP/1.1 200 OK 0' "$tmp/raw"
+T
+
+test_case "a percent-encoded name and a directory's index.html" <<'T'
+curl -s -o "$tmp/b" "${url}a%20b.txt"
+grep -qx spaced "$tmp/b"
+curl -s -o "$tmp/b" "${url}sub/"
+grep -qx nested "$tmp/b"
+T
+
+test_case "nothing outside DIR: .., encoded .., a symbolic link out" <<'T'
+for p in /../secret.txt /%2e%2e/secret.txt /sub/%2E%2E/%2e%2e/secret.txt /..%2fsecret.txt /link.txt /sub/..%5c..%5csecret.txt; do
+    c=$(curl -s -o "$tmp/b" -w '%{http_code}' --path-as-is "${url%/}$p")
+    case $c in 403|404|400) ;; *) echo "$p: $c"; false ;; esac
+    not grep -q outside "$tmp/b"
+done
+T
+
+test_case "a missing file is 404, a directory without index.html too, POST is 405" <<'T'
+test "$(curl -s -o /dev/null -w '%{http_code}' "${url}nope.js")" = 404
+test "$(curl -s -o /dev/null -w '%{http_code}' "${url}empty/")" = 404
+test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "${url}")" = 405
+T
+
+test_case "a client that sends nothing does not hold up the next request" <<'T'
+python3 -c 'import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); time.sleep(3)' "$(echo "$url" | sed 's/.*:\([0-9]*\)\//\1/')" &
+sleep 0.3
+test "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "${url}index.html")" = 200
+wait
+T
+
+test_case "a directory that is not there is an error (exit 3)" <<'T'
+expect_status 3 "$isolde" serve "$tmp/none" --port 0
+expect_err 'not a directory'
+T
+
+test_case "a port already taken is an error (exit 3)" <<'T'
+port=$(echo "$url" | sed 's/.*:\([0-9]*\)\//\1/')
+expect_status 3 "$isolde" serve "$www" --port "$port"
+expect_err 'cannot listen'
+T
+
+# (here, not in a case: the server must be this shell's child to wait for it)
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+test_case "SIGINT stops it, exit 0" "test $rc = 0"
+
+# The playground's own directory, when it was made (make playground).
+if [ -f web/index.html ] && [ -f web/isolde-wasm.js ]; then
+    start web
+    test_case "web/: the playground's page and its checker" <<'T'
+test "$(curl -s -o /dev/null -w '%{http_code}' "$url")" = 200
+curl -s -D "$tmp/h" -o "$tmp/b" "${url}isolde-wasm.js"
+grep -qi '^content-type: text/javascript' "$tmp/h"
+cmp web/isolde-wasm.js "$tmp/b"
+T
+    kill -INT "$pid"
+    wait "$pid"
+else
+    test_skip "web/ served" "no web/isolde-wasm.js (make playground)"
+fi
+finish
