@@ -25,19 +25,22 @@ const out = process.argv[2];
 const cases = Object.fromEntries(process.argv.slice(3).map((a) => a.split(/=(.*)/s).slice(0, 2)));
 let failed = 0;
 
-function check(name, ok, why) {
+function checkCase(name, ok, why) {
   if (ok) console.log('ok ' + name);
   else { failed++; console.log('FAIL ' + name + ': ' + why); }
 }
+const check = checkCase;
 
 async function open(browser, file) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('dialog', (d) => { errors.push('dialog: ' + d.message()); d.dismiss(); });
-  page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) errors.push('request: ' + r.url()); });
+  /* a page from disk, or from isolde serve: it asks for nothing elsewhere */
+  const served = /^http:\/\/127\.0\.0\.1:\d+\//.test(file), origin = served ? new URL(file).origin : 'file:';
+  page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) errors.push('request: ' + r.url()); });
   const t0 = Date.now();
-  await page.goto('file://' + path.resolve(file), { timeout: 60000 });
+  await page.goto(served ? file : 'file://' + path.resolve(file), { timeout: 60000 });
   await page.waitForFunction(() => document.readyState === 'complete', null, { timeout: 60000 });
   return { page, errors, ms: Date.now() - t0 };
 }
@@ -168,8 +171,9 @@ async function run(browser, file) {
 
 /* Every sample in the playground: the checker in WebAssembly finds what
  * the sample says, and shows the report (the --html page) in its frame. */
-async function playground(browser, file) {
+async function playground(browser, file, label) {
   const { page, errors } = await open(browser, file);
+  const check = (name, ok, why) => checkCase(name.replace(/^playground/, label), ok, why);
   await page.waitForFunction(() => window.isoldePlaygroundReady, null, { timeout: 60000 });
   const samples = await page.evaluate(() => window.ISOLDE_SAMPLES.map((s) => [s.name, s.expect]));
   check('playground: the samples are there', samples.length >= 8, samples.length + ' samples');
@@ -187,7 +191,7 @@ async function playground(browser, file) {
       await frame.locator('.anomaly').first().click();
       const hl = await frame.locator('.hl-txn').count();
       check('playground: the G2-item report highlights its two transactions', hl === 2, hl + ' highlighted');
-      await page.screenshot({ path: path.join(out, 'playground-g2-item.png') });
+      await page.screenshot({ path: path.join(out, label.replace(/[^a-z]+/g, '-').replace(/-$/, '') + '-g2-item.png') });
     }
   }
   await page.fill('#history', '{:index 0, :type :ok');
@@ -223,7 +227,8 @@ async function large(browser, file) {
     if (cases.lin_states) await linStates(browser, cases.lin_states, cases.lin_long);
     if (cases.run) await run(browser, cases.run);
     if (cases.nemesis) await nemesis(browser, cases.nemesis);
-    if (cases.playground) await playground(browser, cases.playground);
+    if (cases.playground) await playground(browser, cases.playground, 'playground');
+    if (cases.playground_http) await playground(browser, cases.playground_http, 'playground (isolde serve)');
     if (cases.large) await large(browser, cases.large);
   } finally {
     await browser.close();

@@ -7,7 +7,8 @@
 # linearizability view names the op that cannot follow, and shows the
 # state before and after an op when it is hovered; a run's report has
 # its statistics (failures by reason among them); the playground
-# (web/index.html, the checker in WebAssembly) finds what every sample
+# (web/index.html, the checker in WebAssembly; from disk and through
+# isolde serve web/) finds what every sample
 # holds; a 1M-transaction report opens within 10 s. Screenshots:
 # BUILD/test-output/browser/.
 # Skipped when chromium or playwright-core is missing, failed under CI=true.
@@ -61,8 +62,16 @@ cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html l
 if command -v emcc >/dev/null; then
     make --no-print-directory BUILD="$build" playground >"$tmp/playground.log" 2>&1 || cat "$tmp/playground.log"
 fi
+serve_pid=
 if [ -f web/isolde-wasm.js ]; then
     cases="$cases playground=web/index.html"
+    # the same page over http, as README says: isolde serve web/
+    "$isolde" serve web --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+    serve_pid=$!
+    for _ in $(seq 50); do grep -q '^isolde serve: http' "$tmp/serve.out" && break; sleep 0.1; done
+    url=$(sed -n 's/^isolde serve: \(http:[^ ]*\) .*/\1/p' "$tmp/serve.out")
+    if [ -n "$url" ]; then cases="$cases playground_http=${url}index.html"
+    else test_case "isolde serve web/ starts" "cat '$tmp/serve.err'; false"; fi
 elif [ "${CI:-}" = true ]; then
     test_case "CI=true has emscripten for the playground (make playground)" "echo 'no web/isolde-wasm.js'; false"
 else
@@ -80,6 +89,7 @@ fi
 test_case "the reports in chromium: highlight, hostile keys, linearizability, playground, 1M transactions" <<'T'
 CHROMIUM="$chromium" node tests/browser/report.test.js "$shots" $cases >"$shots/results.txt" 2>&1 || { cat "$shots/results.txt"; false; }
 T
+[ -n "$serve_pid" ] && kill -INT "$serve_pid"
 [ -f "$tmp/h/G2-item/0.svg" ] && cp "$tmp/h/G2-item/0.svg" "$shots/hostile-cycle.svg"
 "$isolde" check -d "$shots/g2-dir" examples/g2-item.edn >/dev/null || true
 
