@@ -3,8 +3,9 @@
  * HTTP on 127.0.0.1 only, for the playground (web/: a browser runs
  * WebAssembly from http, served as application/wasm, not from file://)
  * and for the reports -d writes. GET and HEAD, one request per connection,
- * each connection on a thread of its own with a deadline, so a client that
- * sends nothing delays no other; SIGINT or SIGTERM stops it (exit 0).
+ * each connection on a thread of its own whose request must come whole
+ * within a deadline, so a client that sends nothing, or a byte at a time,
+ * delays no other; SIGINT or SIGTERM stops it (exit 0).
  *
  * Invariant: nothing outside DIR is ever sent. A request's path is
  * percent-decoded, refused when it holds a ".." segment, a backslash or a
@@ -26,12 +27,13 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 
 #define HEAD_MAX 8192      /* bytes of a request line and its headers */
-#define DEADLINE_S 5       /* seconds a connection may take to send them, or to take a chunk */
+#define DEADLINE_S 5       /* seconds a connection may take to send them all, or to take a chunk */
 #define MAX_CONNS 64       /* connections served at once; more are told 503 */
 
 static volatile sig_atomic_t stop_flag;
@@ -112,15 +114,31 @@ static int refuse(int fd, int head_only, int code, const char *reason)
     return code;
 }
 
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Whether fd has bytes (or its end) to read before the clock says end. */
+static int readable_by(int fd, long long end)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+    long long left = end - now_ms();
+    return left > 0 && poll(&p, 1, (int)left) > 0;
+}
+
 /* The request's head, NUL-terminated in buf: its length, or -1 when it did
- * not come whole within HEAD_MAX bytes (*too_long) or the deadline. */
+ * not come whole within HEAD_MAX bytes (*too_long) or DEADLINE_S seconds. */
 static ssize_t read_head(int fd, char *buf, int *too_long)
 {
     size_t n = 0;
+    long long end = now_ms() + DEADLINE_S * 1000;
     *too_long = 0;
     while (n < HEAD_MAX - 1) {
-        ssize_t k = recv(fd, buf + n, HEAD_MAX - 1 - n, 0);
-        if (k <= 0) return -1; /* closed, or the deadline (SO_RCVTIMEO) passed */
+        ssize_t k = readable_by(fd, end) ? recv(fd, buf + n, HEAD_MAX - 1 - n, 0) : -1;
+        if (k <= 0) return -1; /* closed, or the deadline passed */
         n += (size_t)k;
         buf[n] = 0;
         if (strstr(buf, "\r\n\r\n") || strstr(buf, "\n\n")) return (ssize_t)n;
@@ -174,7 +192,7 @@ static int resolve(const char *root, const char *path, char real[PATH_MAX])
     if (stat(want, &st) == 0 && S_ISDIR(st.st_mode)) strcat(want, "/index.html");
     if (!realpath(want, real)) return 404;
     size_t n = strlen(root);
-    if (strncmp(real, root, n) != 0 || (real[n] != '/' && real[n] != 0)) return 403;
+    if (strncmp(real, root, n) != 0 || (n > 1 && real[n] != '/' && real[n] != 0)) return 403; /* n 1: root is / */
     return 0;
 }
 
@@ -198,7 +216,7 @@ static int send_file(int fd, const char *real, int head_only)
     return 200;
 }
 
-/* One request on fd: the status answered (0: none, the client went). */
+/* One request on fd: the status answered. */
 static int answer(int fd, const char *root, char *method, char *target)
 {
     int head_only = strcmp(method, "HEAD") == 0;
@@ -219,7 +237,6 @@ struct conn {
 static void serve_conn(const struct conn *c)
 {
     struct timeval tv = {DEADLINE_S, 0};
-    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     char buf[HEAD_MAX], method[16], target[HEAD_MAX];
     int too_long;
@@ -285,7 +302,7 @@ static int listen_on(long port, int *bound)
 
 static int serve(const char *dir, long port)
 {
-    char root[PATH_MAX];
+    static char root[PATH_MAX]; /* static: connection threads may outlive the loop */
     struct stat st;
     if (!realpath(dir, root) || stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
         return fprintf(stderr, "isolde serve: %s: not a directory\n", dir), EXIT_ERROR;

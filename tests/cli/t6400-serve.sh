@@ -2,16 +2,17 @@
 # isolde serve DIR (issue 14: the playground over http): files under DIR
 # with their content types (application/wasm among them), HEAD, 404 and
 # 405; nothing outside DIR, whether asked with "..", an encoded "..", or a
-# symbolic link leading out; a client that sends nothing delays no other;
-# SIGINT stops it with exit 0; a missing directory or a taken port is an
-# error (exit 3). Needs curl (make check installs it; skipped without).
+# symbolic link leading out; a client that sends nothing delays no other,
+# and one that trickles its request is dropped after the deadline (5 s);
+# a head over 8 KiB is 431; SIGINT and SIGTERM stop it with exit 0; a
+# missing directory or a taken port is an error (exit 3). Needs curl (make
+# check installs it; skipped without).
 . tests/clilib.sh "$@"
 
 if ! command -v curl >/dev/null; then
     if [ "${CI:-}" = true ]; then test_case "CI=true has curl" "false"
     else test_skip "isolde serve" "no curl (apt-get install curl)"; fi
-    kill "$pid" 2>/dev/null # (when a case failed before it stopped)
-finish
+    finish
 fi
 
 www=$tmp/www
@@ -98,6 +99,38 @@ test "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "${url}index.html")"
 wait
 T
 
+test_case "a client that trickles its request a byte at a time is dropped at the deadline" <<'T'
+python3 - "$url" >"$tmp/took" <<'PY'
+import socket, sys, time
+host, port = sys.argv[1].split("/")[2].split(":")
+s = socket.create_connection((host, int(port)))
+t0 = time.monotonic()
+try:
+    for b in b"GET /index.html HTTP/1.0\r\nX-Slow: " + b"a" * 100:
+        s.send(bytes([b]))
+        time.sleep(0.25)
+        if time.monotonic() - t0 > 12: break
+except OSError:
+    pass
+print("%.0f" % (time.monotonic() - t0))
+PY
+took=$(cat "$tmp/took")
+test "$took" -ge 4
+test "$took" -le 8
+test "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "${url}index.html")" = 200
+T
+
+test_case "a request head over 8 KiB is 431" <<'T'
+python3 - "$url" >"$tmp/raw" <<'PY'
+import socket, sys
+host, port = sys.argv[1].split("/")[2].split(":")
+s = socket.create_connection((host, int(port)))
+s.sendall(b"GET / HTTP/1.0\r\nX-Big: " + b"a" * 9000)
+print(s.recv(4096).decode().splitlines()[0])
+PY
+grep -q '^HTTP/1.1 431' "$tmp/raw"
+T
+
 test_case "a directory that is not there is an error (exit 3)" <<'T'
 expect_status 3 "$isolde" serve "$tmp/none" --port 0
 expect_err 'not a directory'
@@ -114,6 +147,17 @@ kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?
 test_case "SIGINT stops it, exit 0" "test $rc = 0"
+
+# DIR / (every real path is under it), then SIGTERM.
+start /
+test_case "DIR / serves what lies under it" <<'T'
+curl -s -o "$tmp/b" "${url%/}$www/a%20b.txt"
+grep -qx spaced "$tmp/b"
+T
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+test_case "SIGTERM stops it, exit 0" "test $rc = 0"
 
 # The playground's own directory, when it was made (make playground).
 if [ -f web/index.html ] && [ -f web/isolde-wasm.js ]; then

@@ -64,7 +64,7 @@ T
 
 # Every option of every command's --help, in the man page's roff (where
 # minus signs are written \-), and in what man shows of it when there is man.
-for cmd in check run repair models; do "$isolde" $cmd --help; done | grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/opts"
+for cmd in check run repair models serve; do "$isolde" $cmd --help; done | grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/opts"
 test_case "the installed man page has every option of every command's --help" <<'T'
 sed 's/\\-/-/g' "$tmp/prefix/share/man/man1/isolde.1" >"$tmp/man.roff"
 grep -q '^\.TH ISOLDE 1' "$tmp/man.roff"
