@@ -229,6 +229,14 @@ static int answer(int fd, const char *root, char *method, char *target)
     return send_file(fd, real, head_only);
 }
 
+/* s for the access log: a byte outside printable ASCII (a terminal's
+ * escape, say) becomes '?'. */
+static void printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e) *s = '?';
+}
+
 struct conn {
     int fd;
     const char *root;
@@ -249,6 +257,8 @@ static void serve_conn(const struct conn *c)
         return;
     }
     int code = answer(c->fd, c->root, method, target);
+    printable(method);
+    printable(target);
     fprintf(stderr, "isolde serve: %s %s %d\n", method, target, code);
 }
 
@@ -320,6 +330,7 @@ static int serve(const char *dir, long port)
         if (poll(&p, 1, 250) <= 0) continue; /* a signal, or a quarter second to look at stop_flag */
         int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
         if (c >= 0) dispatch(c, root);
+        else if (errno == EMFILE || errno == ENFILE) poll(NULL, 0, 100); /* no descriptor left: not a busy loop */
     }
     close(fd);
     return 0;

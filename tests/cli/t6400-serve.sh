@@ -131,6 +131,19 @@ PY
 grep -q '^HTTP/1.1 431' "$tmp/raw"
 T
 
+test_case "the access log shows a control byte of a path as ?, never raw" <<'T'
+python3 - "$url" <<'PY'
+import socket, sys
+host, port = sys.argv[1].split("/")[2].split(":")
+s = socket.create_connection((host, int(port)))
+s.sendall(b"GET /x\x1b[31mred HTTP/1.0\r\n\r\n")
+s.recv(4096)
+PY
+sleep 0.2
+grep -q '^isolde serve: GET /x?\[31mred 404$' "$tmp/serve.err"
+not grep -q "$(printf '\033')" "$tmp/serve.err"
+T
+
 test_case "a directory that is not there is an error (exit 3)" <<'T'
 expect_status 3 "$isolde" serve "$tmp/none" --port 0
 expect_err 'not a directory'
