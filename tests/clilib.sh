@@ -44,7 +44,7 @@ expect_status() { # WANT COMMAND...
     _got=0
     "$@" >"$tmp/out" 2>"$tmp/err" || _got=$?
     [ "$_got" = "$_want" ] && { _loud; return 0; }
-    echo "exit $_got, wanted $_want: $*" >&2
+    echo "exit $_got, wanted $_want: $*" | _mask >&2
     _loud; return 1
 }
 
@@ -68,10 +68,14 @@ not() { # COMMAND...
     _loud; return 0
 }
 
+# What a failure prints goes through _mask: a URL's password (the servers'
+# are random, but secrets appear in no output) becomes ***.
+_mask() { sed 's#\(://[^:/@ ]*\):[^@/ ]*@#\1:***@#g'; }
+
 _tail() { # LABEL FILE: the file's last lines, indented
     [ -s "$2" ] || return 0
     echo "    --- $1 (tail):"
-    tail -n "${3:-10}" "$2" | sed 's/^/    | /'
+    tail -n "${3:-10}" "$2" | _mask | sed 's/^/    | /'
 }
 
 _case_failed() { # NAME WHY
@@ -80,7 +84,7 @@ _case_failed() { # NAME WHY
     [ -n "$2" ] && echo "    $2"
     # The trace's last command (helpers are untraced) is the one that failed.
     _last=$(sed -n 's/^+@ //p' "$tmp/.log" | grep -v -e '^_quiet$' -e '^_x=' -e '^return [0-9]*$' | tail -n 1)
-    [ -n "$_last" ] && echo "    failed: $_last"
+    [ -n "$_last" ] && echo "    failed: $_last" | _mask
     grep -v '^+@ ' "$tmp/.log" >"$tmp/.printed"
     _tail "what the case printed" "$tmp/.printed" 15
     _tail "stdout of the last expect_status (\$tmp/out)" "$tmp/out"

@@ -46,14 +46,35 @@ pw=${u1#mysql://isolde:}
 pw=${pw%%@*}
 export u1 u2 u3 pw
 
-test_case "SERIALIZABLE on three nodes under partitions: snapshot-isolation holds, serializable does not" <<'T'
-expect_status 1 "$isolde" run mysql --url "$u1" --url "$u2" --url "$u3" --fresh -i serializable -c serializable -n 100000000 --time-limit 12 -p 9 --nemesis partition --proxy-control "$ISOLDE_GALERA_CONTROL" --fault-every 3 --fault-for 4 --txn-timeout 2000 -o "$tmp/ser.jsonl"
-expect_out '^anomaly-types: G2-item$'
-expect_status 0 "$isolde" check -c snapshot-isolation "$tmp/ser.jsonl"
+# One 12 s SERIALIZABLE run under partitions, checked as serializable: its
+# stdout in $tmp/ser.out; it must end in a verdict (0 or 1), and a verdict
+# of 1 must name G2-item alone.
+ser_run() {
+    _rc=0
+    "$isolde" run mysql --url "$u1" --url "$u2" --url "$u3" --fresh -i serializable -c serializable -n 100000000 \
+        --time-limit 12 -p 9 --nemesis partition --proxy-control "$ISOLDE_GALERA_CONTROL" --fault-every 3 \
+        --fault-for 4 --txn-timeout 2000 -o "$tmp/ser.jsonl" >"$tmp/ser.out" 2>"$tmp/ser.err" || _rc=$?
+    case $_rc in
+        0) return 0 ;;
+        1) grep -qx 'anomaly-types: G2-item' "$tmp/ser.out" || { cat "$tmp/ser.out"; return 1; } ;;
+        *) cat "$tmp/ser.out" "$tmp/ser.err"; return 1 ;;
+    esac
+}
+
+# Write skew shows in most 12 s runs, not all (a slow build's clients, e.g.
+# under ASan, conflict less): up to three runs, each of which must keep
+# snapshot isolation.
+test_case "SERIALIZABLE on three nodes under partitions: snapshot-isolation holds, serializable does not (G2-item within three runs)" <<'T'
+for try in 1 2 3; do
+    ser_run
+    expect_status 0 "$isolde" check -c snapshot-isolation "$tmp/ser.jsonl"
+    if grep -qx 'anomaly-types: G2-item' "$tmp/ser.out"; then break; fi
+done
+grep -qx 'anomaly-types: G2-item' "$tmp/ser.out"
 grep -q '"f":"start-partition","value":{"isolated":\["n[123]"\],"from":\["n[123]","n[123]"\],"proxy":{.*},"peer_proxy":{"isolated":.*"links":12}}' "$tmp/ser.jsonl"
 grep -q '"f":"stop-partition","value":{"healed":true,"proxy":{"healed":0},"peer_proxy":{"healed":12}}' "$tmp/ser.jsonl"
 grep -q '"error":\["\(connection\|unavailable\)"' "$tmp/ser.jsonl"
-not grep -l -F "$pw" "$tmp/out" "$tmp/err" "$tmp/ser.jsonl"
+not grep -l -F "$pw" "$tmp/ser.out" "$tmp/ser.err" "$tmp/ser.jsonl"
 T
 
 test_case "REPEATABLE READ on three nodes under partitions: not snapshot isolation" <<'T'

@@ -139,7 +139,7 @@ s = socket.create_connection((host, int(port)))
 s.sendall(b"GET /x\x1b[31mred HTTP/1.0\r\n\r\n")
 s.recv(4096)
 PY
-sleep 0.2
+for _ in $(seq 100); do if grep -q 'red 404$' "$tmp/serve.err"; then break; fi; sleep 0.1; done # (logged after the answer)
 grep -q '^isolde serve: GET /x?\[31mred 404$' "$tmp/serve.err"
 not grep -q "$(printf '\033')" "$tmp/serve.err"
 T
