@@ -139,9 +139,10 @@ static ssize_t read_head(int fd, char *buf, int *too_long)
     while (n < HEAD_MAX - 1) {
         ssize_t k = readable_by(fd, end) ? recv(fd, buf + n, HEAD_MAX - 1 - n, 0) : -1;
         if (k <= 0) return -1; /* closed, or the deadline passed */
+        const char *from = buf + (n > 3 ? n - 3 : 0); /* where the new bytes may end the head */
         n += (size_t)k;
         buf[n] = 0;
-        if (strstr(buf, "\r\n\r\n") || strstr(buf, "\n\n")) return (ssize_t)n;
+        if (strstr(from, "\r\n\r\n") || strstr(from, "\n\n")) return (ssize_t)n;
     }
     *too_long = 1;
     return -1;

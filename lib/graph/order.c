@@ -37,8 +37,7 @@ static uint32_t start_of(const iso_txn *x) { return x->inv != ISO_NONE ? x->inv 
 
 void iso_process_edges(const isolde_history *h, const iso_txns *t, iso_edges *out)
 {
-    uint32_t *last = iso_xmalloc((h->procs.n + 1) * sizeof *last); /* per process id: its last ok txn */
-    memset(last, 0xff, (h->procs.n + 1) * sizeof *last);
+    uint32_t *last = iso_history_per_process(h); /* its last ok txn */
     uint32_t *ev = event_map(h, t);
     for (size_t p = 0; p < h->n_ops; p++) {
         uint32_t b = ev[p];

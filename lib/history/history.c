@@ -99,6 +99,13 @@ int iso_history_add_op(isolde_history *h, const iso_op *op, iso_val process, iso
     return 0;
 }
 
+uint32_t *iso_history_per_process(const isolde_history *h)
+{
+    uint32_t *t = iso_xmalloc((h->procs.n + 1) * sizeof *t);
+    memset(t, 0xff, (h->procs.n + 1) * sizeof *t);
+    return t;
+}
+
 /* The id of a pre-interned keyword/string atom, or -1. */
 static long atom_id(iso_val v, long lo, long n)
 {

@@ -153,6 +153,9 @@ static inline iso_val iso_op_process(const isolde_history *h, const iso_op *op)
 {
     return h->procs.vals[op->process];
 }
+/* A table with one entry per process id (iso_op.process), each ISO_NONE:
+ * who a process has open, or did last. To free. */
+uint32_t *iso_history_per_process(const isolde_history *h);
 static inline iso_val iso_op_f(const isolde_history *h, const iso_op *op) { return h->extras[op->extra].f; }
 static inline iso_val iso_op_error(const isolde_history *h, const iso_op *op)
 {

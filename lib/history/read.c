@@ -263,12 +263,11 @@ static int append(void *arg, isolde_error *err)
         h2->before_line = h->ops[h->n_ops - 1].line;
     }
     int rc = formats[h->format].read(h2, data, c->len, err);
-    if (rc == 0 && h->n_ops + h2->n_ops > ISO_MAX_OPS)
+    if (rc == 0) reserve(h, h2);
+    if (rc == 0 && iso_history_merge(h, h2, 0) != 0) /* h2's lines go on from h's */
         rc = iso_fail(err, ISOLDE_ERR_LIMIT, h->name, 0, 0, "more than %zu ops in one history, with the %zu appended",
                       ISO_MAX_OPS, h2->n_ops);
     if (rc == 0) {
-        reserve(h, h2);
-        iso_history_merge(h, h2, 0); /* h2's lines go on from h's (within ISO_MAX_OPS: it copies) */
         h->index_fixed |= h->n_ops > 0;
         note_no_client(h, data, c->len);
         h->line_base += count_lines(data, c->len);

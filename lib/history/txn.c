@@ -1,9 +1,7 @@
 /* history/txn.c -- pair client invocations with their completions into transactions. */
 #include "history/txn.h"
-#include "core/keys.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 /* One transaction per completion, invocations ignored. */
 static void completions_only(const isolde_history *h, iso_txns *out)
@@ -32,8 +30,7 @@ static int double_invoke(const isolde_history *h, const iso_op *op, const iso_op
 
 int iso_txns_pair(const isolde_history *h, int strict, iso_txns *out, isolde_error *err)
 {
-    uint32_t *open = iso_xmalloc((h->procs.n + 1) * sizeof *open); /* per process id: its open txn */
-    memset(open, 0xff, (h->procs.n + 1) * sizeof *open);
+    uint32_t *open = iso_history_per_process(h); /* its open txn */
     size_t n = 0, cap = 0;
     iso_txn *t = NULL;
     int rc = 0;

@@ -158,8 +158,7 @@ uint32_t *jp_pair(const isolde_history *h, int client_only)
 {
     uint32_t *partner = iso_xmalloc((h->n_ops ? h->n_ops : 1) * sizeof *partner);
     memset(partner, 0xff, h->n_ops * sizeof *partner);
-    uint32_t *open = iso_xmalloc((h->procs.n + 1) * sizeof *open); /* per process: its open invocation */
-    memset(open, 0xff, (h->procs.n + 1) * sizeof *open);
+    uint32_t *open = iso_history_per_process(h); /* its open invocation */
     for (size_t i = 0; i < h->n_ops; i++) {
         const iso_op *op = &h->ops[i];
         if (client_only && !iso_op_is_client(op)) continue;
