@@ -78,11 +78,12 @@ static int mop_evidence(const iso_store *s, iso_val v)
 {
     if (!iso_is_seq(v) || iso_seq_kind(s, v) > ISO_SEQ_LIST) return 0;
     size_t n = iso_seq_len(s, v);
-    const iso_val *m = iso_seq_items(s, v);
+    iso_val buf[3];
+    const iso_val *m = iso_seq_items(s, v, buf);
     int knossos = 0, any = 0;
     for (size_t j = 0; j < n; j++) {
         if (!iso_is_seq(m[j]) || !iso_seq_len(s, m[j])) continue;
-        iso_val f = iso_seq_items(s, m[j])[0];
+        iso_val f = iso_seq_item(s, m[j], 0);
         if (iso_name_is(s, f, "append")) return 1;
         if (iso_name_is(s, f, "w")) return 2;
         knossos |= iso_name_is(s, f, "read") || iso_name_is(s, f, "write");
@@ -101,7 +102,7 @@ static int keyed_value(const iso_store *s, enum fname f, iso_val v)
 {
     if (iso_is_nil(v)) return 1;
     if (!is_pair(s, v)) return 0;
-    return f != F_CAS || is_pair(s, iso_seq_items(s, v)[1]);
+    return f != F_CAS || is_pair(s, iso_seq_item(s, v, 1));
 }
 
 /* 1 when a transactional workload is certain (*w set). */

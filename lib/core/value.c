@@ -175,12 +175,31 @@ iso_val iso_seq(iso_store *s, enum iso_seq_kind kind, const iso_val *items, size
     return iso_mk(ISO_TAG_SEQ, off);
 }
 
+int iso_mop_pack(const iso_store *s, const iso_val it[3], iso_val *out)
+{
+    uint64_t name = iso_payload(it[0]), v;
+    unsigned t = iso_tag(it[0]);
+    if (t < ISO_TAG_STR || t > ISO_TAG_FORM || name >= s->mop_names) return 0;
+    if (!iso_is_int(it[1]) || iso_as_int(it[1]) < 0 || iso_as_int(it[1]) >= (int64_t)1 << ISO_MOP_KEY_BITS) return 0;
+    if (iso_is_nil(it[2]))
+        v = 0;
+    else if (iso_is_int(it[2]) && iso_as_int(it[2]) >= 0 && iso_as_int(it[2]) < (int64_t)ISO_MOP_VAL_MAX - 1)
+        v = (uint64_t)(iso_as_int(it[2]) + 1) << 1;
+    else if (iso_tag(it[2]) == ISO_TAG_SEQ && iso_payload(it[2]) < ISO_MOP_VAL_MAX && iso_payload(it[2]) < s->mop_words)
+        v = iso_payload(it[2]) << 1 | 1;
+    else
+        return 0;
+    *out = iso_mk(ISO_TAG_MOP, name | (uint64_t)iso_as_int(it[1]) << ISO_MOP_NAME_BITS | v << ISO_MOP_VAL_SHIFT);
+    return 1;
+}
+
 iso_val iso_map_get(const iso_store *s, iso_val map, const char *key, int *found)
 {
     *found = 0;
     if (!iso_is_seq(map) || iso_seq_kind(s, map) != ISO_SEQ_MAP) return ISO_NIL;
     size_t n = iso_seq_len(s, map), klen = strlen(key);
-    const iso_val *it = iso_seq_items(s, map);
+    iso_val buf[3];
+    const iso_val *it = iso_seq_items(s, map, buf);
     for (size_t i = 0; i + 1 < n; i += 2) {
         unsigned t = iso_tag(it[i]);
         if (t != ISO_TAG_KW && t != ISO_TAG_STR) continue;
@@ -207,13 +226,15 @@ int iso_val_eq_seq(const iso_store *s, iso_val a, iso_val b)
 {
     size_t n = iso_seq_len(s, a);
     if (iso_seq_kind(s, a) != iso_seq_kind(s, b) || n != iso_seq_len(s, b)) return 0;
-    return iso_vals_eq(s, iso_seq_items(s, a), iso_seq_items(s, b), n);
+    iso_val ba[3], bb[3];
+    return iso_vals_eq(s, iso_seq_items(s, a, ba), iso_seq_items(s, b, bb), n);
 }
 
 uint64_t iso_val_hash_seq(const iso_store *s, iso_val v)
 {
     size_t n = iso_seq_len(s, v);
-    const iso_val *it = iso_seq_items(s, v);
+    iso_val buf[3];
+    const iso_val *it = iso_seq_items(s, v, buf);
     uint64_t h = 0x9e3779b97f4a7c15ull ^ iso_seq_kind(s, v);
     for (size_t i = 0; i < n; i++) h = (h ^ iso_val_hash(s, it[i])) * 0x100000001b3ull;
     return iso_mix64(h);
@@ -238,7 +259,8 @@ static void print_seq(const iso_store *s, iso_val v, iso_buf *out, int json)
     static const char *open_edn[] = {"[", "(", "#{", "{"}, *close_edn[] = {"]", ")", "}", "}"};
     enum iso_seq_kind k = iso_seq_kind(s, v);
     size_t n = iso_seq_len(s, v);
-    const iso_val *it = iso_seq_items(s, v);
+    iso_val buf[3];
+    const iso_val *it = iso_seq_items(s, v, buf);
     int map = k == ISO_SEQ_MAP;
     iso_buf_puts(out, json ? (map ? "{" : "[") : open_edn[k]);
     for (size_t i = 0; i < n; i++) {
@@ -334,7 +356,7 @@ static void print_val(const iso_store *s, iso_val v, iso_buf *out, int json)
     case ISO_TAG_INT: iso_buf_int(out, iso_as_int(v)); return;
     case ISO_TAG_NIL: iso_buf_puts(out, json ? "null" : "nil"); return;
     case ISO_TAG_BOOL: iso_buf_puts(out, v == ISO_TRUE ? "true" : "false"); return;
-    case ISO_TAG_SEQ: print_seq(s, v, out, json); return;
+    case ISO_TAG_SEQ: case ISO_TAG_MOP: print_seq(s, v, out, json); return;
     default: print_atom(s, v, out, json);
     }
 }
@@ -361,7 +383,7 @@ int iso_val_cmp(const iso_store *s, iso_val a, iso_val b)
         return x < y ? -1 : x > y;
     }
     if (ta != tb) return ta < tb ? -1 : 1;
-    if (ta == ISO_TAG_SEQ || ta == ISO_TAG_NIL || ta == ISO_TAG_BOOL)
+    if (ta == ISO_TAG_SEQ || ta == ISO_TAG_MOP || ta == ISO_TAG_NIL || ta == ISO_TAG_BOOL)
         return a < b ? -1 : 1;
     size_t na, nb;
     const char *pa = iso_atom_text(s, a, &na), *pb = iso_atom_text(s, b, &nb);

@@ -5,8 +5,13 @@
  * live in the word itself; strings, keywords, symbols, big integers,
  * floats and characters are interned into dense ids (so equal atoms are
  * equal words); vectors, lists, sets and maps live in the store's word
- * array as a header word followed by their items. Equality of atoms and
- * integers is word equality; composites compare structurally (iso_val_eq).
+ * array as a header word followed by their items -- except the commonest
+ * of all, a micro-op [name key value] of a small name, key and value, which
+ * a reader packs into one word (ISO_TAG_MOP) instead of four. Both are
+ * composites (iso_is_seq): their kind, length and items are read through
+ * iso_seq_kind, iso_seq_len and iso_seq_items, which decodes a packed one.
+ * Equality of atoms and integers is word equality; composites compare
+ * structurally (iso_val_eq), packed or not.
  */
 #ifndef ISO_VALUE_H
 #define ISO_VALUE_H
@@ -28,7 +33,8 @@ enum iso_tag {
     ISO_TAG_FLOAT,    /* float or ratio (text as written) */
     ISO_TAG_CHAR,     /* EDN character \a (text after the backslash) */
     ISO_TAG_FORM,     /* other literal text kept as written (e.g. #inst) */
-    ISO_TAG_SEQ       /* vector / list / set / map in the word array */
+    ISO_TAG_SEQ,      /* vector / list / set / map in the word array */
+    ISO_TAG_MOP       /* the vector [name key value], packed (iso_mop_pack) */
 };
 #define ISO_TAG_BITS 4
 #define ISO_TAG_MASK ((iso_val)15)
@@ -43,7 +49,8 @@ enum iso_seq_kind { ISO_SEQ_VEC = 0, ISO_SEQ_LIST, ISO_SEQ_SET, ISO_SEQ_MAP };
 static inline unsigned iso_tag(iso_val v) { return (unsigned)(v & ISO_TAG_MASK); }
 static inline int iso_is_int(iso_val v) { return iso_tag(v) == ISO_TAG_INT; }
 static inline int iso_is_nil(iso_val v) { return v == ISO_NIL; }
-static inline int iso_is_seq(iso_val v) { return iso_tag(v) == ISO_TAG_SEQ; }
+/* v is a composite: stored (ISO_TAG_SEQ) or a packed micro-op. */
+static inline int iso_is_seq(iso_val v) { return iso_tag(v) == ISO_TAG_SEQ || iso_tag(v) == ISO_TAG_MOP; }
 static inline int iso_int_fits(int64_t i) { return i >= -ISO_INT_MAX && i < ISO_INT_MAX; }
 static inline iso_val iso_int(int64_t i) { return (iso_val)((uint64_t)i << ISO_TAG_BITS); }
 static inline int64_t iso_as_int(iso_val v) { return (int64_t)(v & ~ISO_TAG_MASK) / 16; }
@@ -64,6 +71,11 @@ typedef struct iso_store {
     size_t n_slots;
     iso_val *words;         /* composites: header (kind<<32 | len) + items */
     size_t n_words, cap_words;
+    /* Packed micro-ops may name atoms 0 .. mop_names-1 (0: none are packed;
+     * a history's first atoms are the same in every history, so merging
+     * two keeps them) and hold offsets of read lists below mop_words. */
+    uint32_t mop_names;
+    uint64_t mop_words;
 } iso_store;
 
 void iso_store_init(iso_store *s);
@@ -117,16 +129,52 @@ static inline int iso_name_atoms_has(const iso_name_atoms *n, iso_val v)
 iso_val iso_seq(iso_store *s, enum iso_seq_kind kind, const iso_val *items, size_t n);
 static inline enum iso_seq_kind iso_seq_kind(const iso_store *s, iso_val v)
 {
-    return (enum iso_seq_kind)(s->words[iso_payload(v)] >> 32);
+    return iso_tag(v) == ISO_TAG_MOP ? ISO_SEQ_VEC : (enum iso_seq_kind)(s->words[iso_payload(v)] >> 32);
 }
 /* Items (maps: 2 * pairs). */
 static inline size_t iso_seq_len(const iso_store *s, iso_val v)
 {
-    return (size_t)(s->words[iso_payload(v)] & 0xffffffffu);
+    return iso_tag(v) == ISO_TAG_MOP ? 3 : (size_t)(s->words[iso_payload(v)] & 0xffffffffu);
 }
-static inline const iso_val *iso_seq_items(const iso_store *s, iso_val v)
+
+/* A packed micro-op's payload, low bits first: the name's atom id (5
+ * bits), the key (a non-negative integer, 22 bits), then 33 bits of value:
+ * a stored composite's offset << 1 | 1, or, with the low bit clear, 0 for
+ * nil and i + 1 << 1 for the integer i. */
+#define ISO_MOP_NAME_BITS 5
+#define ISO_MOP_KEY_BITS 22
+#define ISO_MOP_VAL_SHIFT (ISO_MOP_NAME_BITS + ISO_MOP_KEY_BITS)
+#define ISO_MOP_VAL_MAX ((uint64_t)1 << 32) /* exclusive: integers and offsets */
+/* [name key value] packed into *out when s lets it and the three fit: 1,
+ * else 0 (it is then stored as a vector of three). */
+int iso_mop_pack(const iso_store *s, const iso_val it[3], iso_val *out);
+/* A packed micro-op's three items. */
+static inline void iso_mop_unpack(const iso_store *s, iso_val m, iso_val it[3])
+{
+    uint64_t p = iso_payload(m), name = p & (((uint64_t)1 << ISO_MOP_NAME_BITS) - 1);
+    uint64_t v = p >> ISO_MOP_VAL_SHIFT, x = v >> 1;
+    it[0] = iso_mk(s->atoms[name].tag, name);
+    it[1] = iso_int((int64_t)((p >> ISO_MOP_NAME_BITS) & (((uint64_t)1 << ISO_MOP_KEY_BITS) - 1)));
+    it[2] = v & 1 ? iso_mk(ISO_TAG_SEQ, x) : x ? iso_int((int64_t)x - 1) : ISO_NIL;
+}
+/* The items of a stored composite (tag ISO_TAG_SEQ), where they stay. */
+static inline const iso_val *iso_seq_words(const iso_store *s, iso_val v)
 {
     return s->words + iso_payload(v) + 1;
+}
+/* The items of composite v: the store's words, or those of a packed
+ * micro-op decoded into buf (so valid while buf is). */
+static inline const iso_val *iso_seq_items(const iso_store *s, iso_val v, iso_val buf[3])
+{
+    if (iso_tag(v) != ISO_TAG_MOP) return iso_seq_words(s, v);
+    iso_mop_unpack(s, v, buf);
+    return buf;
+}
+/* Item i < iso_seq_len of composite v. */
+static inline iso_val iso_seq_item(const iso_store *s, iso_val v, size_t i)
+{
+    iso_val buf[3];
+    return iso_seq_items(s, v, buf)[i];
 }
 /* Look up a keyword/string key in a map value; ISO_NONE-like: returns 0 and
  * sets *found = 0 when absent. */

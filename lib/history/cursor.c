@@ -184,7 +184,8 @@ int iso_rd_list_start(iso_rd *rd, iso_val key, const char **q, const char *end, 
     size_t n = iso_seq_len(rd->store, l->v);
     if (n == 0 || (p[l->len] != ',' && p[l->len] != ' ')) return ISO_RD_LIST_NEW;
     if (rd->n_items + n > rd->cap_items) ISO_GROW(rd->items, rd->cap_items, rd->n_items + n);
-    memcpy(rd->items + rd->n_items, iso_seq_items(rd->store, l->v), n * sizeof *rd->items);
+    iso_val buf[3];
+    memcpy(rd->items + rd->n_items, iso_seq_items(rd->store, l->v, buf), n * sizeof *rd->items);
     rd->n_items += n;
     *q = p + l->len;
     return ISO_RD_LIST_EXTENDS;
@@ -326,7 +327,7 @@ void iso_rd_drop(iso_rd *rd, iso_val v)
 {
     iso_store *s = rd->store;
     size_t off = (size_t)iso_payload(v);
-    if (iso_is_seq(v) && off + 1 + iso_seq_len(s, v) == s->n_words) s->n_words = off;
+    if (iso_tag(v) == ISO_TAG_SEQ && off + 1 + iso_seq_len(s, v) == s->n_words) s->n_words = off;
 }
 
 /* One escape after the backslash at pos, appended to scratch: the

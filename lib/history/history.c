@@ -23,12 +23,17 @@ _Static_assert(sizeof(iso_op) == 40, "an op is 40 bytes (history.h)");
 static const char *const field_names[N_FIELDS] = {"type", "process", "f", "value",
                                                   "error", "time", "index", "key"};
 static const char *const type_names[] = {"invoke", "ok", "fail", "info"};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+static const char *const mop_names[] = {"append", "r", "w"};
 /* Atom ids 0 .. FIELD_ATOMS-1 are the field names (keyword, string);
- * the next 8 are the type names, likewise. */
+ * the next 8 are the type names, likewise, and the next 6 the names of
+ * the micro-ops a reader packs (core/value.h): the same ids in every
+ * history, so that a packed micro-op keeps its name when merged. */
 #define FIELD_ATOMS (2 * N_FIELDS)
 #define TYPE_ATOMS 8
+#define FIXED_ATOMS (FIELD_ATOMS + TYPE_ATOMS + 2 * COUNT(mop_names))
+_Static_assert(FIXED_ATOMS <= (1u << ISO_MOP_NAME_BITS), "a packed micro-op can name the fixed atoms");
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *isolde_version(void) { return ISO_VERSION; }
 
@@ -49,6 +54,12 @@ isolde_history *iso_history_new(const char *name, isolde_format format)
         iso_atom(&h->store, ISO_TAG_KW, type_names[i], strlen(type_names[i]));
         iso_atom(&h->store, ISO_TAG_STR, type_names[i], strlen(type_names[i]));
     }
+    for (size_t i = 0; i < COUNT(mop_names); i++) {
+        iso_atom(&h->store, ISO_TAG_KW, mop_names[i], strlen(mop_names[i]));
+        iso_atom(&h->store, ISO_TAG_STR, mop_names[i], strlen(mop_names[i]));
+    }
+    h->store.mop_names = FIXED_ATOMS;
+    h->store.mop_words = ISO_MOP_VAL_MAX;
     return h;
 }
 
@@ -58,7 +69,7 @@ void iso_history_clear(isolde_history *h)
     iso_keys_free(&h->procs);
     iso_keys_init(&h->procs, &h->store);
     memset(h->warn, 0, sizeof h->warn);
-    iso_store_truncate(&h->store, FIELD_ATOMS + TYPE_ATOMS);
+    iso_store_truncate(&h->store, FIXED_ATOMS);
 }
 
 void isolde_history_free(isolde_history *h)
@@ -242,7 +253,8 @@ int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line, uint32
     iso_val fields[ISO_OP_FIELDS] = {0};
     uint8_t have[ISO_OP_FIELDS] = {0};
     size_t n = iso_seq_len(s, map);
-    const iso_val *it = iso_seq_items(s, map);
+    iso_val buf[3];
+    const iso_val *it = iso_seq_items(s, map, buf);
     for (size_t i = 0; i < n; i += 2) {
         int f = iso_history_field(it[i]);
         if (f < 0) continue;
@@ -441,7 +453,8 @@ static void print_value_edn(const iso_store *s, iso_val v, iso_buf *out)
 {
     int txn = iso_is_seq(v) && iso_seq_kind(s, v) <= ISO_SEQ_LIST;
     size_t n = txn ? iso_seq_len(s, v) : 0;
-    const iso_val *m = txn ? iso_seq_items(s, v) : NULL;
+    iso_val buf[3], xb[3];
+    const iso_val *m = txn ? iso_seq_items(s, v, buf) : NULL;
     for (size_t i = 0; txn && i < n; i++)
         txn = iso_is_seq(m[i]) && iso_seq_kind(s, m[i]) == ISO_SEQ_VEC && iso_seq_len(s, m[i]);
     if (!txn || !n) {
@@ -451,7 +464,7 @@ static void print_value_edn(const iso_store *s, iso_val v, iso_buf *out)
     iso_buf_puts(out, iso_seq_kind(s, v) == ISO_SEQ_VEC ? "[" : "(");
     for (size_t i = 0; i < n; i++) {
         size_t k = iso_seq_len(s, m[i]);
-        const iso_val *x = iso_seq_items(s, m[i]);
+        const iso_val *x = iso_seq_items(s, m[i], xb);
         iso_buf_puts(out, i ? " [" : "[");
         print_name(s, x[0], out);
         for (size_t j = 1; j < k; j++) {

@@ -3,7 +3,10 @@
  * two-thread read) copied to the end of another: its atoms interned into
  * the first's store, its composites after the first's with their offsets
  * shifted, its processes interned into the first's, its ops and :f /
- * :error pairs after the first's, its warnings counted in.
+ * :error pairs after the first's, its warnings counted in. A packed
+ * micro-op keeps its name (the fixed atoms every history starts with) and
+ * its read list moves with the words; one whose list moved past what a
+ * packed micro-op holds is stored as a vector of three instead.
  *
  * Invariant: the copy leaves h2 as it was, so a reader can reuse h2's
  * memory for its next part (whose pages are then resident already), and h
@@ -15,13 +18,27 @@
 struct shift {
     const uint32_t *atom; /* h2's atom id -> h's; NULL when they are the same */
     size_t words;         /* h's words before h2's */
+    iso_store *to;        /* h's store */
+    const iso_store *from;
 };
+
+static iso_val moved(iso_val v, const struct shift *s);
+
+/* A packed micro-op of h2 as a value of h: packed again, or stored. */
+static iso_val moved_mop(iso_val v, const struct shift *s)
+{
+    iso_val it[3], m;
+    iso_mop_unpack(s->from, v, it);
+    for (int i = 0; i < 3; i++) it[i] = moved(it[i], s);
+    return iso_mop_pack(s->to, it, &m) ? m : iso_seq(s->to, ISO_SEQ_VEC, it, 3);
+}
 
 /* v of h2 as a value of h. */
 static iso_val moved(iso_val v, const struct shift *s)
 {
     unsigned t = iso_tag(v);
     if (t == ISO_TAG_SEQ) return iso_mk(ISO_TAG_SEQ, iso_payload(v) + s->words);
+    if (t == ISO_TAG_MOP) return moved_mop(v, s);
     return s->atom && t >= ISO_TAG_STR && t <= ISO_TAG_FORM ? iso_mk(t, s->atom[iso_payload(v)]) : v;
 }
 
@@ -42,23 +59,24 @@ static uint32_t *intern(isolde_history *h, const isolde_history *h2)
     return NULL;
 }
 
-/* h2's composites after h's: a header word as it is, its items moved. */
+/* h2's composites after h's: a header word as it is, its items moved
+ * (a micro-op stored instead of packed goes after them all). */
 static void copy_words(iso_store *s, const iso_store *s2, const struct shift *sh)
 {
-    size_t n2 = s2->n_words, next = 0; /* the next header */
+    size_t n2 = s2->n_words, next = 0, base = s->n_words; /* the next header */
     if (!n2) return; /* (s->words may be NULL: no NULL + 0) */
-    ISO_GROW(s->words, s->cap_words, s->n_words + n2);
-    iso_val *to = s->words + s->n_words;
+    ISO_GROW(s->words, s->cap_words, base + n2);
+    s->n_words += n2;
     const iso_val *w = s2->words;
     for (size_t i = 0; i < n2; i++) {
         if (i != next) {
-            to[i] = moved(w[i], sh);
+            iso_val v = moved(w[i], sh); /* (may grow s->words) */
+            s->words[base + i] = v;
             continue;
         }
-        to[i] = w[i];
+        s->words[base + i] = w[i];
         next = i + (w[i] & 0xffffffffu) + 1;
     }
-    s->n_words += n2;
 }
 
 /* h2's process ids -> h's, its values interned into h (after its words). */
@@ -97,7 +115,7 @@ int iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines)
 {
     if (h->n_ops + h2->n_ops > ISO_MAX_OPS) return -1;
     uint32_t *atom = intern(h, h2);
-    struct shift sh = {atom, h->store.n_words};
+    struct shift sh = {atom, h->store.n_words, &h->store, &h2->store};
     copy_words(&h->store, &h2->store, &sh);
     if (h2->n_ops && !h->n_ops) h->dense_index = h2->dense_index;
     copy_ops(h, h2, &sh, lines);

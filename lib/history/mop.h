@@ -10,7 +10,11 @@
  *
  * Anything else -- other shapes, and every malformed input -- makes these
  * return 0 having consumed nothing, and the reader's general parser reads
- * it (and reports any error exactly). Every function takes the syntax as a
+ * it (and reports any error exactly). The micro-ops of a transaction's value
+ * read here are packed into one word each where they fit (core/value.h),
+ * so a packed micro-op is only ever an item of the vector an op field
+ * holds: never a value of its own, nor a read's list, nor an item of one.
+ * Every function takes the syntax as a
  * constant (json: 1 for JSON, 0 for EDN); each reader instantiates them
  * with its own, so both run code specialised for their grammar.
  */
@@ -106,9 +110,9 @@ ISO_MOP_INLINE const char *iso_mop_name(iso_rd *rd, const char *p, const char *e
     return p + json;
 }
 
-/* At '[': a micro-op of the common shape, read in one go. Returns 1 with
- * *out set, or 0 having consumed nothing. */
-ISO_MOP_INLINE int iso_mop_read(iso_rd *rd, iso_val *out, const int json)
+/* At '[': a micro-op of the common shape, read in one go, packed when pack
+ * is set and it fits. Returns 1 with *out set, or 0 having consumed nothing. */
+ISO_MOP_INLINE int iso_mop_read(iso_rd *rd, iso_val *out, const int json, const int pack)
 {
     const char *end = rd->p + rd->len, *p;
     iso_val it[3];
@@ -127,7 +131,7 @@ ISO_MOP_INLINE int iso_mop_read(iso_rd *rd, iso_val *out, const int json)
     }
     if (json && p < end && *p == ' ') p++;
     if (p >= end || *p != ']') return 0;
-    *out = iso_rd_seq(rd, ISO_SEQ_VEC, it, 3);
+    if (!pack || !iso_mop_pack(rd->store, it, out)) *out = iso_rd_seq(rd, ISO_SEQ_VEC, it, 3);
     rd->pos = (size_t)(p + 1 - rd->p);
     return 1;
 }
@@ -141,7 +145,7 @@ ISO_MOP_INLINE int iso_mop_value(iso_rd *rd, iso_val *out, const int json)
     rd->pos++;
     for (;;) {
         iso_val m;
-        if (rd->pos >= rd->len || p[rd->pos] != '[' || !iso_mop_read(rd, &m, json)) break;
+        if (rd->pos >= rd->len || p[rd->pos] != '[' || !iso_mop_read(rd, &m, json, 1)) break;
         iso_rd_item(rd, m);
         if (rd->pos < rd->len && p[rd->pos] == ']' && rd->n_items - base <= ISO_MAX_ITEMS) {
             rd->pos++;

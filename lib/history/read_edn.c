@@ -278,7 +278,7 @@ int iso_edn_form(iso_rd *rd, iso_val *out)
         }
         iso_val v;
         int r = 0;
-        if (!mop_here(rd, base, c) || !iso_mop_read(rd, &v, 0)) {
+        if (!mop_here(rd, base, c) || !iso_mop_read(rd, &v, 0, 0)) {
             r = c == ')' || c == ']' || c == '}' ? edn_close(rd, base, &v) : edn_start(rd, base, &v);
             if (r < 0 || r == 2) return r;
             if (r == 1 && !(c == ')' || c == ']' || c == '}')) continue; /* opened */

@@ -223,7 +223,7 @@ static int json_next(iso_rd *rd, size_t base, iso_val *out)
         if (r != S_VALUE) return r;
         iso_json_skip(rd, 0);
         if (iso_rd_eof(rd)) return iso_rd_unexpected(rd, "a JSON value");
-        if (rd->p[rd->pos] == '[' && rd->n_frames - base + 2 <= ISO_MAX_DEPTH && iso_mop_read(rd, out, 1))
+        if (rd->p[rd->pos] == '[' && rd->n_frames - base + 2 <= ISO_MAX_DEPTH && iso_mop_read(rd, out, 1, 0))
             return S_DONE;
     }
     int r = json_start(rd, base, out);

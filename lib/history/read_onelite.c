@@ -73,15 +73,17 @@ static int int_field(struct ol *o, iso_val v, const char *key, iso_val *x, int64
     return 0;
 }
 
-/* Rename "a" to "append"; in register histories a read of 0 is nil. */
+/* Rename "a" to "append"; in register histories a read of 0 is nil. The
+ * general parser reads OneLite's lines, and it packs no micro-op (mop.h):
+ * each is a stored vector, changed in place. */
 static int normalise(struct ol *o, struct ol_txn *t)
 {
     iso_store *s = o->rd.store;
     if (!iso_is_seq(t->m) || iso_seq_kind(s, t->m) != ISO_SEQ_VEC) goto bad;
     size_t n = iso_seq_len(s, t->m);
     for (size_t i = 0; i < n; i++) {
-        iso_val mop = iso_seq_items(s, t->m)[i];
-        if (!iso_is_seq(mop) || iso_seq_kind(s, mop) != ISO_SEQ_VEC || iso_seq_len(s, mop) != 3)
+        iso_val mop = iso_seq_item(s, t->m, i);
+        if (iso_tag(mop) != ISO_TAG_SEQ || iso_seq_kind(s, mop) != ISO_SEQ_VEC || iso_seq_len(s, mop) != 3)
             goto bad;
         iso_val *w = s->words + iso_payload(mop) + 1;
         if (w[0] == o->s_a) w[0] = o->s_append;

@@ -29,7 +29,7 @@ static const iso_val *read_map(const isolde_history *h, const iso_op *op, size_t
 {
     if (!iso_is_seq(op->value) || iso_seq_kind(&h->store, op->value) != ISO_SEQ_MAP) return NULL;
     *n = iso_seq_len(&h->store, op->value) / 2;
-    return iso_seq_items(&h->store, op->value);
+    return iso_seq_words(&h->store, op->value); /* a map: stored */
 }
 
 /* The read's error type and numbers, or -1 when it has none. */

@@ -39,7 +39,7 @@ struct lf {
 static int is_mop(const isolde_history *h, iso_val m, const char *f)
 {
     return iso_is_seq(m) && iso_seq_kind(&h->store, m) <= ISO_SEQ_LIST && iso_seq_len(&h->store, m) >= 2 &&
-           iso_name_is(&h->store, iso_seq_items(&h->store, m)[0], f);
+           iso_name_is(&h->store, iso_seq_item(&h->store, m, 0), f);
 }
 
 /* A transaction of micro-ops all named f (a vector or list): its length, else -1. */
@@ -47,7 +47,8 @@ static long txn_of(const isolde_history *h, iso_val v, const char *f)
 {
     if (!iso_is_seq(v) || iso_seq_kind(&h->store, v) > ISO_SEQ_LIST) return -1;
     size_t n = iso_seq_len(&h->store, v);
-    const iso_val *m = iso_seq_items(&h->store, v);
+    iso_val buf[3];
+    const iso_val *m = iso_seq_items(&h->store, v, buf);
     for (size_t i = 0; i < n; i++)
         if (!is_mop(h, m[i], f)) return -1;
     return (long)n;
@@ -69,7 +70,7 @@ static void multiple_writes(struct lf *l)
         const iso_op *op = &h->ops[i];
         if (op->type != ISO_OP_INVOKE || txn_of(h, op->value, "w") != 1) continue;
         size_t before = written.n;
-        iso_keys_intern(&written, iso_seq_items(&h->store, iso_seq_items(&h->store, op->value)[0])[1]);
+        iso_keys_intern(&written, iso_seq_item(&h->store, iso_seq_item(&h->store, op->value, 0), 1));
         if (written.n == before) say(l, op, "multiple-writes: a key is written twice");
     }
     iso_keys_free(&written);
@@ -87,7 +88,8 @@ static void add_read(struct lf *l, uint32_t pos)
     const isolde_history *h = l->r->h;
     iso_val v = h->ops[pos].value;
     size_t n = iso_seq_len(&h->store, v), r = l->n_reads++;
-    const iso_val *m = iso_seq_items(&h->store, v);
+    iso_val buf[3];
+    const iso_val *m = iso_seq_items(&h->store, v, buf);
     ISO_GROW(l->read_op, l->cap_reads[0], r + 1);
     ISO_GROW(l->off, l->cap_reads[1], r + 1);
     ISO_GROW(l->len, l->cap_reads[2], r + 1);
@@ -97,13 +99,13 @@ static void add_read(struct lf *l, uint32_t pos)
     uint32_t *s = l->sig + l->n_sig;
     uint64_t *pairs = iso_xmalloc((n ? n : 1) * sizeof *pairs); /* (key id, place) */
     for (size_t i = 0; i < n; i++)
-        pairs[i] = (uint64_t)iso_keys_intern(&l->keys, iso_seq_items(&h->store, m[i])[1]) << 32 | i;
+        pairs[i] = (uint64_t)iso_keys_intern(&l->keys, iso_seq_item(&h->store, m[i], 1)) << 32 | i;
     qsort(pairs, n, sizeof *pairs, by_u64); /* by key, then place: the last of a key wins */
     size_t k = 0, seen = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t key = (uint32_t)(pairs[i] >> 32);
         iso_val x = iso_seq_len(&h->store, m[pairs[i] & 0xffffffffu]) > 2
-                        ? iso_seq_items(&h->store, m[pairs[i] & 0xffffffffu])[2] : ISO_NIL;
+                        ? iso_seq_item(&h->store, m[pairs[i] & 0xffffffffu], 2) : ISO_NIL;
         if (k && s[k - 1] == key) k--;
         s[k] = key;
         l->val[l->n_sig + k++] = x;
@@ -218,11 +220,12 @@ static void one_sided(const jp_result *r, uint32_t a, uint32_t b, iso_buf *out)
     iso_val va = r->h->ops[a].value, vb = r->h->ops[b].value;
     size_t na = iso_seq_len(s, va), nb = iso_seq_len(s, vb);
     for (size_t i = 0; i < na; i++) {
-        const iso_val *m = iso_seq_items(s, iso_seq_items(s, va)[i]);
-        if (iso_seq_len(s, iso_seq_items(s, va)[i]) < 3 || iso_is_nil(m[2])) continue;
+        iso_val mb[3], qb[3];
+        const iso_val *m = iso_seq_items(s, iso_seq_item(s, va, i), mb);
+        if (iso_seq_len(s, iso_seq_item(s, va, i)) < 3 || iso_is_nil(m[2])) continue;
         for (size_t j = 0; j < nb; j++) {
-            const iso_val *q = iso_seq_items(s, iso_seq_items(s, vb)[j]);
-            if (iso_val_eq(s, q[1], m[1]) && (iso_seq_len(s, iso_seq_items(s, vb)[j]) < 3 || iso_is_nil(q[2]))) {
+            const iso_val *q = iso_seq_items(s, iso_seq_item(s, vb, j), qb);
+            if (iso_val_eq(s, q[1], m[1]) && (iso_seq_len(s, iso_seq_item(s, vb, j)) < 3 || iso_is_nil(q[2]))) {
                 iso_buf_puts(out, "key ");
                 iso_val_edn(s, m[1], out);
                 iso_buf_puts(out, " = ");

@@ -43,12 +43,12 @@ static uint32_t elem(struct set *s, iso_val v)
 }
 
 /* The elements of a read: a vector, list or set (nil: none). */
-static const iso_val *read_items(const isolde_history *h, const iso_op *op, size_t *n)
+static const iso_val *read_items(const isolde_history *h, const iso_op *op, size_t *n, iso_val buf[3])
 {
     *n = 0;
     if (!iso_is_seq(op->value) || iso_seq_kind(&h->store, op->value) == ISO_SEQ_MAP) return NULL;
     *n = iso_seq_len(&h->store, op->value);
-    return iso_seq_items(&h->store, op->value);
+    return iso_seq_items(&h->store, op->value, buf);
 }
 
 static int scan(struct set *s, isolde_error *err)
@@ -65,7 +65,7 @@ static int scan(struct set *s, isolde_error *err)
             s->flags[id] |= op->type == ISO_OP_INVOKE ? ATTEMPTED : ACKED;
             if (op->type == ISO_OP_OK || s->add[id] == ISO_NONE) s->add[id] = (uint32_t)i;
         } else if (op->type == ISO_OP_OK && jp_f_is(h, op, &fread)) {
-            if (!iso_is_nil(op->value) && !read_items(h, op, &(size_t){0}))
+            if (!iso_is_nil(op->value) && !read_items(h, op, &(size_t){0}, (iso_val[3]){0}))
                 return jp_bad_op(s->r, op, "a :read's value is not a collection:", err);
             s->final = (uint32_t)i;
         }
@@ -76,7 +76,8 @@ static int scan(struct set *s, isolde_error *err)
 static void mark_final(struct set *s)
 {
     size_t n;
-    const iso_val *v = read_items(s->r->h, &s->r->h->ops[s->final], &n);
+    iso_val buf[3];
+    const iso_val *v = read_items(s->r->h, &s->r->h->ops[s->final], &n, buf);
     s->read_at = iso_xmalloc((n ? n : 1) * sizeof *s->read_at);
     for (size_t j = 0; j < n; j++) {
         uint32_t id = elem(s, v[j]);
@@ -123,7 +124,8 @@ static void render_lost(const jp_result *r, const jp_item *it, iso_buf *out)
 static void render_unexpected(const jp_result *r, const jp_item *it, iso_buf *out)
 {
     size_t n;
-    const iso_val *v = read_items(r->h, &r->h->ops[it->op], &n);
+    iso_val buf[3];
+    const iso_val *v = read_items(r->h, &r->h->ops[it->op], &n, buf);
     iso_buf_puts(out, "  the final read ");
     jp_op_edn(r, it->op, out);
     iso_buf_puts(out, " (");

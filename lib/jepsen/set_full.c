@@ -112,7 +112,8 @@ static int on_read(struct full *f, size_t i, isolde_error *err)
         return jp_bad_op(f->r, op, "a :read's value is not a collection:", err);
     uint32_t inv = f->partner[i] != ISO_NONE ? f->partner[i] : (uint32_t)i;
     size_t n = iso_is_nil(v) ? 0 : iso_seq_len(&h->store, v);
-    const iso_val *items = n ? iso_seq_items(&h->store, v) : NULL;
+    iso_val buf[3];
+    const iso_val *items = n ? iso_seq_items(&h->store, v, buf) : NULL;
     for (size_t k = 0; k < n; k++) {
         uint32_t id = iso_keys_find(&f->ids, items[k]);
         if (id != ISO_NONE && f->e[id].add != ISO_NONE) present(f, &f->e[id], i, inv);

@@ -47,9 +47,9 @@ static int parse_value(struct lin_input *in, const isolde_history *h, const char
 static int same_value(const iso_store *sa, iso_val a, const iso_store *sb, iso_val b)
 {
     unsigned t = iso_tag(a);
-    if (t != iso_tag(b)) return 0;
+    if (iso_is_seq(a) != iso_is_seq(b) || (!iso_is_seq(a) && t != iso_tag(b))) return 0;
     if (t == ISO_TAG_INT || t == ISO_TAG_NIL || t == ISO_TAG_BOOL) return a == b;
-    if (t != ISO_TAG_SEQ) {
+    if (!iso_is_seq(a)) {
         size_t la, lb;
         const char *pa = iso_atom_text(sa, a, &la), *pb = iso_atom_text(sb, b, &lb);
         return la == lb && memcmp(pa, pb, la) == 0;
@@ -71,7 +71,7 @@ static uint32_t find_in(const isolde_history *h, const iso_keys *tab, const iso_
     unsigned t = iso_tag(v);
     if (t == ISO_TAG_INT || t == ISO_TAG_NIL || t == ISO_TAG_BOOL) return iso_keys_find(tab, v);
     size_t len = 0;
-    const char *p = t == ISO_TAG_SEQ ? NULL : iso_atom_text(src, v, &len);
+    const char *p = iso_is_seq(v) ? NULL : iso_atom_text(src, v, &len);
     if ((t == ISO_TAG_KW || t == ISO_TAG_STR || t == ISO_TAG_SYM) && strlen(p) == len) {
         iso_name_atoms a;
         iso_name_atoms_find(&h->store, p, &a);
@@ -112,7 +112,7 @@ static void fill_slots(struct init *it, iso_val v, uint32_t dflt)
     uint32_t all = per_key ? dflt : import(it, v);
     for (uint32_t i = 0; i < it->n_slots; i++) it->slot[i] = all;
     if (!per_key) return;
-    const iso_val *kv = iso_seq_items(s, v);
+    const iso_val *kv = iso_seq_words(s, v); /* a map: stored */
     for (size_t i = 0; i + 1 < iso_seq_len(s, v); i += 2) {
         uint32_t k = find_in(it->h, it->keys, s, kv[i]);
         if (k != ISO_NONE && k < it->n_slots) it->slot[k] = import(it, kv[i + 1]);

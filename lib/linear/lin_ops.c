@@ -84,7 +84,8 @@ static int kind_of(const struct build *b, iso_val f)
 static int pair(const iso_store *s, iso_val v, iso_val *x, iso_val *y)
 {
     if (!iso_is_seq(v) || iso_seq_len(s, v) != 2) return 0;
-    const iso_val *it = iso_seq_items(s, v);
+    iso_val buf[3];
+    const iso_val *it = iso_seq_items(s, v, buf);
     *x = it[0];
     *y = it[1];
     return 1;
@@ -103,7 +104,7 @@ static int set_read_args(struct build *b, struct lin_op *op, iso_val v, uint32_t
     op->b = (uint32_t)n;
     ISO_GROW(in->aux, in->cap_aux, in->n_aux + n);
     for (size_t i = 0; i < n; i++) {
-        uint32_t id = intern(b, iso_seq_items(s, v)[i]);
+        uint32_t id = intern(b, iso_seq_item(s, v, i));
         in->aux[in->n_aux++] = id;
     }
     return 0;
@@ -126,14 +127,15 @@ static int txn_args(struct build *b, struct lin_op *op, iso_val v, uint32_t at)
     if (!iso_is_seq(v) || iso_seq_kind(s, v) > ISO_SEQ_LIST)
         return op_fail(b, at, "a transaction must be a vector of [:read k v] / [:write k v]");
     size_t n = iso_seq_len(s, v);
-    const iso_val *m = iso_seq_items(s, v);
+    iso_val buf[3], xb[3];
+    const iso_val *m = iso_seq_items(s, v, buf);
     int pure = 1;
     op->a = (uint32_t)in->n_aux;
     op->b = (uint32_t)n;
     ISO_GROW(in->aux, in->cap_aux, in->n_aux + 2 * n);
     for (size_t i = 0; i < n; i++) {
         size_t len = iso_is_seq(m[i]) ? iso_seq_len(s, m[i]) : 0;
-        const iso_val *x = len ? iso_seq_items(s, m[i]) : NULL;
+        const iso_val *x = len ? iso_seq_items(s, m[i], xb) : NULL;
         int w = len == 2 || len == 3 ? mop_write(s, x[0]) : -1;
         if (w < 0 || (w && len != 3))
             return op_fail(b, at, "a micro-op must be [:read k v] or [:write k v]");

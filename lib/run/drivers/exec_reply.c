@@ -33,7 +33,8 @@ static int read_result(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
     if (!is_seq_of(s, v, ISO_SEQ_VEC)) return 0;
     run_txn_read_begin(t, i);
     size_t n = iso_seq_len(s, v);
-    const iso_val *e = iso_seq_items(s, v);
+    iso_val buf[3];
+    const iso_val *e = iso_seq_items(s, v, buf);
     for (size_t j = 0; j < n; j++) {
         int64_t x;
         if (!iso_val_int64(s, e[j], &x)) return 0;
@@ -48,7 +49,8 @@ static int mop(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
     static const char *const names[] = {"r", "append", "w", "add"};
     const run_mop *m = &t->mops[i];
     if (!is_seq_of(s, v, ISO_SEQ_VEC) || iso_seq_len(s, v) != 3) return 0;
-    const iso_val *it = iso_seq_items(s, v);
+    iso_val buf[3];
+    const iso_val *it = iso_seq_items(s, v, buf);
     int64_t key, val;
     if (iso_tag(it[0]) != ISO_TAG_STR || !iso_name_is(s, it[0], names[m->f])) return 0;
     if (!iso_val_int64(s, it[1], &key) || key != m->key) return 0;
@@ -60,7 +62,8 @@ static int value(const iso_store *s, iso_val v, run_txn *t)
 {
     run_txn_clear_reads(t);
     if (!is_seq_of(s, v, ISO_SEQ_VEC) || iso_seq_len(s, v) != t->n) return 0;
-    const iso_val *it = iso_seq_items(s, v);
+    iso_val buf[3];
+    const iso_val *it = iso_seq_items(s, v, buf);
     for (uint32_t i = 0; i < t->n; i++)
         if (!mop(s, it[i], t, i)) return 0;
     return 1;

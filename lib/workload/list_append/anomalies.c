@@ -419,8 +419,9 @@ static void dirty_updates(iso_ctx *ctx, la_state *st)
         const la_key *k = &st->k[key];
         if (!k->has_fail) continue;
         /* a lone append, wherever it was, needs no read */
-        const iso_val *order = k->appends_ops == 1 ? &st->ap[k->last_ap].value
-                             : k->full_len ? iso_seq_items(s, k->full_v) : NULL;
+        iso_val lone = k->appends_ops == 1 ? la_value(st, &st->ap[k->last_ap]) : ISO_NIL;
+        const iso_val *order = k->appends_ops == 1 ? &lone
+                             : k->full_len ? iso_seq_words(s, k->full_v) : NULL;
         size_t len = k->appends_ops == 1 ? 1 : k->full_len;
         int t1type = ISO_OP_OK;
         uint32_t t1 = ISO_NONE;

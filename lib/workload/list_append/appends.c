@@ -22,7 +22,7 @@ static size_t ap_probe(const la_state *st, uint32_t key, iso_val v)
     size_t mask = st->n_ap_slots - 1, i = ap_hash(s, key, v) & mask;
     for (; st->ap_slots[i]; i = (i + 1) & mask) {
         const la_append *a = &st->ap[st->ap_slots[i] - 1];
-        if (a->key == key && iso_val_eq(s, a->value, v)) break;
+        if (a->key == key && iso_val_eq(s, la_value(st, a), v)) break;
     }
     return i;
 }
@@ -55,9 +55,9 @@ static size_t plan_dense(la_state *st)
     for (size_t i = 0; i < st->n_ap; i++) {
         const la_append *a = &st->ap[i];
         la_key *k = &st->k[a->key];
-        int64_t v = iso_is_int(a->value) ? iso_as_int(a->value) : 0;
+        int64_t v = a->in_vals ? 0 : a->value;
         if (!count[a->key]++) { k->dense_min = max[a->key] = v; ints[a->key] = 1; }
-        ints[a->key] &= (uint8_t)iso_is_int(a->value);
+        ints[a->key] &= (uint8_t)!a->in_vals;
         if (v < k->dense_min) k->dense_min = v;
         if (v > max[a->key]) max[a->key] = v;
     }
@@ -90,7 +90,7 @@ long la_index_appends(la_state *st)
         st->n_ap_slots = n;
     }
     for (size_t i = 0; i < st->n_ap; i++) {
-        uint32_t *c = ap_cell(st, st->ap[i].key, st->ap[i].value);
+        uint32_t *c = ap_cell(st, st->ap[i].key, la_value(st, &st->ap[i]));
         if (*c) return (long)i;
         *c = (uint32_t)i + 1;
     }

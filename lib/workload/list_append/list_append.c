@@ -30,12 +30,12 @@ static int bad_txn(const iso_proof_ctx *pc, uint32_t txn, const char *what, iso_
 /* The workload violation: append `later` repeats an earlier (key, value). */
 static int dup_append(const iso_proof_ctx *pc, const la_state *st, size_t later, isolde_error *err)
 {
-    const la_append *b = &st->ap[later], *a = la_find(st, b->key, b->value);
+    const la_append *b = &st->ap[later], *a = la_find(st, b->key, la_value(st, b));
     const iso_op *first = iso_txn_op(pc->h, &pc->txns.t[a->txn]);
     const iso_op *op = iso_txn_op(pc->h, &pc->txns.t[b->txn]);
     iso_buf m = {0};
     iso_buf_puts(&m, "appending ");
-    iso_val_edn(&pc->h->store, b->value, &m);
+    iso_val_edn(&pc->h->store, la_value(st, b), &m);
     iso_buf_puts(&m, " to key ");
     iso_val_edn(&pc->h->store, st->keys.vals[b->key], &m);
     iso_fail(err, ISOLDE_ERR_PARSE, pc->h->name, op->line, op->col,
@@ -72,7 +72,7 @@ static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint3
     const iso_store *s = &ctx->pc.h->store;
     iso_val v = mop_val(s, mop);
     if (iso_is_nil(v)) return 0;
-    if (!iso_is_seq(v) || iso_seq_kind(s, v) > ISO_SEQ_LIST)
+    if (iso_tag(v) != ISO_TAG_SEQ || iso_seq_kind(s, v) > ISO_SEQ_LIST) /* (never packed: mop.h) */
         return bad_txn(&ctx->pc, t, "a list-append read must return a list", mop, err);
     size_t len;
     const iso_val *items = la_read_items(s, v, &len);
@@ -86,6 +86,18 @@ static int track_read(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint3
     return 0;
 }
 
+/* Append record of (key, v) by txn t of the given type; -1 past the values
+ * it can hold. */
+static int add_append(la_state *st, uint32_t key, uint32_t t, unsigned type, iso_val v)
+{
+    int small = iso_is_int(v) && iso_as_int(v) >= 0 && iso_as_int(v) < LA_SMALL;
+    if (!small && st->n_vals >= (size_t)LA_SMALL) return -1;
+    if (!small) ISO_PUSH(st->vals, st->n_vals, st->cap_vals, v);
+    uint32_t value = small ? (uint32_t)iso_as_int(v) : (uint32_t)st->n_vals - 1;
+    ISO_PUSH(st->ap, st->n_ap, st->cap_ap, ((la_append){key, t, ISO_NONE, type, 0, !small, value}));
+    return 0;
+}
+
 /* Pass 1: validate every transaction, intern keys, index every append,
  * and track each key's longest read. */
 static int index_appends(iso_ctx *ctx, la_state *st, isolde_error *err)
@@ -94,7 +106,7 @@ static int index_appends(iso_ctx *ctx, la_state *st, isolde_error *err)
     for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
         const iso_txn *tx = &ctx->pc.txns.t[t];
         iso_val value = iso_txn_op(ctx->pc.h, tx)->value;
-        if (!iso_is_nil(value) && (!iso_is_seq(value) || iso_seq_kind(s, value) > ISO_SEQ_LIST))
+        if (!iso_is_nil(value) && (iso_tag(value) != ISO_TAG_SEQ || iso_seq_kind(s, value) > ISO_SEQ_LIST))
             return bad_txn(&ctx->pc, t, "a transaction must be a vector of micro-ops", value, err);
         size_t n, first = st->n_ap;
         const iso_val *m = la_txn_mops(&ctx->pc, t, &n);
@@ -103,19 +115,20 @@ static int index_appends(iso_ctx *ctx, la_state *st, isolde_error *err)
             if (!kind)
                 return bad_txn(&ctx->pc, t, "list-append micro-ops are [:append k v] or [:r k v]", m[j], err);
             uint32_t key = iso_keys_intern(&st->keys, mop_key(s, m[j]));
-            if (key >= st->n_k) {
-                size_t old = st->n_k;
-                ISO_GROW(st->k, st->n_k, key + 1);
-                memset(st->k + old, 0, (st->n_k - old) * sizeof *st->k);
+            if (key >= st->n_k) { /* as many as there are keys, not a power of two */
+                ISO_GROW(st->k, st->cap_k, key + 1);
+                memset(st->k + st->n_k, 0, (key + 1 - st->n_k) * sizeof *st->k);
+                st->n_k = key + 1;
             }
             if (kind == LA_READ) {
                 if (tx->cmp != ISO_NONE && track_read(ctx, st, t, m[j], key, err)) return -1;
                 continue;
             }
-            uint8_t type = tx->cmp == ISO_NONE ? ISO_OP_INVOKE : tx->type;
-            ISO_PUSH(st->ap, st->n_ap, st->cap_ap,
-                     ((la_append){key, t, ISO_NONE, (uint16_t)(j < 65535 ? j : 65535), type, 0,
-                                  mop_val(s, m[j])}));
+            if (add_append(st, key, t, tx->cmp == ISO_NONE ? ISO_OP_INVOKE : tx->type, mop_val(s, m[j])))
+                return iso_fail(err, ISOLDE_ERR_LIMIT, ctx->pc.h->name, iso_txn_op(ctx->pc.h, tx)->line,
+                                iso_txn_op(ctx->pc.h, tx)->col,
+                                "list-append: more than %lld appended values other than integers 0 .. %lld",
+                                (long long)LA_SMALL, (long long)LA_SMALL - 1);
         }
         mark_intermediate(st, first, t);
     }
@@ -132,7 +145,7 @@ static int index_appends(iso_ctx *ctx, la_state *st, isolde_error *err)
         if (a->type == ISO_OP_FAIL) st->k[a->key].has_fail = 1;
         if (a->type == ISO_OP_OK || a->type == ISO_OP_INFO) {
             st->k[a->key].appends_plus++;
-            st->k[a->key].single = a->value;
+            st->k[a->key].single = la_value(st, a);
         }
     }
     return 0;
@@ -491,6 +504,7 @@ static void state_free(void *p)
         iso_free(st->k[k].copy);
     iso_free(st->k);
     iso_free(st->ap);
+    iso_free(st->vals);
     iso_free(st->ap_slots);
     iso_free(st->dense);
     iso_free(st->rd_off);

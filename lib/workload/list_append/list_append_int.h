@@ -22,16 +22,19 @@
 
 enum la_mop { LA_APPEND = 1, LA_READ = 2 };
 
-/* One appended (key, value): who wrote it and where it sits. */
+/* One appended (key, value): who wrote it and where it sits, in 16 bytes
+ * (a 22M-transaction history has 27M of them). The value is an integer
+ * 0 .. LA_SMALL-1 itself, or else one of la_state.vals (la_value). */
 typedef struct la_append {
     uint32_t key;
     uint32_t txn;     /* writer transaction */
     uint32_t pos;     /* index in the key's version order, ISO_NONE if unread */
-    uint16_t mop;     /* index of the append in the writer's value */
-    uint8_t type;     /* writer's ISO_OP_* (INFO also for never completed) */
-    uint8_t intermediate; /* writer appended to this key again later */
-    iso_val value;
+    uint32_t type : 2;         /* writer's ISO_OP_* (INFO also for never completed) */
+    uint32_t intermediate : 1; /* writer appended to this key again later */
+    uint32_t in_vals : 1;      /* value is vals[value], else the integer value */
+    uint32_t value : 28;
 } la_append;
+#define LA_SMALL ((int64_t)1 << 28)
 
 /* Per key: the version order and the readers of each version. The state
  * holds values (offsets into the store), never pointers into it: the
@@ -92,10 +95,12 @@ typedef struct la_scratch {
 typedef struct la_state {
     iso_keys keys;        /* key iso_val -> dense id */
     iso_name_atoms append_name, read_name; /* "append" and "r" */
-    la_key *k;            /* per key id; n_k >= keys.n */
-    size_t n_k;
+    la_key *k;            /* per key id, n_k of them (room for cap_k) */
+    size_t n_k, cap_k;
     la_append *ap;        /* every append, in txn order */
     size_t n_ap, cap_ap;
+    iso_val *vals;        /* appended values not in 0 .. LA_SMALL-1 */
+    size_t n_vals, cap_vals;
     uint32_t *dense;      /* per-key tables of ap index + 1 (appends.c) */
     uint32_t *ap_slots;   /* open addressing over other keys' appends */
     size_t n_ap_slots;
@@ -126,19 +131,25 @@ typedef struct la_state {
     size_t n_du_vals, cap_du_vals;
 } la_state;
 
+static inline iso_val la_value(const la_state *st, const la_append *a)
+{
+    return a->in_vals ? st->vals[a->value] : iso_int(a->value);
+}
+
 /* Micro-op access on a transaction's value. */
 int la_mop_kind(const la_state *st, iso_val mop);
-static inline iso_val mop_key(const iso_store *s, iso_val mop) { return iso_seq_items(s, mop)[1]; }
+static inline iso_val mop_key(const iso_store *s, iso_val mop) { return iso_seq_item(s, mop, 1); }
 static inline iso_val mop_val(const iso_store *s, iso_val mop)
 {
-    return iso_seq_len(s, mop) == 3 ? iso_seq_items(s, mop)[2] : ISO_NIL;
+    return iso_seq_len(s, mop) == 3 ? iso_seq_item(s, mop, 2) : ISO_NIL;
 }
 /* appends.c: index st->ap[0..n_ap) by (key, value); -1, or the index
  * of the first append that repeats an earlier one. */
 long la_index_appends(la_state *st);
 /* The append record of (key, value), or NULL. */
 const la_append *la_find(const la_state *st, uint32_t key, iso_val v);
-/* Items and length of a read's list value (nil = empty). */
+/* Items and length of a read's list value (nil = empty), or of an op's
+ * value: stored composites (a packed micro-op is neither, history/mop.h). */
 const iso_val *la_read_items(const iso_store *s, iso_val v, size_t *n);
 /* The transaction's op value as a micro-op vector. */
 const iso_val *la_txn_mops(const iso_proof_ctx *pc, uint32_t txn, size_t *n);
@@ -168,7 +179,7 @@ static inline const iso_val *la_order(const la_state *st, const la_key *k)
 {
     if (k->copy) return k->copy;
     if (k->single_only) return &k->single;
-    return iso_is_seq(k->order_v) ? iso_seq_items(st->keys.store, k->order_v) : NULL;
+    return iso_is_seq(k->order_v) ? iso_seq_words(st->keys.store, k->order_v) : NULL;
 }
 
 #endif

@@ -10,7 +10,8 @@ int la_mop_kind(const la_state *st, iso_val mop)
     if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return 0;
     size_t n = iso_seq_len(s, mop);
     if (n < 2 || n > 3) return 0;
-    const iso_val *it = iso_seq_items(s, mop);
+    iso_val buf[3];
+    const iso_val *it = iso_seq_items(s, mop, buf);
     if (n == 3 && iso_name_atoms_has(&st->append_name, it[0])) return LA_APPEND;
     if (iso_name_atoms_has(&st->read_name, it[0])) return LA_READ;
     return 0;
@@ -18,9 +19,9 @@ int la_mop_kind(const la_state *st, iso_val mop)
 
 const iso_val *la_read_items(const iso_store *s, iso_val v, size_t *n)
 {
-    if (!iso_is_seq(v)) { *n = 0; return NULL; }
+    if (iso_tag(v) != ISO_TAG_SEQ) { *n = 0; return NULL; }
     *n = iso_seq_len(s, v);
-    return iso_seq_items(s, v);
+    return iso_seq_words(s, v);
 }
 
 const iso_val *la_txn_mops(const iso_proof_ctx *pc, uint32_t txn, size_t *n)

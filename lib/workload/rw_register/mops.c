@@ -10,7 +10,8 @@ int rw_mop(const rw_state *st, iso_val mop, iso_val *k, iso_val *v)
     if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return -1;
     size_t n = iso_seq_len(s, mop);
     if (n < 2 || n > 3) return -1;
-    const iso_val *it = iso_seq_items(s, mop);
+    iso_val buf[3];
+    const iso_val *it = iso_seq_items(s, mop, buf);
     *k = it[1];
     *v = n == 3 ? it[2] : ISO_NIL;
     if (iso_name_atoms_has(&st->read_name, it[0])) return RW_READ;
@@ -18,14 +19,15 @@ int rw_mop(const rw_state *st, iso_val mop, iso_val *k, iso_val *v)
     return -1;
 }
 
+/* An op's value is a stored composite, never a packed micro-op (mop.h). */
 const iso_val *rw_op_mops(const iso_store *s, const iso_op *op, size_t *n)
 {
-    if (!iso_is_seq(op->value) || iso_seq_kind(s, op->value) > ISO_SEQ_LIST) {
+    if (iso_tag(op->value) != ISO_TAG_SEQ || iso_seq_kind(s, op->value) > ISO_SEQ_LIST) {
         *n = 0;
         return NULL;
     }
     *n = iso_seq_len(s, op->value);
-    return iso_seq_items(s, op->value);
+    return iso_seq_words(s, op->value);
 }
 
 const iso_val *rw_txn_mops(const iso_proof_ctx *pc, uint32_t txn, size_t *n)

@@ -16,7 +16,7 @@ static int key_class(const iso_store *s, iso_val k)
 {
     unsigned t = iso_tag(k);
     if (t == ISO_TAG_BIG) return ISO_TAG_INT;
-    if (t == ISO_TAG_SEQ) return 100 + (int)iso_seq_kind(s, k);
+    if (iso_is_seq(k)) return 100 + (int)iso_seq_kind(s, k);
     return (int)t;
 }
 
@@ -82,7 +82,7 @@ static int check_op(const iso_proof_ctx *pc, rw_state *st, ix *x, const iso_op *
                     isolde_error *err)
 {
     const iso_store *s = &pc->h->store;
-    if (!iso_is_nil(op->value) && (!iso_is_seq(op->value) || iso_seq_kind(s, op->value) > ISO_SEQ_LIST))
+    if (!iso_is_nil(op->value) && (iso_tag(op->value) != ISO_TAG_SEQ || iso_seq_kind(s, op->value) > ISO_SEQ_LIST))
         return fail_at(pc, op, err, "a transaction must be a vector of micro-ops, not", op->value, "");
     size_t n;
     const iso_val *m = rw_op_mops(s, op, &n);

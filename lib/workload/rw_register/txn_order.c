@@ -61,7 +61,7 @@ static int entries(const iso_store *s, const char *name, iso_val obj, long line,
         return iso_fail(err, ISOLDE_ERR_PARSE, name, line, col,
                         "a transaction order is a JSON object {\"<completion index>\": rank, ...}");
     size_t len = iso_seq_len(s, obj) / 2;
-    const iso_val *it = iso_seq_items(s, obj);
+    const iso_val *it = iso_seq_words(s, obj); /* a map: stored */
     iso_txn_rank *r = iso_xmalloc((len + 1) * sizeof *r);
     for (size_t i = 0; i < len; i++) {
         size_t kn;

@@ -70,6 +70,65 @@ static void composites_print_and_compare(void **state)
     iso_store_free(&s);
 }
 
+/* v printed as EDN and as JSON, "edn | json". */
+static const char *both(const iso_store *s, iso_val v, char *out, size_t size)
+{
+    iso_buf e = {0}, j = {0};
+    iso_val_edn(s, v, &e);
+    iso_val_json(s, v, &j);
+    snprintf(out, size, "%s | %s", iso_buf_cstr(&e), iso_buf_cstr(&j));
+    iso_buf_free(&e);
+    iso_buf_free(&j);
+    return out;
+}
+
+/* A packed micro-op is the vector of its three items in every way a
+ * value is seen: items, printing, equality and hash; what does not fit
+ * (the name past the store's packable atoms, a negative or wide key, a
+ * value other than nil, a small integer or a stored composite below the
+ * store's limit) is refused. */
+static void packed_micro_ops(void **state)
+{
+    (void)state;
+    iso_store s;
+    iso_store_init(&s);
+    iso_val append = iso_atom(&s, ISO_TAG_KW, "append", 6), r = iso_atom(&s, ISO_TAG_STR, "r", 1);
+    iso_val late = iso_atom(&s, ISO_TAG_KW, "late", 4), m;
+    s.mop_names = 2;
+    s.mop_words = 100;
+    iso_val list = iso_seq(&s, ISO_SEQ_VEC, (iso_val[]){iso_int(1), iso_int(2)}, 2);
+    const iso_val fits[][3] = {{append, iso_int(3), iso_int(41)},
+                               {r, iso_int(0), ISO_NIL},
+                               {r, iso_int(((int64_t)1 << ISO_MOP_KEY_BITS) - 1), list},
+                               {append, iso_int(7), iso_int((int64_t)ISO_MOP_VAL_MAX - 2)},
+                               {append, iso_int(7), iso_int(0)}};
+    char a[128], b[128];
+    for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++) {
+        assert_true(iso_mop_pack(&s, fits[i], &m));
+        iso_val stored = iso_seq(&s, ISO_SEQ_VEC, fits[i], 3), buf[3];
+        assert_int_equal(iso_tag(m), ISO_TAG_MOP);
+        assert_true(iso_is_seq(m));
+        assert_int_equal(iso_seq_len(&s, m), 3);
+        assert_int_equal(iso_seq_kind(&s, m), ISO_SEQ_VEC);
+        assert_memory_equal(iso_seq_items(&s, m, buf), fits[i], sizeof fits[i]);
+        assert_true(iso_val_eq(&s, m, stored) && iso_val_eq(&s, stored, m));
+        assert_true(iso_val_hash(&s, m) == iso_val_hash(&s, stored));
+        assert_string_equal(both(&s, m, a, sizeof a), both(&s, stored, b, sizeof b));
+    }
+    assert_string_equal(both(&s, (iso_mop_pack(&s, fits[2], &m), m), a, sizeof a),
+                        "[\"r\" 4194303 [1 2]] | [\"r\",4194303,[1,2]]");
+    const iso_val refused[][3] = {{late, iso_int(1), iso_int(1)},
+                                  {append, iso_int(-1), iso_int(1)},
+                                  {append, iso_int((int64_t)1 << ISO_MOP_KEY_BITS), iso_int(1)},
+                                  {append, iso_int(1), iso_int(-1)},
+                                  {append, iso_int(1), iso_int((int64_t)ISO_MOP_VAL_MAX - 1)},
+                                  {append, iso_int(1), late},
+                                  {append, late, iso_int(1)},
+                                  {r, iso_int(1), iso_mk(ISO_TAG_SEQ, 100)}};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) assert_false(iso_mop_pack(&s, refused[i], &m));
+    iso_store_free(&s);
+}
+
 /* A number EDN writes but JSON has not (10., 1.5M, 3/4, +1, ##Inf) is a
  * string in JSON, as written: the JSON stays JSON (found by fuzzing
  * check-cas-register: a read of {1 10.} made --json output unparsable). */
@@ -185,6 +244,7 @@ int main(void)
         cmocka_unit_test(atoms_intern),
         cmocka_unit_test(integers),
         cmocka_unit_test(composites_print_and_compare),
+        cmocka_unit_test(packed_micro_ops),
         cmocka_unit_test(numbers_in_json),
         cmocka_unit_test(dense_keys),
         cmocka_unit_test(keys_against_a_list),

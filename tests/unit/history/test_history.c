@@ -267,6 +267,34 @@ static void test_warnings(void **state)
     iso_free(text);
 }
 
+/* The micro-ops of a transaction's value read by the fast path are packed
+ * (one word, not four); merging keeps them packed, and stores one whose
+ * read list moved past what the store lets a packed micro-op hold. */
+static void test_packed_micro_ops_merge(void **state)
+{
+    (void)state;
+    static const char one[] = "{\"type\":\"ok\",\"process\":0,\"value\":[[\"append\",3,41],[\"r\",3,[41]]]}\n";
+    static const char two[] = "{\"type\":\"ok\",\"process\":1,\"value\":[[\"append\",3,42],[\"r\",3,[41,42]]]}\n";
+    isolde_history *h = tu_read(one, ISOLDE_FORMAT_JSONL);
+    isolde_error err = {0};
+    const iso_store *s = &h->store;
+    iso_val buf[3];
+    const iso_val *m = iso_seq_words(s, h->ops[0].value);
+    assert_int_equal(iso_tag(m[0]), ISO_TAG_MOP);
+    assert_int_equal(iso_tag(m[1]), ISO_TAG_MOP);
+    assert_true(iso_name_is(s, iso_seq_items(s, m[0], buf)[0], "append"));
+    h->store.mop_words = h->store.n_words; /* lists merged in land past it */
+    assert_int_equal(isolde_history_append_mem(h, two, strlen(two), &err), 0);
+    m = iso_seq_words(s, h->ops[1].value);
+    assert_int_equal(iso_tag(m[0]), ISO_TAG_MOP); /* an integer value moves as it is */
+    assert_int_equal(iso_tag(m[1]), ISO_TAG_SEQ); /* its list now past the limit */
+    iso_buf b = {0};
+    iso_val_json(s, h->ops[1].value, &b);
+    assert_string_equal(iso_buf_cstr(&b), "[[\"append\",3,42],[\"r\",3,[41,42]]]");
+    iso_buf_free(&b);
+    isolde_history_free(h);
+}
+
 /* Issue 16: inputs of 4 GiB and more. Sizes and offsets that grow with the
  * input are 64-bit (a 50M-transaction history is ~15 GB of JSON lines,
  * ~2G words of values); ids that index transactions, keys and ops stay
@@ -295,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_dense_rule),
         cmocka_unit_test(test_given_rule),
         cmocka_unit_test(test_rule_across_appends),
+        cmocka_unit_test(test_packed_micro_ops_merge),
         cmocka_unit_test(test_rule_across_halves),
         cmocka_unit_test(test_64_bit_numbers),
         cmocka_unit_test(test_big_processes_are_clients),

@@ -70,7 +70,7 @@ static void test_scalars(void **state)
         ISOLDE_FORMAT_EDN);
     assert_string_equal(rt_value(h, 0),
                         "[sym ns/sym :kw :ns/kw \"s\\\"t\\u000aA\\\\\" -7 8 0 nil true false]");
-    const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
+    const iso_val *it = iso_seq_words(&h->store, h->ops[0].value);
     assert_int_equal(iso_tag(it[0]), ISO_TAG_SYM);
     assert_int_equal(iso_tag(it[2]), ISO_TAG_KW);
     size_t n;
@@ -78,12 +78,12 @@ static void test_scalars(void **state)
     assert_string_equal(iso_atom_text(&h->store, it[4], &n), "s\"t\nA\\");
     assert_int_equal(iso_as_int(it[5]), -7);
     assert_string_equal(rt_value(h, 1), "[1.5 -2e10 3.25M 1/2 42 7 ##Inf ##-Inf ##NaN]");
-    it = iso_seq_items(&h->store, h->ops[1].value);
+    it = iso_seq_words(&h->store, h->ops[1].value);
     assert_int_equal(iso_tag(it[0]), ISO_TAG_FLOAT);
     assert_int_equal(iso_tag(it[3]), ISO_TAG_FLOAT);
     assert_true(it[4] == iso_int(42));
     assert_string_equal(rt_value(h, 2), "[\\a \\newline \\space \\u0041 \\( \\o7]");
-    assert_int_equal(iso_tag(iso_seq_items(&h->store, h->ops[2].value)[0]), ISO_TAG_CHAR);
+    assert_int_equal(iso_tag(iso_seq_words(&h->store, h->ops[2].value)[0]), ISO_TAG_CHAR);
     isolde_history_free(h);
 }
 
@@ -94,7 +94,7 @@ static void test_integers_exact(void **state)
                              "576460752303423488 99999999999999999999999N -000000000000000000000012 "
                              "-99999999999999999999 123456789012345678]}",
                              ISOLDE_FORMAT_EDN);
-    const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
+    const iso_val *it = iso_seq_words(&h->store, h->ops[0].value);
     assert_true(iso_is_int(it[0]) && iso_as_int(it[0]) == 576460752303423487LL);
     assert_true(iso_is_int(it[1]) && iso_as_int(it[1]) == -576460752303423488LL);
     assert_int_equal(iso_tag(it[2]), ISO_TAG_BIG);
@@ -138,7 +138,7 @@ static void test_discard_and_tags(void **state)
     assert_int_equal(h->ops[0].line, 2);
     assert_string_equal(rt_value(h, 0), "[2]");
     assert_string_equal(rt_value(h, 1), "[#inst \"2020-01-01T00:00:00Z\" #uuid \"abc\"]");
-    assert_int_equal(iso_tag(iso_seq_items(&h->store, h->ops[1].value)[0]), ISO_TAG_FORM);
+    assert_int_equal(iso_tag(iso_seq_words(&h->store, h->ops[1].value)[0]), ISO_TAG_FORM);
     assert_string_equal(rt_value(h, 2), "[1]");
     isolde_history_free(h);
 }

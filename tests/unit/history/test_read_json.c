@@ -55,7 +55,7 @@ static void test_values(void **state)
         "[{\"type\":\"ok\",\"value\":[true,false,null,-0,12,-3.5e2,1E+3,0.25,\"\\\"\\\\\\/\\b\\f\\n\\r\\t\",\n"
         "  \"\\u00e9\\ud83d\\ude00\", {\"0\":100,\"7\":-1}, [], {}, \"\"]}]",
         ISOLDE_FORMAT_JSON);
-    const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
+    const iso_val *it = iso_seq_words(&h->store, h->ops[0].value);
     assert_true(it[0] == ISO_TRUE && it[1] == ISO_FALSE && it[2] == ISO_NIL);
     assert_true(it[3] == iso_int(0) && it[4] == iso_int(12));
     assert_int_equal(iso_tag(it[5]), ISO_TAG_FLOAT);
@@ -66,7 +66,7 @@ static void test_values(void **state)
     assert_int_equal(iso_seq_kind(&h->store, it[10]), ISO_SEQ_MAP);
     int found;
     assert_true(iso_map_get(&h->store, it[10], "7", &found) == iso_int(-1) && found);
-    assert_int_equal(iso_tag(iso_seq_items(&h->store, it[10])[0]), ISO_TAG_STR);
+    assert_int_equal(iso_tag(iso_seq_item(&h->store, it[10], 0)), ISO_TAG_STR);
     assert_string_equal(rt_edn(h, it[11]), "[]");
     assert_string_equal(rt_edn(h, it[12]), "{}");
     assert_string_equal(rt_edn(h, it[13]), "\"\"");
@@ -99,7 +99,7 @@ static void test_integers_exact(void **state)
                              "-123456789012345678901234567890,1000000000000000000]}",
                              ISOLDE_FORMAT_JSONL);
     assert_int_equal(h->ops[0].time, 99286665244LL);
-    const iso_val *it = iso_seq_items(&h->store, h->ops[0].value);
+    const iso_val *it = iso_seq_words(&h->store, h->ops[0].value);
     assert_int_equal(iso_tag(it[0]), ISO_TAG_BIG);
     assert_int_equal(iso_tag(it[1]), ISO_TAG_BIG);
     assert_int_equal(iso_tag(it[2]), ISO_TAG_BIG);
