@@ -22,24 +22,30 @@ struct shift {
     const iso_store *from;
 };
 
-static iso_val moved(iso_val v, const struct shift *s);
+/* An atom or stored composite of h2 as a value of h. */
+static iso_val moved_item(iso_val v, const struct shift *s)
+{
+    unsigned t = iso_tag(v);
+    if (t == ISO_TAG_SEQ) return iso_mk(ISO_TAG_SEQ, iso_payload(v) + s->words);
+    return s->atom && t >= ISO_TAG_STR && t <= ISO_TAG_FORM ? iso_mk(t, s->atom[iso_payload(v)]) : v;
+}
 
-/* A packed micro-op of h2 as a value of h: packed again, or stored. */
+/* A packed micro-op of h2 as a value of h: its name is one of the atoms
+ * both histories start with (the same ids), so only a list's offset moves;
+ * one past what h's packed micro-ops hold is stored as a vector. */
 static iso_val moved_mop(iso_val v, const struct shift *s)
 {
+    if (!iso_mop_has_list(v)) return v;
     iso_val it[3], m;
     iso_mop_unpack(s->from, v, it);
-    for (int i = 0; i < 3; i++) it[i] = moved(it[i], s);
+    it[2] = moved_item(it[2], s);
     return iso_mop_pack(s->to, it, &m) ? m : iso_seq(s->to, ISO_SEQ_VEC, it, 3);
 }
 
 /* v of h2 as a value of h. */
-static iso_val moved(iso_val v, const struct shift *s)
+static inline iso_val moved(iso_val v, const struct shift *s)
 {
-    unsigned t = iso_tag(v);
-    if (t == ISO_TAG_SEQ) return iso_mk(ISO_TAG_SEQ, iso_payload(v) + s->words);
-    if (t == ISO_TAG_MOP) return moved_mop(v, s);
-    return s->atom && t >= ISO_TAG_STR && t <= ISO_TAG_FORM ? iso_mk(t, s->atom[iso_payload(v)]) : v;
+    return iso_tag(v) == ISO_TAG_MOP ? moved_mop(v, s) : moved_item(v, s);
 }
 
 /* h2's atoms interned into h: the renumbering, or NULL when h2's ids are

@@ -13,7 +13,10 @@
  * Parts of ISO_SPLIT_PART bytes (half the input when that is less) are
  * read two at a time, one per thread, each into a history of its own that
  * is reused part after part; after each round both are copied to the end
- * of the history in file order (merge.c). So the parts' memory is touched
+ * of the history in file order (merge.c) -- except the very first part,
+ * read straight into the history, which is then empty: a sequential read's
+ * start, and no copy (for an input of two parts, half the memory touched
+ * twice). So the parts' memory is touched
  * once and stays resident (fresh pages are what memory costs most here),
  * the history grows to what it holds, and no array is ever sized from the
  * input's length (the word per input byte a shared array needed is 51 GB
@@ -103,20 +106,23 @@ static int halves_agree(const isolde_history *h, const isolde_history *c)
     return c->ops[0].index > h->ops[h->n_ops - 1].index;
 }
 
-/* Read two parts from *from on, and copy them to h: 0, or -1 when a part
- * failed or disagrees with h. */
+/* Read two parts from *from on, and copy them to h (the first part of
+ * the input read into h itself): 0, or -1 when a part failed or disagrees
+ * with h. */
 static int one_round(isolde_history *h, isolde_history *c[2], const char *buf, size_t len, size_t size,
                      iso_lines_fn read_lines, size_t *from, size_t *lines)
 {
     size_t mid = part_end(buf, len, *from, size), end = part_end(buf, len, mid, size);
-    part_start(c[0], h, 1);
+    isolde_history *first = *from == 0 ? h : c[0];
+    if (first != h) part_start(c[0], h, 1);
     part_start(c[1], h, 0);
-    struct round x = {{{read_lines, c[0], buf + *from, mid - *from, 0, {0}, 0},
+    struct round x = {{{read_lines, first, buf + *from, mid - *from, 0, {0}, 0},
                        {read_lines, c[1], buf + mid, end - mid, 0, {0}, 0}}};
     iso_both(read_first, read_second, &x, 2);
     for (int i = 0; i < 2; i++) {
-        if (x.p[i].r != 0 || !halves_agree(h, c[i]) || iso_history_merge(h, c[i], *lines) != 0)
-            return -1; /* its error: the sequential read's */
+        if (x.p[i].r != 0) return -1; /* its error: the sequential read's */
+        if (x.p[i].h != h && (!halves_agree(h, x.p[i].h) || iso_history_merge(h, x.p[i].h, *lines) != 0))
+            return -1;
         *lines += x.p[i].lines;
     }
     *from = end;

@@ -93,7 +93,7 @@ static void packed_micro_ops(void **state)
     iso_store s;
     iso_store_init(&s);
     iso_val append = iso_atom(&s, ISO_TAG_KW, "append", 6), r = iso_atom(&s, ISO_TAG_STR, "r", 1);
-    iso_val late = iso_atom(&s, ISO_TAG_KW, "late", 4), m;
+    iso_val late = iso_atom(&s, ISO_TAG_KW, "late", 4), m = ISO_NIL;
     s.mop_names = 2;
     s.mop_words = 100;
     iso_val list = iso_seq(&s, ISO_SEQ_VEC, (iso_val[]){iso_int(1), iso_int(2)}, 2);
