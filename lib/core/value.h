@@ -149,19 +149,19 @@ static inline size_t iso_seq_len(const iso_store *s, iso_val v)
  * else 0 (it is then stored as a vector of three). */
 static inline int iso_mop_pack(const iso_store *s, const iso_val it[3], iso_val *out)
 {
-    uint64_t name = iso_payload(it[0]), v;
+    uint64_t name = iso_payload(it[0]), key = iso_payload(it[1]), off = iso_payload(it[2]), v;
     unsigned t = iso_tag(it[0]);
     if (t < ISO_TAG_STR || t > ISO_TAG_FORM || name >= s->mop_names) return 0;
-    if (!iso_is_int(it[1]) || iso_as_int(it[1]) < 0 || iso_as_int(it[1]) >= (int64_t)1 << ISO_MOP_KEY_BITS) return 0;
+    if (!iso_is_int(it[1]) || key >= (uint64_t)1 << ISO_MOP_KEY_BITS) return 0; /* (a negative one is huge) */
     if (iso_is_nil(it[2]))
         v = 0;
-    else if (iso_is_int(it[2]) && iso_as_int(it[2]) >= 0 && iso_as_int(it[2]) < (int64_t)ISO_MOP_VAL_MAX - 1)
-        v = (uint64_t)(iso_as_int(it[2]) + 1) << 1;
-    else if (iso_tag(it[2]) == ISO_TAG_SEQ && iso_payload(it[2]) < ISO_MOP_VAL_MAX && iso_payload(it[2]) < s->mop_words)
-        v = iso_payload(it[2]) << 1 | 1;
+    else if (iso_is_int(it[2]) && off < ISO_MOP_VAL_MAX - 1)
+        v = (off + 1) << 1;
+    else if (iso_tag(it[2]) == ISO_TAG_SEQ && off < ISO_MOP_VAL_MAX && off < s->mop_words)
+        v = off << 1 | 1;
     else
         return 0;
-    *out = iso_mk(ISO_TAG_MOP, name | (uint64_t)iso_as_int(it[1]) << ISO_MOP_NAME_BITS | v << ISO_MOP_VAL_SHIFT);
+    *out = iso_mk(ISO_TAG_MOP, name | key << ISO_MOP_NAME_BITS | v << ISO_MOP_VAL_SHIFT);
     return 1;
 }
 /* Packed micro-op m's value is a stored list. */
