@@ -180,8 +180,7 @@ iso_val iso_map_get(const iso_store *s, iso_val map, const char *key, int *found
     *found = 0;
     if (!iso_is_seq(map) || iso_seq_kind(s, map) != ISO_SEQ_MAP) return ISO_NIL;
     size_t n = iso_seq_len(s, map), klen = strlen(key);
-    iso_val buf[3];
-    const iso_val *it = iso_seq_items(s, map, buf);
+    const iso_val *it = iso_seq_words(s, map); /* a map: stored */
     for (size_t i = 0; i + 1 < n; i += 2) {
         unsigned t = iso_tag(it[i]);
         if (t != ISO_TAG_KW && t != ISO_TAG_STR) continue;

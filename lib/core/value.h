@@ -73,7 +73,8 @@ typedef struct iso_store {
     size_t n_words, cap_words;
     /* Packed micro-ops may name atoms 0 .. mop_names-1 (0: none are packed;
      * a history's first atoms are the same in every history, so merging
-     * two keeps them) and hold offsets of read lists below mop_words. */
+     * two keeps them) and hold offsets of read lists below mop_words
+     * (at most ISO_MOP_VAL_MAX). */
     uint32_t mop_names;
     uint64_t mop_words;
 } iso_store;
@@ -157,7 +158,7 @@ static inline int iso_mop_pack(const iso_store *s, const iso_val it[3], iso_val 
         v = 0;
     else if (iso_is_int(it[2]) && off < ISO_MOP_VAL_MAX - 1)
         v = (off + 1) << 1;
-    else if (iso_tag(it[2]) == ISO_TAG_SEQ && off < ISO_MOP_VAL_MAX && off < s->mop_words)
+    else if (iso_tag(it[2]) == ISO_TAG_SEQ && off < s->mop_words)
         v = off << 1 | 1;
     else
         return 0;
@@ -169,14 +170,19 @@ static inline int iso_mop_has_list(iso_val m)
 {
     return (int)(iso_payload(m) >> ISO_MOP_VAL_SHIFT & 1);
 }
-/* A packed micro-op's three items. */
-static inline void iso_mop_unpack(const iso_store *s, iso_val m, iso_val it[3])
+/* Item i (0 name, 1 key, 2 value) of packed micro-op m. */
+static inline iso_val iso_mop_item(const iso_store *s, iso_val m, size_t i)
 {
     uint64_t p = iso_payload(m), name = p & (((uint64_t)1 << ISO_MOP_NAME_BITS) - 1);
     uint64_t v = p >> ISO_MOP_VAL_SHIFT, x = v >> 1;
-    it[0] = iso_mk(s->atoms[name].tag, name);
-    it[1] = iso_int((int64_t)((p >> ISO_MOP_NAME_BITS) & (((uint64_t)1 << ISO_MOP_KEY_BITS) - 1)));
-    it[2] = v & 1 ? iso_mk(ISO_TAG_SEQ, x) : x ? iso_int((int64_t)x - 1) : ISO_NIL;
+    if (i == 0) return iso_mk(s->atoms[name].tag, name);
+    if (i == 1) return iso_int((int64_t)((p >> ISO_MOP_NAME_BITS) & (((uint64_t)1 << ISO_MOP_KEY_BITS) - 1)));
+    return v & 1 ? iso_mk(ISO_TAG_SEQ, x) : x ? iso_int((int64_t)x - 1) : ISO_NIL;
+}
+/* A packed micro-op's three items. */
+static inline void iso_mop_unpack(const iso_store *s, iso_val m, iso_val it[3])
+{
+    for (size_t i = 0; i < 3; i++) it[i] = iso_mop_item(s, m, i);
 }
 /* The items of a stored composite (tag ISO_TAG_SEQ), where they stay. */
 static inline const iso_val *iso_seq_words(const iso_store *s, iso_val v)
@@ -191,11 +197,10 @@ static inline const iso_val *iso_seq_items(const iso_store *s, iso_val v, iso_va
     iso_mop_unpack(s, v, buf);
     return buf;
 }
-/* Item i < iso_seq_len of composite v. */
+/* Item i < iso_seq_len of composite v (of a packed one, that item alone decoded). */
 static inline iso_val iso_seq_item(const iso_store *s, iso_val v, size_t i)
 {
-    iso_val buf[3];
-    return iso_seq_items(s, v, buf)[i];
+    return iso_tag(v) == ISO_TAG_MOP ? iso_mop_item(s, v, i) : iso_seq_words(s, v)[i];
 }
 /* Look up a keyword/string key in a map value; ISO_NONE-like: returns 0 and
  * sets *found = 0 when absent. */

@@ -253,8 +253,7 @@ int iso_history_add_op_map(isolde_history *h, iso_val map, uint32_t line, uint32
     iso_val fields[ISO_OP_FIELDS] = {0};
     uint8_t have[ISO_OP_FIELDS] = {0};
     size_t n = iso_seq_len(s, map);
-    iso_val buf[3];
-    const iso_val *it = iso_seq_items(s, map, buf);
+    const iso_val *it = iso_seq_words(s, map); /* a map: stored */
     for (size_t i = 0; i < n; i += 2) {
         int f = iso_history_field(it[i]);
         if (f < 0) continue;

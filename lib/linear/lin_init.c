@@ -47,9 +47,10 @@ static int parse_value(struct lin_input *in, const isolde_history *h, const char
 static int same_value(const iso_store *sa, iso_val a, const iso_store *sb, iso_val b)
 {
     unsigned t = iso_tag(a);
-    if (iso_is_seq(a) != iso_is_seq(b) || (!iso_is_seq(a) && t != iso_tag(b))) return 0;
+    int seq = iso_is_seq(a); /* (stored or packed: alike) */
+    if (seq != iso_is_seq(b) || (!seq && t != iso_tag(b))) return 0;
     if (t == ISO_TAG_INT || t == ISO_TAG_NIL || t == ISO_TAG_BOOL) return a == b;
-    if (!iso_is_seq(a)) {
+    if (!seq) {
         size_t la, lb;
         const char *pa = iso_atom_text(sa, a, &la), *pb = iso_atom_text(sb, b, &lb);
         return la == lb && memcmp(pa, pb, la) == 0;

@@ -10,10 +10,9 @@ int la_mop_kind(const la_state *st, iso_val mop)
     if (!iso_is_seq(mop) || iso_seq_kind(s, mop) > ISO_SEQ_LIST) return 0;
     size_t n = iso_seq_len(s, mop);
     if (n < 2 || n > 3) return 0;
-    iso_val buf[3];
-    const iso_val *it = iso_seq_items(s, mop, buf);
-    if (n == 3 && iso_name_atoms_has(&st->append_name, it[0])) return LA_APPEND;
-    if (iso_name_atoms_has(&st->read_name, it[0])) return LA_READ;
+    iso_val f = iso_seq_item(s, mop, 0);
+    if (n == 3 && iso_name_atoms_has(&st->append_name, f)) return LA_APPEND;
+    if (iso_name_atoms_has(&st->read_name, f)) return LA_READ;
     return 0;
 }
 
