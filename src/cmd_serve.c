@@ -334,7 +334,7 @@ static void serve_conn(struct conn *c)
     sscanf(buf, "%15s %8191s %15s", method, target, version);
     int http11 = strcmp(version, "HTTP/1.1") == 0;
     int code = http11 || strcmp(version, "HTTP/1.0") == 0 ? check_host(buf, http11, c->site->port) : 400;
-    code = code ? refuse(c, 0, code) : answer(c, method, target);
+    code = code ? refuse(c, strcmp(method, "HEAD") == 0, code) : answer(c, method, target);
     printable(method);
     printable(target);
     fprintf(stderr, "isolde serve: %s %s %d\n", method, target, code);

@@ -108,7 +108,7 @@ for h in "evil.example:$port" "evil.example" "127.0.0.1:$((port + 1))" "127.0.0.
 done
 T
 
-test_case "HTTP/1.1 needs one Host (400), HTTP/1.0 may have none" <<'T'
+test_case "HTTP/1.1 needs one Host (400), HTTP/1.0 may have none; a HEAD refused has no body" <<'T'
 python3 - "$url" >"$tmp/raw" <<'PY'
 import socket, sys
 host, port = sys.argv[1].split("/")[2].split(":")
@@ -116,12 +116,26 @@ ours = b"Host: 127.0.0.1:" + port.encode() + b"\r\n"
 for req in [b"GET / HTTP/1.1\r\n\r\n", b"GET / HTTP/1.0\r\n\r\n",
             b"GET / HTTP/1.1\r\n" + ours + b"Host: evil.example\r\n\r\n",
             b"GET / HTTP/1.1\r\nX-Note: a\r\n\r\n" + ours + b"\r\n",
-            b"GET / HTTP/9.9\r\n" + ours + b"\r\n"]:
+            b"GET / HTTP/9.9\r\n" + ours + b"\r\n", b"HEAD / HTTP/1.1\r\nHost: evil.example\r\n\r\n"]:
     s = socket.create_connection((host, int(port)))
     s.sendall(req)
-    print(s.recv(4096).decode().splitlines()[0])
+    data = b""
+    while True:
+        b = s.recv(4096)
+        if not b: break
+        data += b
+    head, _, body = data.partition(b"\r\n\r\n")
+    print(head.decode().splitlines()[0], len(body))
 PY
-printf 'HTTP/1.1 400 Bad Request\nHTTP/1.1 200 OK\nHTTP/1.1 400 Bad Request\nHTTP/1.1 400 Bad Request\nHTTP/1.1 400 Bad Request\n' | diff - "$tmp/raw"
+cat >"$tmp/want" <<'EOF'
+HTTP/1.1 400 Bad Request 16
+HTTP/1.1 200 OK 13
+HTTP/1.1 400 Bad Request 16
+HTTP/1.1 400 Bad Request 16
+HTTP/1.1 400 Bad Request 16
+HTTP/1.1 421 Misdirected Request 0
+EOF
+diff "$tmp/want" "$tmp/raw"
 T
 
 test_case "no dotfile, nothing under a dot directory, no link to one" <<'T'
