@@ -487,10 +487,14 @@ ISOLDE_API isolde_status isolde_proxy_control(isolde_proxy *p, const char *liste
 ISOLDE_API isolde_status isolde_proxy_run(isolde_proxy *p, int in, int out, const volatile sig_atomic_t *stop,
                                           isolde_error *err);
 ISOLDE_API void isolde_proxy_free(isolde_proxy *p);
-/* Send one command to the proxy whose control listens at addr
- * (HOST:PORT); its reply line into reply (cut to n). ISOLDE_OK when it
- * answered "ok ...", USAGE when it answered "error ...", IO when it could
- * not be reached. */
+/* Send one command, line, to the proxy whose control listens at addr
+ * (HOST:PORT). Its reply line, "ok ..." or "error ...", goes into reply,
+ * NUL-terminated and cut to n - 1 bytes, unless n is 0 (reply may then be
+ * NULL). ISOLDE_OK when it answered "ok ...", USAGE when it answered
+ * "error ..." or line holds a line break (nothing sent, reply ""), IO when
+ * it could not be reached or closed without a reply (reply says why). On
+ * failure err's message is the whole reply (to the message's size, not
+ * to n) or why nothing was sent. */
 ISOLDE_API isolde_status isolde_proxy_send(const char *addr, const char *line, char *reply, size_t n,
                                            isolde_error *err);
 

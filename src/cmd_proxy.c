@@ -63,7 +63,9 @@ void cmd_proxy_help(FILE *out, cli_style st)
                            "isolde proxy --send HOST:PORT COMMAND...");
     cli_doc_text(out, st, "A TCP proxy with faults: every link forwards the connections made to it, and\n"
                           "commands (standard input, the control port, --send) put faults on links\n"
-                          "by the nodes they join. It prints 'link SPEC port P' for each link, then 'ready'.\n");
+                          "by the nodes they join. It prints 'link SPEC port P' for each link, then 'ready'.\n"
+                          "A command is one line of at most 1022 bytes (longer: 'error line too long');\n"
+                          "a control client that leaves 64 KiB of replies unread is disconnected.\n");
     cli_help(out, st, &t, 1);
     cli_doc_heading(out, st, "commands");
     cli_doc_item(out, st, "cut A[,B] [C[,D]]", "partition: links between the groups (or A and every other node) "
@@ -83,7 +85,7 @@ static int send_command(const char *addr, const char **words, int n)
         snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", i ? " " : "", words[i]);
     isolde_error err;
     isolde_status s = isolde_proxy_send(addr, line, reply, sizeof reply, &err);
-    if (s == ISOLDE_ERR_IO) return cli_print_error(&err), EXIT_ERROR;
+    if (s == ISOLDE_ERR_IO || !reply[0]) return cli_print_error(&err), EXIT_ERROR; /* no answer, or not sent */
     printf("%s\n", reply);
     return s == ISOLDE_OK ? 0 : 1;
 }

@@ -4,13 +4,22 @@
  * WebAssembly from http, served as application/wasm, not from file://)
  * and for the reports -d writes. GET and HEAD, one request per connection,
  * each connection on a thread of its own whose request must come whole
- * within a deadline, so a client that sends nothing, or a byte at a time,
- * delays no other; SIGINT or SIGTERM stops it (exit 0).
+ * within a deadline and whose response must be taken at a least rate, so
+ * a client that sends nothing, or a byte at a time, or reads a byte at a
+ * time, holds its thread for a bounded time; SIGINT or SIGTERM stops it
+ * (exit 0).
  *
- * Invariant: nothing outside DIR is ever sent. A request's path is
- * percent-decoded, refused when it holds a ".." segment, a backslash or a
- * NUL, and what realpath makes of it (symbolic links resolved) must lie
- * under realpath(DIR).
+ * Invariant: nothing outside DIR, nothing hidden in it and nothing but a
+ * regular file is ever sent, and only to a request for this server by
+ * name. A request's Host must be 127.0.0.1:PORT or localhost:PORT (a web
+ * page whose DNS name was made to point at 127.0.0.1 -- DNS rebinding --
+ * sends its own name, and is told 421); HTTP/1.0 may leave Host out (a
+ * browser never does). A request's path is percent-decoded, refused when
+ * a segment of it begins with '.' (".", "..", ".git") or it holds a
+ * backslash or a NUL; what realpath makes of it (symbolic links resolved)
+ * must lie under realpath(DIR), hidden by no dot segment under it either,
+ * and be a regular file, checked again on the descriptor opened (without
+ * blocking: a FIFO is never waited on).
  */
 #define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
@@ -25,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -33,7 +43,8 @@
 #include "cli.h"
 
 #define HEAD_MAX 8192      /* bytes of a request line and its headers */
-#define DEADLINE_S 5       /* seconds a connection may take to send them all, or to take a chunk */
+#define DEADLINE_S 5       /* seconds a connection may take to send them all; a response's first byte's too */
+#define MIN_RATE 1048576   /* bytes a second a response must be taken at, after its first DEADLINE_S */
 #define MAX_CONNS 64       /* connections served at once; more are told 503 */
 
 static volatile sig_atomic_t stop_flag;
@@ -62,9 +73,28 @@ void cmd_serve_help(FILE *out, cli_style st)
     cli_doc_usage(out, st, "isolde serve DIR [--port N]");
     cli_doc_text(out, st, "Serves the files under DIR over HTTP on 127.0.0.1 (GET and HEAD), e.g. the\n"
                           "playground: make playground && isolde serve web/. It prints\n"
-                          "'isolde serve: http://127.0.0.1:PORT/ serving DIR', then runs until SIGINT.\n");
+                          "'isolde serve: http://127.0.0.1:PORT/ serving DIR', then runs until SIGINT.\n"
+                          "It answers only requests for 127.0.0.1:PORT or localhost:PORT (Host; 421\n"
+                          "otherwise, 400 for HTTP/1.1 without one), never sends a dotfile, anything\n"
+                          "under a dot directory or anything but a regular file (403, 404), and drops a\n"
+                          "client that takes more than 5 s to send its request or to take the first\n"
+                          "byte of the response, or that then takes it slower than 1 MiB/s.\n");
     cli_help(out, st, &t, 1);
 }
+
+/* What serves: the real path of DIR and the port it listens on. */
+struct site {
+    char root[PATH_MAX];
+    int port;
+};
+
+/* A connection, and when the bytes of its response are due. */
+struct conn {
+    int fd;
+    const struct site *site;
+    long long due;  /* ms (monotonic): the response's first byte's deadline */
+    long long sent; /* bytes of the response sent: each later one is due at MIN_RATE after */
+};
 
 /* The content type of a file name, by its extension. */
 static const char *content_type(const char *path)
@@ -83,37 +113,6 @@ static const char *content_type(const char *path)
     return "application/octet-stream";
 }
 
-static int send_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
-        if (k <= 0) return -1;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-static void send_head(int fd, int code, const char *reason, const char *type, long long length)
-{
-    char head[512];
-    int n = snprintf(head, sizeof head,
-                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %lld\r\nCache-Control: no-store\r\n"
-                     "X-Content-Type-Options: nosniff\r\n%sConnection: close\r\n\r\n",
-                     code, reason, type, length, code == 405 ? "Allow: GET, HEAD\r\n" : "");
-    send_all(fd, head, (size_t)n);
-}
-
-/* An error page: its status line and a one-line text body (none for HEAD). */
-static int refuse(int fd, int head_only, int code, const char *reason)
-{
-    char body[128];
-    int n = snprintf(body, sizeof body, "%d %s\n", code, reason);
-    send_head(fd, code, reason, "text/plain; charset=utf-8", n);
-    if (!head_only) send_all(fd, body, (size_t)n);
-    return code;
-}
-
 static long long now_ms(void)
 {
     struct timespec ts;
@@ -121,12 +120,66 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Whether fd has bytes (or its end) to read before the clock says end. */
-static int readable_by(int fd, long long end)
+/* Whether fd is ready for events (POLLIN: bytes or its end to read;
+ * POLLOUT: room to write) before the clock says end. */
+static int ready_by(int fd, short events, long long end)
 {
-    struct pollfd p = {fd, POLLIN, 0};
+    struct pollfd p = {fd, events, 0};
     long long left = end - now_ms();
-    return left > 0 && poll(&p, 1, (int)left) > 0;
+    return left > 0 && poll(&p, 1, left < INT_MAX ? (int)left : INT_MAX) > 0;
+}
+
+/* n more bytes of c's response, without blocking past their deadline: 0,
+ * or -1 when the client is gone or takes them too slowly. */
+static int send_all(struct conn *c, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t k = send(c->fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+            if (!ready_by(c->fd, POLLOUT, c->due + c->sent * 1000 / MIN_RATE)) return -1;
+            continue;
+        }
+        if (k <= 0) return -1;
+        p += k;
+        n -= (size_t)k;
+        c->sent += k;
+    }
+    return 0;
+}
+
+static const char *reason_of(int code)
+{
+    switch (code) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 421: return "Misdirected Request";
+    case 431: return "Request Header Fields Too Large";
+    case 503: return "Service Unavailable";
+    default: return "Error";
+    }
+}
+
+static int send_head(struct conn *c, int code, const char *type, long long length)
+{
+    char head[512];
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %lld\r\nCache-Control: no-store\r\n"
+                     "X-Content-Type-Options: nosniff\r\n%sConnection: close\r\n\r\n",
+                     code, reason_of(code), type, length, code == 405 ? "Allow: GET, HEAD\r\n" : "");
+    return send_all(c, head, (size_t)n);
+}
+
+/* An error page: its status line and a one-line text body (none for HEAD). */
+static int refuse(struct conn *c, int head_only, int code)
+{
+    char body[128];
+    int n = snprintf(body, sizeof body, "%d %s\n", code, reason_of(code));
+    if (send_head(c, code, "text/plain; charset=utf-8", n) == 0 && !head_only)
+        send_all(c, body, (size_t)n);
+    return code;
 }
 
 /* The request's head, NUL-terminated in buf: its length, or -1 when it did
@@ -137,7 +190,7 @@ static ssize_t read_head(int fd, char *buf, int *too_long)
     long long end = now_ms() + DEADLINE_S * 1000;
     *too_long = 0;
     while (n < HEAD_MAX - 1) {
-        ssize_t k = readable_by(fd, end) ? recv(fd, buf + n, HEAD_MAX - 1 - n, 0) : -1;
+        ssize_t k = ready_by(fd, POLLIN, end) ? recv(fd, buf + n, HEAD_MAX - 1 - n, 0) : -1;
         if (k <= 0) return -1; /* closed, or the deadline passed */
         const char *from = buf + (n > 3 ? n - 3 : 0); /* where the new bytes may end the head */
         n += (size_t)k;
@@ -146,6 +199,35 @@ static ssize_t read_head(int fd, char *buf, int *too_long)
     }
     *too_long = 1;
     return -1;
+}
+
+/* Whether the Host value v (len bytes) names this server: 127.0.0.1 or
+ * localhost (any case), with its port (none meaning 80). */
+static int our_host(const char *v, size_t len, int port)
+{
+    static const char *const names[] = {"127.0.0.1", "localhost"};
+    char want[32];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int n = snprintf(want, sizeof want, "%s:%d", names[i], port);
+        if ((size_t)n == len && strncasecmp(v, want, len) == 0) return 1;
+        if (port == 80 && strlen(names[i]) == len && strncasecmp(v, names[i], len) == 0) return 1;
+    }
+    return 0;
+}
+
+/* The request head buf asks this server by name: 0, 400 (two Hosts, or
+ * none in HTTP/1.1) or 421 (another name). */
+static int check_host(const char *buf, int http11, int port)
+{
+    const char *v = NULL;
+    int n = 0;
+    for (const char *l = strchr(buf, '\n'); l && l[1] != '\r' && l[1] != '\n' && l[1]; l = strchr(l + 1, '\n'))
+        if (strncasecmp(l + 1, "host:", 5) == 0) v = l + 6, n++;
+    if (n != 1) return n || http11 ? 400 : 0;
+    v += strspn(v, " \t");
+    size_t len = strcspn(v, "\r\n");
+    while (len && (v[len - 1] == ' ' || v[len - 1] == '\t')) len--;
+    return our_host(v, len, port) ? 0 : 421;
 }
 
 static int hex(char c)
@@ -174,12 +256,13 @@ static int decode_path(const char *target, char *out, size_t size)
     return 0;
 }
 
-/* A decoded path that may not be looked up at all: a ".." segment or a backslash. */
-static int escapes(const char *path)
+/* A path (from '/') that may not be served: a segment of it begins with
+ * '.' (".", "..", ".git", ".env") or it holds a backslash. */
+static int hidden(const char *path)
 {
     if (strchr(path, '\\')) return 1;
-    for (const char *p = path; (p = strstr(p, "..")); p += 2)
-        if ((p == path || p[-1] == '/') && (p[2] == 0 || p[2] == '/')) return 1;
+    for (const char *p = path; (p = strchr(p, '/')); p++)
+        if (p[1] == '.') return 1;
     return 0;
 }
 
@@ -194,40 +277,40 @@ static int resolve(const char *root, const char *path, char real[PATH_MAX])
     if (!realpath(want, real)) return 404;
     size_t n = strlen(root);
     if (strncmp(real, root, n) != 0 || (n > 1 && real[n] != '/' && real[n] != 0)) return 403; /* n 1: root is / */
-    return 0;
+    if (hidden(n > 1 ? real + n : real)) return 403; /* a link to a dotfile, say */
+    return lstat(real, &st) == 0 && S_ISREG(st.st_mode) ? 0 : 404; /* a FIFO or a device is never opened */
 }
 
-/* The file real (opened and checked regular) with its head; the body
- * streamed unless head_only. The status sent. */
-static int send_file(int fd, const char *real, int head_only)
+/* The file real (opened without blocking and checked regular again: it may
+ * have changed since resolve) with its head; the body streamed unless
+ * head_only. The status sent. */
+static int send_file(struct conn *c, const char *real, int head_only)
 {
-    int f = open(real, O_RDONLY | O_CLOEXEC);
+    int f = open(real, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
-    if (f < 0) return refuse(fd, head_only, 404, "Not Found");
+    if (f < 0) return refuse(c, head_only, 404);
     if (fstat(f, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(f);
-        return refuse(fd, head_only, 404, "Not Found");
+        return refuse(c, head_only, 404);
     }
-    send_head(fd, 200, "OK", content_type(real), (long long)st.st_size);
+    int bad = send_head(c, 200, content_type(real), (long long)st.st_size);
     char chunk[65536];
     ssize_t k;
-    while (!head_only && (k = read(f, chunk, sizeof chunk)) > 0)
-        if (send_all(fd, chunk, (size_t)k) != 0) break;
+    while (!bad && !head_only && (k = read(f, chunk, sizeof chunk)) > 0) bad = send_all(c, chunk, (size_t)k);
     close(f);
     return 200;
 }
 
-/* One request on fd: the status answered. */
-static int answer(int fd, const char *root, char *method, char *target)
+/* One request on c: the status answered. */
+static int answer(struct conn *c, char *method, char *target)
 {
     int head_only = strcmp(method, "HEAD") == 0;
-    if (!head_only && strcmp(method, "GET") != 0) return refuse(fd, 0, 405, "Method Not Allowed");
+    if (!head_only && strcmp(method, "GET") != 0) return refuse(c, 0, 405);
     char path[PATH_MAX], real[PATH_MAX];
-    if (decode_path(target, path, sizeof path) != 0) return refuse(fd, head_only, 400, "Bad Request");
-    if (escapes(path)) return refuse(fd, head_only, 403, "Forbidden");
-    int code = resolve(root, path, real);
-    if (code) return refuse(fd, head_only, code, code == 403 ? "Forbidden" : "Not Found");
-    return send_file(fd, real, head_only);
+    if (decode_path(target, path, sizeof path) != 0) return refuse(c, head_only, 400);
+    if (hidden(path)) return refuse(c, head_only, 403);
+    int code = resolve(c->site->root, path, real);
+    return code ? refuse(c, head_only, code) : send_file(c, real, head_only);
 }
 
 /* s for the access log: a byte outside printable ASCII (a terminal's
@@ -238,26 +321,20 @@ static void printable(char *s)
         if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e) *s = '?';
 }
 
-struct conn {
-    int fd;
-    const char *root;
-};
-
-static void serve_conn(const struct conn *c)
+static void serve_conn(struct conn *c)
 {
-    struct timeval tv = {DEADLINE_S, 0};
-    setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    char buf[HEAD_MAX], method[16], target[HEAD_MAX];
+    char buf[HEAD_MAX], method[16] = "?", target[HEAD_MAX] = "?", version[16] = "";
     int too_long;
-    if (read_head(c->fd, buf, &too_long) < 0) {
-        if (too_long) refuse(c->fd, 0, 431, "Request Header Fields Too Large");
+    ssize_t n = read_head(c->fd, buf, &too_long);
+    c->due = now_ms() + DEADLINE_S * 1000;
+    if (n < 0) {
+        if (too_long) refuse(c, 0, 431);
         return;
     }
-    if (sscanf(buf, "%15s %8191s HTTP/%*d.%*d", method, target) != 2) {
-        refuse(c->fd, 0, 400, "Bad Request");
-        return;
-    }
-    int code = answer(c->fd, c->root, method, target);
+    sscanf(buf, "%15s %8191s %15s", method, target, version);
+    int http11 = strcmp(version, "HTTP/1.1") == 0;
+    int code = http11 || strcmp(version, "HTTP/1.0") == 0 ? check_host(buf, http11, c->site->port) : 400;
+    code = code ? refuse(c, strcmp(method, "HEAD") == 0, code) : answer(c, method, target);
     printable(method);
     printable(target);
     fprintf(stderr, "isolde serve: %s %s %d\n", method, target, code);
@@ -273,14 +350,15 @@ static void *conn_thread(void *arg)
     return NULL;
 }
 
-/* The connection fd on a thread of its own, or a 503 when MAX_CONNS are open. */
-static void dispatch(int fd, const char *root)
+/* The connection fd on a thread of its own, or a 503 when MAX_CONNS are
+ * open (due now: the accepting thread never waits on a client). */
+static void dispatch(int fd, const struct site *site)
 {
-    struct conn *c = malloc(sizeof *c);
+    struct conn *c = malloc(sizeof *c), busy = {fd, site, now_ms(), 0};
     pthread_t t;
     pthread_attr_t a;
     if (c && atomic_fetch_add(&n_conns, 1) < MAX_CONNS) {
-        *c = (struct conn){fd, root};
+        *c = (struct conn){fd, site, 0, 0};
         pthread_attr_init(&a);
         pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
         int rc = pthread_create(&t, &a, conn_thread, c);
@@ -288,11 +366,10 @@ static void dispatch(int fd, const char *root)
         if (rc == 0) return;
     }
     if (c) atomic_fetch_sub(&n_conns, 1);
-    refuse(fd, 0, 503, "Service Unavailable");
+    refuse(&busy, 0, 503);
     close(fd);
     free(c);
 }
-
 /* A socket listening on 127.0.0.1:port, its port in *bound; -1 with a message. */
 static int listen_on(long port, int *bound)
 {
@@ -313,24 +390,24 @@ static int listen_on(long port, int *bound)
 
 static int serve(const char *dir, long port)
 {
-    static char root[PATH_MAX]; /* static: connection threads may outlive the loop */
+    static struct site site; /* static: connection threads may outlive the loop */
     struct stat st;
-    if (!realpath(dir, root) || stat(root, &st) != 0 || !S_ISDIR(st.st_mode))
+    if (!realpath(dir, site.root) || stat(site.root, &st) != 0 || !S_ISDIR(st.st_mode))
         return fprintf(stderr, "isolde serve: %s: not a directory\n", dir), EXIT_ERROR;
-    int bound, fd = listen_on(port, &bound);
+    int fd = listen_on(port, &site.port);
     if (fd < 0) return EXIT_ERROR;
     struct sigaction sa = {0};
     sa.sa_handler = on_stop;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    printf("isolde serve: http://127.0.0.1:%d/ serving %s\n", bound, root);
+    printf("isolde serve: http://127.0.0.1:%d/ serving %s\n", site.port, site.root);
     fflush(stdout);
     while (!stop_flag) {
         struct pollfd p = {fd, POLLIN, 0};
         if (poll(&p, 1, 250) <= 0) continue; /* a signal, or a quarter second to look at stop_flag */
         int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-        if (c >= 0) dispatch(c, root);
+        if (c >= 0) dispatch(c, &site);
         else if (errno == EMFILE || errno == ENFILE) poll(NULL, 0, 100); /* no descriptor left: not a busy loop */
     }
     close(fd);

@@ -7,14 +7,20 @@
  * that is open when its link is cut neither reads nor writes until the cut
  * is healed (it stalls, as behind a partition that drops packets). A
  * delayed link stamps each read with a due time and writes its bytes only
- * then. The invariant: a direction's bytes leave in the order they came,
- * none is lost unless its connection is closed, and the loop allocates
- * only when a connection or a control connection is opened.
+ * then. A control connection's replies wait in a buffer until it takes
+ * them (the loop never waits on it). When accept finds no descriptor
+ * left, the listeners rest PX_ACCEPT_REST ms (their pending connection
+ * stays readable: polled again at once, they would spin). The invariant:
+ * a direction's bytes leave in the order they came, none is lost unless
+ * its connection is closed, and the loop allocates only when a connection
+ * or a control connection is opened or a command runs (its reply, held
+ * to PX_CTL_OUT bytes and one reply per control connection).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -133,13 +139,21 @@ int nem_proxy_control(nem_proxy *p, const char *addr, int *port, isolde_error *e
     return p->ctl_fd < 0 ? -1 : 0;
 }
 
-static void add_ctl(nem_proxy *p, int in, int out)
+static void add_ctl(nem_proxy *p, int in, int out, int sock)
 {
     iso_grow_for((void **)&p->ctls, &p->cap_ctls, p->n_ctls + 1, sizeof *p->ctls, p);
-    p->ctls[p->n_ctls++] = (px_ctl){.in = in, .out = out};
+    p->ctls[p->n_ctls++] = (px_ctl){.in = in, .out = out, .sock = sock};
 }
 
-void nem_proxy_control_fds(nem_proxy *p, int in, int out) { add_ctl(p, in, out); }
+void nem_proxy_control_fds(nem_proxy *p, int in, int out) { add_ctl(p, in, out, 0); }
+
+/* After an accept on a listener failed: when for want of a descriptor
+ * (or of memory), no listener is polled for PX_ACCEPT_REST ms. */
+static void accept_failed(nem_proxy *p)
+{
+    if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+        p->accept_after = now_ms() + PX_ACCEPT_REST;
+}
 
 void nem_proxy_wake(nem_proxy *p)
 {
@@ -182,7 +196,10 @@ static void accept_on(nem_proxy *p, size_t li)
 {
     px_link *l = &p->links[li];
     int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) return;
+    if (fd < 0) {
+        accept_failed(p);
+        return;
+    }
     if (px_link_cut(p, l)) { /* refused: the far side is not reachable */
         struct linger lg = {1, 0};
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
@@ -300,42 +317,108 @@ static void want_conn(nem_proxy *p, px_poll *pl, size_t i, int64_t now, int64_t 
         if (ev[s]) want(p, pl, c->fd[s], ev[s], ON_CONN, i, s);
 }
 
+/* What control connection i waits for: its commands (until it ended),
+ * room for its replies (while some are unwritten). */
+static void want_ctl(nem_proxy *p, px_poll *pl, size_t i)
+{
+    const px_ctl *c = &p->ctls[i];
+    short in = c->in >= 0 && !c->eof ? POLLIN : 0, out = c->sent < c->replies.n ? POLLOUT : 0;
+    if (c->in == c->out && (in | out)) want(p, pl, c->in, in | out, ON_CTL, i, 0);
+    if (c->in != c->out && in) want(p, pl, c->in, in, ON_CTL, i, 0);
+    if (c->in != c->out && out) want(p, pl, c->out, out, ON_CTL, i, 1);
+}
+
 static void gather(nem_proxy *p, px_poll *pl, int64_t now, int64_t *next)
 {
     pl->n = 0;
     want(p, pl, p->wake[0], POLLIN, ON_WAKE, 0, 0);
-    if (p->ctl_fd >= 0) want(p, pl, p->ctl_fd, POLLIN, ON_CTL_LISTEN, 0, 0);
-    for (size_t i = 0; i < p->n_links; i++) want(p, pl, p->links[i].fd, POLLIN, ON_LINK, i, 0);
-    for (size_t i = 0; i < p->n_ctls; i++)
-        if (p->ctls[i].in >= 0) want(p, pl, p->ctls[i].in, POLLIN, ON_CTL, i, 0);
+    if (now >= p->accept_after) {
+        if (p->ctl_fd >= 0) want(p, pl, p->ctl_fd, POLLIN, ON_CTL_LISTEN, 0, 0);
+        for (size_t i = 0; i < p->n_links; i++) want(p, pl, p->links[i].fd, POLLIN, ON_LINK, i, 0);
+    } else if (p->accept_after < *next) {
+        *next = p->accept_after;
+    }
+    for (size_t i = 0; i < p->n_ctls; i++) want_ctl(p, pl, i);
     for (size_t i = 0; i < p->n_conns; i++) want_conn(p, pl, i, now, next);
 }
 
-/* A control connection's bytes: each whole line a command, its reply
- * written back. */
-static void on_ctl(nem_proxy *p, px_ctl *c)
+/* Control connection c gone: its descriptors closed (not 0, 1, 2: the
+ * caller's), its unwritten replies dropped. */
+static void ctl_end(px_ctl *c)
 {
-    ssize_t n = read(c->in, c->line + c->n, sizeof c->line - 1 - c->n);
-    if (n <= 0) {
-        if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-        if (c->out != c->in && c->out > 2) close(c->out);
-        if (c->in > 2) close(c->in);
-        c->in = -1;
-        return;
+    if (c->in < 0) return;
+    if (c->out != c->in && c->out > 2) close(c->out);
+    if (c->in > 2) close(c->in);
+    c->in = -1;
+    iso_buf_free(&c->replies);
+    c->sent = 0;
+}
+
+/* Write what c's replies can be without blocking: our sockets are
+ * non-blocking; a caller's descriptor (standard output) may not be, so it
+ * takes at most PIPE_BUF bytes a write, while poll says it has room (a
+ * pipe then takes them whole). -1 when out failed. */
+static int flush_ctl(px_ctl *c)
+{
+    while (c->sent < c->replies.n) {
+        const char *at = c->replies.p + c->sent;
+        size_t n = c->replies.n - c->sent;
+        struct pollfd pf = {.fd = c->out, .events = POLLOUT};
+        ssize_t w = 0;
+        if (c->sock) w = send(c->out, at, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        else if (poll(&pf, 1, 0) == 1) w = write(c->out, at, n < PIPE_BUF ? n : PIPE_BUF);
+        else return 0;
+        if (w < 0) return errno == EAGAIN || errno == EINTR ? 0 : -1;
+        c->sent += (size_t)w;
     }
-    c->n += (size_t)n;
+    c->replies.n = c->sent = 0;
+    return 0;
+}
+
+/* The whole lines in c->line run as commands, each reply queued; a line
+ * too long answered "error line too long". Before a command runs, a
+ * client with PX_CTL_OUT bytes of replies unread is disconnected. */
+static void run_lines(nem_proxy *p, px_ctl *c)
+{
     iso_buf reply = {0};
-    for (char *nl; (nl = memchr(c->line, '\n', c->n));) {
+    for (char *nl; c->in >= 0 && (nl = memchr(c->line, '\n', c->n));) {
+        if (c->replies.n - c->sent >= PX_CTL_OUT) {
+            ctl_end(c);
+            break;
+        }
         *nl = '\0';
         reply.n = 0;
-        if (nem_proxy_command_locked(p, c->line, &reply)) p->quit = 1;
-        iso_buf_puts(&reply, "\n");
-        if (write(c->out, reply.p, reply.n) < 0) {}
+        if (c->skip) iso_buf_puts(&reply, "error line too long");
+        else if (nem_proxy_command_locked(p, c->line, &reply)) p->quit = 1;
+        c->skip = 0;
+        iso_buf_put(&c->replies, reply.p, reply.n);
+        iso_buf_puts(&c->replies, "\n");
         c->n -= (size_t)(nl + 1 - c->line);
         memmove(c->line, nl + 1, c->n);
     }
-    if (c->n == sizeof c->line - 1) c->n = 0; /* a line too long: dropped */
+    if (c->n == sizeof c->line - 1) { /* no newline: the rest of the line is dropped as it comes */
+        c->skip = 1;
+        c->n = 0;
+    }
     iso_buf_free(&reply);
+}
+
+/* Control connection c after poll (side 1: its separate output): replies
+ * written, commands read and run; gone when it failed, or when it ended
+ * and its replies are all written. */
+static void on_ctl(nem_proxy *p, px_ctl *c, int side, short rev)
+{
+    int bad = c->in < 0 || ((side == 1 || (rev & POLLOUT)) && flush_ctl(c) < 0);
+    if (!bad && side == 0 && !c->eof && (rev & (POLLIN | POLLHUP | POLLERR))) {
+        ssize_t n = read(c->in, c->line + c->n, sizeof c->line - 1 - c->n);
+        bad = n < 0 && errno != EAGAIN && errno != EINTR;
+        c->eof = n == 0;
+        if (n > 0) {
+            c->n += (size_t)n;
+            run_lines(p, c);
+        }
+    }
+    if (bad || (c->eof && c->sent == c->replies.n)) ctl_end(c);
 }
 
 /* Connection i after poll: its connect finished, or bytes to move. */
@@ -390,12 +473,13 @@ static void turn(nem_proxy *p, px_poll *pl, int64_t now)
             break;
         }
         case ON_CTL_LISTEN: {
-            int fd = accept4(p->ctl_fd, NULL, NULL, SOCK_CLOEXEC);
-            if (fd >= 0) add_ctl(p, fd, fd);
+            int fd = accept4(p->ctl_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (fd >= 0) add_ctl(p, fd, fd, 1);
+            else accept_failed(p);
             break;
         }
         case ON_LINK: accept_on(p, i); break;
-        case ON_CTL: on_ctl(p, &p->ctls[i]); break;
+        case ON_CTL: on_ctl(p, &p->ctls[i], pl->what[k].side, rev); break;
         default:
             if (i < p->n_conns) on_conn(p, i, pl->what[k].side, rev, now);
         }
@@ -416,6 +500,7 @@ void nem_proxy_loop(nem_proxy *p, const volatile sig_atomic_t *stop)
         pthread_mutex_lock(&p->mu);
         if (n >= 0) turn(p, &pl, now_ms());
     }
+    for (size_t i = 0; i < p->n_ctls; i++) flush_ctl(&p->ctls[i]); /* the last replies ("ok bye"), if they fit */
     pthread_mutex_unlock(&p->mu);
     iso_free(pl.fds);
     iso_free(pl.what);
@@ -454,8 +539,7 @@ void nem_proxy_free(nem_proxy *p)
     nem_proxy_stop(p);
     while (p->n_conns) close_conn(p, p->n_conns - 1, 0);
     for (size_t i = 0; i < p->n_links; i++) close(p->links[i].fd);
-    for (size_t i = 0; i < p->n_ctls; i++)
-        if (p->ctls[i].in > 2) close(p->ctls[i].in);
+    for (size_t i = 0; i < p->n_ctls; i++) ctl_end(&p->ctls[i]);
     if (p->ctl_fd >= 0) close(p->ctl_fd);
     for (int i = 0; i < p->n_names; i++) iso_free(p->names[i]);
     close(p->wake[0]);
@@ -555,21 +639,26 @@ struct send_call {
     size_t n;
 };
 
+/* The line sent, the reply copied out (if there is room for it), the
+ * status by the reply, and the whole reply as the error's message. */
 static int send_call(void *arg, isolde_error *err)
 {
     struct send_call *c = arg;
+    if (!c->line || strpbrk(c->line, "\r\n"))
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "a proxy command is one line: no line break in it");
     iso_buf r = {0};
     int rc = nem_proxy_remote(c->addr, c->line, &r);
-    snprintf(c->reply, c->n, "%s", iso_buf_cstr(&r));
+    const char *reply = iso_buf_cstr(&r);
+    if (c->n) snprintf(c->reply, c->n, "%s", reply);
+    isolde_status s = rc < 0 ? ISOLDE_ERR_IO : strncmp(reply, "ok", 2) != 0 ? ISOLDE_ERR_USAGE : ISOLDE_OK;
+    if (s != ISOLDE_OK) iso_fail(err, s, NULL, 0, 0, "%s", reply);
     iso_buf_free(&r);
-    if (rc < 0) return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "%s", c->reply);
-    if (strncmp(c->reply, "ok", 2) != 0) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s", c->reply);
-    return 0;
+    return s == ISOLDE_OK ? 0 : -1;
 }
 
 isolde_status isolde_proxy_send(const char *addr, const char *line, char *reply, size_t n, isolde_error *err)
 {
-    struct send_call c = {addr, line, reply, n};
-    if (n) reply[0] = '\0';
+    struct send_call c = {addr, line, reply, reply ? n : 0};
+    if (c.n) reply[0] = '\0';
     return iso_call(send_call, &c, err);
 }

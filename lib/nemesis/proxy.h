@@ -21,7 +21,10 @@
  * Invariant: all state is under p->mu; the loop never blocks on a
  * connection's socket (every one is non-blocking) and holds at most
  * PX_BUF bytes per direction of a connection, so a stalled or slow side
- * costs memory bounded by the connections, never by the bytes sent.
+ * costs memory bounded by the connections, never by the bytes sent. The
+ * same for control connections: their replies wait in a buffer, written
+ * as the client takes them, and a client that leaves PX_CTL_OUT bytes
+ * unread is disconnected before its next command runs.
  */
 #ifndef ISO_NEMESIS_PROXY_H
 #define ISO_NEMESIS_PROXY_H
@@ -33,6 +36,9 @@
 #define PX_BUF 65536     /* bytes held per direction of a connection */
 #define PX_CHUNKS 64     /* reads in flight per direction (their due times) */
 #define PX_NODES 32      /* node names a proxy knows */
+#define PX_LINE 1024     /* bytes of a command line and its newline */
+#define PX_CTL_OUT 65536 /* bytes of replies a control client may leave unread; past them it is disconnected */
+#define PX_ACCEPT_REST 100 /* ms the listeners rest when accept finds no descriptor left */
 
 typedef struct px_addr {
     char netns[64];      /* "" for the proxy's own namespace */
@@ -67,10 +73,17 @@ typedef struct px_conn {
     px_dir d[2];         /* d[0]: fd[0] -> fd[1] */
 } px_conn;
 
+/* A control connection, or the CLI's standard input and output: lines
+ * in, a reply line out for each. */
 typedef struct px_ctl {
-    int in, out;         /* a control connection (in == out) or stdin/stdout */
-    char line[1024];
+    int in, out;         /* a control connection (in == out) or stdin/stdout; in -1: gone */
+    int sock;            /* out is a socket of ours (non-blocking), not a caller's descriptor */
+    char line[PX_LINE];
     size_t n;
+    int skip;            /* the line under way is too long: dropped up to its newline */
+    int eof;             /* in ended: gone once its replies are written */
+    iso_buf replies;     /* the reply lines not yet written: from sent on */
+    size_t sent;
 } px_ctl;
 
 typedef struct nem_proxy {
@@ -85,6 +98,7 @@ typedef struct nem_proxy {
     px_ctl *ctls;
     size_t n_ctls, cap_ctls;
     int ctl_fd;              /* the control listener, or -1 */
+    int64_t accept_after;    /* ms: no listener is polled before (accept had no descriptor) */
     int wake[2];             /* a byte here wakes the loop */
     int quit;
     pthread_t tid;
@@ -124,7 +138,8 @@ int nem_proxy_command(nem_proxy *p, const char *line, iso_buf *reply);
 /* The command run while p->mu is held (the loop's control connections). */
 int nem_proxy_command_locked(nem_proxy *p, const char *line, iso_buf *reply);
 /* The same line sent to the proxy whose control listens at addr, its
- * reply into reply; -1 when it cannot be reached (reply says why). */
+ * reply into reply; -1 when it cannot be reached or closes without a
+ * reply (reply says why). */
 int nem_proxy_remote(const char *addr, const char *line, iso_buf *reply);
 /* A node's id (added when new); -1 when PX_NODES are known. */
 int nem_proxy_node(nem_proxy *p, const char *name);

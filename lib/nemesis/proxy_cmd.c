@@ -292,8 +292,10 @@ int nem_proxy_remote(const char *addr, const char *line, iso_buf *reply)
     }
     char c;
     ssize_t n;
+    size_t start = reply->n;
     while ((n = read(fd, &c, 1)) == 1 && c != '\n') iso_buf_put(reply, &c, 1);
     if (n < 0) remote_fail(reply, addr, "no reply from");
+    else if (reply->n == start) iso_buf_printf(reply, "error no reply from the proxy at %s", addr);
     close(fd);
-    return n < 0 ? -1 : 0;
+    return n < 0 || reply->n == start ? -1 : 0;
 }

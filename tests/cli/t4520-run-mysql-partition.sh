@@ -5,7 +5,8 @@
 # start-partition / stop-partition is in the history with whom it hit, and
 # the check still runs (SERIALIZABLE checks serializable); latency and drop
 # work beside it; the proxied URL's password appears in no output or
-# history; and `isolde proxy` by hand: a link, --send cut / status / heal.
+# history; and `isolde proxy` by hand: a link, --send cut / status / heal,
+# a command with a line break refused, not sent as two (issue 23).
 . tests/clilib.sh "$@"
 if ! "$isolde" run --help | grep -q '^mysql:'; then
     [ "${CI:-}" = true ] && test_case "built with libmariadb" "false"
@@ -64,6 +65,10 @@ expect_status 0 "$isolde" proxy --send "$ctl" heal
 expect_out '^ok {"healed":1}'
 expect_status 1 "$isolde" proxy --send "$ctl" cut n7
 expect_out "no node 'n7'"
+expect_status 3 "$isolde" proxy --send "$ctl" "$(printf 'heal\ncut n1')"
+expect_err 'no line break'
+expect_status 0 "$isolde" proxy --send "$ctl" status
+expect_out '"cut":false'
 echo status >&3
 echo quit >&3
 exec 3>&-

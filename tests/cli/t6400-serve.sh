@@ -5,8 +5,12 @@
 # symbolic link leading out; a client that sends nothing delays no other,
 # and one that trickles its request is dropped after the deadline (5 s);
 # a head over 8 KiB is 431; SIGINT and SIGTERM stop it with exit 0; a
-# missing directory or a taken port is an error (exit 3). Needs curl (make
-# check installs it; skipped without).
+# missing directory or a taken port is an error (exit 3). Issue 23: only a
+# request for 127.0.0.1:PORT or localhost:PORT is answered (DNS
+# rebinding: 421); no dotfile, nothing under a dot directory; a FIFO pins
+# no thread; 64 clients that read the response a little at a time are
+# dropped at the least rate, and then others are served again. Needs curl
+# and python3 (make check installs them; skipped without).
 . tests/clilib.sh "$@"
 
 if ! command -v curl >/dev/null; then
@@ -23,6 +27,12 @@ printf '\000asm\001\000\000\000' >"$www/mod.wasm"
 printf 'spaced\n' >"$www/a b.txt"
 printf 'outside\n' >"$tmp/secret.txt"
 ln -s "$tmp/secret.txt" "$www/link.txt"
+mkdir -p "$www/.git" "$www/sub/.cache"
+printf 'hidden\n' >"$www/.git/config"
+printf 'hidden\n' >"$www/.env"
+printf 'hidden\n' >"$www/sub/.cache/index.html"
+ln -s .git/config "$www/innocent.txt"
+mkfifo "$www/pipe.txt"
 
 # start DIR: isolde serve on a free port in the background; sets $pid, $url.
 start() {
@@ -83,6 +93,112 @@ for p in /../secret.txt /%2e%2e/secret.txt /sub/%2E%2E/%2e%2e/secret.txt /..%2fs
     case $c in 403|404|400) ;; *) echo "$p: $c"; false ;; esac
     not grep -q outside "$tmp/b"
 done
+T
+
+test_case "only 127.0.0.1:PORT and localhost:PORT are answered (DNS rebinding: 421)" <<'T'
+port=$(echo "$url" | sed 's/.*:\([0-9]*\)\//\1/')
+for h in "localhost:$port" "LocalHost:$port" "127.0.0.1:$port"; do
+    test "$(curl -s -o "$tmp/b" -w '%{http_code}' -H "Host: $h" "$url")" = 200
+done
+for h in "evil.example:$port" "evil.example" "127.0.0.1:$((port + 1))" "127.0.0.1" "[::1]:$port" \
+         "localhost.:$port" "127.0.0.1:$port.evil.example"; do
+    c=$(curl -s -o "$tmp/b" -w '%{http_code}' -H "Host: $h" "$url")
+    test "$c" = 421 || { echo "$h: $c"; false; }
+    not grep -q hello "$tmp/b"
+done
+T
+
+test_case "HTTP/1.1 needs one Host (400), HTTP/1.0 may have none; a HEAD refused has no body" <<'T'
+python3 - "$url" >"$tmp/raw" <<'PY'
+import socket, sys
+host, port = sys.argv[1].split("/")[2].split(":")
+ours = b"Host: 127.0.0.1:" + port.encode() + b"\r\n"
+for req in [b"GET / HTTP/1.1\r\n\r\n", b"GET / HTTP/1.0\r\n\r\n",
+            b"GET / HTTP/1.1\r\n" + ours + b"Host: evil.example\r\n\r\n",
+            b"GET / HTTP/1.1\r\nX-Note: a\r\n\r\n" + ours + b"\r\n",
+            b"GET / HTTP/9.9\r\n" + ours + b"\r\n", b"HEAD / HTTP/1.1\r\nHost: evil.example\r\n\r\n"]:
+    s = socket.create_connection((host, int(port)))
+    s.sendall(req)
+    data = b""
+    while True:
+        b = s.recv(4096)
+        if not b: break
+        data += b
+    head, _, body = data.partition(b"\r\n\r\n")
+    print(head.decode().splitlines()[0], len(body))
+PY
+cat >"$tmp/want" <<'EOF'
+HTTP/1.1 400 Bad Request 16
+HTTP/1.1 200 OK 13
+HTTP/1.1 400 Bad Request 16
+HTTP/1.1 400 Bad Request 16
+HTTP/1.1 400 Bad Request 16
+HTTP/1.1 421 Misdirected Request 0
+EOF
+diff "$tmp/want" "$tmp/raw"
+T
+
+test_case "no dotfile, nothing under a dot directory, no link to one" <<'T'
+for p in /.git/config /%2egit/config /.env /sub/.cache/ /sub/.cache/index.html /innocent.txt /.git/ /./index.html; do
+    c=$(curl -s -o "$tmp/b" -w '%{http_code}' --path-as-is "${url%/}$p")
+    test "$c" = 403 || { echo "$p: $c"; false; }
+    not grep -q hidden "$tmp/b"
+done
+T
+
+test_case "a FIFO is never opened: 70 requests for it are 404, none pins a thread" <<'T'
+python3 - "$url" >"$tmp/raw" <<'PY'
+import socket, sys
+host, port = sys.argv[1].split("/")[2].split(":")
+def get(path):
+    s = socket.create_connection((host, int(port)), timeout=5)
+    s.sendall(b"GET " + path + b" HTTP/1.0\r\n\r\n")
+    try:
+        return s.recv(4096).decode().splitlines()[0]
+    except socket.timeout:
+        return "no answer"
+codes = set()
+for _ in range(70):
+    codes.add(get(b"/pipe.txt"))
+    if "no answer" in codes:
+        break
+print(sorted(codes), get(b"/index.html"))
+PY
+grep -qx "\['HTTP/1.1 404 Not Found'\] HTTP/1.1 200 OK" "$tmp/raw"
+T
+
+test_case "64 clients that read a little at a time are dropped, then others are served" <<'T'
+truncate -s 1G "$www/big.bin"
+python3 - "$url" >"$tmp/raw" <<'PY'
+import socket, sys, time
+host, port = sys.argv[1].split("/")[2].split(":")
+def status():
+    s = socket.create_connection((host, int(port)), timeout=10)
+    s.sendall(b"GET /index.html HTTP/1.0\r\n\r\n")
+    return s.recv(4096).decode().split(" ")[1]
+readers = []
+for _ in range(64):  # each has the head: every thread of the server is busy
+    s = socket.create_connection((host, int(port)), timeout=10)
+    s.sendall(b"GET /big.bin HTTP/1.0\r\n\r\n")
+    s.recv(65536)
+    s.setblocking(False)
+    readers.append(s)
+print("full", status())
+t0 = time.monotonic()
+while time.monotonic() - t0 < 40:  # ~400 KiB/s each: never stalled, yet under 1 MiB/s
+    time.sleep(0.25)
+    for s in readers:
+        try:
+            s.recv(102400)
+        except (BlockingIOError, ConnectionError):
+            pass
+    code = status()
+    if code == "200":
+        break
+print("then", code)
+PY
+printf 'full 503\nthen 200\n' | diff - "$tmp/raw"
+rm "$www/big.bin"
 T
 
 test_case "a missing file is 404, a directory without index.html too, POST is 405" <<'T'

@@ -5,16 +5,39 @@
  * on; a cut stalls open connections and refuses new ones until healed,
  * and nothing is lost across it; delay holds bytes; drop resets; the
  * command language refuses what does not parse and says whom it hit; a
- * remote command reaches a control port; addresses and link specs.
+ * remote command reaches a control port; addresses and link specs. Issue
+ * 23: a control client that never reads its replies is disconnected, and
+ * blocks nothing; a line of 1023 bytes or more is refused whole; accept
+ * without a descriptor left rests instead of spinning; isolde_proxy_send's
+ * contract (no reply buffer, a short one, a line break).
  */
 #include "testutil.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include "nemesis/proxy.h"
+
+/* accept4 as the proxy calls it (this definition comes first): counted,
+ * with a byte into accept_seen, and failing with EMFILE while no_fds is
+ * set, as when the process has no descriptor left. */
+int accept4(int fd, struct sockaddr *sa, socklen_t *len, int flags);
+static atomic_int accept_calls, no_fds;
+static int accept_seen[2] = {-1, -1};
+
+int accept4(int fd, struct sockaddr *sa, socklen_t *len, int flags)
+{
+    atomic_fetch_add(&accept_calls, 1);
+    if (accept_seen[1] >= 0 && write(accept_seen[1], "a", 1) < 0) {} /* full: seen already */
+    if (!atomic_load(&no_fds)) return (int)syscall(SYS_accept4, fd, sa, len, flags);
+    errno = EMFILE;
+    return -1;
+}
 
 struct fixture {
     nem_proxy *p;
@@ -247,6 +270,148 @@ static void test_addresses_and_specs(void **state)
     nem_proxy_free(p);
 }
 
+/* A proxy with a link (node n1) and a control port, running; its port. */
+static int controlled(nem_proxy **q)
+{
+    isolde_error err;
+    int port, lport;
+    assert_int_equal(nem_proxy_new(q, &err), 0);
+    assert_int_equal(nem_proxy_link_spec(*q, "127.0.0.1:0=127.0.0.1:9", &lport, &err), 0);
+    assert_int_equal(nem_proxy_control(*q, "127.0.0.1:0", &port, &err), 0);
+    assert_int_equal(nem_proxy_start(*q, &err), 0);
+    return port;
+}
+
+/* One reply line from fd into buf (no newline); -1 when none comes. */
+static int reply_line(int fd, char *buf, size_t size)
+{
+    size_t n = 0;
+    while (n + 1 < size && readable(fd, 5000) && recv(fd, buf + n, 1, 0) == 1)
+        if (buf[n++] == '\n') {
+            buf[n - 1] = '\0';
+            return 0;
+        }
+    return -1;
+}
+
+static void test_control_line_too_long(void **state)
+{
+    (void)state;
+    nem_proxy *q;
+    int fd = dial(controlled(&q));
+    static char line[1100];
+    char buf[2048];
+    memset(line, 'x', 1022); /* 1022 bytes and the newline: a command */
+    line[1022] = '\n';
+    assert_int_equal(send(fd, line, 1023, 0), 1023);
+    assert_int_equal(reply_line(fd, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, "error unknown command 'xxxx"));
+    memset(line, 'x', 1023); /* 1023 bytes: too long, its tail is not a command */
+    memcpy(line + 1023, "heal\nhelp\n", 10);
+    assert_int_equal(send(fd, line, 1033, 0), 1033);
+    assert_int_equal(reply_line(fd, buf, sizeof buf), 0);
+    assert_string_equal(buf, "error line too long");
+    assert_int_equal(reply_line(fd, buf, sizeof buf), 0);
+    assert_true(strncmp(buf, "ok commands:", 12) == 0);
+    close(fd);
+    nem_proxy_free(q);
+}
+
+/* Send "status\n" lines to fd, never reading a reply, until the proxy
+ * stops taking them (2 s without room: it is stuck) or drops the
+ * connection (or 64 MiB of them, ten times what the kernel holds). */
+static void flood(int fd)
+{
+    static char lines[7 * 1000];
+    for (size_t i = 0; i < sizeof lines; i += 7) memcpy(lines + i, "status\n", 7);
+    for (long sent = 0; sent < 64L << 20;) {
+        ssize_t k = send(fd, lines, sizeof lines, MSG_DONTWAIT | MSG_NOSIGNAL);
+        struct pollfd p = {.fd = fd, .events = POLLOUT};
+        if (k < 0 && (errno != EAGAIN || poll(&p, 1, 2000) != 1)) return;
+        sent += k > 0 ? k : 0;
+    }
+}
+
+static void test_control_client_that_never_reads(void **state)
+{
+    (void)state;
+    nem_proxy *q;
+    int port = controlled(&q), rude = dial(port);
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    flood(rude);
+    iso_buf r = {0};
+    int rc = nem_proxy_remote(addr, "heal", &r); /* another client is answered */
+    shutdown(rude, SHUT_WR); /* (after its commands: POLLHUP once the proxy closes too) */
+    struct pollfd p = {.fd = rude, .events = 0};
+    int dropped = poll(&p, 1, 5000) == 1; /* and the rude one disconnected */
+    close(rude);
+    printf("# heal -> %s (%d), dropped %d\n", iso_buf_cstr(&r), rc, dropped);
+    assert_int_equal(rc, 0);
+    assert_string_equal(iso_buf_cstr(&r), "ok {\"healed\":0}");
+    assert_true(dropped);
+    iso_buf_free(&r);
+    nem_proxy_free(q);
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void test_accept_without_descriptors_rests(void **state)
+{
+    struct fixture *f = *state;
+    char buf[8];
+    assert_int_equal(pipe(accept_seen), 0);
+    fcntl(accept_seen[1], F_SETFL, O_NONBLOCK); /* (a spinning proxy must not block on it) */
+    atomic_store(&no_fds, 1);
+    int c = dial(f->port); /* pending: the link's listener stays readable */
+    assert_true(readable(accept_seen[0], 5000));
+    atomic_store(&accept_calls, 0);
+    int64_t t0 = now_ms();
+    poll(NULL, 0, 500); /* what the proxy does meanwhile */
+    int calls = atomic_load(&accept_calls);
+    int64_t took = now_ms() - t0;
+    atomic_store(&no_fds, 0);
+    printf("# %d accepts in %lld ms\n", calls, (long long)took);
+    assert_true(calls <= took / PX_ACCEPT_REST + 2); /* once a rest, not a spin */
+    int s = accept(f->target, NULL, NULL); /* and then the connection goes through */
+    assert_int_equal(send(c, "late", 4, 0), 4);
+    recv_all(s, buf, 4);
+    assert_memory_equal(buf, "late", 4);
+    close(s);
+    close(c);
+    close(accept_seen[1]);
+    accept_seen[1] = -1;
+    close(accept_seen[0]);
+}
+
+static void test_send_contract(void **state)
+{
+    (void)state;
+    nem_proxy *q;
+    char addr[64], small[8], stale[8] = "STALE", reply[256];
+    isolde_error err;
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", controlled(&q));
+    assert_int_equal(isolde_proxy_send(addr, "cut n9", small, sizeof small, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(small, "error n"); /* the reply cut to the buffer, */
+    assert_string_equal(err.msg, "error no node 'n9' (status lists them)"); /* the error not */
+    assert_int_equal(isolde_proxy_send(addr, "cut n9", stale, 0, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(err.msg, "error no node 'n9' (status lists them)");
+    assert_string_equal(stale, "STALE");
+    assert_int_equal(isolde_proxy_send(addr, "heal\ncut n1", reply, sizeof reply, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(reply, "");
+    assert_non_null(strstr(err.msg, "line break"));
+    assert_int_equal(isolde_proxy_send(addr, "status", reply, sizeof reply, &err), ISOLDE_OK);
+    assert_non_null(strstr(reply, "\"cut\":false")); /* the second line never ran */
+    assert_int_equal(isolde_proxy_send(addr, "heal", NULL, 0, &err), ISOLDE_OK);
+    assert_int_equal(isolde_proxy_send(addr, "cut n9", NULL, 0, NULL), ISOLDE_ERR_USAGE);
+    nem_proxy_free(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +421,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_commands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_remote_control, setup, teardown),
         cmocka_unit_test(test_addresses_and_specs),
+        cmocka_unit_test(test_control_line_too_long),
+        cmocka_unit_test(test_control_client_that_never_reads),
+        cmocka_unit_test_setup_teardown(test_accept_without_descriptors_rests, setup, teardown),
+        cmocka_unit_test(test_send_contract),
     };
+    signal(SIGPIPE, SIG_IGN); /* (a write to a client gone must fail, not kill) */
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
