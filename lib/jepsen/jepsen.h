@@ -98,6 +98,13 @@ const char *jp_json_validity(isolde_validity v);
  * :process, every op (client_only: integer processes only). */
 uint32_t *jp_pair(const isolde_history *h, int client_only);
 
+/* A read that holds an element more than once (set, set-full): the item
+ * {read, ISO_NONE, times, the element's place in the read}; its proof,
+ * and Jepsen's set-full keys for a section of them, in the section's
+ * order: ,"duplicated":{element: times, ...},"duplicated-count":n. */
+void jp_render_dup(const jp_result *r, const jp_item *it, iso_buf *out);
+void jp_dups_json(const jp_result *r, const jp_section *dups, iso_buf *j);
+
 /* Sort ids by vals[id] in iso_val_cmp's order. */
 void jp_sort_ids(const iso_store *s, const iso_val *vals, uint32_t *ids, size_t n);
 /* The error of an op that breaks its workload's rules. */
