@@ -272,7 +272,9 @@ ISOLDE_API size_t isolde_result_type_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_type(const isolde_result *r, size_t i);
 /* Number of instances found of one anomaly type (0 if none). */
 ISOLDE_API size_t isolde_result_instance_count(const isolde_result *r, const char *type);
-/* Elle's :not (weakest models ruled out) and :also-not, friendly names, sorted. */
+/* Elle's :not (weakest models ruled out) and :also-not, friendly names,
+ * sorted; a linearizability result that is not linearizable has not
+ * "linearizable"; Jepsen's checkers' results have neither. */
 ISOLDE_API size_t isolde_result_not_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_not(const isolde_result *r, size_t i);
 ISOLDE_API size_t isolde_result_also_not_count(const isolde_result *r);

@@ -404,7 +404,9 @@
   Report.prototype.header = function () {
     var d = this.data, h = put(this.root, el('h1', null, 'isolde report '));
     add(h, el('span', 'verdict v-' + d.valid, 'valid? ' + d.valid));
-    add(this.root, names('anomaly types', d.types), names('not', d.not), names('also-not', d['also-not']));
+    add(this.root, names('anomaly types', d.types));
+    if (d.not) add(this.root, names('not', d.not));
+    if (d['also-not']) add(this.root, names('also-not', d['also-not']));
     if (d.text && d.text.indexOf('\n') < 0) add(this.root, el('div', 'summary muted', d.text));
   };
 

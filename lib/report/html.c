@@ -49,8 +49,11 @@ void iso_html_more(iso_html *h)
     if (h->b.n >= CHUNK) iso_html_flush(h);
 }
 
+/* ,"key":[names] -- nothing when there are none (a result that rules out
+ * no model says nothing of not / also-not). */
 static void json_names(iso_buf *b, const char *key, const char *const *names, size_t n)
 {
+    if (!n) return;
     iso_buf_printf(b, ",\"%s\":[", key);
     for (size_t i = 0; i < n; i++) {
         if (i) iso_buf_puts(b, ",");
