@@ -115,7 +115,8 @@ static const cli_opt check_opts[] = {
      "linearizability: the registers' first value, written as in the history (default nil; \"\" "
      "for porcupine-kv); for kv, multi-register, porcupine-kv a map {key value} sets it per key",
      0, 0, NULL, 0},
-    {0, "total", CLI_CALL, C(opts), "N", "bank: what every read's balances sum to (default: the first read's sum)",
+    {0, "total", CLI_CALL, C(opts), "N", "bank: what every read's balances sum to (default: the sum of a :setup op's opening balances, "
+     "as isolde run records them, else of the first read's)",
      0, 0, set_total, 0},
     {0, "total-amount", CLI_CALL, C(opts), "N", NULL, 0, 0, set_total, 0},
     {0, "allow-negative-balances", CLI_FLAG, C(opts.allow_negative_balances), NULL,

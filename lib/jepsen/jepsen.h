@@ -66,7 +66,7 @@ typedef struct jp_result {
     isolde_validity validity;
     iso_buf summary;           /* text lines before the proofs */
     iso_buf json;              /* Jepsen's result map, whole */
-    int64_t ctx[2];            /* what the renderers need beside the items (bank: the total) */
+    int64_t ctx[3];            /* what the renderers need beside the items (bank: the total, whence) */
     iso_keys *set;             /* bank: the accounts (owned) */
     jp_section sec[JP_MAX_SECTIONS];
     size_t n_sec;
