@@ -246,6 +246,14 @@ ISOLDE_API const char *isolde_anomaly_name(size_t i);
  * for, and every anomaly implying one of those), 0 if not, -1 if o or
  * anomaly names something unknown. */
 ISOLDE_API int isolde_check_opts_forbid(const isolde_check_opts *o, const char *anomaly);
+/* NULL when a check with -c NAME (any of the 54 names) looks for some
+ * anomaly in a transactional history, or NAME is no model; else the model
+ * forbids none there (linearizable, sequential, causal, PRAM, the session
+ * guarantees, 1SR, session-serializable, view-serializable: Elle's tables
+ * give them none), so
+ * such a check cannot say valid, and this says what checks it or implies
+ * it instead (static words). */
+ISOLDE_API const char *isolde_model_not_checked(const char *name);
 
 /* A check's result. Opaque. */
 typedef struct isolde_result isolde_result;

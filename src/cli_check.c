@@ -75,7 +75,9 @@ static const cli_opt check_opts[] = {
      "long-fork (Jepsen's checkers); default: from the history's :f names",
      0, 0, set_workload, 0},
     {'c', "consistency-models", CLI_STRING, C(opts.models), "L",
-     "comma-separated models (default strict-serializable; '' checks none, only -a); any of Elle's 54 names (isolde models lists them)",
+     "comma-separated models (default strict-serializable; '' checks none, only -a, and without -a is unknown); "
+     "any of Elle's 54 names (isolde models lists them; one that forbids nothing isolde looks for is not "
+     "checked: never valid)",
      0, 0, NULL, 0},
     {'a', "anomalies", CLI_STRING, C(opts.anomalies), "L",
      "comma-separated anomalies to look for as well (e.g. G1,G2; isolde models)", 0, 0, NULL, 0},
