@@ -407,7 +407,7 @@
     if (d['models-checked']) add(this.root, names('models checked', d['models-checked']));
     if (d['anomalies-asked']) add(this.root, names('anomalies asked for', d['anomalies-asked']));
     if (d['models-not-checked']) add(this.root, names('not checked', d['models-not-checked'].map(function (m) { return [m.model, m.reason]; })));
-    if (d['unknown-reason']) add(this.root, el('div', 'names', 'unknown: ' + d['unknown-reason']));
+    if (d['unknown-reason']) add(put(this.root, el('div', 'names')), el('b', null, 'unknown: '), el('span', 'muted', d['unknown-reason']));
     add(this.root, names('anomaly types', d.types));
     if (d.not) add(this.root, names('not', d.not));
     if (d['also-not']) add(this.root, names('also-not', d['also-not']));
