@@ -196,7 +196,10 @@ typedef struct isolde_check_opts {
     size_t size;                  /* sizeof(isolde_check_opts), set by _init */
     isolde_workload workload;     /* AUTO (default): from the history */
     /* Comma-separated model names (any of Elle's 54). NULL means the
-     * default, strict-serializable; "" means no model (only anomalies). */
+     * default, strict-serializable; "" means no model (only anomalies; with
+     * none either nothing is checked, and the verdict is unknown). A model
+     * that forbids no anomaly here (isolde_model_not_checked) is not
+     * checked: the verdict is then never valid. */
     const char *models;
     /* Comma-separated anomaly names to look for in addition; NULL or "". */
     const char *anomalies;
