@@ -196,7 +196,10 @@ typedef struct isolde_check_opts {
     size_t size;                  /* sizeof(isolde_check_opts), set by _init */
     isolde_workload workload;     /* AUTO (default): from the history */
     /* Comma-separated model names (any of Elle's 54). NULL means the
-     * default, strict-serializable; "" means no model (only anomalies). */
+     * default, strict-serializable; "" means no model (only anomalies; with
+     * none either nothing is checked, and the verdict is unknown). A model
+     * that forbids no anomaly here (isolde_model_not_checked) is not
+     * checked: the verdict is then never valid. */
     const char *models;
     /* Comma-separated anomaly names to look for in addition; NULL or "". */
     const char *anomalies;
@@ -246,6 +249,14 @@ ISOLDE_API const char *isolde_anomaly_name(size_t i);
  * for, and every anomaly implying one of those), 0 if not, -1 if o or
  * anomaly names something unknown. */
 ISOLDE_API int isolde_check_opts_forbid(const isolde_check_opts *o, const char *anomaly);
+/* NULL when a check with -c NAME (any of the 54 names) looks for some
+ * anomaly in a transactional history, or NAME is no model; else the model
+ * forbids none there (linearizable, sequential, causal, PRAM, the session
+ * guarantees, 1SR, session-serializable, view-serializable: Elle's tables
+ * give them none), so
+ * such a check cannot say valid, and this says what checks it or implies
+ * it instead (static words). */
+ISOLDE_API const char *isolde_model_not_checked(const char *name);
 
 /* A check's result. Opaque. */
 typedef struct isolde_result isolde_result;
@@ -272,7 +283,9 @@ ISOLDE_API size_t isolde_result_type_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_type(const isolde_result *r, size_t i);
 /* Number of instances found of one anomaly type (0 if none). */
 ISOLDE_API size_t isolde_result_instance_count(const isolde_result *r, const char *type);
-/* Elle's :not (weakest models ruled out) and :also-not, friendly names, sorted. */
+/* Elle's :not (weakest models ruled out) and :also-not, friendly names,
+ * sorted; a linearizability result that is not linearizable has not
+ * "linearizable"; Jepsen's checkers' results have neither. */
 ISOLDE_API size_t isolde_result_not_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_not(const isolde_result *r, size_t i);
 ISOLDE_API size_t isolde_result_also_not_count(const isolde_result *r);

@@ -75,7 +75,9 @@ static const cli_opt check_opts[] = {
      "long-fork (Jepsen's checkers); default: from the history's :f names",
      0, 0, set_workload, 0},
     {'c', "consistency-models", CLI_STRING, C(opts.models), "L",
-     "comma-separated models (default strict-serializable; '' checks none, only -a); any of Elle's 54 names (isolde models lists them)",
+     "comma-separated models (default strict-serializable; '' checks none, only -a, and without -a is unknown); "
+     "any of Elle's 54 names (isolde models lists them; one that forbids nothing isolde looks for is not "
+     "checked: never valid)",
      0, 0, NULL, 0},
     {'a', "anomalies", CLI_STRING, C(opts.anomalies), "L",
      "comma-separated anomalies to look for as well (e.g. G1,G2; isolde models)", 0, 0, NULL, 0},
@@ -115,7 +117,8 @@ static const cli_opt check_opts[] = {
      "linearizability: the registers' first value, written as in the history (default nil; \"\" "
      "for porcupine-kv); for kv, multi-register, porcupine-kv a map {key value} sets it per key",
      0, 0, NULL, 0},
-    {0, "total", CLI_CALL, C(opts), "N", "bank: what every read's balances sum to (default: the first read's sum)",
+    {0, "total", CLI_CALL, C(opts), "N", "bank: what every read's balances sum to (default: the sum of a :setup op's opening balances, "
+     "as isolde run records them, else of the first read's)",
      0, 0, set_total, 0},
     {0, "total-amount", CLI_CALL, C(opts), "N", NULL, 0, 0, set_total, 0},
     {0, "allow-negative-balances", CLI_FLAG, C(opts.allow_negative_balances), NULL,

@@ -1,6 +1,7 @@
 /* cmd_models.c -- `isolde models [NAME...]`: every consistency model name
  * -c takes and every anomaly name -a takes; with names, what a check with
- * each one reports as a violation. All from the library's own tables. */
+ * each one reports as a violation (for a model that forbids none, what to
+ * use instead). All from the library's own tables. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,19 @@ static void words(const char *(*at)(size_t), const isolde_check_opts *o)
     if (col) printf("\n");
 }
 
+/* text, wrapped at WIDTH at its spaces, each line indented by 4. */
+static void paragraph(const char *text)
+{
+    size_t col = 0;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, " ");
+        if (col && col + 1 + n > WIDTH) printf("\n"), col = 0;
+        col += (size_t)printf(col ? " %.*s" : "    %.*s", (int)n, p);
+        for (p += n; *p == ' '; p++) {}
+    }
+    if (col) printf("\n");
+}
+
 static void list_models(void)
 {
     size_t n_names = 0, n_models = 0;
@@ -52,6 +66,13 @@ static void list_models(void)
         }
         printf("\n");
     }
+    char text[1024];
+    size_t n = (size_t)snprintf(text, sizeof text, "These forbid no anomaly isolde looks for in transactional "
+                                                   "histories (isolde models NAME says what to use instead):");
+    for (size_t i = 0; i < n_models; i++)
+        if (isolde_model_not_checked(isolde_model_name(i)) && n < sizeof text)
+            n += (size_t)snprintf(text + n, sizeof text - n, " %s", isolde_model_name(i));
+    paragraph(text);
 }
 
 static void list_anomalies(void)
@@ -88,7 +109,16 @@ static int show(const char *name)
     if (isolde_check_opts_validate(&o, NULL)) return unknown(name);
     if (canon) printf("%s (%s): a check with -c %s reports\n", name, canon, name);
     else printf("%s (an anomaly): a check with -c '' -a %s reports\n", name, name);
-    words(isolde_anomaly_name, &o);
+    const char *instead = canon ? isolde_model_not_checked(name) : NULL;
+    if (!instead) {
+        words(isolde_anomaly_name, &o);
+        return 0;
+    }
+    char text[1024];
+    snprintf(text, sizeof text, "nothing: %s forbids no anomaly isolde looks for in transactional histories, "
+                                "so a check of it never says valid (unknown, when nothing else is found); %s.",
+             name, instead);
+    paragraph(text);
     return 0;
 }
 

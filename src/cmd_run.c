@@ -42,6 +42,7 @@ struct run_cli {
     const char *read_urls[CLI_MAX_URLS];
     cli_backend be;
     const char *peers[CLI_MAX_URLS];
+    int models_from_level; /* -c's models are the level -i asked for */
 };
 
 static int set_workload(void *at, const char *v)
@@ -103,7 +104,8 @@ static void usage(FILE *out, cli_style st, struct run_cli *r, const char *backen
     cli_doc_text(out, st, "Drives a database with concurrent clients, records every transaction as the\n"
                           "clients saw it, then checks the history and exits with the check's status.\n"
                           "SIGINT or SIGTERM stops the clients; the history so far is still checked.\n"
-                          "Without -c, the level asked for with -i is checked, when it is a model name.\n");
+                          "Without -c, the level asked for with -i is checked, when it is a model name;\n"
+                          "the summary's check: line names what is checked.\n");
     cli_help(out, st, t, 3);
     cli_doc_item(out, st, "-h, --help", "this text (isolde run BACKEND --help: that backend's)");
     cli_doc_item(out, st, "-V, --version", "print the version");
@@ -170,7 +172,10 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
     }
     free(pos);
     apply(r);
-    if (!r->check.opts.models) r->check.opts.models = promised_model(r);
+    if (!r->check.opts.models && promised_model(r)) {
+        r->check.opts.models = promised_model(r);
+        r->models_from_level = 1;
+    }
     if (rc == 0 && cli_check_validate(&r->check, r->o.workload)) rc = -1;
     return rc < 0 ? -1 : rc > 0 ? 0 : 1;
 }
@@ -224,6 +229,25 @@ static void remove_db(const char *db)
     remove(buf);
 }
 
+/* What the check of the run's history is asked for, and by whom: the
+ * models (-c, else the level -i asked for when it is a model, else the
+ * default) and anomalies (-a) of a transactional workload, or the
+ * workload's own checker. The report after it says what was checked. */
+static void check_line(const struct run_cli *r, FILE *out)
+{
+    const isolde_check_opts *o = &r->check.opts;
+    isolde_workload w = r->o.workload;
+    if (w != ISOLDE_WORKLOAD_LIST_APPEND && w != ISOLDE_WORKLOAD_RW_REGISTER) {
+        fprintf(out, "check: %s's checker\n", isolde_workload_name(w));
+        return;
+    }
+    const char *whence = r->models_from_level ? " (the level -i asked for; -c names others)"
+                       : o->models ? " (-c)" : " (the default; -c names others)";
+    fprintf(out, "check: %s%s", !o->models ? "strict-serializable" : *o->models ? o->models : "no model", whence);
+    if (o->anomalies && *o->anomalies) fprintf(out, ", and the anomalies %s (-a)", o->anomalies);
+    fputc('\n', out);
+}
+
 /* The run's summary: on stdout before the report, on stderr with --json
  * (stdout is the JSON alone). */
 static void summary(const struct run_cli *r, const isolde_run_stats *st, const char *path)
@@ -244,6 +268,7 @@ static void summary(const struct run_cli *r, const isolde_run_stats *st, const c
     }
     if (st->n_reasons) fputc('\n', out);
     if (r->o.nemesis) fprintf(out, "faults: %ld (%s)\n", st->faults, r->o.nemesis);
+    check_line(r, out);
     fprintf(out, "history: %s%s\n", path, stop_flag ? " (interrupted)" : "");
     fflush(out);
 }

@@ -404,7 +404,13 @@
   Report.prototype.header = function () {
     var d = this.data, h = put(this.root, el('h1', null, 'isolde report '));
     add(h, el('span', 'verdict v-' + d.valid, 'valid? ' + d.valid));
-    add(this.root, names('anomaly types', d.types), names('not', d.not), names('also-not', d['also-not']));
+    if (d['models-checked']) add(this.root, names('models checked', d['models-checked']));
+    if (d['anomalies-asked']) add(this.root, names('anomalies asked for', d['anomalies-asked']));
+    if (d['models-not-checked']) add(this.root, names('not checked', d['models-not-checked'].map(function (m) { return [m.model, m.reason]; })));
+    if (d['unknown-reason']) add(put(this.root, el('div', 'names')), el('b', null, 'unknown: '), el('span', 'muted', d['unknown-reason']));
+    add(this.root, names('anomaly types', d.types));
+    if (d.not) add(this.root, names('not', d.not));
+    if (d['also-not']) add(this.root, names('also-not', d['also-not']));
     if (d.text && d.text.indexOf('\n') < 0) add(this.root, el('div', 'summary muted', d.text));
   };
 

@@ -8,7 +8,8 @@
  *   opts.c      the options: defaults, validation, the names they take
  *   finding.c   the findings sink
  *   anomaly.c   Elle's anomaly names and implications
- *   models.c    Elle's 54 model names, what each prohibits, not / also-not
+ *   models.c    Elle's 54 model names, what each prohibits, not / also-not,
+ *               the models that forbid nothing (not checked: never valid)
  *   search.c    the cycle search as Elle asks for it
  *   result.c    the result: a verdict, types, not / also-not, kinds
  *
@@ -27,6 +28,7 @@
 
 #include "check/anomaly.h"
 #include "check/finding.h"
+#include "check/models.h"
 #include "graph/cycle.h"
 #include "history/txn.h"
 
@@ -43,13 +45,25 @@ typedef struct iso_proof_ctx {
     iso_search_out *search;      /* the cycles pending findings point to */
 } iso_proof_ctx;
 
+/* What a check was asked for (iso_request_of): the models -c names, each
+ * once, as named (static strings), split by whether a transactional check
+ * covers them (iso_model_not_checked); the anomalies -a names; and what
+ * follows from both, the anomalies that make the check fail. */
+typedef struct iso_request {
+    struct iso_asked_model { int model; const char *name; } checked[ISO_MODEL_COUNT],
+        unchecked[ISO_MODEL_COUNT];
+    size_t n_checked, n_unchecked, n_asked;
+    uint8_t asked[ISO_A_COUNT];      /* as -a names them */
+    uint8_t reportable[ISO_A_COUNT]; /* Elle's prohibited-anomaly-types */
+} iso_request;
+
 /* The state of one check while it runs. */
 typedef struct iso_ctx {
     iso_proof_ctx pc;
     const isolde_check_opts *opts;
     iso_edges edges;             /* data edges from the workload */
     iso_findings findings;
-    uint8_t reportable[ISO_A_COUNT]; /* prohibited by models or asked for */
+    iso_request req;
 } iso_ctx;
 
 struct iso_workload_ops {
@@ -85,9 +99,12 @@ void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void
  * were never initialised. user may be NULL (all defaults). */
 int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err);
 
-/* What makes a check fail (Elle's prohibited-anomaly-types) for o's models
- * and anomalies; -1 with err on an unknown name. */
-int iso_reportable(const isolde_check_opts *o, uint8_t set[ISO_A_COUNT], isolde_error *err);
+/* What o asks a check for, into req; -1 with err on an unknown name. */
+int iso_request_of(const isolde_check_opts *o, iso_request *req, isolde_error *err);
+/* 1 when a check asked for req cannot be valid whatever it finds, with
+ * why in why (NULL: not wanted): a model it names is not checked, or it
+ * names nothing at all; 0 when it can. */
+int iso_request_gap(const iso_request *req, iso_buf *why);
 
 /* Free what a proof context owns (not the history). */
 void iso_proof_ctx_free(iso_proof_ctx *pc);

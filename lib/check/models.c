@@ -76,6 +76,8 @@ static const char *const friendly_names[M_COUNT] = {
 #undef X
 };
 
+_Static_assert(M_COUNT == ISO_MODEL_COUNT, "models.h counts the canonical models");
+
 #define M(x) M_##x
 #define A(x) ISO_A_##x
 
@@ -167,6 +169,25 @@ static const uint8_t proscribed[][2] = {
     {M(SS_SER), A(STRONG_SESSION_SERIALIZABLE_CYCLE_EXISTS)},
     {M(PL_3U), A(G1)}, {M(PL_3U), A(G_UPDATE)},
 };
+
+/* What checks the models Elle gives no anomaly, or implies them. */
+#define SESSION "a session guarantee: strong-session-snapshot-isolation and strong-session-serializable " \
+                "check each process's order along with the data dependencies"
+static const struct { uint8_t model; const char *instead; } instead[] = {
+    {M(LINEARIZABLE), "a model of single-object ops: -m register, cas-register or kv check linearizability; "
+                      "for transactions, strict-serializable implies it"},
+    {M(SEQUENTIAL), "a model of single-object ops, implied by linearizability (-m register, cas-register or "
+                    "kv); for transactions, strict-serializable implies it"},
+    {M(CAUSAL), "for transactions, causal-cerone checks causal consistency (strong-session-snapshot-isolation "
+                "each process's order too)"},
+    {M(PRAM), SESSION}, {M(MONOTONIC_READS), SESSION}, {M(MONOTONIC_WRITES), SESSION},
+    {M(RYW), SESSION}, {M(WFR), SESSION},
+    {M(ONE_SR), "serializable checks serializability (1SR is that of a replicated database)"},
+    {M(SESSION_SER), "strong-session-serializable checks serializability with each process's order"},
+    {M(VIEW_SER), "serializable (conflict serializability) implies it, so a check of serializable that passes "
+                  "passes it too"},
+};
+#undef SESSION
 
 #undef M
 #undef A
@@ -278,6 +299,17 @@ void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT]
         if (!valid_model(models[i])) continue;
         for (int a = 0; a < ISO_A_COUNT; a++) set[a] |= prohibits[models[i]][a];
     }
+}
+
+const char *iso_model_not_checked(int m)
+{
+    if (!valid_model(m)) return NULL;
+    ensure_tables();
+    for (int a = 0; a < ISO_A_COUNT; a++)
+        if (prohibits[m][a]) return NULL;
+    for (size_t i = 0; i < N_OF(instead); i++)
+        if (instead[i].model == m) return instead[i].instead;
+    return "no other model stands for it"; /* every model Elle gives no anomaly has a row above */
 }
 
 void iso_anomalies_implying(uint8_t set[ISO_A_COUNT])

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include "check/anomaly.h"
 
+#define ISO_MODEL_COUNT 36 /* canonical models */
+
 /* Canonical model id for any accepted name (friendly or canonical); -1 if
  * unknown. */
 int iso_model_parse(const char *name);
@@ -30,6 +32,14 @@ int iso_model_implies(int a, int b);
  * anomalies-prohibited-by: weaker models' proscriptions, then every anomaly
  * implying one of those). */
 void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT]);
+
+/* NULL when model m forbids some anomaly (a transactional check covers
+ * it); else, for the 11 models Elle's tables give no anomaly (linearizable,
+ * sequential, causal, PRAM, the session guarantees, 1SR,
+ * session-serializable, view-serializable), what checks them or implies
+ * them instead (static words): a check of such a model alone can find
+ * nothing, so it can never say valid. */
+const char *iso_model_not_checked(int m);
 
 /* Add to set every anomaly that implies one already in it (Elle's
  * all-anomalies-implying). */

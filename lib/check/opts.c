@@ -34,29 +34,34 @@ int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, iso
     return 0;
 }
 
-/* o's reportable set; -1 with err for options that are not initialised
- * or name something unknown. */
-static int reportable(const isolde_check_opts *user, uint8_t set[ISO_A_COUNT], isolde_error *err)
+/* What o asks for; -1 with err for options that are not initialised or
+ * name something unknown. */
+static int request(const isolde_check_opts *user, iso_request *req, isolde_error *err)
 {
     isolde_check_opts o;
-    return iso_check_opts_copy(user, &o, err) ? -1 : iso_reportable(&o, set, err);
+    return iso_check_opts_copy(user, &o, err) ? -1 : iso_request_of(&o, req, err);
 }
 
 isolde_status isolde_check_opts_validate(const isolde_check_opts *o, isolde_error *err)
 {
-    uint8_t set[ISO_A_COUNT];
+    iso_request req;
     isolde_error e;
-    if (!reportable(o, set, &e)) return ISOLDE_OK;
+    if (!request(o, &req, &e)) return ISOLDE_OK;
     if (err) *err = e;
     return e.code;
 }
 
 int isolde_check_opts_forbid(const isolde_check_opts *o, const char *anomaly)
 {
-    uint8_t set[ISO_A_COUNT];
+    iso_request req;
     isolde_error err;
     int a = anomaly ? iso_anomaly_parse(anomaly) : -1;
-    return a < 0 || reportable(o, set, &err) ? -1 : set[a];
+    return a < 0 || request(o, &req, &err) ? -1 : req.reportable[a];
+}
+
+const char *isolde_model_not_checked(const char *name)
+{
+    return iso_model_not_checked(name ? iso_model_parse(name) : -1);
 }
 
 const char *isolde_model_name(size_t i) { return iso_model_name_at(i, NULL); }

@@ -84,9 +84,18 @@ static void group(iso_txn_result *t, iso_findings *f, const int *order, int nt, 
     *f = (iso_findings){0};
 }
 
-isolde_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable[ISO_A_COUNT],
-                           iso_findings *f, iso_proof_ctx *pc, int threads)
+/* Elle's verdict, and never valid when the request has a gap: a model
+ * not checked, or nothing asked for at all. */
+static isolde_validity verdict(const iso_request *req, int n_types, int bad)
 {
+    if (bad) return ISOLDE_INVALID;
+    return n_types || iso_request_gap(req, NULL) ? ISOLDE_UNKNOWN : ISOLDE_VALID;
+}
+
+isolde_result *iso_result_txn(const iso_result_kind *kind, const iso_request *req, iso_findings *f,
+                              iso_proof_ctx *pc, int threads)
+{
+    const uint8_t *reportable = req->reportable;
     uint8_t found[ISO_A_COUNT] = {0}, keep[ISO_A_COUNT] = {0};
     for (size_t i = 0; i < f->n; i++) found[f->f[i].type] = 1;
     for (int a = 0; a < ISO_A_COUNT; a++) keep[a] = found[a] && (reportable[a] || is_unknown_kind(a));
@@ -99,7 +108,9 @@ isolde_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reporta
     }
     qsort(order, (size_t)nt, sizeof *order, by_name);
     iso_txn_result *t = iso_xcalloc(1, sizeof *t);
-    isolde_result *r = iso_result_new(kind, t, !nt ? ISOLDE_VALID : bad ? ISOLDE_INVALID : ISOLDE_UNKNOWN, NULL, 0);
+    isolde_result *r = iso_result_new(kind, t, verdict(req, nt, bad), NULL, 0);
+    r->req = iso_xmalloc(sizeof *r->req);
+    *r->req = *req;
     r->types = iso_xmalloc((size_t)(nt ? nt : 1) * sizeof *r->types);
     r->type_counts = iso_xcalloc((size_t)(nt ? nt : 1), sizeof *r->type_counts);
     for (int i = 0; i < nt; i++) r->types[i] = iso_xstrdup(iso_anomaly_name(order[i]));
@@ -207,6 +218,7 @@ void isolde_result_free(isolde_result *r)
     iso_free(r->type_counts);
     iso_free(r->not_);
     iso_free(r->also_not);
+    iso_free(r->req);
     if (r->kind && r->kind->free) r->kind->free(r->payload);
     iso_free(r);
 }

@@ -39,6 +39,9 @@ struct isolde_result {
     size_t n_not;
     const char **also_not;
     size_t n_also_not;
+    /* What the check was asked for, and so what the verdict covers: the
+     * models checked and not (transactional results; NULL for others). */
+    iso_request *req;
 };
 
 /* The payload of a transactional result. */
@@ -49,11 +52,13 @@ typedef struct iso_txn_result {
 } iso_txn_result;
 
 /* A new transactional result of kind: keeps the findings Elle would report
- * (reportable types, redundant *-cycle-exists dropped), sets validity,
- * types and the not / also-not boundary. Takes ownership of findings and
- * of pc. */
-isolde_result *iso_result_txn(const iso_result_kind *kind, const uint8_t reportable[ISO_A_COUNT],
-                           iso_findings *findings, iso_proof_ctx *pc, int threads);
+ * (req's reportable types, redundant *-cycle-exists dropped), sets
+ * validity, types and the not / also-not boundary, and keeps a copy of
+ * req. Valid only when nothing is found and req has no gap
+ * (iso_request_gap): else unknown, unless an anomaly was found. Takes
+ * ownership of findings and of pc. */
+isolde_result *iso_result_txn(const iso_result_kind *kind, const iso_request *req, iso_findings *findings,
+                              iso_proof_ctx *pc, int threads);
 /* A new result of kind with the given payload (taken), validity and one
  * anomaly type (NULL: none) found count times. */
 isolde_result *iso_result_new(const iso_result_kind *kind, void *payload, isolde_validity v,

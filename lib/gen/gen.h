@@ -65,8 +65,10 @@ typedef struct gen_ops {
     int (*next)(gen *g, run_txn *t);  /* 0 when all have been made */
     int (*final)(gen *g, run_txn *t); /* the final reads; 0 when done */
     /* Jepsen's workloads (NULL for Elle's): the transaction run once before
-     * the clients and not recorded (1; 0: none), and an op's :f and value
-     * as Jepsen records them (with_reads: what the reads returned); an
+     * the clients (1; 0: none), recorded as an op of process "setup" (its
+     * :f and value as shape gives them: a bank's opening balances), and an
+     * op's :f and value as Jepsen records them (with_reads: what the reads
+     * returned); an
      * invocation's value (with_reads 0) takes at most TXN_JSON_MAX bytes,
      * so that the runner can make it in room it sized beforehand. */
     int (*setup)(gen *g, run_txn *t);

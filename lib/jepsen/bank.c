@@ -3,11 +3,15 @@
  * copy runs it): every ok :read is a map {account balance}; each is
  * checked in turn for an account the first read did not have
  * (unexpected-key), a nil balance (nil-balance), a sum other than the
- * total (wrong-total: --total, else the first read's sum) and, unless
- * negative balances are allowed, a negative balance (negative-value):
- * the first of these that holds is the read's error. One pass, linear.
+ * total (wrong-total) and, unless negative balances are allowed, a
+ * negative balance (negative-value): the first of these that holds is the
+ * read's error. One pass, linear.
  *
- * Invariant: the accounts are the first ok read's keys, in r->set.
+ * The accounts and the total: the opening balances of an ok :setup op
+ * (isolde run records the ones it sets up; Jepsen's test knows them up
+ * front), else the first ok read's (elle-cli's rule); --total wins.
+ *
+ * Invariant: the accounts are in r->set before the first read is checked.
  */
 #include "jepsen/jepsen.h"
 
@@ -16,10 +20,14 @@
 enum { UNEXPECTED, NILS, WRONG, NEGATIVE };
 static const char *const type_names[] = {"unexpected-key", "nil-balance", "wrong-total", "negative-value"};
 
+/* Where the total comes from (r->ctx[1]). */
+enum { FROM_FIRST_READ, FROM_OPTION, FROM_SETUP };
+
 struct bank {
     jp_result *r;
     int64_t total;
-    int have_total, allow_negative;
+    int from, allow_negative;
+    uint32_t opening;  /* the setup op, ISO_NONE */
     size_t reads, errors;
     int64_t worst_badness[4]; /* per type: the worst item's badness (scaled), its position */
     size_t worst[4];
@@ -60,8 +68,8 @@ static int check_read(struct bank *b, const iso_op *op, jp_item *it, isolde_erro
     return -1;
 }
 
-/* The first read: its keys are the accounts, its sum the total unless given. */
-static void first_read(struct bank *b, const iso_op *op)
+/* The accounts: op's keys; and the total, their sum, unless given. */
+static void accounts_of(struct bank *b, const iso_op *op)
 {
     const isolde_history *h = b->r->h;
     size_t n = 0;
@@ -69,9 +77,29 @@ static void first_read(struct bank *b, const iso_op *op)
     int64_t v, sum = 0;
     for (size_t i = 0; kv && i < n; i++) {
         iso_keys_intern(b->r->set, kv[2 * i]);
-        if (jp_int(h, kv[2 * i + 1], &v)) (void)__builtin_add_overflow(sum, v, &sum); /* check_read refuses an overflow */
+        if (jp_int(h, kv[2 * i + 1], &v)) (void)__builtin_add_overflow(sum, v, &sum); /* checked before */
     }
-    if (!b->have_total) b->total = sum;
+    if (b->from != FROM_OPTION) b->total = sum;
+}
+
+/* The first ok :setup op: the opening balances, a map of integers with a
+ * sum (0, or -1 with err for one that is not). */
+static int find_opening(struct bank *b, isolde_error *err)
+{
+    const isolde_history *h = b->r->h;
+    iso_name_atoms fsetup;
+    iso_name_atoms_find(&h->store, "setup", &fsetup);
+    for (size_t i = 0; i < h->n_ops && b->opening == ISO_NONE; i++)
+        if (h->ops[i].type == ISO_OP_OK && jp_f_is(h, &h->ops[i], &fsetup)) b->opening = (uint32_t)i;
+    if (b->opening == ISO_NONE) return 0;
+    const iso_op *op = &h->ops[b->opening];
+    size_t n;
+    if (!read_map(h, op, &n)) return jp_bad_op(b->r, op, "the opening balances are not a map:", err);
+    if (b->from != FROM_OPTION) b->from = FROM_SETUP;
+    accounts_of(b, op);
+    jp_item it = {b->opening, ISO_NONE, 0, 0, 0};
+    int t = check_read(b, op, &it, err); /* a read's rules: integers, a sum in 64 bits */
+    return t == NILS ? jp_bad_op(b->r, op, "an opening balance is nil:", err) : t == -2 ? -1 : 0;
 }
 
 /* Jepsen's err-badness, comparable within a type (wrong-total: distance
@@ -180,6 +208,17 @@ static void bank_json(const struct bank *b)
 
 /* ---- proofs ---- */
 
+/* Where the total came from: "--total", "the opening balances, line 2", "the first read's sum". */
+static void total_source(const jp_result *r, iso_buf *out)
+{
+    if (r->ctx[1] == FROM_OPTION) iso_buf_puts(out, "--total");
+    else if (r->ctx[1] == FROM_FIRST_READ) iso_buf_puts(out, "the first read's sum");
+    else {
+        iso_buf_puts(out, "the opening balances, ");
+        jp_where(r, (uint32_t)r->ctx[2], out);
+    }
+}
+
 static void proof_head(const jp_result *r, const jp_item *it, iso_buf *out)
 {
     iso_buf_puts(out, "  the read ");
@@ -205,8 +244,9 @@ static void render_wrong(const jp_result *r, const jp_item *it, iso_buf *out)
 {
     int64_t d;
     proof_head(r, it, out);
-    iso_buf_printf(out, "  sums to %lld, but the total is %lld (%s)", (long long)it->a, (long long)r->ctx[0],
-                   r->ctx[1] ? "--total" : "the first read's sum");
+    iso_buf_printf(out, "  sums to %lld, but the total is %lld (", (long long)it->a, (long long)r->ctx[0]);
+    total_source(r, out);
+    iso_buf_puts(out, ")");
     if (!__builtin_sub_overflow(it->a, r->ctx[0], &d)) iso_buf_printf(out, ": %+lld", (long long)d);
     iso_buf_puts(out, "\n");
 }
@@ -222,26 +262,31 @@ static const jp_render renders[] = {render_unexpected, render_nils, render_wrong
 
 int iso_jepsen_bank(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err)
 {
-    struct bank b = {jp_new("bank", h), o->bank_total, o->bank_has_total, o->allow_negative_balances, 0, 0, {0}, {0}};
+    struct bank b = {jp_new("bank", h), o->bank_total, o->bank_has_total ? FROM_OPTION : FROM_FIRST_READ,
+                     o->allow_negative_balances, ISO_NONE, 0, 0, {0}, {0}};
     b.r->set = iso_xmalloc(sizeof *b.r->set);
     iso_keys_init(b.r->set, &h->store);
     for (int t = 0; t < 4; t++) jp_section_init(b.r, (size_t)t, type_names[t], renders[t]);
     iso_name_atoms fread;
     iso_name_atoms_find(&h->store, "read", &fread);
+    if (find_opening(&b, err)) return jp_free(b.r), -1;
     for (size_t i = 0; i < h->n_ops; i++) {
         const iso_op *op = &h->ops[i];
         if (op->type != ISO_OP_OK || !jp_f_is(h, op, &fread)) continue;
-        if (!b.reads++) first_read(&b, op);
+        if (!b.reads++ && b.opening == ISO_NONE) accounts_of(&b, op);
         jp_item it = {(uint32_t)i, ISO_NONE, 0, 0, 0};
         int t = check_read(&b, op, &it, err);
         if (t == -2) return jp_free(b.r), -1;
         if (t >= 0) note(&b, t, it);
     }
     b.r->ctx[0] = b.total;
-    b.r->ctx[1] = b.have_total;
+    b.r->ctx[1] = b.from;
+    b.r->ctx[2] = b.opening;
     b.r->validity = !b.reads ? ISOLDE_UNKNOWN : b.errors ? ISOLDE_INVALID : ISOLDE_VALID;
-    iso_buf_printf(&b.r->summary, "%zu ok read%s of the balances, %zu with an error; total %lld (%s)\n", b.reads,
-                   b.reads == 1 ? "" : "s", b.errors, (long long)b.total, b.have_total ? "--total" : "the first read's sum");
+    iso_buf_printf(&b.r->summary, "%zu ok read%s of the balances, %zu with an error; total %lld (", b.reads,
+                   b.reads == 1 ? "" : "s", b.errors, (long long)b.total);
+    total_source(b.r, &b.r->summary);
+    iso_buf_puts(&b.r->summary, ")\n");
     if (!b.reads) iso_buf_puts(&b.r->summary, "unknown: no ok :read of the balances\n");
     bank_json(&b);
     *out = jp_finish(b.r);

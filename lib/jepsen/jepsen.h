@@ -66,7 +66,7 @@ typedef struct jp_result {
     isolde_validity validity;
     iso_buf summary;           /* text lines before the proofs */
     iso_buf json;              /* Jepsen's result map, whole */
-    int64_t ctx[2];            /* what the renderers need beside the items (bank: the total) */
+    int64_t ctx[3];            /* what the renderers need beside the items (bank: the total, whence) */
     iso_keys *set;             /* bank: the accounts (owned) */
     jp_section sec[JP_MAX_SECTIONS];
     size_t n_sec;
@@ -97,6 +97,13 @@ const char *jp_json_validity(isolde_validity v);
  * completion i (positions), ISO_NONE where there is none; pairs by
  * :process, every op (client_only: integer processes only). */
 uint32_t *jp_pair(const isolde_history *h, int client_only);
+
+/* A read that holds an element more than once (set, set-full): the item
+ * {read, ISO_NONE, times, the element's place in the read}; its proof,
+ * and Jepsen's set-full keys for a section of them, in the section's
+ * order: ,"duplicated":{element: times, ...},"duplicated-count":n. */
+void jp_render_dup(const jp_result *r, const jp_item *it, iso_buf *out);
+void jp_dups_json(const jp_result *r, const jp_section *dups, iso_buf *j);
 
 /* Sort ids by vals[id] in iso_val_cmp's order. */
 void jp_sort_ids(const iso_store *s, const iso_val *vals, uint32_t *ids, size_t n);

@@ -73,6 +73,34 @@ void jp_where(const jp_result *r, uint32_t op, iso_buf *out)
     else iso_buf_printf(out, "index %lld", (long long)o->index);
 }
 
+/* The element a duplicate item is about: the read's item at its place. */
+static iso_val dup_elem(const jp_result *r, const jp_item *it)
+{
+    return iso_seq_item(&r->h->store, r->h->ops[it->op].value, (size_t)it->b);
+}
+
+void jp_render_dup(const jp_result *r, const jp_item *it, iso_buf *out)
+{
+    iso_buf_puts(out, "  the read ");
+    jp_op_edn(r, it->op, out);
+    iso_buf_puts(out, " (");
+    jp_where(r, it->op, out);
+    iso_buf_puts(out, ")\n  holds element ");
+    iso_val_edn(&r->h->store, dup_elem(r, it), out);
+    iso_buf_printf(out, " %lld times\n", (long long)it->a);
+}
+
+void jp_dups_json(const jp_result *r, const jp_section *dups, iso_buf *j)
+{
+    iso_buf_puts(j, ",\"duplicated\":{");
+    for (size_t i = 0; i < dups->n; i++) {
+        if (i) iso_buf_puts(j, ",");
+        jp_json_key(&r->h->store, dup_elem(r, &dups->items[i]), j);
+        iso_buf_printf(j, ":%lld", (long long)dups->items[i].a);
+    }
+    iso_buf_printf(j, "},\"duplicated-count\":%zu", dups->n);
+}
+
 static int jp_text(isolde_result *res, FILE *out, const isolde_report_opts *o)
 {
     jp_result *r = res->payload;

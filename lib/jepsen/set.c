@@ -3,8 +3,10 @@
  * single elements, then a final ok :read of the whole set (the last in
  * history order). Every acknowledged add must be in it (else lost), and
  * nothing in it may lack an attempted add (else unexpected); an element
- * whose add was indeterminate and that was read is recovered. No final
- * read: unknown. Linear, but for sorting the element lists (n log n).
+ * whose add was indeterminate and that was read is recovered; an element
+ * the final read holds more than once is duplicated (Jepsen makes the read
+ * a set first and never says). No final read: unknown. Linear, but for
+ * sorting the element lists (n log n).
  *
  * Invariant: every element has one dense id; flags[id] says which of
  * attempted, acknowledged and read it is.
@@ -14,7 +16,7 @@
 #include <string.h>
 
 enum { ATTEMPTED = 1, ACKED = 2, READ = 4, SHOWN = 8 };
-enum { LOST, UNEXPECTED };
+enum { LOST, UNEXPECTED, DUPLICATED };
 
 struct set {
     jp_result *r;
@@ -85,6 +87,25 @@ static void mark_final(struct set *s)
         s->read_at[j] = id;
     }
     s->cap_read = n;
+}
+
+/* The elements the final read holds more than once, in value order: how
+ * many times, and the place of one of them. */
+static void duplicates(struct set *s)
+{
+    size_t n = s->elems.n, m = 0;
+    uint32_t *times = iso_xcalloc(n ? n : 1, sizeof *times), *at = iso_xmalloc((n ? n : 1) * sizeof *at);
+    uint32_t *ids = iso_xmalloc((n ? n : 1) * sizeof *ids);
+    for (size_t j = 0; j < s->cap_read; j++) {
+        uint32_t id = s->read_at[j];
+        if (++times[id] == 2) ids[m++] = id;
+        at[id] = (uint32_t)j;
+    }
+    jp_sort_ids(&s->r->h->store, s->elems.vals, ids, m);
+    for (size_t i = 0; i < m; i++) jp_add(s->r, DUPLICATED, (jp_item){s->final, ISO_NONE, times[ids[i]], at[ids[i]], 0});
+    iso_free(times);
+    iso_free(at);
+    iso_free(ids);
 }
 
 /* Jepsen's integer-interval-set-str: #{1..3 5}; other values one by one. */
@@ -158,7 +179,8 @@ static void results(struct set *s)
             jp_add(r, UNEXPECTED, (jp_item){s->final, ISO_NONE, (int64_t)j, 0, 0});
             s->flags[s->read_at[j]] |= SHOWN;
         }
-    r->validity = counts[3] || counts[5] ? ISOLDE_INVALID : ISOLDE_VALID;
+    duplicates(s);
+    r->validity = counts[3] || counts[5] || r->sec[DUPLICATED].n ? ISOLDE_INVALID : ISOLDE_VALID;
     iso_buf_printf(&r->json, "{\"valid?\":%s,\"model\":\"set\",\"attempt-count\":%zu,\"acknowledged-count\":%zu,"
                              "\"ok-count\":%zu,\"lost-count\":%zu,\"recovered-count\":%zu,\"unexpected-count\":%zu",
                    jp_json_validity(r->validity), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
@@ -172,6 +194,7 @@ static void results(struct set *s)
         iso_buf_free(&b);
         iso_free(ids[k]);
     }
+    jp_dups_json(r, &r->sec[DUPLICATED], &r->json);
     iso_buf_puts(&r->json, "}");
     iso_buf_printf(&r->summary, "%zu adds attempted, %zu acknowledged; the final read (", counts[0], counts[1]);
     jp_where(r, s->final, &r->summary);
@@ -185,6 +208,7 @@ int iso_jepsen_set(const isolde_history *h, const isolde_check_opts *o, isolde_r
     iso_keys_init(&s.elems, &h->store);
     jp_section_init(s.r, LOST, "lost", render_lost);
     jp_section_init(s.r, UNEXPECTED, "unexpected", render_unexpected);
+    jp_section_init(s.r, DUPLICATED, "duplicated", jp_render_dup);
     int rc = scan(&s, err);
     if (!rc && s.final == ISO_NONE) {
         s.r->validity = ISOLDE_UNKNOWN;

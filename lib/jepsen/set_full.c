@@ -7,6 +7,8 @@
  * read, completed after the add's invocation, that did not (last absent).
  * Stable: last present after last absent; lost: known, and last absent
  * after both last present and the time it was known; else never-read.
+ * Duplicated: any element a read held more than once, whenever that read
+ * came and whether or not the element was ever added.
  *
  * Jepsen updates every element at every read (reads x elements). Here a
  * read touches only the elements it holds: the reads an element missed
@@ -28,10 +30,12 @@ struct elem {
     uint32_t present;  /* position of the last present read's invocation, ISO_NONE */
     uint32_t absent;   /* the same, absent */
     int64_t prev;      /* the last read (completion order) that held it, or its first read - 1 */
+    /* Duplicates, whenever a read held it, its add invoked or not (these
+     * outlive a new add's invocation, which resets the fields above). */
     uint32_t stamp;    /* the read it was last seen in + 1 */
     uint32_t mult;     /* how often that read held it */
-    uint32_t dup;      /* the most any read held it (> 1: duplicated), and where */
-    uint32_t dup_read;
+    uint32_t dup;      /* the most any read held it (> 1: duplicated), where, and at which place */
+    uint32_t dup_read, dup_at;
 };
 
 struct full {
@@ -71,32 +75,51 @@ static uint32_t tree_max(const struct full *f, int64_t lo, int64_t hi)
     return best;
 }
 
+/* The element v's state: new ones are not tracked until their add is invoked. */
+static struct elem *elem_of(struct full *f, iso_val v)
+{
+    uint32_t id = iso_keys_intern(&f->ids, v);
+    if (id >= f->n_e) {
+        ISO_GROW(f->e, f->cap_e, (size_t)id + 1);
+        f->e[id] = (struct elem){.add = ISO_NONE, .dup_read = ISO_NONE};
+        f->n_e = (size_t)id + 1;
+    }
+    return &f->e[id];
+}
+
 static void on_add(struct full *f, size_t i)
 {
     const iso_op *op = &f->r->h->ops[i];
-    uint32_t id = iso_keys_intern(&f->ids, op->value);
-    if (id >= f->n_e) { /* new: not tracked until its add is invoked */
-        ISO_GROW(f->e, f->cap_e, (size_t)id + 1);
-        f->e[id] = (struct elem){.add = ISO_NONE};
-        f->n_e = (size_t)id + 1;
-    }
-    struct elem *e = &f->e[id];
+    struct elem *e = elem_of(f, op->value);
     if (op->type == ISO_OP_INVOKE) {
-        *e = (struct elem){(uint32_t)i, ISO_NONE, ISO_NONE, ISO_NONE, (int64_t)f->reads - 1, 0, 0, 0, ISO_NONE};
+        e->add = (uint32_t)i;
+        e->known = e->present = e->absent = ISO_NONE;
+        e->prev = (int64_t)f->reads - 1;
     } else if (op->type == ISO_OP_OK && e->add != ISO_NONE && e->known == ISO_NONE) {
         e->known = (uint32_t)i;
     }
 }
 
+/* Counts e in the read at i (its k-th item): 1 when that read held it before. */
+static int held_again(struct full *f, struct elem *e, size_t i, size_t k)
+{
+    uint32_t stamp = (uint32_t)f->reads + 1;
+    if (e->stamp != stamp) {
+        e->stamp = stamp;
+        e->mult = 1;
+        return 0;
+    }
+    if (++e->mult > e->dup) {
+        e->dup = e->mult;
+        e->dup_read = (uint32_t)i;
+        e->dup_at = (uint32_t)k;
+    }
+    return 1;
+}
+
 static void present(struct full *f, struct elem *e, size_t i, uint32_t inv)
 {
     size_t j = f->reads;
-    if (e->stamp == j + 1) {
-        if (++e->mult > e->dup) { e->dup = e->mult; e->dup_read = (uint32_t)i; }
-        return;
-    }
-    e->stamp = (uint32_t)j + 1;
-    e->mult = 1;
     e->absent = later(f, e->absent, tree_max(f, e->prev + 1, (int64_t)j));
     e->prev = (int64_t)j;
     if (e->known == ISO_NONE) e->known = (uint32_t)i;
@@ -115,8 +138,8 @@ static int on_read(struct full *f, size_t i, isolde_error *err)
     iso_val buf[3];
     const iso_val *items = n ? iso_seq_items(&h->store, v, buf) : NULL;
     for (size_t k = 0; k < n; k++) {
-        uint32_t id = iso_keys_find(&f->ids, items[k]);
-        if (id != ISO_NONE && f->e[id].add != ISO_NONE) present(f, &f->e[id], i, inv);
+        struct elem *e = elem_of(f, items[k]);
+        if (!held_again(f, e, i, k) && e->add != ISO_NONE) present(f, e, i, inv);
     }
     tree_set(f, f->reads++, inv);
     return 0;
@@ -256,19 +279,6 @@ static void worst_stale_json(const struct full *f, struct fate *x, size_t n, iso
     iso_free(s);
 }
 
-static void dups_json(const struct full *f, const uint32_t *ids, size_t n, iso_buf *j)
-{
-    size_t c = 0;
-    iso_buf_puts(j, ",\"duplicated\":{");
-    for (size_t i = 0; i < n; i++)
-        if (f->e[ids[i]].dup > 1) {
-            if (c++) iso_buf_puts(j, ",");
-            jp_json_key(&f->r->h->store, f->ids.vals[ids[i]], j);
-            iso_buf_printf(j, ":%u", f->e[ids[i]].dup);
-        }
-    iso_buf_printf(j, "},\"duplicated-count\":%zu", c);
-}
-
 static void items(struct full *f, const struct fate *x, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -277,11 +287,24 @@ static void items(struct full *f, const struct fate *x, size_t n)
                       x[i].latency};
         if (x[i].o == O_LOST) jp_add(f->r, LOST, it);
         if (f->linearizable && x[i].o == O_STABLE && x[i].latency > 0) jp_add(f->r, STALE, it);
-        if (e->dup > 1) jp_add(f->r, DUPLICATED, (jp_item){e->dup_read, e->add, e->dup, 0, 0});
     }
 }
 
-static void full_json(struct full *f, struct fate *x, const uint32_t *ids, size_t n)
+/* Every element some read held more than once, added or not, in value
+ * order; ids: room for them all. */
+static void dups(struct full *f, uint32_t *ids)
+{
+    size_t n = 0;
+    for (uint32_t id = 0; id < f->n_e; id++)
+        if (f->e[id].dup > 1) ids[n++] = id;
+    jp_sort_ids(&f->r->h->store, f->ids.vals, ids, n);
+    for (size_t i = 0; i < n; i++) {
+        const struct elem *e = &f->e[ids[i]];
+        jp_add(f->r, DUPLICATED, (jp_item){e->dup_read, ISO_NONE, e->dup, e->dup_at, 0});
+    }
+}
+
+static void full_json(struct full *f, struct fate *x, size_t n)
 {
     size_t c[3] = {0}, stale = 0;
     for (size_t i = 0; i < n; i++) {
@@ -303,7 +326,7 @@ static void full_json(struct full *f, struct fate *x, const uint32_t *ids, size_
     worst_stale_json(f, x, n, j);
     latencies_json(x, n, O_STABLE, "stable-latencies", j);
     latencies_json(x, n, O_LOST, "lost-latencies", j);
-    dups_json(f, ids, n, j);
+    jp_dups_json(r, &r->sec[DUPLICATED], j);
     iso_buf_puts(j, "}");
     iso_buf_printf(&r->summary, "%zu elements added: %zu stable (%zu of them stale), %zu lost, %zu never read; "
                                 "%zu ok reads\n", n, c[O_STABLE], stale, c[O_LOST], c[O_NEVER], f->reads);
@@ -342,21 +365,10 @@ static void render_stale(const jp_result *r, const jp_item *it, iso_buf *out)
     iso_buf_printf(out, " did not see it; it was stable %lld ms after it was known\n", (long long)it->c);
 }
 
-static void render_dup(const jp_result *r, const jp_item *it, iso_buf *out)
-{
-    iso_buf_puts(out, "  the read ");
-    jp_op_edn(r, it->op, out);
-    iso_buf_puts(out, " (");
-    jp_where(r, it->op, out);
-    iso_buf_printf(out, ")\n  holds element ");
-    iso_val_edn(&r->h->store, r->h->ops[it->op2].value, out);
-    iso_buf_printf(out, " %lld times\n", (long long)it->a);
-}
-
 static void full_results(struct full *f)
 {
     jp_section_init(f->r, LOST, "lost", render_lost);
-    jp_section_init(f->r, DUPLICATED, "duplicated", render_dup);
+    jp_section_init(f->r, DUPLICATED, "duplicated", jp_render_dup);
     jp_section_init(f->r, STALE, "stale", render_stale);
     size_t n = 0;
     uint32_t *ids = iso_xmalloc((f->n_e ? f->n_e : 1) * sizeof *ids);
@@ -366,7 +378,8 @@ static void full_results(struct full *f)
     struct fate *x = iso_xmalloc((n ? n : 1) * sizeof *x);
     for (size_t i = 0; i < n; i++) x[i] = fate_of(f, ids[i]);
     items(f, x, n);
-    full_json(f, x, ids, n);
+    dups(f, ids);
+    full_json(f, x, n);
     iso_free(x);
     iso_free(ids);
 }

@@ -101,6 +101,10 @@ int iso_lin_check(const isolde_history *h, const isolde_check_opts *o, isolde_wo
     lin_input_release(&in);
     int bad = l->validity == ISOLDE_INVALID;
     *r = iso_result_new(&lin_kind, l, l->validity, bad ? "nonlinearizable" : NULL, l->n_invalid);
+    if (bad) { /* the one model such a result rules out, as Elle's :not would name it */
+        (*r)->not_ = iso_xmalloc(sizeof *(*r)->not_);
+        (*r)->not_[(*r)->n_not++] = "linearizable";
+    }
     return 0;
 }
 

@@ -245,6 +245,7 @@ static void json_report(isolde_result *r, int page, iso_buf *b)
     iso_buf_printf(b, "{\"valid?\":%s,\"model\":\"%s\"", valid, l->model);
     iso_buf_puts(b, l->n_invalid ? ",\"anomaly-types\":[\"nonlinearizable\"]"
                                   : ",\"anomaly-types\":[]");
+    if (r->n_not) iso_buf_printf(b, ",\"not\":[\"%s\"]", r->not_[0]);
     iso_buf_printf(b, ",\"op-count\":%zu,\"partitions\":%zu,\"segments\":%zu", l->n_ops,
                    l->n_parts, l->n_segments);
     iso_buf_printf(b, ",\"nonlinearizable-partitions\":%zu,\"unknown-partitions\":%zu",

@@ -96,3 +96,11 @@ void rec_op_line(iso_buf *b, const rec_op *op)
     }
     iso_buf_put(b, "}\n", 2);
 }
+
+void rec_setup(iso_buf *b, int64_t index, const char *f, const char *value_json, int64_t time_ns)
+{
+    rec_op op = {index, ISO_OP_INVOKE, "setup", 0, f, value_json, time_ns, NULL};
+    rec_op_line(b, &op);
+    op.index++, op.type = ISO_OP_OK;
+    rec_op_line(b, &op);
+}

@@ -9,6 +9,8 @@
 #ifndef ISO_RECORD_H
 #define ISO_RECORD_H
 
+#include <string.h>
+
 #include "gen/txn.h"
 
 /* Append one Elle JSON line: type is ISO_OP_* (history.h numbering:
@@ -53,5 +55,16 @@ typedef struct rec_op {
     const char *error;
 } rec_op;
 void rec_op_line(iso_buf *b, const rec_op *op);
+
+/* A workload's setup transaction (a bank's opening balances), run before
+ * the clients, as two ops of process "setup", its invocation and its ok
+ * completion, at index and index + 1, with the :f and value (JSON text)
+ * its generator's shape gives it:
+ *   {"index":0,"type":"invoke","process":"setup","f":"setup","value":{"0":10,"1":10},"time":T}
+ * The checkers leave out ops of a process that is no integer; Jepsen's
+ * bank checker reads this one. Writes at most REC_SETUP_MAX(f, value)
+ * bytes (no allocation when b has that room). */
+#define REC_SETUP_MAX(f, value) (2 * (strlen(f) + strlen(value) + 128))
+void rec_setup(iso_buf *b, int64_t index, const char *f, const char *value_json, int64_t time_ns);
 
 #endif

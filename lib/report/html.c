@@ -2,7 +2,8 @@
  * report/html.c -- the self-contained HTML report: one file, no network,
  * the viewer (web/viewer.js, embedded at build time) reading one JSON data
  * block; the page every kind writes (verdict, types, not / also-not, the
- * kind's text report) and a transactional result's data: every finding
+ * kind's text report) and a transactional result's data: what the verdict
+ * covers (the models checked and not, json.c's fields), every finding
  * with its proof, JSON and picture, and the timeline (one lane per
  * process, one bar per transaction, nemesis ops, :error of failures).
  *
@@ -49,8 +50,11 @@ void iso_html_more(iso_html *h)
     if (h->b.n >= CHUNK) iso_html_flush(h);
 }
 
+/* ,"key":[names] -- nothing when there are none (a result that rules out
+ * no model says nothing of not / also-not). */
 static void json_names(iso_buf *b, const char *key, const char *const *names, size_t n)
 {
+    if (!n) return;
     iso_buf_printf(b, ",\"%s\":[", key);
     for (size_t i = 0; i < n; i++) {
         if (i) iso_buf_puts(b, ",");
@@ -343,6 +347,7 @@ int iso_report_html(isolde_result *r, FILE *out)
     iso_report_summary(t, &summary);
     iso_html_open(&h, out, r, "transactional", iso_buf_cstr(&summary));
     iso_buf_free(&summary);
+    iso_report_request_json(r, &h.b);
     findings_field(&h, r);
     timeline_field(&h, &t->pc);
     ops_block(&h, &t->pc);

@@ -5,8 +5,9 @@
  *   render.c   building a finding's proof and JSON (workloads use it)
  *   proof.c    cycle proofs, cycle-exists and timeout words, and the one
  *              step that renders pending findings before they are shown
- *   text.c     the text report: verdict, types, not / also-not, proofs
- *   json.c     Elle's result map as JSON
+ *   text.c     the text report: verdict, what it covers, types, not /
+ *              also-not, proofs
+ *   json.c     Elle's result map as JSON, and what the verdict covers
  *   dir.c      one text file per anomaly type, as Elle's :directory
  *   empty.c    the result of a history with nothing to check (any model)
  *
@@ -51,5 +52,14 @@ int iso_report_dir_common(isolde_result *r, const char *dir, isolde_error *err);
 
 /* "true", "false" or "unknown". */
 const char *iso_report_validity(isolde_validity v);
+
+/* json.c: why model m of a request is not checked, and what to use instead. */
+void iso_report_not_checked(const struct iso_asked_model *m, iso_buf *out);
+/* json.c: what a transactional verdict covers, as fields of its JSON map
+ * (the --json result and the HTML page's data): ,"models-checked":[...]
+ * always; ,"anomalies-asked":[...] when -a named some;
+ * ,"models-not-checked":[{"model":M,"reason":R},...] when a model was not
+ * checked; ,"unknown-reason":S when that makes the verdict unknown. */
+void iso_report_request_json(const isolde_result *r, iso_buf *b);
 
 #endif

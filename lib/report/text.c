@@ -1,8 +1,10 @@
 /*
  * report/text.c -- the text report of a transactional result: the verdict,
- * the anomaly types, the weakest models ruled out (not) and the stronger
- * ones (also-not), how many ops were checked (after the verdict), then up
- * to max_examples proofs per type.
+ * how many ops were checked, what the verdict covers (the models checked,
+ * the anomalies asked for, the models not checked and why, why it is
+ * unknown if that is why), the anomaly types, the weakest models ruled out
+ * (not) and the stronger ones (also-not), then up to max_examples proofs
+ * per type.
  */
 #include "report/report.h"
 #include "report/html.h"
@@ -17,17 +19,53 @@ const char *iso_report_validity(isolde_validity v)
 
 enum { WIDTH = 78 };
 
-/* "label: a, b, c", wrapped before WIDTH columns; continuation lines are
- * indented under the first name. */
-static void names_line(FILE *out, const char *label, const char **names, size_t n)
+/* "label: text", wrapped at its spaces before WIDTH columns; continuation
+ * lines are indented by indent. */
+static void wrapped(FILE *out, const char *label, const char *text, int indent)
 {
-    int indent = (int)strlen(label) + 2, col = fprintf(out, "%s:", label);
-    for (size_t i = 0; i < n; i++) {
-        int w = (int)strlen(names[i]) + (i + 1 < n); /* the name and its comma */
-        if (i && col + 1 + w > WIDTH) col = fprintf(out, "\n%*s", indent - 1, "") - 1;
-        col += fprintf(out, " %s%s", names[i], i + 1 < n ? "," : "");
+    int col = fprintf(out, "%s:", label), first = 1;
+    for (const char *p = text; *p; first = 0) {
+        int w = (int)strcspn(p, " ");
+        if (!first && col + 1 + w > WIDTH) col = fprintf(out, "\n%*s", indent - 1, "") - 1;
+        col += fprintf(out, " %.*s", w, p);
+        for (p += w; *p == ' '; p++) {}
     }
     fputc('\n', out);
+}
+
+/* "label: a, b, c" (none: "none"), continuation lines under the first name. */
+static void names_line(FILE *out, const char *label, const char *const *names, size_t n)
+{
+    iso_buf b = {0};
+    for (size_t i = 0; i < n; i++) iso_buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
+    wrapped(out, label, n ? iso_buf_cstr(&b) : "none", (int)strlen(label) + 2);
+    iso_buf_free(&b);
+}
+
+/* What the verdict covers: the models checked, the anomalies -a asked
+ * for, each model not checked with why, and why the verdict is unknown
+ * when that is why. */
+static void coverage_lines(FILE *out, const isolde_result *r)
+{
+    const iso_request *q = r->req;
+    const char *names[ISO_A_COUNT];
+    size_t n = 0;
+    for (size_t i = 0; i < q->n_checked; i++) names[n++] = q->checked[i].name;
+    names_line(out, "models checked", names, n);
+    n = 0;
+    for (int a = 0; a < ISO_A_COUNT; a++)
+        if (q->asked[a]) names[n++] = iso_anomaly_name(a);
+    if (n) names_line(out, "anomalies asked for", names, n);
+    iso_buf b = {0};
+    for (size_t i = 0; i < q->n_unchecked; i++) {
+        b.n = 0;
+        iso_buf_printf(&b, "%s: ", q->unchecked[i].name);
+        iso_report_not_checked(&q->unchecked[i], &b);
+        wrapped(out, "not checked", iso_buf_cstr(&b), 4);
+    }
+    b.n = 0;
+    if (r->validity == ISOLDE_UNKNOWN && iso_request_gap(q, &b)) wrapped(out, "unknown", iso_buf_cstr(&b), 4);
+    iso_buf_free(&b);
 }
 
 void iso_report_summary(const iso_txn_result *t, iso_buf *out)
@@ -66,6 +104,7 @@ int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
     int max = o && o->max_examples > 0 ? o->max_examples : 3;
     fprintf(out, "valid?: %s\n", iso_report_validity(r->validity));
     summary_line(out, t);
+    coverage_lines(out, r);
     if (r->n_types) names_line(out, "anomaly-types", (const char **)r->types, r->n_types);
     if (r->n_not) names_line(out, "not", r->not_, r->n_not);
     if (r->n_also_not) names_line(out, "also-not", r->also_not, r->n_also_not);

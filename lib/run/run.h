@@ -44,11 +44,11 @@ int run_setup(const run_driver *d, const run_env *env, isolde_error *err);
  * the driver's last error. */
 int run_open(const run_driver *d, const run_env *env, int client, const char *url, int (*stop)(void *),
              void *arg, void **conn, isolde_error *err);
-/* Workload g's setup transaction, if it has one (a bank's opening
- * balances, made from state): run alone on a connection of its own to the
- * first endpoint before the clients start, not recorded, tried again until
- * the reconnect deadline (it writes fixed values, so running it twice is
- * running it once). 0, or -1 with err. */
-int run_workload_setup(const run_driver *d, const run_env *env, const gen_ops *g, gen *state, isolde_error *err);
+/* A workload's setup transaction t (a bank's opening balances): run alone
+ * on a connection of its own to the first endpoint before the clients
+ * start, tried again until the reconnect deadline (it writes fixed
+ * values, so running it twice is running it once); the caller records it.
+ * 0, or -1 with err. */
+int run_workload_setup(const run_driver *d, const run_env *env, run_txn *t, isolde_error *err);
 
 #endif

@@ -577,6 +577,30 @@ static void record_nemesis(void *arg, const char *f, const char *value, int comp
     iso_buf_free(&b);
 }
 
+/* The workload's setup transaction, if it has one, run and then recorded
+ * (process "setup": a bank's opening balances, which its checker reads). */
+static int workload_setup(struct ctx *x, isolde_error *err)
+{
+    struct shared *sh = x->sh;
+    run_txn t = {0};
+    int rc = 0;
+    if (sh->gen->setup && sh->gen->setup(&sh->g, &t)) rc = run_workload_setup(x->drv, x->env, &t, err);
+    if (t.n && !rc) {
+        iso_buf b = {0}, v = {0};
+        const char *f = sh->gen->shape(&t, 1, &v);
+        ISO_GROW(b.p, b.cap, REC_SETUP_MAX(f, iso_buf_cstr(&v)));
+        lock_shared(sh);
+        rec_setup(&b, sh->next_index, f, iso_buf_cstr(&v), now_locked(sh));
+        sh->next_index += 2;
+        emit(sh, b.p, b.p + b.n, 1);
+        pthread_mutex_unlock(&sh->lock);
+        iso_buf_free(&b);
+        iso_buf_free(&v);
+    }
+    run_txn_release(&t);
+    return rc;
+}
+
 /* The clients beside the nemesis, which is stopped (everything healed)
  * when they are done. */
 static int run_faulted(struct ctx *x, int *nomem, isolde_error *err)
@@ -607,7 +631,7 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     if (drv->read_level) read_env.isolation = drv->read_level(env->isolation);
     struct ctx x = {o, drv, env, o->n_read_urls ? &read_env : NULL, sh, iso_guard_current(), 0, rp.urls, rp.p};
     int nem_nomem = 0;
-    if (run_workload_setup(drv, env, sh->gen, &sh->g, err) < 0 || run_faulted(&x, &nem_nomem, err) < 0) {
+    if (workload_setup(&x, err) < 0 || run_faulted(&x, &nem_nomem, err) < 0) {
         hist_close(&sh->hist);
         shared_free(sh);
         run_proxy_stop(&rp);

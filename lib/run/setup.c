@@ -94,12 +94,8 @@ static int setup_txn(void *arg, isolde_error *err)
                     isolde_workload_name(o->workload), s->t->error[0] ? s->t->error : "no reason given");
 }
 
-int run_workload_setup(const run_driver *d, const run_env *env, const gen_ops *g, gen *state, isolde_error *err)
+int run_workload_setup(const run_driver *d, const run_env *env, run_txn *t, isolde_error *err)
 {
-    run_txn t = {0};
-    if (!g->setup || !g->setup(state, &t)) return 0;
-    struct setup_call s = {d, env, &t};
-    int rc = retry(env, setup_txn, &s, NULL, NULL, err);
-    run_txn_release(&t);
-    return rc;
+    struct setup_call s = {d, env, t};
+    return retry(env, setup_txn, &s, NULL, NULL, err);
 }

@@ -73,6 +73,8 @@ async function g2(browser, file) {
   await page.locator('.hl-txn').first().click();
   const details = await page.locator('.details pre').textContent();
   check('g2: clicking a transaction shows its ops', /append/.test(details), 'details: ' + details);
+  const heads = await page.locator('.names').allTextContents();
+  check('g2: the header names the models checked', heads.includes('models checked: strict-serializable'), JSON.stringify(heads));
   await page.screenshot({ path: path.join(out, 'g2-item-report.png'), fullPage: true });
   check('g2: no error in the page', errors.length === 0, errors.join('; '));
   await page.close();
@@ -110,6 +112,8 @@ async function lin(browser, file) {
   check('lin: the op that cannot follow is named with the state it met', text.includes('index ' + op.index) && /met the state/.test(text), text);
   const prefix = await page.locator('.lin-op circle').count();
   check('lin: linearization points are drawn', prefix > 0, 'none');
+  const heads = await page.locator('.names').allTextContents();
+  check('lin: not names linearizable, and no empty also-not', heads.includes('not: linearizable') && !heads.some((h) => /^also-not/.test(h)), JSON.stringify(heads));
   await page.screenshot({ path: path.join(out, 'linearizability.png'), fullPage: true });
   check('lin: no error in the page', errors.length === 0, errors.join('; '));
   await page.close();

@@ -88,6 +88,16 @@ not grep -qw G2-item "$tmp/out"
 expect_out "^G1 (an anomaly): a check with -c '' -a G1 reports$"
 T
 
+test_case "models NAME of a model that forbids nothing: says so and what to use instead (issue 23)" <<'T'
+expect_status 0 "$isolde" models sequential
+expect_out "^sequential (sequential): a check with -c sequential reports$"
+expect_out "^    nothing: sequential forbids no anomaly isolde looks for in transactional$"
+grep -q 'cas-register' "$tmp/out"
+test "$(wc -l <"$tmp/out")" -gt 2
+expect_status 0 "$isolde" models
+expect_out "^    These forbid no anomaly isolde looks for in transactional histories$"
+T
+
 test_case "models: an unknown name is an error with the closest of each kind" <<'T'
 expect_status 3 "$isolde" models repeatable-reed
 expect_err "did you mean repeatable-read?"

@@ -4,7 +4,9 @@
 # several files with -d (one subdirectory per file), a -d that cannot be
 # written (an error before any report), --max-examples 0 (every proof),
 # values attached to short options (-cMODEL), rw-register's options given
-# to list-append (a warning).
+# to list-append (a warning); what a verdict covers (issue 23: the models
+# checked and not, in text, JSON and HTML; a model that forbids nothing, or
+# no model at all, is never valid).
 . tests/clilib.sh "$@"
 
 mkdir "$tmp/a" "$tmp/b"
@@ -81,6 +83,68 @@ test "$(grep -c '^G-single-item-realtime #' "$tmp/out")" -eq "$n"
 not grep -q 'showing' "$tmp/out"
 expect_status 1 "$isolde" check "$tmp/many.jsonl"
 test "$(grep -c '^G-single-item-realtime #' "$tmp/out")" -eq 3
+T
+
+for m in linearizable sequential PRAM causal; do
+    test_case "-c $m on a G1c: unknown, saying it was not checked and what to use, in text and JSON" <<'T'
+expect_status 2 "$isolde" check -c "$m" examples/g1c.json
+expect_out '^valid?: unknown$'
+expect_out '^models checked: none$'
+expect_out "^not checked: $m: it forbids no anomaly isolde looks for in"
+expect_out "^unknown: nothing forbidden was found, but $m was not checked$"
+not grep -q '^anomaly-types' "$tmp/out"
+expect_status 2 "$isolde" check --json -c "$m" examples/g1c.json
+expect_out '"valid?": "unknown"'
+expect_out '"models-checked": \[\]'
+expect_out "\"models-not-checked\": \\[{\"model\": \"$m\", \"reason\": \"it forbids no anomaly"
+expect_out "\"unknown-reason\": \"nothing forbidden was found, but $m was not checked\""
+T
+done
+
+test_case "what to use instead of linearizable: the linearizability models and strict-serializable" <<'T'
+expect_status 2 "$isolde" check --json -c linearizable examples/g1c.json
+expect_out 'check linearizability; for transactions, strict-serializable implies it'
+expect_out '-m register, cas-register or kv'
+T
+
+for c in "''" "' '" "','"; do
+    test_case "-c $c and no -a: nothing was checked, unknown" <<'T'
+eval "set -- $c"
+expect_status 2 "$isolde" check -c "$1" examples/g1c.json
+expect_out '^models checked: none$'
+expect_out '^unknown: nothing was checked: -c named no model and -a no anomaly$'
+expect_status 2 "$isolde" check --json -c "$1" examples/valid.jsonl
+expect_out '"unknown-reason": "nothing was checked'
+T
+done
+
+test_case "-c '' -a G1c: the anomaly is checked, and the report says so" <<'T'
+expect_status 1 "$isolde" check -c '' -a G1c examples/g1c.json
+expect_out '^anomalies asked for: G1c$'
+expect_status 0 "$isolde" check --json -c '' -a G1c examples/valid.jsonl
+expect_out '"anomalies-asked": \["G1c"\]'
+not grep -q unknown-reason "$tmp/out"
+T
+
+test_case "a model checked and one not: the anomaly found stands, the one not checked is named" <<'T'
+expect_status 1 "$isolde" check -c serializable,linearizable examples/g1c.json
+expect_out '^models checked: serializable$'
+expect_out '^not checked: linearizable: '
+expect_out '^anomaly-types: G1c$'
+not grep -q '^unknown' "$tmp/out"
+expect_status 2 "$isolde" check -c serializable,linearizable examples/valid.jsonl
+expect_out '^unknown: nothing forbidden was found, but linearizable was not checked$'
+T
+
+test_case "every report names the models checked: text, JSON, -d, HTML" <<'T'
+expect_status 0 "$isolde" check -d "$tmp/cov" --html "$tmp/cov.html" examples/valid.jsonl
+expect_out '^models checked: strict-serializable$'
+grep -q '"models-checked": \["strict-serializable"\]' "$tmp/cov/results.json"
+grep -q '"models-checked": \["strict-serializable"\]' "$tmp/cov.html"
+expect_status 2 "$isolde" check -c PRAM,serializable --html "$tmp/cov2.html" examples/valid.jsonl
+grep -q '"models-checked": \["serializable"\]' "$tmp/cov2.html"
+grep -q '"models-not-checked": \[{"model": "PRAM", "reason": "it forbids no anomaly' "$tmp/cov2.html"
+grep -q '"unknown-reason": "nothing forbidden was found, but PRAM was not checked"' "$tmp/cov2.html"
 T
 
 test_case "a value attached to a short option: -cMODEL, -mWORKLOAD" <<'T'

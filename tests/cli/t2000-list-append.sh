@@ -59,9 +59,9 @@ assert c["steps"][0]["value"] == "elle.list-append/init", c
 PY
 T
 
-test_case 'JSON of a valid history is {"valid?": true}' <<'T'
+test_case 'JSON of a valid history is {"valid?": true} and the models it covers' <<'T'
 expect_status 0 "$isolde" check --json examples/valid.jsonl
-python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == {"valid?": True}' "$tmp/out"
+python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); assert r == {"valid?": True, "models-checked": ["strict-serializable"]}, r' "$tmp/out"
 T
 
 # docs/DEVIATIONS.md: not and also-not come from the anomaly types reported.

@@ -91,14 +91,28 @@ expect_status 0 "$isolde" run sim --processes 3 -n 100 -o "$tmp/procs.jsonl"
 expect_out '3 clients: '
 T
 
-test_case "-i without -c checks the level asked for: sim -i serializable is valid" <<'T'
+test_case "-i without -c checks the level asked for: sim -i serializable is valid, and the summary says so" <<'T'
 expect_status 0 "$isolde" run sim -i serializable -n 2000 --seed 2 -o "$tmp/level.jsonl"
 expect_out 'valid?: true'
+expect_out '^check: serializable (the level -i asked for; -c names others)$'
+expect_out '^models checked: serializable$'
 expect_status 1 "$isolde" check "$tmp/level.jsonl"
+expect_out '^models checked: strict-serializable$'
 T
 
-test_case "-i that is no model name (a broken mode) keeps -c's default" <<'T'
+test_case "-i that is no model name (a broken mode) keeps -c's default, and the summary says so" <<'T'
 expect_status 1 "$isolde" run sim -i lost-update -n 1000 -o "$tmp/broken.jsonl"
+expect_out '^check: strict-serializable (the default; -c names others)$'
+T
+
+test_case "the summary names the models -c and -a ask for, or the workload's checker" <<'T'
+expect_status 0 "$isolde" run sim -i serializable -c snapshot-isolation -a G1 -n 100 -o "$tmp/c.jsonl"
+expect_out '^check: snapshot-isolation (-c), and the anomalies G1 (-a)$'
+expect_status 2 "$isolde" run sim -c '' -n 100 -o "$tmp/c2.jsonl" --json
+expect_err '^check: no model (-c)$'
+expect_out '"unknown-reason": "nothing was checked'
+expect_status 0 "$isolde" run sim -w counter -n 100 -o "$tmp/c3.jsonl"
+expect_out "^check: counter's checker$"
 T
 
 isolde_abs=$(cd "$(dirname "$isolde")" && pwd)/$(basename "$isolde")

@@ -66,6 +66,7 @@ expect_status 1 "$isolde" check --json -m register "$tmp/bad.edn"
 expect_out '"valid?":false'
 expect_out '"anomaly-types":\["nonlinearizable"\]'
 expect_out '"op":{"process":1,"f":"read","value":3'
+expect_out '"not":\["linearizable"\]'
 T
 
 test_case "the same ops reading 4 are linearizable" <<'T'
@@ -76,6 +77,7 @@ T
 test_case "the same ops reading 4 are linearizable (JSON)" <<'T'
 expect_status 0 "$isolde" check --json -m register "$tmp/good.edn"
 expect_out '"valid?":true'
+not grep -q '"not"' "$tmp/out"
 T
 
 test_case "jepsen.log: a failed cas returned false, which is impossible here" <<'T'

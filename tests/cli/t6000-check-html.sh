@@ -93,6 +93,14 @@ test_case "--html of a linearizability check holds its witness" <<'T'
 expect_status 1 "$isolde" check -m cas-register --html "$tmp/lin.html" "$d/cas-bad.edn"
 grep -q '"kind":"linearizability"' "$tmp/lin.html"
 grep -q '"lin":{"valid?":false' "$tmp/lin.html"
+grep -q '"valid":"false",.*"not":\["linearizable"\]' "$tmp/lin.html"
+not grep -q -e '"not":\[\]' -e '"also-not":\[\]' "$tmp/lin.html"
+T
+
+test_case "--html names no empty not or also-not (Jepsen's checkers rule out no model)" <<'T'
+expect_status 1 "$isolde" check -m bank --html "$tmp/bank.html" tests/data/jepsen/bank-wrong-total.edn
+grep -q '"kind":"jepsen","valid":"false"' "$tmp/bank.html"
+not grep -q -e '"not":' -e '"also-not":' "$tmp/bank.html"
 T
 
 test_case "--html of a run" <<'T'

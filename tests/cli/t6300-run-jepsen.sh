@@ -40,6 +40,18 @@ test_case "bank at read-committed: a read sees half a transfer" <<'T'
 caught bank read-committed wrong-total
 T
 
+# Issue 23: at seed 1 the first read sees half a transfer (81); the run set
+# up 8 accounts of 10, records them, and checks against 80.
+test_case "bank: the run checks against the opening balances it set up, not the first read's sum" <<'T'
+expect_status 1 "$isolde" run sim -w bank -i read-committed -n 300 --seed 1 -o "$tmp/rc.jsonl" --json
+expect_out '"total":80'
+head -n 2 "$tmp/rc.jsonl" | grep -c '"process":"setup","f":"setup","value":{"0":10,"1":10,' | grep -qx 2
+expect_status 1 "$isolde" check -m bank "$tmp/rc.jsonl"
+expect_out 'total 80 (the opening balances, line 2)'
+expect_status 1 "$isolde" run sim -w bank -i read-committed -n 300 --seed 1 --keys 3 -o "$tmp/rc3.jsonl" --json
+expect_out '"total":30'
+T
+
 test_case "a set that drops an acknowledged add: lost" <<'T'
 caught set lost-update lost
 caught set-full lost-update lost --keys 1

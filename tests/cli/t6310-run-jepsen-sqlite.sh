@@ -20,13 +20,15 @@ expect_out '^model: $w$'
 T
 done
 
-test_case "the bank's setup is not in the history; transfers and reads are Jepsen's ops" <<'T'
+test_case "the bank's setup opens the history (process setup), checked against; transfers and reads are Jepsen's ops" <<'T'
 expect_status 0 "$isolde" run sqlite --url "$tmp/b.db" -w bank --keys 4 -n 300 -p 6 -o "$tmp/b.jsonl"
 not grep -q '"f":"txn"' "$tmp/b.jsonl"
-head -1 "$tmp/b.jsonl" | grep -q '"index":0,"type":"invoke","process":[0-5],"f":"\(transfer\|read\)"'
+head -1 "$tmp/b.jsonl" | grep -q '"index":0,"type":"invoke","process":"setup","f":"setup","value":{"0":10,"1":10,"2":10,"3":10},"time":'
+sed -n 2p "$tmp/b.jsonl" | grep -q '"index":1,"type":"ok","process":"setup","f":"setup","value":{"0":10,"1":10,"2":10,"3":10},"time":'
+sed -n 3p "$tmp/b.jsonl" | grep -q '"index":2,"type":"invoke","process":[0-5],"f":"\(transfer\|read\)"'
 grep -q '"type":"ok","process":[0-9]*,"f":"transfer","value":{"from":[0-3],"to":[0-3],"amount":[1-5]}' "$tmp/b.jsonl"
 tail -1 "$tmp/b.jsonl" | grep -q '"type":"ok","process":[0-9]*,"f":"read","value":{"0":[0-9]*,"1":[0-9]*,"2":[0-9]*,"3":[0-9]*}'
-expect_out 'total 40 (the first read'"'"'s sum)'
+expect_out 'total 40 (the opening balances, line 2)'
 T
 
 test_case "an overdraft fails with class insufficient-balance and changes nothing" <<'T'

@@ -97,15 +97,22 @@ static void record(struct sim_runner *r, int type, const struct client *c)
     flush(r, 0);
 }
 
-/* The workload's setup (a bank's opening balances), unrecorded. */
+/* The workload's setup (a bank's opening balances), recorded as process
+ * "setup"'s op once it committed. */
 static void setup(struct sim_runner *r, struct client *c)
 {
     if (!r->gen->setup || !r->gen->setup(&r->g, &c->t)) return;
     uint32_t id = sim_begin(r->sim, &c->t, 1);
     int rc = 0;
     for (uint32_t i = 0; i < c->t.n && rc == 0; i++) rc = sim_exec(r->sim, id, i);
-    if (rc == 0) sim_commit(r->sim, id, 0);
+    if (rc == 0) rc = sim_commit(r->sim, id, 0);
     sim_settle(r->sim);
+    if (rc != 0) return;
+    iso_buf v = {0};
+    const char *f = r->gen->shape(&c->t, 1, &v);
+    rec_setup(r->out, r->index, f, iso_buf_cstr(&v), r->step * 100);
+    r->index += 2;
+    iso_buf_free(&v);
 }
 
 static void finish(struct sim_runner *r, struct client *c, int outcome)

@@ -6,18 +6,24 @@
 #include "check/search.h"
 #include "report/report.h"
 
-static isolde_result *build(const char *models, const int *types, size_t n)
+static isolde_result *build_asking(const char *models, const char *anomalies, const int *types, size_t n)
 {
     isolde_check_opts o;
     isolde_check_opts_init(&o);
     o.models = models;
-    uint8_t rep[ISO_A_COUNT];
+    o.anomalies = anomalies;
+    iso_request req;
     isolde_error err;
-    assert_int_equal(iso_reportable(&o, rep, &err), 0);
+    assert_int_equal(iso_request_of(&o, &req, &err), 0);
     iso_findings f = {0};
     for (size_t i = 0; i < n; i++) iso_findings_add_text(&f, types[i], "text", "{}");
     iso_proof_ctx pc = {0};
-    return iso_result_txn(&iso_report_txn_kind, rep, &f, &pc, 1);
+    return iso_result_txn(&iso_report_txn_kind, &req, &f, &pc, 1);
+}
+
+static isolde_result *build(const char *models, const int *types, size_t n)
+{
+    return build_asking(models, NULL, types, n);
 }
 
 static void nothing_reportable_is_valid(void **state)
@@ -53,6 +59,42 @@ static void unknown_only_when_nothing_prohibited(void **state)
     isolde_result_free(r);
 }
 
+/* Issue 23: a verdict never says valid of a model it did not check. */
+static void valid_only_of_models_checked(void **state)
+{
+    (void)state;
+    int g1c[] = {ISO_A_G1C};
+    const struct { const char *models, *anomalies; const int *types; size_t n; isolde_validity want; } cases[] = {
+        {"linearizable", NULL, g1c, 1, ISOLDE_UNKNOWN},          /* nothing reportable: G1c left out */
+        {"linearizable", NULL, NULL, 0, ISOLDE_UNKNOWN},
+        {"serializable,PRAM", NULL, NULL, 0, ISOLDE_UNKNOWN},  /* PRAM not checked */
+        {"serializable,PRAM", NULL, g1c, 1, ISOLDE_INVALID},   /* an anomaly stands */
+        {"", NULL, NULL, 0, ISOLDE_UNKNOWN},                   /* nothing asked for */
+        {" , ", NULL, NULL, 0, ISOLDE_UNKNOWN},
+        {"", "G1", NULL, 0, ISOLDE_VALID},                      /* -a alone is something */
+        {"serializable,serializable,PL-3", NULL, NULL, 0, ISOLDE_VALID},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        isolde_result *r = build_asking(cases[i].models, cases[i].anomalies, cases[i].types, cases[i].n);
+        if (isolde_result_validity(r) != cases[i].want) fail_msg("-c '%s': validity %d", cases[i].models, isolde_result_validity(r));
+        isolde_result_free(r);
+    }
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
+    o.models = "serializable,PL-3,linearizable,serializable";
+    iso_request req;
+    isolde_error err;
+    assert_int_equal(iso_request_of(&o, &req, &err), 0);
+    assert_int_equal(req.n_checked, 1); /* each model once, as first named */
+    assert_string_equal(req.checked[0].name, "serializable");
+    assert_int_equal(req.n_unchecked, 1);
+    assert_string_equal(req.unchecked[0].name, "linearizable");
+    iso_buf why = {0};
+    assert_int_equal(iso_request_gap(&req, &why), 1);
+    assert_string_equal(iso_buf_cstr(&why), "nothing forbidden was found, but linearizable was not checked");
+    iso_buf_free(&why);
+}
+
 static void redundant_cycle_exists_dropped(void **state)
 {
     (void)state;
@@ -84,16 +126,16 @@ static void counts_and_unknown_names(void **state)
     isolde_check_opts_init(&o);
     o.models = "serializable, strong-snapshot-isolation";
     o.anomalies = "G1,bogus";
-    uint8_t rep[ISO_A_COUNT];
+    iso_request req;
     isolde_error err = {0};
-    assert_int_equal(iso_reportable(&o, rep, &err), -1);
+    assert_int_equal(iso_request_of(&o, &req, &err), -1);
     assert_non_null(strstr(err.msg, "unknown anomaly 'bogus'"));
     o.anomalies = "G1";
-    assert_int_equal(iso_reportable(&o, rep, &err), 0);
-    assert_true(rep[ISO_A_G_SINGLE_ITEM_REALTIME]); /* strong SI */
-    assert_false(rep[ISO_A_G2_ITEM_REALTIME]);
+    assert_int_equal(iso_request_of(&o, &req, &err), 0);
+    assert_true(req.reportable[ISO_A_G_SINGLE_ITEM_REALTIME]); /* strong SI */
+    assert_false(req.reportable[ISO_A_G2_ITEM_REALTIME]);
     o.models = "serializable,no-such";
-    assert_int_equal(iso_reportable(&o, rep, &err), -1);
+    assert_int_equal(iso_request_of(&o, &req, &err), -1);
     assert_non_null(strstr(err.msg, "no-such"));
 }
 
@@ -121,6 +163,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nothing_reportable_is_valid),
         cmocka_unit_test(unknown_only_when_nothing_prohibited),
+        cmocka_unit_test(valid_only_of_models_checked),
         cmocka_unit_test(redundant_cycle_exists_dropped),
         cmocka_unit_test(counts_and_unknown_names),
         cmocka_unit_test(cycle_exists_names),
