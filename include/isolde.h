@@ -354,8 +354,9 @@ typedef struct isolde_run_opts {
      * given up (the connection is closed: fail before COMMIT, info during
      * it); 0: wait as long as the database takes. */
     long txn_timeout_ms;
-    /* No transaction starts after this many seconds (then the final
-     * reads); 0: as many as txns says. */
+    /* No transaction starts after this many seconds of wall-clock time
+     * (then the final reads), the sim's too, whose history's clock is
+     * simulated; 0: as many as txns says. */
     double time_limit;
     /* Endpoints for read-only transactions (a replica): client i sends
      * its transactions without writes to read_urls[i % n_read_urls], at
@@ -396,6 +397,9 @@ typedef struct isolde_run_stats {
      * concurrency control at all. */
     long contended;
     double seconds;      /* wall time of the run */
+    long final_reads;    /* of ok + fail + info, the final reads' transactions
+                            (every key read once the clients are done) */
+    int time_limited;    /* time_limit passed before txns transactions were made */
     long faults;         /* faults the nemesis injected (healed ones and not) */
     int n_reasons;       /* the first ISOLDE_RUN_MAX_REASONS reasons seen; any
                             later kind is counted as "other" in the last */

@@ -88,7 +88,7 @@ static const cli_opt run_opts[] = {
     {0, "seed", CLI_LONG, R(seed), "N", "random seed (1)", 0, 9e18, NULL, 0},
     {0, "reconnect", CLI_LONG, R(reconnect), "MS", "keep trying to connect for MS (30000)", 0, INT_MAX, NULL,
      0},
-    {0, "time-limit", CLI_DOUBLE, R(o.time_limit), "S", "start no transaction after S seconds (0: none)", 0,
+    {0, "time-limit", CLI_DOUBLE, R(o.time_limit), "S", "start no transaction after S seconds, wall clock, sim too (0: none)", 0,
      1e9, NULL, 0},
     {'o', "output", CLI_STRING, R(output), "FILE",
      "the history, JSON lines (default: isolde-BACKEND-DATE-TIME.jsonl here)", 0, 0, NULL, 0},
@@ -231,11 +231,13 @@ static void summary(const struct run_cli *r, const isolde_run_stats *st, const c
     FILE *out = r->check.json ? stderr : stdout;
     long n = st->ok + st->fail + st->info;
     int sim = strcmp(r->o.backend, "sim") == 0;
-    fprintf(out, "run: %s%s%s, %s, %d %s: %ld txns (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s, "
-                 "%ld contended\n",
-            r->o.backend, sim ? " " : "", sim ? isolation(r) : "", isolde_workload_name(r->o.workload),
-            r->o.clients, r->o.processes ? "processes" : "clients", n, st->ok, st->fail, st->info,
-            st->seconds, st->seconds > 0 ? n / st->seconds : 0.0, st->contended);
+    fprintf(out, "run: %s%s%s, %s, %d %s: %ld txns", r->o.backend, sim ? " " : "", sim ? isolation(r) : "",
+            isolde_workload_name(r->o.workload), r->o.clients, r->o.processes ? "processes" : "clients",
+            n - st->final_reads);
+    if (st->time_limited) fprintf(out, " (--time-limit %g s stopped the clients)", r->o.time_limit);
+    if (st->final_reads) fprintf(out, " + %ld final-read txn%s", st->final_reads, st->final_reads == 1 ? "" : "s");
+    fprintf(out, " (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s, %ld contended\n", st->ok, st->fail,
+            st->info, st->seconds, st->seconds > 0 ? n / st->seconds : 0.0, st->contended);
     for (int i = 0; i < st->n_reasons; i++) {
         const isolde_run_reason *why = &st->reasons[i];
         fprintf(out, "%s %s", i ? "," : "not ok:", why->name);

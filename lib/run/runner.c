@@ -205,6 +205,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
     struct shared *sh = c->x->sh;
     const isolde_run_opts *o = c->x->o;
     int late = !c->final && o->time_limit > 0 && iso_now() - sh->t0 >= o->time_limit;
+    if (late && sh->g.made < sh->g.p.txns) sh->st.time_limited = 1;
     int go = !sh->stop && !external_stop(o) && !late &&
              (c->final ? sh->gen->final(&sh->g, &c->t) : sh->gen->next(&sh->g, &c->t));
     if (!go) return NULL;
@@ -614,7 +615,9 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
         return -1;
     }
     if (nem_nomem) fail_locked(sh, "%s", "the nemesis ran out of memory");
+    long before_final = sh->st.ok + sh->st.fail + sh->st.info;
     if (!sh->stop && !external_stop(o)) guarded_client(&x, sh->next_process++, 1);
+    sh->st.final_reads = sh->st.ok + sh->st.fail + sh->st.info - before_final;
     if (hist_close(&sh->hist) < 0 && !sh->failed)
         fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
     if (!sh->failed && sh->st.ok + sh->st.fail == 0 && sh->st.info > 0)

@@ -3,7 +3,8 @@
  * backend that runs its clients itself. Logical clients are interleaved
  * one micro-op at a time by a seeded schedule, each op recorded as it
  * happens (time is the step count, so one seed gives a byte-identical
- * history). It shares the generators and the recorder with every other
+ * history; --time-limit is wall-clock seconds, what a user waits, so a
+ * run it cuts short is a prefix of that history). It shares the generators and the recorder with every other
  * backend. The history is written in 64 KiB chunks: the database lives in
  * this process, so a kill loses both together and what is on disk is
  * always a checkable prefix.
@@ -62,6 +63,7 @@ struct sim_runner {
     isolde_run_stats *st;
     double t0, last_progress;
     int write_failed;
+    int late;              /* --time-limit has passed: no transaction starts */
     long lose;
     struct sim_nemesis nem;
 };
@@ -122,6 +124,10 @@ static int stopped(const struct sim_runner *r)
 {
     return (r->o->stop && *r->o->stop) || r->write_failed;
 }
+
+/* No transaction starts once stopped or past --time-limit (the final
+ * reads still run). */
+static int no_more(const struct sim_runner *r) { return stopped(r) || r->late; }
 
 static int has_writes(const run_txn *t)
 {
@@ -231,7 +237,7 @@ static int sim_nemesis_parse(struct sim_runner *r, isolde_error *err)
 static int step(struct sim_runner *r, struct client *c)
 {
     if (!c->busy) {
-        if (stopped(r) || !r->gen->next(&r->g, &c->t)) return 0;
+        if (no_more(r) || !r->gen->next(&r->g, &c->t)) return 0;
         record(r, ISO_OP_INVOKE, c);
         run_flight_start(r->flight, r->n_clients, c->slot, &c->t);
         if (refused(r, c)) return 1;
@@ -247,11 +253,13 @@ static int step(struct sim_runner *r, struct client *c)
     return 1;
 }
 
+/* Every few thousand steps: the wall clock against --time-limit, and the
+ * progress report. */
 static void progress(struct sim_runner *r)
 {
-    if (!r->o->progress) return;
     double now = iso_now();
-    if (now - r->last_progress < 0.1) return;
+    if (r->o->time_limit > 0 && now - r->t0 >= r->o->time_limit) r->late = 1;
+    if (!r->o->progress || now - r->last_progress < 0.1) return;
     r->last_progress = now;
     r->o->progress(r->o->progress_arg, (long)r->g.made, r->g.p.txns, now - r->t0);
 }
@@ -309,7 +317,10 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     setup(&r, &cs[o->clients]);
     schedule(&r, cs, o->clients);
     if (r.nem.on) heal(&r); /* the final reads see the whole database */
+    st->time_limited = r.late && r.g.made < r.g.p.txns;
+    long before_final = st->ok + st->fail + st->info;
     final_reads(&r, &cs[o->clients]);
+    st->final_reads = st->ok + st->fail + st->info - before_final;
     flush(&r, 1);
     for (int i = 0; i <= o->clients; i++) run_txn_release(&cs[i].t);
     iso_free(cs);
