@@ -385,6 +385,7 @@ typedef struct isolde_run_opts {
  * failure the backend gave no class is "error", an unknown outcome
  * without one "indeterminate"), and how many of each outcome. */
 #define ISOLDE_RUN_MAX_REASONS 16
+#define ISOLDE_RUN_MAX_KINDS 8 /* nemesis kinds a run takes */
 typedef struct isolde_run_reason {
     char name[32];
     long fail, info;
@@ -401,6 +402,12 @@ typedef struct isolde_run_stats {
                             (every key read once the clients are done) */
     int time_limited;    /* time_limit passed before txns transactions were made */
     long faults;         /* faults the nemesis injected (healed ones and not) */
+    /* The nemesis: its faults per kind, in the order nemesis names them;
+     * when its first fault was due and how long it ran, in seconds on its
+     * clock (the sim's is simulated: the history's). A kind with no fault
+     * never fired: the run ended first, or the draws chose other kinds. */
+    long kind_faults[ISOLDE_RUN_MAX_KINDS];
+    double first_fault_due, nemesis_seconds;
     int n_reasons;       /* the first ISOLDE_RUN_MAX_REASONS reasons seen; any
                             later kind is counted as "other" in the last */
     isolde_run_reason reasons[ISOLDE_RUN_MAX_REASONS];

@@ -150,6 +150,12 @@ void cli_backend_free(cli_backend *b);
 /* The nemesis options (--nemesis, --fault-every, ..., --txn-timeout),
  * filling o. */
 cli_table cli_fault_table(isolde_run_opts *o);
+/* A line on stderr for each kind o->nemesis names that never fired in
+ * the run st tells of, saying why (the run ended before the first fault
+ * was due, or the draws chose other kinds) and what to change; what
+ * names the run among several (NULL: the only one). */
+void cli_warn_idle_nemesis(const char *cmd, const char *what, const isolde_run_opts *o,
+                           const isolde_run_stats *st);
 /* dir made if missing: 0, or -1 having said why not. */
 int cli_make_dir(const char *cmd, const char *dir);
 /* Every backend (or the one called name) with its levels and options. */

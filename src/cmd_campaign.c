@@ -218,6 +218,9 @@ static int run_one(struct camp *c, struct row *row, long seed, char *path, size_
     int rc = isolde_run(&o, &st, &err) || check_run(c, row, path, &err);
     if (rc) cli_print_error(&err);
     else add_stats(&row->sum, &st);
+    char what[128];
+    snprintf(what, sizeof what, "%s %s seed %ld", row->level, isolde_workload_name(row->w), seed);
+    if (!rc) cli_warn_idle_nemesis("campaign", what, &o, &st);
     if (!c->keep) remove(path);
     return rc ? -1 : 0;
 }

@@ -280,7 +280,9 @@ static int run_and_check(struct run_cli *r, const char *path)
         return EXIT_ERROR;
     }
     summary(r, &st, path);
-    return check_file(r, path);
+    int status = check_file(r, path);
+    cli_warn_idle_nemesis("run", NULL, &r->o, &st);
+    return status;
 }
 
 static void release(struct run_cli *r) { cli_backend_free(&r->be); }

@@ -586,7 +586,7 @@ static int run_faulted(struct ctx *x, int *nomem, isolde_error *err)
     if (run_nemesis_start(&nem, x->o, x->proxy, record_nemesis, x->sh, err) < 0) return -1;
     if (x->o->processes) run_processes(x, x->o->clients);
     else run_threads(x, x->o->clients);
-    x->sh->st.faults = run_nemesis_stop(nem, nomem);
+    run_nemesis_stop(nem, nomem, &x->sh->st);
     return 0;
 }
 

@@ -29,6 +29,11 @@ expect_status 0 "$isolde" run sqlite --fork -n 1000 -o "$tmp/run3.jsonl"
 expect_out '8 processes'
 T
 
+test_case "a run that ends before its nemesis's first fault is due says so, and what to change" <<'T'
+expect_status 0 "$isolde" run sqlite --url "$tmp/idle.db" -n 100000000 --time-limit 0.3 --nemesis command --fault true --heal true --fault-every 600 -o "$tmp/idle.jsonl"
+expect_err '^isolde run: warning: --nemesis command never fired: the run ended after [0-9.]* s, before its first fault was due at ~[0-9.]* s (raise --time-limit or lower --fault-every)$'
+T
+
 test_case "an unknown --begin mode is a usage error" <<'T'
 expect_status 3 "$isolde" run sqlite --begin sometimes -n 10
 T

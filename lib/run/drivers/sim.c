@@ -42,7 +42,7 @@ struct client {
  * the schedule: a run without faults is the history it always was. */
 enum { FAULT_PARTITION = 1, FAULT_CRASH = 2 };
 struct sim_nemesis {
-    int kinds[2], n_kinds;
+    int kinds[ISOLDE_RUN_MAX_KINDS], n_kinds; /* as --nemesis names them */
     int on;                /* the fault in force, or 0 */
     int64_t snap;          /* partition: the minority's snapshot */
     int64_t next;          /* the step of the next start or heal */
@@ -164,7 +164,9 @@ static int64_t steps_of(double seconds) { return (int64_t)(seconds * 1e7) + 1; }
 static void start_fault(struct sim_runner *r, struct client *cs, int n)
 {
     struct sim_nemesis *m = &r->nem;
-    m->on = m->kinds[rng_below(&m->rng, (uint32_t)m->n_kinds)];
+    uint32_t kind = rng_below(&m->rng, (uint32_t)m->n_kinds);
+    m->on = m->kinds[kind];
+    r->st->kind_faults[kind]++;
     char value[160];
     if (m->on == FAULT_PARTITION) {
         m->snap = sim_last_commit(r->sim);
@@ -224,12 +226,15 @@ static int sim_nemesis_parse(struct sim_runner *r, isolde_error *err)
         if (!kind)
             return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
                             "the sim's nemesis has partition and crash, not '%.*s'", (int)len, s);
-        if (m->n_kinds < 2) m->kinds[m->n_kinds++] = kind;
+        if (m->n_kinds == ISOLDE_RUN_MAX_KINDS)
+            return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "too many nemesis kinds");
+        m->kinds[m->n_kinds++] = kind;
         s += len + (s[len] == ',');
     }
     if (m->n_kinds && !(o->fault_every > 0))
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--fault-every must be > 0");
     m->next = steps_of(o->fault_every);
+    r->st->first_fault_due = o->fault_every;
     return 0;
 }
 
@@ -316,6 +321,7 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     for (int i = 0; i <= o->clients; i++) cs[i].minority = i % 2;
     setup(&r, &cs[o->clients]);
     schedule(&r, cs, o->clients);
+    st->nemesis_seconds = (double)r.step * 1e-7;
     if (r.nem.on) heal(&r); /* the final reads see the whole database */
     st->time_limited = r.late && r.g.made < r.g.p.txns;
     long before_final = st->ok + st->fail + st->info;
