@@ -41,16 +41,18 @@ static const char exit_status[] =
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: isolde <command> [options]\n\ncommands:\n");
+    cli_doc_usage(out, CLI_TEXT, "isolde <command> [options]");
+    cli_doc_heading(out, CLI_TEXT, "commands");
     for (size_t i = 0; i < N_COMMANDS; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].args);
-        fprintf(out, "  %-26s %s (isolde %s --help)\n", left, commands[i].summary, commands[i].name);
+        cli_doc_item(out, CLI_TEXT, left, commands[i].summary);
     }
-    fprintf(out, "\n  --help, -h                 this text\n"
-                 "  --version, -V              print the version\n"
-                 "  --man                      print the manual page (roff)\n\n"
-                 "exit status: %s", exit_status);
+    fputc('\n', out);
+    cli_doc_item(out, CLI_TEXT, "--help, -h", "this text (isolde COMMAND --help: that command's)");
+    cli_doc_item(out, CLI_TEXT, "--version, -V", "print the version");
+    cli_doc_item(out, CLI_TEXT, "--man", "print the manual page (roff)");
+    fprintf(out, "\nexit status: %s", exit_status);
 }
 
 /* The manual page: every command's help as roff, between a head and the

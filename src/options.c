@@ -169,10 +169,38 @@ static void roff(FILE *out, const char *s)
     }
 }
 
+/* Text help fits HELP_WIDTH columns: an item's name takes ITEM_LEFT of
+ * them after two spaces, its words start after one more. */
+enum { HELP_WIDTH = 100, ITEM_LEFT = 30, ITEM_WORDS = ITEM_LEFT + 3 };
+
+/* s from column col, its lines (at its newlines) broken between words
+ * before HELP_WIDTH, each line after a break indented to column indent. */
+static void wrapped(FILE *out, const char *s, size_t col, size_t indent)
+{
+    while (*s) {
+        size_t spaces = strspn(s, " "), word = strcspn(s + spaces, " \n");
+        if (col > indent && col + spaces + word > HELP_WIDTH && word) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+            s += spaces;
+            spaces = 0;
+        }
+        fwrite(s, 1, spaces + word, out);
+        col += spaces + word;
+        s += spaces + word;
+        if (*s == '\n') {
+            fputc(*s++, out);
+            col = 0;
+        }
+    }
+}
+
 void cli_doc_usage(FILE *out, cli_style st, const char *usage)
 {
     if (st == CLI_TEXT) {
-        fprintf(out, "usage: %s\n", usage);
+        fputs("usage: ", out);
+        wrapped(out, usage, 7, 7);
+        fputc('\n', out);
         return;
     }
     fputs(".SS \"", out);
@@ -183,7 +211,8 @@ void cli_doc_usage(FILE *out, cli_style st, const char *usage)
 void cli_doc_text(FILE *out, cli_style st, const char *text)
 {
     if (st == CLI_TEXT) {
-        fprintf(out, "\n%s", text);
+        fputc('\n', out);
+        wrapped(out, text, 0, 0);
         return;
     }
     fputs(".PP\n", out);
@@ -199,8 +228,11 @@ void cli_doc_heading(FILE *out, cli_style st, const char *heading)
 
 void cli_doc_item(FILE *out, cli_style st, const char *left, const char *right)
 {
-    if (st == CLI_TEXT) {
-        fprintf(out, "  %-30s %s\n", left, right);
+    if (st == CLI_TEXT) { /* a name wider than its column has its words on the next line */
+        if (strlen(left) > ITEM_LEFT) fprintf(out, "  %s\n%*s", left, ITEM_WORDS, "");
+        else fprintf(out, "  %-*s ", ITEM_LEFT, left);
+        wrapped(out, right, ITEM_WORDS, ITEM_WORDS);
+        fputc('\n', out);
         return;
     }
     fputs(".TP\n\\fB", out);

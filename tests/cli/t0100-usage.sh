@@ -109,4 +109,21 @@ expect_out '^usage: isolde run'
 expect_status 3 "$isolde" help nosuch
 T
 
+# Help fits a 100-column terminal: every line of every command's --help,
+# of each backend's (isolde run BACKEND --help) and of isolde --help; an
+# option whose name overflows its column has its words on the next line.
+test_case "no --help line of any command or backend is wider than 100 columns" <<'T'
+"$isolde" --help >"$tmp/help"
+for c in check run scenario campaign models repair proxy serve; do "$isolde" $c --help >>"$tmp/help"; done
+for b in sim sqlite exec postgres mysql etcd; do "$isolde" run $b --help >>"$tmp/help" 2>&1 || true; done
+test "$(wc -l <"$tmp/help")" -gt 500
+awk 'length > 100 { print "line " NR " is " length " columns: " $0; bad = 1 } END { exit bad }' "$tmp/help"
+T
+
+test_case "an item name wider than its column has its words on the next line, aligned" <<'T'
+expect_status 0 "$isolde" --help
+expect_out '^  scenario NAME BACKEND \[options\]$'
+expect_out '^                                 run a classic interleaving at each level, check it$'
+T
+
 finish
