@@ -241,6 +241,9 @@ static int run_all(struct camp *c)
 
 /* ---- the table ---- */
 
+/* The plural's s, for n of a noun. */
+static const char *s_if(long n) { return n == 1 ? "" : "s"; }
+
 static void print_cell(FILE *out, const struct camp *c, const struct row *row, const struct cell *cell)
 {
     for (int i = 0; i < cell->n; i++) {
@@ -257,8 +260,8 @@ static void print_cell(FILE *out, const struct camp *c, const struct row *row, c
 
 static void print_table(const struct camp *c)
 {
-    printf("campaign: %s, %ld seeds x %ld txns, %ld clients, %ld keys; ", c->be.name, c->seeds, c->txns,
-           c->clients, c->keys);
+    printf("campaign: %s, %ld seed%s x %ld txn%s, %ld client%s, %ld key%s; ", c->be.name, c->seeds, s_if(c->seeds),
+           c->txns, s_if(c->txns), c->clients, s_if(c->clients), c->keys, s_if(c->keys));
     if (c->o.nemesis) printf("faults: %s, one every %g s on average, each for %g s\n\n", c->o.nemesis, c->o.fault_every,
                              c->o.fault_for);
     else printf("no faults injected\n\n");
@@ -275,8 +278,9 @@ static void print_table(const struct camp *c)
             print_cell(stdout, c, row, &row->cells[m]);
             printf(" |");
         }
-        printf(" %ld ok, %ld fail, %ld info; %ld contended; %ld clients, %ld keys; %.1f s; faults: ", row->sum.ok,
-               row->sum.fail, row->sum.info, row->sum.contended, c->clients, c->keys, row->sum.seconds);
+        printf(" %ld ok, %ld fail, %ld info; %ld contended; %ld client%s, %ld key%s; %.1f s; faults: ", row->sum.ok,
+               row->sum.fail, row->sum.info, row->sum.contended, c->clients, s_if(c->clients), c->keys,
+               s_if(c->keys), row->sum.seconds);
         if (row->sum.faults) printf("%ld (%s) |\n", row->sum.faults, c->o.nemesis);
         else printf("none |\n");
     }

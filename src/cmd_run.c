@@ -175,12 +175,21 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
     return rc < 0 ? -1 : rc > 0 ? 0 : 1;
 }
 
+/* What the workload's clients run: transactions, or single ops (a
+ * register's read, write or cas; a set's add; a counter's add). */
+static const char *unit(isolde_workload w)
+{
+    int txns = w == ISOLDE_WORKLOAD_LIST_APPEND || w == ISOLDE_WORKLOAD_RW_REGISTER || w == ISOLDE_WORKLOAD_BANK ||
+               w == ISOLDE_WORKLOAD_LONG_FORK;
+    return txns ? "txn" : "op";
+}
+
 static void progress(void *arg, long done, long total, double secs)
 {
-    (void)arg;
+    const struct run_cli *r = arg;
     double rate = secs > 0 ? done / secs : 0;
     double eta = rate > 0 && total > done ? (total - done) / rate : 0;
-    fprintf(stderr, "\r  %ld/%ld txns  %.0f/s  ETA %.1f s  ", done, total, rate, eta);
+    fprintf(stderr, "\r  %ld/%ld %ss  %.0f/s  ETA %.1f s  ", done, total, unit(r->o.workload), rate, eta);
 }
 
 /* A temporary file name beside $TMPDIR, for the sqlite database a run
@@ -229,15 +238,16 @@ static void remove_db(const char *db)
 static void summary(const struct run_cli *r, const isolde_run_stats *st, const char *path)
 {
     FILE *out = r->check.json ? stderr : stdout;
-    long n = st->ok + st->fail + st->info;
+    long n = st->ok + st->fail + st->info, made = n - st->final_reads;
     int sim = strcmp(r->o.backend, "sim") == 0;
-    fprintf(out, "run: %s%s%s, %s, %d %s: %ld txns", r->o.backend, sim ? " " : "", sim ? isolation(r) : "",
-            isolde_workload_name(r->o.workload), r->o.clients, r->o.processes ? "processes" : "clients",
-            n - st->final_reads);
+    const char *u = unit(r->o.workload);
+    fprintf(out, "run: %s%s%s, %s, %d %s%s: %ld %s%s", r->o.backend, sim ? " " : "", sim ? isolation(r) : "",
+            isolde_workload_name(r->o.workload), r->o.clients, r->o.processes ? "process" : "client",
+            r->o.clients == 1 ? "" : r->o.processes ? "es" : "s", made, u, made == 1 ? "" : "s");
     if (st->time_limited) fprintf(out, " (--time-limit %g s stopped the clients)", r->o.time_limit);
-    if (st->final_reads) fprintf(out, " + %ld final-read txn%s", st->final_reads, st->final_reads == 1 ? "" : "s");
-    fprintf(out, " (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s, %ld contended\n", st->ok, st->fail,
-            st->info, st->seconds, st->seconds > 0 ? n / st->seconds : 0.0, st->contended);
+    if (st->final_reads) fprintf(out, " + %ld final-read %s%s", st->final_reads, u, st->final_reads == 1 ? "" : "s");
+    fprintf(out, " (%ld ok, %ld fail, %ld info) in %.2f s, %.0f %s/s, %ld contended\n", st->ok, st->fail,
+            st->info, st->seconds, st->seconds > 0 ? n / st->seconds : 0.0, u, st->contended);
     for (int i = 0; i < st->n_reasons; i++) {
         const isolde_run_reason *why = &st->reasons[i];
         fprintf(out, "%s %s", i ? "," : "not ok:", why->name);
@@ -268,7 +278,7 @@ static int run_and_check(struct run_cli *r, const char *path)
     sa.sa_flags = SA_RESETHAND; /* a second ^C kills */
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    if (isatty(STDERR_FILENO)) r->o.progress = progress;
+    if (isatty(STDERR_FILENO)) r->o.progress = progress, r->o.progress_arg = r;
     isolde_status s = isolde_run(&r->o, &st, &err);
     if (r->o.progress) fprintf(stderr, "\r\033[K");
     sigaction(SIGINT, &old_int, NULL);

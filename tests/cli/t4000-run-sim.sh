@@ -49,6 +49,11 @@ expect_status 0 "$isolde" run sim -n 100 --time-limit 1000 -o "$tmp/nolimit.json
 expect_out '^run: sim strict-serializable, list-append, 8 clients: 100 txns + [0-9]* final-read txns\? ('
 T
 
+test_case "a workload of single ops (etcd's registers, a counter's adds) counts ops, not txns" <<'T'
+expect_status 0 "$isolde" run sim -w counter -n 50 -o "$tmp/ops.jsonl"
+expect_out '^run: sim strict-serializable, counter, 8 clients: 50 ops + 1 final-read op ([0-9]* ok, [0-9]* fail, 0 info) in [0-9.]* s, [0-9]* op/s,'
+T
+
 test_case "same seed, same bytes; another seed, other bytes" <<'T'
 expect_status 0 "$isolde" run sim -i serializable -c serializable --seed 5 -o "$tmp/a.jsonl"
 expect_status 0 "$isolde" run sim -i serializable -c serializable --seed 5 -o "$tmp/b.jsonl"

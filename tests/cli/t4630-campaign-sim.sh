@@ -46,7 +46,7 @@ T
 test_case "one client: no contention, and the valid cells say so" <<'T'
 expect_status 0 "$isolde" campaign sim --seeds 1 -p 1 -i serializable
 expect_out '| valid (no contention, no faults) |'
-expect_out '; 0 contended; 1 clients'
+expect_out '; 0 contended; 1 client,'
 T
 
 test_case "many clients: contended transactions counted, no valid cell claims no contention" <<'T'
@@ -66,7 +66,7 @@ T
 test_case "sqlite under a command nemesis: the faults are counted per row, and no valid cell claims none" <<'T'
 "$isolde" run --help | grep -q '^sqlite:' || exit 0
 expect_status 0 "$isolde" campaign sqlite --url "$tmp/f.db" --seeds 1 -n 3000 --nemesis command --fault true --heal true --fault-every 0.002 --fault-for 0.001
-expect_out '^campaign: sqlite, 1 seeds x 3000 txns, 10 clients, 4 keys; faults: command, one every 0.002 s on average, each for 0.001 s$'
+expect_out '^campaign: sqlite, 1 seed x 3000 txns, 10 clients, 4 keys; faults: command, one every 0.002 s on average, each for 0.001 s$'
 expect_out '^| serializable | list-append | valid | valid |'
 expect_out '; faults: [1-9][0-9]* (command) |$'
 not grep -q 'no faults' "$tmp/out"
