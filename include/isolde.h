@@ -174,6 +174,16 @@ ISOLDE_API const char *isolde_format_name(isolde_format f);
 ISOLDE_API isolde_status isolde_format_parse(const char *name, isolde_format *out);
 ISOLDE_API const char *isolde_workload_name(isolde_workload w);
 ISOLDE_API isolde_status isolde_workload_parse(const char *name, isolde_workload *out);
+/* The i-th workload's name (list-append first), NULL past the last. */
+ISOLDE_API const char *isolde_workload_at(size_t i);
+
+/* "Did you mean ...?": of the names name_at(0, arg), name_at(1, arg), ...
+ * (until one is NULL), the one closest to word by edit distance (case
+ * ignored), when it is close enough to be a typo (at most a third of
+ * word's letters changed, at least one); NULL if none is. Borrowed: one of
+ * the names. */
+typedef const char *(*isolde_name_at)(size_t i, void *arg);
+ISOLDE_API const char *isolde_closest_name(const char *word, isolde_name_at name_at, void *arg);
 
 /* ---- checking ------------------------------------------------------- */
 

@@ -67,6 +67,9 @@ int cli_parse(int argc, char **argv, const char *cmd, const cli_table *tables, s
               cli_unknown_fn unknown, void *unknown_arg, const char **pos, int *n_pos);
 /* "isolde VERSION" on stdout. */
 void cli_version(void);
+/* " (did you mean NAME?)" on out when a name of name_at's (until NULL) is
+ * close enough to word to be a typo of it (isolde_closest_name); 1 if so. */
+int cli_suggest(FILE *out, const char *word, isolde_name_at name_at, void *arg);
 
 /* Help is printed by the same calls as text (--help) and as roff (the
  * man page, isolde --man): a usage line, paragraphs, headings, items (an
@@ -98,6 +101,9 @@ typedef struct cli_check {
 } cli_check;
 
 void cli_check_init(cli_check *c);
+/* -m / -w's CLI_CALL (at: an isolde_workload): an unknown name is an
+ * error naming the closest known one and every one. */
+int cli_set_workload(void *at, const char *v);
 /* The check options' table, filling c. */
 cli_table cli_check_table(cli_check *c);
 /* The options, checked before anything is read or run: the models and
@@ -144,6 +150,9 @@ int cli_add_url(void *at, const char *v);
 int cli_backend_option(void *arg, const char *name, const char *value, int *took_value);
 /* The backend called name, or NULL. */
 const isolde_backend *cli_backend_named(const char *name);
+/* The same, or NULL having said on stderr that command cmd knows no
+ * backend called name (and the closest one's name). */
+const isolde_backend *cli_backend_find(const char *cmd, const char *name);
 /* The backend, its endpoints and options into o. */
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o);
 void cli_backend_free(cli_backend *b);

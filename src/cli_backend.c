@@ -51,6 +51,22 @@ const isolde_backend *cli_backend_named(const char *name)
     return NULL;
 }
 
+static const char *backend_at(size_t i, void *arg)
+{
+    (void)arg;
+    return isolde_backend_at(i) ? isolde_backend_at(i)->name : NULL;
+}
+
+const isolde_backend *cli_backend_find(const char *cmd, const char *name)
+{
+    const isolde_backend *b = cli_backend_named(name);
+    if (b) return b;
+    fprintf(stderr, "isolde %s: unknown backend '%s'", cmd, name ? name : "");
+    cli_suggest(stderr, name ? name : "", backend_at, NULL);
+    fputc('\n', stderr);
+    return NULL;
+}
+
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o)
 {
     o->backend = b->name;

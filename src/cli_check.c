@@ -15,12 +15,20 @@
 
 #include "cli.h"
 
-static int set_workload(void *at, const char *v)
+static const char *workload_at(size_t i, void *arg)
+{
+    (void)arg;
+    return isolde_workload_at(i);
+}
+
+int cli_set_workload(void *at, const char *v)
 {
     if (isolde_workload_parse(v, at) == ISOLDE_OK) return 0;
-    fprintf(stderr, "isolde: unknown model '%s' (list-append, rw-register, register, "
-                    "cas-register, kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv, "
-                    "bank, set, set-full, counter, long-fork)\n", v);
+    fprintf(stderr, "isolde: unknown workload '%s'", v);
+    int close = cli_suggest(stderr, v, workload_at, NULL);
+    for (size_t i = 0; !close && isolde_workload_at(i); i++)
+        fprintf(stderr, "%s%s", i ? ", " : " (one of ", isolde_workload_at(i));
+    fputs(close ? "\n" : ")\n", stderr);
     return -1;
 }
 
@@ -73,7 +81,7 @@ static const cli_opt check_opts[] = {
      "list-append, rw-register (transactional), register, cas-register, kv, mutex, fifo-queue, "
      "lin-set, multi-register, porcupine-kv (linearizability), bank, set, set-full, counter, "
      "long-fork (Jepsen's checkers); default: from the history's :f names",
-     0, 0, set_workload, 0},
+     0, 0, cli_set_workload, 0},
     {'c', "consistency-models", CLI_STRING, C(opts.models), "L",
      "comma-separated models (default strict-serializable; '' checks none, only -a); any of Elle's 54 names (isolde models lists them)",
      0, 0, NULL, 0},

@@ -99,8 +99,8 @@ void cmd_campaign_help(FILE *out, cli_style st)
 /* The levels: -i's list, or every level the backend has. */
 static int levels_of(struct camp *c, char *buf, size_t size)
 {
-    const isolde_backend *b = cli_backend_named(c->be.name);
-    if (!b) return fprintf(stderr, "isolde campaign: unknown backend '%s'\n", c->be.name), -1;
+    const isolde_backend *b = cli_backend_find("campaign", c->be.name);
+    if (!b) return -1;
     if (c->levels_arg) {
         snprintf(buf, size, "%s", c->levels_arg);
         char *save = NULL;

@@ -44,15 +44,6 @@ struct run_cli {
     const char *peers[CLI_MAX_URLS];
 };
 
-static int set_workload(void *at, const char *v)
-{
-    isolde_workload *w = at;
-    if (isolde_workload_parse(v, w) == ISOLDE_OK) return 0; /* isolde_run says which it generates */
-    fprintf(stderr, "isolde run: unknown workload '%s' (list-append, rw-register, bank, set, set-full, "
-                    "counter, long-fork, register, cas-register, kv)\n", v);
-    return -1;
-}
-
 static int add_read_url(void *at, const char *v)
 {
     isolde_run_opts *o = at;
@@ -65,8 +56,8 @@ static int add_read_url(void *at, const char *v)
 static const cli_opt run_opts[] = {
     {'w', "workload", CLI_CALL, R(o.workload), "W",
      "list-append (default), rw-register; Jepsen's bank, set, set-full, counter, long-fork; register, cas-register, kv (single ops; -m too)", 0, 0,
-     set_workload, 0},
-    {'m', "model", CLI_CALL, R(o.workload), "W", NULL, 0, 0, set_workload, 0},
+     cli_set_workload, 0},
+    {'m', "model", CLI_CALL, R(o.workload), "W", NULL, 0, 0, cli_set_workload, 0},
     {'n', "txns", CLI_LONG, R(txns), "N", "transactions before the final reads (2000)", 0, 4e18,
      NULL, 0},
     {'p', "clients", CLI_LONG, R(clients), "N", "concurrent clients (8)", 1, 4096, NULL, 0},

@@ -53,9 +53,10 @@ static void usage(FILE *out, cli_style st, struct scen_cli *r, const char *backe
     cli_doc_heading(out, st, "scenarios (the anomaly each provokes, and its script)");
     for (size_t i = 0; isolde_scenario_at(i); i++) {
         const isolde_scenario *s = isolde_scenario_at(i);
-        char line[1024];
-        snprintf(line, sizeof line, "%s (%s): %s", s->help, s->anomaly, s->script);
-        cli_doc_item(out, st, s->name, line);
+        char name[128], line[1024];
+        snprintf(name, sizeof name, "%s (%s)", s->name, s->anomaly);
+        snprintf(line, sizeof line, "%s\nscript: %s", s->help, s->script);
+        cli_doc_item(out, st, name, line);
     }
     cli_help(out, st, t, 2);
     cli_doc_item(out, st, "-h, --help", "this text (isolde scenario NAME BACKEND --help: that backend's)");
@@ -137,14 +138,24 @@ struct plan {
     char **paths;
 };
 
+static const char *scenario_at(size_t i, void *arg)
+{
+    (void)arg;
+    return isolde_scenario_at(i) ? isolde_scenario_at(i)->name : NULL;
+}
+
 static int plan_of(struct scen_cli *r, const char *name, struct plan *p)
 {
-    const isolde_backend *b = cli_backend_named(r->be.name);
-    if (!b) return fprintf(stderr, "isolde scenario: unknown backend '%s'\n", r->be.name), -1;
+    const isolde_backend *b = cli_backend_find("scenario", r->be.name);
+    if (!b) return -1;
     for (size_t i = 0; isolde_scenario_at(i) && p->n_names < 32; i++)
         if (!strcmp(name, "all") || !strcmp(name, isolde_scenario_at(i)->name))
             p->names[p->n_names++] = isolde_scenario_at(i)->name;
-    if (!p->n_names) return fprintf(stderr, "isolde scenario: unknown scenario '%s' (see isolde scenario --help)\n", name), -1;
+    if (!p->n_names) {
+        fprintf(stderr, "isolde scenario: unknown scenario '%s'", name);
+        if (!cli_suggest(stderr, name, scenario_at, NULL)) fprintf(stderr, " (see isolde scenario --help)");
+        return fputc('\n', stderr), -1;
+    }
     if (r->o.isolation) p->levels[p->n_levels++] = r->o.isolation;
     for (const char *const *l = b->levels; !r->o.isolation && l && *l && p->n_levels < 32; l++)
         p->levels[p->n_levels++] = *l;

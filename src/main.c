@@ -103,6 +103,12 @@ static void tune_allocator(void)
 #endif
 }
 
+static const char *command_at(size_t i, void *arg)
+{
+    (void)arg;
+    return i < N_COMMANDS ? commands[i].name : NULL;
+}
+
 static const struct command *command_named(const char *name)
 {
     for (size_t i = 0; name && i < N_COMMANDS; i++)
@@ -127,7 +133,8 @@ int main(int argc, char **argv)
     }
     const struct command *c = command_named(argv[1]);
     if (c) return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "isolde: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    fprintf(stderr, "isolde: unknown command '%s'", argv[1]);
+    if (!cli_suggest(stderr, argv[1], command_at, NULL)) fputs("\n\n", stderr), usage(stderr);
+    else fputc('\n', stderr);
     return EXIT_ERROR;
 }

@@ -34,6 +34,7 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+#include "core/names.h"
 #include "gen/gen.h"
 #include "history/history.h"
 #include "run/drivers/driver.h"
@@ -679,12 +680,22 @@ struct run_call {
     int fd;
 };
 
+static const char *backend_name(size_t i, void *arg)
+{
+    (void)arg;
+    return isolde_backend_at(i) ? isolde_backend_at(i)->name : NULL;
+}
+
 int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_driver **drv, run_env *env,
                 isolde_error *err)
 {
     if (run_opts(user, o, err)) return -1;
     const run_driver *d = *drv = run_driver_find(o->backend);
-    if (!d) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'", o->backend ? o->backend : "");
+    if (!d) {
+        const char *close = iso_closest_name(o->backend ? o->backend : "", backend_name, NULL);
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'%s%s%s", o->backend ? o->backend : "",
+                        close ? " (did you mean " : "", close ? close : "", close ? "?)" : "");
+    }
     const gen_ops *g = gen_ops_for(o->workload);
     if (!g)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no generator makes %s histories",

@@ -126,4 +126,30 @@ expect_out '^  scenario NAME BACKEND \[options\]$'
 expect_out '^                                 run a classic interleaving at each level, check it$'
 T
 
+# A misspelt name gets the closest known one (lib/core/names.c's
+# isolde_closest_name): workloads, backends, scenarios, commands, options.
+test_case "a misspelt workload, backend, scenario, command or option: did you mean ...?" <<'T'
+expect_status 3 "$isolde" check -m list-apend examples/valid.jsonl
+expect_err "^isolde: unknown workload 'list-apend' (did you mean list-append?)$"
+expect_status 3 "$isolde" run sim -m list-apend
+expect_err "^isolde: unknown workload 'list-apend' (did you mean list-append?)$"
+expect_status 3 "$isolde" check -m nothing-like-it examples/valid.jsonl
+expect_err "^isolde: unknown workload 'nothing-like-it' (one of list-append, rw-register, register,"
+expect_status 3 "$isolde" run exce
+expect_err "^isolde: unknown backend 'exce' (did you mean exec?)$"
+expect_status 3 "$isolde" scenario write-skw exec
+expect_err "^isolde scenario: unknown scenario 'write-skw' (did you mean write-skew?)$"
+expect_status 3 "$isolde" campaign exce
+expect_err "^isolde campaign: unknown backend 'exce' (did you mean exec?)$"
+expect_status 3 "$isolde" chek examples/valid.jsonl
+expect_err "^isolde: unknown command 'chek' (did you mean check?)$"
+expect_status 3 "$isolde" check --jsn examples/valid.jsonl
+expect_err "^isolde check: unknown option '--jsn' (did you mean --json?)$"
+T
+
+test_case "run postgre: did you mean postgres? (when built with libpq)" <<'T'
+"$isolde" run --help >"$tmp/help"
+if grep -q '^postgres:' "$tmp/help"; then expect_status 3 "$isolde" run postgre; expect_err "unknown backend 'postgre' (did you mean postgres?)$"; fi
+T
+
 finish

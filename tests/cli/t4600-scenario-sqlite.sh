@@ -52,9 +52,10 @@ T
 
 test_case "--help lists every scenario with its anomaly and script" <<'T'
 expect_status 0 "$isolde" scenario --help
-expect_out 'write-skew.*(G2-item): T1 begin; T2 begin; T1 r x'
-expect_out 'G1c.*(G1c)'
-expect_out 'read-skew.*(G-single-item)'
+expect_out '^  write-skew (G2-item)  *each reads both keys'
+expect_out '^  *script: T1 begin; T2 begin; T1 r x'
+expect_out '^  G1c (G1c) '
+expect_out '^  read-skew (G-single-item) '
 T
 
 test_case "an unknown scenario, backend or level, and a backend without statements, are errors" <<'T'
