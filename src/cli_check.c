@@ -254,8 +254,9 @@ static isolde_status write_json_line(isolde_result *r, const char *path, isolde_
         const char *p = text + 1; /* after the map's { */
         while (*p == ' ' || *p == '\n') p++;
         if (*p != '}') fputc(',', stdout);
-        for (; *p; p++) /* a newline is never inside a JSON string: it is only layout */
-            if (*p != '\n') fputc(*p, stdout);
+        for (; *p; p++) /* a newline is never inside a JSON string: it and its indent are only layout */
+            if (*p == '\n') p += strspn(p + 1, " ");
+            else fputc(*p, stdout);
         fputc('\n', stdout);
     }
     free(text);

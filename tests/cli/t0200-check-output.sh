@@ -108,4 +108,20 @@ expect_status 0 "$isolde" run sim -p 1 -n 1 -o "$tmp/one.jsonl"
 expect_out '^run: sim strict-serializable, list-append, 1 client: 1 txn + 1 final-read txn ('
 T
 
+# Every JSON isolde prints has one style: compact separators ("key":value,
+# a,b), white space outside strings only as layout (tests/tools/json_style.py).
+if [ -n "$have_python" ]; then
+    test_case "one JSON style in every JSON isolde prints" <<'T'
+"$isolde" check --json examples/g1c.json >"$tmp/j1.json" || true
+"$isolde" check --json examples/g1c.json examples/valid.jsonl >"$tmp/j2.jsonl" || true
+printf '' >"$tmp/empty.jsonl"
+"$isolde" check --json "$tmp/empty.jsonl" >"$tmp/j3.json" || true
+"$isolde" check --json -m register tests/data/wording/one-write.edn >"$tmp/j4.json"
+"$isolde" check --json -m set-full tests/data/wording/one-add.edn >"$tmp/j5.json"
+"$isolde" run sim --nemesis crash --fault-every 0.0002 --fault-for 0.0001 -n 300 --json -o "$tmp/j6.jsonl" >"$tmp/j7.json" 2>/dev/null
+"$isolde" campaign sim -i serializable --seeds 1 -n 50 --json >"$tmp/j8.json"
+python3 tests/tools/json_style.py "$tmp"/j*.json "$tmp"/j*.jsonl
+T
+fi
+
 finish
