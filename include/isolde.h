@@ -455,6 +455,23 @@ typedef struct isolde_scenario {
 /* The scenarios, by index; NULL past the last. Borrowed, static. */
 ISOLDE_API const isolde_scenario *isolde_scenario_at(size_t i);
 
+/* What a backend's documentation promises of one of its levels: the
+ * strongest of Elle's consistency models it claims there (a level keeps
+ * its promise when a check finds no anomaly that model forbids), what it
+ * allows, in words, and where the documentation says so. */
+typedef struct isolde_promise {
+    const char *backend, *level;
+    const char *model;
+    const char *allows;
+    const char *source;
+} isolde_promise;
+/* The table of promises, one row per backend x level, by index; NULL past
+ * the last. Borrowed, static. */
+ISOLDE_API const isolde_promise *isolde_promise_at(size_t i);
+/* The row of backend at level, or NULL when its documentation promises
+ * nothing there (or isolde does not know what). */
+ISOLDE_API const isolde_promise *isolde_promise_of(const char *backend, const char *level);
+
 /* What happened to one scripted transaction: its outcome as recorded
  * ("ok", "fail", "info"), whether one of its statements was still
  * running after the wait (blocked on a lock), and why it did not commit

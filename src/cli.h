@@ -120,6 +120,20 @@ int cli_check_file(cli_check *c);
 /* A file that could not be checked: err printed, and with several files
  * and --json, a line {"file":..., "error":...} too. Returns EXIT_ERROR. */
 int cli_check_failed(const cli_check *c, const isolde_error *err);
+/* The ladder of models campaign and scenario check each history against
+ * once, strongest first (CLI_LADDER_N of them). */
+#define CLI_LADDER_N 6
+extern const char *const cli_ladder[CLI_LADDER_N];
+/* Read path (JSON lines) and check it as workload w against every model of
+ * the ladder (rw-register with --wfr-keys, the one version order a run
+ * may assume): 0 and *out a new result (isolde_result_free), or -1 with
+ * err. */
+int cli_check_ladder(const char *path, isolde_workload w, isolde_result **out, isolde_error *err);
+/* The anomaly type's name as the library keeps it (static), so that it
+ * outlives the result that named it; "unknown-anomaly" if none. */
+const char *cli_anomaly_name(const char *type);
+/* Whether the anomaly type is one that model forbids (1), not (0). */
+int cli_forbids(const char *model, const char *type);
 /* s as a JSON string: quotes, backslashes and control characters
  * escaped, UTF-8 kept, any byte that is not UTF-8 as U+FFFD. */
 void cli_json_string(FILE *out, const char *s);

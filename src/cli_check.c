@@ -239,6 +239,42 @@ void cli_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+const char *const cli_ladder[CLI_LADDER_N] = {"strict-serializable", "serializable", "snapshot-isolation",
+                                               "repeatable-read", "read-committed", "read-uncommitted"};
+
+int cli_check_ladder(const char *path, isolde_workload w, isolde_result **out, isolde_error *err)
+{
+    isolde_read_opts ro;
+    isolde_read_opts_init(&ro);
+    ro.format = ISOLDE_FORMAT_JSONL;
+    isolde_check_opts co;
+    isolde_check_opts_init(&co);
+    co.workload = w;
+    co.models = "strict-serializable,serializable,snapshot-isolation,repeatable-read,read-committed,"
+                "read-uncommitted";
+    co.wfr_keys = w == ISOLDE_WORKLOAD_RW_REGISTER;
+    isolde_history *h = NULL;
+    *out = NULL;
+    int rc = isolde_history_read_file(path, &ro, &h, err) || isolde_check(h, &co, out, err) ? -1 : 0;
+    isolde_history_free(h);
+    return rc;
+}
+
+const char *cli_anomaly_name(const char *type)
+{
+    for (size_t i = 0; isolde_anomaly_name(i); i++)
+        if (!strcmp(isolde_anomaly_name(i), type)) return isolde_anomaly_name(i);
+    return "unknown-anomaly";
+}
+
+int cli_forbids(const char *model, const char *type)
+{
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
+    o.models = model;
+    return isolde_check_opts_forbid(&o, type) == 1;
+}
+
 /* {"file":PATH, then r's result map} on one line. */
 static isolde_status write_json_line(isolde_result *r, const char *path, isolde_error *err)
 {

@@ -22,9 +22,7 @@
 
 #include "cli.h"
 
-static const char *const ladder[] = {"strict-serializable", "serializable", "snapshot-isolation",
-                                     "repeatable-read", "read-committed", "read-uncommitted"};
-#define N_MODELS (sizeof ladder / sizeof ladder[0])
+#define N_MODELS CLI_LADDER_N
 static const isolde_workload workloads[] = {ISOLDE_WORKLOAD_LIST_APPEND, ISOLDE_WORKLOAD_RW_REGISTER};
 #define MAX_LEVELS 16
 #define MAX_TYPES 24
@@ -51,7 +49,6 @@ struct camp {
     const char *levels[MAX_LEVELS];
     int n_levels;
     struct row rows[MAX_LEVELS * 2];
-    isolde_check_opts forbid[N_MODELS]; /* one model each */
 };
 
 #define C(f) offsetof(struct camp, f)
@@ -153,45 +150,23 @@ static void add_type(struct cell *cell, const char *type)
     cell->n++;
 }
 
-/* The anomaly name as the library spells it (static), for type. */
-static const char *anomaly_name(const char *type)
-{
-    for (size_t i = 0; isolde_anomaly_name(i); i++)
-        if (!strcmp(isolde_anomaly_name(i), type)) return isolde_anomaly_name(i);
-    return "unknown-anomaly";
-}
-
 /* Each model's cell gets the types of r it forbids. */
-static void tally(struct camp *c, struct row *row, const isolde_result *r)
+static void tally(struct row *row, const isolde_result *r)
 {
     for (size_t m = 0; m < N_MODELS; m++) {
         if (isolde_result_validity(r) == ISOLDE_UNKNOWN) row->cells[m].unknown++;
         for (size_t i = 0; i < isolde_result_type_count(r); i++)
-            if (isolde_check_opts_forbid(&c->forbid[m], isolde_result_type(r, i)) == 1)
-                add_type(&row->cells[m], anomaly_name(isolde_result_type(r, i)));
+            if (cli_forbids(cli_ladder[m], isolde_result_type(r, i)))
+                add_type(&row->cells[m], cli_anomaly_name(isolde_result_type(r, i)));
     }
 }
 
-static int check_run(struct camp *c, struct row *row, const char *path, isolde_error *err)
+static int check_run(struct row *row, const char *path, isolde_error *err)
 {
-    isolde_read_opts ro;
-    isolde_read_opts_init(&ro);
-    ro.format = ISOLDE_FORMAT_JSONL;
-    isolde_check_opts co;
-    isolde_check_opts_init(&co);
-    co.workload = row->w;
-    co.models = "strict-serializable,serializable,snapshot-isolation,repeatable-read,read-committed,"
-                "read-uncommitted";
-    co.wfr_keys = row->w == ISOLDE_WORKLOAD_RW_REGISTER;
-    isolde_history *h = NULL;
-    isolde_result *r = NULL;
-    if (isolde_history_read_file(path, &ro, &h, err) || isolde_check(h, &co, &r, err)) {
-        isolde_history_free(h);
-        return -1;
-    }
-    tally(c, row, r);
+    isolde_result *r;
+    if (cli_check_ladder(path, row->w, &r, err)) return -1;
+    tally(row, r);
     isolde_result_free(r);
-    isolde_history_free(h);
     return 0;
 }
 
@@ -215,7 +190,7 @@ static int run_one(struct camp *c, struct row *row, long seed, char *path, size_
     o.history_path = path;
     isolde_run_stats st;
     isolde_error err;
-    int rc = isolde_run(&o, &st, &err) || check_run(c, row, path, &err);
+    int rc = isolde_run(&o, &st, &err) || check_run(row, path, &err);
     if (rc) cli_print_error(&err);
     else add_stats(&row->sum, &st);
     char what[128];
@@ -266,7 +241,7 @@ static void print_table(const struct camp *c)
                              c->o.fault_for);
     else printf("no faults injected\n\n");
     printf("| level | workload |");
-    for (size_t m = 0; m < N_MODELS; m++) printf(" %s |", ladder[m]);
+    for (size_t m = 0; m < N_MODELS; m++) printf(" %s |", cli_ladder[m]);
     printf(" covered |\n|---|---|");
     for (size_t m = 0; m < N_MODELS; m++) printf("---|");
     printf("---|\n");
@@ -289,7 +264,7 @@ static void print_table(const struct camp *c)
 static void json_cell(const struct cell *cell, size_t m)
 {
     printf("%s", m ? "," : "");
-    cli_json_string(stdout, ladder[m]);
+    cli_json_string(stdout, cli_ladder[m]);
     printf(":{\"valid\":%s,\"unknown\":%d,\"anomalies\":{", cell->n || cell->unknown ? "false" : "true",
            cell->unknown);
     for (int i = 0; i < cell->n; i++) {
@@ -334,10 +309,6 @@ static void setup(struct camp *c)
     c->o.clients = (int)c->clients;
     c->o.keys = (int)c->keys;
     if (c->reconnect >= 0) c->o.reconnect_ms = c->reconnect;
-    for (size_t m = 0; m < N_MODELS; m++) {
-        isolde_check_opts_init(&c->forbid[m]);
-        c->forbid[m].models = ladder[m];
-    }
 }
 
 static int campaign(struct camp *c)

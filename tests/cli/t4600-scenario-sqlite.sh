@@ -19,7 +19,10 @@ for s in write-skew read-skew lost-update dirty-write G1c; do
     expect_out "^scenario $s on sqlite at serializable: T1 ok, T2 ok after waiting on a lock$"
     test -s "$tmp/isolde-$s-serializable.jsonl"
 done
-test "$(grep -c '^valid?: true' "$tmp/out")" = 5
+test "$(grep -c '^promise: serializable (sqlite.s documentation at serializable); found: nothing: kept$' "$tmp/out")" = 5
+expect_out '^| G1c | valid |$'
+expect_out '^| promise | serializable |$'
+expect_out "^every level kept what sqlite's documentation promises$"
 T
 
 test_case "a scenario's history: the setup, T1 and T2 in turn (serial on sqlite), the final reads" <<'T'
