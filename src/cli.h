@@ -80,6 +80,9 @@ void cli_doc_text(FILE *out, cli_style st, const char *text);
 void cli_doc_heading(FILE *out, cli_style st, const char *heading);
 void cli_doc_item(FILE *out, cli_style st, const char *left, const char *right);
 void cli_help(FILE *out, cli_style st, const cli_table *tables, size_t n_tables);
+/* s from column col, its lines (at its newlines) broken between words
+ * before column 100, each line after the first indented to column indent. */
+void cli_wrap(FILE *out, const char *s, size_t col, size_t indent);
 /* A number option's value: 0, or -1 having printed why it is not one. */
 int cli_long(const char *cmd, const char *opt, const char *v, double lo, double hi, long *out);
 int cli_double(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out);

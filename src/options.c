@@ -205,9 +205,7 @@ static void roff(FILE *out, const char *s)
  * them after two spaces, its words start after one more. */
 enum { HELP_WIDTH = 100, ITEM_LEFT = 30, ITEM_WORDS = ITEM_LEFT + 3 };
 
-/* s from column col, its lines (at its newlines) broken between words
- * before HELP_WIDTH, each line after the first indented to column indent. */
-static void wrapped(FILE *out, const char *s, size_t col, size_t indent)
+void cli_wrap(FILE *out, const char *s, size_t col, size_t indent)
 {
     while (*s) {
         size_t spaces = strspn(s, " "), word = strcspn(s + spaces, " \n");
@@ -232,7 +230,7 @@ void cli_doc_usage(FILE *out, cli_style st, const char *usage)
 {
     if (st == CLI_TEXT) {
         fputs("usage: ", out);
-        wrapped(out, usage, 7, 7);
+        cli_wrap(out, usage, 7, 7);
         fputc('\n', out);
         return;
     }
@@ -245,7 +243,7 @@ void cli_doc_text(FILE *out, cli_style st, const char *text)
 {
     if (st == CLI_TEXT) {
         fputc('\n', out);
-        wrapped(out, text, 0, 0);
+        cli_wrap(out, text, 0, 0);
         return;
     }
     fputs(".PP\n", out);
@@ -264,7 +262,7 @@ void cli_doc_item(FILE *out, cli_style st, const char *left, const char *right)
     if (st == CLI_TEXT) { /* a name wider than its column has its words on the next line */
         if (strlen(left) > ITEM_LEFT) fprintf(out, "  %s\n%*s", left, ITEM_WORDS, "");
         else fprintf(out, "  %-*s ", ITEM_LEFT, left);
-        wrapped(out, right, ITEM_WORDS, ITEM_WORDS);
+        cli_wrap(out, right, ITEM_WORDS, ITEM_WORDS);
         fputc('\n', out);
         return;
     }

@@ -89,4 +89,32 @@ expect_err "sim runs at"
 expect_status 3 "$isolde" campaign sim --seeds 0
 T
 
+# A terminal gets a compact table, a word per model and the anomalies found
+# on a line of their own, every line within 100 columns (the Markdown rows
+# ran past 300); a file gets the Markdown, and stderr a line per run.
+if command -v script >/dev/null; then
+    test_case "on a terminal: the compact table, within 100 columns; --markdown: the Markdown one" <<'T'
+script -qec "$isolde campaign sim --seeds 2 -n 300 -i snapshot-isolation,strict-serializable" "$tmp/typescript" >"$tmp/tty" </dev/null
+tr -d '\r' <"$tmp/tty" | sed 's/.*\x1b\[K//' >"$tmp/out"
+expect_out '^level  *workload  *SS  *SER  *SI  *RR  *RC  *RU  *ok  *cont\.$'
+expect_out '^snapshot-isolation   list-append  no   no   yes  no   yes  yes  *[0-9]*%  *[0-9]*%$'
+expect_out '^  found: G2-item'
+expect_out '^strict-serializable  list-append  yes  yes  yes  yes  yes  yes  '
+not grep -q '^| ' "$tmp/out"
+awk 'length > 100 { print "line " NR " is " length " columns"; bad = 1 } END { exit bad }' "$tmp/out"
+script -qec "$isolde campaign sim --seeds 1 -n 100 -i serializable --markdown" "$tmp/typescript" >"$tmp/tty" </dev/null
+tr -d '\r' <"$tmp/tty" | sed 's/.*\x1b\[K//' >"$tmp/out"
+expect_out '^| serializable | list-append |'
+T
+else
+    test_skip "campaign on a terminal" "no script(1)"
+fi
+
+test_case "stdout not a terminal: the Markdown table, and a line per run on stderr" <<'T'
+expect_status 0 "$isolde" campaign sim --seeds 2 -n 100 -i serializable
+expect_out '^| serializable | list-append |'
+expect_err '^campaign: run 1 of 4: serializable list-append seed 1$'
+expect_err '^campaign: run 4 of 4: serializable rw-register seed 2$'
+T
+
 finish
