@@ -174,6 +174,16 @@ ISOLDE_API const char *isolde_format_name(isolde_format f);
 ISOLDE_API isolde_status isolde_format_parse(const char *name, isolde_format *out);
 ISOLDE_API const char *isolde_workload_name(isolde_workload w);
 ISOLDE_API isolde_status isolde_workload_parse(const char *name, isolde_workload *out);
+/* The i-th workload's name (list-append first), NULL past the last. */
+ISOLDE_API const char *isolde_workload_at(size_t i);
+
+/* "Did you mean ...?": of the names name_at(0, arg), name_at(1, arg), ...
+ * (until one is NULL), the one closest to word by edit distance (case
+ * ignored), when it is close enough to be a typo (at most a third of
+ * word's letters changed, at least one); NULL if none is. Borrowed: one of
+ * the names. */
+typedef const char *(*isolde_name_at)(size_t i, void *arg);
+ISOLDE_API const char *isolde_closest_name(const char *word, isolde_name_at name_at, void *arg);
 
 /* ---- checking ------------------------------------------------------- */
 
@@ -367,8 +377,9 @@ typedef struct isolde_run_opts {
      * given up (the connection is closed: fail before COMMIT, info during
      * it); 0: wait as long as the database takes. */
     long txn_timeout_ms;
-    /* No transaction starts after this many seconds (then the final
-     * reads); 0: as many as txns says. */
+    /* No transaction starts after this many seconds of wall-clock time
+     * (then the final reads), the sim's too, whose history's clock is
+     * simulated; 0: as many as txns says. */
     double time_limit;
     /* Endpoints for read-only transactions (a replica): client i sends
      * its transactions without writes to read_urls[i % n_read_urls], at
@@ -397,6 +408,7 @@ typedef struct isolde_run_opts {
  * failure the backend gave no class is "error", an unknown outcome
  * without one "indeterminate"), and how many of each outcome. */
 #define ISOLDE_RUN_MAX_REASONS 16
+#define ISOLDE_RUN_MAX_KINDS 8 /* nemesis kinds a run takes */
 typedef struct isolde_run_reason {
     char name[32];
     long fail, info;
@@ -409,7 +421,16 @@ typedef struct isolde_run_stats {
      * concurrency control at all. */
     long contended;
     double seconds;      /* wall time of the run */
+    long final_reads;    /* of ok + fail + info, the final reads' transactions
+                            (every key read once the clients are done) */
+    int time_limited;    /* time_limit passed before txns transactions were made */
     long faults;         /* faults the nemesis injected (healed ones and not) */
+    /* The nemesis: its faults per kind, in the order nemesis names them;
+     * when its first fault was due and how long it ran, in seconds on its
+     * clock (the sim's is simulated: the history's). A kind with no fault
+     * never fired: the run ended first, or the draws chose other kinds. */
+    long kind_faults[ISOLDE_RUN_MAX_KINDS];
+    double first_fault_due, nemesis_seconds;
     int n_reasons;       /* the first ISOLDE_RUN_MAX_REASONS reasons seen; any
                             later kind is counted as "other" in the last */
     isolde_run_reason reasons[ISOLDE_RUN_MAX_REASONS];
@@ -446,6 +467,23 @@ typedef struct isolde_scenario {
 
 /* The scenarios, by index; NULL past the last. Borrowed, static. */
 ISOLDE_API const isolde_scenario *isolde_scenario_at(size_t i);
+
+/* What a backend's documentation promises of one of its levels: the
+ * strongest of Elle's consistency models it claims there (a level keeps
+ * its promise when a check finds no anomaly that model forbids), what it
+ * allows, in words, and where the documentation says so. */
+typedef struct isolde_promise {
+    const char *backend, *level;
+    const char *model;
+    const char *allows;
+    const char *source;
+} isolde_promise;
+/* The table of promises, one row per backend x level, by index; NULL past
+ * the last. Borrowed, static. */
+ISOLDE_API const isolde_promise *isolde_promise_at(size_t i);
+/* The row of backend at level, or NULL when its documentation promises
+ * nothing there (or isolde does not know what). */
+ISOLDE_API const isolde_promise *isolde_promise_of(const char *backend, const char *level);
 
 /* What happened to one scripted transaction: its outcome as recorded
  * ("ok", "fail", "info"), whether one of its statements was still

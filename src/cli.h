@@ -67,6 +67,9 @@ int cli_parse(int argc, char **argv, const char *cmd, const cli_table *tables, s
               cli_unknown_fn unknown, void *unknown_arg, const char **pos, int *n_pos);
 /* "isolde VERSION" on stdout. */
 void cli_version(void);
+/* " (did you mean NAME?)" on out when a name of name_at's (until NULL) is
+ * close enough to word to be a typo of it (isolde_closest_name); 1 if so. */
+int cli_suggest(FILE *out, const char *word, isolde_name_at name_at, void *arg);
 
 /* Help is printed by the same calls as text (--help) and as roff (the
  * man page, isolde --man): a usage line, paragraphs, headings, items (an
@@ -77,6 +80,9 @@ void cli_doc_text(FILE *out, cli_style st, const char *text);
 void cli_doc_heading(FILE *out, cli_style st, const char *heading);
 void cli_doc_item(FILE *out, cli_style st, const char *left, const char *right);
 void cli_help(FILE *out, cli_style st, const cli_table *tables, size_t n_tables);
+/* s from column col, its lines (at its newlines) broken between words
+ * before column 100, each line after the first indented to column indent. */
+void cli_wrap(FILE *out, const char *s, size_t col, size_t indent);
 /* A number option's value: 0, or -1 having printed why it is not one. */
 int cli_long(const char *cmd, const char *opt, const char *v, double lo, double hi, long *out);
 int cli_double(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out);
@@ -98,6 +104,9 @@ typedef struct cli_check {
 } cli_check;
 
 void cli_check_init(cli_check *c);
+/* -m / -w's CLI_CALL (at: an isolde_workload): an unknown name is an
+ * error naming the closest known one and every one. */
+int cli_set_workload(void *at, const char *v);
 /* The check options' table, filling c. */
 cli_table cli_check_table(cli_check *c);
 /* The options, checked before anything is read or run: the models and
@@ -114,6 +123,20 @@ int cli_check_file(cli_check *c);
 /* A file that could not be checked: err printed, and with several files
  * and --json, a line {"file":..., "error":...} too. Returns EXIT_ERROR. */
 int cli_check_failed(const cli_check *c, const isolde_error *err);
+/* The ladder of models campaign and scenario check each history against
+ * once, strongest first (CLI_LADDER_N of them). */
+#define CLI_LADDER_N 6
+extern const char *const cli_ladder[CLI_LADDER_N];
+/* Read path (JSON lines) and check it as workload w against every model of
+ * the ladder (rw-register with --wfr-keys, the one version order a run
+ * may assume): 0 and *out a new result (isolde_result_free), or -1 with
+ * err. */
+int cli_check_ladder(const char *path, isolde_workload w, isolde_result **out, isolde_error *err);
+/* The anomaly type's name as the library keeps it (static), so that it
+ * outlives the result that named it; "unknown-anomaly" if none. */
+const char *cli_anomaly_name(const char *type);
+/* Whether the anomaly type is one that model forbids (1), not (0). */
+int cli_forbids(const char *model, const char *type);
 /* s as a JSON string: quotes, backslashes and control characters
  * escaped, UTF-8 kept, any byte that is not UTF-8 as U+FFFD. */
 void cli_json_string(FILE *out, const char *s);
@@ -144,12 +167,21 @@ int cli_add_url(void *at, const char *v);
 int cli_backend_option(void *arg, const char *name, const char *value, int *took_value);
 /* The backend called name, or NULL. */
 const isolde_backend *cli_backend_named(const char *name);
+/* The same, or NULL having said on stderr that command cmd knows no
+ * backend called name (and the closest one's name). */
+const isolde_backend *cli_backend_find(const char *cmd, const char *name);
 /* The backend, its endpoints and options into o. */
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o);
 void cli_backend_free(cli_backend *b);
 /* The nemesis options (--nemesis, --fault-every, ..., --txn-timeout),
  * filling o. */
 cli_table cli_fault_table(isolde_run_opts *o);
+/* A line on stderr for each kind o->nemesis names that never fired in
+ * the run st tells of, saying why (the run ended before the first fault
+ * was due, or the draws chose other kinds) and what to change; what
+ * names the run among several (NULL: the only one). */
+void cli_warn_idle_nemesis(const char *cmd, const char *what, const isolde_run_opts *o,
+                           const isolde_run_stats *st);
 /* dir made if missing: 0, or -1 having said why not. */
 int cli_make_dir(const char *cmd, const char *dir);
 /* Every backend (or the one called name) with its levels and options. */

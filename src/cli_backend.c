@@ -51,6 +51,22 @@ const isolde_backend *cli_backend_named(const char *name)
     return NULL;
 }
 
+static const char *backend_at(size_t i, void *arg)
+{
+    (void)arg;
+    return isolde_backend_at(i) ? isolde_backend_at(i)->name : NULL;
+}
+
+const isolde_backend *cli_backend_find(const char *cmd, const char *name)
+{
+    const isolde_backend *b = cli_backend_named(name);
+    if (b) return b;
+    fprintf(stderr, "isolde %s: unknown backend '%s'", cmd, name ? name : "");
+    cli_suggest(stderr, name ? name : "", backend_at, NULL);
+    fputc('\n', stderr);
+    return NULL;
+}
+
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o)
 {
     o->backend = b->name;
@@ -150,4 +166,51 @@ static const cli_opt fault_opts[] = {
 cli_table cli_fault_table(isolde_run_opts *o)
 {
     return (cli_table){"fault options", fault_opts, sizeof fault_opts / sizeof fault_opts[0], o};
+}
+
+/* ---- a nemesis that never fired ---- */
+
+/* Faults of every kind o->nemesis names name[0..len) at, from position 0;
+ * -1 when an earlier position names it too (it is counted there). */
+static long kind_faults(const isolde_run_opts *o, const isolde_run_stats *st, int at, const char *name,
+                        size_t len)
+{
+    long n = 0;
+    int i = 0;
+    for (const char *s = o->nemesis; *s && i < ISOLDE_RUN_MAX_KINDS; i++) {
+        size_t l = strcspn(s, ",");
+        if (l == len && !strncmp(s, name, len)) {
+            if (i < at) return -1;
+            n += st->kind_faults[i];
+        }
+        s += l + (s[l] == ',');
+    }
+    return n;
+}
+
+/* Why kind name[0..len) never fired, on stderr. */
+static void warn_idle(const char *cmd, const char *what, const isolde_run_opts *o, const isolde_run_stats *st,
+                      const char *name, size_t len)
+{
+    fprintf(stderr, "isolde %s: warning: %s%s--nemesis %.*s never fired: ", cmd, what ? what : "",
+            what ? ": " : "", (int)len, name);
+    if (st->faults) {
+        fprintf(stderr, "each fault's kind is drawn at random, and the run's %ld fault%s drew %s (a longer run "
+                        "draws more)\n", st->faults, st->faults == 1 ? "" : "s", st->faults == 1 ? "another" : "others");
+        return;
+    }
+    int sim = !strcmp(o->backend, "sim");
+    fprintf(stderr, "the run ended after %.3g s%s, before its first fault was due at ~%.3g s (raise %s or lower "
+                    "--fault-every)\n", st->nemesis_seconds, sim ? " of simulated time" : "", st->first_fault_due,
+            st->time_limited ? "--time-limit" : "-n");
+}
+
+void cli_warn_idle_nemesis(const char *cmd, const char *what, const isolde_run_opts *o, const isolde_run_stats *st)
+{
+    int i = 0;
+    for (const char *s = o->nemesis; s && *s && i < ISOLDE_RUN_MAX_KINDS; i++) {
+        size_t len = strcspn(s, ",");
+        if (kind_faults(o, st, i, s, len) == 0) warn_idle(cmd, what, o, st, s, len);
+        s += len + (s[len] == ',');
+    }
 }

@@ -15,12 +15,20 @@
 
 #include "cli.h"
 
-static int set_workload(void *at, const char *v)
+static const char *workload_at(size_t i, void *arg)
+{
+    (void)arg;
+    return isolde_workload_at(i);
+}
+
+int cli_set_workload(void *at, const char *v)
 {
     if (isolde_workload_parse(v, at) == ISOLDE_OK) return 0;
-    fprintf(stderr, "isolde: unknown model '%s' (list-append, rw-register, register, "
-                    "cas-register, kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv, "
-                    "bank, set, set-full, counter, long-fork)\n", v);
+    fprintf(stderr, "isolde: unknown workload '%s'", v);
+    int close = cli_suggest(stderr, v, workload_at, NULL);
+    for (size_t i = 0; !close && isolde_workload_at(i); i++)
+        fprintf(stderr, "%s%s", i ? ", " : " (one of ", isolde_workload_at(i));
+    fputs(close ? "\n" : ")\n", stderr);
     return -1;
 }
 
@@ -73,7 +81,7 @@ static const cli_opt check_opts[] = {
      "list-append, rw-register (transactional), register, cas-register, kv, mutex, fifo-queue, "
      "lin-set, multi-register, porcupine-kv (linearizability), bank, set, set-full, counter, "
      "long-fork (Jepsen's checkers); default: from the history's :f names",
-     0, 0, set_workload, 0},
+     0, 0, cli_set_workload, 0},
     {'c', "consistency-models", CLI_STRING, C(opts.models), "L",
      "comma-separated models (default strict-serializable; '' checks none, only -a, and without -a is unknown); "
      "any of Elle's 54 names (isolde models lists them; one that forbids nothing isolde looks for is not "
@@ -234,6 +242,42 @@ void cli_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+const char *const cli_ladder[CLI_LADDER_N] = {"strict-serializable", "serializable", "snapshot-isolation",
+                                               "repeatable-read", "read-committed", "read-uncommitted"};
+
+int cli_check_ladder(const char *path, isolde_workload w, isolde_result **out, isolde_error *err)
+{
+    isolde_read_opts ro;
+    isolde_read_opts_init(&ro);
+    ro.format = ISOLDE_FORMAT_JSONL;
+    isolde_check_opts co;
+    isolde_check_opts_init(&co);
+    co.workload = w;
+    co.models = "strict-serializable,serializable,snapshot-isolation,repeatable-read,read-committed,"
+                "read-uncommitted";
+    co.wfr_keys = w == ISOLDE_WORKLOAD_RW_REGISTER;
+    isolde_history *h = NULL;
+    *out = NULL;
+    int rc = isolde_history_read_file(path, &ro, &h, err) || isolde_check(h, &co, out, err) ? -1 : 0;
+    isolde_history_free(h);
+    return rc;
+}
+
+const char *cli_anomaly_name(const char *type)
+{
+    for (size_t i = 0; isolde_anomaly_name(i); i++)
+        if (!strcmp(isolde_anomaly_name(i), type)) return isolde_anomaly_name(i);
+    return "unknown-anomaly";
+}
+
+int cli_forbids(const char *model, const char *type)
+{
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
+    o.models = model;
+    return isolde_check_opts_forbid(&o, type) == 1;
+}
+
 /* {"file":PATH, then r's result map} on one line. */
 static isolde_status write_json_line(isolde_result *r, const char *path, isolde_error *err)
 {
@@ -249,8 +293,9 @@ static isolde_status write_json_line(isolde_result *r, const char *path, isolde_
         const char *p = text + 1; /* after the map's { */
         while (*p == ' ' || *p == '\n') p++;
         if (*p != '}') fputc(',', stdout);
-        for (; *p; p++) /* a newline is never inside a JSON string: it is only layout */
-            if (*p != '\n') fputc(*p, stdout);
+        for (; *p; p++) /* a newline is never inside a JSON string: it and its indent are only layout */
+            if (*p == '\n') p += strspn(p + 1, " ");
+            else fputc(*p, stdout);
         fputc('\n', stdout);
     }
     free(text);

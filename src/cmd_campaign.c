@@ -4,10 +4,13 @@
  * run through isolde_run and its history checked once against the ladder
  * strict-serializable .. read-uncommitted; then, per model, the anomaly
  * types found that the model forbids (isolde_check_opts_forbid), with in
- * how many seeds each appeared. Prints a Markdown table: a row per level x
- * workload, a column per model, and what the row's runs covered (their
- * transactions by outcome, contended ones, clients, keys, time, the
- * faults the nemesis injected, when the fault options ask for one). A
+ * how many seeds each appeared. Prints a Markdown table (--markdown, or
+ * stdout not a terminal; then stderr gets a line per run): a row per
+ * level x workload, a column per model, and what the row's runs covered
+ * (their transactions by outcome, contended ones, clients, keys, time,
+ * the faults the nemesis injected, when the fault options ask for one);
+ * a terminal gets a compact one instead, a word per model and the
+ * anomalies found on a line of their own. A
  * valid cell says "no contention" when no transaction of its runs was
  * contended, and "no faults" when none was injected. Every
  * run starts on fresh tables (the backend's --fresh, where it has one). --json:
@@ -22,9 +25,7 @@
 
 #include "cli.h"
 
-static const char *const ladder[] = {"strict-serializable", "serializable", "snapshot-isolation",
-                                     "repeatable-read", "read-committed", "read-uncommitted"};
-#define N_MODELS (sizeof ladder / sizeof ladder[0])
+#define N_MODELS CLI_LADDER_N
 static const isolde_workload workloads[] = {ISOLDE_WORKLOAD_LIST_APPEND, ISOLDE_WORKLOAD_RW_REGISTER};
 #define MAX_LEVELS 16
 #define MAX_TYPES 24
@@ -47,11 +48,10 @@ struct camp {
     cli_backend be;
     const char *dir, *levels_arg;
     long seeds, txns, clients, keys, reconnect;
-    int json, keep;
+    int json, markdown, keep;
     const char *levels[MAX_LEVELS];
     int n_levels;
     struct row rows[MAX_LEVELS * 2];
-    isolde_check_opts forbid[N_MODELS]; /* one model each */
 };
 
 #define C(f) offsetof(struct camp, f)
@@ -68,6 +68,8 @@ static const cli_opt camp_opts[] = {
     {'o', "output", CLI_STRING, C(dir), "DIR", "keep the histories in DIR, made if missing (default: removed)", 0, 0, NULL,
      0},
     {0, "json", CLI_FLAG, C(json), NULL, "the table as one JSON object", 0, 0, NULL, 1},
+    {0, "markdown", CLI_FLAG, C(markdown), NULL,
+     "the table in Markdown, every cell (what stdout gets when it is not a terminal)", 0, 0, NULL, 1},
 };
 #undef C
 
@@ -81,8 +83,10 @@ static void usage(FILE *out, cli_style st, struct camp *c, const char *backend)
                           "snapshot-isolation, repeatable-read, read-committed and read-uncommitted.\n"
                           "Prints a table: each cell the anomaly types found that the model forbids\n"
                           "(with the share of seeds when not every one), or valid; beside each row\n"
-                          "what its runs covered. rw-register is checked with --wfr-keys. The fault\n"
-                          "options inject the same faults into every run.\n");
+                          "what its runs covered -- in Markdown (--markdown, or when stdout is not a\n"
+                          "terminal: then stderr gets a line per run), or on a terminal compact: a word\n"
+                          "per model, the anomalies found below each row. rw-register is checked with\n"
+                          "--wfr-keys. The fault options inject the same faults into every run.\n");
     cli_help(out, st, t, 2);
     cli_doc_item(out, st, "-h, --help", "this text (isolde campaign BACKEND --help: that backend's)");
     cli_doc_heading(out, st, "backends and their own options");
@@ -99,8 +103,8 @@ void cmd_campaign_help(FILE *out, cli_style st)
 /* The levels: -i's list, or every level the backend has. */
 static int levels_of(struct camp *c, char *buf, size_t size)
 {
-    const isolde_backend *b = cli_backend_named(c->be.name);
-    if (!b) return fprintf(stderr, "isolde campaign: unknown backend '%s'\n", c->be.name), -1;
+    const isolde_backend *b = cli_backend_find("campaign", c->be.name);
+    if (!b) return -1;
     if (c->levels_arg) {
         snprintf(buf, size, "%s", c->levels_arg);
         char *save = NULL;
@@ -153,45 +157,23 @@ static void add_type(struct cell *cell, const char *type)
     cell->n++;
 }
 
-/* The anomaly name as the library spells it (static), for type. */
-static const char *anomaly_name(const char *type)
-{
-    for (size_t i = 0; isolde_anomaly_name(i); i++)
-        if (!strcmp(isolde_anomaly_name(i), type)) return isolde_anomaly_name(i);
-    return "unknown-anomaly";
-}
-
 /* Each model's cell gets the types of r it forbids. */
-static void tally(struct camp *c, struct row *row, const isolde_result *r)
+static void tally(struct row *row, const isolde_result *r)
 {
     for (size_t m = 0; m < N_MODELS; m++) {
         if (isolde_result_validity(r) == ISOLDE_UNKNOWN) row->cells[m].unknown++;
         for (size_t i = 0; i < isolde_result_type_count(r); i++)
-            if (isolde_check_opts_forbid(&c->forbid[m], isolde_result_type(r, i)) == 1)
-                add_type(&row->cells[m], anomaly_name(isolde_result_type(r, i)));
+            if (cli_forbids(cli_ladder[m], isolde_result_type(r, i)))
+                add_type(&row->cells[m], cli_anomaly_name(isolde_result_type(r, i)));
     }
 }
 
-static int check_run(struct camp *c, struct row *row, const char *path, isolde_error *err)
+static int check_run(struct row *row, const char *path, isolde_error *err)
 {
-    isolde_read_opts ro;
-    isolde_read_opts_init(&ro);
-    ro.format = ISOLDE_FORMAT_JSONL;
-    isolde_check_opts co;
-    isolde_check_opts_init(&co);
-    co.workload = row->w;
-    co.models = "strict-serializable,serializable,snapshot-isolation,repeatable-read,read-committed,"
-                "read-uncommitted";
-    co.wfr_keys = row->w == ISOLDE_WORKLOAD_RW_REGISTER;
-    isolde_history *h = NULL;
-    isolde_result *r = NULL;
-    if (isolde_history_read_file(path, &ro, &h, err) || isolde_check(h, &co, &r, err)) {
-        isolde_history_free(h);
-        return -1;
-    }
-    tally(c, row, r);
+    isolde_result *r;
+    if (cli_check_ladder(path, row->w, &r, err)) return -1;
+    tally(row, r);
     isolde_result_free(r);
-    isolde_history_free(h);
     return 0;
 }
 
@@ -215,28 +197,55 @@ static int run_one(struct camp *c, struct row *row, long seed, char *path, size_
     o.history_path = path;
     isolde_run_stats st;
     isolde_error err;
-    int rc = isolde_run(&o, &st, &err) || check_run(c, row, path, &err);
+    int rc = isolde_run(&o, &st, &err) || check_run(row, path, &err);
     if (rc) cli_print_error(&err);
     else add_stats(&row->sum, &st);
+    char what[128];
+    snprintf(what, sizeof what, "%s %s seed %ld", row->level, isolde_workload_name(row->w), seed);
+    if (!rc) cli_warn_idle_nemesis("campaign", what, &o, &st);
     if (!c->keep) remove(path);
     return rc ? -1 : 0;
+}
+
+/* Which run is next, on stderr: a line each when stdout is not a
+ * terminal (a file fills in silence otherwise), else one line redrawn
+ * when stderr is a terminal. */
+static void progress(const struct camp *c, long done, const struct row *row, long seed)
+{
+    long total = c->n_levels * 2 * c->seeds;
+    int lines = !isatty(STDOUT_FILENO);
+    if (!lines && !isatty(STDERR_FILENO)) return;
+    if (!row) {
+        if (!lines) fputs("\r\033[K", stderr);
+        return;
+    }
+    fprintf(stderr, "%scampaign: run %ld of %ld: %s %s seed %ld%s", lines ? "" : "\r\033[K", done + 1, total,
+            row->level, isolde_workload_name(row->w), seed, lines ? "\n" : "");
+    fflush(stderr);
 }
 
 static int run_all(struct camp *c)
 {
     char path[4096];
+    long done = 0;
     for (int l = 0; l < c->n_levels; l++)
         for (int w = 0; w < 2; w++) {
             struct row *row = &c->rows[l * 2 + w];
             row->level = c->levels[l];
             row->w = workloads[w];
-            for (long s = 1; s <= c->seeds; s++)
+            for (long s = 1; s <= c->seeds; s++, done++) {
+                progress(c, done, row, s);
                 if (run_one(c, row, s, path, sizeof path)) return -1;
+            }
         }
+    progress(c, done, NULL, 0);
     return 0;
 }
 
 /* ---- the table ---- */
+
+/* The plural's s, for n of a noun. */
+static const char *s_if(long n) { return n == 1 ? "" : "s"; }
 
 static void print_cell(FILE *out, const struct camp *c, const struct row *row, const struct cell *cell)
 {
@@ -252,15 +261,21 @@ static void print_cell(FILE *out, const struct camp *c, const struct row *row, c
             *quiet || *calm ? ")" : "");
 }
 
-static void print_table(const struct camp *c)
+/* The first line: what every run was. */
+static void print_head(const struct camp *c)
 {
-    printf("campaign: %s, %ld seeds x %ld txns, %ld clients, %ld keys; ", c->be.name, c->seeds, c->txns,
-           c->clients, c->keys);
+    printf("campaign: %s, %ld seed%s x %ld txn%s, %ld client%s, %ld key%s; ", c->be.name, c->seeds, s_if(c->seeds),
+           c->txns, s_if(c->txns), c->clients, s_if(c->clients), c->keys, s_if(c->keys));
     if (c->o.nemesis) printf("faults: %s, one every %g s on average, each for %g s\n\n", c->o.nemesis, c->o.fault_every,
                              c->o.fault_for);
     else printf("no faults injected\n\n");
+}
+
+static void print_markdown(const struct camp *c)
+{
+    print_head(c);
     printf("| level | workload |");
-    for (size_t m = 0; m < N_MODELS; m++) printf(" %s |", ladder[m]);
+    for (size_t m = 0; m < N_MODELS; m++) printf(" %s |", cli_ladder[m]);
     printf(" covered |\n|---|---|");
     for (size_t m = 0; m < N_MODELS; m++) printf("---|");
     printf("---|\n");
@@ -272,17 +287,79 @@ static void print_table(const struct camp *c)
             print_cell(stdout, c, row, &row->cells[m]);
             printf(" |");
         }
-        printf(" %ld ok, %ld fail, %ld info; %ld contended; %ld clients, %ld keys; %.1f s; faults: ", row->sum.ok,
-               row->sum.fail, row->sum.info, row->sum.contended, c->clients, c->keys, row->sum.seconds);
+        printf(" %ld ok, %ld fail, %ld info; %ld contended; %ld client%s, %ld key%s; %.1f s; faults: ", row->sum.ok,
+               row->sum.fail, row->sum.info, row->sum.contended, c->clients, s_if(c->clients), c->keys,
+               s_if(c->keys), row->sum.seconds);
         if (row->sum.faults) printf("%ld (%s) |\n", row->sum.faults, c->o.nemesis);
         else printf("none |\n");
     }
 }
 
+/* ---- the compact table, for a terminal: a word per model ---- */
+
+static const char *const short_names[N_MODELS] = {"SS", "SER", "SI", "RR", "RC", "RU"};
+
+/* What the row's runs found, every type any model forbids (in how many
+ * seeds, when not all), and what they did not cover, into buf. */
+static void found_text(const struct camp *c, const struct row *row, char *buf, size_t size)
+{
+    struct cell all = {0};
+    for (size_t m = 0; m < N_MODELS; m++)
+        for (int i = 0; i < row->cells[m].n; i++) {
+            int k = 0;
+            while (k < all.n && all.types[k] != row->cells[m].types[i]) k++;
+            if (k == all.n) add_type(&all, row->cells[m].types[i]);
+            for (k = 0; k < all.n; k++)
+                if (all.types[k] == row->cells[m].types[i] && all.seeds[k] < row->cells[m].seeds[i])
+                    all.seeds[k] = row->cells[m].seeds[i];
+        }
+    size_t n = (size_t)snprintf(buf, size, "%s", all.n ? "" : "-");
+    for (int i = 0; i < all.n && n < size; i++) {
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", all.types[i]);
+        if (all.seeds[i] < c->seeds && n < size) n += (size_t)snprintf(buf + n, size - n, " (%d)", all.seeds[i]);
+    }
+    if (!row->sum.contended && n < size) n += (size_t)snprintf(buf + n, size - n, "; no contention");
+    if (c->o.nemesis && n < size) snprintf(buf + n, size - n, "; %ld fault%s", row->sum.faults, s_if(row->sum.faults));
+}
+
+/* A model's word for a row: yes (no seed showed what it forbids), no, or
+ * ? (a check was unknown). */
+static const char *verdict(const struct cell *cell) { return cell->n ? "no" : cell->unknown ? "?" : "yes"; }
+
+static double share(long part, long whole) { return whole ? 100.0 * (double)part / (double)whole : 0; }
+
+static void print_compact(const struct camp *c)
+{
+    int lw = 5;
+    for (int l = 0; l < c->n_levels; l++) lw = (int)strlen(c->levels[l]) > lw ? (int)strlen(c->levels[l]) : lw;
+    print_head(c);
+    printf("%-*s  %-11s", lw, "level", "workload");
+    for (size_t m = 0; m < N_MODELS; m++) printf("  %-3s", short_names[m]);
+    printf("    ok  cont.\n");
+    for (int i = 0; i < c->n_levels * 2; i++) {
+        const struct row *row = &c->rows[i];
+        long n = row->sum.ok + row->sum.fail + row->sum.info;
+        printf("%-*s  %-11s", lw, row->level, isolde_workload_name(row->w));
+        for (size_t m = 0; m < N_MODELS; m++) printf("  %-3s", verdict(&row->cells[m]));
+        printf("  %3.0f%%   %3.0f%%\n  found: ", share(row->sum.ok, n), share(row->sum.contended, n));
+        char found[1024];
+        found_text(c, row, found, sizeof found);
+        cli_wrap(stdout, found, 9, 9);
+        putchar('\n');
+    }
+    char legend[1024];
+    snprintf(legend, sizeof legend, "\nSS strict-serializable, SER serializable, SI snapshot-isolation, RR repeatable-read, "
+             "RC read-committed, RU read-uncommitted: yes when no seed showed an anomaly the model forbids, no "
+             "when one did, ? when a check was unknown. ok: the transactions that committed; cont.: those that ran "
+             "beside one touching a key they touched, one of the two writing it; found: every anomaly type, in how "
+             "many of the %ld seeds when not all. --markdown: every cell.\n", c->seeds);
+    cli_wrap(stdout, legend, 0, 0);
+}
+
 static void json_cell(const struct cell *cell, size_t m)
 {
     printf("%s", m ? "," : "");
-    cli_json_string(stdout, ladder[m]);
+    cli_json_string(stdout, cli_ladder[m]);
     printf(":{\"valid\":%s,\"unknown\":%d,\"anomalies\":{", cell->n || cell->unknown ? "false" : "true",
            cell->unknown);
     for (int i = 0; i < cell->n; i++) {
@@ -327,10 +404,6 @@ static void setup(struct camp *c)
     c->o.clients = (int)c->clients;
     c->o.keys = (int)c->keys;
     if (c->reconnect >= 0) c->o.reconnect_ms = c->reconnect;
-    for (size_t m = 0; m < N_MODELS; m++) {
-        isolde_check_opts_init(&c->forbid[m]);
-        c->forbid[m].models = ladder[m];
-    }
 }
 
 static int campaign(struct camp *c)
@@ -348,7 +421,8 @@ static int campaign(struct camp *c)
     if (!c->keep) rmdir(c->dir);
     if (rc) return EXIT_ERROR;
     if (c->json) print_json(c);
-    else print_table(c);
+    else if (c->markdown || !isatty(STDOUT_FILENO)) print_markdown(c);
+    else print_compact(c);
     return 0;
 }
 

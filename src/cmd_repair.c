@@ -124,7 +124,8 @@ static int repair(const char *path)
             fprintf(stderr, "isolde repair: %s: cannot write: %s\n", path, strerror(errno));
             rc = EXIT_ERROR;
         } else {
-            printf("%s: %lld bytes after its last op removed\n", path, (long long)(st.st_size - want));
+            printf("%s: %lld byte%s after its last op removed\n", path, (long long)(st.st_size - want),
+                   st.st_size - want == 1 ? "" : "s");
         }
     }
     close(fd);

@@ -45,15 +45,6 @@ struct run_cli {
     int models_from_level; /* -c's models are the level -i asked for */
 };
 
-static int set_workload(void *at, const char *v)
-{
-    isolde_workload *w = at;
-    if (isolde_workload_parse(v, w) == ISOLDE_OK) return 0; /* isolde_run says which it generates */
-    fprintf(stderr, "isolde run: unknown workload '%s' (list-append, rw-register, bank, set, set-full, "
-                    "counter, long-fork, register, cas-register, kv)\n", v);
-    return -1;
-}
-
 static int add_read_url(void *at, const char *v)
 {
     isolde_run_opts *o = at;
@@ -66,8 +57,8 @@ static int add_read_url(void *at, const char *v)
 static const cli_opt run_opts[] = {
     {'w', "workload", CLI_CALL, R(o.workload), "W",
      "list-append (default), rw-register; Jepsen's bank, set, set-full, counter, long-fork; register, cas-register, kv (single ops; -m too)", 0, 0,
-     set_workload, 0},
-    {'m', "model", CLI_CALL, R(o.workload), "W", NULL, 0, 0, set_workload, 0},
+     cli_set_workload, 0},
+    {'m', "model", CLI_CALL, R(o.workload), "W", NULL, 0, 0, cli_set_workload, 0},
     {'n', "txns", CLI_LONG, R(txns), "N", "transactions before the final reads (2000)", 0, 4e18,
      NULL, 0},
     {'p', "clients", CLI_LONG, R(clients), "N", "concurrent clients (8)", 1, 4096, NULL, 0},
@@ -89,7 +80,7 @@ static const cli_opt run_opts[] = {
     {0, "seed", CLI_LONG, R(seed), "N", "random seed (1)", 0, 9e18, NULL, 0},
     {0, "reconnect", CLI_LONG, R(reconnect), "MS", "keep trying to connect for MS (30000)", 0, INT_MAX, NULL,
      0},
-    {0, "time-limit", CLI_DOUBLE, R(o.time_limit), "S", "start no transaction after S seconds (0: none)", 0,
+    {0, "time-limit", CLI_DOUBLE, R(o.time_limit), "S", "start no transaction after S seconds, wall clock, sim too (0: none)", 0,
      1e9, NULL, 0},
     {'o', "output", CLI_STRING, R(output), "FILE",
      "the history, JSON lines (default: isolde-BACKEND-DATE-TIME.jsonl here)", 0, 0, NULL, 0},
@@ -180,12 +171,21 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
     return rc < 0 ? -1 : rc > 0 ? 0 : 1;
 }
 
+/* What the workload's clients run: transactions, or single ops (a
+ * register's read, write or cas; a set's add; a counter's add). */
+static const char *unit(isolde_workload w)
+{
+    int txns = w == ISOLDE_WORKLOAD_LIST_APPEND || w == ISOLDE_WORKLOAD_RW_REGISTER || w == ISOLDE_WORKLOAD_BANK ||
+               w == ISOLDE_WORKLOAD_LONG_FORK;
+    return txns ? "txn" : "op";
+}
+
 static void progress(void *arg, long done, long total, double secs)
 {
-    (void)arg;
+    const struct run_cli *r = arg;
     double rate = secs > 0 ? done / secs : 0;
     double eta = rate > 0 && total > done ? (total - done) / rate : 0;
-    fprintf(stderr, "\r  %ld/%ld txns  %.0f/s  ETA %.1f s  ", done, total, rate, eta);
+    fprintf(stderr, "\r  %ld/%ld %ss  %.0f/s  ETA %.1f s  ", done, total, unit(r->o.workload), rate, eta);
 }
 
 /* A temporary file name beside $TMPDIR, for the sqlite database a run
@@ -253,13 +253,16 @@ static void check_line(const struct run_cli *r, FILE *out)
 static void summary(const struct run_cli *r, const isolde_run_stats *st, const char *path)
 {
     FILE *out = r->check.json ? stderr : stdout;
-    long n = st->ok + st->fail + st->info;
+    long n = st->ok + st->fail + st->info, made = n - st->final_reads;
     int sim = strcmp(r->o.backend, "sim") == 0;
-    fprintf(out, "run: %s%s%s, %s, %d %s: %ld txns (%ld ok, %ld fail, %ld info) in %.2f s, %.0f txn/s, "
-                 "%ld contended\n",
-            r->o.backend, sim ? " " : "", sim ? isolation(r) : "", isolde_workload_name(r->o.workload),
-            r->o.clients, r->o.processes ? "processes" : "clients", n, st->ok, st->fail, st->info,
-            st->seconds, st->seconds > 0 ? n / st->seconds : 0.0, st->contended);
+    const char *u = unit(r->o.workload);
+    fprintf(out, "run: %s%s%s, %s, %d %s%s: %ld %s%s", r->o.backend, sim ? " " : "", sim ? isolation(r) : "",
+            isolde_workload_name(r->o.workload), r->o.clients, r->o.processes ? "process" : "client",
+            r->o.clients == 1 ? "" : r->o.processes ? "es" : "s", made, u, made == 1 ? "" : "s");
+    if (st->time_limited) fprintf(out, " (--time-limit %g s stopped the clients)", r->o.time_limit);
+    if (st->final_reads) fprintf(out, " + %ld final-read %s%s", st->final_reads, u, st->final_reads == 1 ? "" : "s");
+    fprintf(out, " (%ld ok, %ld fail, %ld info) in %.2f s, %.0f %s/s, %ld contended\n", st->ok, st->fail,
+            st->info, st->seconds, st->seconds > 0 ? n / st->seconds : 0.0, u, st->contended);
     for (int i = 0; i < st->n_reasons; i++) {
         const isolde_run_reason *why = &st->reasons[i];
         fprintf(out, "%s %s", i ? "," : "not ok:", why->name);
@@ -291,7 +294,7 @@ static int run_and_check(struct run_cli *r, const char *path)
     sa.sa_flags = SA_RESETHAND; /* a second ^C kills */
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    if (isatty(STDERR_FILENO)) r->o.progress = progress;
+    if (isatty(STDERR_FILENO)) r->o.progress = progress, r->o.progress_arg = r;
     isolde_status s = isolde_run(&r->o, &st, &err);
     if (r->o.progress) fprintf(stderr, "\r\033[K");
     sigaction(SIGINT, &old_int, NULL);
@@ -303,7 +306,9 @@ static int run_and_check(struct run_cli *r, const char *path)
         return EXIT_ERROR;
     }
     summary(r, &st, path);
-    return check_file(r, path);
+    int status = check_file(r, path);
+    cli_warn_idle_nemesis("run", NULL, &r->o, &st);
+    return status;
 }
 
 static void release(struct run_cli *r) { cli_backend_free(&r->be); }

@@ -41,16 +41,18 @@ static const char exit_status[] =
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: isolde <command> [options]\n\ncommands:\n");
+    cli_doc_usage(out, CLI_TEXT, "isolde <command> [options]");
+    cli_doc_heading(out, CLI_TEXT, "commands");
     for (size_t i = 0; i < N_COMMANDS; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].args);
-        fprintf(out, "  %-26s %s (isolde %s --help)\n", left, commands[i].summary, commands[i].name);
+        cli_doc_item(out, CLI_TEXT, left, commands[i].summary);
     }
-    fprintf(out, "\n  --help, -h                 this text\n"
-                 "  --version, -V              print the version\n"
-                 "  --man                      print the manual page (roff)\n\n"
-                 "exit status: %s", exit_status);
+    fputc('\n', out);
+    cli_doc_item(out, CLI_TEXT, "--help, -h", "this text (isolde COMMAND --help: that command's)");
+    cli_doc_item(out, CLI_TEXT, "--version, -V", "print the version");
+    cli_doc_item(out, CLI_TEXT, "--man", "print the manual page (roff)");
+    fprintf(out, "\nexit status: %s", exit_status);
 }
 
 /* The manual page: every command's help as roff, between a head and the
@@ -101,6 +103,12 @@ static void tune_allocator(void)
 #endif
 }
 
+static const char *command_at(size_t i, void *arg)
+{
+    (void)arg;
+    return i < N_COMMANDS ? commands[i].name : NULL;
+}
+
 static const struct command *command_named(const char *name)
 {
     for (size_t i = 0; name && i < N_COMMANDS; i++)
@@ -125,7 +133,8 @@ int main(int argc, char **argv)
     }
     const struct command *c = command_named(argv[1]);
     if (c) return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "isolde: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    fprintf(stderr, "isolde: unknown command '%s'", argv[1]);
+    if (!cli_suggest(stderr, argv[1], command_at, NULL)) fputs("\n\n", stderr), usage(stderr);
+    else fputc('\n', stderr);
     return EXIT_ERROR;
 }

@@ -93,6 +93,31 @@ static struct arg split(const char *a)
     return r;
 }
 
+/* The i-th long name of the tables (arg: struct tables). */
+struct tables {
+    const cli_table *t;
+    size_t n;
+};
+static const char *long_name_at(size_t i, void *arg)
+{
+    const struct tables *ts = arg;
+    for (size_t k = 0; k < ts->n; i -= ts->t[k++].n)
+        if (i < ts->t[k].n) return ts->t[k].opts[i].long_name;
+    return NULL;
+}
+
+/* An option no table or hook knows, on stderr, with the closest long
+ * name (name: a's without its dashes). */
+static void unknown_option(const char *cmd, const char *a, const char *name, int is_short, const cli_table *t,
+                           size_t nt)
+{
+    struct tables ts = {t, nt};
+    const char *close = is_short ? NULL : isolde_closest_name(name, long_name_at, &ts);
+    fprintf(stderr, "isolde %s: unknown option '%s' ", cmd, a);
+    if (close) fprintf(stderr, "(did you mean --%s?)\n", close);
+    else fprintf(stderr, "(see isolde %s --help)\n", cmd);
+}
+
 /* One option at argv[*i]: 1 taken, -1 bad. */
 static int one(int argc, char **argv, int *i, const char *cmd, const cli_table *t, size_t nt,
                cli_unknown_fn unknown, void *uarg)
@@ -106,7 +131,7 @@ static int one(int argc, char **argv, int *i, const char *cmd, const cli_table *
         char name[128];
         snprintf(name, sizeof name, "%.*s", (int)(x.n < 120 ? x.n : 120), x.name);
         int took = 0, r = unknown && !x.is_short ? unknown(uarg, name, x.attached ? x.attached : next, &took) : 0;
-        if (r == 0) fprintf(stderr, "isolde %s: unknown option '%s' (see isolde %s --help)\n", cmd, a, cmd);
+        if (r == 0) unknown_option(cmd, a, name, x.is_short, t, nt);
         if (r > 0 && took && !x.attached) ++*i;
         return r > 0 ? 1 : -1;
     }
@@ -152,6 +177,13 @@ int cli_parse(int argc, char **argv, const char *cmd, const cli_table *tables, s
     return 0;
 }
 
+int cli_suggest(FILE *out, const char *word, isolde_name_at name_at, void *arg)
+{
+    const char *close = isolde_closest_name(word, name_at, arg);
+    if (close) fprintf(out, " (did you mean %s?)", close);
+    return close != NULL;
+}
+
 void cli_version(void)
 {
     printf("isolde %s\n", isolde_version());
@@ -169,10 +201,37 @@ static void roff(FILE *out, const char *s)
     }
 }
 
+/* Text help fits HELP_WIDTH columns: an item's name takes ITEM_LEFT of
+ * them after two spaces, its words start after one more. */
+enum { HELP_WIDTH = 100, ITEM_LEFT = 30, ITEM_WORDS = ITEM_LEFT + 3 };
+
+void cli_wrap(FILE *out, const char *s, size_t col, size_t indent)
+{
+    while (*s) {
+        size_t spaces = strspn(s, " "), word = strcspn(s + spaces, " \n");
+        if (col > indent && col + spaces + word > HELP_WIDTH && word) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+            s += spaces;
+            spaces = 0;
+        }
+        fwrite(s, 1, spaces + word, out);
+        col += spaces + word;
+        s += spaces + word;
+        if (*s == '\n') {
+            s++;
+            fprintf(out, *s ? "\n%*s" : "\n", (int)indent, "");
+            col = indent;
+        }
+    }
+}
+
 void cli_doc_usage(FILE *out, cli_style st, const char *usage)
 {
     if (st == CLI_TEXT) {
-        fprintf(out, "usage: %s\n", usage);
+        fputs("usage: ", out);
+        cli_wrap(out, usage, 7, 7);
+        fputc('\n', out);
         return;
     }
     fputs(".SS \"", out);
@@ -183,7 +242,8 @@ void cli_doc_usage(FILE *out, cli_style st, const char *usage)
 void cli_doc_text(FILE *out, cli_style st, const char *text)
 {
     if (st == CLI_TEXT) {
-        fprintf(out, "\n%s", text);
+        fputc('\n', out);
+        cli_wrap(out, text, 0, 0);
         return;
     }
     fputs(".PP\n", out);
@@ -199,8 +259,11 @@ void cli_doc_heading(FILE *out, cli_style st, const char *heading)
 
 void cli_doc_item(FILE *out, cli_style st, const char *left, const char *right)
 {
-    if (st == CLI_TEXT) {
-        fprintf(out, "  %-30s %s\n", left, right);
+    if (st == CLI_TEXT) { /* a name wider than its column has its words on the next line */
+        if (strlen(left) > ITEM_LEFT) fprintf(out, "  %s\n%*s", left, ITEM_WORDS, "");
+        else fprintf(out, "  %-*s ", ITEM_LEFT, left);
+        cli_wrap(out, right, ITEM_WORDS, ITEM_WORDS);
+        fputc('\n', out);
         return;
     }
     fputs(".TP\n\\fB", out);

@@ -31,6 +31,8 @@ const char *isolde_workload_name(isolde_workload w)
     return c ? c->name : "?";
 }
 
+const char *isolde_workload_at(size_t i) { return i < N_CHECKERS ? checkers[i].name : NULL; }
+
 isolde_status isolde_workload_parse(const char *name, isolde_workload *out)
 {
     if (!name) return ISOLDE_ERR_USAGE;

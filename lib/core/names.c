@@ -43,6 +43,11 @@ static size_t distance(const char *a, size_t na, const char *b, size_t nb)
     return rows[na % 3][nb];
 }
 
+const char *isolde_closest_name(const char *word, isolde_name_at name_at, void *arg)
+{
+    return iso_closest_name(word, name_at, arg);
+}
+
 const char *iso_closest_name(const char *word, iso_name_at name_at, void *arg)
 {
     size_t nw = strlen(word), limit = nw / 3 ? nw / 3 : 1, best_d = limit + 1;

@@ -6,10 +6,11 @@
 #define ISO_NAMES_H
 
 #include <stddef.h>
+#include "isolde.h"
 
 /* The names of a set, one by one: name_at(i, arg) for i = 0, 1, ... until
  * it returns NULL. */
-typedef const char *(*iso_name_at)(size_t i, void *arg);
+typedef isolde_name_at iso_name_at;
 
 /* The name closest to word by edit distance (insertions, deletions,
  * substitutions and swaps of adjacent letters, case ignored), if that

@@ -32,25 +32,30 @@ static int contains(const char *p, size_t len, const char *s)
 static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /* At '#': an EDN tagged record (#a.b.C{...}), '#_' or '#{', else a comment. */
-static isolde_format detect_hash(const char *p, size_t i, size_t len)
+static isolde_format detect_hash(const char *p, size_t i, size_t len, const char **why)
 {
     char c = i + 1 < len ? p[i + 1] : 0;
+    *why = "it begins with an EDN '#' form";
     if (c == '_' || c == '{') return ISOLDE_FORMAT_EDN;
+    *why = "its first line is a '#' comment";
     if (!is_alpha(c)) return ISOLDE_FORMAT_ISOCHECK;
     size_t j = i + 1;
     while (j < len && (is_alpha(p[j]) || p[j] == '.' || p[j] == '-' || p[j] == '_' ||
                        (p[j] >= '0' && p[j] <= '9')))
         j++;
-    return j < len && p[j] == '{' ? ISOLDE_FORMAT_EDN : ISOLDE_FORMAT_ISOCHECK;
+    if (j < len && p[j] == '{') return *why = "it begins with an EDN tagged record (#name{)", ISOLDE_FORMAT_EDN;
+    return ISOLDE_FORMAT_ISOCHECK;
 }
 
 /* At '{' followed by a '"' key: a OneLite header or a JSON-lines op. */
-static isolde_format detect_object(const char *p, size_t i, size_t len)
+static isolde_format detect_object(const char *p, size_t i, size_t len, const char **why)
 {
+    *why = "its first byte is '{' and a '\"' key follows";
     if (!has_at(p, i, len, "\"history\"")) return ISOLDE_FORMAT_JSONL;
     i = skip_ws(p, i + 9, len);
     if (i < len && p[i] == ':') i = skip_ws(p, i + 1, len);
-    return i < len && p[i] == '"' ? ISOLDE_FORMAT_ONELITE : ISOLDE_FORMAT_JSONL;
+    if (i < len && p[i] == '"') return *why = "it begins with a {\"history\": ...} header", ISOLDE_FORMAT_ONELITE;
+    return ISOLDE_FORMAT_JSONL;
 }
 
 /* At i: one token, a tab and a type keyword with a tab after it -- an op
@@ -66,27 +71,45 @@ static int txt_line(const char *p, size_t i, size_t len)
     return 0;
 }
 
-isolde_format iso_detect_format(const char *p, size_t len)
+/* At '[': elle-cli's array of JSON objects, or EDN. */
+static isolde_format detect_array(const char *p, size_t j, size_t len, const char **why)
 {
+    if (j < len && p[j] == ']') return *why = "it is an empty array", ISOLDE_FORMAT_JSON;
+    if (j < len && p[j] == '{') {
+        j = skip_ws(p, j + 1, len);
+        if (j < len && p[j] == '"') return *why = "it begins with '[' and a JSON object", ISOLDE_FORMAT_JSON;
+    }
+    *why = "it begins with '[' but no JSON object";
+    return ISOLDE_FORMAT_EDN;
+}
+
+/* Any other first byte: jepsen.log's text lines, or EDN. */
+static isolde_format detect_other(const char *p, size_t i, size_t len, const char **why)
+{
+    static const char firsts[] = "(;:";
+    static const char *const marks[] = {"its first byte is '('", "its first byte is ';'", "its first byte is ':'"};
+    const char *mark = p[i] ? strchr(firsts, p[i]) : NULL;
+    if (mark) return *why = marks[mark - firsts], ISOLDE_FORMAT_EDN;
+    if (contains(p + i, len - i < LOG_PROBE ? len - i : LOG_PROBE, "jepsen.util"))
+        return *why = "'jepsen.util' is in its first 64 KiB", ISOLDE_FORMAT_JEPSEN_LOG;
+    *why = "no other format's mark is at its start; EDN is the default";
+    return ISOLDE_FORMAT_EDN;
+}
+
+isolde_format iso_detect_format(const char *p, size_t len, const char **why)
+{
+    const char *ignored;
+    if (!why) why = &ignored;
     size_t i = skip_ws(p, 0, len);
-    if (i == len) return ISOLDE_FORMAT_EDN;
-    if (txt_line(p, i, len)) return ISOLDE_FORMAT_JEPSEN_TXT;
+    if (i == len) return *why = "it is empty", ISOLDE_FORMAT_EDN;
+    if (txt_line(p, i, len)) return *why = "its first line is an index, a tab, a :type and a tab", ISOLDE_FORMAT_JEPSEN_TXT;
     size_t j = skip_ws(p, i + 1, len);
     switch (p[i]) {
-    case '#': return detect_hash(p, i, len);
+    case '#': return detect_hash(p, i, len, why);
     case '{':
-        return j < len && p[j] == '"' ? detect_object(p, j, len) : ISOLDE_FORMAT_EDN;
-    case '[':
-        if (j < len && p[j] == ']') return ISOLDE_FORMAT_JSON;
-        if (j < len && p[j] == '{') {
-            j = skip_ws(p, j + 1, len);
-            return j < len && p[j] == '"' ? ISOLDE_FORMAT_JSON : ISOLDE_FORMAT_EDN;
-        }
-        return ISOLDE_FORMAT_EDN;
-    case '(': case ';': case ':':
-        return ISOLDE_FORMAT_EDN;
-    default:
-        return contains(p + i, len - i < LOG_PROBE ? len - i : LOG_PROBE, "jepsen.util")
-                   ? ISOLDE_FORMAT_JEPSEN_LOG : ISOLDE_FORMAT_EDN;
+        if (j < len && p[j] == '"') return detect_object(p, j, len, why);
+        return *why = "its first byte is '{' without a '\"' key after it", ISOLDE_FORMAT_EDN;
+    case '[': return detect_array(p, j, len, why);
+    default: return detect_other(p, i, len, why);
     }
 }

@@ -25,15 +25,16 @@ static const struct format {
     const char *name;
     reader_fn read;
     int lines;
+    const char *words; /* what it is, for messages */
 } formats[] = {
-    [ISOLDE_FORMAT_AUTO] = {"auto", NULL, 1},
-    [ISOLDE_FORMAT_EDN] = {"edn", iso_read_edn, 1},
-    [ISOLDE_FORMAT_JSON] = {"json", iso_read_json, 1},
-    [ISOLDE_FORMAT_JSONL] = {"jsonl", iso_read_json, 1},
-    [ISOLDE_FORMAT_ONELITE] = {"onelite", iso_read_onelite, 0},
-    [ISOLDE_FORMAT_ISOCHECK] = {"isocheck", iso_read_json, 1},
-    [ISOLDE_FORMAT_JEPSEN_LOG] = {"jepsen-log", iso_read_jepsen_log, 1},
-    [ISOLDE_FORMAT_JEPSEN_TXT] = {"jepsen-txt", iso_read_jepsen_txt, 1},
+    [ISOLDE_FORMAT_AUTO] = {"auto", NULL, 1, "auto"},
+    [ISOLDE_FORMAT_EDN] = {"edn", iso_read_edn, 1, "Jepsen EDN"},
+    [ISOLDE_FORMAT_JSON] = {"json", iso_read_json, 1, "elle-cli JSON"},
+    [ISOLDE_FORMAT_JSONL] = {"jsonl", iso_read_json, 1, "JSON lines"},
+    [ISOLDE_FORMAT_ONELITE] = {"onelite", iso_read_onelite, 0, "OneLite JSON lines"},
+    [ISOLDE_FORMAT_ISOCHECK] = {"isocheck", iso_read_json, 1, "IsoCheck JSON lines"},
+    [ISOLDE_FORMAT_JEPSEN_LOG] = {"jepsen-log", iso_read_jepsen_log, 1, "jepsen.log text lines"},
+    [ISOLDE_FORMAT_JEPSEN_TXT] = {"jepsen-txt", iso_read_jepsen_txt, 1, "Jepsen's history.txt"},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
@@ -69,10 +70,13 @@ static const char *skip_bom(const char *data, size_t *len)
     return data;
 }
 
-/* A new history named name, of format f once data decides AUTO. */
-static isolde_history *history_for(const char *name, isolde_format f, const char *data, size_t len)
+/* A new history named name, of format f once data decides AUTO; *why
+ * says why it is f when data decided (else NULL). */
+static isolde_history *history_for(const char *name, isolde_format f, const char *data, size_t len,
+                                   const char **why)
 {
-    if (f == ISOLDE_FORMAT_AUTO) f = iso_detect_format(data, len);
+    *why = NULL;
+    if (f == ISOLDE_FORMAT_AUTO) f = iso_detect_format(data, len, why);
     isolde_history *h = iso_history_new(name, f);
     if (f == ISOLDE_FORMAT_JEPSEN_LOG) h->cas_fail_default = ISOLDE_CAS_FAIL_FALSE;
     return h;
@@ -87,7 +91,35 @@ static void note_no_client(isolde_history *h, const char *data, size_t len)
     for (size_t i = 0; i < h->n_ops; i++)
         if (iso_op_is_client(&h->ops[i])) return;
     h->n_lines = h->line_base + count_lines(data, len) + (len && data[len - 1] != '\n');
-    h->looks_like = iso_detect_format(data, len);
+    h->looks_like = iso_detect_format(data, len, NULL);
+}
+
+/* The first byte that is not a space or tab on line number line (from 1)
+ * of data, or 0. */
+static char line_start(const char *data, size_t len, unsigned long line)
+{
+    size_t i = 0;
+    for (unsigned long l = 1; l < line && i < len; i++) l += data[i] == '\n';
+    while (i < len && (data[i] == ' ' || data[i] == '\t')) i++;
+    return i < len ? data[i] : 0;
+}
+
+/* A parse error before any op was read, on a line that cannot begin an op
+ * of the JSON or EDN format detection chose (why: its reason): the input
+ * is another kind of file, and the reader's words alone would read as if
+ * it were one gone wrong, so the message says so, and names the format
+ * tried and why. */
+static void name_the_guess(const isolde_history *h, const char *why, const char *data, size_t len, isolde_error *err)
+{
+    int by_lines = h->format == ISOLDE_FORMAT_JEPSEN_LOG || h->format == ISOLDE_FORMAT_JEPSEN_TXT;
+    if (err->code != ISOLDE_ERR_PARSE || h->n_ops || !why || by_lines) return;
+    long line = err->line - (long)h->line_base;
+    char c = line > 0 ? line_start(data, len, (unsigned long)line) : 0;
+    if (!c || strchr("{[(#", c)) return;
+    char msg[sizeof err->msg + 256];
+    snprintf(msg, sizeof msg, "not a history: read as %s (%s): %s", formats[h->format].words, why, err->msg);
+    memcpy(err->msg, msg, sizeof err->msg - 1); /* cut to fit */
+    err->msg[sizeof err->msg - 1] = '\0';
 }
 
 /* Read data[0, len) into the new *out; mapped: data is a private file
@@ -97,9 +129,11 @@ static int read_buffer(const char *name, const char *data, size_t len, isolde_fo
 {
     if (iso_input_text(name, data, len, err)) return -1;
     data = skip_bom(data, &len);
-    isolde_history *h = history_for(name, format, data, len);
+    const char *why;
+    isolde_history *h = history_for(name, format, data, len, &why);
     h->drop_input = mapped;
     if (formats[h->format].read(h, data, len, err) != 0) {
+        name_the_guess(h, why, data, len, err);
         isolde_history_free(h);
         return -1;
     }
@@ -247,8 +281,9 @@ static int append(void *arg, isolde_error *err)
     int first = !h->n_ops && !h->line_base;
     if (first && iso_input_text(h->name, c->data, c->len, err)) return -1;
     const char *data = first ? skip_bom(c->data, &c->len) : c->data;
+    const char *why = NULL; /* set when this append decides the format */
     if (h->format == ISOLDE_FORMAT_AUTO && !h->n_ops) {
-        isolde_history *fresh = history_for(h->name, ISOLDE_FORMAT_AUTO, data, c->len);
+        isolde_history *fresh = history_for(h->name, ISOLDE_FORMAT_AUTO, data, c->len, &why);
         h->format = fresh->format;
         h->cas_fail_default = fresh->cas_fail_default;
         isolde_history_free(fresh);
@@ -263,6 +298,7 @@ static int append(void *arg, isolde_error *err)
         h2->before_line = h->ops[h->n_ops - 1].line;
     }
     int rc = formats[h->format].read(h2, data, c->len, err);
+    if (rc) name_the_guess(h2, why, data, c->len, err);
     if (rc == 0) reserve(h, h2);
     if (rc == 0 && iso_history_merge(h, h2, 0) != 0) /* h2's lines go on from h's */
         rc = iso_fail(err, ISOLDE_ERR_LIMIT, h->name, 0, 0, "more than %zu ops in one history, with the %zu appended",

@@ -14,7 +14,8 @@ int iso_read_json(isolde_history *h, const char *buf, size_t len, isolde_error *
 int iso_read_onelite(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 int iso_read_jepsen_log(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 int iso_read_jepsen_txt(isolde_history *h, const char *buf, size_t len, isolde_error *err);
-/* Guess the format from the first non-blank, non-comment bytes. */
-isolde_format iso_detect_format(const char *buf, size_t len);
+/* Guess the format from the first non-blank, non-comment bytes; *why (if
+ * why is not NULL) is set to the reason, in words (static). */
+isolde_format iso_detect_format(const char *buf, size_t len, const char **why);
 
 #endif

@@ -287,7 +287,8 @@ int iso_jepsen_long_fork(const isolde_history *h, const isolde_check_opts *o, is
     int pairs = !l.error[0] && check_groups(&l, o->group_size);
     if (l.error[0]) l.r->sec[0].n = 0;
     l.r->validity = l.error[0] || !pairs ? ISOLDE_UNKNOWN : l.r->sec[0].n ? ISOLDE_INVALID : ISOLDE_VALID;
-    iso_buf_printf(&l.r->summary, "%zu ok reads (%zu saw no insert, %zu every one)\n", l.n_reads, l.early, l.late);
+    iso_buf_printf(&l.r->summary, "%zu ok read%s (%zu saw no insert, %zu every one)\n", l.n_reads,
+                   l.n_reads == 1 ? "" : "s", l.early, l.late);
     if (l.error[0]) iso_buf_printf(&l.r->summary, "unknown: the history is illegal for long-fork: %s\n", l.error);
     else if (!pairs) iso_buf_puts(&l.r->summary, "unknown: no two reads of one key group to compare\n");
     forks_json(&l);

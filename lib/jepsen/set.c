@@ -196,7 +196,8 @@ static void results(struct set *s)
     }
     jp_dups_json(r, &r->sec[DUPLICATED], &r->json);
     iso_buf_puts(&r->json, "}");
-    iso_buf_printf(&r->summary, "%zu adds attempted, %zu acknowledged; the final read (", counts[0], counts[1]);
+    iso_buf_printf(&r->summary, "%zu add%s attempted, %zu acknowledged; the final read (", counts[0],
+                   counts[0] == 1 ? "" : "s", counts[1]);
     jp_where(r, s->final, &r->summary);
     iso_buf_printf(&r->summary, ") holds %zu of them\n", counts[2]);
 }

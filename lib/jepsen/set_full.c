@@ -328,8 +328,9 @@ static void full_json(struct full *f, struct fate *x, size_t n)
     latencies_json(x, n, O_LOST, "lost-latencies", j);
     jp_dups_json(r, &r->sec[DUPLICATED], j);
     iso_buf_puts(j, "}");
-    iso_buf_printf(&r->summary, "%zu elements added: %zu stable (%zu of them stale), %zu lost, %zu never read; "
-                                "%zu ok reads\n", n, c[O_STABLE], stale, c[O_LOST], c[O_NEVER], f->reads);
+    iso_buf_printf(&r->summary, "%zu element%s added: %zu stable (%zu of them stale), %zu lost, %zu never read; "
+                                "%zu ok read%s\n", n, n == 1 ? "" : "s", c[O_STABLE], stale, c[O_LOST], c[O_NEVER],
+                   f->reads, f->reads == 1 ? "" : "s");
     if (!c[O_LOST] && !c[O_STABLE]) iso_buf_puts(&r->summary, "unknown: no element was read stably or lost\n");
 }
 

@@ -135,8 +135,9 @@ static void text_report(isolde_result *r, const isolde_report_opts *o, int page,
     const struct lin_report *l = r->payload;
     size_t max = o && o->max_examples > 0 ? (size_t)o->max_examples : 3;
     iso_buf_printf(b, "%s: %s\n", l->model, verdict_text(l->validity));
-    iso_buf_printf(b, "%zu ops in %zu partition%s (%zu segments), checked in %.3f s\n",
-                   l->n_ops, l->n_parts, l->n_parts == 1 ? "" : "s", l->n_segments, l->seconds);
+    iso_buf_printf(b, "%zu op%s in %zu partition%s (%zu segment%s), checked in %.3f s\n", l->n_ops,
+                   l->n_ops == 1 ? "" : "s", l->n_parts, l->n_parts == 1 ? "" : "s", l->n_segments,
+                   l->n_segments == 1 ? "" : "s", l->seconds);
     if (l->n_invalid)
         iso_buf_printf(b, "%zu partition%s not linearizable\n", l->n_invalid,
                        l->n_invalid == 1 ? "" : "s");

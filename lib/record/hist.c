@@ -10,9 +10,10 @@
  * first, and the last line's newline waits at the file's end: the file is
  * always the history with its final newline moved past a run of spaces.
  * So a run killed by SIGKILL leaves no blank line: every line is a whole
- * op, the last one followed by spaces (valid JSON: trailing white space),
- * unless the kill landed within the copy of a line (then that line is cut
- * short). Closing puts the newline back and cuts the file to the bytes
+ * op, the last one followed by spaces (valid JSON: trailing white space)
+ * and its newline, unless the kill landed within the copy of a line (then
+ * that line is cut short) or while the file grew (grow_chunk: the spaces
+ * then end without a newline; docs/FORMATS.md promises exactly this). Closing puts the newline back and cuts the file to the bytes
  * recorded. Anything else (a pipe, /dev/null, a terminal), or a file that
  * cannot be mapped, gets write(2): lines wait in pend and go out when a
  * line that must reach the file (a completion) is appended.
@@ -87,7 +88,9 @@ static int write_all(hist *h, const char *p, size_t n)
  * not ftruncate and a store: a full disk is then an error here, never a
  * SIGBUS later. The old end's newline becomes a space first (if it is the
  * last line's own, it now waits at the new end): a kill in between leaves
- * the last line without a newline, never a blank line. */
+ * the last line without a newline, never a blank line. No order does
+ * better: a kill can stop a write between two pages, and new pages after
+ * a newline that stayed would be a line of spaces. */
 static int grow_chunk(hist *h)
 {
     char fill[FILL_BLOCK];

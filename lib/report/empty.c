@@ -36,9 +36,9 @@ static int empty_json(isolde_result *r, FILE *out)
         fprintf(out, "{\"valid?\":\"unknown\",\"model\":\"%s\",\"anomaly-types\":[],\"op-count\":0,"
                      "\"unknown-reason\":%s}\n", e->model, iso_buf_cstr(&why));
     else
-        fprintf(out, "{\"valid?\": \"unknown\",\n \"anomaly-types\": [\"empty-transaction-graph\"],\n"
-                     " \"anomalies\": {\n  \"empty-transaction-graph\": true},\n \"not\": [],\n"
-                     " \"also-not\": [],\n \"unknown-reason\": %s}\n", iso_buf_cstr(&why));
+        fprintf(out, "{\"valid?\":\"unknown\",\n \"anomaly-types\":[\"empty-transaction-graph\"],\n"
+                     " \"anomalies\":{\n  \"empty-transaction-graph\":true},\n \"not\":[],\n"
+                     " \"also-not\":[],\n \"unknown-reason\":%s}\n", iso_buf_cstr(&why));
     iso_buf_free(&why);
     return ferror(out) ? -1 : 0;
 }

@@ -3,7 +3,9 @@
  * anomaly-types, anomalies (every finding's JSON), not, also-not; then
  * isolde's fields saying what the verdict covers (models-checked,
  * anomalies-asked, models-not-checked, unknown-reason), which Elle's
- * readers ignore.
+ * readers ignore. A key of the map, and each anomaly type, on a line of its
+ * own; the separators are compact ("key":value, a,b), as in every JSON
+ * isolde writes.
  */
 #include "report/report.h"
 #include "report/proof.h"
@@ -13,8 +15,8 @@
 
 static void json_names(FILE *out, const char *key, const char **names, size_t n)
 {
-    fprintf(out, ",\n \"%s\": [", key);
-    for (size_t i = 0; i < n; i++) fprintf(out, "%s\"%s\"", i ? ", " : "", names[i]);
+    fprintf(out, ",\n \"%s\":[", key);
+    for (size_t i = 0; i < n; i++) fprintf(out, "%s\"%s\"", i ? "," : "", names[i]);
     fputc(']', out);
 }
 
@@ -26,8 +28,8 @@ void iso_report_not_checked(const struct iso_asked_model *m, iso_buf *out)
 
 static void json_list(iso_buf *b, const char *key, const char *const *names, size_t n)
 {
-    iso_buf_printf(b, ",\n \"%s\": [", key);
-    for (size_t i = 0; i < n; i++) iso_buf_printf(b, "%s\"%s\"", i ? ", " : "", names[i]);
+    iso_buf_printf(b, ",\n \"%s\":[", key);
+    for (size_t i = 0; i < n; i++) iso_buf_printf(b, "%s\"%s\"", i ? "," : "", names[i]);
     iso_buf_puts(b, "]");
 }
 
@@ -46,14 +48,14 @@ void iso_report_request_json(const isolde_result *r, iso_buf *b)
     for (size_t i = 0; i < q->n_unchecked; i++) {
         why.n = 0;
         iso_report_not_checked(&q->unchecked[i], &why);
-        iso_buf_printf(b, "%s{\"model\": \"%s\", \"reason\": ", i ? ", " : ",\n \"models-not-checked\": [",
+        iso_buf_printf(b, "%s{\"model\":\"%s\",\"reason\":", i ? "," : ",\n \"models-not-checked\":[",
                        q->unchecked[i].name);
         iso_json_string(b, why.p, why.n);
         iso_buf_puts(b, i + 1 < q->n_unchecked ? "}" : "}]");
     }
     why.n = 0;
     if (r->validity == ISOLDE_UNKNOWN && iso_request_gap(q, &why)) {
-        iso_buf_puts(b, ",\n \"unknown-reason\": ");
+        iso_buf_puts(b, ",\n \"unknown-reason\":");
         iso_json_string(b, why.p, why.n);
     }
     iso_buf_free(&why);
@@ -68,14 +70,14 @@ static void show_json(void *arg, size_t i, const char *text, const char *json)
 int iso_report_json(isolde_result *r, FILE *out)
 {
     iso_txn_result *t = r->payload;
-    fprintf(out, "{\"valid?\": %s", r->validity == ISOLDE_UNKNOWN ? "\"unknown\"" : iso_report_validity(r->validity));
+    fprintf(out, "{\"valid?\":%s", r->validity == ISOLDE_UNKNOWN ? "\"unknown\"" : iso_report_validity(r->validity));
     if (r->n_types) {
         json_names(out, "anomaly-types", (const char **)r->types, r->n_types);
-        fputs(",\n \"anomalies\": {", out);
+        fputs(",\n \"anomalies\":{", out);
         size_t f = 0;
         for (size_t k = 0; k < r->n_types; k++) {
             int single = strcmp(r->types[k], "empty-transaction-graph") == 0;
-            fprintf(out, "%s\n  \"%s\": %s", k ? "," : "", r->types[k], single ? "" : "[");
+            fprintf(out, "%s\n  \"%s\":%s", k ? "," : "", r->types[k], single ? "" : "[");
             iso_report_each(t, f, r->type_counts[k], show_json, out);
             f += r->type_counts[k];
             if (!single) fputc(']', out);

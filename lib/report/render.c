@@ -55,8 +55,22 @@ void iso_fb_field_ops(const iso_proof_ctx *pc, iso_fb *f, const char *name, cons
     iso_buf_puts(&f->json, "]");
 }
 
-void iso_edge_text(const iso_proof_ctx *pc, iso_buf *text, const char *fmt, const char *ta,
-                   const char *tb, iso_val key, iso_val a, iso_val b)
+/* n as an ordinal: "first" .. "tenth", then "11th", "21st", ... */
+static void put_ordinal(iso_buf *text, unsigned n)
+{
+    static const char *const words[] = {"first", "second", "third", "fourth", "fifth",
+                                        "sixth", "seventh", "eighth", "ninth", "tenth"};
+    if (n >= 1 && n <= 10) {
+        iso_buf_puts(text, words[n - 1]);
+        return;
+    }
+    unsigned last = n % 10, teen = n % 100 >= 11 && n % 100 <= 13;
+    iso_buf_printf(text, "%u%s", n, teen ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th");
+}
+
+/* fmt's words, %N the ordinal nth. */
+static void edge_text(const iso_proof_ctx *pc, iso_buf *text, const char *fmt, const char *ta, const char *tb,
+                      iso_val key, iso_val a, iso_val b, unsigned nth)
 {
     for (const char *p = fmt; *p; p++) {
         if (*p != '%' || !p[1]) {
@@ -69,9 +83,22 @@ void iso_edge_text(const iso_proof_ctx *pc, iso_buf *text, const char *fmt, cons
         case 'B': iso_pc_val_text(pc, b, text); break;
         case '1': iso_buf_puts(text, ta); break;
         case '2': iso_buf_puts(text, tb); break;
+        case 'N': put_ordinal(text, nth); break;
         default: iso_buf_put(text, p, 1);
         }
     }
+}
+
+void iso_edge_text(const iso_proof_ctx *pc, iso_buf *text, const char *fmt, const char *ta,
+                   const char *tb, iso_val key, iso_val a, iso_val b)
+{
+    edge_text(pc, text, fmt, ta, tb, key, a, b, 0);
+}
+
+void iso_edge_text_read(const iso_proof_ctx *pc, iso_buf *text, iso_read_rank rank, const char *once,
+                        const char *twice, const char *ta, const char *tb, iso_val key, iso_val a, iso_val b)
+{
+    edge_text(pc, text, rank.n > 1 ? twice : once, ta, tb, key, a, b, rank.nth);
 }
 
 void iso_edge_json(const iso_proof_ctx *pc, iso_buf *json, const char *type, iso_val key,

@@ -39,6 +39,17 @@ void iso_fb_close(iso_fb *f);
  * and %B two values, as EDN. */
 void iso_edge_text(const iso_proof_ctx *pc, iso_buf *text, const char *fmt, const char *ta,
                    const char *tb, iso_val key, iso_val a, iso_val b);
+/* Which of a transaction's reads of one key a step rests on: the nth
+ * (from 1) of n. */
+typedef struct iso_read_rank {
+    unsigned nth, n;
+} iso_read_rank;
+/* iso_edge_text of the words once when the reader read the key once, else
+ * of twice, whose %N is which of its reads ("first", "second", ...), so
+ * that two steps about one transaction's reads of a key never read as a
+ * contradiction ("T1 did not observe ..." and "T1 observed ..."). */
+void iso_edge_text_read(const iso_proof_ctx *pc, iso_buf *text, iso_read_rank rank, const char *once,
+                        const char *twice, const char *ta, const char *tb, iso_val key, iso_val a, iso_val b);
 /* Elle's JSON step {"type","key","value","value'","a-mop-index","b-mop-index"};
  * value_raw, when given, is written in place of value (Elle's
  * "elle.list-append/init"); value2 may be NULL. */

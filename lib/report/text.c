@@ -75,7 +75,8 @@ void iso_report_summary(const iso_txn_result *t, iso_buf *out)
     for (size_t i = 0; i < h->n_ops; i++) client += iso_op_is_client(&h->ops[i]);
     iso_buf_printf(out, "checked: %zu client op%s, in %zu transaction%s", client, client == 1 ? "" : "s",
                    t->pc.txns.n, t->pc.txns.n == 1 ? "" : "s");
-    if (client < h->n_ops) iso_buf_printf(out, " (%zu other ops left out)", h->n_ops - client);
+    if (client < h->n_ops)
+        iso_buf_printf(out, " (%zu other op%s left out)", h->n_ops - client, h->n_ops - client == 1 ? "" : "s");
 }
 
 static void summary_line(FILE *out, const iso_txn_result *t)

@@ -13,12 +13,15 @@
 #include "nemesis/nemesis.h"
 #include "run/nemesis.h"
 
-#define MAX_KINDS 8
+#define MAX_KINDS ISOLDE_RUN_MAX_KINDS
 
 struct run_nemesis {
     const isolde_run_opts *o;
     const nem_kind *kinds[MAX_KINDS];
     int n_kinds;
+    long kind_faults[MAX_KINDS];
+    double first_wait;  /* seconds before the first fault, drawn at the start */
+    double t0;          /* when the schedule began */
     nem_ctx ctx;
     uint64_t rng;
     run_nemesis_record record;
@@ -57,16 +60,23 @@ static void act(struct run_nemesis *n, const nem_kind *k, int start)
     n->record(n->arg, f, iso_buf_cstr(&n->value), 1);
 }
 
+/* The wait before the next fault: 0.5 to 1.5 times --fault-every. */
+static double next_wait(struct run_nemesis *n)
+{
+    return n->o->fault_every * (0.5 + (double)rng_below(&n->rng, 1u << 20) / (double)(1u << 20));
+}
+
 static void schedule(void *arg)
 {
     struct run_nemesis *n = arg;
     const isolde_run_opts *o = n->o;
-    for (;;) {
-        double wait = o->fault_every * (0.5 + (double)rng_below(&n->rng, 1u << 20) / (double)(1u << 20));
+    for (double wait = n->first_wait;; wait = next_wait(n)) {
         if (wait_for(n, wait)) return;
-        const nem_kind *k = n->kinds[rng_below(&n->rng, (uint32_t)n->n_kinds)];
+        uint32_t kind = rng_below(&n->rng, (uint32_t)n->n_kinds);
+        const nem_kind *k = n->kinds[kind];
         act(n, k, 1);
         n->faults++;
+        n->kind_faults[kind]++;
         int stopped = wait_for(n, o->fault_for);
         act(n, k, 0);
         if (stopped) return;
@@ -94,31 +104,41 @@ int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, struct nem_pr
     *n = (struct run_nemesis){.o = o, .n_kinds = n_kinds, .ctx = ctx, .rng = o->seed ^ 0x6e656d65736973ull,
                               .record = record, .arg = arg, .guard = iso_guard_current()};
     for (int i = 0; i < n_kinds; i++) n->kinds[i] = kinds[i];
+    n->first_wait = next_wait(n);
+    n->t0 = iso_now();
     pthread_mutex_init(&n->mu, NULL);
     pthread_cond_init(&n->cv, NULL);
     n->running = pthread_create(&n->tid, NULL, thread, n) == 0;
     if (!n->running) {
-        run_nemesis_stop(n, NULL);
+        run_nemesis_stop(n, NULL, NULL);
         return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot start the nemesis thread");
     }
     *out = n;
     return 0;
 }
 
-long run_nemesis_stop(run_nemesis *n, int *nomem)
+/* What the nemesis did, into st. */
+static void tell(const struct run_nemesis *n, isolde_run_stats *st)
 {
-    if (!n) return 0;
+    st->faults = n->faults;
+    for (int i = 0; i < n->n_kinds; i++) st->kind_faults[i] = n->kind_faults[i];
+    st->first_fault_due = n->first_wait;
+    st->nemesis_seconds = iso_now() - n->t0;
+}
+
+void run_nemesis_stop(run_nemesis *n, int *nomem, isolde_run_stats *st)
+{
+    if (!n) return;
     pthread_mutex_lock(&n->mu);
     n->stop = 1;
     pthread_cond_signal(&n->cv);
     pthread_mutex_unlock(&n->mu);
     if (n->running) pthread_join(n->tid, NULL);
-    long faults = n->faults;
+    if (st) tell(n, st);
     if (nomem) *nomem = n->nomem;
     pthread_cond_destroy(&n->cv);
     pthread_mutex_destroy(&n->mu);
     nem_ctx_free(&n->ctx);
     iso_buf_free(&n->value);
     iso_free(n);
-    return faults;
 }

@@ -20,7 +20,9 @@ struct nem_proxy;
 int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, struct nem_proxy *proxy,
                       run_nemesis_record record, void *arg, isolde_error *err);
 /* End the schedule, heal a fault that is on, join and free; the faults
- * injected. *nomem (if given): the thread ran out of memory. */
-long run_nemesis_stop(run_nemesis *n, int *nomem);
+ * injected go into st (faults, kind_faults, first_fault_due,
+ * nemesis_seconds), if given. *nomem (if given): the thread ran out of
+ * memory. */
+void run_nemesis_stop(run_nemesis *n, int *nomem, isolde_run_stats *st);
 
 #endif

@@ -34,6 +34,7 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+#include "core/names.h"
 #include "gen/gen.h"
 #include "history/history.h"
 #include "run/drivers/driver.h"
@@ -205,6 +206,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
     struct shared *sh = c->x->sh;
     const isolde_run_opts *o = c->x->o;
     int late = !c->final && o->time_limit > 0 && iso_now() - sh->t0 >= o->time_limit;
+    if (late && sh->g.made < sh->g.p.txns) sh->st.time_limited = 1;
     int go = !sh->stop && !external_stop(o) && !late &&
              (c->final ? sh->gen->final(&sh->g, &c->t) : sh->gen->next(&sh->g, &c->t));
     if (!go) return NULL;
@@ -609,7 +611,7 @@ static int run_faulted(struct ctx *x, int *nomem, isolde_error *err)
     if (run_nemesis_start(&nem, x->o, x->proxy, record_nemesis, x->sh, err) < 0) return -1;
     if (x->o->processes) run_processes(x, x->o->clients);
     else run_threads(x, x->o->clients);
-    x->sh->st.faults = run_nemesis_stop(nem, nomem);
+    run_nemesis_stop(nem, nomem, &x->sh->st);
     return 0;
 }
 
@@ -638,7 +640,9 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
         return -1;
     }
     if (nem_nomem) fail_locked(sh, "%s", "the nemesis ran out of memory");
+    long before_final = sh->st.ok + sh->st.fail + sh->st.info;
     if (!sh->stop && !external_stop(o)) guarded_client(&x, sh->next_process++, 1);
+    sh->st.final_reads = sh->st.ok + sh->st.fail + sh->st.info - before_final;
     if (hist_close(&sh->hist) < 0 && !sh->failed)
         fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
     if (!sh->failed && sh->st.ok + sh->st.fail == 0 && sh->st.info > 0)
@@ -700,12 +704,22 @@ struct run_call {
     int fd;
 };
 
+static const char *backend_name(size_t i, void *arg)
+{
+    (void)arg;
+    return isolde_backend_at(i) ? isolde_backend_at(i)->name : NULL;
+}
+
 int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_driver **drv, run_env *env,
                 isolde_error *err)
 {
     if (run_opts(user, o, err)) return -1;
     const run_driver *d = *drv = run_driver_find(o->backend);
-    if (!d) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'", o->backend ? o->backend : "");
+    if (!d) {
+        const char *close = iso_closest_name(o->backend ? o->backend : "", backend_name, NULL);
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown backend '%s'%s%s%s", o->backend ? o->backend : "",
+                        close ? " (did you mean " : "", close ? close : "", close ? "?)" : "");
+    }
     const gen_ops *g = gen_ops_for(o->workload);
     if (!g)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "no generator makes %s histories",

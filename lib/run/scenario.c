@@ -30,7 +30,7 @@
 #include "run/run.h"
 
 static const isolde_scenario scenarios[] = {
-    {"write-skew", "G2-item", "each reads both keys, then each appends to the key the other did not",
+    {"write-skew", "G2-item", "each reads both keys, then appends to the one the other did not",
      "T1 begin; T2 begin; T1 r x; T1 r y; T2 r x; T2 r y; T1 append x 11; T2 append y 21; "
      "T1 commit; T2 commit"},
     {"read-skew", "G-single-item", "T1 reads x, T2 appends to x and y and commits, T1 reads y",
@@ -41,7 +41,7 @@ static const isolde_scenario scenarios[] = {
     {"dirty-write", "G0", "both append to x, then both to y, T1 committing in between",
      "T1 begin; T2 begin; T1 append x 11; T2 append x 21; T1 append y 12; T1 commit; "
      "T2 append y 22; T2 commit"},
-    {"G1c", "G1c", "each appends to a key, then reads the key the other appended to, uncommitted",
+    {"G1c", "G1c", "each appends to a key, then reads the other's key, uncommitted",
      "T1 begin; T2 begin; T1 append x 11; T2 append y 21; T1 r y; T2 r x; T1 commit; T2 commit"},
 };
 #define N_SCENARIOS (sizeof scenarios / sizeof scenarios[0])

@@ -119,4 +119,47 @@ expect_out '^usage: isolde run'
 expect_status 3 "$isolde" help nosuch
 T
 
+# Help fits a 100-column terminal: every line of every command's --help,
+# of each backend's (isolde run BACKEND --help) and of isolde --help; an
+# option whose name overflows its column has its words on the next line.
+test_case "no --help line of any command or backend is wider than 100 columns" <<'T'
+"$isolde" --help >"$tmp/help"
+for c in check run scenario campaign models repair proxy serve; do "$isolde" $c --help >>"$tmp/help"; done
+for b in sim sqlite exec postgres mysql etcd; do "$isolde" run $b --help >>"$tmp/help" 2>&1 || true; done
+test "$(wc -l <"$tmp/help")" -gt 500
+awk 'length > 100 { print "line " NR " is " length " columns: " $0; bad = 1 } END { exit bad }' "$tmp/help"
+T
+
+test_case "an item name wider than its column has its words on the next line, aligned" <<'T'
+expect_status 0 "$isolde" --help
+expect_out '^  scenario NAME BACKEND \[options\]$'
+expect_out '^                                 run a classic interleaving at each level, check it$'
+T
+
+# A misspelt name gets the closest known one (lib/core/names.c's
+# isolde_closest_name): workloads, backends, scenarios, commands, options.
+test_case "a misspelt workload, backend, scenario, command or option: did you mean ...?" <<'T'
+expect_status 3 "$isolde" check -m list-apend examples/valid.jsonl
+expect_err "^isolde: unknown workload 'list-apend' (did you mean list-append?)$"
+expect_status 3 "$isolde" run sim -m list-apend
+expect_err "^isolde: unknown workload 'list-apend' (did you mean list-append?)$"
+expect_status 3 "$isolde" check -m nothing-like-it examples/valid.jsonl
+expect_err "^isolde: unknown workload 'nothing-like-it' (one of list-append, rw-register, register,"
+expect_status 3 "$isolde" run exce
+expect_err "^isolde: unknown backend 'exce' (did you mean exec?)$"
+expect_status 3 "$isolde" scenario write-skw exec
+expect_err "^isolde scenario: unknown scenario 'write-skw' (did you mean write-skew?)$"
+expect_status 3 "$isolde" campaign exce
+expect_err "^isolde campaign: unknown backend 'exce' (did you mean exec?)$"
+expect_status 3 "$isolde" chek examples/valid.jsonl
+expect_err "^isolde: unknown command 'chek' (did you mean check?)$"
+expect_status 3 "$isolde" check --jsn examples/valid.jsonl
+expect_err "^isolde check: unknown option '--jsn' (did you mean --json?)$"
+T
+
+test_case "run postgre: did you mean postgres? (when built with libpq)" <<'T'
+"$isolde" run --help >"$tmp/help"
+if grep -q '^postgres:' "$tmp/help"; then expect_status 3 "$isolde" run postgre; expect_err "unknown backend 'postgre' (did you mean postgres?)$"; fi
+T
+
 finish

@@ -11,7 +11,7 @@ expect_status 1 "$isolde" check --json "$r/history-twin.edn"
 tr -d '\n' < "$tmp/out" | sed 's/"anomalies".*"not"/"not"/' > "$tmp/edn"
 expect_status 1 "$isolde" check --json "$r/history.txt"
 tr -d '\n' < "$tmp/out" | sed 's/"anomalies".*"not"/"not"/' > "$tmp/txt"
-grep -q '"anomaly-types": \["G1c"\]' "$tmp/txt"
+grep -q '"anomaly-types":\["G1c"\]' "$tmp/txt"
 cmp "$tmp/edn" "$tmp/txt"
 T
 

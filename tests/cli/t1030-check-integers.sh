@@ -19,7 +19,7 @@ T
 for f in extremes.edn extremes.json extremes.jsonl extremes.txt extremes.log extremes-onelite.jsonl; do
     test_case "$f: 64-bit extremes and beyond are distinct keys, kept exactly" <<'T'
 expect_status 1 "$isolde" check --json "$d/$f"
-tr -d '\n' < "$tmp/out" | grep -q '"anomaly-types": \["G1a"\]'
+tr -d '\n' < "$tmp/out" | grep -q '"anomaly-types":\["G1a"\]'
 expect_status 1 "$isolde" check "$d/$f"
 expect_out 'T1 read key 99999999999999999999 = \[-9223372036854775809\], which includes -9223372036854775809'
 expect_out '\[:r -9223372036854775808 \[9223372036854775807\]\] \[:r -9223372036854775809 \[9223372036854775808\]\]'

@@ -66,7 +66,7 @@ T
 test_case "--json streams every one of 3000 findings of 84 MB in 100 MB" <<'T'
 okread 3000 > "$tmp/h.edn"
 expect_status 1 limited 100000 "$isolde" check --json "$tmp/h.edn"
-expect_out '^{"valid?": false,$'
+expect_out '^{"valid?":false,$'
 matches '"element":[0-9]*}' | sed 's/[^0-9]//g' > "$tmp/elements"
 seq 0 2999 | cmp - "$tmp/elements"
 test "$(grep -c '"mop":\["r",1,\[0,1,2,' "$tmp/out")" = 3000

@@ -43,4 +43,26 @@ expect_status 3 "$isolde" run sim --nemesis kill -n 10 -o "$tmp/x.jsonl"
 expect_err "the sim's nemesis has partition and crash"
 T
 
+# A nemesis asked for that never fired is one line on stderr at the end,
+# naming it and why (issue 23: `faults: 0` and nothing else said).
+test_case "a sim run that ends before the first fault is due says so on stderr" <<'T'
+expect_status 0 "$isolde" run sim --nemesis crash -n 2000 -o "$tmp/idle.jsonl"
+expect_out '^faults: 0 (crash)$'
+expect_err '^isolde run: warning: --nemesis crash never fired: the run ended after [0-9.e-]* s of simulated time, before its first fault was due at ~5 s (raise -n or lower --fault-every)$'
+test "$(grep -c warning "$tmp/err")" = 1
+T
+
+test_case "a kind the draws never chose is named, and why" <<'T'
+expect_status 0 "$isolde" run sim --nemesis crash,partition --fault-every 0.0003 --fault-for 0.0001 --seed 1 -o "$tmp/one.jsonl"
+expect_out '^faults: 1 (crash,partition)$'
+expect_err '^isolde run: warning: --nemesis partition never fired: each fault.s kind is drawn at random, and the run.s 1 fault drew another (a longer run draws more)$'
+not grep -q 'crash never fired' "$tmp/err"
+T
+
+test_case "a nemesis that fired is not warned about" <<'T'
+expect_status 0 "$isolde" run sim --nemesis crash $faults -o "$tmp/busy.jsonl"
+expect_out '^faults: [1-9]'
+not grep -q 'never fired' "$tmp/err"
+T
+
 finish

@@ -9,7 +9,7 @@
 if command -v python3 >/dev/null; then
     test_case "the example client (examples/exec_sqlite.py) is strict-serializable, every txn ok" <<'T'
 expect_status 0 "$isolde" run exec --url "python3 examples/exec_sqlite.py $tmp/exec.db" -n 300 -p 4 -o "$tmp/run1.jsonl"
-expect_out 'txns (30[01] ok, 0 fail, 0 info)'
+expect_out 'txns\( + 1 final-read txn\)\? (30[01] ok, 0 fail, 0 info)'
 T
     test_case "the example client is serializable on rw-register" <<'T'
 expect_status 0 "$isolde" run exec --url "python3 examples/exec_sqlite.py $tmp/exec.db" -m rw-register -n 200 -p 4 -c serializable -o "$tmp/run2.jsonl"

@@ -46,7 +46,7 @@ T
 test_case "one client: no contention, and the valid cells say so" <<'T'
 expect_status 0 "$isolde" campaign sim --seeds 1 -p 1 -i serializable
 expect_out '| valid (no contention, no faults) |'
-expect_out '; 0 contended; 1 clients'
+expect_out '; 0 contended; 1 client,'
 T
 
 test_case "many clients: contended transactions counted, no valid cell claims no contention" <<'T'
@@ -66,7 +66,7 @@ T
 test_case "sqlite under a command nemesis: the faults are counted per row, and no valid cell claims none" <<'T'
 "$isolde" run --help | grep -q '^sqlite:' || exit 0
 expect_status 0 "$isolde" campaign sqlite --url "$tmp/f.db" --seeds 1 -n 3000 --nemesis command --fault true --heal true --fault-every 0.002 --fault-for 0.001
-expect_out '^campaign: sqlite, 1 seeds x 3000 txns, 10 clients, 4 keys; faults: command, one every 0.002 s on average, each for 0.001 s$'
+expect_out '^campaign: sqlite, 1 seed x 3000 txns, 10 clients, 4 keys; faults: command, one every 0.002 s on average, each for 0.001 s$'
 expect_out '^| serializable | list-append | valid | valid |'
 expect_out '; faults: [1-9][0-9]* (command) |$'
 not grep -q 'no faults' "$tmp/out"
@@ -87,6 +87,34 @@ expect_err "unknown backend 'nosuch'"
 expect_status 3 "$isolde" campaign sim -i snapshot
 expect_err "sim runs at"
 expect_status 3 "$isolde" campaign sim --seeds 0
+T
+
+# A terminal gets a compact table, a word per model and the anomalies found
+# on a line of their own, every line within 100 columns (the Markdown rows
+# ran past 300); a file gets the Markdown, and stderr a line per run.
+if command -v script >/dev/null; then
+    test_case "on a terminal: the compact table, within 100 columns; --markdown: the Markdown one" <<'T'
+script -qec "$isolde campaign sim --seeds 2 -n 300 -i snapshot-isolation,strict-serializable" "$tmp/typescript" >"$tmp/tty" </dev/null
+tr -d '\r' <"$tmp/tty" | sed 's/.*\x1b\[K//' >"$tmp/out"
+expect_out '^level  *workload  *SS  *SER  *SI  *RR  *RC  *RU  *ok  *cont\.$'
+expect_out '^snapshot-isolation   list-append  no   no   yes  no   yes  yes  *[0-9]*%  *[0-9]*%$'
+expect_out '^  found: G2-item'
+expect_out '^strict-serializable  list-append  yes  yes  yes  yes  yes  yes  '
+not grep -q '^| ' "$tmp/out"
+awk 'length > 100 { print "line " NR " is " length " columns"; bad = 1 } END { exit bad }' "$tmp/out"
+script -qec "$isolde campaign sim --seeds 1 -n 100 -i serializable --markdown" "$tmp/typescript" >"$tmp/tty" </dev/null
+tr -d '\r' <"$tmp/tty" | sed 's/.*\x1b\[K//' >"$tmp/out"
+expect_out '^| serializable | list-append |'
+T
+else
+    test_skip "campaign on a terminal" "no script(1)"
+fi
+
+test_case "stdout not a terminal: the Markdown table, and a line per run on stderr" <<'T'
+expect_status 0 "$isolde" campaign sim --seeds 2 -n 100 -i serializable
+expect_out '^| serializable | list-append |'
+expect_err '^campaign: run 1 of 4: serializable list-append seed 1$'
+expect_err '^campaign: run 4 of 4: serializable rw-register seed 2$'
 T
 
 finish

@@ -274,7 +274,8 @@ static int my_setup(const run_env *env, isolde_error *err)
 
 const run_driver run_driver_mysql = {
     {"mysql", "MariaDB or MySQL through MariaDB Connector/C, one connection per client",
-     "mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?ssl=1&ssl-ca=CA&ssl-verify=1&password-file=F]",
+     "mysql://USER[:PASSWORD]@HOST[:PORT]/DB, and after a ? any of ssl=1 ssl-ca=CA ssl-verify=1 "
+     "password-file=F joined by &",
      "serializable", sql_levels},
     sizeof(struct sql_config), sql_options, SQL_N_OPTIONS,
     my_setup, my_open, my_txn, my_close, NULL, my_begin, my_step, my_commit, NULL, 0, my_rollback};

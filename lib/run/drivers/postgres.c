@@ -325,7 +325,8 @@ static const char *pg_read_level(const char *level)
 
 const run_driver run_driver_postgres = {
     {"postgres", "PostgreSQL through libpq, one connection per client",
-     "a libpq URL or conninfo: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=CA]",
+     "a libpq URL or conninfo: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB, and after a ? libpq's "
+     "parameters joined by & (sslmode=verify-full&sslrootcert=CA)",
      "serializable", sql_levels},
     sizeof(struct sql_config), sql_options, SQL_N_OPTIONS,
     pg_setup, pg_open, pg_txn, pg_close, NULL, pg_begin, pg_step, pg_commit, pg_read_level, 0, pg_rollback};

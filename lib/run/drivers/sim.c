@@ -3,7 +3,8 @@
  * backend that runs its clients itself. Logical clients are interleaved
  * one micro-op at a time by a seeded schedule, each op recorded as it
  * happens (time is the step count, so one seed gives a byte-identical
- * history). It shares the generators and the recorder with every other
+ * history; --time-limit is wall-clock seconds, what a user waits, so a
+ * run it cuts short is a prefix of that history). It shares the generators and the recorder with every other
  * backend. The history is written in 64 KiB chunks: the database lives in
  * this process, so a kill loses both together and what is on disk is
  * always a checkable prefix.
@@ -41,7 +42,7 @@ struct client {
  * the schedule: a run without faults is the history it always was. */
 enum { FAULT_PARTITION = 1, FAULT_CRASH = 2 };
 struct sim_nemesis {
-    int kinds[2], n_kinds;
+    int kinds[ISOLDE_RUN_MAX_KINDS], n_kinds; /* as --nemesis names them */
     int on;                /* the fault in force, or 0 */
     int64_t snap;          /* partition: the minority's snapshot */
     int64_t next;          /* the step of the next start or heal */
@@ -62,6 +63,7 @@ struct sim_runner {
     isolde_run_stats *st;
     double t0, last_progress;
     int write_failed;
+    int late;              /* --time-limit has passed: no transaction starts */
     long lose;
     struct sim_nemesis nem;
 };
@@ -130,6 +132,10 @@ static int stopped(const struct sim_runner *r)
     return (r->o->stop && *r->o->stop) || r->write_failed;
 }
 
+/* No transaction starts once stopped or past --time-limit (the final
+ * reads still run). */
+static int no_more(const struct sim_runner *r) { return stopped(r) || r->late; }
+
 static int has_writes(const run_txn *t)
 {
     for (uint32_t i = 0; i < t->n; i++)
@@ -165,7 +171,9 @@ static int64_t steps_of(double seconds) { return (int64_t)(seconds * 1e7) + 1; }
 static void start_fault(struct sim_runner *r, struct client *cs, int n)
 {
     struct sim_nemesis *m = &r->nem;
-    m->on = m->kinds[rng_below(&m->rng, (uint32_t)m->n_kinds)];
+    uint32_t kind = rng_below(&m->rng, (uint32_t)m->n_kinds);
+    m->on = m->kinds[kind];
+    r->st->kind_faults[kind]++;
     char value[160];
     if (m->on == FAULT_PARTITION) {
         m->snap = sim_last_commit(r->sim);
@@ -225,12 +233,15 @@ static int sim_nemesis_parse(struct sim_runner *r, isolde_error *err)
         if (!kind)
             return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0,
                             "the sim's nemesis has partition and crash, not '%.*s'", (int)len, s);
-        if (m->n_kinds < 2) m->kinds[m->n_kinds++] = kind;
+        if (m->n_kinds == ISOLDE_RUN_MAX_KINDS)
+            return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "too many nemesis kinds");
+        m->kinds[m->n_kinds++] = kind;
         s += len + (s[len] == ',');
     }
     if (m->n_kinds && !(o->fault_every > 0))
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--fault-every must be > 0");
     m->next = steps_of(o->fault_every);
+    r->st->first_fault_due = o->fault_every;
     return 0;
 }
 
@@ -238,7 +249,7 @@ static int sim_nemesis_parse(struct sim_runner *r, isolde_error *err)
 static int step(struct sim_runner *r, struct client *c)
 {
     if (!c->busy) {
-        if (stopped(r) || !r->gen->next(&r->g, &c->t)) return 0;
+        if (no_more(r) || !r->gen->next(&r->g, &c->t)) return 0;
         record(r, ISO_OP_INVOKE, c);
         run_flight_start(r->flight, r->n_clients, c->slot, &c->t);
         if (refused(r, c)) return 1;
@@ -254,11 +265,13 @@ static int step(struct sim_runner *r, struct client *c)
     return 1;
 }
 
+/* Every few thousand steps: the wall clock against --time-limit, and the
+ * progress report. */
 static void progress(struct sim_runner *r)
 {
-    if (!r->o->progress) return;
     double now = iso_now();
-    if (now - r->last_progress < 0.1) return;
+    if (r->o->time_limit > 0 && now - r->t0 >= r->o->time_limit) r->late = 1;
+    if (!r->o->progress || now - r->last_progress < 0.1) return;
     r->last_progress = now;
     r->o->progress(r->o->progress_arg, (long)r->g.made, r->g.p.txns, now - r->t0);
 }
@@ -315,8 +328,12 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     for (int i = 0; i <= o->clients; i++) cs[i].minority = i % 2;
     setup(&r, &cs[o->clients]);
     schedule(&r, cs, o->clients);
+    st->nemesis_seconds = (double)r.step * 1e-7;
     if (r.nem.on) heal(&r); /* the final reads see the whole database */
+    st->time_limited = r.late && r.g.made < r.g.p.txns;
+    long before_final = st->ok + st->fail + st->info;
     final_reads(&r, &cs[o->clients]);
+    st->final_reads = st->ok + st->fail + st->info - before_final;
     flush(&r, 1);
     for (int i = 0; i <= o->clients; i++) run_txn_release(&cs[i].t);
     iso_free(cs);

@@ -437,6 +437,22 @@ static long mop_index_of(const iso_proof_ctx *pc, uint32_t txn, int kind, uint32
     return -1;
 }
 
+/* Which of txn's reads of key its micro-op j is. */
+static iso_read_rank read_rank(const iso_proof_ctx *pc, uint32_t txn, uint32_t key, long j)
+{
+    const la_state *st = pc->wl_state;
+    size_t n;
+    const iso_val *m = la_txn_mops(pc, txn, &n);
+    iso_read_rank r = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        if (la_mop_kind(st, m[i]) != LA_READ || iso_keys_find(&st->keys, mop_key(&pc->h->store, m[i])) != key)
+            continue;
+        r.n++;
+        r.nth += (long)i <= j;
+    }
+    return r;
+}
+
 static int explain_append(const iso_proof_ctx *pc, uint32_t a, int bit, size_t j,
                           iso_val kv, iso_val v, const char *ta, const char *tb,
                           iso_buf *text, iso_buf *json)
@@ -457,12 +473,15 @@ static int explain_append(const iso_proof_ctx *pc, uint32_t a, int bit, size_t j
     int found = 0;
     for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1] && !found; r++) found = st->rd[r] == a;
     if (!found) return 0;
-    if (has_prev)
-        iso_edge_text(pc, text, "%1 did not observe %2's append of %B to key %K", ta, tb, kv, prev, v);
-    else
-        iso_edge_text(pc, text, "%1 observed the initial (nil) state of key %K, which %2 created by appending %B",
-                      ta, tb, kv, v, v);
     long am = mop_index_of(pc, a, LA_READ, key, prev, has_prev ? 1 : 2);
+    iso_read_rank rank = read_rank(pc, a, key, am);
+    if (has_prev)
+        iso_edge_text_read(pc, text, rank, "%1 did not observe %2's append of %B to key %K",
+                           "%1's %N read of key %K did not observe %2's append of %B", ta, tb, kv, prev, v);
+    else
+        iso_edge_text_read(pc, text, rank, "%1 observed the initial (nil) state of key %K, which %2 created by "
+                           "appending %B", "%1's %N read of key %K observed its initial (nil) state, which %2 "
+                           "created by appending %B", ta, tb, kv, v, v);
     iso_edge_json(pc, json, "rw", kv, has_prev ? NULL : "\"elle.list-append/init\"", prev, &v, am, (long)j);
     return 1;
 }
@@ -485,8 +504,9 @@ static void explain(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, co
             const iso_val *items = la_read_items(s, v, &len);
             const la_append *w = len ? writer_of(st, key, items[len - 1]) : NULL;
             if (!w || w->txn != a) continue;
-            iso_edge_text(pc, text, "%2 observed %1's append of %A to key %K", ta, tb, kv, items[len - 1],
-                          items[len - 1]);
+            iso_edge_text_read(pc, text, read_rank(pc, b, key, (long)j), "%2 observed %1's append of %A to key %K",
+                               "%2's %N read of key %K observed %1's append of %A", ta, tb, kv, items[len - 1],
+                               items[len - 1]);
             iso_edge_json(pc, json, "wr", kv, NULL, items[len - 1], NULL,
                           mop_index_of(pc, a, LA_APPEND, key, items[len - 1], 0), (long)j);
             return;

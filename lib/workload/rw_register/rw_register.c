@@ -388,29 +388,58 @@ static const rw_ext *ext_of(const rw_state *st, const uint64_t *e, size_t n, uin
     return lo < n && e[lo] >> 32 == key ? &st->ext[(uint32_t)e[lo]] : NULL;
 }
 
-static int explain_key(const iso_proof_ctx *pc, const rw_ext *ea, const rw_ext *eb, int bit,
-                       const char *ta, const char *tb, iso_buf *text, iso_buf *json)
+/* Which of txn's reads of key its micro-op j is. */
+static iso_read_rank read_rank(const iso_proof_ctx *pc, uint32_t txn, uint32_t key, uint32_t j)
 {
     const rw_state *st = pc->wl_state;
+    size_t n;
+    const iso_val *m = rw_txn_mops(pc, txn, &n);
+    iso_read_rank r = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        iso_val k, v;
+        if (rw_mop(st, m[i], &k, &v) != RW_READ || iso_keys_find(&st->keys, k) != key) continue;
+        r.n++;
+        r.nth += i <= j;
+    }
+    return r;
+}
+
+/* One step to explain: T a (ta) before T b (tb) by an edge of kind bit. */
+struct step {
+    const iso_proof_ctx *pc;
+    uint32_t a, b;
+    int bit;
+    const char *ta, *tb;
+    iso_buf *text, *json;
+};
+
+static int explain_key(const struct step *s, const rw_ext *ea, const rw_ext *eb)
+{
+    const iso_proof_ctx *pc = s->pc;
+    const rw_state *st = pc->wl_state;
     iso_val key = st->keys.vals[ea->key];
-    if (bit == ISO_EDGE_WR) {
+    if (s->bit == ISO_EDGE_WR) {
         if (ea->wr == ISO_NONE || eb->rd != ea->wr) return 0;
         iso_val v = st->ver[ea->wr].val;
-        iso_edge_text(pc, text, "%1 wrote key %K = %A, which was read by %2", ta, tb, key, v, v);
-        iso_edge_json(pc, json, "wr", key, NULL, v, NULL, ea->wr_mop, eb->rd_mop);
+        iso_edge_text_read(pc, s->text, read_rank(pc, s->b, ea->key, eb->rd_mop),
+                           "%1 wrote key %K = %A, which was read by %2",
+                           "%1 wrote key %K = %A, which %2's %N read of it returned", s->ta, s->tb, key, v, v);
+        iso_edge_json(pc, s->json, "wr", key, NULL, v, NULL, ea->wr_mop, eb->rd_mop);
         return 1;
     }
-    uint32_t va = bit == ISO_EDGE_WW ? ea->wr : ea->rd;
+    uint32_t va = s->bit == ISO_EDGE_WW ? ea->wr : ea->rd;
     if (va == ISO_NONE || eb->wr == ISO_NONE || !rw_reduced_has(st, va, eb->wr)) return 0;
     iso_val a = st->ver[va].val, b = st->ver[eb->wr].val;
-    if (bit == ISO_EDGE_WW) {
-        iso_edge_text(pc, text, "%1 set key %K to %A, and %2 set it to %B, which came later in the "
-               "version order", ta, tb, key, a, b);
-        iso_edge_json(pc, json, "ww", key, NULL, a, &b, ea->wr_mop, eb->wr_mop);
+    if (s->bit == ISO_EDGE_WW) {
+        iso_edge_text(pc, s->text, "%1 set key %K to %A, and %2 set it to %B, which came later in the "
+                      "version order", s->ta, s->tb, key, a, b);
+        iso_edge_json(pc, s->json, "ww", key, NULL, a, &b, ea->wr_mop, eb->wr_mop);
     } else {
-        iso_edge_text(pc, text, "%1 read key %K = %A, and %2 set it to %B, which came later in the "
-               "version order", ta, tb, key, a, b);
-        iso_edge_json(pc, json, "rw", key, NULL, a, &b, ea->rd_mop, eb->wr_mop);
+        iso_edge_text_read(pc, s->text, read_rank(pc, s->a, ea->key, ea->rd_mop),
+                           "%1 read key %K = %A, and %2 set it to %B, which came later in the version order",
+                           "%1's %N read of key %K returned %A, and %2 set it to %B, which came later in the "
+                           "version order", s->ta, s->tb, key, a, b);
+        iso_edge_json(pc, s->json, "rw", key, NULL, a, &b, ea->rd_mop, eb->wr_mop);
     }
     return 1;
 }
@@ -419,11 +448,12 @@ static void explain(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, co
                     const char *tb, iso_buf *text, iso_buf *json)
 {
     const rw_state *st = pc->wl_state;
+    const struct step s = {pc, a, b, bit, ta, tb, text, json};
     size_t n;
     uint64_t *e = entries_by_key(st, b, &n);
     for (uint32_t i = st->ext_off[a]; i < st->ext_off[a + 1]; i++) {
         const rw_ext *eb = ext_of(st, e, n, st->ext[i].key);
-        if (eb && explain_key(pc, &st->ext[i], eb, bit, ta, tb, text, json)) {
+        if (eb && explain_key(&s, &st->ext[i], eb)) {
             iso_free(e);
             return;
         }

@@ -163,7 +163,7 @@ static void test_detect(void **state)
         {"3 :invoke :read nil\n", ISOLDE_FORMAT_EDN},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        isolde_format f = iso_detect_format(cases[i].text, strlen(cases[i].text));
+        isolde_format f = iso_detect_format(cases[i].text, strlen(cases[i].text), NULL);
         if (f != cases[i].f)
             fail_msg("detect(%s) = %s, expected %s", cases[i].text, isolde_format_name(f),
                      isolde_format_name(cases[i].f));
