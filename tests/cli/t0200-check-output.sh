@@ -94,10 +94,10 @@ expect_out "^not checked: $m: it forbids no anomaly isolde looks for in"
 expect_out "^unknown: nothing forbidden was found, but $m was not checked$"
 not grep -q '^anomaly-types' "$tmp/out"
 expect_status 2 "$isolde" check --json -c "$m" examples/g1c.json
-expect_out '"valid?": "unknown"'
+expect_out '"valid?": *"unknown"'
 expect_out '"models-checked": *\[\]'
 expect_out "\"models-not-checked\": *\\[{\"model\": *\"$m\", *\"reason\": *\"it forbids no anomaly"
-expect_out "\"unknown-reason\": \"nothing forbidden was found, but $m was not checked\""
+expect_out "\"unknown-reason\": *\"nothing forbidden was found, but $m was not checked\""
 T
 done
 
@@ -114,7 +114,7 @@ expect_status 2 "$isolde" check -c "$1" examples/g1c.json
 expect_out '^models checked: none$'
 expect_out '^unknown: nothing was checked: -c named no model and -a no anomaly$'
 expect_status 2 "$isolde" check --json -c "$1" examples/valid.jsonl
-expect_out '"unknown-reason": "nothing was checked'
+expect_out '"unknown-reason": *"nothing was checked'
 T
 done
 
@@ -144,7 +144,7 @@ grep -q '"models-checked": *\["strict-serializable"\]' "$tmp/cov.html"
 expect_status 2 "$isolde" check -c PRAM,serializable --html "$tmp/cov2.html" examples/valid.jsonl
 grep -q '"models-checked": *\["serializable"\]' "$tmp/cov2.html"
 grep -q '"models-not-checked": *\[{"model": *"PRAM", *"reason": *"it forbids no anomaly' "$tmp/cov2.html"
-grep -q '"unknown-reason": "nothing forbidden was found, but PRAM was not checked"' "$tmp/cov2.html"
+grep -q '"unknown-reason": *"nothing forbidden was found, but PRAM was not checked"' "$tmp/cov2.html"
 T
 
 test_case "a value attached to a short option: -cMODEL, -mWORKLOAD" <<'T'

@@ -131,7 +131,7 @@ expect_status 0 "$isolde" run sim -i serializable -c snapshot-isolation -a G1 -n
 expect_out '^check: snapshot-isolation (-c), and the anomalies G1 (-a)$'
 expect_status 2 "$isolde" run sim -c '' -n 100 -o "$tmp/c2.jsonl" --json
 expect_err '^check: no model (-c)$'
-expect_out '"unknown-reason": "nothing was checked'
+expect_out '"unknown-reason": *"nothing was checked'
 expect_status 0 "$isolde" run sim -w counter -n 100 -o "$tmp/c3.jsonl"
 expect_out "^check: counter's checker$"
 T
