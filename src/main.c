@@ -108,9 +108,10 @@ static const struct command *command_named(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+/* What the command asked for, run: its exit status, or EXIT_ERROR when
+ * stdout did not take all it wrote (a full disk, /dev/full). */
+static int run(int argc, char **argv)
 {
-    tune_allocator();
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_ERROR : 0;
@@ -128,4 +129,11 @@ int main(int argc, char **argv)
     fprintf(stderr, "isolde: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+    tune_allocator();
+    int status = run(argc, argv);
+    return cli_stdout_flushed() ? EXIT_ERROR : status;
 }
