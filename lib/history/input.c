@@ -79,12 +79,14 @@ static int gzip_magic(const char *p, size_t n)
 }
 
 /* The first PROBE bytes of a growing buffer, judged once they are there
- * (or the input ended); gzip data is judged once inflated. */
-static int probe_once(const iso_input *in, const char *buf, size_t n, int end, int *done, isolde_error *err)
+ * (or the input ended); with gzip_next, gzip data passes (it is judged
+ * once inflated). */
+static int probe_once(const iso_input *in, const char *buf, size_t n, int end, int gzip_next, int *done,
+                      isolde_error *err)
 {
     if (*done || (n < PROBE && !end)) return 0;
     *done = 1;
-    return gzip_magic(buf, n) ? 0 : iso_input_text(in->name, in->what, buf, n, err);
+    return gzip_next && gzip_magic(buf, n) ? 0 : iso_input_text(in->name, in->what, buf, n, err);
 }
 
 /* A pipe, a device or standard input, into memory. */
@@ -99,7 +101,7 @@ static int read_stream(int fd, iso_input *in, isolde_error *err)
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return iso_fail(err, ISOLDE_ERR_IO, in->name, 0, 0, "cannot read: %s", strerror(errno));
         in->len += (size_t)n;
-        if (probe_once(in, in->buf, in->len, n == 0, &probed, err)) return -1;
+        if (probe_once(in, in->buf, in->len, n == 0, 1, &probed, err)) return -1;
         if (n == 0) return 0;
     }
 }
@@ -190,7 +192,7 @@ static int inflate_all(const iso_input *in, char **out, size_t *n, isolde_error 
         size_t at = (size_t)((const unsigned char *)z.next_in - base);
         int last = r == Z_STREAM_END && at == in->len;
         if (used > limit) too_big(in, limit, "its gzip data inflates to", err);
-        if (used > limit || bomb(in, used, at, err) || probe_once(in, *out, used, last, &probed, err))
+        if (used > limit || bomb(in, used, at, err) || probe_once(in, *out, used, last, 0, &probed, err))
             return z_fail(in, &z, out, at, NULL, err);
         if (last) break;
         if (r == Z_STREAM_END && !gzip_magic((const char *)base + at, in->len - at))
