@@ -162,7 +162,8 @@ void cmd_repair_help(FILE *out, cli_style st)
     cli_doc_usage(out, st, "isolde repair FILE...");
     cli_doc_text(out, st, "Makes a history of one op per line that a killed writer left whole, in place:\n"
                           "removes the filler after its last line (spaces, blank lines) and drops a last\n"
-                          "line that was cut short. The lines before it are never changed.\n");
+                          "line that was cut short. The lines before it are never changed. A file whose\n"
+                          "first line that is not blank or a comment is no op is left as it is.\n");
     cli_doc_item(out, st, "-h, --help", "this text");
     cli_doc_item(out, st, "-V, --version", "print the version");
     cli_doc_text(out, st, "exit status: 0 repaired (or nothing to repair), 3 error\n");
