@@ -6,9 +6,11 @@
  * instead of killing the process (and where the program has a SIGBUS
  * handler of its own, the file is read instead); a pipe, a device or
  * standard input is read, up to a limit checked as the bytes come; gzip
- * data is inflated (with zlib, when isolde is built with it). Binary data
+ * data is inflated (with zlib, when isolde is built with it), a MiB at a
+ * time, within the stream's limit and a bound on its ratio. Binary data
  * and UTF-16 are refused from their first bytes, so /dev/zero or a
- * compressed bomb costs a block, not the machine's memory.
+ * compressed bomb costs a block, not the machine's memory. The same bytes
+ * serve other files isolde reads (a transaction order): `what` names them.
  */
 #include "history/input.h"
 

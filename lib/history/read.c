@@ -3,7 +3,9 @@
  * one by appending lines: the byte order mark, format detection, and the
  * format table that sends the bytes to their reader (read_*.c). A file's
  * bytes come from input.c (mapped when it is a regular file, else read;
- * inflated when gzip).
+ * inflated when gzip). A read of a history of one op per line whose last
+ * line a kill cut short is a read of the lines before it, with a warning;
+ * nothing else is ever left out.
  *
  * An append is read into a history of its own, then merged (atoms
  * renumbered, composites moved, ops added), so that a failed append leaves
