@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static const struct fuzz_kind *const kinds[] = {&fuzz_read_kind, &fuzz_check_kind, &fuzz_exec_reply_kind};
+static const struct fuzz_kind *const kinds[] = {&fuzz_read_kind, &fuzz_check_kind, &fuzz_exec_reply_kind,
+                                                &fuzz_gzip_kind, &fuzz_txn_order_kind};
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
 static const struct fuzz_kind *selected;
@@ -45,6 +47,31 @@ void fuzz_list(void)
         if (!k->arg_at) printf("%s\n", k->name);
         for (size_t j = 0; k->arg_at && k->arg_at(j); j++) printf("%s-%s\n", k->name, k->arg_at(j));
     }
+}
+
+static char scratch[256];
+
+static void remove_scratch(void) { unlink(scratch); }
+
+const char *fuzz_scratch_file(const uint8_t *data, size_t len)
+{
+    if (!scratch[0]) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(scratch, sizeof scratch, "%s/isolde-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        int fd = mkstemp(scratch);
+        if (fd < 0) fuzz_fail("cannot make a scratch file %s", scratch);
+        close(fd);
+        atexit(remove_scratch);
+    }
+    FILE *f = fopen(scratch, "wb");
+    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) fuzz_fail("cannot write %s", scratch);
+    return scratch;
+}
+
+long long fuzz_compressed_byte(const isolde_error *err)
+{
+    const char *at = strstr(err->msg, "(at compressed byte ");
+    return at ? strtoll(at + strlen("(at compressed byte "), NULL, 10) : -1;
 }
 
 void fuzz_fail(const char *fmt, ...)

@@ -4,7 +4,8 @@
  *
  * A target is named KIND or KIND-ARG: read-<format> (every format of the
  * library's format table, "auto" included), check-<workload> (every row of
- * the checker table), exec-reply. One kind is one file and one row of
+ * the checker table), exec-reply, gzip (a history file's gzip data),
+ * transaction-order (the --transaction-order file). One kind is one file and one row of
  * fuzz.c's table; its arguments come from the library's own tables, so a
  * new format or workload is a new target without touching fuzz/.
  *
@@ -31,7 +32,8 @@ struct fuzz_kind {
     void (*test)(const uint8_t *data, size_t len);
 };
 
-extern const struct fuzz_kind fuzz_read_kind, fuzz_check_kind, fuzz_exec_reply_kind;
+extern const struct fuzz_kind fuzz_read_kind, fuzz_check_kind, fuzz_exec_reply_kind, fuzz_gzip_kind,
+    fuzz_txn_order_kind;
 
 /* Select target name ("read-edn"); 0, or -1 (with a message) if unknown. */
 int fuzz_select(const char *name);
@@ -39,6 +41,13 @@ int fuzz_select(const char *name);
 void fuzz_run(const uint8_t *data, size_t len);
 /* Print every target's name, one per line. */
 void fuzz_list(void);
+
+/* The path of a file that holds data[0, len) (the same file every call,
+ * in $TMPDIR, removed at exit), for the calls that read files. */
+const char *fuzz_scratch_file(const uint8_t *data, size_t len);
+/* The compressed byte an error of inflating names ("at compressed byte
+ * N"), or -1 when it names none. */
+long long fuzz_compressed_byte(const isolde_error *err);
 
 /* A broken promise: print why (printf-style) and abort. */
 __attribute__((noreturn, format(printf, 1, 2))) void fuzz_fail(const char *fmt, ...);

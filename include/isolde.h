@@ -132,7 +132,10 @@ ISOLDE_API void isolde_read_opts_init(isolde_read_opts *o);
  * new history (free with isolde_history_free). Errors: IO (cannot open or
  * read; a mapped file that shrank while it was read), PARSE (with the
  * position of the first bad byte), LIMIT (docs/FORMATS.md), NOMEM, USAGE
- * (gzip without zlib). A regular file is memory-mapped; to survive another
+ * (gzip without zlib). A history of one op per line (JSON, EDN) whose
+ * last line has no newline and does not parse, as a writer killed while
+ * it wrote the line leaves it, is read without that line, and says so
+ * (isolde_history_warnings). A regular file is memory-mapped; to survive another
  * process truncating it, the library installs a SIGBUS handler of its own
  * (that only unwinds its own reads) when the program has none -- and when
  * it has one, the file is read instead. */
@@ -155,10 +158,13 @@ ISOLDE_API isolde_status isolde_history_new(const char *name, const isolde_read_
  * as it was before the call. */
 ISOLDE_API isolde_status isolde_history_append_mem(isolde_history *h, const char *data, size_t len,
                                                    isolde_error *err);
-/* Warnings about a history that reads but deserves a word: a completion
- * with no invocation before it on its process (Elle checks it as a
- * transaction of its own), a JSON object that names a key twice (the last
- * one counts). Each is an isolde_error (code ISOLDE_OK) at the first place
+/* Warnings about a history that reads but deserves a word: a last line
+ * cut short that was left out (a read of a history of one op per line,
+ * JSON or EDN, whose last line has no newline and does not parse: what a
+ * writer killed while it wrote the line leaves; docs/FORMATS.md), a
+ * completion with no invocation before it on its process (Elle checks it
+ * as a transaction of its own), a JSON object that names a key twice (the
+ * last one counts). Each is an isolde_error (code ISOLDE_OK) at the first place
  * it happened, with how many in all; up to max go to out[], *n says how
  * many there are. */
 ISOLDE_API isolde_status isolde_history_warnings(const isolde_history *h, isolde_error *out, size_t max,
@@ -240,8 +246,10 @@ typedef struct isolde_check_opts {
 ISOLDE_API void isolde_check_opts_init(isolde_check_opts *o);
 
 /* USAGE if o names a consistency model or an anomaly the check does not
- * know (the message gives the closest known name when one is close), or
- * o was not initialised; OK otherwise. Nothing is read: call it before
+ * know (the message gives the closest known name when one is close), holds
+ * a number out of its range (negative threads, timeouts or group_size; a
+ * cas_fail that is none of the three), or was not initialised; OK
+ * otherwise. Nothing is read: call it before
  * reading a history to fail at once. */
 ISOLDE_API isolde_status isolde_check_opts_validate(const isolde_check_opts *o, isolde_error *err);
 
@@ -273,9 +281,9 @@ typedef struct isolde_result isolde_result;
 
 /* Check h (o may be NULL: defaults). On success *out is a new result that
  * refers to h: free it before h. Errors: USAGE (an unknown model or
- * anomaly name, options not initialised), PARSE (the history breaks its
- * workload's rules, with the op's position), IO (a file an option names),
- * LIMIT, NOMEM. */
+ * anomaly name, a number out of its range, options not initialised),
+ * PARSE (the history breaks its workload's rules, with the op's position),
+ * IO (a file an option names), LIMIT, NOMEM. */
 ISOLDE_API isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o,
                                       isolde_result **out, isolde_error *err);
 
@@ -288,6 +296,9 @@ typedef struct isolde_report_opts {
 
 ISOLDE_API void isolde_report_opts_init(isolde_report_opts *o);
 ISOLDE_API isolde_validity isolde_result_validity(const isolde_result *r);
+/* The workload the check ran as: the options', or the one inferred from
+ * the history when they said AUTO. */
+ISOLDE_API isolde_workload isolde_result_workload(const isolde_result *r);
 /* Sorted anomaly type names, as Elle's :anomaly-types. */
 ISOLDE_API size_t isolde_result_type_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_type(const isolde_result *r, size_t i);
@@ -302,8 +313,9 @@ ISOLDE_API size_t isolde_result_also_not_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_also_not(const isolde_result *r, size_t i);
 
 /* Writers. Each renders the proofs it shows first (so r is not const; the
- * proofs stay rendered), then writes. o may be NULL. Errors: IO (out or
- * the directory could not be written), NOMEM. */
+ * proofs stay rendered), then writes, and flushes out. o may be NULL.
+ * Errors: IO (out did not take it all, e.g. a full disk; the directory
+ * could not be written), NOMEM. */
 ISOLDE_API isolde_status isolde_result_write_text(isolde_result *r, FILE *out,
                                                   const isolde_report_opts *o, isolde_error *err);
 /* Elle's result map as one JSON object. */

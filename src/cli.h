@@ -111,8 +111,9 @@ int cli_set_workload(void *at, const char *v);
 cli_table cli_check_table(cli_check *c);
 /* The options, checked before anything is read or run: the models and
  * anomalies c names, whether -d's directory can be written; options that
- * do nothing for the workload asked for (w, or c's) are warned about.
- * 0, or -1 having printed why they are bad. */
+ * do nothing for the workload asked for (w, or c's) are warned about
+ * (when neither asks for one, once the check has inferred it:
+ * cli_check_history). 0, or -1 having printed why they are bad. */
 int cli_check_validate(const cli_check *c, isolde_workload w);
 /* Check h (c->files[c->at]), print the report to stdout as the options
  * ask, write -d files; returns the exit status (a verdict, or EXIT_ERROR). */
@@ -142,6 +143,10 @@ int cli_forbids(const char *model, const char *type);
 void cli_json_string(FILE *out, const char *s);
 /* Print an error as file:line:col: message, or isolde: message. */
 void cli_print_error(const isolde_error *e);
+/* Whether stdout took all that was written to it (flushed now): 0, or
+ * -1 having said why not on stderr (once: its error is cleared). A
+ * command that could not write its output exits EXIT_ERROR. */
+int cli_stdout_flushed(void);
 
 /* The worst of two exit statuses: error > invalid > unknown > valid. */
 int cli_worse(int a, int b);

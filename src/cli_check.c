@@ -165,6 +165,15 @@ void cli_print_error(const isolde_error *e)
     else fprintf(stderr, "isolde: %s\n", line);
 }
 
+int cli_stdout_flushed(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+    fprintf(stderr, "isolde: cannot write standard output%s%s\n", errno ? ": " : "", errno ? strerror(errno) : "");
+    clearerr(stdout);
+    return -1;
+}
+
 /* Whether dir, or the nearest directory above it that exists (where it
  * will be made), can be written: 0, or -1 having said why not. */
 static int dir_writable(const char *dir)
@@ -203,6 +212,48 @@ static void print_warnings(const isolde_history *h)
     }
 }
 
+/* The check options that mean something to some workloads only: where o
+ * holds one (given when it differs from the default) and the workloads
+ * it means something to. */
+#define AT(f) offsetof(isolde_check_opts, f), sizeof(((isolde_check_opts *)0)->f)
+#define W(w) (1u << ISOLDE_WORKLOAD_##w)
+static const struct narrow_opt {
+    const char *name;
+    size_t off, size;
+    unsigned workloads;
+    const char *whose;
+} narrow_opts[] = {
+    {"--wfr-keys", AT(wfr_keys), W(RW_REGISTER), "rw-register's"},
+    {"--sequential-keys", AT(sequential_keys), W(RW_REGISTER), "rw-register's"},
+    {"--linearizable-keys", AT(linearizable_keys), W(RW_REGISTER), "rw-register's"},
+    {"--transaction-order", AT(transaction_order_file), W(RW_REGISTER), "rw-register's"},
+    {"--initial-value", AT(initial_value), W(REGISTER) | W(CAS_REGISTER) | W(KV) | W(MULTI_REGISTER) | W(PORCUPINE_KV),
+     "the register models'"},
+    {"--cas-fail", AT(cas_fail), W(CAS_REGISTER) | W(KV), "cas-register's and kv's"},
+    {"--total", AT(bank_has_total), W(BANK), "bank's"},
+    {"--allow-negative-balances", AT(allow_negative_balances), W(BANK), "bank's"},
+    {"--group-size", AT(group_size), W(LONG_FORK), "long-fork's"},
+    {"--linearizable", AT(linearizable_set), W(SET_FULL), "set-full's"},
+};
+#undef AT
+#undef W
+
+/* A warning for each option o gives that workload w ignores; file: the
+ * history w was inferred from (NULL: w was asked for). */
+static void warn_ignored(const isolde_check_opts *o, isolde_workload w, const char *file)
+{
+    isolde_check_opts dflt;
+    isolde_check_opts_init(&dflt);
+    for (size_t i = 0; i < sizeof narrow_opts / sizeof narrow_opts[0]; i++) {
+        const struct narrow_opt *n = &narrow_opts[i];
+        if ((n->workloads >> w & 1) || !memcmp((const char *)o + n->off, (const char *)&dflt + n->off, n->size))
+            continue;
+        fprintf(stderr, "isolde: warning: %s%s%s is %s option: %s%s ignores it\n", file ? file : "",
+                file ? ": " : "", n->name, n->whose, isolde_workload_name(w),
+                file ? " (the model inferred from the history)" : "");
+    }
+}
+
 int cli_check_validate(const cli_check *c, isolde_workload w)
 {
     isolde_error err;
@@ -213,10 +264,7 @@ int cli_check_validate(const cli_check *c, isolde_workload w)
     }
     if (c->dir && dir_writable(c->dir)) return -1;
     if (w == ISOLDE_WORKLOAD_AUTO) w = c->opts.workload;
-    const isolde_check_opts *o = &c->opts;
-    if (w == ISOLDE_WORKLOAD_LIST_APPEND && (o->wfr_keys || o->sequential_keys || o->linearizable_keys))
-        fprintf(stderr, "isolde: warning: --wfr-keys, --sequential-keys and --linearizable-keys are "
-                        "rw-register's; list-append ignores them (its version orders come from reads)\n");
+    if (w != ISOLDE_WORKLOAD_AUTO) warn_ignored(&c->opts, w, NULL); /* else once it is inferred */
     return 0;
 }
 
@@ -389,6 +437,7 @@ int cli_check_history(cli_check *c, const isolde_history *h)
         if (!err.file[0] && name) snprintf(err.file, sizeof err.file, "%s", name);
         return cli_check_failed(c, &err);
     }
+    if (c->opts.workload == ISOLDE_WORKLOAD_AUTO) warn_ignored(&c->opts, isolde_result_workload(r), name);
     isolde_status s = c->json && c->n_files > 1 ? write_json_line(r, name, &err)
                     : c->json ? isolde_result_write_json(r, stdout, &err)
                               : isolde_result_write_text(r, stdout, &c->report, &err);
@@ -397,8 +446,8 @@ int cli_check_history(cli_check *c, const isolde_history *h)
     if (!s && c->html) s = write_html(c, r, &err);
     isolde_validity v = isolde_result_validity(r);
     isolde_result_free(r);
-    fflush(stdout);
-    return s ? cli_check_failed(c, &err) : (int)v;
+    if (s) clearerr(stdout); /* a report stdout did not take is said once, here */
+    return s ? cli_check_failed(c, &err) : cli_stdout_flushed() ? EXIT_ERROR : (int)v;
 }
 
 int cli_check_file(cli_check *c)

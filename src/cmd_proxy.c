@@ -105,7 +105,7 @@ static int serve(struct proxy_cli *c)
         return cli_print_error(&err), isolde_proxy_free(p), EXIT_ERROR;
     if (c->control) printf("control 127.0.0.1:%d\n", port);
     printf("ready\n");
-    fflush(stdout);
+    if (cli_stdout_flushed()) return isolde_proxy_free(p), EXIT_ERROR;
     struct sigaction sa = {0};
     sa.sa_handler = on_stop;
     sigaction(SIGINT, &sa, NULL);

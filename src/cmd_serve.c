@@ -402,7 +402,7 @@ static int serve(const char *dir, long port)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     printf("isolde serve: http://127.0.0.1:%d/ serving %s\n", site.port, site.root);
-    fflush(stdout);
+    if (cli_stdout_flushed()) return close(fd), EXIT_ERROR;
     while (!stop_flag) {
         struct pollfd p = {fd, POLLIN, 0};
         if (poll(&p, 1, 250) <= 0) continue; /* a signal, or a quarter second to look at stop_flag */

@@ -3,7 +3,9 @@
  * options, the exit statuses (0 valid, 1 anomalies found, 2 unknown,
  * 3 error), and the man page (isolde --man), made from the same help
  * calls and option tables as every --help. A new subcommand is a
- * cmd_<name>.c and a row in commands[].
+ * cmd_<name>.c and a row in commands[]. Whatever a command wrote to stdout
+ * is flushed before it exits, and output that was not all taken (a full
+ * disk) is an error, exit 3: no status says success of output lost.
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,7 +39,8 @@ static const struct command {
 
 static const char exit_status[] =
     "0 valid, 1 anomalies found, 2 unknown (e.g. an empty transaction graph, a search out of\n"
-    "budget), 3 error (unreadable input, reported as file:line:col: message, or bad arguments).\n";
+    "budget), 3 error (unreadable input, reported as file:line:col: message, bad arguments, or\n"
+    "output that could not be written).\n";
 
 static void usage(FILE *out)
 {
@@ -116,9 +119,10 @@ static const struct command *command_named(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+/* What the command asked for, run: its exit status, or EXIT_ERROR when
+ * stdout did not take all it wrote (a full disk, /dev/full). */
+static int run(int argc, char **argv)
 {
-    tune_allocator();
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_ERROR : 0;
@@ -137,4 +141,11 @@ int main(int argc, char **argv)
     if (!cli_suggest(stderr, argv[1], command_at, NULL)) fputs("\n\n", stderr), usage(stderr);
     else fputc('\n', stderr);
     return EXIT_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+    tune_allocator();
+    int status = run(argc, argv);
+    return cli_stdout_flushed() ? EXIT_ERROR : status;
 }

@@ -96,7 +96,8 @@ void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void
 
 /* The caller's options as this library knows them (check/opts.c):
  * defaults for fields a smaller, older struct lacks; -1 with err when they
- * were never initialised. user may be NULL (all defaults). */
+ * were never initialised or a number is out of its range (a negative
+ * count or budget, an unknown cas_fail). user may be NULL (all defaults). */
 int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err);
 
 /* What o asks a check for, into req; -1 with err on an unknown name. */

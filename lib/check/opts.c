@@ -22,6 +22,26 @@ void isolde_check_opts_init(isolde_check_opts *o)
     o->timeout_ms = 60000; /* the whole search: linearizability (docs/LINEARIZABILITY.md), cycles */
 }
 
+static int at_least_0(long v, const char *name, const char *zero, isolde_error *err)
+{
+    return v < 0 ? iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s must be 0 (%s) or more, got %ld", name, zero, v) : 0;
+}
+
+/* The numbers o holds, each within what it means: 0, or -1 with err. */
+static int ranges(const isolde_check_opts *o, isolde_error *err)
+{
+    if (at_least_0(o->threads, "threads", "one per core", err) ||
+        at_least_0(o->cycle_search_timeout_ms, "cycle_search_timeout_ms", "no limit", err) ||
+        at_least_0(o->timeout_ms, "timeout_ms", "no limit", err) ||
+        at_least_0(o->group_size, "group_size", "any", err))
+        return -1;
+    if (o->cas_fail != ISOLDE_CAS_FAIL_DEFAULT && o->cas_fail != ISOLDE_CAS_FAIL_NOOP &&
+        o->cas_fail != ISOLDE_CAS_FAIL_FALSE)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "cas_fail must be DEFAULT, NOOP or FALSE, got %d",
+                        (int)o->cas_fail);
+    return 0;
+}
+
 int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err)
 {
     isolde_check_opts_init(o);
@@ -31,7 +51,7 @@ int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, iso
                         "check options not initialised (isolde_check_opts_init)");
     memcpy(o, user, user->size < sizeof *o ? user->size : sizeof *o);
     o->size = sizeof *o;
-    return 0;
+    return ranges(o, err);
 }
 
 /* What o asks for; -1 with err for options that are not initialised or

@@ -8,6 +8,7 @@
 #include "check/models.h"
 #include "check/search.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +125,7 @@ isolde_result *iso_result_txn(const iso_result_kind *kind, const iso_request *re
 }
 
 isolde_validity isolde_result_validity(const isolde_result *r) { return r->validity; }
+isolde_workload isolde_result_workload(const isolde_result *r) { return r->workload; }
 size_t isolde_result_type_count(const isolde_result *r) { return r->n_types; }
 const char *isolde_result_type(const isolde_result *r, size_t i) { return i < r->n_types ? r->types[i] : NULL; }
 size_t isolde_result_not_count(const isolde_result *r) { return r->n_not; }
@@ -176,13 +178,14 @@ static int write_report(void *arg, isolde_error *err)
     struct write_call *c = arg;
     isolde_report_opts o;
     if (report_opts(c->user, &o, err)) return -1;
+    if (c->what == WRITE_DIR) return c->r->kind->dir(c->r, c->dir, err);
     int rc = c->what == WRITE_TEXT ? c->r->kind->text(c->r, c->out, &o)
            : c->what == WRITE_JSON ? c->r->kind->json(c->r, c->out)
-           : c->what == WRITE_HTML ? c->r->kind->html(c->r, c->out)
-           : c->r->kind->dir(c->r, c->dir, err);
-    if (rc && c->what != WRITE_DIR)
-        return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot write the report");
-    return rc;
+           : c->r->kind->html(c->r, c->out);
+    errno = 0; /* a stream keeps what it could not write: flushing says why (a full disk) */
+    if (fflush(c->out) == 0 && !rc && !ferror(c->out)) return 0;
+    return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot write the report%s%s", errno ? ": " : "",
+                    errno ? strerror(errno) : "");
 }
 
 isolde_status isolde_result_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o,

@@ -31,6 +31,7 @@ struct isolde_result {
     const iso_result_kind *kind;
     void *payload;
     isolde_validity validity;
+    isolde_workload workload; /* what the check ran as (isolde_check sets it) */
     /* anomaly types, sorted by name, with instance counts */
     char **types;
     size_t *type_counts;

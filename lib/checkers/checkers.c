@@ -202,6 +202,23 @@ struct check_call {
     isolde_result **out;
 };
 
+static int run_checker(const isolde_history *h, const isolde_check_opts *o, isolde_workload wl, isolde_result **out,
+                       isolde_error *err)
+{
+    const iso_checker *k = iso_checker_of(wl);
+    if (!k) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown workload %d", (int)wl);
+    iso_buf why = {0};
+    if (k->kind == ISO_CHECKER_JEPSEN && h->n_ops) /* Jepsen's checkers choose their ops (docs/CHECKERS.md) */
+        return k->jepsen(h, o, out, err);
+    if (iso_history_no_client_op(h, &why)) { /* every model: nothing read is nothing valid */
+        *out = iso_report_empty(k->kind != ISO_CHECKER_TXN ? k->name : NULL, iso_buf_cstr(&why));
+        iso_buf_free(&why);
+        return 0;
+    }
+    if (k->kind == ISO_CHECKER_LIN) return iso_lin_check(h, o, wl, out, err);
+    return iso_check_txns(h, o, k->ops, &iso_report_txn_kind, out, err);
+}
+
 static int check(void *arg, isolde_error *err)
 {
     struct check_call *c = arg;
@@ -210,18 +227,9 @@ static int check(void *arg, isolde_error *err)
     const isolde_history *h = c->h;
     isolde_workload wl = o.workload;
     if (wl == ISOLDE_WORKLOAD_AUTO && detect_workload(h, &wl, err)) return -1;
-    const iso_checker *k = iso_checker_of(wl);
-    if (!k) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown workload %d", (int)wl);
-    iso_buf why = {0};
-    if (k->kind == ISO_CHECKER_JEPSEN && h->n_ops) /* Jepsen's checkers choose their ops (docs/CHECKERS.md) */
-        return k->jepsen(h, &o, c->out, err);
-    if (iso_history_no_client_op(h, &why)) { /* every model: nothing read is nothing valid */
-        *c->out = iso_report_empty(k->kind != ISO_CHECKER_TXN ? k->name : NULL, iso_buf_cstr(&why));
-        iso_buf_free(&why);
-        return 0;
-    }
-    if (k->kind == ISO_CHECKER_LIN) return iso_lin_check(h, &o, wl, c->out, err);
-    return iso_check_txns(h, &o, k->ops, &iso_report_txn_kind, c->out, err);
+    if (run_checker(h, &o, wl, c->out, err)) return -1;
+    (*c->out)->workload = wl;
+    return 0;
 }
 
 isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,

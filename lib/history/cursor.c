@@ -78,8 +78,10 @@ int iso_rd_limit(iso_rd *rd, size_t line, size_t col, const char *fmt, ...)
 
 int iso_rd_unexpected(iso_rd *rd, const char *expected)
 {
-    if (iso_rd_eof(rd))
+    if (iso_rd_eof(rd)) {
+        rd->ran_out = 1;
         return iso_rd_fail(rd, "unexpected end of input, expected %s", expected);
+    }
     unsigned char c = (unsigned char)rd->p[rd->pos];
     if (rd->len - rd->pos >= 3 && memcmp(rd->p + rd->pos, "\xef\xbb\xbf", 3) == 0)
         return iso_rd_fail(rd, "a byte order mark (0xef 0xbb 0xbf) inside the input, expected %s "
@@ -343,7 +345,8 @@ static int escape(iso_rd *rd, const char *from, const char *to)
         return 0;
     }
     long cp = c == 'u' && rd->pos + 6 <= rd->len ? iso_rd_hex4(rd->p + rd->pos + 2) : -1;
-    if (cp < 0) return iso_rd_fail(rd, "invalid escape in string");
+    if (cp < 0) /* ran out: a backslash or "\\u12" last */
+        return rd->ran_out = !c || (c == 'u' && rd->pos + 6 > rd->len), iso_rd_fail(rd, "invalid escape in string");
     rd->pos += 6;
     if (cp >= 0xd800 && cp < 0xdc00 && rd->pos + 6 <= rd->len &&
         rd->p[rd->pos] == '\\' && rd->p[rd->pos + 1] == 'u') {
@@ -391,6 +394,7 @@ __attribute__((noinline)) static int string_slow(iso_rd *rd, iso_val *out, int j
         if (escaped) iso_buf_put(&rd->scratch, &c, 1);
         rd->pos++;
     }
+    rd->ran_out = rd->pos >= rd->len;
     return iso_rd_fail_at(rd, line, col, "unterminated string");
 }
 

@@ -54,6 +54,9 @@ typedef struct iso_rd {
     struct iso_rd_name { uint64_t word, mask; uint32_t len; iso_val v; } names[2];
     unsigned name_next;
     struct iso_rd_list *lists; /* the last read list of each key (by hash) */
+    /* The failure was the input ending inside a value (a line cut short:
+     * more bytes could have made it whole), not a byte that is wrong. */
+    int ran_out;
 } iso_rd;
 
 /* A cursor over buf[0, len) whose ops go to h (and values to h's store). */

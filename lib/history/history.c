@@ -232,6 +232,9 @@ static int op_numbers(isolde_history *h, const iso_val *fields, const uint8_t *h
     iso_val t = fields[F_TIME];
     op->time = -1;
     if (have[F_TIME] && !iso_is_nil(t) && int64_field(h, F_TIME, t, op, &op->time, err)) return -1;
+    iso_val i = fields[F_INDEX]; /* a given :index is an integer (1.5 is no index, nor a missing one) */
+    if (have[F_INDEX] && !iso_is_nil(i) && !iso_is_integer(i) && int64_field(h, F_INDEX, i, op, &op->index, err))
+        return -1;
     if (h->n_ops == 0 && !h->index_fixed) h->dense_index = !(have[F_INDEX] && iso_is_integer(fields[F_INDEX]));
     return h->dense_index ? dense_index(h, fields, have, op, err) : given_index(h, fields, have, op, err);
 }
@@ -352,7 +355,13 @@ static int list_warnings(void *arg, isolde_error *err)
     struct warn_call *c = arg;
     const isolde_history *h = c->h;
     size_t n = 0, first = 0, unpaired = unpaired_completions(h, &first);
-    const iso_warn *dup = &h->warn[ISO_WARN_DUP_KEY];
+    const iso_warn *cut = &h->warn[ISO_WARN_CUT_LINE], *dup = &h->warn[ISO_WARN_DUP_KEY];
+    char words[sizeof cut->what + 256];
+    snprintf(words, sizeof words, "line %u, the last, is cut short (it has no newline and does not parse: %s), "
+             "as a writer killed while writing it leaves it: left out, the lines before it are checked "
+             "(isolde repair removes it)", cut->line, cut->what);
+    if (cut->count && n < c->max) warning(h, &c->out[n], cut->line, cut->col, "%s", words, 1);
+    n += cut->count > 0;
     if (dup->count && n < c->max)
         warning(h, &c->out[n], dup->line, dup->col, "an object names key %s twice: the last one counts",
                 dup->what, dup->count);

@@ -64,12 +64,14 @@ typedef struct iso_op_extra {
 
 /* Input that reads but deserves a word, counted per kind with the place
  * and text of the first (isolde_history_warnings adds the ones it finds
- * in the ops themselves). */
-enum iso_warn_kind { ISO_WARN_DUP_KEY, ISO_WARN_KINDS };
+ * in the ops themselves): a JSON object naming a key twice (what: the
+ * key), a last line cut short and left out (read.c; what: why it does not
+ * parse). */
+enum iso_warn_kind { ISO_WARN_DUP_KEY, ISO_WARN_CUT_LINE, ISO_WARN_KINDS };
 typedef struct iso_warn {
     size_t count;
     uint32_t line, col;
-    char what[96];
+    char what[128];
 } iso_warn;
 
 struct isolde_history {

@@ -6,9 +6,11 @@
  * instead of killing the process (and where the program has a SIGBUS
  * handler of its own, the file is read instead); a pipe, a device or
  * standard input is read, up to a limit checked as the bytes come; gzip
- * data is inflated (with zlib, when isolde is built with it). Binary data
+ * data is inflated (with zlib, when isolde is built with it), a MiB at a
+ * time, within the stream's limit and a bound on its ratio. Binary data
  * and UTF-16 are refused from their first bytes, so /dev/zero or a
- * compressed bomb costs a block, not the machine's memory.
+ * compressed bomb costs a block, not the machine's memory. The same bytes
+ * serve other files isolde reads (a transaction order): `what` names them.
  */
 #include "history/input.h"
 
@@ -38,7 +40,7 @@ static int utf16_text(const unsigned char *p, size_t n)
     return (zeros[0] * 4 >= half * 3 && zeros[1] * 4 <= half) || (zeros[1] * 4 >= half * 3 && zeros[0] * 4 <= half);
 }
 
-int iso_input_text(const char *name, const char *buf, size_t len, isolde_error *err)
+int iso_input_text(const char *name, const char *what, const char *buf, size_t len, isolde_error *err)
 {
     const unsigned char *p = (const unsigned char *)buf;
     size_t n = len < PROBE ? len : PROBE;
@@ -51,7 +53,7 @@ int iso_input_text(const char *name, const char *buf, size_t len, isolde_error *
     const unsigned char *nul = memchr(p, 0, n);
     if (nul)
         return iso_fail(err, ISOLDE_ERR_PARSE, name, 0, 0,
-                        "binary data (a NUL byte at offset %zu), not a history", (size_t)(nul - p));
+                        "binary data (a NUL byte at offset %zu), not %s", (size_t)(nul - p), what);
     return 0;
 }
 
@@ -79,12 +81,14 @@ static int gzip_magic(const char *p, size_t n)
 }
 
 /* The first PROBE bytes of a growing buffer, judged once they are there
- * (or the input ended); gzip data is judged once inflated. */
-static int probe_once(const iso_input *in, const char *buf, size_t n, int end, int *done, isolde_error *err)
+ * (or the input ended); with gzip_next, gzip data passes (it is judged
+ * once inflated). */
+static int probe_once(const iso_input *in, const char *buf, size_t n, int end, int gzip_next, int *done,
+                      isolde_error *err)
 {
     if (*done || (n < PROBE && !end)) return 0;
     *done = 1;
-    return gzip_magic(buf, n) ? 0 : iso_input_text(in->name, buf, n, err);
+    return gzip_next && gzip_magic(buf, n) ? 0 : iso_input_text(in->name, in->what, buf, n, err);
 }
 
 /* A pipe, a device or standard input, into memory. */
@@ -99,7 +103,7 @@ static int read_stream(int fd, iso_input *in, isolde_error *err)
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return iso_fail(err, ISOLDE_ERR_IO, in->name, 0, 0, "cannot read: %s", strerror(errno));
         in->len += (size_t)n;
-        if (probe_once(in, in->buf, in->len, n == 0, &probed, err)) return -1;
+        if (probe_once(in, in->buf, in->len, n == 0, 1, &probed, err)) return -1;
         if (n == 0) return 0;
     }
 }
@@ -138,19 +142,34 @@ static void z_free(voidpf opaque, voidpf p)
 }
 
 /* Inflating failed: z and the output so far freed, err filled (or, when
- * why is NULL, filled already). */
-static int z_fail(const iso_input *in, z_stream *z, char **out, const char *why, isolde_error *err)
+ * why is NULL, filled already). at: the compressed byte it failed at. */
+static int z_fail(const iso_input *in, z_stream *z, char **out, size_t at, const char *why, isolde_error *err)
 {
     if (why)
-        iso_fail(err, ISOLDE_ERR_PARSE, in->name, 0, 0, "cannot inflate the gzip data: %s (at compressed byte %lu)",
-                 why, (unsigned long)z->total_in);
+        iso_fail(err, ISOLDE_ERR_PARSE, in->name, 0, 0, "cannot inflate the gzip data: %s (at compressed byte %zu)",
+                 why, at);
     inflateEnd(z);
     iso_free(*out);
     *out = NULL;
     return -1;
 }
 
-/* Inflate in's gzip members into *out[0, *n). */
+/* A compression bomb: past BOMB_OUT bytes inflated, more than BOMB_RATIO
+ * out per byte in. Deflate's best is about 1030:1, reached by runs of one
+ * byte (a bomb); histories compress about 10:1 (docs/FORMATS.md). */
+#define BOMB_OUT ((size_t)64 << 20)
+#define BOMB_RATIO 1000
+static int bomb(const iso_input *in, size_t used, size_t at, isolde_error *err)
+{
+    if (used <= BOMB_OUT || used / BOMB_RATIO <= at) return 0;
+    return iso_fail(err, ISOLDE_ERR_LIMIT, in->name, 0, 0,
+                    "refused as a compression bomb: its first %zu compressed bytes inflate to %zu, more than "
+                    "%d:1 (histories compress about 10:1); if it is a history, gunzip it and check the file",
+                    at, used, BOMB_RATIO);
+}
+
+/* Inflate in's gzip members into *out[0, *n); what follows a member must
+ * be another one. */
 static int inflate_all(const iso_input *in, char **out, size_t *n, isolde_error *err)
 {
     z_stream z;
@@ -159,13 +178,9 @@ static int inflate_all(const iso_input *in, char **out, size_t *n, isolde_error 
     z.zfree = z_free;
     if (inflateInit2(&z, 15 + 32) != Z_OK) return iso_fail(err, ISOLDE_ERR_NOMEM, in->name, 0, 0, "zlib");
     size_t cap = 0, used = 0, limit = stream_limit();
-    const unsigned char *src = (const unsigned char *)in->buf, *end = src + in->len;
+    const unsigned char *base = (const unsigned char *)in->buf, *src = base, *end = src + in->len;
     int probed = 0;
     for (;;) {
-        if (used > limit) {
-            too_big(in, limit, "its gzip data inflates to", err);
-            return z_fail(in, &z, out, NULL, err);
-        }
         ISO_GROW(*out, cap, used + CHUNK);
         if (!z.avail_in) {
             z.next_in = (Bytef *)src;
@@ -173,19 +188,23 @@ static int inflate_all(const iso_input *in, char **out, size_t *n, isolde_error 
             src += z.avail_in;
         }
         z.next_out = (Bytef *)*out + used;
-        z.avail_out = (uInt)(cap - used < (size_t)UINT_MAX ? cap - used : UINT_MAX);
-        uInt room = z.avail_out;
+        z.avail_out = (uInt)CHUNK; /* a chunk at a time: the limits are checked between chunks */
         int r = inflate(&z, Z_NO_FLUSH);
-        used += room - z.avail_out;
-        if (probe_once(in, *out, used, r == Z_STREAM_END && !z.avail_in && src == end, &probed, err))
-            return z_fail(in, &z, out, NULL, err);
-        if (r == Z_STREAM_END && !z.avail_in && src == end) break;
+        used += CHUNK - z.avail_out;
+        size_t at = (size_t)((const unsigned char *)z.next_in - base);
+        int last = r == Z_STREAM_END && at == in->len;
+        if (used > limit) too_big(in, limit, "its gzip data inflates to", err);
+        if (used > limit || bomb(in, used, at, err) || probe_once(in, *out, used, last, 0, &probed, err))
+            return z_fail(in, &z, out, at, NULL, err);
+        if (last) break;
+        if (r == Z_STREAM_END && !gzip_magic((const char *)base + at, in->len - at))
+            return z_fail(in, &z, out, at, "what follows the end of the gzip data is not another gzip member", err);
         if (r == Z_STREAM_END) { /* another member follows */
             inflateReset(&z);
             continue;
         }
-        if (r == Z_BUF_ERROR && !z.avail_in && src == end) return z_fail(in, &z, out, "it ends early (truncated?)", err);
-        if (r != Z_OK && r != Z_BUF_ERROR) return z_fail(in, &z, out, z.msg ? z.msg : "bad data", err);
+        if (r == Z_BUF_ERROR && at == in->len) return z_fail(in, &z, out, at, "it ends early (truncated?)", err);
+        if (r != Z_OK && r != Z_BUF_ERROR) return z_fail(in, &z, out, at, z.msg ? z.msg : "bad data", err);
     }
     inflateEnd(&z);
     *n = used;
@@ -193,13 +212,24 @@ static int inflate_all(const iso_input *in, char **out, size_t *n, isolde_error 
 }
 #endif
 
+int iso_input_inflate(const iso_input *in, char **out, size_t *n, isolde_error *err)
+{
+#ifdef ISO_HAVE_ZLIB
+    return inflate_all(in, out, n, err);
+#else
+    (void)out, (void)n;
+    return iso_fail(err, ISOLDE_ERR_USAGE, in->name, 0, 0,
+                    "gzip-compressed, but this isolde was built without zlib: gunzip it first, or "
+                    "rebuild with zlib (zlib1g-dev)");
+#endif
+}
+
 /* gzip data in in: its inflated bytes instead (in memory). */
 static int gunzip(iso_input *in, isolde_error *err)
 {
-#ifdef ISO_HAVE_ZLIB
     char *out = NULL;
     size_t n = 0;
-    if (inflate_all(in, &out, &n, err)) return -1;
+    if (iso_input_inflate(in, &out, &n, err)) return -1;
     iso_input_done(in);
     iso_input_unmap(in);
     if (!in->mapped) iso_free(in->buf);
@@ -207,20 +237,16 @@ static int gunzip(iso_input *in, isolde_error *err)
     in->len = n;
     in->mapped = 0;
     return 0;
-#else
-    return iso_fail(err, ISOLDE_ERR_USAGE, in->name, 0, 0,
-                    "gzip-compressed, but this isolde was built without zlib: gunzip it first, or "
-                    "rebuild with zlib (zlib1g-dev)");
-#endif
 }
 
 /* ---- the input ------------------------------------------------------------------ */
 
-int iso_input_open(const char *path, iso_input *in, isolde_error *err)
+int iso_input_open(const char *path, const char *what, iso_input *in, isolde_error *err)
 {
     int std = strcmp(path, "-") == 0;
     memset(in, 0, sizeof *in);
     in->name = std ? "<stdin>" : path;
+    in->what = what;
     int fd = std ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
     struct stat st;

@@ -3,7 +3,9 @@
  * one by appending lines: the byte order mark, format detection, and the
  * format table that sends the bytes to their reader (read_*.c). A file's
  * bytes come from input.c (mapped when it is a regular file, else read;
- * inflated when gzip).
+ * inflated when gzip). A read of a history of one op per line whose last
+ * line a kill cut short is a read of the lines before it, with a warning;
+ * nothing else is ever left out.
  *
  * An append is read into a history of its own, then merged (atoms
  * renumbered, composites moved, ops added), so that a failed append leaves
@@ -18,23 +20,27 @@
 #include <sys/stat.h>
 
 typedef int (*reader_fn)(isolde_history *h, const char *buf, size_t len, isolde_error *err);
+typedef int (*cut_fn)(const char *name, const char *buf, size_t len, isolde_error *err);
 
 /* The format table: a name, its reader, whether it reads line by line
- * (so that a history in it can grow by appends). */
+ * (so that a history in it can grow by appends), and for the formats
+ * whose lines are values (JSON, EDN), whether a line ends inside a value
+ * (a last line cut short). */
 static const struct format {
     const char *name;
     reader_fn read;
     int lines;
     const char *words; /* what it is, for messages */
+    cut_fn cut;
 } formats[] = {
-    [ISOLDE_FORMAT_AUTO] = {"auto", NULL, 1, "auto"},
-    [ISOLDE_FORMAT_EDN] = {"edn", iso_read_edn, 1, "Jepsen EDN"},
-    [ISOLDE_FORMAT_JSON] = {"json", iso_read_json, 1, "elle-cli JSON"},
-    [ISOLDE_FORMAT_JSONL] = {"jsonl", iso_read_json, 1, "JSON lines"},
-    [ISOLDE_FORMAT_ONELITE] = {"onelite", iso_read_onelite, 0, "OneLite JSON lines"},
-    [ISOLDE_FORMAT_ISOCHECK] = {"isocheck", iso_read_json, 1, "IsoCheck JSON lines"},
-    [ISOLDE_FORMAT_JEPSEN_LOG] = {"jepsen-log", iso_read_jepsen_log, 1, "jepsen.log text lines"},
-    [ISOLDE_FORMAT_JEPSEN_TXT] = {"jepsen-txt", iso_read_jepsen_txt, 1, "Jepsen's history.txt"},
+    [ISOLDE_FORMAT_AUTO] = {"auto", NULL, 1, "auto", NULL},
+    [ISOLDE_FORMAT_EDN] = {"edn", iso_read_edn, 1, "Jepsen EDN", iso_edn_cut},
+    [ISOLDE_FORMAT_JSON] = {"json", iso_read_json, 1, "elle-cli JSON", iso_json_cut},
+    [ISOLDE_FORMAT_JSONL] = {"jsonl", iso_read_json, 1, "JSON lines", iso_json_cut},
+    [ISOLDE_FORMAT_ONELITE] = {"onelite", iso_read_onelite, 0, "OneLite JSON lines", NULL},
+    [ISOLDE_FORMAT_ISOCHECK] = {"isocheck", iso_read_json, 1, "IsoCheck JSON lines", iso_json_cut},
+    [ISOLDE_FORMAT_JEPSEN_LOG] = {"jepsen-log", iso_read_jepsen_log, 1, "jepsen.log text lines", NULL},
+    [ISOLDE_FORMAT_JEPSEN_TXT] = {"jepsen-txt", iso_read_jepsen_txt, 1, "Jepsen's history.txt", NULL},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
@@ -122,24 +128,95 @@ static void name_the_guess(const isolde_history *h, const char *why, const char 
     err->msg[sizeof err->msg - 1] = '\0';
 }
 
+/* ---- a last line cut short ------------------------------------------------ */
+
+/* Whether data's first byte after white space and comment lines opens a
+ * top-level array, vector or list (a history that is one value, not one
+ * op per line). */
+static int one_value(const char *data, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        char c = data[i];
+        if (c == '#' || c == ';') {
+            const char *nl = memchr(data + i, '\n', len - i);
+            i = nl ? (size_t)(nl - data) : len;
+        } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ',') {
+            return c == '[' || c == '(';
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* Where data's last line starts when a kill cut it short, else len. Cut
+ * short (docs/FORMATS.md): a history of one op per line in a format whose
+ * lines are values (JSON, EDN) does not end in a newline, and its last
+ * line ends inside a value (*why says how) -- it fails to parse for want
+ * of more bytes, as a prefix of a whole line does. A last line that is
+ * whole, or has a wrong byte before its end, is read as ever: an error,
+ * not a cut. */
+static size_t cut_line(const isolde_history *h, const char *data, size_t len, isolde_error *why)
+{
+    const struct format *f = &formats[h->format];
+    if (!len || data[len - 1] == '\n' || !f->cut || one_value(data, len)) return len;
+    size_t start = len;
+    while (start > 0 && data[start - 1] != '\n') start--;
+    return f->cut(h->name, data + start, len - start, why) ? start : len;
+}
+
+/* h warns that its last line, after data[0, kept), was cut short. */
+static void warn_cut(isolde_history *h, const char *data, size_t kept, const isolde_error *why)
+{
+    size_t line = h->line_base + count_lines(data, kept) + 1;
+    iso_history_warn(h, ISO_WARN_CUT_LINE, line < UINT32_MAX ? (uint32_t)line : UINT32_MAX, 1, why->msg);
+}
+
+/* Read data[0, len) into a new *out (mapped: data is a private file
+ * mapping of ours): all of it, or with cut, what comes before a last line
+ * cut short (*kept: how much), warning of it; when what comes before it
+ * does not read either, the error is the whole input's. */
+static int read_kept(const char *name, const char *data, size_t len, isolde_format format, int mapped,
+                     int cut, size_t *kept, isolde_history **out, isolde_error *err)
+{
+    const char *guess;
+    isolde_history *h = history_for(name, format, data, len, &guess);
+    isolde_error why;
+    h->drop_input = mapped;
+    *kept = cut ? cut_line(h, data, len, &why) : len;
+    int rc = formats[h->format].read(h, data, *kept, err);
+    if (rc == 0 && *kept < len) warn_cut(h, data, *kept, &why);
+    h->drop_input = 0; /* the input is gone after this */
+    if (rc && *kept < len) {
+        isolde_history_free(h);
+        return read_kept(name, data, len, format, mapped, 0, kept, out, err);
+    }
+    if (rc) name_the_guess(h, guess, data, len, err);
+    if (rc) isolde_history_free(h);
+    else *out = h;
+    return rc;
+}
+
 /* Read data[0, len) into the new *out; mapped: data is a private file
  * mapping of ours. */
 static int read_buffer(const char *name, const char *data, size_t len, isolde_format format,
                        int mapped, isolde_history **out, isolde_error *err)
 {
-    if (iso_input_text(name, data, len, err)) return -1;
+    size_t kept;
+    if (iso_input_text(name, "a history", data, len, err)) return -1;
     data = skip_bom(data, &len);
-    const char *why;
-    isolde_history *h = history_for(name, format, data, len, &why);
-    h->drop_input = mapped;
-    if (formats[h->format].read(h, data, len, err) != 0) {
-        name_the_guess(h, why, data, len, err);
-        isolde_history_free(h);
-        return -1;
-    }
-    h->drop_input = 0; /* the input is gone after this */
-    note_no_client(h, data, len);
-    *out = h;
+    if (read_kept(name, data, len, format, mapped, 1, &kept, out, err)) return -1;
+    note_no_client(*out, data, kept);
+    return 0;
+}
+
+/* Bytes the caller gave: NULL with no length is no bytes (""), NULL with
+ * a length is a caller's bug. */
+static int caller_bytes(const char *name, const char **data, size_t len, isolde_error *err)
+{
+    if (!*data && len)
+        return iso_fail(err, ISOLDE_ERR_USAGE, name, 0, 0, "no data (NULL) but a length of %zu bytes", len);
+    if (!*data) *data = "";
     return 0;
 }
 
@@ -154,7 +231,7 @@ static int read_mem(void *arg, isolde_error *err)
 {
     struct mem_call *c = arg;
     isolde_read_opts o;
-    if (read_opts(c->user, &o, err)) return -1;
+    if (caller_bytes(c->name, &c->data, c->len, err) || read_opts(c->user, &o, err)) return -1;
     return read_buffer(c->name, c->data, c->len, o.format, 0, c->out, err);
 }
 
@@ -182,7 +259,7 @@ static int read_file(void *arg, isolde_error *err)
 {
     struct file_call *c = arg;
     isolde_read_opts o;
-    if (read_opts(c->user, &o, err) || iso_input_open(c->path, &c->in, err)) return -1;
+    if (read_opts(c->user, &o, err) || iso_input_open(c->path, "a history", &c->in, err)) return -1;
     int r = read_buffer(c->in.name, c->in.buf ? c->in.buf : "", c->in.len, o.format, c->in.mapped, c->out, err);
     iso_input_done(&c->in);
     if (!c->in.mapped) {
@@ -278,8 +355,9 @@ static int append(void *arg, isolde_error *err)
 {
     struct append_call *c = arg;
     isolde_history *h = c->h;
+    if (caller_bytes(h->name, &c->data, c->len, err)) return -1;
     int first = !h->n_ops && !h->line_base;
-    if (first && iso_input_text(h->name, c->data, c->len, err)) return -1;
+    if (first && iso_input_text(h->name, "a history", c->data, c->len, err)) return -1;
     const char *data = first ? skip_bom(c->data, &c->len) : c->data;
     const char *why = NULL; /* set when this append decides the format */
     if (h->format == ISOLDE_FORMAT_AUTO && !h->n_ops) {

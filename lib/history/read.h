@@ -14,6 +14,13 @@ int iso_read_json(isolde_history *h, const char *buf, size_t len, isolde_error *
 int iso_read_onelite(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 int iso_read_jepsen_log(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 int iso_read_jepsen_txt(isolde_history *h, const char *buf, size_t len, isolde_error *err);
+/* Whether buf[0, len), read as values of a format (JSON values and '#'
+ * comment lines, IsoCheck's; EDN forms) into a store of the call's own,
+ * ends inside a value: 1 when it does, with err saying how (a line cut
+ * short: more bytes could make it whole; read.c), 0 when it is whole
+ * values, or fails on a byte that is wrong, or past a limit. */
+int iso_json_cut(const char *name, const char *buf, size_t len, isolde_error *err);
+int iso_edn_cut(const char *name, const char *buf, size_t len, isolde_error *err);
 /* Guess the format from the first non-blank, non-comment bytes; *why (if
  * why is not NULL) is set to the reason, in words (static). */
 isolde_format iso_detect_format(const char *buf, size_t len, const char **why);

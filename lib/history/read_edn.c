@@ -98,8 +98,8 @@ static int edn_number(iso_rd *rd, iso_val *out)
             j = skip_digits(p, k, end) > k ? skip_digits(p, k, end) : end + 1;
         }
         if (j < end && p[j] == 'M') j++;
-        if (j != end)
-            return iso_rd_fail(rd, "invalid number '%.*s'", (int)(end - start > 40 ? 40 : end - start),
+        if (j != end) /* ran out: "1e" cut short */
+            return rd->ran_out = end == rd->len, iso_rd_fail(rd, "invalid number '%.*s'", (int)(end - start > 40 ? 40 : end - start),
                                p + start);
         *out = iso_rd_atom(rd, ISO_TAG_FLOAT, p + start, end - start);
     }
@@ -123,7 +123,7 @@ static int edn_symbol(iso_rd *rd, iso_val *out)
 static int edn_keyword(iso_rd *rd, iso_val *out)
 {
     size_t start = rd->pos + 1, end = token_end(rd, start);
-    if (end == start) return iso_rd_fail(rd, "empty keyword");
+    if (end == start) return rd->ran_out = start == rd->len, iso_rd_fail(rd, "empty keyword");
     if (iso_rd_atom_fits(rd, end - start)) return -1;
     *out = iso_rd_atom(rd, ISO_TAG_KW, rd->p + start, end - start);
     rd->pos = end;
@@ -138,7 +138,7 @@ static int edn_char(iso_rd *rd, iso_val *out)
                                         "backspace", "formfeed"};
     size_t start = rd->pos + 1;
     if (start >= rd->len || (unsigned char)rd->p[start] <= ' ')
-        return iso_rd_fail(rd, "invalid character literal");
+        return rd->ran_out = start >= rd->len, iso_rd_fail(rd, "invalid character literal");
     size_t end = start + 1;
     while (end < rd->len && ((unsigned char)rd->p[end] & 0xc0) == 0x80) end++; /* UTF-8 */
     if (end == start + 1) end = token_end(rd, end);
@@ -149,7 +149,9 @@ static int edn_char(iso_rd *rd, iso_val *out)
         ok = strlen(names[i]) == n && memcmp(names[i], p, n) == 0;
     if (!ok && p[0] == 'u' && n == 5) ok = iso_rd_hex4(p + 1) >= 0;
     if (!ok && p[0] == 'o' && n >= 2 && n <= 4) ok = skip_digits(p, 1, n) == n;
-    if (!ok) return iso_rd_fail(rd, "invalid character literal '\\%.*s'", (int)(n > 20 ? 20 : n), p);
+    if (!ok) /* ran out: "\\newl" cut short */
+        return rd->ran_out = end == rd->len,
+               iso_rd_fail(rd, "invalid character literal '\\%.*s'", (int)(n > 20 ? 20 : n), p);
     *out = iso_rd_atom(rd, ISO_TAG_CHAR, p, n);
     rd->pos = end;
     return 0;
@@ -168,8 +170,8 @@ static int edn_dispatch(iso_rd *rd, size_t base, iso_val *out)
         size_t end = token_end(rd, rd->pos + 2), n = end - rd->pos;
         const char *p = rd->p + rd->pos;
         if (!((n == 5 && (memcmp(p, "##Inf", 5) == 0 || memcmp(p, "##NaN", 5) == 0)) ||
-              (n == 6 && memcmp(p, "##-Inf", 6) == 0)))
-            return iso_rd_fail(rd, "invalid symbolic value '%.*s'", (int)(n > 20 ? 20 : n), p);
+              (n == 6 && memcmp(p, "##-Inf", 6) == 0))) /* ran out: "##In" cut short */
+            return rd->ran_out = end == rd->len, iso_rd_fail(rd, "invalid symbolic value '%.*s'", (int)(n > 20 ? 20 : n), p);
         *out = iso_rd_atom(rd, ISO_TAG_FLOAT, p, n);
         rd->pos = end;
         return 0;
@@ -180,7 +182,7 @@ static int edn_dispatch(iso_rd *rd, size_t base, iso_val *out)
         rd->pos = end;
         return 1;
     }
-    if (!c) return iso_rd_fail(rd, "unexpected end of input after '#'");
+    if (!c) return rd->ran_out = 1, iso_rd_fail(rd, "unexpected end of input after '#'");
     return iso_rd_fail(rd, "unsupported dispatch '#%c'", c);
 }
 
@@ -251,6 +253,7 @@ static int edn_unterminated(iso_rd *rd, size_t base)
 {
     if (rd->n_frames == base) return 0;
     struct iso_rd_frame *f = &rd->frames[rd->n_frames - 1];
+    rd->ran_out = 1;
     if (f->kind >= E_DISCARD)
         return iso_rd_fail(rd, "unexpected end of input, expected a form after '#%s'",
                            f->kind == E_DISCARD ? "_" : "tag");
@@ -400,6 +403,21 @@ int iso_edn_lines(isolde_history *h, const char *buf, size_t len, size_t *lines,
     *lines = rd.line - 1;
     iso_rd_release(&rd);
     return r;
+}
+
+int iso_edn_cut(const char *name, const char *buf, size_t len, isolde_error *err)
+{
+    iso_store s;
+    iso_store_init(&s);
+    iso_rd rd;
+    iso_rd_init_store(&rd, &s, name, buf, len, err);
+    iso_val v;
+    int r;
+    while ((r = iso_edn_form(&rd, &v)) == 1) continue;
+    if (r == 2) r = iso_rd_unexpected(&rd, "a form");
+    iso_rd_release(&rd);
+    iso_store_free(&s);
+    return r < 0 && rd.ran_out && err->code == ISOLDE_ERR_PARSE;
 }
 
 int iso_read_edn(isolde_history *h, const char *buf, size_t len, isolde_error *err)

@@ -60,22 +60,23 @@ static int json_number(iso_rd *rd, iso_val *out)
     if (rd->p[rd->pos] != '-' && json_small_int(rd, out)) return 0;
     const char *p = rd->p;
     size_t start = rd->pos, i = start + (p[start] == '-'), len = rd->len;
-    size_t j = digits(p, i, len);
+    size_t j = digits(p, i, len), want = i; /* where a digit was wanted, when one was */
     int is_float = 0;
     if (j == i || (p[i] == '0' && j > i + 1)) goto bad;
     if (j < len && p[j] == '.') {
-        size_t k = digits(p, j + 1, len);
+        size_t k = digits(p, want = j + 1, len);
         if (k == j + 1) goto bad;
         j = k;
         is_float = 1;
     }
     if (j < len && (p[j] == 'e' || p[j] == 'E')) {
         size_t k = j + 1 + (j + 1 < len && (p[j + 1] == '+' || p[j + 1] == '-'));
-        size_t m = digits(p, k, len);
+        size_t m = digits(p, want = k, len);
         if (m == k) goto bad;
         j = m;
         is_float = 1;
     }
+    want = SIZE_MAX;
     if (j < len && ((p[j] >= 'a' && p[j] <= 'z') || (p[j] >= 'A' && p[j] <= 'Z') || p[j] == '.'))
         goto bad;
     if (iso_rd_atom_fits(rd, j - start)) return -1;
@@ -84,6 +85,7 @@ static int json_number(iso_rd *rd, iso_val *out)
     rd->pos = j;
     return 0;
 bad:
+    rd->ran_out = want == len; /* "-", "1.", "1e" cut short */
     return iso_rd_fail(rd, "invalid number");
 }
 
@@ -91,13 +93,15 @@ static int json_literal(iso_rd *rd, iso_val *out)
 {
     static const struct { const char *text; iso_val v; } lits[] = {
         {"true", ISO_TRUE}, {"false", ISO_FALSE}, {"null", ISO_NIL}};
+    size_t left = rd->len - rd->pos;
     for (size_t i = 0; i < 3; i++) {
         size_t n = strlen(lits[i].text);
-        if (rd->len - rd->pos >= n && memcmp(rd->p + rd->pos, lits[i].text, n) == 0) {
+        if (left >= n && memcmp(rd->p + rd->pos, lits[i].text, n) == 0) {
             rd->pos += n;
             *out = lits[i].v;
             return 0;
         }
+        rd->ran_out |= left < n && memcmp(rd->p + rd->pos, lits[i].text, left) == 0; /* "tru" cut short */
     }
     return iso_rd_unexpected(rd, "a JSON value");
 }
@@ -385,4 +389,18 @@ int iso_json_document(iso_store *s, const char *name, const char *buf, size_t le
     }
     iso_rd_release(&rd);
     return rc;
+}
+
+int iso_json_cut(const char *name, const char *buf, size_t len, isolde_error *err)
+{
+    iso_store s;
+    iso_store_init(&s);
+    iso_rd rd;
+    iso_rd_init_store(&rd, &s, name, buf, len, err);
+    iso_val v;
+    int rc = 0;
+    for (iso_json_skip(&rd, 1); rc == 0 && !iso_rd_eof(&rd); iso_json_skip(&rd, 1)) rc = iso_json_value(&rd, &v);
+    iso_rd_release(&rd);
+    iso_store_free(&s);
+    return rc < 0 && rd.ran_out && err->code == ISOLDE_ERR_PARSE;
 }

@@ -160,6 +160,36 @@ T
 test_case "run postgre: did you mean postgres? (when built with libpq)" <<'T'
 "$isolde" run --help >"$tmp/help"
 if grep -q '^postgres:' "$tmp/help"; then expect_status 3 "$isolde" run postgre; expect_err "unknown backend 'postgre' (did you mean postgres?)$"; fi
+
+# /dev/full takes nothing: a write error on stdout must not pass for success.
+full() { # ARGS...: `isolde ARGS >/dev/full` exits 3 and says why
+    rc=0
+    "$isolde" "$@" >/dev/full 2>"$tmp/full.err" || rc=$?
+    if [ "$rc" != 3 ]; then echo "isolde $*: exit $rc on /dev/full"; return 1; fi
+    grep -q 'No space left on device' "$tmp/full.err" || { echo "isolde $*: says not why"; cat "$tmp/full.err"; return 1; }
+}
+
+test_case "a full disk on stdout: every command that writes there exits 3, saying why" <<'T'
+test -w /dev/full
+expect_status 3 sh -c '"$1" check examples/valid.jsonl >/dev/full' sh "$isolde"
+expect_err '^isolde: cannot write the report: No space left on device$'
+full check examples/valid.jsonl
+full check --json examples/valid.jsonl
+full check --json examples/valid.jsonl examples/g1c.json
+full check examples/valid.jsonl examples/g1c.json
+full models
+full models G1c
+full --help
+full --version
+full --man
+full help check
+full check --help
+full run sim -n 20 -o "$tmp/r.jsonl"
+full run sim -n 20 --json -o "$tmp/r.jsonl"
+cp examples/valid.jsonl "$tmp/v.jsonl"
+full repair "$tmp/v.jsonl"
+expect_status 3 sh -c '"$1" repair "$2" >/dev/full' sh "$isolde" "$tmp/v.jsonl"
+expect_err '^isolde: cannot write standard output: No space left on device$'
 T
 
 finish

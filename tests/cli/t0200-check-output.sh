@@ -155,7 +155,7 @@ T
 
 test_case "--wfr-keys (and the other rw-register options) with list-append: a warning" <<'T'
 expect_status 1 "$isolde" check -m list-append --wfr-keys examples/g1c.json
-expect_err 'warning: --wfr-keys.*list-append ignores them'
+expect_err "^isolde: warning: --wfr-keys is rw-register's option: list-append ignores it$"
 expect_status 0 "$isolde" check -m rw-register --wfr-keys examples/rw-register.jsonl
 not grep -q warning "$tmp/err"
 T
@@ -187,5 +187,27 @@ printf '' >"$tmp/empty.jsonl"
 python3 tests/tools/json_style.py "$tmp"/j*.json "$tmp"/j*.jsonl
 T
 fi
+
+test_case "an option the workload ignores warns whether the workload was asked for or inferred" <<'T'
+printf '{"7": 1}\n' >"$tmp/order.json"
+expect_status 1 "$isolde" check --transaction-order "$tmp/order.json" examples/g1c.json
+expect_err "^isolde: warning: examples/g1c.json: --transaction-order is rw-register's option: list-append (the model inferred from the history) ignores it$"
+expect_status 1 "$isolde" check --wfr-keys examples/g1c.json
+expect_err "^isolde: warning: examples/g1c.json: --wfr-keys is rw-register's option: list-append"
+expect_status 1 "$isolde" check -m list-append --transaction-order "$tmp/order.json" examples/g1c.json
+expect_err "^isolde: warning: --transaction-order is rw-register's option: list-append ignores it$"
+expect_status 0 "$isolde" check --group-size 3 examples/rw-register.jsonl
+expect_err "warning: examples/rw-register.jsonl: --group-size is long-fork's option: rw-register"
+expect_status 0 "$isolde" check --transaction-order "$tmp/order.json" --wfr-keys examples/rw-register.jsonl
+not grep -q warning "$tmp/err"
+T
+
+test_case "a --transaction-order file of binary data is refused as such (/dev/zero: at once)" <<'T'
+expect_status 3 timeout 20 "$isolde" check -m rw-register --transaction-order /dev/zero examples/rw-register.jsonl
+expect_err '^/dev/zero: binary data (a NUL byte at offset 0), not a transaction order$'
+printf '{"1": 1}\0' >"$tmp/nul.json"
+expect_status 3 "$isolde" check -m rw-register --transaction-order "$tmp/nul.json" examples/rw-register.jsonl
+expect_err 'nul.json: binary data (a NUL byte at offset 8)'
+T
 
 finish

@@ -21,8 +21,10 @@ cat "$r/history-twin.edn" | "$isolde" check -m list-append - > "$tmp/o" || test 
 grep -q '^anomaly-types: G1c' "$tmp/o"
 gzip -c "$r/history.txt" | "$isolde" check - > "$tmp/o" || test $? = 1
 grep -q '^anomaly-types: G1c' "$tmp/o"
-printf '{:type :ok}\n{:type' | "$isolde" check - 2> "$tmp/e" || test $? = 3
-grep -q '^<stdin>:2:1: unterminated map' "$tmp/e"
+printf '{:type :ok}\n{:type 1 2}' | "$isolde" check - 2> "$tmp/e" || test $? = 3
+grep -q '^<stdin>:2:1: map literal must contain an even number of forms' "$tmp/e"
+printf '{:type :ok}\n{:type' | "$isolde" check - 2> "$tmp/e" || test $? = 2
+grep -q '^<stdin>:2:1: warning: line 2, the last, is cut short (it has no newline and does not parse: unterminated map' "$tmp/e"
 T
 
 test_case "a truncated or corrupt gzip file is an error, exit 3" <<'T'
@@ -33,6 +35,23 @@ expect_err 'cut.gz: cannot inflate the gzip data: it ends early (truncated?)'
 printf '\037\213\010\000garbage' > "$tmp/bad.gz"
 expect_status 3 "$isolde" check "$tmp/bad.gz"
 expect_err 'bad.gz: cannot inflate the gzip data'
+T
+
+test_case "bytes after the gzip data are an error at their own offset" <<'T'
+gzip -c "$r/history-twin.edn" > "$tmp/tail.gz"
+n=$(wc -c < "$tmp/tail.gz")
+printf 'garbage!' >> "$tmp/tail.gz"
+expect_status 3 "$isolde" check "$tmp/tail.gz"
+expect_err "tail.gz: cannot inflate the gzip data: what follows the end of the gzip data is not another gzip member (at compressed byte $n)"
+gzip -c "$r/history-twin.edn" >> "$tmp/two.gz"
+gzip -c /dev/null >> "$tmp/two.gz"
+expect_status 1 "$isolde" check "$tmp/two.gz"
+T
+
+test_case "a gzip bomb (100 MB of spaces in 100 kB) is refused past 64 MiB, saying why" <<'T'
+head -c 100000000 /dev/zero | tr '\0' ' ' | gzip -c > "$tmp/bomb.gz"
+expect_status 3 "$isolde" check "$tmp/bomb.gz"
+expect_err 'bomb.gz: refused as a compression bomb: its first [0-9]* compressed bytes inflate to [0-9]*, more than 1000:1'
 T
 
 test_case "a named pipe is read like a file" <<'T'

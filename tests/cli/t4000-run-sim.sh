@@ -98,6 +98,11 @@ test "$(tail -c 2 "$tmp/kill.jsonl" | od -An -c | tr -d ' ')" = '}\n'
 expect_status 0 "$isolde" check -c serializable "$tmp/kill.jsonl"
 T
 
+test_case "a history that cannot be written says why (/dev/full: No space left on device)" <<'T'
+expect_status 3 "$isolde" run sim -n 20 -o /dev/full
+expect_err '^/dev/full: cannot write the history: No space left on device$'
+T
+
 test_case "run --json: stdout is the check's JSON alone, the summary on stderr" <<'T'
 expect_status 0 "$isolde" run sim -n 200 --json -o "$tmp/json.jsonl"
 expect_err '^run: sim strict-serializable'

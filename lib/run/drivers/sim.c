@@ -9,6 +9,7 @@
  * this process, so a kill loses both together and what is on disk is
  * always a checkable prefix.
  */
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 #include "gen/gen.h"
@@ -62,7 +63,7 @@ struct sim_runner {
     int n_clients;
     isolde_run_stats *st;
     double t0, last_progress;
-    int write_failed;
+    int write_failed;      /* why the history could not be written (an errno) */
     int late;              /* --time-limit has passed: no transaction starts */
     long lose;
     struct sim_nemesis nem;
@@ -74,7 +75,11 @@ static void flush(struct sim_runner *r, int force)
     size_t done = 0;
     while (done < r->out->n) {
         ssize_t w = write(r->fd, r->out->p + done, r->out->n - done);
-        if (w <= 0) { r->write_failed = 1; break; }
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            r->write_failed = w < 0 ? errno : EIO;
+            break;
+        }
         done += (size_t)w;
     }
     r->out->n = 0;
@@ -341,7 +346,9 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     sim_free(r.sim);
     iso_buf_free(&out);
     st->seconds = iso_now() - r.t0;
-    if (r.write_failed) return iso_fail(err, ISOLDE_ERR_IO, o->history_path, 0, 0, "cannot write the history");
+    if (r.write_failed)
+        return iso_fail(err, ISOLDE_ERR_IO, o->history_path, 0, 0, "cannot write the history: %s",
+                        strerror(r.write_failed));
     return 0;
 }
 

@@ -1,18 +1,16 @@
 /*
  * workload/rw_register/txn_order.c -- read the --transaction-order file
+ * (its bytes as a history's are got: a stream, gzip, binary data refused)
  * with the JSON value reader into a store of its own, then check and sort
  * its entries.
  */
 #include "workload/rw_register/txn_order.h"
+#include "history/input.h"
 #include "history/read_json.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* An integer written as decimal text (the JSON key), within int64. */
 static int parse_index(const char *p, size_t n, int64_t *out)
@@ -109,33 +107,18 @@ int iso_txn_order_parse(const char *name, const char *data, size_t len, iso_txn_
     return rc;
 }
 
-/* The whole file at path into *buf (its size asked first, so that no file
- * is open while memory is allocated). */
-static int slurp(const char *path, char **buf, size_t *len, isolde_error *err)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot open transaction order: %s", strerror(errno));
-    *buf = iso_xmalloc((size_t)st.st_size + 1);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        iso_free(*buf);
-        return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot open transaction order: %s", strerror(errno));
-    }
-    *len = 0;
-    for (ssize_t got; *len < (size_t)st.st_size; *len += (size_t)got)
-        if ((got = read(fd, *buf + *len, (size_t)st.st_size - *len)) <= 0) break;
-    close(fd);
-    return 0;
-}
-
 int iso_txn_order_read(const char *path, iso_txn_rank **out, size_t *n, isolde_error *err)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    if (slurp(path, &buf, &len, err)) return -1;
-    int rc = iso_txn_order_parse(path, buf, len, out, n, err);
-    iso_free(buf);
+    iso_input in;
+    *out = NULL;
+    *n = 0;
+    const char *what = "a transaction order";
+    int rc = iso_input_open(path, what, &in, err);
+    if (rc == 0) rc = iso_input_text(in.name, what, in.buf ? in.buf : "", in.len, err); /* a mapped file's too */
+    if (rc == 0) rc = iso_txn_order_parse(in.name, in.buf ? in.buf : "", in.len, out, n, err);
+    iso_input_done(&in);
+    iso_input_unmap(&in);
+    if (!in.mapped) iso_free(in.buf);
     return rc;
 }
 

@@ -16,9 +16,11 @@ typedef struct iso_txn_rank {
     double rank;
 } iso_txn_rank;
 
-/* Read path into *out (sorted by index, n entries; caller frees). Fails
- * with file:line:col on unreadable files, bad JSON, a key that is not an
- * integer, a rank that is not a number, or an index given twice. */
+/* Read path into *out (sorted by index, n entries; caller frees), its
+ * bytes got as a history's are ("-": standard input; gzip; binary data
+ * and UTF-16 refused: history/input.h). Fails with file:line:col on
+ * unreadable files, bad JSON, a key that is not an integer, a rank that
+ * is not a number, or an index given twice. */
 int iso_txn_order_read(const char *path, iso_txn_rank **out, size_t *n, isolde_error *err);
 /* Parse from memory; name is used in messages. */
 int iso_txn_order_parse(const char *name, const char *data, size_t len, iso_txn_rank **out,

@@ -44,6 +44,41 @@ static void validation_names_the_closest(void **state)
     assert_int_equal(isolde_check_opts_validate(NULL, &err), ISOLDE_OK); /* defaults */
 }
 
+/* Numbers out of their range are refused before anything is read, and
+ * by the check itself. */
+static void validation_of_numbers(void **state)
+{
+    (void)state;
+    isolde_check_opts o;
+    isolde_error err = {0};
+    isolde_check_opts_init(&o), o.threads = -1;
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(err.msg, "threads must be 0 (one per core) or more, got -1");
+    isolde_check_opts_init(&o), o.timeout_ms = -5;
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(err.msg, "timeout_ms must be 0 (no limit) or more, got -5");
+    isolde_check_opts_init(&o), o.cycle_search_timeout_ms = -1;
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "cycle_search_timeout_ms must be 0"));
+    isolde_check_opts_init(&o), o.group_size = -1;
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(err.msg, "group_size must be 0 (any) or more, got -1");
+    isolde_check_opts_init(&o), o.cas_fail = (isolde_cas_fail)99;
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(err.msg, "cas_fail must be DEFAULT, NOOP or FALSE, got 99");
+    isolde_history *h = NULL; /* the check refuses them too */
+    const char *op = "{:type :ok, :process 0, :value [[:append :x 1]]}\n";
+    assert_int_equal(isolde_history_read_mem("h", op, strlen(op), NULL, &h, &err), ISOLDE_OK);
+    isolde_result *r = NULL;
+    assert_int_equal(isolde_check(h, &o, &r, &err), ISOLDE_ERR_USAGE);
+    assert_null(r);
+    isolde_check_opts_init(&o), o.threads = 2, o.timeout_ms = 0, o.group_size = 3, o.cas_fail = ISOLDE_CAS_FAIL_FALSE;
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_OK);
+    assert_int_equal(isolde_check(h, &o, &r, &err), ISOLDE_OK);
+    isolde_result_free(r);
+    isolde_history_free(h);
+}
+
 static void forbid_is_elles_prohibited_set(void **state)
 {
     (void)state;
@@ -67,6 +102,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_name_is_listed_once),
         cmocka_unit_test(validation_names_the_closest),
+        cmocka_unit_test(validation_of_numbers),
         cmocka_unit_test(forbid_is_elles_prohibited_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

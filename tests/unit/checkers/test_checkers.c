@@ -16,7 +16,7 @@ static void reads_leave_no_stale_history(void **state)
     assert_int_equal(isolde_history_read_file("/nonexistent/h.edn", NULL, &h, &err), ISOLDE_ERR_IO);
     assert_null(h);
     h = stale;
-    assert_int_equal(isolde_history_read_mem("bad", "{:type", 6, NULL, &h, &err), ISOLDE_ERR_PARSE);
+    assert_int_equal(isolde_history_read_mem("bad", "{:type}", 7, NULL, &h, &err), ISOLDE_ERR_PARSE);
     assert_null(h);
     isolde_read_opts raw = {0}; /* never initialised */
     h = stale;
@@ -28,6 +28,59 @@ static void reads_leave_no_stale_history(void **state)
     o.format = ISOLDE_FORMAT_ONELITE; /* its header decides: cannot grow line by line */
     assert_int_not_equal(isolde_history_new("x", &o, &h, &err), ISOLDE_OK);
     assert_null(h);
+}
+
+/* No bytes may come as NULL: an empty history (never memchr(NULL));
+ * NULL with a length is the caller's error. */
+static void null_bytes_are_no_bytes(void **state)
+{
+    (void)state;
+    isolde_error err = {0};
+    isolde_history *h = stale;
+    assert_int_equal(isolde_history_read_mem("n", NULL, 0, NULL, &h, &err), ISOLDE_OK);
+    assert_int_equal(isolde_history_op_count(h), 0);
+    assert_int_equal(isolde_history_append_mem(h, NULL, 0, &err), ISOLDE_OK);
+    const char *op = "{:type :ok, :process 0}\n";
+    assert_int_equal(isolde_history_append_mem(h, op, strlen(op), &err), ISOLDE_OK);
+    assert_int_equal(isolde_history_append_mem(h, NULL, 0, &err), ISOLDE_OK);
+    assert_int_equal(isolde_history_op_count(h), 1);
+    assert_int_equal(isolde_history_append_mem(h, NULL, 5, &err), ISOLDE_ERR_USAGE);
+    assert_int_equal(isolde_history_op_count(h), 1);
+    isolde_history_free(h);
+    h = stale;
+    assert_int_equal(isolde_history_read_mem("n", NULL, 5, NULL, &h, &err), ISOLDE_ERR_USAGE);
+    assert_null(h);
+    assert_non_null(strstr(err.msg, "no data (NULL)"));
+}
+
+/* A writer whose stream does not take it all (a full disk) fails, saying
+ * why, in every format and for every kind of result. */
+static void writers_fail_on_a_full_stream(void **state)
+{
+    (void)state;
+    static const char *const histories[] = {
+        "{:type :ok, :process 0, :value [[:append :x 1]]}\n",                 /* transactional */
+        "{:type :invoke, :process 0, :f :write, :value 1}\n{:type :ok, :process 0, :f :write, :value 1}\n",
+    };
+    for (size_t i = 0; i < sizeof histories / sizeof histories[0]; i++) {
+        isolde_error err;
+        isolde_history *h = NULL;
+        isolde_result *r = NULL;
+        assert_int_equal(isolde_history_read_mem("h", histories[i], strlen(histories[i]), NULL, &h, &err), ISOLDE_OK);
+        assert_int_equal(isolde_check(h, NULL, &r, &err), ISOLDE_OK);
+        for (int f = 0; f < 3; f++) {
+            FILE *full = fopen("/dev/full", "w");
+            assert_non_null(full);
+            isolde_status s = f == 0 ? isolde_result_write_text(r, full, NULL, &err)
+                            : f == 1 ? isolde_result_write_json(r, full, &err)
+                                     : isolde_result_write_html(r, full, &err);
+            fclose(full);
+            assert_int_equal(s, ISOLDE_ERR_IO);
+            assert_string_equal(err.msg, "cannot write the report: No space left on device");
+        }
+        isolde_result_free(r);
+        isolde_history_free(h);
+    }
 }
 
 static void a_failed_check_leaves_no_stale_result(void **state)
@@ -80,6 +133,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_leave_no_stale_history),
+        cmocka_unit_test(null_bytes_are_no_bytes),
+        cmocka_unit_test(writers_fail_on_a_full_stream),
         cmocka_unit_test(a_failed_check_leaves_no_stale_result),
         cmocka_unit_test(nothing_to_check_is_unknown),
     };

@@ -43,10 +43,14 @@ static void test_dense_rule(void **state)
     isolde_history_free(h);
     expect_error("{:type :ok}\n{:type :ok}\n  {:type :ok, :index 1}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 3, 3,
                  ":index 1 where op 2 belongs");
+    /* an :index that is no integer is wrong, first or not (1.5 is no index, nor a missing one) */
     expect_error("{\"type\":\"ok\"}\n{\"type\":\"ok\",\"index\":\"1\"}", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 2, 1,
-                 "\"index\": \"1\" where op 1 belongs");
-    /* a first :index that is no integer: dense, and then it is wrong */
-    expect_error("{:type :ok, :index :a}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 1, 1, ":index :a where op 0");
+                 "\"index\" must be an integer, got \"1\"");
+    expect_error("{:type :ok, :index :a}", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 1, 1, ":index must be an integer, got :a");
+    expect_error("{\"index\": 1.5, \"type\":\"ok\"}\n", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 1, 1,
+                 "\"index\" must be an integer, got 1.5");
+    expect_error("{:index 0 :type :ok}\n{:index 1.5 :type :ok}\n", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 2, 1,
+                 ":index must be an integer, got 1.5");
 }
 
 /* Given indices may have gaps, but each op's is greater than the last. */
@@ -267,6 +271,83 @@ static void test_warnings(void **state)
     iso_free(text);
 }
 
+/* text + last read as format f: n ops, and the warning of a last line cut
+ * short at line `cut` that says why (0: no warning). */
+static void expect_cut(const char *text, const char *last, isolde_format f, size_t n, long cut, const char *why)
+{
+    iso_buf b = {0};
+    iso_buf_puts(&b, text);
+    iso_buf_puts(&b, last);
+    isolde_history *h = tu_read(iso_buf_cstr(&b), f);
+    isolde_error w[4];
+    size_t k = warnings(h, w, 4); /* the cut line's first, when there is one */
+    int said = k && strstr(w[0].msg, "cut short") != NULL;
+    if (isolde_history_op_count(h) != n || said != (cut > 0) || (cut && (w[0].line != cut || !strstr(w[0].msg, why))))
+        fail_msg("...%s: %zu ops, %zu warnings: %s", last, isolde_history_op_count(h), k, k ? w[0].msg : "");
+    isolde_history_free(h);
+    iso_buf_free(&b);
+}
+
+/* What a writer killed in the middle of a line leaves: a history of one
+ * op per line whose last line, without a newline, ends inside a value.
+ * It reads without that line, with a warning that names it; a last line
+ * that is whole (or has a wrong byte before its end) reads as ever. */
+static void test_cut_last_line(void **state)
+{
+    (void)state;
+    const char *jl = "{\"type\":\"invoke\",\"process\":0,\"value\":[[\"append\",1,1]]}\n"
+                     "{\"type\":\"ok\",\"process\":0,\"value\":[[\"append\",1,1]]}\n";
+    expect_cut(jl, "{\"type\":\"invoke\",\"process\":1,\"value\":[[\"r\",1,n", ISOLDE_FORMAT_AUTO, 2, 3,
+               "unexpected 'n', expected a JSON value");
+    expect_cut(jl, "{\"type\":\"invoke\",\"pro", ISOLDE_FORMAT_JSONL, 2, 3, "unterminated string");
+    expect_cut(jl, "{\"type\":\"invoke\",\"process\":1,\"value\":null}", ISOLDE_FORMAT_AUTO, 3, 0, NULL);
+    expect_cut(jl, "# a comment without its newline", ISOLDE_FORMAT_ISOCHECK, 2, 0, NULL);
+    expect_cut(jl, "  ", ISOLDE_FORMAT_JSONL, 2, 0, NULL);
+    const char *edn = "{:type :invoke, :process 0, :value [[:append 1 1]]}\n"
+                      "{:type :ok, :process 0, :value [[:append 1 1]]}\n";
+    expect_cut(edn, "{:type :invoke, :process 1, :value [[:r 1 ni", ISOLDE_FORMAT_AUTO, 2, 3, "unterminated vector");
+    expect_cut(edn, "{:type :invoke, :process 1, :value nil}", ISOLDE_FORMAT_EDN, 3, 0, NULL);
+    /* whole, or wrong before its end: an error, not a cut */
+    expect_error("{\"type\":\"ok\"}\n{\"type\":\"bogus\"}", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 2, 1, "\"type\" must be");
+    expect_error("{\"type\":\"ok\"}\n{\"type\" \"ok", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 2, 9, "expected ':'");
+    expect_error("{:type :ok}\n{:type :ok :value [1 2)", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 2, 23, "expected ']'");
+    expect_error("{\"type\":\"ok\"}\n{\"type\":\"ok\",\"v\n", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 2, 14,
+                 "unterminated string"); /* its newline is there: not cut */
+    /* one value (an array, a vector) cut short is no line cut short */
+    expect_error("[{\"type\":\"ok\"},\n{\"type\":\"o", ISOLDE_FORMAT_JSON, ISOLDE_ERR_PARSE, 2, 9, "unterminated string");
+    expect_error("[{:type :ok}\n{:type :o", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 2, 1, "unterminated map");
+    /* what comes before it does not read either: the whole input's error */
+    expect_error("{\"type\":\"bogus\"}\n{\"type\":\"o", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 1, 1,
+                 "\"type\" must be");
+    /* large enough for two threads, and from a file as from memory */
+    char *text = lines_with_index(30000, 30000, 0);
+    expect_cut(text, "{\"index\":60000,\"type\":\"ok\",\"proc", ISOLDE_FORMAT_AUTO, 30000, 30001, "unterminated");
+    iso_buf b = {0};
+    iso_buf_printf(&b, "%s{\"index\":60000,\"type\"", text);
+    char path[] = "/tmp/isolde-cut-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, b.p, b.n), (ssize_t)b.n);
+    close(fd);
+    isolde_history *h = NULL;
+    isolde_error err = {0}, w[2];
+    assert_int_equal(isolde_history_read_file(path, NULL, &h, &err), ISOLDE_OK);
+    assert_int_equal(isolde_history_op_count(h), 30000);
+    assert_true(warnings(h, w, 2) >= 1);
+    assert_int_equal(w[0].line, 30001);
+    assert_non_null(strstr(w[0].msg, "line 30001, the last, is cut short"));
+    assert_string_equal(w[0].file, path);
+    isolde_history_free(h);
+    unlink(path);
+    /* an append holds complete lines: no cut there */
+    assert_int_equal(isolde_history_new("a", NULL, &h, &err), ISOLDE_OK);
+    assert_int_equal(isolde_history_append_mem(h, b.p, b.n, &err), ISOLDE_ERR_PARSE);
+    assert_int_equal(err.line, 30001);
+    isolde_history_free(h);
+    iso_buf_free(&b);
+    iso_free(text);
+}
+
 /* The micro-ops of a transaction's value read by the fast path are packed
  * (one word, not four); merging keeps them packed, and stores one whose
  * read list moved past what the store lets a packed micro-op hold. */
@@ -328,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_64_bit_numbers),
         cmocka_unit_test(test_big_processes_are_clients),
         cmocka_unit_test(test_warnings),
+        cmocka_unit_test(test_cut_last_line),
         cmocka_unit_test(test_offsets_past_4_gib),
         cmocka_unit_test(test_integer_ends_every_reader),
     };

@@ -191,6 +191,14 @@ static void test_gzip(void **state)
         assert_int_equal(isolde_history_read_file(path, NULL, &h, &err), ISOLDE_ERR_PARSE);
         assert_non_null(strstr(err.msg, "cannot inflate the gzip data: it ends early"));
         unlink(path);
+        memcpy(gz + n, "garbage!", 8); /* what follows the members: at its own offset */
+        write_file((const char *)gz, n + 8);
+        assert_int_equal(isolde_history_read_file(path, NULL, &h, &err), ISOLDE_ERR_PARSE);
+        char want[160];
+        snprintf(want, sizeof want, "what follows the end of the gzip data is not another gzip member "
+                                    "(at compressed byte %zu)", n);
+        if (!strstr(err.msg, want)) fail_msg("%s", err.msg);
+        unlink(path);
     }
     /* a bomb of zeros is refused from its first inflated block */
     char *zeros = calloc(1, 4 << 20);
@@ -202,6 +210,19 @@ static void test_gzip(void **state)
     isolde_error err = {0};
     assert_int_equal(isolde_history_read_file(path, NULL, &h, &err), ISOLDE_ERR_PARSE);
     assert_non_null(strstr(err.msg, "binary data"));
+    unlink(path);
+    /* a bomb of text (80 MiB of spaces from ~80 KiB) is refused past 64 MiB, saying why */
+    size_t big = (size_t)80 << 20;
+    char *spaces = malloc(big);
+    memset(spaces, ' ', big);
+    static unsigned char sbomb[1 << 20];
+    n = gzip_text(spaces, big, 1, sbomb, sizeof sbomb);
+    free(spaces);
+    write_file((const char *)sbomb, n);
+    assert_int_equal(isolde_history_read_file(path, NULL, &h, &err), ISOLDE_ERR_LIMIT);
+    assert_null(h);
+    if (!strstr(err.msg, "refused as a compression bomb") || !strstr(err.msg, "more than 1000:1"))
+        fail_msg("%s", err.msg);
     unlink(path);
 }
 #else

@@ -84,12 +84,16 @@ static void test_integer_runs(void **state)
                         "[[1 2 3] [4 5 6] [7 \"x\" 8.5 -9 0 10] [0] [] [11 [12]] [1000000000000000000 13]]");
     isolde_history_free(h);
     static const struct rt_bad cases[] = {
-        {"{\"type\":\"ok\",\"value\":[1,2", ISOLDE_FORMAT_JSONL, 1, 26, "expected ',' or ']' in array"},
-        {"{\"type\":\"ok\",\"value\":[1,", ISOLDE_FORMAT_JSONL, 1, 25, "expected a JSON value"},
         {"{\"type\":\"ok\",\"value\":[1,02]}", ISOLDE_FORMAT_JSONL, 1, 25, "invalid number"},
         {"{\"type\":\"ok\",\"value\":[1,2x]}", ISOLDE_FORMAT_JSONL, 1, 25, "invalid number"},
     };
     rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
+    /* ending inside a value, without a newline: a line cut short */
+    static const struct rt_bad cuts[] = {
+        {"{\"type\":\"ok\",\"value\":[1,2", ISOLDE_FORMAT_JSONL, 1, 26, "expected ',' or ']' in array"},
+        {"{\"type\":\"ok\",\"value\":[1,", ISOLDE_FORMAT_JSONL, 1, 25, "expected a JSON value"},
+    };
+    rt_expect_cuts(cuts, sizeof cuts / sizeof cuts[0]);
 }
 
 static void test_integers_exact(void **state)
@@ -156,7 +160,6 @@ static void test_malformed(void **state)
     (void)state;
     static const struct rt_bad cases[] = {
         {"[{\"type\":\"ok\"} {\"type\":\"ok\"}]", ISOLDE_FORMAT_JSON, 1, 16, "expected ',' or ']' in array"},
-        {"{\"type\":\"ok\",\"value\":\"abc", ISOLDE_FORMAT_JSONL, 1, 22, "unterminated string"},
         {"{\"type\":\"ok\",\"value\":\"ab\nc\"}", ISOLDE_FORMAT_JSONL, 1, 22, "unterminated string"},
         {"{\"type\":\"bogus\"}", ISOLDE_FORMAT_JSONL, 1, 1,
          "\"type\" must be one of invoke, ok, fail, info, got \"bogus\""},
@@ -178,7 +181,6 @@ static void test_malformed(void **state)
         {"[{\"type\":\"ok\"}", ISOLDE_FORMAT_JSON, 1, 15, "unexpected end of input, expected ',' or ']' in array"},
         {"[", ISOLDE_FORMAT_JSON, 1, 2, "unexpected end of input, expected an op object"},
         {"{\"type\":\"ok\",\"value\":[1,2}", ISOLDE_FORMAT_JSONL, 1, 26, "expected ',' or ']' in array"},
-        {"{\"type\":\"ok\"", ISOLDE_FORMAT_JSONL, 1, 13, "unexpected end of input, expected ',' or '}' in object"},
         {"{\"index\":0,\"type\":\"ok\"}\n{\"type\":\"ok\"}", ISOLDE_FORMAT_JSONL, 2, 1,
          "integer \"index\" required (the first op had one)"},
         {"{\"type\":\"ok\",\"time\":\"x\"}", ISOLDE_FORMAT_JSONL, 1, 1, "\"time\" must be an integer, got \"x\""},
@@ -188,6 +190,19 @@ static void test_malformed(void **state)
         {"# c\n{\"type\":\"ok\"} ]", ISOLDE_FORMAT_ISOCHECK, 2, 15, "unexpected ']', expected a JSON value"},
     };
     rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
+    /* ending inside a value, without a newline: a line cut short */
+    static const struct rt_bad cuts[] = {
+        {"{\"type\":\"ok\",\"value\":\"abc", ISOLDE_FORMAT_JSONL, 1, 22, "unterminated string"},
+        {"{\"type\":\"ok\"", ISOLDE_FORMAT_JSONL, 1, 13, "unexpected end of input, expected ',' or '}' in object"},
+        {"{\"type\":\"ok\",\"value\":tru", ISOLDE_FORMAT_JSONL, 1, 22, "unexpected 't', expected a JSON value"},
+        {"{\"type\":\"ok\",\"value\":1.", ISOLDE_FORMAT_JSONL, 1, 22, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":-", ISOLDE_FORMAT_JSONL, 1, 22, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":1e+", ISOLDE_FORMAT_JSONL, 1, 22, "invalid number"},
+        {"{\"type\":\"ok\",\"value\":\"a\\u12", ISOLDE_FORMAT_JSONL, 1, 24, "invalid escape in string"},
+        {"{\"type\":\"ok\"}\n# c\n{\"type\":\"ok\",\"value\":[[\"r\",1,[1,", ISOLDE_FORMAT_ISOCHECK, 3, 33,
+         "expected a JSON value"},
+    };
+    rt_expect_cuts(cuts, sizeof cuts / sizeof cuts[0]);
 }
 
 /* A JSON-lines text of n ops with varied values (comments every 97 lines;
