@@ -526,6 +526,13 @@ ISOLDE_API const isolde_backend *isolde_backend_at(size_t i);
 /* The options backend declares, by index; NULL past the last or for an
  * unknown backend. Borrowed, static. */
 ISOLDE_API const isolde_option *isolde_backend_option(const char *backend, size_t i);
+/* Overwrite, in place, every byte of every password url holds (what the
+ * library would take for one: user:PASSWORD@ by every reading of where
+ * the user part ends, any *password= parameter, in a URL or a libpq
+ * key=value string) with '*', keeping its length: for a program that has
+ * copied its --url arguments to take the passwords out of its argv (what
+ * /proc/PID/cmdline shows). NULL is a no-op. */
+ISOLDE_API void isolde_url_hide_password(char *url);
 
 #ifdef __cplusplus
 }

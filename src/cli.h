@@ -131,7 +131,7 @@ int cli_worse(int a, int b);
 typedef struct cli_backend {
     const char *cmd;                  /* the command, for messages */
     const char *name;                 /* the backend */
-    const char *urls[CLI_MAX_URLS];   /* --url, borrowed from argv */
+    char *urls[CLI_MAX_URLS];         /* --url, ours (copies: cli_take_url) */
     size_t n_urls;
     char *opts[CLI_MAX_BACKEND_OPTS]; /* "name=value", ours */
     size_t n_opts;
@@ -139,6 +139,10 @@ typedef struct cli_backend {
 
 /* --url's CLI_CALL (at: the cli_backend). */
 int cli_add_url(void *at, const char *v);
+/* A copy of the URL v (NULL having said why not), whose passwords are
+ * then overwritten in v itself, an argument in argv: /proc/PID/cmdline
+ * shows none for the whole run. */
+char *cli_take_url(const char *cmd, const char *v);
 /* cli_parse's unknown-option hook (arg: the cli_backend): an option of the
  * backend's table is kept as "name=value". */
 int cli_backend_option(void *arg, const char *name, const char *value, int *took_value);

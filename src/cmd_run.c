@@ -39,7 +39,7 @@ struct run_cli {
     cli_check check;
     const char *output;
     long txns, keys, writes_per_key, txn_length, seed, reconnect, clients;
-    const char *read_urls[CLI_MAX_URLS];
+    char *read_urls[CLI_MAX_URLS];  /* --read-url, ours (cli_take_url) */
     cli_backend be;
     const char *peers[CLI_MAX_URLS];
 };
@@ -57,7 +57,9 @@ static int add_read_url(void *at, const char *v)
 {
     isolde_run_opts *o = at;
     if (o->n_read_urls == CLI_MAX_URLS) return fprintf(stderr, "isolde run: at most %d --read-url\n", CLI_MAX_URLS), -1;
-    ((const char **)o->read_urls)[o->n_read_urls++] = v;
+    char *copy = cli_take_url("run", v);
+    if (!copy) return -1;
+    ((char **)o->read_urls)[o->n_read_urls++] = copy;
     return 0;
 }
 
@@ -156,7 +158,7 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
     r->o.backend = r->be.name = argv[1];
     r->be.cmd = "run";
     r->txns = r->keys = r->writes_per_key = r->txn_length = r->seed = r->reconnect = r->clients = -1;
-    r->o.read_urls = r->read_urls;
+    r->o.read_urls = (const char *const *)r->read_urls;
     r->o.peers = r->peers;
     cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
                       cli_check_table(&r->check)};
@@ -281,7 +283,11 @@ static int run_and_check(struct run_cli *r, const char *path)
     return check_file(r, path);
 }
 
-static void release(struct run_cli *r) { cli_backend_free(&r->be); }
+static void release(struct run_cli *r)
+{
+    cli_backend_free(&r->be);
+    for (size_t i = 0; i < r->o.n_read_urls; i++) free(r->read_urls[i]);
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -301,9 +307,9 @@ int cmd_run(int argc, char **argv)
         release(&r);
         return EXIT_ERROR;
     }
-    char *tmp_db = NULL;
-    if (!r.o.n_urls && !strcmp(r.o.backend, "sqlite")) {
-        r.be.urls[0] = tmp_db = temp_db_path();
+    const char *tmp_db = NULL; /* the backend's first URL: freed with it */
+    if (!r.o.n_urls && !strcmp(r.o.backend, "sqlite") && (r.be.urls[0] = temp_db_path())) {
+        tmp_db = r.be.urls[0];
         r.o.n_urls = r.be.n_urls = 1;
     }
     r.o.history_path = r.output ? r.output : named;
@@ -312,7 +318,6 @@ int cmd_run(int argc, char **argv)
     if (named && stat(named, &sb) == 0 && sb.st_size == 0) remove(named);
     if (tmp_db) remove_db(tmp_db);
     free(named);
-    free(tmp_db);
     release(&r);
     return status;
 }

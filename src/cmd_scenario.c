@@ -114,14 +114,17 @@ static void print_outcome(FILE *out, const char *name, const isolde_run_opts *o,
     fflush(out);
 }
 
-/* One scenario at one level; its history is r->check.files[r->check.at]. */
-static int run_one(struct scen_cli *r, const char *name)
+/* One scenario at one level; its history is r->check.files[r->check.at].
+ * A usage error (a URL the backend refuses, credentials it denies) ends
+ * the plan (*give_up): every other run would fail the same way. */
+static int run_one(struct scen_cli *r, const char *name, int *give_up)
 {
     isolde_scenario_result res;
     isolde_error err;
     r->o.history_path = r->check.files[r->check.at];
     if (isolde_scenario_run(&r->o, name, r->wait_ms, &res, &err) != ISOLDE_OK) {
         cli_print_error(&err);
+        *give_up = err.code == ISOLDE_ERR_USAGE;
         return EXIT_ERROR;
     }
     print_outcome(r->check.json ? stderr : stdout, name, &r->o, &res);
@@ -164,12 +167,12 @@ static int plan_of(struct scen_cli *r, const char *name, struct plan *p)
 
 static int run_plan(struct scen_cli *r, const struct plan *p)
 {
-    int n = p->n_names * p->n_levels, status = ISOLDE_VALID;
+    int n = p->n_names * p->n_levels, status = ISOLDE_VALID, give_up = 0;
     r->check.files = (const char *const *)p->paths;
     r->check.n_files = n;
-    for (r->check.at = 0; r->check.at < n; r->check.at++) {
+    for (r->check.at = 0; r->check.at < n && !give_up; r->check.at++) {
         r->o.isolation = p->levels[r->check.at % p->n_levels];
-        status = cli_worse(status, run_one(r, p->names[r->check.at / p->n_levels]));
+        status = cli_worse(status, run_one(r, p->names[r->check.at / p->n_levels], &give_up));
     }
     return status;
 }

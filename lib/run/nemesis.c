@@ -6,11 +6,16 @@
  * its invocation and its completion, both :info as Jepsen writes them.
  * The invariant: when run_nemesis_stop returns, no fault is on (a fault
  * in force is healed first), so the final reads see the whole database.
+ * The commands it records (--fault, --heal, --restart) hold none of the
+ * passwords the run knows (its URLs', PGPASSWORD, MYSQL_PWD).
  */
 #include <pthread.h>
 #include <time.h>
 #include "gen/txn.h"
+#include <stdlib.h>
+#include <string.h>
 #include "nemesis/nemesis.h"
+#include "run/drivers/url.h"
 #include "run/nemesis.h"
 
 #define MAX_KINDS 8
@@ -30,7 +35,21 @@ struct run_nemesis {
     int stop, nomem, running;
     long faults;
     iso_buf value;
+    run_secrets secrets;
 };
+
+static void scrub(void *arg, char *text) { run_secrets_scrub(arg, text); }
+
+/* The passwords the run knows: its URLs', and the environment's. */
+static void known_secrets(run_secrets *s, const isolde_run_opts *o)
+{
+    for (size_t i = 0; i < o->n_urls; i++) run_secrets_of_url(s, o->urls[i]);
+    for (size_t i = 0; i < o->n_read_urls; i++) run_secrets_of_url(s, o->read_urls[i]);
+    for (const char *const *v = (const char *const[]){"PGPASSWORD", "MYSQL_PWD", NULL}; *v; v++) {
+        const char *pw = getenv(*v);
+        run_secrets_add(s, pw, pw ? strlen(pw) : 0);
+    }
+}
 
 /* Wait s seconds, or until stopped; 1 when stopped. */
 static int wait_for(struct run_nemesis *n, double s)
@@ -94,6 +113,9 @@ int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, struct nem_pr
     *n = (struct run_nemesis){.o = o, .n_kinds = n_kinds, .ctx = ctx, .rng = o->seed ^ 0x6e656d65736973ull,
                               .record = record, .arg = arg, .guard = iso_guard_current()};
     for (int i = 0; i < n_kinds; i++) n->kinds[i] = kinds[i];
+    known_secrets(&n->secrets, o);
+    n->ctx.scrub = scrub;
+    n->ctx.scrub_arg = &n->secrets;
     pthread_mutex_init(&n->mu, NULL);
     pthread_cond_init(&n->cv, NULL);
     n->running = pthread_create(&n->tid, NULL, thread, n) == 0;
@@ -119,6 +141,7 @@ long run_nemesis_stop(run_nemesis *n, int *nomem)
     pthread_mutex_destroy(&n->mu);
     nem_ctx_free(&n->ctx);
     iso_buf_free(&n->value);
+    run_secrets_release(&n->secrets);
     iso_free(n);
     return faults;
 }

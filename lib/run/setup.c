@@ -22,8 +22,8 @@ static double deadline(const isolde_run_opts *o)
 }
 
 /* fn(arg, err) until it returns 0, fails with a usage error, the run's
- * reconnect deadline has passed, or stop(stop_arg) says to stop (stop may
- * be NULL). */
+ * reconnect deadline has passed, the run is stopped (o->stop: SIGINT), or
+ * stop(stop_arg) says to stop (stop may be NULL). */
 static int retry(const run_env *env, int (*fn)(void *arg, isolde_error *err), void *arg, int (*stop)(void *),
                  void *stop_arg, isolde_error *err)
 {
@@ -31,7 +31,10 @@ static int retry(const run_env *env, int (*fn)(void *arg, isolde_error *err), vo
     for (long pause = 10;; pause = pause < 500 ? pause * 2 : 1000) {
         memset(err, 0, sizeof *err);
         if (fn(arg, err) == 0) return 0;
-        if (err->code == ISOLDE_ERR_USAGE || iso_now() >= give_up || (stop && stop(stop_arg))) return -1;
+        const isolde_run_opts *o = env->o;
+        if (err->code == ISOLDE_ERR_USAGE || iso_now() >= give_up || (o->stop && *o->stop) ||
+            (stop && stop(stop_arg)))
+            return -1;
         pause_ms(pause);
     }
 }

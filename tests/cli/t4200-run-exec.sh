@@ -14,6 +14,15 @@ T
     test_case "the example client is serializable on rw-register" <<'T'
 expect_status 0 "$isolde" run exec --url "python3 examples/exec_sqlite.py $tmp/exec.db" -m rw-register -n 200 -p 4 -c serializable -o "$tmp/run2.jsonl"
 T
+    test_case "a URL's password is overwritten in argv (/proc/PID/cmdline), and scrubbed from the nemesis commands recorded" <<'T'
+client="python3 examples/exec_sqlite.py $tmp/pw.db # postgresql://u:SECRETPW@h/db"
+expect_status 0 "$isolde" run exec --url "tr '\0' ' ' </proc/\$PPID/cmdline >$tmp/cmdline; exec $client" --nemesis command --fault "true SECRETPW" --heal "true postgresql://u:SECRETPW@h" --fault-every 0.000001 --fault-for 0.05 -n 300 -p 2 --html "$tmp/pw.html" -o "$tmp/pw.jsonl"
+grep -q 'u:\*\*\*\*\*\*\*\*@h' "$tmp/cmdline"
+grep -q '"f":"start-fault","value":{"command":"true \*\*\*","exit":0}' "$tmp/pw.jsonl"
+grep -q '"command":"true postgresql://u:\*\*\*@h"' "$tmp/pw.jsonl"
+not grep -q 'SECRETPW@h/db' "$tmp/cmdline"
+not grep -q SECRETPW "$tmp/pw.jsonl" "$tmp/pw.html" "$tmp/out" "$tmp/err"
+T
 else
     test_skip "the example client (examples/exec_sqlite.py)" "no python3"
 fi
