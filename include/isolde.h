@@ -377,6 +377,12 @@ typedef struct isolde_run_opts {
     size_t n_peers;
     const char *proxy_control;
     long latency_ms;          /* latency: how long bytes are held; 100 */
+    /* Called (with progress_arg) when the run waits for the database
+     * before any client starts -- its setup's first attempt failed and it
+     * tries again until reconnect_ms -- with one line saying so, e.g.
+     * "connecting to 127.0.0.1:5432 (retrying until --reconnect: 30 s)";
+     * it names no secret. NULL: nothing is said. */
+    void (*waiting)(void *arg, const char *what);
 } isolde_run_opts;
 
 /* Why transactions failed or ended unknown: a class as the history

@@ -148,6 +148,14 @@ char *cli_take_url(const char *cmd, const char *v);
 int cli_backend_option(void *arg, const char *name, const char *value, int *took_value);
 /* The backend called name, or NULL. */
 const isolde_backend *cli_backend_named(const char *name);
+/* How a command says that it waits for the database (isolde_run_opts'
+ * waiting, with a cli_wait as its progress_arg): on the progress line
+ * when the command keeps one on a terminal, else as one line of stderr. */
+typedef struct cli_wait {
+    const char *cmd;
+    int on_line;
+} cli_wait;
+void cli_waiting(void *arg, const char *what);
 /* The backend, its endpoints and options into o. */
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o);
 void cli_backend_free(cli_backend *b);

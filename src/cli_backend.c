@@ -61,6 +61,13 @@ const isolde_backend *cli_backend_named(const char *name)
     return NULL;
 }
 
+void cli_waiting(void *arg, const char *what)
+{
+    const cli_wait *w = arg;
+    if (w->on_line) fprintf(stderr, "\r\033[K  %s", what);
+    else fprintf(stderr, "isolde %s: %s\n", w->cmd, what);
+}
+
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o)
 {
     o->backend = b->name;

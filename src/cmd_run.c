@@ -268,7 +268,11 @@ static int run_and_check(struct run_cli *r, const char *path)
     sa.sa_flags = SA_RESETHAND; /* a second ^C kills */
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    if (isatty(STDERR_FILENO)) r->o.progress = progress;
+    static cli_wait wait;
+    wait = (cli_wait){"run", isatty(STDERR_FILENO)};
+    if (wait.on_line) r->o.progress = progress;
+    r->o.waiting = cli_waiting;
+    r->o.progress_arg = &wait;
     isolde_status s = isolde_run(&r->o, &st, &err);
     if (r->o.progress) fprintf(stderr, "\r\033[K");
     sigaction(SIGINT, &old_int, NULL);

@@ -182,6 +182,9 @@ int cmd_scenario(int argc, char **argv)
     static struct scen_cli r;
     memset(&r, 0, sizeof r);
     isolde_run_opts_init(&r.o);
+    static cli_wait wait = {"scenario", 0};
+    r.o.waiting = cli_waiting;
+    r.o.progress_arg = &wait;
     cli_check_init(&r.check);
     r.dir = ".";
     r.reconnect = -1;

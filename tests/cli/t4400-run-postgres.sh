@@ -102,9 +102,18 @@ T
 
 test_case "an unreachable server: connecting is retried until --reconnect, then an error" <<'T'
 expect_status 3 "$isolde" run postgres --url "postgresql://isolde:$pw@127.0.0.1:1/isolde" --reconnect 300 -n 10 -o "$tmp/down.jsonl"
-expect_err 'cannot connect'
+expect_err '^isolde run: connecting to 127.0.0.1:1 (retrying until --reconnect: 0.3 s)$'
+expect_err 'cannot connect.*: Connection refused; Is the server running on that host'
+not grep -F '\x0' "$tmp/err"
 no_secret
 T
+
+if command -v script >/dev/null; then
+    test_case "on a terminal, the progress line says what the run waits for" <<'T'
+script -qc "$isolde run postgres --url postgresql://isolde@127.0.0.1:1/isolde --reconnect 300 -n 10 -o $tmp/tty.jsonl" /dev/null >"$tmp/tty" || true
+grep -q "$(printf '\r\033')\[K  connecting to 127.0.0.1:1 (retrying until --reconnect: 0.3 s)" "$tmp/tty"
+T
+fi
 
 test_case "SIGTERM ends a run still trying to connect (not only at --reconnect's end)" <<'T'
 expect_status 3 timeout --preserve-status -k 30 1 "$isolde" run postgres --url "postgresql://isolde:$pw@127.0.0.1:1/isolde" --reconnect 3600000 -n 10 -o "$tmp/term.jsonl"

@@ -348,8 +348,8 @@ void run_url_node(const char *url, char *out, size_t n)
 {
     run_url u;
     char why[64];
-    out[0] = '\0';
-    if (run_url_parse(url, &u, why, sizeof why) < 0 || !u.host) return;
+    out[0] = '\0'; /* an ambiguous URL's host may be part of its password */
+    if (run_url_ambiguous(url) || run_url_parse(url, &u, why, sizeof why) < 0 || !u.host) return;
     if (u.port) snprintf(out, n, "%s:%d", u.host, u.port);
     else snprintf(out, n, "%s", u.host);
 }

@@ -37,7 +37,8 @@ int run_url_ambiguous(const char *url);
 #define RUN_URL_AMBIGUOUS \
     "where its user part ends is ambiguous: percent-encode a '/', '?' or '@' in the password (%2F, %3F, %40)"
 /* Which node url names, for the history: "host:port" for a
- * scheme://host URL, or "" when it names none (a file, a command). */
+ * scheme://host URL, or "" when it names none (a file, a command) or is
+ * ambiguous. */
 void run_url_node(const char *url, char *out, size_t n);
 
 /* url with its host[:port] replaced by hostport (everything else, the
