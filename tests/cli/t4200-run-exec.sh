@@ -27,6 +27,28 @@ else
     test_skip "the example client (examples/exec_sqlite.py)" "no python3"
 fi
 
+test_case "exec clients die with a SIGKILLed run, as threads or --fork clients" <<'T'
+for fork in "" --fork; do
+    : >"$tmp/pids"
+    "$isolde" run exec $fork --url "echo \$\$ >>$tmp/pids; exec sleep 1000" -n 10 -p 2 -o "$tmp/k.jsonl" >/dev/null 2>&1 &
+    run=$!
+    for i in $(seq 300); do
+        if [ "$(wc -l <"$tmp/pids")" -ge 2 ]; then break; fi
+        sleep 0.1
+    done
+    test "$(wc -l <"$tmp/pids")" -ge 2
+    kill -9 "$run"
+    wait "$run" || true
+    for i in $(seq 100); do # a process is gone once it is no more, or a zombie
+        alive=$(for p in $(cat "$tmp/pids"); do sed -n 's/^[^)]*) \([^Z]\).*/\1/p' "/proc/$p/stat" 2>/dev/null; done)
+        if [ -z "$alive" ]; then break; fi
+        sleep 0.1
+    done
+    for p in $(cat "$tmp/pids"); do kill "$p" 2>/dev/null || true; done
+    test -z "$alive"
+done
+T
+
 test_case "a client answering garbage: no transaction succeeded, exit 3 saying what it answered" <<'T'
 expect_status 3 "$isolde" run exec --url "while read l; do echo garbage; done" -n 10 -p 2 -o "$tmp/g.jsonl"
 expect_err 'no transaction succeeded.*first error was: not a reply to the request: garbage'
