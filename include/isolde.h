@@ -157,8 +157,9 @@ ISOLDE_API isolde_status isolde_history_append_mem(isolde_history *h, const char
                                                    isolde_error *err);
 /* Warnings about a history that reads but deserves a word: a completion
  * with no invocation before it on its process (Elle checks it as a
- * transaction of its own), a JSON object that names a key twice (the last
- * one counts). Each is an isolde_error (code ISOLDE_OK) at the first place
+ * transaction of its own). (A map or JSON object that names a key twice is
+ * no warning but an error: which value was meant cannot be told.) Each is
+ * an isolde_error (code ISOLDE_OK) at the first place
  * it happened, with how many in all; up to max go to out[], *n says how
  * many there are. */
 ISOLDE_API isolde_status isolde_history_warnings(const isolde_history *h, isolde_error *out, size_t max,

@@ -68,7 +68,6 @@ void iso_history_clear(isolde_history *h)
     h->n_ops = h->n_extras = 0;
     iso_keys_free(&h->procs);
     iso_keys_init(&h->procs, &h->store);
-    memset(h->warn, 0, sizeof h->warn);
     iso_store_truncate(&h->store, FIXED_ATOMS);
 }
 
@@ -290,28 +289,6 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
 
 /* ---- warnings ------------------------------------------------------- */
 
-void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
-                      const char *what)
-{
-    iso_warn *w = &h->warn[kind];
-    if (!w->count++) {
-        w->line = line;
-        w->col = col;
-        snprintf(w->what, sizeof w->what, "%s", what);
-    }
-}
-
-void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines)
-{
-    for (int k = 0; k < ISO_WARN_KINDS; k++) {
-        const iso_warn *w = &h2->warn[k];
-        if (!w->count) continue;
-        size_t had = h->warn[k].count;
-        if (!had) iso_history_warn(h, (enum iso_warn_kind)k, iso_line_after(w->line, lines), w->col, w->what);
-        h->warn[k].count = had + w->count;
-    }
-}
-
 /* The first client completion whose process had no invocation open (Elle
  * checks it as a transaction of its own), and how many there are. */
 static size_t unpaired_completions(const isolde_history *h, size_t *first)
@@ -352,11 +329,6 @@ static int list_warnings(void *arg, isolde_error *err)
     struct warn_call *c = arg;
     const isolde_history *h = c->h;
     size_t n = 0, first = 0, unpaired = unpaired_completions(h, &first);
-    const iso_warn *dup = &h->warn[ISO_WARN_DUP_KEY];
-    if (dup->count && n < c->max)
-        warning(h, &c->out[n], dup->line, dup->col, "an object names key %s twice: the last one counts",
-                dup->what, dup->count);
-    n += dup->count > 0;
     if (unpaired && n < c->max) {
         const iso_op *op = &h->ops[first];
         iso_buf p = {0};

@@ -62,16 +62,6 @@ typedef struct iso_op_extra {
     iso_val error;     /* :error, or nil (kept for reports) */
 } iso_op_extra;
 
-/* Input that reads but deserves a word, counted per kind with the place
- * and text of the first (isolde_history_warnings adds the ones it finds
- * in the ops themselves). */
-enum iso_warn_kind { ISO_WARN_DUP_KEY, ISO_WARN_KINDS };
-typedef struct iso_warn {
-    size_t count;
-    uint32_t line, col;
-    char what[96];
-} iso_warn;
-
 struct isolde_history {
     char *name;                   /* file name, for messages */
     isolde_format format;            /* as read */
@@ -101,7 +91,6 @@ struct isolde_history {
     /* the threads its input was read on: 2 when read_split.c's halves ran
      * (and were kept), else 1 */
     int read_threads;
-    iso_warn warn[ISO_WARN_KINDS];
     /* when no op of the input was a client op (read.c sets them then):
      * lines read, and the format the bytes look like */
     size_t n_lines;
@@ -132,18 +121,14 @@ int iso_history_add_op(isolde_history *h, const iso_op *op, iso_val process, iso
  * the ops, why none is a client op) when no op is a client op, else 0. */
 int iso_history_no_client_op(const isolde_history *h, iso_buf *why);
 
-/* Count a warning of kind at line:col (what: its first's words). */
-void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
-                      const char *what);
-/* h2's warnings added to h's, h2's lines after h's first `lines`. */
+/* A line of h2's, after h's first `lines`. */
 static inline uint32_t iso_line_after(uint32_t line, size_t lines)
 {
     return lines >= UINT32_MAX - line ? UINT32_MAX : (uint32_t)(line + lines);
 }
-void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines);
 /* Everything h2 read copied to the end of h (merge.c): atoms renumbered,
  * composites after h's, ops after h's (renumbered when indices are dense,
- * lines after h's first `lines`), warnings counted in. h2 is unchanged.
+ * lines after h's first `lines`). h2 is unchanged.
  * 0, or -1 (h unchanged) when the two hold more than ISO_MAX_OPS ops. */
 int iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines);
 

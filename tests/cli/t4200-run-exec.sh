@@ -54,6 +54,11 @@ expect_status 3 "$isolde" run exec --url "while read l; do echo garbage; done" -
 expect_err 'no transaction succeeded.*first error was: not a reply to the request: garbage'
 T
 
+test_case "a reply that names a key twice is a protocol error (info), never read one way or the other" <<'T'
+expect_status 3 "$isolde" run exec --url "while read l; do echo '{\"type\":\"fail\",\"type\":\"ok\"}'; done" -n 10 -p 2 -o "$tmp/twice.jsonl"
+expect_err 'first error was: not a reply to the request: {"type":"fail","type":"ok"}'
+T
+
 test_case "a client that hangs past --reply-timeout: exit 3, timed out" <<'T'
 expect_status 3 "$isolde" run exec --url "sleep 5" --reply-timeout 100 -n 2 -p 2 -o "$tmp/h.jsonl"
 expect_err 'first error was: client timed out (100 ms)'
