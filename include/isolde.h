@@ -163,8 +163,9 @@ ISOLDE_API isolde_status isolde_history_append_mem(isolde_history *h, const char
  * JSON or EDN, whose last line has no newline and does not parse: what a
  * writer killed while it wrote the line leaves; docs/FORMATS.md), a
  * completion with no invocation before it on its process (Elle checks it
- * as a transaction of its own), a JSON object that names a key twice (the
- * last one counts). Each is an isolde_error (code ISOLDE_OK) at the first place
+ * as a transaction of its own). (A map or JSON object that names a key
+ * twice is no warning but an error: which value was meant cannot be told.)
+ * Each is an isolde_error (code ISOLDE_OK) at the first place
  * it happened, with how many in all; up to max go to out[], *n says how
  * many there are. */
 ISOLDE_API isolde_status isolde_history_warnings(const isolde_history *h, isolde_error *out, size_t max,
@@ -413,6 +414,12 @@ typedef struct isolde_run_opts {
     size_t n_peers;
     const char *proxy_control;
     long latency_ms;          /* latency: how long bytes are held; 100 */
+    /* Called (with progress_arg) when the run waits for the database
+     * before any client starts -- its setup's first attempt failed and it
+     * tries again until reconnect_ms -- with one line saying so, e.g.
+     * "connecting to 127.0.0.1:5432 (retrying until --reconnect: 30 s)";
+     * it names no secret. NULL: nothing is said. */
+    void (*waiting)(void *arg, const char *what);
 } isolde_run_opts;
 
 /* Why transactions failed or ended unknown: a class as the history
@@ -593,6 +600,13 @@ ISOLDE_API const isolde_backend *isolde_backend_at(size_t i);
 /* The options backend declares, by index; NULL past the last or for an
  * unknown backend. Borrowed, static. */
 ISOLDE_API const isolde_option *isolde_backend_option(const char *backend, size_t i);
+/* Overwrite, in place, every byte of every password url holds (what the
+ * library would take for one: user:PASSWORD@ by every reading of where
+ * the user part ends, any *password= parameter, in a URL or a libpq
+ * key=value string) with '*', keeping its length: for a program that has
+ * copied its --url arguments to take the passwords out of its argv (what
+ * /proc/PID/cmdline shows). NULL is a no-op. */
+ISOLDE_API void isolde_url_hide_password(char *url);
 
 #ifdef __cplusplus
 }

@@ -159,7 +159,7 @@ int cli_worse(int a, int b);
 typedef struct cli_backend {
     const char *cmd;                  /* the command, for messages */
     const char *name;                 /* the backend */
-    const char *urls[CLI_MAX_URLS];   /* --url, borrowed from argv */
+    char *urls[CLI_MAX_URLS];         /* --url, ours (copies: cli_take_url) */
     size_t n_urls;
     char *opts[CLI_MAX_BACKEND_OPTS]; /* "name=value", ours */
     size_t n_opts;
@@ -167,6 +167,10 @@ typedef struct cli_backend {
 
 /* --url's CLI_CALL (at: the cli_backend). */
 int cli_add_url(void *at, const char *v);
+/* A copy of the URL v (NULL having said why not), whose passwords are
+ * then overwritten in v itself, an argument in argv: /proc/PID/cmdline
+ * shows none for the whole run. */
+char *cli_take_url(const char *cmd, const char *v);
 /* cli_parse's unknown-option hook (arg: the cli_backend): an option of the
  * backend's table is kept as "name=value". */
 int cli_backend_option(void *arg, const char *name, const char *value, int *took_value);
@@ -175,6 +179,15 @@ const isolde_backend *cli_backend_named(const char *name);
 /* The same, or NULL having said on stderr that command cmd knows no
  * backend called name (and the closest one's name). */
 const isolde_backend *cli_backend_find(const char *cmd, const char *name);
+/* How a command says that it waits for the database (isolde_run_opts'
+ * waiting, with a cli_wait as its progress_arg): on the progress line
+ * when the command keeps one on a terminal, else as one line of stderr. */
+typedef struct cli_wait {
+    const char *cmd;
+    int on_line;
+    const void *owner; /* the command's own state, for its progress callback */
+} cli_wait;
+void cli_waiting(void *arg, const char *what);
 /* The backend, its endpoints and options into o. */
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o);
 void cli_backend_free(cli_backend *b);

@@ -5,7 +5,8 @@
  * isolde_backend_option, as --name VALUE, kept as "name=value"), and their
  * help, the faults a run injects (the nemesis options), and the
  * directory their histories go to. The strings it keeps are
- * its own until cli_backend_free.
+ * its own until cli_backend_free. A URL's password is overwritten in argv
+ * once copied, so that no other user sees it in the process list.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,11 +17,20 @@
 
 #include "cli.h"
 
+char *cli_take_url(const char *cmd, const char *v)
+{
+    char *copy = strdup(v);
+    if (!copy) return fprintf(stderr, "isolde %s: out of memory\n", cmd), NULL;
+    isolde_url_hide_password((char *)v); /* argv's text: it may be written */
+    return copy;
+}
+
 int cli_add_url(void *at, const char *v)
 {
     cli_backend *b = at;
     if (b->n_urls == CLI_MAX_URLS) return fprintf(stderr, "isolde %s: at most %d --url\n", b->cmd, CLI_MAX_URLS), -1;
-    b->urls[b->n_urls++] = v;
+    if (!(b->urls[b->n_urls] = cli_take_url(b->cmd, v))) return -1;
+    b->n_urls++;
     return 0;
 }
 
@@ -67,10 +77,17 @@ const isolde_backend *cli_backend_find(const char *cmd, const char *name)
     return NULL;
 }
 
+void cli_waiting(void *arg, const char *what)
+{
+    const cli_wait *w = arg;
+    if (w->on_line) fprintf(stderr, "\r\033[K  %s", what);
+    else fprintf(stderr, "isolde %s: %s\n", w->cmd, what);
+}
+
 void cli_backend_apply(const cli_backend *b, isolde_run_opts *o)
 {
     o->backend = b->name;
-    o->urls = b->urls;
+    o->urls = (const char *const *)b->urls;
     o->n_urls = b->n_urls;
     o->backend_opts = (const char *const *)b->opts;
     o->n_backend_opts = b->n_opts;
@@ -79,7 +96,8 @@ void cli_backend_apply(const cli_backend *b, isolde_run_opts *o)
 void cli_backend_free(cli_backend *b)
 {
     for (size_t i = 0; i < b->n_opts; i++) free(b->opts[i]);
-    b->n_opts = 0;
+    for (size_t i = 0; i < b->n_urls; i++) free(b->urls[i]);
+    b->n_opts = b->n_urls = 0;
 }
 
 /* "-i L": the default level first, then the others. */

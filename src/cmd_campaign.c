@@ -431,6 +431,9 @@ int cmd_campaign(int argc, char **argv)
     static struct camp c;
     memset(&c, 0, sizeof c);
     isolde_run_opts_init(&c.o);
+    static cli_wait wait = {"campaign", 0, NULL};
+    c.o.waiting = cli_waiting;
+    c.o.progress_arg = &wait;
     c.seeds = 3;
     c.txns = 1000;
     c.clients = 10;

@@ -39,7 +39,7 @@ struct run_cli {
     cli_check check;
     const char *output;
     long txns, keys, writes_per_key, txn_length, seed, reconnect, clients;
-    const char *read_urls[CLI_MAX_URLS];
+    char *read_urls[CLI_MAX_URLS];  /* --read-url, ours (cli_take_url) */
     cli_backend be;
     const char *peers[CLI_MAX_URLS];
     int models_from_level; /* -c's models are the level -i asked for */
@@ -49,7 +49,9 @@ static int add_read_url(void *at, const char *v)
 {
     isolde_run_opts *o = at;
     if (o->n_read_urls == CLI_MAX_URLS) return fprintf(stderr, "isolde run: at most %d --read-url\n", CLI_MAX_URLS), -1;
-    ((const char **)o->read_urls)[o->n_read_urls++] = v;
+    char *copy = cli_take_url("run", v);
+    if (!copy) return -1;
+    ((char **)o->read_urls)[o->n_read_urls++] = copy;
     return 0;
 }
 
@@ -149,7 +151,7 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
     r->o.backend = r->be.name = argv[1];
     r->be.cmd = "run";
     r->txns = r->keys = r->writes_per_key = r->txn_length = r->seed = r->reconnect = r->clients = -1;
-    r->o.read_urls = r->read_urls;
+    r->o.read_urls = (const char *const *)r->read_urls;
     r->o.peers = r->peers;
     cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
                       cli_check_table(&r->check)};
@@ -182,7 +184,7 @@ static const char *unit(isolde_workload w)
 
 static void progress(void *arg, long done, long total, double secs)
 {
-    const struct run_cli *r = arg;
+    const struct run_cli *r = ((const cli_wait *)arg)->owner;
     double rate = secs > 0 ? done / secs : 0;
     double eta = rate > 0 && total > done ? (total - done) / rate : 0;
     fprintf(stderr, "\r  %ld/%ld %ss  %.0f/s  ETA %.1f s  ", done, total, unit(r->o.workload), rate, eta);
@@ -294,7 +296,11 @@ static int run_and_check(struct run_cli *r, const char *path)
     sa.sa_flags = SA_RESETHAND; /* a second ^C kills */
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    if (isatty(STDERR_FILENO)) r->o.progress = progress, r->o.progress_arg = r;
+    static cli_wait wait;
+    wait = (cli_wait){"run", isatty(STDERR_FILENO), r};
+    if (wait.on_line) r->o.progress = progress;
+    r->o.waiting = cli_waiting;
+    r->o.progress_arg = &wait;
     isolde_status s = isolde_run(&r->o, &st, &err);
     if (r->o.progress) fprintf(stderr, "\r\033[K");
     sigaction(SIGINT, &old_int, NULL);
@@ -311,7 +317,11 @@ static int run_and_check(struct run_cli *r, const char *path)
     return status;
 }
 
-static void release(struct run_cli *r) { cli_backend_free(&r->be); }
+static void release(struct run_cli *r)
+{
+    cli_backend_free(&r->be);
+    for (size_t i = 0; i < r->o.n_read_urls; i++) free(r->read_urls[i]);
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -331,9 +341,9 @@ int cmd_run(int argc, char **argv)
         release(&r);
         return EXIT_ERROR;
     }
-    char *tmp_db = NULL;
-    if (!r.o.n_urls && !strcmp(r.o.backend, "sqlite")) {
-        r.be.urls[0] = tmp_db = temp_db_path();
+    const char *tmp_db = NULL; /* the backend's first URL: freed with it */
+    if (!r.o.n_urls && !strcmp(r.o.backend, "sqlite") && (r.be.urls[0] = temp_db_path())) {
+        tmp_db = r.be.urls[0];
         r.o.n_urls = r.be.n_urls = 1;
     }
     r.o.history_path = r.output ? r.output : named;
@@ -342,7 +352,6 @@ int cmd_run(int argc, char **argv)
     if (named && stat(named, &sb) == 0 && sb.st_size == 0) remove(named);
     if (tmp_db) remove_db(tmp_db);
     free(named);
-    free(tmp_db);
     release(&r);
     return status;
 }

@@ -213,14 +213,17 @@ static int check_promise(struct scen_cli *r, const isolde_promise *p)
 
 /* One scenario at one level; its history is r->check.files[r->check.at].
  * Without -c, the status is whether the level kept its promise, and the
- * report (its proof) is printed when it did not (always with --json). */
-static int run_one(struct scen_cli *r, const char *name, struct found *f)
+ * report (its proof) is printed when it did not (always with --json). A
+ * usage error (a URL the backend refuses, credentials it denies) ends the
+ * plan (*give_up): every other run would fail the same way. */
+static int run_one(struct scen_cli *r, const char *name, struct found *f, int *give_up)
 {
     isolde_scenario_result res;
     isolde_error err;
     r->o.history_path = r->check.files[r->check.at];
     if (isolde_scenario_run(&r->o, name, r->wait_ms, &res, &err) != ISOLDE_OK) {
         cli_print_error(&err);
+        *give_up = err.code == ISOLDE_ERR_USAGE;
         return EXIT_ERROR;
     }
     print_outcome(r->check.json ? stderr : stdout, name, &r->o, &res);
@@ -330,12 +333,12 @@ static void print_table(FILE *out, const struct scen_cli *r, const struct plan *
 
 static int run_plan(struct scen_cli *r, const struct plan *p)
 {
-    int n = p->n_names * p->n_levels, status = ISOLDE_VALID;
+    int n = p->n_names * p->n_levels, status = ISOLDE_VALID, give_up = 0;
     r->check.files = (const char *const *)p->paths;
     r->check.n_files = n;
-    for (r->check.at = 0; r->check.at < n; r->check.at++) {
+    for (r->check.at = 0; r->check.at < n && !give_up; r->check.at++) {
         r->o.isolation = p->levels[r->check.at % p->n_levels];
-        status = cli_worse(status, run_one(r, p->names[r->check.at / p->n_levels], &p->found[r->check.at]));
+        status = cli_worse(status, run_one(r, p->names[r->check.at / p->n_levels], &p->found[r->check.at], &give_up));
     }
     if (n > 1) print_table(r->check.json ? stderr : stdout, r, p);
     return status;
@@ -346,6 +349,9 @@ int cmd_scenario(int argc, char **argv)
     static struct scen_cli r;
     memset(&r, 0, sizeof r);
     isolde_run_opts_init(&r.o);
+    static cli_wait wait = {"scenario", 0, NULL};
+    r.o.waiting = cli_waiting;
+    r.o.progress_arg = &wait;
     cli_check_init(&r.check);
     r.dir = ".";
     r.reconnect = -1;

@@ -621,15 +621,20 @@
     }
   };
 
+  /* Failures by class (an :error's first item: serialization-failure,
+   * deadlock, ...), each with its count and its first error in full. */
   Report.prototype.failures = function (box) {
     var errs = this.data.timeline.errors || [];
     if (!errs.length) return;
     var by = new Map();
-    errs.forEach(function (e) { by.set(e[1], (by.get(e[1]) || 0) + 1); });
-    var rows = Array.from(by.entries()).sort(function (a, b) { return b[1] - a[1]; });
+    errs.forEach(function (e) { var r = by.get(e[1]) || { n: 0, first: e[2] }; r.n++; by.set(e[1], r); });
+    var rows = Array.from(by.entries()).sort(function (a, b) { return b[1].n - a[1].n; });
     add(box, el('div', null, 'failures by reason (:error), ' + errs.length + ' in all'));
     var t = put(box, el('table', 'io failures'));
-    rows.slice(0, 20).forEach(function (r) { var tr = put(t, el('tr')); add(tr, el('td', null, String(r[1])), el('td', null, r[0])); });
+    rows.slice(0, 20).forEach(function (r) {
+      var tr = put(t, el('tr'));
+      add(tr, el('td', null, String(r[1].n)), el('td', null, r[0]), el('td', 'muted', r[1].first));
+    });
     if (rows.length > 20) add(box, el('div', 'muted', (rows.length - 20) + ' more reasons'));
   };
 

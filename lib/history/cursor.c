@@ -214,17 +214,15 @@ iso_val iso_rd_list_end(iso_rd *rd, iso_val key, size_t base, const char *open, 
 }
 
 /* Keys of a map (stride 2) or the items of a set (stride 1) in it[0, n):
- * 1 with *key the first that a later one repeats, or 0; with keep_last,
- * every such earlier entry is taken out and *n shrinks. Small ones are
+ * 1 with *key the first that a later one repeats, or 0. Small ones are
  * compared pairwise, larger ones through a table of positions by hash. */
-static int repeated_keys(const iso_store *s, iso_val *it, size_t *n, size_t stride, int keep_last, iso_val *key)
+static int repeated_keys(const iso_store *s, const iso_val *it, size_t n, size_t stride, iso_val *key)
 {
-    size_t keys = *n / stride, first = SIZE_MAX, slots = 16, out = 0;
+    size_t keys = n / stride, first = SIZE_MAX, slots = 16;
     if (keys < 2) return 0;
     while (slots < 2 * keys) slots *= 2;
     uint32_t *table = keys > 16 ? iso_xcalloc(slots, sizeof *table) : NULL; /* position + 1 */
-    uint8_t *drop = keep_last ? iso_xcalloc(keys, 1) : NULL;
-    for (size_t i = keys; i-- > 0;) { /* from the last: an entry is dropped when a later key equals it */
+    for (size_t i = keys; i-- > 0;) { /* from the last: the first repeated is the last found */
         iso_val k = it[i * stride];
         int seen = 0;
         if (!table) {
@@ -235,14 +233,9 @@ static int repeated_keys(const iso_store *s, iso_val *it, size_t *n, size_t stri
             if (!seen) table[at] = (uint32_t)i + 1;
         }
         if (seen) first = i;
-        if (seen && drop) drop[i] = 1;
     }
     if (first != SIZE_MAX) *key = it[first * stride];
-    for (size_t i = 0; drop && i < keys; i++)
-        if (!drop[i]) memmove(it + stride * out++, it + stride * i, stride * sizeof *it);
-    if (drop) *n = out * stride;
     iso_free(table);
-    iso_free(drop);
     return first != SIZE_MAX;
 }
 
@@ -255,14 +248,13 @@ int iso_rd_close(iso_rd *rd, enum iso_seq_kind kind, int json, iso_val *out)
     if (n > ISO_MAX_ITEMS)
         return iso_rd_limit(rd, f->line, f->col, "a collection of more than %zu items", ISO_MAX_ITEMS);
     iso_val key;
-    if ((kind == ISO_SEQ_MAP || kind == ISO_SEQ_SET) && (!json || rd->h) &&
-        repeated_keys(rd->store, it, &n, kind == ISO_SEQ_MAP ? 2 : 1, json, &key)) {
+    if ((kind == ISO_SEQ_MAP || kind == ISO_SEQ_SET) &&
+        repeated_keys(rd->store, it, n, kind == ISO_SEQ_MAP ? 2 : 1, &key)) {
         char d[80];
         iso_val_words(rd->store, key, json, d, sizeof d);
-        if (!json)
-            return iso_rd_fail_at(rd, f->line, f->col, "%s %s twice in this %s (EDN allows each once)",
-                                  kind == ISO_SEQ_MAP ? "key" : "item", d, kind == ISO_SEQ_MAP ? "map" : "set");
-        iso_history_warn(rd->h, ISO_WARN_DUP_KEY, f->line, f->col, d);
+        return iso_rd_fail_at(rd, f->line, f->col, "%s %s twice in this %s (%s)", kind == ISO_SEQ_MAP ? "key" : "item",
+                              d, json ? "object" : kind == ISO_SEQ_MAP ? "map" : "set",
+                              json ? "which value was meant cannot be told" : "EDN allows each once");
     }
     rd->n_frames--;
     *out = iso_rd_seq(rd, kind, it, n);

@@ -287,9 +287,9 @@ iso_val iso_rd_list_end(iso_rd *rd, iso_val key, size_t base, const char *open, 
 
 /* Pop the top frame, copying its items into a composite of kind: 0, or
  * -1 when it holds more than ISO_MAX_ITEMS, or (maps and sets) a key
- * twice -- in EDN an error, as Clojure's reader has it; in a JSON history
- * the last one counts (as JSON parsers do) and the history gets a warning
- * (bare JSON values keep every entry, for their reader to judge). */
+ * twice: in EDN, as Clojure's reader has it, and in JSON too (a history,
+ * an exec client's reply, any bare value), where which value was meant
+ * cannot be told (parsers differ: first, last, either). */
 int iso_rd_close(iso_rd *rd, enum iso_seq_kind kind, int json, iso_val *out);
 /* A composite of items (shared with a recent equal one when small). */
 iso_val iso_rd_seq(iso_rd *rd, enum iso_seq_kind kind, const iso_val *items, size_t n);

@@ -293,6 +293,8 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
 
 /* ---- warnings ------------------------------------------------------- */
 
+/* ---- warnings ------------------------------------------------------- */
+
 void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
                       const char *what)
 {
@@ -301,17 +303,6 @@ void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line,
         w->line = line;
         w->col = col;
         snprintf(w->what, sizeof w->what, "%s", what);
-    }
-}
-
-void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines)
-{
-    for (int k = 0; k < ISO_WARN_KINDS; k++) {
-        const iso_warn *w = &h2->warn[k];
-        if (!w->count) continue;
-        size_t had = h->warn[k].count;
-        if (!had) iso_history_warn(h, (enum iso_warn_kind)k, iso_line_after(w->line, lines), w->col, w->what);
-        h->warn[k].count = had + w->count;
     }
 }
 
@@ -355,17 +346,13 @@ static int list_warnings(void *arg, isolde_error *err)
     struct warn_call *c = arg;
     const isolde_history *h = c->h;
     size_t n = 0, first = 0, unpaired = unpaired_completions(h, &first);
-    const iso_warn *cut = &h->warn[ISO_WARN_CUT_LINE], *dup = &h->warn[ISO_WARN_DUP_KEY];
+    const iso_warn *cut = &h->warn[ISO_WARN_CUT_LINE];
     char words[sizeof cut->what + 256];
     snprintf(words, sizeof words, "line %u, the last, is cut short (it has no newline and does not parse: %s), "
              "as a writer killed while writing it leaves it: left out, the lines before it are checked "
              "(isolde repair removes it)", cut->line, cut->what);
     if (cut->count && n < c->max) warning(h, &c->out[n], cut->line, cut->col, "%s", words, 1);
     n += cut->count > 0;
-    if (dup->count && n < c->max)
-        warning(h, &c->out[n], dup->line, dup->col, "an object names key %s twice: the last one counts",
-                dup->what, dup->count);
-    n += dup->count > 0;
     if (unpaired && n < c->max) {
         const iso_op *op = &h->ops[first];
         iso_buf p = {0};

@@ -64,10 +64,9 @@ typedef struct iso_op_extra {
 
 /* Input that reads but deserves a word, counted per kind with the place
  * and text of the first (isolde_history_warnings adds the ones it finds
- * in the ops themselves): a JSON object naming a key twice (what: the
- * key), a last line cut short and left out (read.c; what: why it does not
- * parse). */
-enum iso_warn_kind { ISO_WARN_DUP_KEY, ISO_WARN_CUT_LINE, ISO_WARN_KINDS };
+ * in the ops themselves): a last line cut short and left out (read.c;
+ * what: why it does not parse). */
+enum iso_warn_kind { ISO_WARN_CUT_LINE, ISO_WARN_KINDS };
 typedef struct iso_warn {
     size_t count;
     uint32_t line, col;
@@ -130,22 +129,22 @@ int iso_history_add_op_fields(isolde_history *h, const iso_val *fields, const ui
 int iso_history_add_op(isolde_history *h, const iso_op *op, iso_val process, iso_val f, iso_val error,
                        isolde_error *err);
 
+/* Count a warning of kind at line:col (what: its first's words). */
+void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
+                      const char *what);
+
 /* Why h has nothing to check: 1 with the reason in why (the lines read,
  * the ops, why none is a client op) when no op is a client op, else 0. */
 int iso_history_no_client_op(const isolde_history *h, iso_buf *why);
 
-/* Count a warning of kind at line:col (what: its first's words). */
-void iso_history_warn(isolde_history *h, enum iso_warn_kind kind, uint32_t line, uint32_t col,
-                      const char *what);
-/* h2's warnings added to h's, h2's lines after h's first `lines`. */
+/* A line of h2's, after h's first `lines`. */
 static inline uint32_t iso_line_after(uint32_t line, size_t lines)
 {
     return lines >= UINT32_MAX - line ? UINT32_MAX : (uint32_t)(line + lines);
 }
-void iso_history_warn_merge(isolde_history *h, const isolde_history *h2, size_t lines);
 /* Everything h2 read copied to the end of h (merge.c): atoms renumbered,
  * composites after h's, ops after h's (renumbered when indices are dense,
- * lines after h's first `lines`), warnings counted in. h2 is unchanged.
+ * lines after h's first `lines`). h2 is unchanged.
  * 0, or -1 (h unchanged) when the two hold more than ISO_MAX_OPS ops. */
 int iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines);
 

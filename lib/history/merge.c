@@ -3,7 +3,7 @@
  * two-thread read) copied to the end of another: its atoms interned into
  * the first's store, its composites after the first's with their offsets
  * shifted, its processes interned into the first's, its ops and :f /
- * :error pairs after the first's, its warnings counted in. A packed
+ * :error pairs after the first's. A packed
  * micro-op keeps its name (the fixed atoms every history starts with) and
  * its read list moves with the words; one whose list moved past what a
  * packed micro-op holds is stored as a vector of three instead.
@@ -125,7 +125,6 @@ int iso_history_merge(isolde_history *h, const isolde_history *h2, size_t lines)
     copy_words(&h->store, &h2->store, &sh);
     if (h2->n_ops && !h->n_ops) h->dense_index = h2->dense_index;
     copy_ops(h, h2, &sh, lines);
-    iso_history_warn_merge(h, h2, lines);
     iso_free(atom);
     return 0;
 }

@@ -274,7 +274,7 @@ static int json_field_value(iso_rd *rd, iso_val *v)
  * map built. Returns 1 when the op was added, -1 when it breaks the op
  * rules, and 0 having consumed nothing when the object is not well formed
  * or names a key twice (the general parser then reads it, and reports the
- * error, or warns, exactly). */
+ * error exactly). */
 static int json_op_fields(iso_rd *rd, uint32_t line, uint32_t col)
 {
     iso_rd_mark m = iso_rd_save(rd);

@@ -1,7 +1,7 @@
 /*
  * nemesis/command.c -- the command nemesis: --fault CMD is the fault and
  * --heal CMD the heal, each run with sh -c and waited for; the history
- * records the command and how it exited.
+ * records the command (the run's secrets scrubbed) and how it exited.
  */
 #include <string.h>
 #include "nemesis/nemesis.h"
@@ -14,22 +14,16 @@ static int check(const isolde_run_opts *o, isolde_error *err)
 }
 
 /* {"command":CMD,"exit":N}; -1 when it did not exit 0. */
-static int run(const char *cmd, iso_buf *value)
+static int run(nem_ctx *n, const char *cmd, iso_buf *value)
 {
     if (!cmd || !*cmd) {
         iso_buf_puts(value, "null");
         return 0;
     }
-    int status = nem_shell(cmd);
-    iso_buf_puts(value, "{\"command\":");
-    iso_json_string(value, cmd, strlen(cmd));
-    iso_buf_puts(value, ",\"exit\":");
-    iso_buf_int(value, status);
-    iso_buf_puts(value, "}");
-    return status == 0 ? 0 : -1;
+    return nem_run_command(n, "command", cmd, value);
 }
 
-static int start(nem_ctx *n, iso_buf *value) { return run(n->o->fault_cmd, value); }
-static int stop(nem_ctx *n, iso_buf *value) { return run(n->o->heal_cmd, value); }
+static int start(nem_ctx *n, iso_buf *value) { return run(n, n->o->fault_cmd, value); }
+static int stop(nem_ctx *n, iso_buf *value) { return run(n, n->o->heal_cmd, value); }
 
 const nem_kind nem_command = {"command", "start-fault", "stop-fault", check, start, stop};

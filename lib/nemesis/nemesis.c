@@ -77,3 +77,17 @@ int nem_shell(const char *cmd)
         if (errno != EINTR) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+
+int nem_run_command(nem_ctx *n, const char *key, const char *cmd, iso_buf *value)
+{
+    int status = nem_shell(cmd);
+    char *shown = iso_xstrdup(cmd);
+    if (n->scrub) n->scrub(n->scrub_arg, shown);
+    iso_buf_printf(value, "{\"%s\":", key);
+    iso_json_string(value, shown, strlen(shown));
+    iso_buf_puts(value, ",\"exit\":");
+    iso_buf_int(value, status);
+    iso_buf_puts(value, "}");
+    iso_free(shown);
+    return status == 0 ? 0 : -1;
+}

@@ -33,6 +33,10 @@ typedef struct nem_ctx {
     uint64_t rng;             /* the kinds' own draws, from the run's seed */
     pid_t *stopped;           /* pause: the processes stopped now */
     size_t n_stopped, cap_stopped;
+    /* The secrets the run knows (its URLs' passwords): scrub replaces
+     * every one in text, in place, never growing it; NULL: none. */
+    void (*scrub)(void *arg, char *text);
+    void *scrub_arg;
 } nem_ctx;
 
 typedef struct nem_kind {
@@ -60,5 +64,8 @@ int nem_wants_proxy(const isolde_run_opts *o);
 
 /* Run cmd with sh -c, waiting for it; its exit status (-1: not run). */
 int nem_shell(const char *cmd);
+/* Run cmd (nem_shell) and say so: {"KEY":CMD,"exit":N}, CMD with the
+ * run's secrets scrubbed (n->scrub); 0, or -1 when it did not exit 0. */
+int nem_run_command(nem_ctx *n, const char *key, const char *cmd, iso_buf *value);
 
 #endif

@@ -152,16 +152,7 @@ static int signal_tree(nem_ctx *n, int sig, iso_buf *value)
 
 static int kill_start(nem_ctx *n, iso_buf *value) { return signal_tree(n, SIGKILL, value); }
 
-static int kill_stop(nem_ctx *n, iso_buf *value)
-{
-    int status = nem_shell(n->o->restart_cmd);
-    iso_buf_puts(value, "{\"restart\":");
-    iso_json_string(value, n->o->restart_cmd, strlen(n->o->restart_cmd));
-    iso_buf_puts(value, ",\"exit\":");
-    iso_buf_int(value, status);
-    iso_buf_puts(value, "}");
-    return status == 0 ? 0 : -1;
-}
+static int kill_stop(nem_ctx *n, iso_buf *value) { return nem_run_command(n, "restart", n->o->restart_cmd, value); }
 
 static int pause_start(nem_ctx *n, iso_buf *value) { return signal_tree(n, SIGSTOP, value); }
 

@@ -49,20 +49,25 @@ int rec_has_error(int type, const run_txn *t)
     return type != ISO_OP_INVOKE && type != ISO_OP_OK && (t->error[0] || t->err_class[0]);
 }
 
-void rec_tail(iso_buf *b, int type, const run_txn *t)
+/* ,"error":["class","code","message"], or ,"error":"message" when t
+ * gives no class. */
+static void put_error(iso_buf *b, const run_txn *t)
 {
-    if (rec_has_error(type, t) && t->err_class[0]) { /* ["class","code","message"] */
-        iso_buf_puts(b, ",\"error\":[");
+    iso_buf_puts(b, ",\"error\":");
+    if (t->err_class[0]) {
+        iso_buf_puts(b, "[");
         iso_json_string(b, t->err_class, strlen(t->err_class));
         iso_buf_puts(b, ",");
         iso_json_string(b, t->err_code, strlen(t->err_code));
         iso_buf_puts(b, ",");
-        iso_json_string(b, t->error, strlen(t->error));
-        iso_buf_puts(b, "]");
-    } else if (rec_has_error(type, t)) {
-        iso_buf_puts(b, ",\"error\":");
-        iso_json_string(b, t->error, strlen(t->error));
     }
+    iso_json_string(b, t->error, strlen(t->error));
+    if (t->err_class[0]) iso_buf_puts(b, "]");
+}
+
+void rec_tail(iso_buf *b, int type, const run_txn *t)
+{
+    if (rec_has_error(type, t)) put_error(b, t);
     iso_buf_put(b, "}\n", 2);
 }
 
@@ -90,10 +95,7 @@ void rec_op_line(iso_buf *b, const rec_op *op)
     iso_buf_puts(b, op->value_json ? op->value_json : "null");
     iso_buf_puts(b, ",\"time\":");
     iso_buf_int(b, op->time_ns);
-    if (op->error) {
-        iso_buf_puts(b, ",\"error\":");
-        iso_json_string(b, op->error, strlen(op->error));
-    }
+    if (op->error && rec_has_error(op->type, op->error)) put_error(b, op->error);
     iso_buf_put(b, "}\n", 2);
 }
 

@@ -40,7 +40,8 @@ int rec_has_error(int type, const run_txn *t);
 /* Any op, not only a client's transaction: a process that is a name (a
  * JSON string, as Jepsen's nemesis is "nemesis") or an integer, an :f of
  * its own (e.g. "start-partition"), a value given as JSON text (NULL:
- * null), and an error (NULL: none):
+ * null), and the transaction whose error it records, as rec_tail does
+ * (NULL: none):
  *   {"index":9,"type":"info","process":"nemesis","f":"kill","value":["n1"],"time":T}
  * The checker ignores ops of processes that are not integers; reports
  * show them. */
@@ -52,7 +53,7 @@ typedef struct rec_op {
     const char *f;
     const char *value_json;
     int64_t time_ns;
-    const char *error;
+    const run_txn *error;
 } rec_op;
 void rec_op_line(iso_buf *b, const rec_op *op);
 

@@ -292,7 +292,21 @@ static void nemesis_field(iso_html *h, const isolde_history *h0, const tl *t)
     iso_buf_free(&edn);
 }
 
-/* The transactions whose completion has an :error: [transaction, error]. */
+/* The class an :error names, into out: the first item of a vector
+ * (isolde run's [class, code, message], Jepsen's [:unique-violation ...])
+ * or the error itself, as text when it is a string or keyword, else EDN. */
+static void error_class(const iso_store *s, iso_val e, iso_buf *out)
+{
+    iso_val buf[3];
+    if (iso_is_seq(e) && iso_seq_kind(s, e) == ISO_SEQ_VEC && iso_seq_len(s, e)) e = iso_seq_items(s, e, buf)[0];
+    size_t n = 0;
+    const char *text = iso_tag(e) == ISO_TAG_STR || iso_tag(e) == ISO_TAG_KW ? iso_atom_text(s, e, &n) : NULL;
+    if (text) iso_buf_put(out, text, n);
+    else iso_val_edn(s, e, out);
+}
+
+/* The transactions whose completion has an :error: [transaction, class,
+ * error] (the class: error_class; the error as EDN). */
 static void errors_field(iso_html *h, const iso_proof_ctx *pc)
 {
     iso_buf edn = {0};
@@ -303,8 +317,12 @@ static void errors_field(iso_html *h, const iso_proof_ctx *pc)
         iso_val e = x->cmp == ISO_NONE ? ISO_NIL : pc->h->extras[pc->h->ops[x->cmp].extra].error;
         if (iso_is_nil(e)) continue;
         edn.n = 0;
-        iso_val_edn(&pc->h->store, e, &edn);
+        error_class(&pc->h->store, e, &edn);
         iso_buf_printf(&h->b, "%s[%zu,", any++ ? "," : "", i);
+        iso_json_string(&h->b, edn.p ? edn.p : "", edn.n);
+        iso_buf_puts(&h->b, ",");
+        edn.n = 0;
+        iso_val_edn(&pc->h->store, e, &edn);
         iso_json_string(&h->b, edn.p ? edn.p : "", edn.n);
         iso_buf_puts(&h->b, "]");
         iso_html_more(h);

@@ -6,11 +6,16 @@
  * its invocation and its completion, both :info as Jepsen writes them.
  * The invariant: when run_nemesis_stop returns, no fault is on (a fault
  * in force is healed first), so the final reads see the whole database.
+ * The commands it records (--fault, --heal, --restart) hold none of the
+ * passwords the run knows (its URLs', PGPASSWORD, MYSQL_PWD).
  */
 #include <pthread.h>
 #include <time.h>
 #include "gen/txn.h"
+#include <stdlib.h>
+#include <string.h>
 #include "nemesis/nemesis.h"
+#include "run/drivers/url.h"
 #include "run/nemesis.h"
 
 #define MAX_KINDS ISOLDE_RUN_MAX_KINDS
@@ -33,7 +38,21 @@ struct run_nemesis {
     int stop, nomem, running;
     long faults;
     iso_buf value;
+    run_secrets secrets;
 };
+
+static void scrub(void *arg, char *text) { run_secrets_scrub(arg, text); }
+
+/* The passwords the run knows: its URLs', and the environment's. */
+static void known_secrets(run_secrets *s, const isolde_run_opts *o)
+{
+    for (size_t i = 0; i < o->n_urls; i++) run_secrets_of_url(s, o->urls[i]);
+    for (size_t i = 0; i < o->n_read_urls; i++) run_secrets_of_url(s, o->read_urls[i]);
+    for (const char *const *v = (const char *const[]){"PGPASSWORD", "MYSQL_PWD", NULL}; *v; v++) {
+        const char *pw = getenv(*v);
+        run_secrets_add(s, pw, pw ? strlen(pw) : 0);
+    }
+}
 
 /* Wait s seconds, or until stopped; 1 when stopped. */
 static int wait_for(struct run_nemesis *n, double s)
@@ -106,6 +125,9 @@ int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, struct nem_pr
     for (int i = 0; i < n_kinds; i++) n->kinds[i] = kinds[i];
     n->first_wait = next_wait(n);
     n->t0 = iso_now();
+    known_secrets(&n->secrets, o);
+    n->ctx.scrub = scrub;
+    n->ctx.scrub_arg = &n->secrets;
     pthread_mutex_init(&n->mu, NULL);
     pthread_cond_init(&n->cv, NULL);
     n->running = pthread_create(&n->tid, NULL, thread, n) == 0;
@@ -140,5 +162,6 @@ void run_nemesis_stop(run_nemesis *n, int *nomem, isolde_run_stats *st)
     pthread_mutex_destroy(&n->mu);
     nem_ctx_free(&n->ctx);
     iso_buf_free(&n->value);
+    run_secrets_release(&n->secrets);
     iso_free(n);
 }

@@ -31,9 +31,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 #include "core/names.h"
 #include "gen/gen.h"
 #include "history/history.h"
@@ -496,15 +493,13 @@ static int run_threads(struct ctx *x, int n)
 
 static int run_processes(struct ctx *x, int n)
 {
-    pid_t *pids = iso_xcalloc((size_t)n, sizeof *pids);
+    pid_t *pids = iso_xcalloc((size_t)n, sizeof *pids), parent = getpid();
     int started = 0;
     for (; started < n; started++) {
         pid_t pid = fork();
         if (pid < 0) break;
         if (pid == 0) {
-#ifdef __linux__
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
+            run_child_of(parent);
             x->client = started;
             guarded_client(x, started, 0);
             _exit(0);

@@ -163,10 +163,12 @@ static void release(struct sim *s, uint32_t id)
     s->txns[id].t = NULL;
 }
 
-static int abort_txn(struct sim *s, uint32_t id, const char *why)
+/* Abort id, its error a class of the runner's vocabulary (docs/FORMATS.md:
+ * the names the real databases' failures get) and why. */
+static int abort_txn(struct sim *s, uint32_t id, const char *err_class, const char *why)
 {
     run_txn *t = s->txns[id].t;
-    snprintf(t->error, sizeof t->error, "%s", why);
+    run_txn_error(t, err_class, NULL, "%s", why);
     release(s, id);
     s->txns[id].state = SIM_ABORTED;
     return -1;
@@ -186,7 +188,7 @@ static int do_add(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
     if (s->p.level == SIM_DOUBLE_ADD && rng_below(&s->rng, 8) == 0) add *= 2;
     *m = saved;
     m->after = old + add;
-    return m->after < 0 ? abort_txn(s, id, "insufficient balance") : 0;
+    return m->after < 0 ? abort_txn(s, id, "insufficient-balance", "insufficient balance") : 0;
 }
 
 int sim_exec(struct sim *s, uint32_t id, uint32_t i)
@@ -198,11 +200,11 @@ int sim_exec(struct sim *s, uint32_t id, uint32_t i)
     if (m->f == RUN_R) {
         do_read(s, id, i, k);
         if (s->p.level == SIM_SER && ssi_read(s, id, k) < 0)
-            return abort_txn(s, id, "serialization failure (pivot)");
+            return abort_txn(s, id, "serialization-failure", "SSI: a pivot between two read-write conflicts");
         return 0;
     }
     if (s->p.level == SIM_RU || s->p.level == SIM_RC) {
-        if (k->lock != ISO_NONE && k->lock != id) return abort_txn(s, id, "write lock held");
+        if (k->lock != ISO_NONE && k->lock != id) return abort_txn(s, id, "lock-timeout", "write lock held");
         k->lock = id;
     }
     k->dirty = id;
@@ -260,7 +262,8 @@ static void install(struct sim *s, uint32_t id, int64_t key)
 
 static int commit(struct sim *s, uint32_t id)
 {
-    if (validate(s, id) < 0) return abort_txn(s, id, "serialization failure");
+    if (validate(s, id) < 0)
+        return abort_txn(s, id, "serialization-failure", "first committer wins: a key changed after its snapshot");
     const run_txn *t = s->txns[id].t;
     s->ts++;
     s->txns[id].cts = s->ts;
@@ -277,13 +280,13 @@ int sim_commit(struct sim *s, uint32_t id, int knobs)
 {
     run_txn *t = s->txns[id].t;
     if (knobs && rng_unit(&s->rng) < s->p.abort_rate) {
-        abort_txn(s, id, "aborted by the simulator");
+        abort_txn(s, id, "aborted", "aborted by the simulator (--abort-rate)");
         return RUN_FAIL;
     }
     if (knobs && rng_unit(&s->rng) < s->p.info_rate) {
-        if (rng_below(&s->rng, 2)) abort_txn(s, id, "indeterminate");
+        if (rng_below(&s->rng, 2)) abort_txn(s, id, "indeterminate", "");
         else commit(s, id);
-        snprintf(t->error, sizeof t->error, "indeterminate");
+        run_txn_error(t, "indeterminate", NULL, "the simulator's --info-rate");
         return RUN_INFO;
     }
     return commit(s, id) < 0 ? RUN_FAIL : RUN_OK;
@@ -293,7 +296,7 @@ int sim_commit(struct sim *s, uint32_t id, int knobs)
 
 size_t sim_crash(struct sim *s, int64_t durable)
 {
-    while (s->n_active) abort_txn(s, s->active[s->n_active - 1], "the database crashed");
+    while (s->n_active) abort_txn(s, s->active[s->n_active - 1], "connection", "the database crashed");
     size_t lost = 0;
     for (size_t k = 0; k < s->n_keys; k++) {
         struct sim_key *key = &s->keys[k];

@@ -166,7 +166,7 @@ async function run(browser, file) {
   const rows = await page.locator('.stats-table tr').count();
   check('run: outcomes and latency quantiles', rows === 4, rows + ' rows');
   const fails = await page.locator('.failures').textContent();
-  check('run: failures by reason', /serialization failure/.test(fails), fails);
+  check('run: failures by reason, by class', /serialization-failure/.test(fails), fails);
   check('run: throughput drawn', await page.locator('canvas.throughput').count() === 1, 'no chart');
   await page.locator('.stats').screenshot({ path: path.join(out, 'run-statistics.png') });
   check('run: no error in the page', errors.length === 0, errors.join('; '));

@@ -162,4 +162,18 @@ expect_status 3 "$isolde_abs" run sim -i chaos
 test -z "$(ls)"
 T
 
+test_case "failures are named by one vocabulary: summary, history and report say serialization-failure, ..." <<'T'
+expect_status 0 "$isolde" run sim -i serializable -n 2000 -p 8 -o "$tmp/v.jsonl" --html "$tmp/v.html"
+expect_out '^not ok: serialization-failure [0-9]* fail$'
+grep -q '"error":\["serialization-failure","",' "$tmp/v.jsonl"
+not grep -q '"error":"' "$tmp/v.jsonl"
+grep -q '\[[0-9]*,"serialization-failure","' "$tmp/v.html"
+expect_status 1 "$isolde" run sim -i read-committed -w bank --abort-rate 0.1 --info-rate 0.05 -n 2000 -o "$tmp/b.jsonl"
+expect_out '^not ok: .*aborted [0-9]* fail'
+expect_out 'lock-timeout [0-9]* fail'
+expect_out 'indeterminate [0-9]* info'
+expect_out 'insufficient-balance [0-9]* fail'
+not grep -q '"error":"' "$tmp/b.jsonl"
+T
+
 finish

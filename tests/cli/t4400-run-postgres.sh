@@ -79,8 +79,44 @@ expect_err 'isolde:\*\*\*@'
 not grep -q -e "not-$pw" "$tmp/err" "$tmp/out"
 T
 
+test_case "a password shows in none of libpq's own messages, whatever its form or length" <<'T'
+long=SECRET$(printf 'L%.0s' $(seq 1 300))
+for u in "postgresql://isolde:SECRETA@[::1/db" "postgresql://isolde:SECRET%42@[::1/db" \
+         "postgresql://isolde:$long@[::1/db" "postgresql://isolde:$long@127.0.0.1:1/db" \
+         "postgresql://isolde:SEC/RET@127.0.0.1:1/db" "host=127.0.0.1 port=1 password='SECRET\\'S'"; do
+    expect_status 3 "$isolde" run postgres --url "$u" --reconnect 0 -n 1 -o "$tmp/leak.jsonl"
+    expect_err 'postgres: '
+    not grep -e SEC -e LLLLLLLL -e RET "$tmp/err"
+done
+T
+
+test_case "a wrong password fails at once, said once, not tried again until --reconnect" <<'T'
+expect_status 3 timeout -s KILL 60 "$isolde" run postgres --url "postgresql://isolde:not-$pw@$hostpart" --reconnect 3600000 -n 10 -o "$tmp/wrong2.jsonl"
+test "$(grep -c 'password authentication failed' "$tmp/err")" = 1
+expect_err 'SQLSTATE 28P01: not tried again'
+not grep -q -e "not-$pw" "$tmp/err" "$tmp/out"
+mkdir "$tmp/scen"
+expect_status 3 timeout -s KILL 60 "$isolde" scenario write-skew postgres --url "postgresql://isolde:not-$pw@$hostpart" --reconnect 3600000 -o "$tmp/scen"
+test "$(grep -c 'password authentication failed' "$tmp/err")" = 1
+T
+
 test_case "an unreachable server: connecting is retried until --reconnect, then an error" <<'T'
 expect_status 3 "$isolde" run postgres --url "postgresql://isolde:$pw@127.0.0.1:1/isolde" --reconnect 300 -n 10 -o "$tmp/down.jsonl"
+expect_err '^isolde run: connecting to 127.0.0.1:1 (retrying until --reconnect: 0.3 s)$'
+expect_err 'cannot connect.*: Connection refused; Is the server running on that host'
+not grep -F '\x0' "$tmp/err"
+no_secret
+T
+
+if command -v script >/dev/null; then
+    test_case "on a terminal, the progress line says what the run waits for" <<'T'
+script -qc "$isolde run postgres --url postgresql://isolde@127.0.0.1:1/isolde --reconnect 300 -n 10 -o $tmp/tty.jsonl" /dev/null >"$tmp/tty" || true
+grep -q "$(printf '\r\033')\[K  connecting to 127.0.0.1:1 (retrying until --reconnect: 0.3 s)" "$tmp/tty"
+T
+fi
+
+test_case "SIGTERM ends a run still trying to connect (not only at --reconnect's end)" <<'T'
+expect_status 3 timeout --preserve-status -k 30 1 "$isolde" run postgres --url "postgresql://isolde:$pw@127.0.0.1:1/isolde" --reconnect 3600000 -n 10 -o "$tmp/term.jsonl"
 expect_err 'cannot connect'
 no_secret
 T

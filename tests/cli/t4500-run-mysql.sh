@@ -56,6 +56,25 @@ expect_err 'cannot connect to mysql://isolde:\*\*\*@'
 no_secret
 T
 
+test_case "a URL parameter it does not take, or a value it cannot read, is a usage error, never a plain-text connection" <<'T'
+expect_status 3 "$isolde" run mysql --url "$url?sslmode=verify-full" --fresh -n 10 -o "$tmp/p1.jsonl"
+expect_err "unknown URL parameter 'sslmode' (the URL takes ssl, "
+expect_status 3 "$isolde" run mysql --url "$url?ssl=yes" --fresh -n 10 -o "$tmp/p2.jsonl"
+expect_err "parameter ssl takes 1, true or on, or 0, false or off, not 'yes'"
+expect_status 3 "$isolde" run mysql --url "$url?ssl_ca=$ISOLDE_MYSQL_CA" --fresh -n 10 -o "$tmp/p3.jsonl"
+expect_err "unknown URL parameter 'ssl_ca' (did you mean ssl-ca?)"
+expect_status 3 "$isolde" run mysql --url "$url?ssl=1&ssl=0" --fresh -n 10 -o "$tmp/p4.jsonl"
+expect_err "parameter ssl given twice"
+no_secret
+T
+
+test_case "a wrong password fails at once (1045), said once, not tried again until --reconnect" <<'T'
+expect_status 3 timeout -s KILL 60 "$isolde" run mysql --url "mysql://isolde:not-$pw@$hostpart" --reconnect 3600000 -n 10 -o "$tmp/wrong2.jsonl"
+test "$(grep -c 'Access denied' "$tmp/err")" = 1
+expect_err 'not tried again'
+not grep -q -e "not-$pw" "$tmp/err" "$tmp/out"
+T
+
 test_case "MYSQL_PWD and a password file stand in for a password not in the URL" <<'T'
 MYSQL_PWD=$pw expect_status 0 "$isolde" run mysql --url "$ISOLDE_MYSQL_URL" --fresh -n 200 -o "$tmp/env.jsonl"
 echo "$pw" >"$tmp/pwfile"

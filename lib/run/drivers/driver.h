@@ -23,6 +23,7 @@
 #ifndef ISO_RUN_DRIVER_H
 #define ISO_RUN_DRIVER_H
 
+#include <sys/types.h>
 #include "gen/gen.h"
 
 /* One option a driver declares, and where its value goes. */
@@ -98,6 +99,13 @@ extern const run_driver run_driver_etcd;
  * updates, two transfers from one account can both take the same
  * balance. A sum below 0 (an overdraft) rolls back and fails. */
 int run_driver_steps(const run_driver *d, void *conn, run_txn *t);
+
+/* First thing in a process forked by the run (a --fork client, an exec
+ * client before it runs its command): it is to die with the run, even a
+ * SIGKILLed one (Linux: PR_SET_PDEATHSIG, SIGKILL when the thread that
+ * forked it ends), and if the run died before that was set (the parent
+ * is no longer parent, the pid read before fork), it ends at once. */
+void run_child_of(pid_t parent);
 
 /* The backend called name, or NULL; the backends by index (drivers.c). */
 const run_driver *run_driver_find(const char *name);

@@ -1,9 +1,16 @@
 /*
  * run/drivers/drivers.c -- the table of database backends `isolde run`
- * knows. A new database is a <name>.c in this folder and a row here; the
- * runner itself does not change.
+ * knows, and what every driver and the runner share: a transaction run
+ * statement by statement, a child process that dies with the run. A new
+ * database is a <name>.c in this folder and a row here; the runner itself
+ * does not change.
  */
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include "run/drivers/driver.h"
 
 static const run_driver *const drivers[] = {
@@ -74,4 +81,12 @@ const isolde_option *isolde_backend_option(const char *backend, size_t i)
 {
     const run_driver *d = run_driver_find(backend);
     return d && i < d->n_options ? &d->options[i].pub : NULL;
+}
+
+void run_child_of(pid_t parent)
+{
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    if (getppid() != parent) _exit(1); /* the run died before the signal was set */
 }

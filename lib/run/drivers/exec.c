@@ -61,10 +61,12 @@ static int exec_setup(const run_env *env, isolde_error *err)
     return 0;
 }
 
-/* The client's process: the command, on the socket's other end. */
-static void exec_child(int fd, int client, const char *cmd)
+/* The client's process: the command, on the socket's other end; it dies
+ * with the run (run_child_of), a SIGKILLed one too. */
+static void exec_child(int fd, int client, const char *cmd, pid_t parent)
 {
     char index[24];
+    run_child_of(parent);
     snprintf(index, sizeof index, "%d", client);
     setenv("ISOLDE_CLIENT", index, 1);
     setpgid(0, 0);
@@ -81,13 +83,13 @@ static int exec_open(const run_env *env, int client, const char *url, void **out
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
         return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "socketpair: %s", strerror(errno));
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         close(sv[0]);
         close(sv[1]);
         return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "fork: %s", strerror(errno));
     }
-    if (pid == 0) exec_child(sv[1], client, url);
+    if (pid == 0) exec_child(sv[1], client, url, parent);
     close(sv[1]);
     struct exec_conn *c = iso_xcalloc(1, sizeof *c);
     c->pid = pid;

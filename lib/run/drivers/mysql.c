@@ -8,7 +8,9 @@
  *
  * URL: mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?ssl=1&ssl-ca=FILE&
  * ssl-verify=1&ssl-cert=F&ssl-key=F&password-file=F]; without a password
- * in the URL, MYSQL_PWD or the password file's first line.
+ * in the URL, MYSQL_PWD or the password file's first line. A parameter it
+ * does not take, one given twice, or a value it does not read is a usage
+ * error (as libpq has it): a misspelt TLS option never means no TLS.
  *
  * Outcomes: a server error before COMMIT rolls back and is a fail, with
  * the server's code (1213 deadlock, 1205 lock-timeout, 1020
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/names.h"
 #include "run/drivers/sql.h"
 #include "run/drivers/url.h"
 
@@ -30,7 +33,8 @@ struct my_conn {
     MYSQL *my;
     int list_append;
     char table[64];
-    char secret[128];
+    char *password;      /* the one given (URL, MYSQL_PWD, file), or NULL */
+    run_secrets secrets; /* every password known, scrubbed from messages */
     char sql[256];
 };
 
@@ -49,10 +53,10 @@ static const char *class_of(unsigned code)
 static void txn_error(struct my_conn *c, run_txn *t, const char *what)
 {
     unsigned code = mysql_errno(c->my);
-    char num[16];
+    char num[16], shown[sizeof t->error];
     snprintf(num, sizeof num, "%u", code);
-    run_txn_error(t, class_of(code), num, "%s: %s", what, mysql_error(c->my));
-    sql_scrub(t->error, c->secret);
+    sql_message(shown, sizeof shown, mysql_error(c->my), &c->secrets);
+    run_txn_error(t, class_of(code), num, "%s: %s", what, shown);
 }
 
 /* Run sql; 0 or the server's (or client's) error code. */
@@ -137,68 +141,151 @@ static void my_close(void *conn)
 {
     struct my_conn *c = conn;
     if (c->my) mysql_close(c->my);
+    run_secrets_release(&c->secrets);
+    iso_free(c->password);
     iso_free(c);
 }
 
-/* The password: the URL's, MYSQL_PWD, or password-file's first line. */
-static int password_of(const run_url *u, char *out, size_t n)
+/* The URL's parameters this driver takes: a flag or a file. */
+static const struct { const char *name; int flag; } params[] = {
+    {"ssl", 1}, {"ssl-verify", 1}, {"ssl-ca", 0}, {"ssl-cert", 0}, {"ssl-key", 0}, {"password-file", 0},
+};
+#define N_PARAMS (sizeof params / sizeof params[0])
+
+static const char *param_at(size_t i, void *arg)
 {
-    const char *file = run_url_param(u, "password-file"), *env = getenv("MYSQL_PWD");
-    out[0] = '\0';
-    if (u->password || !file) {
-        snprintf(out, n, "%s", u->password ? u->password : env ? env : "");
-        return 0;
+    (void)arg;
+    return i < N_PARAMS ? params[i].name : NULL;
+}
+
+/* A flag's value: 1 (1, true, on), 0 (0, false, off) or -1. */
+static int flag(const char *v)
+{
+    if (!v) return 0;
+    if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "on")) return 1;
+    return !strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "off") ? 0 : -1;
+}
+
+static int unknown_param(const char *key, isolde_error *err)
+{
+    const char *close = iso_closest_name(key, param_at, NULL);
+    if (close)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "mysql: unknown URL parameter '%.40s' (did you mean %s?)",
+                        key, close);
+    return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "mysql: unknown URL parameter '%.40s' (the URL takes ssl, "
+                    "ssl-verify, ssl-ca, ssl-cert, ssl-key, password-file)", key);
+}
+
+/* 0 when every parameter of u is one of params, given once, with a value
+ * it reads; else -1 with a usage error. */
+static int check_params(const run_url *u, isolde_error *err)
+{
+    for (size_t i = 0; i < u->n_params; i++) {
+        const char *k = u->keys[i], *v = u->values[i];
+        size_t p = 0;
+        while (p < N_PARAMS && strcmp(params[p].name, k) != 0) p++;
+        if (p == N_PARAMS) return unknown_param(k, err);
+        if (run_url_param(u, k) != v)
+            return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "mysql: URL parameter %s given twice", k);
+        if (params[p].flag && flag(v) < 0)
+            return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "mysql: URL parameter %s takes 1, true or on, or 0, "
+                            "false or off, not '%.20s'", k, v);
+        if (!params[p].flag && !*v)
+            return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "mysql: URL parameter %s names no file", k);
     }
-    FILE *f = fopen(file, "r");
-    if (!f) return -1;
-    if (!fgets(out, (int)n, f)) out[0] = '\0';
-    fclose(f);
-    out[strcspn(out, "\r\n")] = '\0';
     return 0;
 }
 
-static int yes(const char *v) { return v && (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "on")); }
+/* The password file's first line, a new string; NULL if it cannot be read. */
+static char *first_line(const char *file)
+{
+    FILE *f = fopen(file, "r");
+    if (!f) return NULL;
+    iso_buf line = {0};
+    for (int ch; (ch = getc(f)) != EOF && ch != '\n';) {
+        char b = (char)ch;
+        iso_buf_put(&line, &b, 1);
+    }
+    fclose(f);
+    size_t n = line.n;
+    while (n && line.p[n - 1] == '\r') n--;
+    char *out = iso_xstrndup(n ? line.p : "", n);
+    iso_buf_free(&line);
+    return out;
+}
+
+/* The password into c: the URL's, MYSQL_PWD, or password-file's first
+ * line (NULL: none); every one known, and the URL's, kept as secrets. */
+static int password_of(struct my_conn *c, const run_url *u, const char *url)
+{
+    const char *file = run_url_param(u, "password-file"), *env = getenv("MYSQL_PWD");
+    run_secrets_of_url(&c->secrets, url);
+    run_secrets_add(&c->secrets, env, env ? strlen(env) : 0);
+    const char *given = u->password ? u->password : env;
+    if (u->password || !file) c->password = given && *given ? iso_xstrdup(given) : NULL;
+    else if (!(c->password = first_line(file))) return -1;
+    if (c->password) run_secrets_add(&c->secrets, c->password, strlen(c->password));
+    return 0;
+}
 
 /* TLS as the URL asks: ssl=1, or a CA, a certificate, a key. */
 static void tls_options(MYSQL *my, const run_url *u)
 {
     const char *ca = run_url_param(u, "ssl-ca"), *cert = run_url_param(u, "ssl-cert");
     const char *key = run_url_param(u, "ssl-key");
-    if (!yes(run_url_param(u, "ssl")) && !ca && !cert) return;
-    my_bool on = 1, verify = yes(run_url_param(u, "ssl-verify")) || ca;
+    if (flag(run_url_param(u, "ssl")) != 1 && !ca && !cert) return;
+    my_bool on = 1, verify = flag(run_url_param(u, "ssl-verify")) == 1 || ca;
     mysql_ssl_set(my, key, cert, ca, NULL, NULL);
     mysql_optionsv(my, MYSQL_OPT_SSL_ENFORCE, &on);
     mysql_optionsv(my, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
 }
 
-static int connect_fail(struct my_conn *c, const char *url, const char *why, isolde_error *err)
+/* Access denied: the credentials, which no retry changes. */
+static int auth_error(unsigned code) { return code == 1045 || code == 1698; }
+
+static int connect_fail(struct my_conn *c, const char *url, const char *why, isolde_status status,
+                        isolde_error *err)
 {
     char shown[256], msg[512];
     run_url_redact(url, shown, sizeof shown);
-    snprintf(msg, sizeof msg, "%s", why);
-    sql_scrub(msg, c->secret);
-    return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "mysql: cannot connect to %s: %s", shown, msg);
+    sql_message(msg, sizeof msg, why, &c->secrets);
+    return iso_fail(err, status, NULL, 0, 0, "mysql: cannot connect to %s: %s%s", shown, msg,
+                    status == ISOLDE_ERR_USAGE && c->my ? " (not tried again)" : "");
 }
 
-static int connect_to(const run_env *env, const char *url, struct my_conn *c, isolde_error *err)
+static void set_timeouts(MYSQL *my, const run_env *env)
 {
     const struct sql_config *cf = env->config;
-    run_url u;
-    char why[64];
-    if (run_url_parse(url, &u, why, sizeof why) < 0) return connect_fail(c, url, why, err);
-    if (password_of(&u, c->secret, sizeof c->secret) < 0) return connect_fail(c, url, "cannot read the password file", err);
-    if (!(c->my = mysql_init(NULL))) return connect_fail(c, url, "out of memory", err);
     unsigned timeout = (unsigned)cf->connect_timeout_s;
-    mysql_optionsv(c->my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    mysql_optionsv(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
     if (env->o->txn_timeout_ms > 0) { /* whole seconds: what the library takes */
         unsigned s = (unsigned)((env->o->txn_timeout_ms + 999) / 1000);
-        mysql_optionsv(c->my, MYSQL_OPT_READ_TIMEOUT, &s);
-        mysql_optionsv(c->my, MYSQL_OPT_WRITE_TIMEOUT, &s);
+        mysql_optionsv(my, MYSQL_OPT_READ_TIMEOUT, &s);
+        mysql_optionsv(my, MYSQL_OPT_WRITE_TIMEOUT, &s);
     }
+}
+
+/* A connection to url, or -1 with err (every secret scrubbed). A URL it
+ * does not take and denied access are usage errors, never tried again. */
+static int connect_to(const run_env *env, const char *url, struct my_conn *c, isolde_error *err)
+{
+    run_url u;
+    char why[160];
+    if (run_url_ambiguous(url)) snprintf(why, sizeof why, "%s", RUN_URL_AMBIGUOUS);
+    if (run_url_ambiguous(url) || run_url_parse(url, &u, why, sizeof why) < 0) {
+        run_secrets_of_url(&c->secrets, url);
+        return connect_fail(c, url, why, ISOLDE_ERR_USAGE, err);
+    }
+    if (check_params(&u, err) < 0) return -1;
+    if (password_of(c, &u, url) < 0)
+        return connect_fail(c, url, "cannot read the password file", ISOLDE_ERR_USAGE, err);
+    if (!(c->my = mysql_init(NULL))) return connect_fail(c, url, "out of memory", ISOLDE_ERR_NOMEM, err);
+    set_timeouts(c->my, env);
     tls_options(c->my, &u);
-    if (!mysql_real_connect(c->my, u.host, u.user, c->secret[0] ? c->secret : NULL, u.db,
-                            (unsigned)(u.port ? u.port : 3306), NULL, 0)) {
-        int rc = connect_fail(c, url, mysql_error(c->my), err);
+    if (!mysql_real_connect(c->my, u.host, u.user, c->password, u.db, (unsigned)(u.port ? u.port : 3306), NULL,
+                            0)) {
+        int rc = connect_fail(c, url, mysql_error(c->my),
+                              auth_error(mysql_errno(c->my)) ? ISOLDE_ERR_USAGE : ISOLDE_ERR_IO, err);
         mysql_close(c->my);
         c->my = NULL;
         return rc;
@@ -211,8 +298,7 @@ static int run_sql(struct my_conn *c, const char *sql, const char *what, isolde_
 {
     if (!query(c, sql)) return 0;
     char msg[512];
-    snprintf(msg, sizeof msg, "%s", mysql_error(c->my));
-    sql_scrub(msg, c->secret);
+    sql_message(msg, sizeof msg, mysql_error(c->my), &c->secrets);
     return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "mysql: %s: %s", what, msg);
 }
 
@@ -265,10 +351,11 @@ static int my_setup(const run_env *env, isolde_error *err)
     if (mysql_library_init(0, NULL, NULL)) return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "mysql: cannot start the library");
     struct my_conn c = {0};
     c.list_append = gen_lists(env->o->workload);
-    if (sql_table(env, c.table, sizeof c.table, err) < 0) return -1;
-    if (connect_to(env, env->o->urls[0], &c, err) < 0) return -1;
-    int rc = make_table(&c, env, err);
-    mysql_close(c.my);
+    int rc = sql_table(env, c.table, sizeof c.table, err) < 0 || connect_to(env, env->o->urls[0], &c, err) < 0
+                 ? -1 : make_table(&c, env, err);
+    if (c.my) mysql_close(c.my);
+    run_secrets_release(&c.secrets);
+    iso_free(c.password);
     return rc;
 }
 

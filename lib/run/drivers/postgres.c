@@ -28,7 +28,8 @@ struct pg_conn {
     int timed_out;            /* the last statement did not answer in time */
     int list_append;
     char begin[64];           /* BEGIN ISOLATION LEVEL ... */
-    char secret[128];         /* the URL's password, scrubbed from messages */
+    run_secrets secrets;      /* the URL's passwords and PGPASSWORD, scrubbed
+                                 from every message */
 };
 
 /* Wait for the connection's socket, at most the statement's time left. */
@@ -102,11 +103,12 @@ static void txn_error(struct pg_conn *c, run_txn *t, PGresult *res, const char *
 {
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    char shown[sizeof t->error];
+    sql_message(shown, sizeof shown, msg ? msg : c->pg ? PQerrorMessage(c->pg) : "connection lost", &c->secrets);
     if (c->timed_out)
         run_txn_error(t, "timeout", NULL, "%s: no answer in %ld ms", what, c->timeout_ms);
     else
-        run_txn_error(t, class_of(state), state, "%s: %s", what, msg ? msg : PQerrorMessage(c->pg));
-    sql_scrub(t->error, c->secret);
+        run_txn_error(t, class_of(state), state, "%s: %s", what, shown);
 }
 
 static int ok_status(PGresult *res)
@@ -199,6 +201,7 @@ static void pg_close(void *conn)
 {
     struct pg_conn *c = conn;
     PQfinish(c->pg);
+    run_secrets_release(&c->secrets);
     iso_free(c);
 }
 
@@ -210,30 +213,77 @@ static void ignore_notice(void *arg, const char *message)
     (void)message;
 }
 
-/* A connection to url, or -1 with err (the password scrubbed). */
+/* Connect as PQconnectdbParams does, giving up after timeout_s, but with
+ * the SQLSTATE in the server's messages (libpq tells a failed connection's
+ * no other way). 0, or -1 (c->pg holds the failure, or is NULL). */
+static int pg_connect(struct pg_conn *c, const char *url, long timeout_s)
+{
+    const char *keys[] = {"application_name", "dbname", NULL}, *values[] = {"isolde", url, NULL};
+    if (!(c->pg = PQconnectStartParams(keys, values, 1))) return -1;
+    PQsetErrorVerbosity(c->pg, PQERRORS_VERBOSE);
+    double deadline = iso_now() + (double)timeout_s;
+    for (PostgresPollingStatusType st = PGRES_POLLING_WRITING; st != PGRES_POLLING_OK;) {
+        if (st == PGRES_POLLING_FAILED || PQstatus(c->pg) == CONNECTION_BAD) return -1;
+        struct pollfd p = {PQsocket(c->pg), st == PGRES_POLLING_READING ? POLLIN : POLLOUT, 0};
+        int ms = (int)((deadline - iso_now()) * 1000.0), rc = ms > 0 ? poll(&p, 1, ms) : 0;
+        if (rc == 0) return -1;
+        if (rc > 0) st = PQconnectPoll(c->pg);
+    }
+    PQsetErrorVerbosity(c->pg, PQERRORS_DEFAULT);
+    return 0;
+}
+
+/* The SQLSTATE a verbose message names ("FATAL:  28P01: ..."), into state
+ * (or ""), every such code and LOCATION line taken out of msg in place. */
+static void take_sqlstate(char *msg, char state[6])
+{
+    state[0] = '\0';
+    for (char *p = msg; (p = strstr(p, ":  ")); p += 3) {
+        if (strspn(p + 3, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 5 || strncmp(p + 8, ": ", 2) != 0) continue;
+        if (!state[0]) snprintf(state, 6, "%.5s", p + 3);
+        memmove(p + 3, p + 10, strlen(p + 10) + 1);
+    }
+    for (char *p; (p = strstr(msg, "LOCATION:  "));) {
+        size_t cut = strcspn(p, "\n");
+        cut += p[cut] == '\n';
+        memmove(p, p + cut, strlen(p + cut) + 1);
+    }
+}
+
+/* A connection to url, or -1 with err (every secret scrubbed). A rejected
+ * URL and a failed authentication (SQLSTATE class 28) are usage errors,
+ * never tried again. */
 static int connect_to(const run_env *env, const char *url, struct pg_conn *c, isolde_error *err)
 {
     const struct sql_config *cf = env->config;
-    run_url u;
-    char why[64], timeout[24];
-    c->secret[0] = '\0';
-    if (run_url_parse(url, &u, why, sizeof why) == 0 && u.password)
-        snprintf(c->secret, sizeof c->secret, "%s", u.password);
-    snprintf(timeout, sizeof timeout, "%ld", cf->connect_timeout_s);
-    const char *keys[] = {"connect_timeout", "application_name", "dbname", NULL};
-    const char *values[] = {timeout, "isolde", url, NULL};
-    c->pg = PQconnectdbParams(keys, values, 1);
-    if (c->pg && PQstatus(c->pg) == CONNECTION_OK) {
+    char *why = NULL, shown[256], msg[512], state[6] = "";
+    run_secrets_of_url(&c->secrets, url);
+    const char *env_pw = getenv("PGPASSWORD");
+    run_secrets_add(&c->secrets, env_pw, env_pw ? strlen(env_pw) : 0);
+    run_url_redact(url, shown, sizeof shown);
+    if (run_url_ambiguous(url))
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "postgres: %s: %s", shown, RUN_URL_AMBIGUOUS);
+    PQconninfoOption *parsed = PQconninfoParse(url, &why);
+    PQconninfoFree(parsed);
+    if (!parsed) {
+        sql_message(msg, sizeof msg, why ? why : "out of memory", &c->secrets);
+        PQfreemem(why);
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "postgres: not a connection URL: %s: %s", shown, msg);
+    }
+    if (pg_connect(c, url, cf->connect_timeout_s) == 0) {
         PQsetNoticeProcessor(c->pg, ignore_notice, NULL);
         return 0;
     }
-    char msg[512], shown[256];
-    snprintf(msg, sizeof msg, "%s", c->pg ? PQerrorMessage(c->pg) : "out of memory");
-    sql_scrub(msg, c->secret);
-    sql_scrub(msg, getenv("PGPASSWORD"));
-    run_url_redact(url, shown, sizeof shown);
+    char *text = iso_xstrdup(!c->pg ? "out of memory" : PQstatus(c->pg) == CONNECTION_BAD ? PQerrorMessage(c->pg)
+                                                                                          : "timeout expired");
+    take_sqlstate(text, state);
+    sql_message(msg, sizeof msg, text, &c->secrets);
+    iso_free(text);
     PQfinish(c->pg);
     c->pg = NULL;
+    if (strncmp(state, "28", 2) == 0)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "postgres: cannot connect to %s: %s (SQLSTATE %s: not "
+                        "tried again)", shown, msg, state);
     return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "postgres: cannot connect to %s: %s", shown, msg);
 }
 
@@ -242,10 +292,9 @@ static int res_ok(struct pg_conn *c, PGresult *res, const char *what, isolde_err
 {
     int ok = ok_status(res);
     char msg[512];
-    snprintf(msg, sizeof msg, "%s", res ? PQresultErrorMessage(res) : PQerrorMessage(c->pg));
+    if (!ok) sql_message(msg, sizeof msg, res ? PQresultErrorMessage(res) : PQerrorMessage(c->pg), &c->secrets);
     PQclear(res);
     if (ok) return 0;
-    sql_scrub(msg, c->secret);
     return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "postgres: %s: %s", what, msg);
 }
 
@@ -310,9 +359,9 @@ static int pg_setup(const run_env *env, isolde_error *err)
 {
     struct pg_conn c = {0};
     c.list_append = gen_lists(env->o->workload);
-    if (connect_to(env, env->o->urls[0], &c, err) < 0) return -1;
-    int rc = make_table(&c, env, err);
+    int rc = connect_to(env, env->o->urls[0], &c, err) < 0 ? -1 : make_table(&c, env, err);
     PQfinish(c.pg);
+    run_secrets_release(&c.secrets);
     return rc;
 }
 

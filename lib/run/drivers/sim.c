@@ -89,8 +89,7 @@ static void flush(struct sim_runner *r, int force)
 static void record_shaped(struct sim_runner *r, int type, const struct client *c)
 {
     iso_buf v = {0};
-    rec_op op = {r->index++, type, NULL, c->process, NULL, NULL, r->step * 100,
-                 rec_has_error(type, &c->t) ? c->t.error : NULL};
+    rec_op op = {r->index++, type, NULL, c->process, NULL, NULL, r->step * 100, &c->t};
     op.f = r->gen->shape(&c->t, type == ISO_OP_OK, &v);
     op.value_json = iso_buf_cstr(&v);
     rec_op_line(r->out, &op);

@@ -1,7 +1,8 @@
 /*
  * run/drivers/sql.c -- the pieces the SQL server drivers share (sql.h).
- * The invariant: a message that went through sql_scrub holds no copy of
- * the secret it was given.
+ * The invariant: a message that went through sql_message holds no copy of
+ * a secret it was given, not even a part of one that cutting it short
+ * would leave (it is scrubbed whole, then cut).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -45,13 +46,50 @@ int sql_table(const run_env *env, char *out, size_t n, isolde_error *err)
     return 0;
 }
 
-void sql_scrub(char *msg, const char *secret)
+static int blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* The line at *p, trimmed (its length in *n); *p moves past it. */
+static const char *next_line(const char **p, size_t *n)
 {
-    size_t n = strlen(msg), k = secret ? strlen(secret) : 0;
-    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = '\0';
-    size_t keep = k >= 3 ? 3 : k; /* "***" fits where the secret was */
-    for (char *p = msg; k && (p = strstr(p, secret)); p += keep) {
-        memset(p, '*', keep);
-        memmove(p + keep, p + k, strlen(p + k) + 1);
+    const char *line = *p, *end = line + strcspn(line, "\n");
+    *p = *end ? end + 1 : end;
+    while (line < end && blank(*line)) line++;
+    while (end > line && blank(end[-1])) end--;
+    *n = (size_t)(end - line);
+    return line;
+}
+
+/* Whether a line of msg before line says the same. */
+static int repeated(const char *msg, const char *line, size_t n)
+{
+    for (const char *p = msg; p < line;) {
+        size_t k;
+        const char *earlier = next_line(&p, &k);
+        if (earlier != line && k == n && memcmp(earlier, line, n) == 0) return 1;
     }
+    return 0;
+}
+
+/* msg's lines joined into out (room for 2 * strlen(msg) + 1). */
+static void join_lines(char *out, const char *msg)
+{
+    size_t k = 0, n;
+    for (const char *p = msg; *p;) {
+        const char *line = next_line(&p, &n);
+        if (!n || repeated(msg, line, n)) continue;
+        if (k) memcpy(out + k, "; ", 2), k += 2;
+        for (size_t i = 0; i < n; i++) out[k++] = line[i] == '\t' ? ' ' : line[i];
+    }
+    out[k] = '\0';
+}
+
+void sql_message(char *out, size_t n, const char *msg, const run_secrets *secrets)
+{
+    size_t len = strlen(msg);
+    char *clean = iso_xstrndup(msg, len), *joined = iso_xmalloc(2 * len + 1);
+    if (secrets) run_secrets_scrub(secrets, clean);
+    join_lines(joined, clean);
+    snprintf(out, n, "%s", joined);
+    iso_free(clean);
+    iso_free(joined);
 }

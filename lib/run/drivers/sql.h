@@ -2,12 +2,14 @@
  * run/drivers/sql.h -- what the SQL server drivers (postgres.c, mysql.c)
  * share: their options (one config struct, one table), the isolation
  * levels by their SQL names, the table names under the user's prefix,
- * and error messages with every secret taken out before they go anywhere.
+ * and the server's messages made fit to show: every secret taken out
+ * before they go anywhere, on one line.
  */
 #ifndef ISO_RUN_SQL_H
 #define ISO_RUN_SQL_H
 
 #include "run/drivers/driver.h"
+#include "run/drivers/url.h"
 
 struct sql_config {
     const char *table_prefix; /* [A-Za-z0-9_]{1,40}: tables PREFIXla, PREFIXrw */
@@ -26,8 +28,10 @@ const char *sql_level_text(const char *level);
 /* The table of the run's workload: PREFIXla or PREFIXrw, into out; -1
  * with err when the prefix is not [A-Za-z0-9_]{1,40}. */
 int sql_table(const run_env *env, char *out, size_t n, isolde_error *err);
-/* msg with every occurrence of secret (when it is not empty) replaced by
- * "***", in place; a trailing newline dropped. */
-void sql_scrub(char *msg, const char *secret);
+/* msg as it may be shown, into out (cut to n only once it is clean):
+ * every one of the secrets replaced by "***", its lines joined with "; "
+ * (each trimmed; empty ones and repeats of an earlier one dropped: libpq
+ * says the same for each attempt), tabs as spaces. */
+void sql_message(char *out, size_t n, const char *msg, const run_secrets *secrets);
 
 #endif

@@ -97,6 +97,7 @@ static int sq_open(const run_env *env, int client, const char *url, void **out, 
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
     (void)client;
     if (sqlite3_open_v2(url, &c->db, flags, NULL) != SQLITE_OK) goto fail;
+    sqlite3_extended_result_codes(c->db, 1); /* SQLITE_BUSY_SNAPSHOT told apart */
     sqlite3_busy_timeout(c->db, (int)cf->busy_timeout_ms);
     sqlite3_exec(c->db, "PRAGMA synchronous=OFF", NULL, NULL, NULL);
     for (int i = 0; i < ST_N; i++) {
@@ -157,7 +158,12 @@ static int rollback(struct sq_conn *c, run_txn *t, int rc)
 {
     sq_rollback(c, t);
     run_txn_clear_reads(t);
-    run_txn_error(t, (rc & 0xff) == SQLITE_BUSY ? "busy" : "error", NULL, "%s", sqlite3_errstr(rc));
+    /* the runner's vocabulary (docs/FORMATS.md): a WAL snapshot too old to
+     * write from is a serialization failure, a lock not had in time a
+     * lock timeout */
+    const char *cls = rc == SQLITE_BUSY_SNAPSHOT ? "serialization-failure"
+                    : (rc & 0xff) == SQLITE_BUSY ? "lock-timeout" : "error";
+    run_txn_error(t, cls, NULL, "%s", sqlite3_errstr(rc));
     return RUN_FAIL;
 }
 

@@ -217,8 +217,9 @@ static size_t warnings(const isolde_history *h, isolde_error *w, size_t max)
     return n;
 }
 
-/* A completion no invocation opened, and a JSON key given twice, read
- * (as Elle reads them) with a warning at the first, counting them all. */
+/* A completion no invocation opened, read (as Elle reads it) with a
+ * warning at the first, counting them all. (A key twice is an error:
+ * test_read_json.) */
 static void test_warnings(void **state)
 {
     (void)state;
@@ -244,31 +245,6 @@ static void test_warnings(void **state)
     assert_int_equal(w[0].line, 5);
     assert_non_null(strstr(w[0].msg, "process 99999999999999999999 completes an op it did not invoke"));
     isolde_history_free(h);
-    h = tu_read("{\"type\":\"ok\",\"process\":0,\"process\":1}\n"
-                "{\"type\":\"ok\",\"process\":1,\"value\":{\"a\":1,\"b\":2,\"a\":3}}\n",
-                ISOLDE_FORMAT_JSONL);
-    assert_true(iso_op_process(h, &h->ops[0]) == iso_int(1)); /* the last one counts */
-    assert_string_equal(rt_value(h, 1), "{\"b\" 2, \"a\" 3}");
-    assert_int_equal(warnings(h, w, 4), 2);
-    assert_int_equal(w[0].line, 1);
-    assert_int_equal(w[0].col, 1);
-    assert_string_equal(w[0].msg, "an object names key \"process\" twice: the last one counts (2 in all)");
-    assert_int_equal(warnings(h, w, 1), 2); /* counted, one written */
-    isolde_history_free(h);
-    /* in the second half of a split read, at its line overall */
-    char *text = lines_with_index(2000, 2000, 0);
-    iso_buf b = {0};
-    iso_buf_puts(&b, text);
-    iso_buf_puts(&b, "{\"index\":5000,\"type\":\"ok\",\"type\":\"ok\",\"process\":1}\n");
-    isolde_error err = {0};
-    h = iso_history_new("s", ISOLDE_FORMAT_JSONL);
-    assert_int_equal(iso_read_split(h, b.p, b.n, 0, iso_json_lines, &err), 0);
-    assert_int_equal(h->read_threads, 2); /* the halves ran */
-    assert_int_equal(warnings(h, w, 4), 2);
-    assert_int_equal(w[0].line, 2001);
-    isolde_history_free(h);
-    iso_buf_free(&b);
-    iso_free(text);
 }
 
 /* text + last read as format f: n ops, and the warning of a last line cut

@@ -375,8 +375,6 @@ static void test_op_objects_as_edn_maps(void **state)
     static const char *const pairs[][2] = {
         {"{\"type\":\"ok\",\"process\":3,\"value\":[[\"append\",1,2],[\"r\",1,[2]]],\"index\":0}",
          "{:type :ok, :process 3, :value [[\"append\" 1 2] [\"r\" 1 [2]]], :index 0}"},
-        {"{\"index\":0,\"type\":\"invoke\",\"type\":\"fail\",\"process\":1}", /* the last key counts */
-         "{:index 0, :type :fail, :process 1}"},
         {"{ \"type\" : \"info\" ,\n \"extra\": {\"a\": [1, {\"b\": null}]}, \"process\": \"nemesis\", \"index\": 0 }",
          "{:type :info, :extra {\"a\" [1 {\"b\" nil}]}, :process \"nemesis\", :index 0}"},
         {"{\"type\":\"fail\",\"f\":\"txn\",\"error\":[\"conflict\",7],\"value\":[],\"time\":12,\"process\":0,\"index\":0}",
@@ -398,6 +396,13 @@ static void test_op_objects_as_edn_maps(void **state)
         {"{\"type\":\"ok\"}\n  {\"process\":0,\"type\":\"bogus\"}", ISOLDE_FORMAT_JSONL, 2, 3, "\"type\" must be one of"},
         {"{\"type\":\"ok\",\"value\":[[\"r\",1,[2]],[\"r\",1,[2}", ISOLDE_FORMAT_JSONL, 1, 44, "']'"},
         {"{\"type\":\"ok\" \"process\":1}", ISOLDE_FORMAT_JSONL, 1, 14, "','"},
+        /* a key twice: which value was meant cannot be told (op fields, other keys, nested) */
+        {"{\"index\":0,\"type\":\"invoke\",\"type\":\"fail\",\"process\":1}", ISOLDE_FORMAT_JSONL, 1, 1,
+         "key \"type\" twice in this object (which value was meant cannot be told)"},
+        {"{\"type\":\"ok\",\"process\":1}\n{\"x\":1,\"type\":\"ok\",\"x\":2,\"process\":1}", ISOLDE_FORMAT_JSONL, 2, 1,
+         "key \"x\" twice in this object"},
+        {"[{\"type\":\"ok\",\"process\":1,\"value\":{\"a\":1,\"b\":2,\"a\":3}}]", ISOLDE_FORMAT_JSON, 1, 35,
+         "key \"a\" twice in this object"},
     };
     rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }

@@ -293,12 +293,14 @@ static void test_any_op(void **state)
     rec_op nemesis = {1, 3, "nemesis", 0, "start-partition", "[\"n1\",\"n2\"]", 15, NULL};
     rec_op_line(&b, &nemesis);
     rec_line(&b, 2, 1, 0, &t, 20);
-    rec_op numbered = {3, 3, NULL, 7, "kill", NULL, 25, "timed out"};
+    run_txn why = {0};
+    run_txn_error(&why, "timeout", NULL, "timed out");
+    rec_op numbered = {3, 3, NULL, 7, "kill", NULL, 25, &why};
     rec_op_line(&b, &numbered);
     assert_non_null(strstr(b.p, "{\"index\":1,\"type\":\"info\",\"process\":\"nemesis\","
                                "\"f\":\"start-partition\",\"value\":[\"n1\",\"n2\"],\"time\":15}\n"));
     assert_non_null(strstr(b.p, "{\"index\":3,\"type\":\"info\",\"process\":7,\"f\":\"kill\","
-                               "\"value\":null,\"time\":25,\"error\":\"timed out\"}\n"));
+                               "\"value\":null,\"time\":25,\"error\":[\"timeout\",\"\",\"timed out\"]}\n"));
     isolde_history *h = tu_read(b.p, ISOLDE_FORMAT_JSONL);
     assert_int_equal(isolde_history_op_count(h), 4);
     assert_false(iso_op_is_client(&h->ops[1]));

@@ -1,7 +1,8 @@
 /*
  * test_url.c -- database URLs (lib/run/drivers/url.c): their parts,
  * the node each names, and redaction: no password survives run_url_redact,
- * whatever the URL looks like.
+ * isolde_url_hide_password or a scrub of the URL's secrets, whatever the
+ * URL looks like, whatever the password's length or encoding.
  */
 #include "testutil.h"
 #include "run/drivers/url.h"
@@ -74,8 +75,15 @@ static const struct {
      "postgresql://isolde@h/db?password=***&sslmode=require"},
     {"mysql://u:secret@h/db?sslpassword=secret", "mysql://u:***@h/db?sslpassword=***"},
     {"mysql://u:sec@ret@h/db", "mysql://u:***@h/db"},
-    {"host=h password=secret dbname=x", "host=h password=*** ..."},
+    {"host=h password=secret dbname=x", "host=h password=*** dbname=x"},
+    {"host=h password = 'sec ret\\' x' dbname=x", "host=h password = '***' dbname=x"},
+    {"host=h sslpassword=secret", "host=h sslpassword=***"},
     {"/tmp/file.db", "/tmp/file.db"},
+    /* what its writer did not percent-encode: every reading of it hidden */
+    {"postgresql://u:sec/ret@h/db", "postgresql://u:***@h/db"},
+    {"postgresql://u:sec?ret@h/db", "postgresql://u:***@h/db"},
+    {"postgresql://u:secret@[::1/db", "postgresql://u:***@[::1/db"},
+    {"postgresql://u@h:5432/db?sslrootcert=/a@b", "postgresql://u@h:5432/db?sslrootcert=/a@b"},
 };
 
 static void test_redact(void **state)
@@ -100,6 +108,73 @@ static void test_redact_short_buffer(void **state)
         assert_true(strlen(out) < cap);
         assert_null(strstr(out, "sec"));
     }
+}
+
+/* A user part whose end the readings disagree on is ambiguous. */
+static void test_ambiguous(void **state)
+{
+    (void)state;
+    static const char *const clear[] = {"postgresql://u:p%2Fw@h/db", "mysql://u@h/db?ca=/a@b", "mysql://h", "x.db",
+                                        "host=h password=a/b@c"};
+    static const char *const ambiguous[] = {"postgresql://u:p/w@h/db", "postgresql://u:p?w@h/db",
+                                            "mysql://u:p@w@h/db", "mysql://h/d@b"};
+    for (size_t i = 0; i < sizeof clear / sizeof clear[0]; i++) assert_false(run_url_ambiguous(clear[i]));
+    for (size_t i = 0; i < sizeof ambiguous / sizeof ambiguous[0]; i++) assert_true(run_url_ambiguous(ambiguous[i]));
+}
+
+/* Passwords hidden in place, their length kept (a program's argv). */
+static void test_hide(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"postgresql://u:secret@h/db?password=x%41y&a=1", "postgresql://u:******@h/db?password=*****&a=1"},
+        {"host=h password='a b' port=1", "host=h password='***' port=1"},
+        {"mysql://h/db?ssl=1", "mysql://h/db?ssl=1"},
+        {"python3 client.py", "python3 client.py"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char url[128];
+        snprintf(url, sizeof url, "%s", cases[i][0]);
+        isolde_url_hide_password(url);
+        assert_string_equal(url, cases[i][1]);
+    }
+    isolde_url_hide_password(NULL);
+}
+
+/* A message that quotes the URL, or the password in any form, loses it:
+ * as written, percent-decoded, escaped, and of any length. */
+static void test_secrets(void **state)
+{
+    (void)state;
+    char long_pw[600], url[700], msg[2048];
+    memset(long_pw, 'L', sizeof long_pw - 1);
+    long_pw[sizeof long_pw - 1] = '\0';
+    static const struct { const char *url, *msg, *secret; } cases[] = {
+        {"postgresql://u:SEC%52ET@h/db", "URI: \"postgresql://u:SEC%52ET@h/db\" and SECRET", "SEC"},
+        {"postgresql://u:SEC/RET@h/db", "port \"SEC/RET@h\" or SEC/RET", "SEC"},
+        {"host=h password='SEC\\'RET'", "password SEC'RET or SEC\\'RET", "SEC"},
+        {"mysql://u@h/db?password=SECRET&sslpassword=OTHER", "SECRET, OTHER", "SECRET"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_secrets s = {0};
+        run_secrets_of_url(&s, cases[i].url);
+        snprintf(msg, sizeof msg, "%s", cases[i].msg);
+        run_secrets_scrub(&s, msg);
+        printf("# %s -> %s\n", cases[i].msg, msg);
+        assert_null(strstr(msg, cases[i].secret));
+        assert_null(strstr(msg, "RET"));
+        assert_null(strstr(msg, "OTHER"));
+        run_secrets_release(&s);
+    }
+    run_secrets s = {0};
+    snprintf(url, sizeof url, "postgresql://u:%s@[::1/db", long_pw);
+    snprintf(msg, sizeof msg, "bad URI: \"%s\"", url);
+    run_secrets_of_url(&s, url);
+    run_secrets_add(&s, "", 0);
+    run_secrets_add(&s, NULL, 3);
+    run_secrets_scrub(&s, msg);
+    assert_string_equal(msg, "bad URI: \"postgresql://u:***@[::1/db\"");
+    run_secrets_release(&s);
 }
 
 /* The proxy's rewrite: host:port replaced, all else (the password too)
@@ -138,6 +213,9 @@ int main(void)
         cmocka_unit_test(test_bad_urls),
         cmocka_unit_test(test_redact),
         cmocka_unit_test(test_redact_short_buffer),
+        cmocka_unit_test(test_ambiguous),
+        cmocka_unit_test(test_hide),
+        cmocka_unit_test(test_secrets),
         cmocka_unit_test(test_rehost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,6 +94,23 @@ static void test_exec_garbage(void **state)
     run_txn_release(&t);
 }
 
+/* A key twice is no reply: which value was meant cannot be told (the
+ * runner took the first, the history readers the last). */
+static void test_exec_key_twice(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "{\"type\":\"fail\",\"type\":\"ok\"}",
+        "{\"type\":\"fail\",\"error\":\"a\",\"error\":\"b\"}",
+        "{\"id\":0,\"id\":1,\"type\":\"fail\"}",
+        "{\"type\":\"info\",\"extra\":{\"a\":1,\"a\":1}}",
+    };
+    run_txn t = {0};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (reply(&t, bad[i]) != -1) fail_msg("accepted #%zu: %s", i, bad[i]);
+    run_txn_release(&t);
+}
+
 /* Integers at the 64-bit ends are kept exactly; one past either end, and
  * 19- or 20-digit numbers that do not fit, are no reply (never wrapped,
  * never negated): item 10 of issue 11. */
@@ -130,6 +147,7 @@ int main(void)
         cmocka_unit_test(test_exec_replies),
         cmocka_unit_test(test_exec_reply_id),
         cmocka_unit_test(test_exec_garbage),
+        cmocka_unit_test(test_exec_key_twice),
         cmocka_unit_test(test_exec_integer_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
