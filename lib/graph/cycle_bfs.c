@@ -211,7 +211,7 @@ static int mark_tails(cyc_search *S, uint32_t v, uint8_t x)
     return any || (S->hub_tails && cyc_hub_in(S->sel, v));
 }
 
-static int is_tail(const cyc_search *S, uint32_t y)
+static inline int is_tail(const cyc_search *S, uint32_t y)
 {
     return S->tgt[y] == S->stamp || (S->hub_tails && hub_tail(S, S->head, y));
 }
@@ -231,7 +231,7 @@ static void unwind(const cyc_search *S, size_t qi, cyc_walk *out)
     }
 }
 
-static int dead(const cyc_spec *sp, uint8_t s)
+static inline int dead(const cyc_spec *sp, uint8_t s)
 {
     return (sp->dead && (s & sp->dead)) || (sp->dead_na2 && (s & CYC_S_NA) >= 2);
 }
@@ -249,7 +249,7 @@ static int push(cyc_search *S, const cyc_spec *sp, uint32_t v, uint8_t s,
 
 /* y reached from entry qi by label l, in state s: whether that closes a
  * walk of the type. */
-static int reach(cyc_search *S, const cyc_spec *sp, size_t qi, uint32_t depth, uint32_t y, uint8_t s,
+static inline int reach(cyc_search *S, const cyc_spec *sp, size_t qi, uint32_t depth, uint32_t y, uint8_t s,
                  uint8_t l)
 {
     return push(S, sp, y, s, (uint32_t)qi, depth, l) && cyc_state_type(s) == sp->type && is_tail(S, y);
@@ -291,6 +291,18 @@ static unsigned open_hubs(cyc_search *S, const cyc_spec *sp, const cyc_qent *cur
     return m;
 }
 
+/* y reached from entry cur (queue index qi) by a direct entry of these
+ * bits: whether that closes a walk of the type. */
+static inline int step_direct(cyc_search *S, const cyc_spec *sp, size_t qi, const cyc_qent *cur, uint32_t y,
+                       uint8_t bits)
+{
+    for (uint8_t lb = S->lead[bits & 31] & sp->allow; lb; lb &= (uint8_t)(lb - 1)) {
+        uint8_t l = lb & (uint8_t)-lb;
+        if (reach(S, sp, qi, cur->depth + 1, y, cyc_step(cur->s, l) & sp->keep, l)) return 1;
+    }
+    return 0;
+}
+
 /* Expand queue entry qi: its row as the pairs would make it, direct entries
  * and its hubs' writers merged in order; returns the index of an
  * accepting entry or -1. A writer passed over (cur's transaction, or one a
@@ -300,17 +312,15 @@ static long expand(cyc_search *S, const cyc_spec *sp, size_t qi)
     const cyc_local *L = S->L;
     const iso_graph *g = &L->g;
     cyc_qent cur = S->q[qi];
-    uint32_t c = S->sub[cur.v], e = g->off[cur.v], d;
+    uint32_t c = S->sub[cur.v], e = g->off[cur.v], end = L->hub_at[cur.v], d;
     uint8_t hs;
     S->work += L->pdeg[cur.v] + 1;
     unsigned m = open_hubs(S, sp, &cur, &hs);
+    for (; !m && e < end; e++) /* no hub to enter: the row alone */
+        if (S->sub[g->dst[e]] == c && step_direct(S, sp, qi, &cur, g->dst[e], g->bits[e])) return (long)S->nq - 1;
     uint64_t bit = (uint64_t)1 << sp->cidx[hs];
-    for (uint32_t y; (y = cyc_merge_next(g, &e, L->hub_at[cur.v], S->src, m, &d)) != UINT32_MAX;) {
-        for (uint8_t lb = d != ISO_NONE && S->sub[y] == c ? S->lead[g->bits[d] & 31] & sp->allow : 0; lb;
-             lb &= (uint8_t)(lb - 1)) {
-            uint8_t l = lb & (uint8_t)-lb;
-            if (reach(S, sp, qi, cur.depth + 1, y, cyc_step(cur.s, l) & sp->keep, l)) return (long)S->nq - 1;
-        }
+    for (uint32_t y; m && (y = cyc_merge_next(g, &e, end, S->src, m, &d)) != UINT32_MAX;) {
+        if (d != ISO_NONE && S->sub[y] == c && step_direct(S, sp, qi, &cur, y, g->bits[d])) return (long)S->nq - 1;
         int via = 0;
         for (unsigned i = 0; i < m; i++) {
             cyc_src *s = &S->src[i];

@@ -335,8 +335,8 @@ static void test_random_fallback_hubs_equal_pairs(void **st)
  * then n others read its initial state: every reader -rw-> every writer,
  * one hub. The reader first in real time and the writer last close a
  * G-single-item-realtime of two edges, found as the pairs would find it
- * (n = 300: the pairs' graph too) without making the pairs (n = 20000:
- * 400M pairs; the search's component here stays a few hundred KB). */
+ * (n = 300: the pairs' graph too) and where the pairs would be 400M
+ * (n = 20000; t2500 bounds the memory such a check takes). */
 static void test_hub_realtime_two_edges(void **st)
 {
     (void)st;
