@@ -10,6 +10,14 @@
  * A walk found caps later searches at its length minus one, so the minimum
  * over heads is the shortest walk of the type in the component (unless the
  * caller's work cap, counted in edges looked at, stops the heads first).
+ * Shortening a walk first asks whether one of two edges exists: the first
+ * head with one and what its search would find first are found directly
+ * (shortest_two), which is what the searches of every head end with.
+ *
+ * Rows are those the pairs would make (cycle_local.c): expanding a vertex
+ * merges its direct entries with its hubs' writers; the writers of a hub
+ * not yet seen in a state are kept per hub and state, so that each is
+ * looked at once per search, not once per reader of the hub.
  *
  * The search is confined to one strongly connected sub-component of the
  * type's allowed edges, and sub-components lacking a required label (or,

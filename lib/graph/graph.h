@@ -6,14 +6,18 @@
  *   graph.c       edges and CSR
  *   order.c       process and real-time order (order.h)
  *   scc.c         strongly connected components (scc.h)
- *   cycle_search.c, cycle_bfs.c   the typed cycle search (cycle.h, cycle_int.h)
+ *   cycle_search.c   the typed cycle search (cycle.h): components, budgets
+ *   cycle_local.c    a component as a graph of its own, hubs kept (cycle_int.h)
+ *   cycle_bfs.c      the breadth-first search in one component
+ *   cycle_exists.c   the cycle-exists fallback, subgraphs kept for pictures
  *
  * Vertices are transaction ids (history/txn.h), then hubs: a hub h stands
  * for a group of edges "every reader -> every writer" (r -> h -> w, the
  * pair r == w excepted) that would be R x A edges pairwise, as R + A. The
  * graph means the same as with the pairs themselves (a pair's bits OR-ed
  * into a direct edge r -> w); SCCs may put a hub with its transactions,
- * and the cycle search expands a component's hubs into its own rows.
+ * and the cycle search keeps a component's hubs, answering as the pairs
+ * would without making them (cycle_local.c).
  * Nothing here knows about keys, values, anomalies or models: the check
  * asks for cycle types and subgraphs, and workloads explain an edge on
  * demand.
