@@ -289,7 +289,7 @@ static unsigned open_hubs(cyc_search *S, const cyc_spec *sp, const cyc_qent *cur
         need += c->n < room ? c->n : room;
         ISO_PUSH(S->touched, S->ntouched, S->cap_touched, slot);
     }
-    ISO_GROW(S->pool, S->cap_pool, need);
+    ISO_GROW(S->pool, S->cap_pool, need + 1); /* a run of it is taken even when empty */
     S->npool = need;
     for (unsigned i = 0; i < m; i++) {
         cyc_src *c = &S->src[i];
@@ -400,6 +400,7 @@ static uint32_t inter(cyc_search *S, uint32_t h, uint32_t h2, const uint32_t **o
     uint64_t *at = cyc_map_at(&S->imemo, (uint64_t)h << 32 | h2, &fresh);
     if (fresh) {
         size_t start = S->n_ipool;
+        ISO_GROW(S->ipool, S->cap_ipool, start + 1); /* a run of it is taken even when empty */
         uint32_t a = L->g.off[h], b = L->r.off[h2];
         while (a < L->g.off[h + 1] && b < L->r.off[h2 + 1]) {
             uint32_t x = L->g.dst[a], y = L->r.dst[b];

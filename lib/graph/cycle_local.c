@@ -272,6 +272,7 @@ void cyc_sel_init(cyc_sel *s, const cyc_local *L, const uint32_t *lab)
         for (uint32_t e = r->off[k + j]; e < r->off[k + j + 1]; e++) s->nr[j] += (uint32_t)same(s, k + j, r->dst[e]);
     }
     s->off[nh] = (uint32_t)m;
+    if (!s->w) s->w = iso_xmalloc(sizeof *s->w); /* runs of it are taken even when empty */
 }
 
 void cyc_sel_free(cyc_sel *s)
