@@ -20,11 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define W ISO_EDGE_WW
-#define R ISO_EDGE_WR
-#define P ISO_EDGE_PROCESS
-#define T ISO_EDGE_REALTIME
-
 /* ---- per-component results ------------------------------------------ */
 
 typedef struct comp_out {
