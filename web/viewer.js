@@ -414,16 +414,19 @@
     if (d.text && d.text.indexOf('\n') < 0) add(this.root, el('div', 'summary muted', d.text));
   };
 
+  /* Each type's findings as the page holds them (the first ones of each:
+   * the data's "not-shown" counts the rest), FIRST_SHOWN at a time. */
   Report.prototype.findings = function () {
-    var list = this.data.findings || [];
+    var list = this.data.findings || [], notShown = this.data['not-shown'] || {}, found = {};
     if (!list.length) return;
+    (this.data.types || []).forEach(function (t) { found[t[0]] = t[1]; });
     add(this.root, el('h2', null, 'Anomalies'));
     var box = put(this.root, el('div')), self = this, byType = {};
     list.forEach(function (f) { (byType[f.type] = byType[f.type] || []).push(f); });
     Object.keys(byType).forEach(function (type) {
       var fs = byType[type], shown = 0, more = null;
       var section = put(box, el('div'));
-      add(section, el('h3', null, type + ': ' + fs.length + ' found'));
+      add(section, el('h3', null, type + ': ' + (found[type] || fs.length) + ' found'));
       var showMore = function () {
         for (var end = Math.min(fs.length, shown + FIRST_SHOWN); shown < end; shown++) section.insertBefore(self.finding(fs[shown]), more);
         if (shown >= fs.length && more) more.remove();
@@ -431,6 +434,7 @@
       };
       if (fs.length > FIRST_SHOWN) { more = put(section, el('button')); more.addEventListener('click', showMore); }
       showMore();
+      if (notShown[type] > 0) add(section, el('div', 'muted not-shown', notShown[type] + ' more of this type not shown (all with --json)'));
     });
   };
 

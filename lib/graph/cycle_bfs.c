@@ -10,6 +10,14 @@
  * A walk found caps later searches at its length minus one, so the minimum
  * over heads is the shortest walk of the type in the component (unless the
  * caller's work cap, counted in edges looked at, stops the heads first).
+ * Shortening a walk first asks whether one of two edges exists: the first
+ * head with one and what its search would find first are found directly
+ * (shortest_two), which is what the searches of every head end with.
+ *
+ * Rows are those the pairs would make (cycle_local.c): expanding a vertex
+ * merges its direct entries with its hubs' writers; the writers of a hub
+ * not yet seen in a state are kept per hub and state, so that each is
+ * looked at once per search, not once per reader of the hub.
  *
  * The search is confined to one strongly connected sub-component of the
  * type's allowed edges, and sub-components lacking a required label (or,
@@ -110,146 +118,6 @@ int cyc_spec_init(cyc_spec *sp, int type)
     return 1;
 }
 
-/* ---- the component as a graph of its own ---------------------------- */
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-typedef struct extras {
-    uint64_t *w;   /* local id << 8 | bits, ascending, one per local id */
-    size_t n, cap;
-} extras;
-
-static void extra_put(extras *x, uint32_t local, uint8_t bits)
-{
-    ISO_PUSH(x->w, x->n, x->cap, (uint64_t)local << 8 | bits);
-}
-
-/* Sort x by local id and merge its repeats (bits OR-ed). */
-static void extras_sort(extras *x)
-{
-    uint64_t *w = x->w;
-    if (x->n > 16) {
-        qsort(w, x->n, sizeof *w, cmp_u64);
-    } else {
-        for (size_t i = 1; i < x->n; i++) { /* windows are usually short */
-            uint64_t y = w[i];
-            size_t j = i;
-            for (; j > 0 && w[j - 1] > y; j--) w[j] = w[j - 1];
-            w[j] = y;
-        }
-    }
-    size_t m = 0;
-    for (size_t i = 0; i < x->n; i++) {
-        if (m && w[m - 1] >> 8 == w[i] >> 8) w[m - 1] |= w[i];
-        else w[m++] = w[i];
-    }
-    x->n = m;
-}
-
-/* The successors of global v inside component c besides its direct row:
- * its real-time window, and the writers of its hubs whose edges meet mask
- * but v itself (such a hub outside c has no other writer in c). */
-static void extras_in(const iso_graph *g, uint32_t v, uint32_t hub_e, uint8_t mask,
-                      const uint32_t *local_id, const uint32_t *comp, uint32_t c, extras *x)
-{
-    x->n = 0;
-    for (uint32_t r = g->rt ? g->rt->lo[v] : 0; g->rt && r < g->rt->hi[v]; r++)
-        if (comp[g->rt->order[r]] == c) extra_put(x, local_id[g->rt->order[r]], ISO_EDGE_REALTIME);
-    for (uint32_t e = hub_e; e < g->off[v + 1]; e++) {
-        uint32_t h = g->dst[e];
-        if (comp[h] != c || !(g->bits[e] & mask)) continue;
-        for (uint32_t y = g->off[h]; y < g->off[h + 1]; y++)
-            if (g->dst[y] != v && comp[g->dst[y]] == c) extra_put(x, local_id[g->dst[y]], g->bits[y]);
-    }
-    extras_sort(x);
-}
-
-typedef struct row_out {
-    uint32_t *dst;
-    uint8_t *bits;
-    size_t n, cap;
-} row_out;
-
-static void row_put(row_out *o, uint32_t d, uint8_t bits, uint8_t mask)
-{
-    if (!(bits & mask)) return;
-    if (o->n == o->cap) {
-        o->cap = o->cap ? 2 * o->cap : 64;
-        o->dst = iso_xrealloc(o->dst, o->cap * sizeof *o->dst);
-        o->bits = iso_xrealloc(o->bits, o->cap);
-    }
-    o->dst[o->n] = d;
-    o->bits[o->n++] = bits; /* unmasked: cyc_lead needs every relation */
-}
-
-/* Local ids keep the global order, so each local row is the global row
- * filtered, already sorted, merged with the vertex's real-time window and
- * its hubs' writers (a direct edge to one gets the pair's bits too: the
- * row is what the pairs would have made); the reverse graph is its
- * transpose by counting. */
-void cyc_local_build(cyc_local *L, const iso_graph *g, const uint32_t *verts, uint32_t k,
-                     const uint32_t *local_id, const uint32_t *comp, uint32_t c, uint8_t mask)
-{
-    iso_graph *f = &L->g, *r = &L->r;
-    L->k = f->n = r->n = k;
-    f->n_hubs = r->n_hubs = 0;
-    f->rt = r->rt = NULL; /* real-time edges are in the local rows */
-    L->glob = verts;
-    f->off = iso_xmalloc(((size_t)k + 1) * sizeof *f->off);
-    r->off = iso_xcalloc((size_t)k + 2, sizeof *r->off);
-    row_out o = {0};
-    extras x = {0};
-    uint32_t nt = iso_graph_txns(g);
-    for (uint32_t i = 0; i < k; i++) {
-        uint32_t v = verts[i], e = g->off[v], end = g->off[v + 1], j = 0;
-        while (end > e && g->dst[end - 1] >= nt) end--; /* [end, row end): v's hubs */
-        int hubs = end < g->off[v + 1];
-        extras_in(g, v, end, mask, local_id, comp, c, &x);
-        f->off[i] = (uint32_t)o.n;
-        for (; e < end && comp[g->dst[e]] != c; e++) {}
-        while (e < end || j < x.n) {
-            uint32_t d = e < end ? local_id[g->dst[e]] : UINT32_MAX;
-            uint8_t bits = 0;
-            if (j < x.n && (uint32_t)(x.w[j] >> 8) <= d) {
-                d = (uint32_t)(x.w[j] >> 8);
-                bits = (uint8_t)x.w[j++];
-            }
-            if (e < end && local_id[g->dst[e]] == d) {
-                bits |= g->bits[e] | (hubs ? iso_graph_hub_bits(g, v, g->dst[e]) : 0);
-                e++;
-            }
-            row_put(&o, d, bits, mask);
-            for (; e < end && comp[g->dst[e]] != c; e++) {}
-        }
-    }
-    iso_free(x.w);
-    size_t m = o.n;
-    f->off[k] = (uint32_t)m;
-    f->n_edges = r->n_edges = m;
-    f->dst = o.dst ? o.dst : iso_xmalloc(sizeof *f->dst);
-    f->bits = o.bits ? o.bits : iso_xmalloc(1);
-    r->dst = iso_xmalloc((m ? m : 1) * sizeof *r->dst);
-    r->bits = iso_xmalloc(m ? m : 1);
-    for (size_t e = 0; e < m; e++) r->off[f->dst[e] + 2]++;
-    for (uint32_t i = 0; i < k; i++) r->off[i + 2] += r->off[i + 1];
-    for (uint32_t i = 0; i < k; i++) /* r->off[d + 1] is d's next free slot */
-        for (uint32_t e = f->off[i]; e < f->off[i + 1]; e++) {
-            uint32_t at = r->off[f->dst[e] + 1]++;
-            r->dst[at] = i;
-            r->bits[at] = f->bits[e];
-        }
-}
-
-void cyc_local_free(cyc_local *L)
-{
-    iso_graph_free(&L->g);
-    iso_graph_free(&L->r);
-}
-
 void cyc_lead_table(const iso_search_req *req, uint8_t lead[32])
 {
     static const uint8_t dflt[3] = {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW};
@@ -265,9 +133,9 @@ void cyc_search_init(cyc_search *S, const cyc_local *L, double deadline, const u
 {
     memset(S, 0, sizeof *S);
     S->L = L;
-    S->seen = iso_xcalloc(L->k, sizeof *S->seen);
-    S->tgt = iso_xcalloc(L->k, sizeof *S->tgt);
-    S->cand = iso_xmalloc(L->k ? L->k : 1);
+    S->seen = iso_xcalloc(L->k ? L->k : 1, sizeof *S->seen);
+    S->tgt = iso_xcalloc(L->k ? L->k : 1, sizeof *S->tgt);
+    S->cand = iso_xmalloc(L->g.n ? L->g.n : 1);
     S->deadline = deadline;
     S->lead = lead;
 }
@@ -279,9 +147,17 @@ void cyc_search_free(cyc_search *S)
     for (unsigned i = 0; i < S->n_subs; i++) {
         iso_free(S->subs[i].sub);
         iso_free(S->subs[i].cnt);
+        cyc_sel_free(&S->subs[i].sel);
     }
     iso_free(S->cand);
     iso_free(S->q);
+    iso_free(S->slot_off);
+    iso_free(S->slot_len);
+    iso_free(S->pool);
+    iso_free(S->touched);
+    iso_free(S->src);
+    cyc_map_free(&S->imemo);
+    iso_free(S->ipool);
 }
 
 void cyc_walk_free(cyc_walk *w)
@@ -310,21 +186,42 @@ static int over_budget(cyc_search *S)
     return S->timed_out;
 }
 
-/* Mark the tails of v's in-edges labelled x inside v's sub-component. */
+/* Whether y -> v is a pair of one of v's hubs in v's sub-component that no
+ * direct entry of y stands for. */
+static int hub_tail(const cyc_search *S, uint32_t v, uint32_t y)
+{
+    const cyc_local *L = S->L;
+    if (y == v || iso_graph_row_bits(&L->g, y, v)) return 0;
+    for (uint32_t e = L->rhub_at[v]; e < L->r.off[v + 1]; e++)
+        if (S->sub[L->r.dst[e]] == S->sub[v] && iso_graph_row_bits(&L->g, y, L->r.dst[e])) return 1;
+    return 0;
+}
+
+/* Mark the tails of v's in-edges labelled x inside v's sub-component: its
+ * direct ones; when x is rw, the readers of its hubs are tails too
+ * (is_tail asks hub_tail). Whether there is any. */
 static int mark_tails(cyc_search *S, uint32_t v, uint8_t x)
 {
-    const iso_graph *r = &S->L->r;
+    const cyc_local *L = S->L;
+    const iso_graph *r = &L->r;
     if (++S->stamp == 0) {
-        memset(S->tgt, 0, S->L->k * sizeof *S->tgt);
+        memset(S->tgt, 0, L->k * sizeof *S->tgt);
         S->stamp = 1;
     }
     int any = 0;
-    for (uint32_t e = r->off[v]; e < r->off[v + 1]; e++)
+    for (uint32_t e = r->off[v]; e < L->rhub_at[v]; e++)
         if ((S->lead[r->bits[e] & 31] & x) && S->sub[r->dst[e]] == S->sub[v]) {
             S->tgt[r->dst[e]] = S->stamp;
             any = 1;
         }
-    return any;
+    S->head = v;
+    S->hub_tails = (S->lead[A] & x) && L->rhub_at[v] < r->off[v + 1];
+    return any || (S->hub_tails && cyc_hub_in(S->sel, v));
+}
+
+static inline int is_tail(const cyc_search *S, uint32_t y)
+{
+    return S->tgt[y] == S->stamp || (S->hub_tails && hub_tail(S, S->head, y));
 }
 
 /* The walk ending at queue entry qi: tail, head, then the path. */
@@ -342,10 +239,15 @@ static void unwind(const cyc_search *S, size_t qi, cyc_walk *out)
     }
 }
 
+static inline int dead(const cyc_spec *sp, uint8_t s)
+{
+    return (sp->dead && (s & sp->dead)) || (sp->dead_na2 && (s & CYC_S_NA) >= 2);
+}
+
 static int push(cyc_search *S, const cyc_spec *sp, uint32_t v, uint8_t s,
                 uint32_t parent, uint32_t depth, uint8_t label)
 {
-    if ((sp->dead && (s & sp->dead)) || (sp->dead_na2 && (s & CYC_S_NA) >= 2)) return 0;
+    if (dead(sp, s)) return 0;
     uint64_t bit = (uint64_t)1 << sp->cidx[s];
     if (S->seen[v] & bit) return 0;
     S->seen[v] |= bit;
@@ -353,24 +255,90 @@ static int push(cyc_search *S, const cyc_spec *sp, uint32_t v, uint8_t s,
     return 1;
 }
 
-/* Expand queue entry qi; returns the index of an accepting entry or -1. */
+/* y reached from entry qi by label l, in state s: whether that closes a
+ * walk of the type. */
+static inline int reach(cyc_search *S, const cyc_spec *sp, size_t qi, uint32_t depth, uint32_t y, uint8_t s,
+                 uint8_t l)
+{
+    return push(S, sp, y, s, (uint32_t)qi, depth, l) && cyc_state_type(s) == sp->type && is_tail(S, y);
+}
+
+/* The hubs entered from entry cur (rw from its state: *s), one source each
+ * in its sub-component: the writers not yet seen in *s, or all of them the
+ * first time (room reserved in the pool for those passed but not seen,
+ * which can only be cur's transaction and its direct entries). */
+static unsigned open_hubs(cyc_search *S, const cyc_spec *sp, const cyc_qent *cur, uint8_t *s)
+{
+    const cyc_local *L = S->L;
+    const iso_graph *g = &L->g;
+    uint32_t u = cur->v, lo = L->hub_at[u], hi = g->off[u + 1], room = lo - g->off[u] + 1;
+    *s = cyc_step(cur->s, A) & sp->keep;
+    if (lo == hi || !(S->lead[A] & sp->allow) || dead(sp, *s)) return 0;
+    unsigned m = 0;
+    size_t need = S->npool;
+    for (uint32_t e = lo; e < hi; e++) {
+        uint32_t j = g->dst[e] - L->k, slot = j * S->nstates + sp->cidx[*s];
+        if (S->sub[g->dst[e]] != S->sub[u]) continue;
+        ISO_GROW(S->src, S->cap_src, (size_t)m + 1);
+        cyc_src *c = &S->src[m++];
+        *c = (cyc_src){.slot = slot, .n = S->slot_len[slot]};
+        if (c->n != UINT32_MAX) continue;
+        c->y = S->sel->w + S->sel->off[j];
+        c->n = S->sel->off[j + 1] - S->sel->off[j];
+        S->slot_off[slot] = (uint32_t)need;
+        need += c->n < room ? c->n : room;
+        ISO_PUSH(S->touched, S->ntouched, S->cap_touched, slot);
+    }
+    ISO_GROW(S->pool, S->cap_pool, need + 1); /* a run of it is taken even when empty */
+    S->npool = need;
+    for (unsigned i = 0; i < m; i++) {
+        cyc_src *c = &S->src[i];
+        c->keep = S->pool + S->slot_off[c->slot];
+        if (S->slot_len[c->slot] != UINT32_MAX) c->y = c->keep; /* kept in place */
+    }
+    return m;
+}
+
+/* y reached from entry cur (queue index qi) by a direct entry of these
+ * bits: whether that closes a walk of the type. */
+static inline int step_direct(cyc_search *S, const cyc_spec *sp, size_t qi, const cyc_qent *cur, uint32_t y,
+                       uint8_t bits)
+{
+    for (uint8_t lb = S->lead[bits & 31] & sp->allow; lb; lb &= (uint8_t)(lb - 1)) {
+        uint8_t l = lb & (uint8_t)-lb;
+        if (reach(S, sp, qi, cur->depth + 1, y, cyc_step(cur->s, l) & sp->keep, l)) return 1;
+    }
+    return 0;
+}
+
+/* Expand queue entry qi: its row as the pairs would make it, direct entries
+ * and its hubs' writers merged in order; returns the index of an
+ * accepting entry or -1. A writer passed over (cur's transaction, or one a
+ * direct entry stands for) and not yet seen stays in its hub's source. */
 static long expand(cyc_search *S, const cyc_spec *sp, size_t qi)
 {
-    const iso_graph *g = &S->L->g;
+    const cyc_local *L = S->L;
+    const iso_graph *g = &L->g;
     cyc_qent cur = S->q[qi];
-    uint32_t c = S->sub[cur.v];
-    S->work += g->off[cur.v + 1] - g->off[cur.v] + 1;
-    for (uint32_t e = g->off[cur.v]; e < g->off[cur.v + 1]; e++) {
-        uint32_t y = g->dst[e];
-        if (S->sub[y] != c) continue;
-        for (uint8_t lb = S->lead[g->bits[e] & 31] & sp->allow; lb; lb &= (uint8_t)(lb - 1)) {
-            uint8_t l = lb & (uint8_t)-lb;
-            uint8_t s = cyc_step(cur.s, l) & sp->keep;
-            if (!push(S, sp, y, s, (uint32_t)qi, cur.depth + 1, l)) continue;
-            if (S->tgt[y] == S->stamp && cyc_state_type(s) == sp->type)
-                return (long)S->nq - 1;
+    uint32_t c = S->sub[cur.v], e = g->off[cur.v], end = L->hub_at[cur.v], d;
+    uint8_t hs;
+    S->work += L->pdeg[cur.v] + 1;
+    unsigned m = open_hubs(S, sp, &cur, &hs);
+    for (; !m && e < end; e++) /* no hub to enter: the row alone */
+        if (S->sub[g->dst[e]] == c && step_direct(S, sp, qi, &cur, g->dst[e], g->bits[e])) return (long)S->nq - 1;
+    uint64_t bit = (uint64_t)1 << sp->cidx[hs];
+    for (uint32_t y; m && (y = cyc_merge_next(g, &e, end, S->src, m, &d)) != UINT32_MAX;) {
+        if (d != ISO_NONE && S->sub[y] == c && step_direct(S, sp, qi, &cur, y, g->bits[d])) return (long)S->nq - 1;
+        int via = 0;
+        for (unsigned i = 0; i < m; i++) {
+            cyc_src *s = &S->src[i];
+            if (!s->hit) continue;
+            if (d == ISO_NONE && y != cur.v) via = 1;
+            else if (!(S->seen[y] & bit)) s->keep[s->nkeep++] = y;
         }
+        if (via && reach(S, sp, qi, cur.depth + 1, y, hs, A)) return (long)S->nq - 1;
     }
+    for (unsigned i = 0; i < m; i++) S->slot_len[S->src[i].slot] = S->src[i].nkeep;
     return -1;
 }
 
@@ -394,37 +362,157 @@ static int bfs(cyc_search *S, const cyc_spec *sp, uint32_t v, uint8_t x,
         }
     }
     for (size_t i = 0; i < S->nq; i++) S->seen[S->q[i].v] = 0;
-    S->nq = 0;
+    for (size_t i = 0; i < S->ntouched; i++) S->slot_len[S->touched[i]] = UINT32_MAX;
+    S->nq = S->ntouched = S->npool = 0;
     return res;
+}
+
+/* The hubs' sources for sp's states: every hub unentered. */
+static void slots_for(cyc_search *S, const cyc_spec *sp)
+{
+    S->nstates = 1u << __builtin_popcount(sp->keep);
+    size_t n = (size_t)S->L->g.n_hubs * S->nstates;
+    if (n > S->n_slots) {
+        S->slot_off = iso_xrealloc(S->slot_off, n * sizeof *S->slot_off);
+        S->slot_len = iso_xrealloc(S->slot_len, n * sizeof *S->slot_len);
+        S->n_slots = n;
+    }
+    if (n) memset(S->slot_len, 0xff, n * sizeof *S->slot_len);
+}
+
+/* ---- walks of two edges --------------------------------------------- */
+
+/* The label an edge of these bits stands for when, after a seed edge
+ * labelled x, it closes a walk of sp's type; 0 when it does not. */
+static uint8_t closes(const cyc_search *S, const cyc_spec *sp, uint8_t x, uint8_t bits)
+{
+    uint8_t l = S->lead[bits & 31] & sp->allow, s0 = cyc_first(x) & sp->keep;
+    uint8_t s = cyc_step(s0, l) & sp->keep;
+    return l && !dead(sp, s0) && !dead(sp, s) && cyc_state_type(s) == sp->type ? l : 0;
+}
+
+/* Transactions that write after hub h and read hub h2, ascending
+ * (computed once per pair of hubs and search). */
+static uint32_t inter(cyc_search *S, uint32_t h, uint32_t h2, const uint32_t **out)
+{
+    const cyc_local *L = S->L;
+    int fresh;
+    uint64_t *at = cyc_map_at(&S->imemo, (uint64_t)h << 32 | h2, &fresh);
+    if (fresh) {
+        size_t start = S->n_ipool;
+        ISO_GROW(S->ipool, S->cap_ipool, start + 1); /* a run of it is taken even when empty */
+        uint32_t a = L->g.off[h], b = L->r.off[h2];
+        while (a < L->g.off[h + 1] && b < L->r.off[h2 + 1]) {
+            uint32_t x = L->g.dst[a], y = L->r.dst[b];
+            if (x == y) ISO_PUSH(S->ipool, S->n_ipool, S->cap_ipool, x);
+            a += x <= y;
+            b += y <= x;
+        }
+        *at = (uint64_t)start << 32 | (S->n_ipool - start);
+    }
+    *out = S->ipool + (*at >> 32);
+    return (uint32_t)*at;
+}
+
+/* The least y below bound reached from v by a pair of one of its hubs and
+ * back by a pair of another (or the same), both in v's sub-component and
+ * with no direct entry between v and y either way; bound if none. */
+static uint32_t common(cyc_search *S, uint32_t v, uint32_t bound)
+{
+    const cyc_local *L = S->L;
+    const iso_graph *g = &L->g, *r = &L->r;
+    for (uint32_t e = L->hub_at[v]; e < g->off[v + 1]; e++) {
+        if (S->sub[g->dst[e]] != S->sub[v]) continue;
+        for (uint32_t f = L->rhub_at[v]; f < r->off[v + 1]; f++) {
+            const uint32_t *y;
+            uint32_t n = S->sub[r->dst[f]] == S->sub[v] ? inter(S, g->dst[e], r->dst[f], &y) : 0;
+            for (uint32_t i = 0; i < n && y[i] < bound; i++)
+                if (y[i] != v && !iso_graph_row_bits(g, v, y[i]) && !iso_graph_row_bits(g, y[i], v)) bound = y[i];
+        }
+    }
+    return bound;
+}
+
+/* What a search from head v finds at depth one, for seed label x: the
+ * least y (its row's order) such that y -x-> v is a seed edge and v -> y
+ * closes a walk of the type; *l its label. UINT32_MAX: none. */
+static uint32_t two_walk(cyc_search *S, const cyc_spec *sp, uint32_t v, uint8_t x, uint8_t *l)
+{
+    const cyc_local *L = S->L;
+    const iso_graph *g = &L->g, *r = &L->r;
+    uint32_t c = S->sub[v], best = UINT32_MAX;
+    uint8_t b;
+    for (uint32_t e = r->off[v]; e < L->rhub_at[v]; e++) { /* direct tails */
+        uint32_t u = r->dst[e];
+        if (u < best && S->sub[u] == c && (S->lead[r->bits[e] & 31] & x) && (b = closes(S, sp, x, iso_graph_edge(g, v, u))))
+            best = u, *l = b;
+    }
+    if (!(S->lead[A] & x) || L->rhub_at[v] == r->off[v + 1]) return best;
+    for (uint32_t e = g->off[v]; e < L->hub_at[v] && g->dst[e] < best; e++) /* tails through hubs */
+        if (S->sub[g->dst[e]] == c && hub_tail(S, v, g->dst[e]) && (b = closes(S, sp, x, g->bits[e]))) {
+            best = g->dst[e], *l = b;
+            break;
+        }
+    uint32_t y = (b = closes(S, sp, x, A)) ? common(S, v, best) : best;
+    if (y < best) best = y, *l = b;
+    return best;
+}
+
+/* When the type has a walk of two edges: from the first head that has one,
+ * what its search finds first -- the walk every head's search would end
+ * with, found without them. 1 when there is one (into best). */
+static int shortest_two(cyc_search *S, const cyc_spec *sp, cyc_walk *best)
+{
+    for (uint32_t v = 0; v < S->L->k; v++) {
+        uint8_t x = S->cand[S->sub[v]], l = 0;
+        if (!(v & 1023) && S->deadline > 0 && iso_now() >= S->deadline) S->timed_out = 1;
+        if (S->timed_out) return 0;
+        uint32_t y = x ? two_walk(S, sp, v, x, &l) : UINT32_MAX;
+        if (y == UINT32_MAX) continue;
+        walk_reserve(best, 2);
+        best->len = 2;
+        best->v[0] = y;
+        best->v[1] = v;
+        best->e[0] = x;
+        best->e[1] = l;
+        return 1;
+    }
+    return 0;
 }
 
 /* ---- which sub-components may hold a walk of the type -------------- */
 
-/* Per sub-component under mask, how many of its edges can stand for each
- * label (W R A P T), and how many rw edges follow an rw edge (AA): what
- * choose_seeds weighs, the same for every type with these allowed edges.
- * A vertex alone in its sub-component has no edge inside it: its edges
- * are not looked at. */
-static uint32_t *count_labels(const cyc_search *S, uint8_t mask, uint32_t n_sub)
+/* Per sub-component under mask, how many of its edges (as pairs) can stand
+ * for each label (W R A P T), and how many rw edges follow an rw edge
+ * (AA): what choose_seeds weighs, the same for every type with these
+ * allowed edges. A transaction alone in its sub-component has no edge
+ * inside it: its edges are not looked at. */
+static uint64_t *count_labels(cyc_search *S, uint8_t mask, uint32_t n_sub)
 {
-    const iso_graph *g = &S->L->g;
-    uint32_t k = S->L->k;
-    uint32_t *cnt = iso_xcalloc((size_t)n_sub * 6, sizeof *cnt); /* W R A P T, AA */
-    uint8_t *in = iso_xmalloc(k ? k : 1); /* 1: not alone; 2: and has an rw in-edge */
+    const cyc_local *L = S->L;
+    const iso_graph *g = &L->g;
+    uint32_t k = L->k;
+    uint64_t *cnt = iso_xcalloc((size_t)n_sub * 6, sizeof *cnt); /* W R A P T, AA */
+    uint8_t *in = iso_xmalloc(k ? k : 1); /* 1: not alone; 3: and has an rw in-edge */
     for (uint32_t v = 0; v < k; v++) cnt[(size_t)S->sub[v] * 6 + 5]++; /* sizes, for now */
     for (uint32_t v = 0; v < k; v++) in[v] = cnt[(size_t)S->sub[v] * 6 + 5] > 1;
     for (uint32_t c = 0; c < n_sub; c++) cnt[(size_t)c * 6 + 5] = 0;
-    for (uint32_t v = 0; (mask & A) && v < k; v++)
-        for (uint32_t e = g->off[v]; in[v] && e < g->off[v + 1]; e++)
+    for (uint32_t v = 0; (mask & A) && v < k; v++) {
+        for (uint32_t e = g->off[v]; in[v] && e < L->hub_at[v]; e++)
             if ((S->lead[g->bits[e] & 31] & A) && S->sub[g->dst[e]] == S->sub[v]) in[g->dst[e]] = 3;
+        if (in[v] == 1 && cyc_hub_in(S->sel, v)) in[v] = 3;
+    }
     for (uint32_t v = 0; v < k; v++) {
-        uint32_t c = S->sub[v], *n = cnt + (size_t)c * 6;
-        for (uint32_t e = g->off[v]; in[v] && e < g->off[v + 1]; e++) {
+        uint32_t c = S->sub[v];
+        uint64_t *n = cnt + (size_t)c * 6, hp = in[v] && (mask & A) ? cyc_hub_pairs(S->sel, v) : 0;
+        for (uint32_t e = g->off[v]; in[v] && e < L->hub_at[v]; e++) {
             unsigned b = S->lead[g->bits[e] & 31] & mask;
             if (!b || S->sub[g->dst[e]] != c) continue;
             if ((b & A) && in[v] == 3) n[5]++;
             for (; b; b &= b - 1) n[__builtin_ctz(b)]++;
         }
+        n[2] += hp;
+        if (in[v] == 3) n[5] += hp;
     }
     iso_free(in);
     return cnt;
@@ -435,15 +523,15 @@ static uint32_t *count_labels(const cyc_search *S, uint8_t mask, uint32_t n_sub)
  * label (or, for G2-item, an rw edge followed by an rw edge) is missing. */
 static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
 {
-    const uint32_t *cnt = S->cnt;
+    const uint64_t *cnt = S->cnt;
     int g2 = sp->type / 3 == ISO_CB_G2_ITEM;
-    if (!cnt) { /* every vertex alone: no walk */
+    if (!cnt) { /* every transaction alone: no walk */
         memset(S->cand, 0, n_sub);
         return;
     }
     for (uint32_t c = 0; c < n_sub; c++) {
         uint8_t seed = sp->req || !cnt[c * 6] ? 0 : W; /* G0: ww edges inside, or none */
-        uint32_t best = UINT32_MAX;
+        uint64_t best = UINT64_MAX;
         for (unsigned i = 0; i < 5; i++) {
             if (!(sp->req >> i & 1)) continue;
             if (cnt[c * 6 + i] == 0) { seed = 0; break; }
@@ -455,18 +543,22 @@ static void choose_seeds(cyc_search *S, const cyc_spec *sp, uint32_t n_sub)
 
 uint32_t cyc_sub_components(cyc_search *S, uint8_t mask)
 {
+    const cyc_local *L = S->L;
     for (unsigned i = 0; i < S->n_subs; i++)
         if (S->subs[i].mask == mask) {
             S->sub = S->subs[i].sub;
             S->cnt = S->subs[i].cnt;
+            S->sel = &S->subs[i].sel;
             return S->subs[i].n;
         }
-    struct cyc_subs *c = &S->subs[S->n_subs++];
+    cyc_subs *c = &S->subs[S->n_subs++];
     c->mask = mask;
-    c->sub = iso_xmalloc((S->L->k ? S->L->k : 1) * sizeof *c->sub);
-    c->n = iso_scc(&S->L->g, mask, c->sub);
+    c->sub = iso_xmalloc((L->g.n ? L->g.n : 1) * sizeof *c->sub);
+    c->n = iso_scc(&L->g, mask, c->sub);
+    cyc_sel_init(&c->sel, L, c->sub);
     S->sub = c->sub;
-    S->cnt = c->cnt = c->n < S->L->k ? count_labels(S, mask, c->n) : NULL;
+    S->sel = &c->sel;
+    S->cnt = c->cnt = c->n < L->g.n ? count_labels(S, mask, c->n) : NULL;
     return c->n;
 }
 
@@ -483,6 +575,8 @@ int cyc_search_type(cyc_search *S, const cyc_spec *sp, cyc_walk *best)
     int first = best->len == 0, found = 0;
     if (best->len && best->len <= min_len(sp->type)) return CYC_FOUND; /* nothing is shorter */
     choose_seeds(S, sp, cyc_sub_components(S, sp->allow));
+    slots_for(S, sp);
+    if (!first && min_len(sp->type) == 2 && shortest_two(S, sp, best)) return CYC_FOUND;
     cyc_walk w = {0};
     for (uint32_t v = 0; v < L->k; v++) {
         uint8_t x = S->cand[S->sub[v]];

@@ -20,11 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define W ISO_EDGE_WW
-#define R ISO_EDGE_WR
-#define P ISO_EDGE_PROCESS
-#define T ISO_EDGE_REALTIME
-
 /* ---- per-component results ------------------------------------------ */
 
 typedef struct comp_out {
@@ -45,126 +40,12 @@ static void add_cycle(comp_out *o, const cyc_local *L, int type, const cyc_walk 
     ISO_PUSH(o->cycles, o->n_cycles, o->cap_cycles, c);
 }
 
-/* ---- the cycle-exists fallback ---------------------------------------- */
-
-/* The graph whose cycles are those of n ∪ n;rw: copy 0 of a vertex is
- * entered by an n edge, copy 1 by an rw edge, which copy 1 cannot take. */
-static void ext_graph(const cyc_local *L, uint8_t n, iso_graph *h)
-{
-    iso_edges es = {0};
-    for (uint32_t a = 0; a < L->k; a++)
-        for (uint32_t e = L->g.off[a]; e < L->g.off[a + 1]; e++) {
-            uint32_t b = L->g.dst[e];
-            if (L->g.bits[e] & n) {
-                iso_edges_add(&es, 2 * a, 2 * b, 1);
-                iso_edges_add(&es, 2 * a + 1, 2 * b, 1);
-            }
-            if (L->g.bits[e] & ISO_EDGE_RW) iso_edges_add(&es, 2 * a, 2 * b + 1, 1);
-        }
-    iso_graph_build(h, 2 * L->k, &es);
-    iso_edges_free(&es);
-}
-
-/* The smallest non-trivial class of comp[0..n) (ties: the one holding the
- * lowest vertex); its vertices, divided by stride, go to *out (ascending,
- * unique). Returns their count, 0 if every class is a single vertex. */
-static uint32_t smallest_class(const uint32_t *comp, uint32_t n, uint32_t nc, uint32_t stride,
-                               uint32_t **out)
-{
-    uint32_t *size = iso_xcalloc(nc ? nc : 1, sizeof *size);
-    for (uint32_t v = 0; v < n; v++) size[comp[v]]++;
-    uint32_t best = ISO_NONE, m = 0;
-    for (uint32_t v = 0; v < n; v++)
-        if (size[comp[v]] > 1 && (best == ISO_NONE || size[comp[v]] < size[best])) best = comp[v];
-    if (best != ISO_NONE) {
-        *out = iso_xmalloc(size[best] * sizeof **out);
-        for (uint32_t v = 0; v < n; v++)
-            if (comp[v] == best && (m == 0 || (*out)[m - 1] != v / stride)) (*out)[m++] = v / stride;
-    }
-    iso_free(size);
-    return m;
-}
-
-/* sub keeps the vertices locals[0..n) (ascending local ids) of L as
- * global ids, and the edges of L among them when there are few enough.
- * Takes ownership of locals. */
-static void keep_subgraph(const cyc_local *L, uint32_t *locals, uint32_t n, iso_subgraph *sub)
-{
-    *sub = (iso_subgraph){n, locals, NULL, NULL, NULL};
-    uint32_t *pos = iso_xmalloc((size_t)L->k * sizeof *pos);
-    memset(pos, 0xff, (size_t)L->k * sizeof *pos);
-    for (uint32_t i = 0; i < n; i++) pos[locals[i]] = i;
-    size_t m = 0;
-    for (uint32_t i = 0; i < n && m <= ISO_KEEP_EDGES; i++)
-        for (uint32_t e = L->g.off[locals[i]]; e < L->g.off[locals[i] + 1]; e++) m += pos[L->g.dst[e]] != ISO_NONE;
-    if (m <= ISO_KEEP_EDGES) {
-        sub->off = iso_xmalloc(((size_t)n + 1) * sizeof *sub->off);
-        sub->dst = iso_xmalloc((m ? m : 1) * sizeof *sub->dst);
-        sub->bits = iso_xmalloc(m ? m : 1);
-        m = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            sub->off[i] = (uint32_t)m;
-            for (uint32_t e = L->g.off[locals[i]]; e < L->g.off[locals[i] + 1]; e++) {
-                if (pos[L->g.dst[e]] == ISO_NONE) continue;
-                sub->dst[m] = pos[L->g.dst[e]];
-                sub->bits[m++] = L->g.bits[e];
-            }
-        }
-        sub->off[n] = (uint32_t)m;
-    }
-    iso_free(pos);
-    for (uint32_t i = 0; i < n; i++) locals[i] = L->glob[locals[i]];
-}
-
-static void subgraph_free(iso_subgraph *sub)
-{
-    iso_free(sub->v);
-    iso_free(sub->off);
-    iso_free(sub->dst);
-    iso_free(sub->bits);
-}
-
-/* Does the component make spec's subgraph cyclic? Fills x with the proof. */
-static int exists_in(cyc_search *S, const iso_exists_spec *sp, iso_cycle_exists *x)
-{
-    const cyc_local *L = S->L;
-    uint32_t *locals = NULL, n;
-    if (sp->ext) {
-        iso_graph h;
-        ext_graph(L, sp->n, &h);
-        uint32_t *comp = iso_xmalloc((h.n ? h.n : 1) * sizeof *comp);
-        n = smallest_class(comp, h.n, iso_scc(&h, 0xff, comp), 2, &locals);
-        iso_free(comp);
-        iso_graph_free(&h);
-    } else {
-        uint32_t nc = cyc_sub_components(S, (uint8_t)(sp->n | (sp->rw ? ISO_EDGE_RW : 0)));
-        n = smallest_class(S->sub, L->k, nc, 1, &locals);
-    }
-    if (!n) return 0;
-    x->id = sp->id;
-    keep_subgraph(L, locals, n, &x->scc);
-    return 1;
-}
-
-/* Elle's cycle-exists-cases, in the order asked: a spec that an earlier
- * one found makes redundant is not tested. */
-static void cycle_exists(cyc_search *S, const iso_search_req *req, comp_out *o)
-{
-    uint32_t found = 0;
-    for (int i = 0; i < req->n_exists; i++) {
-        iso_cycle_exists x;
-        if ((req->exists[i].redundant & found) || !exists_in(S, &req->exists[i], &x)) continue;
-        found |= 1u << i;
-        ISO_PUSH(o->exists, o->n_exists, o->cap_exists, x);
-    }
-}
-
 /* The whole component, for the timeout's picture. */
 static void keep_component(const cyc_local *L, iso_subgraph *sub)
 {
     uint32_t *all = iso_xmalloc(((size_t)L->k ? L->k : 1) * sizeof *all);
     for (uint32_t i = 0; i < L->k; i++) all[i] = i;
-    keep_subgraph(L, all, L->k, sub);
+    cyc_keep_subgraph(L, all, L->k, sub);
 }
 
 /* ---- one component ------------------------------------------------------ */
@@ -238,7 +119,7 @@ static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
 #define SHORTEN_MIN (1u << 22)
 static void shorten(cyc_search *S, const iso_search_req *req, cyc_walk *walks, const int *found)
 {
-    uint64_t size = (uint64_t)S->L->k + S->L->g.n_edges;
+    uint64_t size = (uint64_t)S->L->k + S->L->pairs;
     for (int t = 0; t < req->n_order && !S->timed_out; t++) {
         const cyc_spec *sp = spec_of(req->order[t]);
         if (!found[t] || !sp) continue;
@@ -261,7 +142,7 @@ static void search_component(const jobs *J, size_t i, double deadline, comp_out 
     int found[ISO_N_CYCLE_TYPES] = {0};
     memset(walks, 0, sizeof walks);
     o->timeout.type = -1;
-    if (!find_types(&S, req, walks, found, o)) cycle_exists(&S, req, o);
+    if (!find_types(&S, req, walks, found, o)) cyc_exists_all(&S, req, &o->exists, &o->n_exists, &o->cap_exists);
     shorten(&S, req, walks, found);
     o->timed_out = S.timed_out;
     for (int t = 0; t < req->n_order; t++) {
@@ -306,8 +187,8 @@ static void cycles_free(iso_cycle *c, size_t n)
 static void comp_out_free(comp_out *o)
 {
     cycles_free(o->cycles, o->n_cycles);
-    for (size_t x = 0; x < o->n_exists; x++) subgraph_free(&o->exists[x].scc);
-    if (o->timeout.type >= 0) subgraph_free(&o->timeout.comp);
+    for (size_t x = 0; x < o->n_exists; x++) cyc_subgraph_free(&o->exists[x].scc);
+    if (o->timeout.type >= 0) cyc_subgraph_free(&o->timeout.comp);
     iso_free(o->exists);
     memset(o, 0, sizeof *o);
 }
@@ -436,8 +317,8 @@ int iso_search_cycles(const iso_graph *g, const iso_search_req *req, iso_search_
 void iso_search_out_free(iso_search_out *out)
 {
     cycles_free(out->cycles, out->n_cycles);
-    for (size_t i = 0; i < out->n_exists; i++) subgraph_free(&out->exists[i].scc);
-    for (size_t i = 0; i < out->n_timeouts; i++) subgraph_free(&out->timeouts[i].comp);
+    for (size_t i = 0; i < out->n_exists; i++) cyc_subgraph_free(&out->exists[i].scc);
+    for (size_t i = 0; i < out->n_timeouts; i++) cyc_subgraph_free(&out->timeouts[i].comp);
     iso_free(out->exists);
     iso_free(out->timeouts);
     memset(out, 0, sizeof *out);

@@ -65,7 +65,7 @@ void iso_edges_add_group(iso_edges *es, uint32_t n_txn, const uint32_t *rd, size
                          const uint32_t *wr, size_t nw, uint8_t bits)
 {
     if (!has_pair(rd, nr, wr, nw)) return; /* a hub must stand for some edge */
-    uint32_t h = iso_edges_hub(es, n_txn, nr, nw);
+    uint32_t h = bits == ISO_EDGE_RW ? iso_edges_hub(es, n_txn, nr, nw) : ISO_NONE;
     if (h == ISO_NONE) {
         for (size_t j = 0; j < nw; j++)
             for (size_t i = 0; i < nr; i++)
@@ -182,8 +182,7 @@ void iso_graph_free(iso_graph *g)
     memset(g, 0, sizeof *g);
 }
 
-/* Bits of a -> b in a's row alone. */
-static uint8_t row_bits(const iso_graph *g, uint32_t a, uint32_t b)
+uint8_t iso_graph_row_bits(const iso_graph *g, uint32_t a, uint32_t b)
 {
     uint32_t lo = g->off[a], hi = g->off[a + 1];
     while (lo < hi) {
@@ -199,14 +198,14 @@ uint8_t iso_graph_hub_bits(const iso_graph *g, uint32_t a, uint32_t b)
     uint32_t nt = iso_graph_txns(g);
     uint8_t bits = 0;
     for (uint32_t e = g->off[a + 1]; a != b && e > g->off[a] && g->dst[e - 1] >= nt; e--)
-        bits |= row_bits(g, g->dst[e - 1], b); /* a's hubs end its row */
+        bits |= iso_graph_row_bits(g, g->dst[e - 1], b); /* a's hubs end its row */
     return bits;
 }
 
 uint8_t iso_graph_edge(const iso_graph *g, uint32_t a, uint32_t b)
 {
     if (a >= iso_graph_txns(g) || b >= iso_graph_txns(g)) return 0;
-    uint8_t bits = row_bits(g, a, b) | iso_graph_hub_bits(g, a, b);
+    uint8_t bits = iso_graph_row_bits(g, a, b) | iso_graph_hub_bits(g, a, b);
     for (uint32_t r = g->rt ? g->rt->lo[a] : 0; g->rt && r < g->rt->hi[a]; r++)
         if (g->rt->order[r] == b) bits |= ISO_EDGE_REALTIME;
     return bits;

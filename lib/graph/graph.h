@@ -6,14 +6,18 @@
  *   graph.c       edges and CSR
  *   order.c       process and real-time order (order.h)
  *   scc.c         strongly connected components (scc.h)
- *   cycle_search.c, cycle_bfs.c   the typed cycle search (cycle.h, cycle_int.h)
+ *   cycle_search.c   the typed cycle search (cycle.h): components, budgets
+ *   cycle_local.c    a component as a graph of its own, hubs kept (cycle_int.h)
+ *   cycle_bfs.c      the breadth-first search in one component
+ *   cycle_exists.c   the cycle-exists fallback, subgraphs kept for pictures
  *
  * Vertices are transaction ids (history/txn.h), then hubs: a hub h stands
  * for a group of edges "every reader -> every writer" (r -> h -> w, the
  * pair r == w excepted) that would be R x A edges pairwise, as R + A. The
  * graph means the same as with the pairs themselves (a pair's bits OR-ed
  * into a direct edge r -> w); SCCs may put a hub with its transactions,
- * and the cycle search expands a component's hubs into its own rows.
+ * and the cycle search keeps a component's hubs, answering as the pairs
+ * would without making them (cycle_local.c).
  * Nothing here knows about keys, values, anomalies or models: the check
  * asks for cycle types and subgraphs, and workloads explain an edge on
  * demand.
@@ -54,15 +58,17 @@ typedef struct iso_edges {
 
 void iso_edges_add(iso_edges *es, uint32_t src, uint32_t dst, uint8_t bits);
 /* Edges rd[i] -> wr[j] (bits), for every i, j with rd[i] != wr[j]:
- * pairwise when there are few (nr * nw at most the hub threshold), else
- * through a new hub (iso_edges_hub). n_txn must be the vertex count later
- * given to iso_graph_build. Repeats in rd or wr are allowed. */
+ * pairwise when there are few (nr * nw at most the hub threshold) or bits
+ * is not ISO_EDGE_RW, else through a new hub (iso_edges_hub). n_txn must
+ * be the vertex count later given to iso_graph_build. Repeats in rd or wr
+ * are allowed. */
 void iso_edges_add_group(iso_edges *es, uint32_t n_txn, const uint32_t *rd, size_t nr,
                          const uint32_t *wr, size_t nw, uint8_t bits);
 /* For a group of nr readers x nw writers that has a pair of two
  * transactions: a new hub, vertex n_txn + es->n_hubs, when nr * nw is
  * above the hub threshold (and vertex ids are left); else ISO_NONE: the
- * group goes in as pairs. The caller adds r -> hub and hub -> w. */
+ * group goes in as pairs. The caller adds r -> hub and hub -> w, all
+ * ISO_EDGE_RW: a hub's pairs are rw edges (the cycle search counts on it). */
 uint32_t iso_edges_hub(iso_edges *es, uint32_t n_txn, size_t nr, size_t nw);
 /* The hub threshold: ISOLDE_HUB_MIN from the environment (for tests that
  * compare hubs with pairs: 0 makes every group a hub), else 1024. */
@@ -111,6 +117,9 @@ void iso_graph_build(iso_graph *g, uint32_t n, iso_edges *es);
  * peak holds the triples or the rows, not both. */
 void iso_graph_build_consume(iso_graph *g, uint32_t n, iso_edges *es);
 void iso_graph_free(iso_graph *g);
+/* Bits of the entry b in a's row alone (a hub in a transaction's row, a
+ * writer in a hub's), 0 if none: a binary search. */
+uint8_t iso_graph_row_bits(const iso_graph *g, uint32_t a, uint32_t b);
 /* Bits of the edge a -> b between transactions, 0 if none, as if hubs
  * were their pairs (binary search in a's row and in its hubs' rows, then
  * a's real-time window). */

@@ -3,8 +3,9 @@
  * the viewer (web/viewer.js, embedded at build time) reading one JSON data
  * block; the page every kind writes (verdict, types, not / also-not, the
  * kind's text report) and a transactional result's data: what the verdict
- * covers (the models checked and not, json.c's fields), every finding
- * with its proof, JSON and picture, and the timeline (one lane per
+ * covers (the models checked and not, json.c's fields), the first findings
+ * of each type (report.h) with their proofs, JSON and pictures, how many
+ * more each type has ("not-shown"), and the timeline (one lane per
  * process, one bar per transaction, nemesis ops, :error of failures).
  *
  * Invariant: the data block is JSON in which '<' never appears (it is
@@ -152,16 +153,21 @@ static void show_finding(void *arg, size_t i, const char *text, const char *json
     iso_html_more(s->h);
 }
 
+/* What the page shows of each type (report.h: the first findings), and
+ * how many more each had. */
 static void findings_field(iso_html *h, isolde_result *r)
 {
     const iso_txn_result *t = r->payload;
     shown s = {h, t, NULL, 0, 0};
+    size_t *n = iso_xcalloc(r->n_types ? r->n_types : 1, sizeof *n);
     iso_buf_puts(&h->b, ",\"findings\":[");
     for (size_t k = 0; k < r->n_types; s.first += r->type_counts[k++]) {
         s.type = r->types[k];
-        iso_report_each(t, s.first, r->type_counts[k], show_finding, &s);
+        n[k] = iso_report_each(t, s.first, iso_report_shown_of(r, k), ISO_REPORT_SHOWN_BYTES, show_finding, &s);
     }
     iso_buf_puts(&h->b, "]");
+    iso_report_not_shown(r, n, ",", &h->b);
+    iso_free(n);
 }
 
 static int cmp_val(const void *x, const void *y)

@@ -1,11 +1,12 @@
 /*
  * report/json.c -- a transactional result as Elle's result map: valid?,
- * anomaly-types, anomalies (every finding's JSON), not, also-not; then
- * isolde's fields saying what the verdict covers (models-checked,
- * anomalies-asked, models-not-checked, unknown-reason), which Elle's
- * readers ignore. A key of the map, and each anomaly type, on a line of its
- * own; the separators are compact ("key":value, a,b), as in every JSON
- * isolde writes.
+ * anomaly-types, anomalies (every finding's JSON), not, also-not; for
+ * -d's results.json what -d shows of each type (report.h), with
+ * "not-shown" counting the rest; then isolde's fields saying what the
+ * verdict covers (models-checked, anomalies-asked, models-not-checked,
+ * unknown-reason), which Elle's readers ignore. A key of the map, and each
+ * anomaly type, on a line of its own; the separators are compact
+ * ("key":value, a,b), as in every JSON isolde writes.
  */
 #include "report/report.h"
 #include "report/proof.h"
@@ -67,9 +68,29 @@ static void show_json(void *arg, size_t i, const char *text, const char *json)
     fprintf(arg, "%s%s", i ? ",\n   " : "", json);
 }
 
-int iso_report_json(isolde_result *r, FILE *out)
+size_t iso_report_shown_of(const isolde_result *r, size_t k)
+{
+    return r->type_counts[k] < ISO_REPORT_SHOWN ? r->type_counts[k] : ISO_REPORT_SHOWN;
+}
+
+void iso_report_not_shown(const isolde_result *r, const size_t *shown, const char *sep, iso_buf *out)
+{
+    const char *next = "\"not-shown\":{";
+    for (size_t k = 0; k < r->n_types; k++) {
+        if (shown[k] >= r->type_counts[k]) continue;
+        iso_buf_printf(out, "%s%s", *next == '"' ? sep : "", next);
+        iso_json_string(out, r->types[k], strlen(r->types[k]));
+        iso_buf_printf(out, ":%zu", r->type_counts[k] - shown[k]);
+        next = ",";
+    }
+    if (*next != '"') iso_buf_puts(out, "}");
+}
+
+/* every: all findings; else what -d shows. */
+static int json_of(isolde_result *r, FILE *out, int every)
 {
     iso_txn_result *t = r->payload;
+    size_t *shown = iso_xcalloc(r->n_types ? r->n_types : 1, sizeof *shown);
     fprintf(out, "{\"valid?\":%s", r->validity == ISOLDE_UNKNOWN ? "\"unknown\"" : iso_report_validity(r->validity));
     if (r->n_types) {
         json_names(out, "anomaly-types", (const char **)r->types, r->n_types);
@@ -78,7 +99,8 @@ int iso_report_json(isolde_result *r, FILE *out)
         for (size_t k = 0; k < r->n_types; k++) {
             int single = strcmp(r->types[k], "empty-transaction-graph") == 0;
             fprintf(out, "%s\n  \"%s\":%s", k ? "," : "", r->types[k], single ? "" : "[");
-            iso_report_each(t, f, r->type_counts[k], show_json, out);
+            shown[k] = every ? iso_report_each(t, f, r->type_counts[k], 0, show_json, out)
+                             : iso_report_each(t, f, iso_report_shown_of(r, k), ISO_REPORT_SHOWN_BYTES, show_json, out);
             f += r->type_counts[k];
             if (!single) fputc(']', out);
         }
@@ -87,9 +109,14 @@ int iso_report_json(isolde_result *r, FILE *out)
         json_names(out, "also-not", r->also_not, r->n_also_not);
     }
     iso_buf b = {0};
+    iso_report_not_shown(r, shown, ",\n ", &b);
     iso_report_request_json(r, &b);
     fputs(iso_buf_cstr(&b), out);
     iso_buf_free(&b);
+    iso_free(shown);
     fputs("}\n", out);
     return ferror(out) ? -1 : 0;
 }
+
+int iso_report_json(isolde_result *r, FILE *out) { return json_of(r, out, 1); }
+int iso_report_json_shown(isolde_result *r, FILE *out) { return json_of(r, out, 0); }

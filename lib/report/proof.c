@@ -139,6 +139,8 @@ typedef struct batch {
     const iso_txn_result *t;
     size_t first, n, next; /* findings first .. first + n */
     iso_fb *fb;            /* BATCH_MAX slots */
+    size_t max_bytes;      /* the caller's budget (0: none), */
+    size_t bytes;          /* and what the findings shown took of it */
 } batch;
 
 static void render_batch(void *arg)
@@ -150,9 +152,11 @@ static void render_batch(void *arg)
     }
 }
 
-/* Render and show batch b; returns how many findings the next batch may
- * hold: as many as would take BATCH_BYTES at this batch's mean size, but
- * at most twice this batch's count (sizes are not known before). */
+/* Render and show batch b, all of it or up to the finding that spends the
+ * budget (b->n is then how many were shown); returns how many findings the
+ * next batch may hold: as many as would take BATCH_BYTES at this batch's
+ * mean size, but at most twice this batch's count (sizes are not known
+ * before). */
 static size_t show_batch(batch *b, size_t shown, iso_show_fn show, void *arg)
 {
     b->next = 0;
@@ -162,8 +166,10 @@ static size_t show_batch(batch *b, size_t shown, iso_show_fn show, void *arg)
         const iso_finding *f = &b->t->findings.f[b->first + i];
         iso_fb *s = &b->fb[i];
         int pending = iso_finding_pending(f);
-        show(arg, shown + i, pending ? iso_buf_cstr(&s->text) : f->text,
-             pending ? iso_buf_cstr(&s->json) : f->json);
+        const char *text = pending ? iso_buf_cstr(&s->text) : f->text, *json = pending ? iso_buf_cstr(&s->json) : f->json;
+        show(arg, shown + i, text, json);
+        b->bytes += pending ? s->text.n + s->json.n : strlen(text) + strlen(json);
+        if (b->max_bytes && b->bytes >= b->max_bytes) b->n = i + 1;
         if (!pending) continue;
         bytes += s->text.n + s->json.n;
         if (s->text.cap + s->json.cap > SLOT_KEEP) { iso_buf_free(&s->text); iso_buf_free(&s->json); }
@@ -173,13 +179,16 @@ static size_t show_batch(batch *b, size_t shown, iso_show_fn show, void *arg)
     return fit < 1 ? 1 : fit > BATCH_MAX ? BATCH_MAX : fit;
 }
 
-void iso_report_each(const iso_txn_result *t, size_t first, size_t n, iso_show_fn show, void *arg)
+size_t iso_report_each(const iso_txn_result *t, size_t first, size_t n, size_t max_bytes, iso_show_fn show,
+                       void *arg)
 {
-    batch b = {t, first, 0, 0, iso_xcalloc(BATCH_MAX, sizeof *b.fb)};
-    for (size_t done = 0, want = 1; done < n; done += b.n, b.first += b.n) {
+    batch b = {t, first, 0, 0, iso_xcalloc(BATCH_MAX, sizeof *b.fb), max_bytes, 0};
+    size_t done = 0;
+    for (size_t want = 1; done < n && !(max_bytes && b.bytes >= max_bytes); done += b.n, b.first += b.n) {
         b.n = n - done < want ? n - done : want;
         want = show_batch(&b, done, show, arg);
     }
     for (size_t i = 0; i < BATCH_MAX; i++) { iso_buf_free(&b.fb[i].text); iso_buf_free(&b.fb[i].json); }
     iso_free(b.fb);
+    return done;
 }

@@ -30,7 +30,10 @@ typedef void (*iso_show_fn)(void *arg, size_t i, const char *text, const char *j
  * is large. The first batch is one finding, and a batch holds fewer the
  * bigger the last one's were (and never more than 256), so that what is
  * rendered at once stays near a few megabytes however many findings
- * there are. */
-void iso_report_each(const iso_txn_result *t, size_t first, size_t n, iso_show_fn show, void *arg);
+ * there are. With max_bytes (0: none), showing stops after the finding
+ * whose text and JSON bring the total to max_bytes. Returns how many
+ * were shown. */
+size_t iso_report_each(const iso_txn_result *t, size_t first, size_t n, size_t max_bytes, iso_show_fn show,
+                       void *arg);
 
 #endif

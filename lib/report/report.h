@@ -27,8 +27,28 @@
 /* The writers of a transactional result (checkers.c gives it to the check). */
 extern const iso_result_kind iso_report_txn_kind;
 
+/* What a page (--html, -d's index.html) and -d's files show of a type:
+ * its first findings, up to ISO_REPORT_SHOWN of them and until their
+ * proofs (text and JSON) pass ISO_REPORT_SHOWN_BYTES, then how many more
+ * there were. A proof may show a whole op, which many findings may share
+ * (a read of n elements nobody appended is n findings, each showing the
+ * read): what a report holds of a type stays linear in the input. The
+ * text report shows --max-examples, --json every finding. */
+#define ISO_REPORT_SHOWN ((size_t)100)
+#define ISO_REPORT_SHOWN_BYTES ((size_t)4 << 20)
+
 int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o);
 int iso_report_json(isolde_result *r, FILE *out);
+/* json.c: the same with what -d shows of each type (results.json), and
+ * how many more in "not-shown". */
+int iso_report_json_shown(isolde_result *r, FILE *out);
+/* json.c: the first findings of type k that ISO_REPORT_SHOWN allows, as
+ * iso_report_each takes them. */
+size_t iso_report_shown_of(const isolde_result *r, size_t k);
+/* json.c: when fewer than all findings of some type were shown (shown[k]
+ * of type k), sep then "not-shown": {TYPE: how many were not, ...} into
+ * out. */
+void iso_report_not_shown(const isolde_result *r, const size_t *shown, const char *sep, iso_buf *out);
 int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err);
 
 /* The unknown result of a history with no client op, why saying why

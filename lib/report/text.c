@@ -112,10 +112,10 @@ int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
     size_t f = 0;
     for (size_t k = 0; k < r->n_types; k++) {
         fprintf(out, "\n== %s: %zu found", r->types[k], r->type_counts[k]);
-        if (r->type_counts[k] > (size_t)max) fprintf(out, " (showing %d; all with --json or -d)", max);
+        if (r->type_counts[k] > (size_t)max) fprintf(out, " (showing %d; all with --json)", max);
         fputs(" ==\n", out);
         shown s = {out, r->types[k]};
-        iso_report_each(t, f, r->type_counts[k] < (size_t)max ? r->type_counts[k] : (size_t)max, show_proof, &s);
+        iso_report_each(t, f, r->type_counts[k] < (size_t)max ? r->type_counts[k] : (size_t)max, 0, show_proof, &s);
         f += r->type_counts[k];
     }
     return ferror(out) ? -1 : 0;

@@ -13,8 +13,9 @@
  * model's state before and after it; lin_long, a 3000-op prefix, is drawn
  * from its last 1000 ops, saying so), run (a run's statistics), nemesis (a
  * fault and its heal as one band), playground (web/index.html runs every
- * sample through the checker in WebAssembly), large (a 1M-transaction report opens
- * within 10 s). Screenshots go to OUT. Prints "ok NAME" or "FAIL NAME: why"
+ * sample through the checker in WebAssembly), many (a type with more findings
+ * than the page holds: 100 shown ten at a time, and how many more there
+ * were), large (a 1M-transaction report opens within 10 s). Screenshots go to OUT. Prints "ok NAME" or "FAIL NAME: why"
  * per check; exits 1 on a failure.
  */
 'use strict';
@@ -207,6 +208,22 @@ async function playground(browser, file, label) {
   await page.close();
 }
 
+async function many(browser, file) {
+  const { page, errors } = await open(browser, file);
+  const head = await page.locator('h3', { hasText: 'garbage-read: ' }).textContent();
+  check('many: the type says how many were found', head === 'garbage-read: 1500 found', head);
+  const more = page.locator('.iso button', { hasText: /^show \d+ more of / });
+  for (let i = 0; i < 20 && await more.count(); i++) await more.first().click();
+  const shown = await page.locator('.finding[data-type="garbage-read"]').count();
+  check('many: the page holds the first 100, all shown after clicking', shown === 100, shown + ' shown');
+  const note = await page.locator('.not-shown').textContent();
+  check('many: it says how many more of the type it does not show', note === '1400 more of this type not shown (all with --json)', note);
+  await page.locator('.not-shown').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(out, 'many-not-shown.png') });
+  check('many: no error in the page', errors.length === 0, errors.join('; '));
+  await page.close();
+}
+
 async function large(browser, file) {
   const { page, errors, ms } = await open(browser, file);
   const n = await page.evaluate(() => window.isoldeReport.tl.lane.length);
@@ -233,6 +250,7 @@ async function large(browser, file) {
     if (cases.nemesis) await nemesis(browser, cases.nemesis);
     if (cases.playground) await playground(browser, cases.playground, 'playground');
     if (cases.playground_http) await playground(browser, cases.playground_http, 'playground (isolde serve)');
+    if (cases.many) await many(browser, cases.many);
     if (cases.large) await large(browser, cases.large);
   } finally {
     await browser.close();

@@ -2,17 +2,22 @@
  * test_hub.c -- hubs: a group of reader -> writer edges kept as r -> hub
  * -> w means what its pairs (r != w) mean: the same edges to
  * iso_graph_edge, and the same cycles, cycle-exists classes and timeouts
- * from the search, on hand-made graphs and on random ones compared with
- * the same graph built from pairs.
+ * from the search, on hand-made graphs and on random ones (with real-time
+ * windows) compared with the same graph built from pairs; a component
+ * keeps its hubs, and the fallback's classes and the pictures' edges are
+ * still those of the pairs; many readers of a version and as many
+ * writers after it make a hub the search crosses without its pairs.
  */
 #include "testutil.h"
 #include "check/search.h"
+#include "graph/cycle_int.h"
 #include "graph/same_search.h"
 
 #define W ISO_EDGE_WW
 #define R ISO_EDGE_WR
 #define A ISO_EDGE_RW
 #define P ISO_EDGE_PROCESS
+#define T ISO_EDGE_REALTIME
 
 /* A hub over n transactions: rd -> hub -> wr. */
 static void add_hub(iso_edges *es, uint32_t n, const uint32_t *rd, size_t nr, const uint32_t *wr,
@@ -141,13 +146,16 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)(rng_state >> 33) % n;
 }
 
-/* A random graph over n transactions: direct edges of any bits, and
- * groups (readers x writers, repeats and overlaps allowed), into es as
- * hubs or as pairs. */
+/* A random graph over n transactions: direct edges of any bits, groups
+ * (readers x writers, repeats and overlaps allowed), into es as hubs or
+ * as pairs, and real-time windows (ranked as numbered: a transaction
+ * precedes some of those after it). */
 typedef struct rgraph {
     uint32_t n, m, groups;
     uint32_t e[48][3];
     uint32_t rd[4][8], wr[4][8], nr[4], nw[4];
+    uint32_t order[16], lo[16], hi[16];
+    iso_rt rt;
 } rgraph;
 
 static void rgraph_make(rgraph *r)
@@ -164,6 +172,13 @@ static void rgraph_make(rgraph *r)
         for (uint32_t i = 0; i < r->nr[k]; i++) r->rd[k][i] = rnd(r->n);
         for (uint32_t i = 0; i < r->nw[k]; i++) r->wr[k][i] = rnd(r->n);
     }
+    r->rt = (iso_rt){r->n, r->order, r->lo, r->hi, 0};
+    for (uint32_t a = 0; a < r->n; a++) {
+        r->order[a] = a;
+        r->lo[a] = a + 1;
+        r->hi[a] = rnd(3) ? r->lo[a] : a + 1 + rnd(r->n - a);
+        r->rt.n_edges += r->hi[a] - r->lo[a];
+    }
 }
 
 static void rgraph_build(const rgraph *r, int hubs, iso_graph *g)
@@ -175,14 +190,15 @@ static void rgraph_build(const rgraph *r, int hubs, iso_graph *g)
         else add_pairs(&es, r->rd[k], r->nr[k], r->wr[k], r->nw[k]);
     }
     iso_graph_build(g, r->n, &es);
+    g->rt = &r->rt;
     iso_edges_free(&es);
 }
 
 /* Random graphs: the pairs' graph and the hubs' graph agree on every
  * edge between transactions and on everything the search reports, for
  * the full request, one without rw edges (hubs masked out: their pairs
- * still add rw to a direct edge, which changes what it stands for), and
- * the -process types alone. */
+ * still add rw to a direct edge or a real-time one, which changes what it
+ * stands for), and the -process types alone. */
 static void test_random_hubs_equal_pairs(void **st)
 {
     (void)st;
@@ -196,7 +212,7 @@ static void test_random_hubs_equal_pairs(void **st)
             for (uint32_t b = 0; b < r.n; b++) assert_int_equal(iso_graph_edge(&gp, a, b), iso_graph_edge(&gh, a, b));
         for (int variant = 0; variant < 3; variant++) {
             iso_search_req q;
-            want_all(&q, P);
+            want_all(&q, P | T);
             if (variant == 1) { /* G0 and G1c alone: no rw edge in the mask */
                 int keep = 0;
                 for (int t = 0; t < q.n_order; t++)
@@ -222,6 +238,156 @@ static void test_random_hubs_equal_pairs(void **st)
     }
 }
 
+/* The component of g (under every edge) with the most transactions, ties
+ * to the one with the lowest, copied as the search copies it: its
+ * transactions in *verts. 0 when every one is alone. */
+static uint32_t local_of(const iso_graph *g, cyc_local *L, uint32_t **verts, uint32_t **lid, uint32_t **comp)
+{
+    uint32_t nt = iso_graph_txns(g), best = ISO_NONE, k = 0;
+    *comp = test_malloc(g->n * sizeof **comp);
+    uint32_t nc = iso_scc(g, 0xff, *comp), *size = test_calloc(nc, sizeof *size);
+    for (uint32_t v = 0; v < nt; v++) size[(*comp)[v]]++;
+    for (uint32_t v = 0; v < nt; v++)
+        if (best == ISO_NONE || size[(*comp)[v]] > size[best]) best = (*comp)[v];
+    *verts = test_malloc(nt * sizeof **verts);
+    *lid = test_malloc(nt * sizeof **lid);
+    for (uint32_t v = 0; v < nt; v++)
+        if ((*comp)[v] == best) (*lid)[v] = k, (*verts)[k++] = v;
+    test_free(size);
+    if (k < 2) return 0;
+    cyc_local_build(L, g, *verts, k, *lid, *comp, best, 0xff);
+    return k;
+}
+
+/* What the fallback and the pictures say of the component: every
+ * cycle-exists class of the full request, and the whole component with
+ * its edges. */
+typedef struct told {
+    iso_cycle_exists *x;
+    size_t n, cap;
+    iso_subgraph all;
+} told;
+
+static void tell(const iso_graph *g, told *t)
+{
+    cyc_local L;
+    uint32_t *verts, *lid, *comp, k = local_of(g, &L, &verts, &lid, &comp);
+    memset(t, 0, sizeof *t);
+    if (k) {
+        cyc_search S;
+        uint8_t lead[32];
+        iso_search_req q;
+        want_all(&q, P | T);
+        cyc_lead_table(&q, lead);
+        cyc_search_init(&S, &L, 0, lead);
+        cyc_exists_all(&S, &q, &t->x, &t->n, &t->cap);
+        uint32_t *all = iso_xmalloc(k * sizeof *all);
+        for (uint32_t i = 0; i < k; i++) all[i] = i;
+        cyc_keep_subgraph(&L, all, k, &t->all);
+        cyc_search_free(&S);
+        cyc_local_free(&L);
+    }
+    test_free(verts);
+    test_free(lid);
+    test_free(comp);
+}
+
+static void told_free(told *t)
+{
+    for (size_t i = 0; i < t->n; i++) cyc_subgraph_free(&t->x[i].scc);
+    iso_free(t->x);
+    if (t->all.v) cyc_subgraph_free(&t->all);
+}
+
+/* Random graphs: through the hubs a component's cycle-exists classes
+ * (the extended relation's too, where a transaction's pair with itself
+ * must not count) and its edges for a picture are the pairs'. */
+static void test_random_fallback_hubs_equal_pairs(void **st)
+{
+    (void)st;
+    size_t classes = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        rgraph r;
+        rgraph_make(&r);
+        iso_graph gp, gh;
+        rgraph_build(&r, 0, &gp);
+        rgraph_build(&r, 1, &gh);
+        told tp, th;
+        tell(&gp, &tp);
+        tell(&gh, &th);
+        assert_int_equal(tp.n, th.n);
+        for (size_t i = 0; i < tp.n; i++) {
+            assert_int_equal(tp.x[i].id, th.x[i].id);
+            same_subgraph(&tp.x[i].scc, &th.x[i].scc);
+        }
+        assert_int_equal(!tp.all.v, !th.all.v);
+        if (tp.all.v) same_subgraph(&tp.all, &th.all);
+        classes += tp.n;
+        told_free(&tp);
+        told_free(&th);
+        iso_graph_free(&gp);
+        iso_graph_free(&gh);
+    }
+    assert_true(classes > 1000);
+}
+
+/* n transactions append to key 1 one after another, nobody reading them,
+ * then n others read its initial state: every reader -rw-> every writer,
+ * one hub. The reader first in real time and the writer last close a
+ * G-single-item-realtime of two edges, found as the pairs would find it
+ * (n = 300: the pairs' graph too) and where the pairs would be 400M
+ * (n = 20000; t2500 bounds the memory such a check takes). */
+static void test_hub_realtime_two_edges(void **st)
+{
+    (void)st;
+    for (uint32_t n = 300; n <= 20000; n = n == 300 ? 20000 : n + 1) {
+        iso_edges es = {0};
+        uint32_t *rd = test_malloc(n * sizeof *rd), *wr = test_malloc(n * sizeof *wr);
+        for (uint32_t i = 0; i < n; i++) wr[i] = i, rd[i] = n + i;
+        add_hub(&es, 2 * n, rd, n, wr, n);
+        iso_rt rt = {2 * n, test_malloc(2 * n * sizeof(uint32_t)), test_malloc(2 * n * sizeof(uint32_t)),
+                     test_malloc(2 * n * sizeof(uint32_t)), 2 * n - 1};
+        for (uint32_t a = 0; a < 2 * n; a++) rt.order[a] = a, rt.lo[a] = a + 1, rt.hi[a] = a + 1 < 2 * n ? a + 2 : a + 1;
+        iso_graph g;
+        iso_graph_build(&g, 2 * n, &es);
+        g.rt = &rt;
+        iso_search_req q;
+        want_all(&q, P | T);
+        q.timeout_ms = q.total_ms = 0;
+        iso_search_out out = {0};
+        iso_search_cycles(&g, &q, &out);
+        assert_int_equal(out.n_timeouts, 0);
+        assert_int_equal(out.n_cycles, 1);
+        assert_int_equal(out.cycles[0].type, ISO_A_G_SINGLE_ITEM_REALTIME);
+        assert_int_equal(out.cycles[0].len, 2);
+        assert_int_equal(out.cycles[0].v[0], n - 1); /* the last writer, */
+        assert_int_equal(out.cycles[0].v[1], n);     /* the first reader */
+        assert_int_equal(out.cycles[0].e[0], T);
+        assert_int_equal(out.cycles[0].e[1], A);
+        if (n == 300) {
+            iso_edges ep = {0};
+            add_pairs(&ep, rd, n, wr, n);
+            iso_graph gp;
+            iso_graph_build(&gp, 2 * n, &ep);
+            gp.rt = &rt;
+            iso_search_out op = {0};
+            iso_search_cycles(&gp, &q, &op);
+            same_out(&op, &out);
+            iso_search_out_free(&op);
+            iso_graph_free(&gp);
+            iso_edges_free(&ep);
+        }
+        iso_search_out_free(&out);
+        iso_graph_free(&g);
+        iso_edges_free(&es);
+        test_free(rt.order);
+        test_free(rt.lo);
+        test_free(rt.hi);
+        test_free(rd);
+        test_free(wr);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +396,8 @@ int main(void)
         cmocka_unit_test(test_self_pair_is_no_cycle),
         cmocka_unit_test(test_cycle_through_hub),
         cmocka_unit_test(test_random_hubs_equal_pairs),
+        cmocka_unit_test(test_random_fallback_hubs_equal_pairs),
+        cmocka_unit_test(test_hub_realtime_two_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

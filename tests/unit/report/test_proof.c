@@ -1,7 +1,7 @@
 /* test_proof.c -- iso_report_each: every finding of a run shown once, in
  * order, rendered ones as they are and pending ones rendered just before
  * they are shown, and never all at once: big findings are rendered a few
- * at a time. */
+ * at a time; with a budget of bytes, up to the finding that spends it. */
 #include "testutil.h"
 #include "report/proof.h"
 
@@ -57,7 +57,7 @@ static void shows_all_in_order_a_few_at_a_time(void **state)
         else iso_findings_add_pending(&t.findings, ISO_A_G1A, render_padded, i);
     }
     seen s = {0, &t, 5};
-    iso_report_each(&t, 5, N - 5, show, &s);
+    assert_int_equal(iso_report_each(&t, 5, N - 5, 0, show, &s), N - 5);
     assert_int_equal(s.n, N - 5);
     assert_int_equal(outstanding, 0);
     assert_true(most >= 1);
@@ -66,10 +66,28 @@ static void shows_all_in_order_a_few_at_a_time(void **state)
     iso_findings_free(&t.findings);
 }
 
+/* 3 MB of proofs from finding 5 on: 6, 8 and 12 are 1 MB each (10 was
+ * rendered when found), so 5 .. 12 are shown, 12 the one that spends it. */
+static void stops_after_the_budget(void **state)
+{
+    (void)state;
+    iso_txn_result t = {{0}, {0}, 2};
+    for (size_t i = 0; i < N; i++) {
+        if (i % 10 == 0) iso_findings_add_text(&t.findings, ISO_A_G1A, "found", "{}");
+        else iso_findings_add_pending(&t.findings, ISO_A_G1A, render_padded, i);
+    }
+    seen s = {0, &t, 5};
+    assert_int_equal(iso_report_each(&t, 5, N - 5, 3 * BIG, show, &s), 8);
+    assert_int_equal(s.n, 8);
+    outstanding = 0; /* rendered in the last batch, not shown */
+    iso_findings_free(&t.findings);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shows_all_in_order_a_few_at_a_time),
+        cmocka_unit_test(stops_after_the_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
