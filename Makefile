@@ -62,6 +62,7 @@ JEPSEN_SRC   := $(sort $(wildcard lib/jepsen/*.c))
 CHECKERS_SRC := $(sort $(wildcard lib/checkers/*.c))
 CHECKER_SRC  := $(CORE_SRC) $(HISTORY_SRC) $(GRAPH_SRC) $(CHECK_SRC) $(REPORT_SRC) \
                 $(WORKLOAD_SRC) $(LINEAR_SRC) $(JEPSEN_SRC) $(CHECKERS_SRC)
+CHECKER_HDR  := $(wildcard $(addsuffix *.h,$(sort $(dir $(CHECKER_SRC)))))
 GEN_SRC      := $(sort $(wildcard lib/gen/*.c))
 SIM_SRC      := $(sort $(wildcard lib/sim/*.c))
 RECORD_SRC   := $(sort $(wildcard lib/record/*.c))
@@ -167,20 +168,20 @@ EMCC_FLAGS := -O2 -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPOR
               -sEXPORTED_FUNCTIONS=_isolde_web_check,_malloc,_free \
               -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,getValue
 playground: web/isolde-wasm.js
-web/isolde-wasm.js: $(CHECKER_SRC) web/isolde_wasm.c $(BUILD)/gen/viewer_js.h include/isolde.h
+web/isolde-wasm.js: $(CHECKER_SRC) $(CHECKER_HDR) web/isolde_wasm.c $(BUILD)/gen/viewer_js.h include/isolde.h Makefile
 	@command -v $(EMCC) >/dev/null || sh tools/deps.sh emscripten
 	$(call say,EMCC,$@)
 	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
-	    -DISO_VERSION='"$(VERSION)"' $(filter-out -Werror,$(WARN)) $(EMCC_FLAGS) -o $@ $(CHECKER_SRC) web/isolde_wasm.c
+	    -DISO_VERSION='"$(VERSION)"' $(WARN) $(EMCC_FLAGS) -o $@ $(CHECKER_SRC) web/isolde_wasm.c
 
 $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 	@rm -f $@
 	$(call say,AR,$@)
 	$(Q)ar rcs $@ $^
 
-$(BUILD)/libisolde.so: $(LIB_OBJ)
+$(BUILD)/libisolde.so: $(LIB_OBJ) $(FLAGS_STAMP)
 	$(call say,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(FLAGS_STAMP)
 	$(call say,LD,$@)
@@ -192,7 +193,7 @@ $(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(FLAGS_STAMP)
 PC_RPATH = $(if $(filter /usr,$(PREFIX)),,-Wl,-rpath,$${libdir} )
 MAKE_PC  = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
                -e 's|@RPATH@|$(PC_RPATH)|g' isolde.pc.in
-$(BUILD)/isolde.pc: isolde.pc.in Makefile
+$(BUILD)/isolde.pc: isolde.pc.in Makefile $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(MAKE_PC) > $@
 
