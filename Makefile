@@ -15,8 +15,9 @@ CPPFLAGS += -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=2
 CFLAGS   += $(OPT) $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS   += -lpthread -lm
 
-# Optional libraries, found by pkg-config.
-have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
+# Optional libraries, found by pkg-config (PKG_CONFIG=false: a build with none).
+PKG_CONFIG ?= pkg-config
+have = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo yes)
 ifeq ($(call have,zlib),yes)
   CPPFLAGS += -DISO_HAVE_ZLIB $(shell pkg-config --cflags zlib)
   LDLIBS   += $(shell pkg-config --libs zlib)
@@ -108,7 +109,7 @@ ifneq ($(FLAGS_NOW),$(file < $(FLAGS_STAMP)))
 endif
 
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
-        fuzz bench install clean deps print-pkgs browser-deps playground
+        fuzz bench install clean deps test-deps print-pkgs browser-deps playground
 all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
@@ -242,16 +243,14 @@ deps:
 
 # What the browser tests (tests/cli/t6100-*) need: Debian's chromium, node
 # and emscripten (the playground), and npm's playwright-core
-# (tests/browser/package-lock.json), which never downloads a browser;
-# without them the tests say "skipped" (and fail under CI=true). npm is
-# not asked of apt: this machine kind's nodejs package carries its own and
-# conflicts with Debian's npm.
+# (tests/browser/package-lock.json, pinned to a version that runs on Debian
+# 12's Node 18), which never downloads a browser (tools/npm-deps.sh, which
+# installs Debian's npm where nodejs came without it); without them the
+# tests say "skipped" (and fail under CI=true).
 BROWSER_PKGS := chromium nodejs emscripten
-NPM_DEPS = @[ -d tests/browser/node_modules/playwright-core ] || ! command -v npm >/dev/null || \
-           (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 browser-deps:
 	@sh tools/deps.sh $(BROWSER_PKGS)
-	$(NPM_DEPS)
+	@sh tools/npm-deps.sh
 
 # deps first, then a fresh make: pkg-config sees what deps installed.
 demo: deps
@@ -270,18 +269,25 @@ SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-cli
 print-pkgs:
 	@echo $(BASE_PKGS) $(SERVER_PKGS) $(CLANG_PKGS) $(BROWSER_PKGS)
 
-check:
-	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS)
-	$(NPM_DEPS)
+# make check: what the tests need (as root on Debian; anyone else gets the
+# tests that can run, and "skipped: why" for the rest), the build, the suite.
+check: test-deps
 	$(MAKE) all tests
 	@sh tests/run-all.sh $(BUILD)
+
+test-deps:
+	@echo "make check: installs what is missing (as root on Debian: ~2 GB, ~5 min the first time), builds," \
+	      "then runs every suite (~6 min on 2 cores; it starts PostgreSQL, MariaDB and etcd on loopback," \
+	      "a 3-node Galera cluster as root, and headless chromium)"
+	@sh tools/deps.sh $(BASE_PKGS)
+	@sh tools/deps.sh --optional "the tests of PostgreSQL, MariaDB, Galera and etcd" $(SERVER_PKGS)
+	@sh tools/deps.sh --optional "the browser tests" $(BROWSER_PKGS)
+	@sh tools/npm-deps.sh --optional
 
 # The whole suite under ASan and UBSan, in build-san (build-san-clang when
 # CC is clang: `make sanitize CC=clang` is sanitize-clang).
 SAN_BUILD ?= build-san$(if $(findstring clang,$(notdir $(CC))),-clang)
-sanitize:
-	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS)
-	$(NPM_DEPS)
+sanitize: test-deps
 	$(MAKE) BUILD=$(SAN_BUILD) OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	        LDFLAGS='-fsanitize=address,undefined' all tests
 	@ISOLDE_SANITIZE=1 sh tests/run-all.sh $(SAN_BUILD)
@@ -297,7 +303,7 @@ sanitize-clang:
 # clang and ASan+UBSan in FUZZ_BUILD, each run for FUZZ_TIME seconds in turn
 # over its corpus (FUZZ_BUILD/fuzz/corpus/TARGET, kept between runs) and the
 # seeds (fuzz/seeds.sh: the fixtures, tests/data, examples, ../shared/corpus).
-# FUZZ_TARGETS='read-edn check-kv' runs some; FUZZ_TIMEOUT (s), FUZZ_RSS_MB
+# FUZZ_TARGETS='read-edn check-kv' runs some, FUZZ_JOBS=2 two at a time; FUZZ_TIMEOUT (s), FUZZ_RSS_MB
 # and FUZZ_MAX_LEN (bytes) bound each input (fuzz/run.sh). Fails, naming the
 # input, when a target crashes; copy the input into
 # tests/fuzz-regressions/TARGET/ and make check replays it
@@ -305,6 +311,7 @@ sanitize-clang:
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_TIME    ?= 60
+FUZZ_JOBS    ?= 1
 FUZZ_TARGETS ?=
 FUZZ_OPT     := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=all
@@ -314,7 +321,7 @@ fuzz:
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT='$(FUZZ_OPT)' \
 	        LDFLAGS='-fsanitize=address,undefined' $(FUZZ_BUILD)/fuzz/isolde-fuzz
 	@sh fuzz/seeds.sh $(FUZZ_BUILD)/fuzz/seeds
-	@sh fuzz/run.sh run $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
+	@FUZZ_JOBS=$(FUZZ_JOBS) sh fuzz/run.sh run $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 bench: all tests
 	@BASELINE="$(BASELINE)" SCALE="$(SCALE)" sh bench/run.sh $(BUILD)

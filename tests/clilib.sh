@@ -141,16 +141,20 @@ finish() {
     exit 0
 }
 
-# need_server VAR WHAT: the rest of the script talks to the server whose
-# URL is in $VAR (tests/servers/up.sh starts one); without it every case is
-# skipped, and under CI=true that is a failure.
+# need_server VAR WHAT [WHY]: the rest of the script talks to the server
+# whose URL is in $VAR (tests/servers/up.sh starts one); without it every
+# case is skipped, saying why (WHY, else what up.sh left in VAR_WHY) and how
+# to get one, and under CI=true that is a failure.
 need_server() {
-    eval "_v=\${$1:-}"
+    eval "_v=\${$1:-} _why=\${3:-\${$1_WHY:-}}"
     [ -n "$_v" ] && return 0
+    [ -n "$_why" ] || _why="no server: tests/servers/up.sh starts one when its packages are installed"
+    _why=$(printf '%s' "$_why" | tr -d "'")
+    _how="make check as root installs and starts it; or set $1"
     if [ "${CI:-}" = true ]; then
-        test_case "$2 is configured" "echo '$1 is not set under CI=true (tests/servers/up.sh starts it)'; false"
+        test_case "$2 is configured" "echo '$1 is not set under CI=true: $_why'; false"
     else
-        test_skip "$2" "$1 is not set: no server (tests/servers/up.sh starts one)"
+        test_skip "$2" "$1 is not set: $_why; $_how"
     fi
     finish
 }

@@ -35,11 +35,13 @@ if [ -z "${ISOLDE_GALERA_URLS:-}" ] && [ "$(id -u)" = 0 ]; then
         . "$gdir.env"
         trap 'sh tests/servers/galera.sh stop "$gdir"; rm -rf "$gdir" "$gdir.env" "$gdir.err" "$tmp"' EXIT
     else
-        echo "galera.sh: $(cat "$gdir.err")"
+        galera_why="galera.sh start failed: $(tail -n 3 "$gdir.err" | tr '\n' ' ')"
         sh tests/servers/galera.sh stop "$gdir" || true
+        rm -rf "$gdir" "$gdir.env" "$gdir.err"
     fi
 fi
-need_server ISOLDE_GALERA_URLS "Galera runs"
+[ "$(id -u)" = 0 ] || galera_why="not root: tests/servers/galera.sh needs root (network namespaces)"
+need_server ISOLDE_GALERA_URLS "Galera runs" "${galera_why:-}"
 set -- $(echo "$ISOLDE_GALERA_URLS" | tr , ' ')
 u1=$1 u2=$2 u3=$3
 pw=${u1#mysql://isolde:}

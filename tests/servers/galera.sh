@@ -15,7 +15,7 @@
 #   ISOLDE_GALERA_CONTROL  the peer proxy's control port (isolde run --proxy-control)
 #   ISOLDE_GALERA_DIR      DIR
 # Runs as root (the servers as the mysql user); nothing outside DIR and
-# the namespaces it made is touched, and no firewall.
+# the namespaces it made is touched, and no firewall. `stop` removes DIR.
 set -eu
 cmd=${1:?usage: galera.sh start|stop DIR}
 D=${2:?usage: galera.sh start|stop DIR}
@@ -133,6 +133,7 @@ stop() {
     done
     [ -f "$D/proxy.pid" ] && kill "$(cat "$D/proxy.pid")" 2>/dev/null || true
     for i in 1 2 3; do ip netns del "$(ns $i)" 2>/dev/null || true; done
+    rm -rf "$D" # the nodes' data: hundreds of MB
 }
 
 case $cmd in
