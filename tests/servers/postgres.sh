@@ -12,6 +12,8 @@
 # Runs as root (the server itself as the postgres user) or as any user
 # who can run initdb. Nothing outside DIR is touched.
 set -eu
+# The servers run as their own users: a caller's private TMPDIR (a test's) is unreadable to them.
+export TMPDIR=/tmp
 cmd=${1:?usage: postgres.sh start|stop DIR}
 D=${2:?usage: postgres.sh start|stop DIR}
 BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)

@@ -25,8 +25,12 @@ _server_up() { # NAME VAR
 }
 servers_down() {
     for _s in $servers_started; do sh "tests/servers/$_s.sh" stop "$servers_dir/$_s" || true; done
+    [ -d "$servers_dir/galera" ] && sh tests/servers/galera.sh stop "$servers_dir/galera"
     rm -rf "$servers_dir"
 }
+# A Galera cluster is started by the first test that needs one (need_galera
+# in tests/clilib.sh), in this directory.
+export ISOLDE_SERVERS_DIR="$servers_dir"
 _server_up postgres ISOLDE_PG_URL
 _server_up mariadb ISOLDE_MYSQL_URL
 _server_up etcd ISOLDE_ETCD_URLS
