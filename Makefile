@@ -15,8 +15,9 @@ CPPFLAGS += -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=2
 CFLAGS   += $(OPT) $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS   += -lpthread -lm
 
-# Optional libraries, found by pkg-config.
-have = $(shell pkg-config --exists $(1) 2>/dev/null && echo yes)
+# Optional libraries, found by pkg-config (PKG_CONFIG=false: a build with none).
+PKG_CONFIG ?= pkg-config
+have = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo yes)
 ifeq ($(call have,zlib),yes)
   CPPFLAGS += -DISO_HAVE_ZLIB $(shell pkg-config --cflags zlib)
   LDLIBS   += $(shell pkg-config --libs zlib)
@@ -62,6 +63,7 @@ JEPSEN_SRC   := $(sort $(wildcard lib/jepsen/*.c))
 CHECKERS_SRC := $(sort $(wildcard lib/checkers/*.c))
 CHECKER_SRC  := $(CORE_SRC) $(HISTORY_SRC) $(GRAPH_SRC) $(CHECK_SRC) $(REPORT_SRC) \
                 $(WORKLOAD_SRC) $(LINEAR_SRC) $(JEPSEN_SRC) $(CHECKERS_SRC)
+CHECKER_HDR  := $(wildcard $(addsuffix *.h,$(sort $(dir $(CHECKER_SRC)))))
 GEN_SRC      := $(sort $(wildcard lib/gen/*.c))
 SIM_SRC      := $(sort $(wildcard lib/sim/*.c))
 RECORD_SRC   := $(sort $(wildcard lib/record/*.c))
@@ -107,7 +109,7 @@ ifneq ($(FLAGS_NOW),$(file < $(FLAGS_STAMP)))
 endif
 
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
-        fuzz bench install clean deps print-pkgs browser-deps playground
+        fuzz bench install clean deps test-deps print-pkgs browser-deps playground
 all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
@@ -167,20 +169,20 @@ EMCC_FLAGS := -O2 -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPOR
               -sEXPORTED_FUNCTIONS=_isolde_web_check,_malloc,_free \
               -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,getValue
 playground: web/isolde-wasm.js
-web/isolde-wasm.js: $(CHECKER_SRC) web/isolde_wasm.c $(BUILD)/gen/viewer_js.h include/isolde.h
+web/isolde-wasm.js: $(CHECKER_SRC) $(CHECKER_HDR) web/isolde_wasm.c $(BUILD)/gen/viewer_js.h include/isolde.h Makefile
 	@command -v $(EMCC) >/dev/null || sh tools/deps.sh emscripten
 	$(call say,EMCC,$@)
 	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
-	    -DISO_VERSION='"$(VERSION)"' $(filter-out -Werror,$(WARN)) $(EMCC_FLAGS) -o $@ $(CHECKER_SRC) web/isolde_wasm.c
+	    -DISO_VERSION='"$(VERSION)"' $(WARN) $(EMCC_FLAGS) -o $@ $(CHECKER_SRC) web/isolde_wasm.c
 
 $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 	@rm -f $@
 	$(call say,AR,$@)
 	$(Q)ar rcs $@ $^
 
-$(BUILD)/libisolde.so: $(LIB_OBJ)
+$(BUILD)/libisolde.so: $(LIB_OBJ) $(FLAGS_STAMP)
 	$(call say,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(FLAGS_STAMP)
 	$(call say,LD,$@)
@@ -192,7 +194,7 @@ $(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(FLAGS_STAMP)
 PC_RPATH = $(if $(filter /usr,$(PREFIX)),,-Wl,-rpath,$${libdir} )
 MAKE_PC  = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
                -e 's|@RPATH@|$(PC_RPATH)|g' isolde.pc.in
-$(BUILD)/isolde.pc: isolde.pc.in Makefile
+$(BUILD)/isolde.pc: isolde.pc.in Makefile $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(MAKE_PC) > $@
 
@@ -241,16 +243,14 @@ deps:
 
 # What the browser tests (tests/cli/t6100-*) need: Debian's chromium, node
 # and emscripten (the playground), and npm's playwright-core
-# (tests/browser/package-lock.json), which never downloads a browser;
-# without them the tests say "skipped" (and fail under CI=true). npm is
-# not asked of apt: this machine kind's nodejs package carries its own and
-# conflicts with Debian's npm.
+# (tests/browser/package-lock.json, pinned to a version that runs on Debian
+# 12's Node 18), which never downloads a browser (tools/npm-deps.sh, which
+# installs Debian's npm where nodejs came without it); without them the
+# tests say "skipped" (and fail under CI=true).
 BROWSER_PKGS := chromium nodejs emscripten
-NPM_DEPS = @[ -d tests/browser/node_modules/playwright-core ] || ! command -v npm >/dev/null || \
-           (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 browser-deps:
 	@sh tools/deps.sh $(BROWSER_PKGS)
-	$(NPM_DEPS)
+	@sh tools/npm-deps.sh
 
 # deps first, then a fresh make: pkg-config sees what deps installed.
 demo: deps
@@ -269,18 +269,25 @@ SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-cli
 print-pkgs:
 	@echo $(BASE_PKGS) $(SERVER_PKGS) $(CLANG_PKGS) $(BROWSER_PKGS)
 
-check:
-	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS)
-	$(NPM_DEPS)
+# make check: what the tests need (as root on Debian; anyone else gets the
+# tests that can run, and "skipped: why" for the rest), the build, the suite.
+check: test-deps
 	$(MAKE) all tests
 	@sh tests/run-all.sh $(BUILD)
+
+test-deps:
+	@echo "make check: installs what is missing (as root on Debian: ~2 GB, ~5 min the first time), builds," \
+	      "then runs every suite (~6 min on 2 cores; it starts PostgreSQL, MariaDB and etcd on loopback," \
+	      "a 3-node Galera cluster as root, and headless chromium)"
+	@sh tools/deps.sh $(BASE_PKGS)
+	@sh tools/deps.sh --optional "the tests of PostgreSQL, MariaDB, Galera and etcd" $(SERVER_PKGS)
+	@sh tools/deps.sh --optional "the browser tests" $(BROWSER_PKGS)
+	@sh tools/npm-deps.sh --optional
 
 # The whole suite under ASan and UBSan, in build-san (build-san-clang when
 # CC is clang: `make sanitize CC=clang` is sanitize-clang).
 SAN_BUILD ?= build-san$(if $(findstring clang,$(notdir $(CC))),-clang)
-sanitize:
-	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS)
-	$(NPM_DEPS)
+sanitize: test-deps
 	$(MAKE) BUILD=$(SAN_BUILD) OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	        LDFLAGS='-fsanitize=address,undefined' all tests
 	@ISOLDE_SANITIZE=1 sh tests/run-all.sh $(SAN_BUILD)
@@ -296,7 +303,7 @@ sanitize-clang:
 # clang and ASan+UBSan in FUZZ_BUILD, each run for FUZZ_TIME seconds in turn
 # over its corpus (FUZZ_BUILD/fuzz/corpus/TARGET, kept between runs) and the
 # seeds (fuzz/seeds.sh: the fixtures, tests/data, examples, ../shared/corpus).
-# FUZZ_TARGETS='read-edn check-kv' runs some; FUZZ_TIMEOUT (s), FUZZ_RSS_MB
+# FUZZ_TARGETS='read-edn check-kv' runs some, FUZZ_JOBS=2 two at a time; FUZZ_TIMEOUT (s), FUZZ_RSS_MB
 # and FUZZ_MAX_LEN (bytes) bound each input (fuzz/run.sh). Fails, naming the
 # input, when a target crashes; copy the input into
 # tests/fuzz-regressions/TARGET/ and make check replays it
@@ -304,6 +311,7 @@ sanitize-clang:
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_TIME    ?= 60
+FUZZ_JOBS    ?= 1
 FUZZ_TARGETS ?=
 FUZZ_OPT     := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=all
@@ -313,7 +321,7 @@ fuzz:
 	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) OPT='$(FUZZ_OPT)' \
 	        LDFLAGS='-fsanitize=address,undefined' $(FUZZ_BUILD)/fuzz/isolde-fuzz
 	@sh fuzz/seeds.sh $(FUZZ_BUILD)/fuzz/seeds
-	@sh fuzz/run.sh run $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
+	@FUZZ_JOBS=$(FUZZ_JOBS) sh fuzz/run.sh run $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 bench: all tests
 	@BASELINE="$(BASELINE)" SCALE="$(SCALE)" sh bench/run.sh $(BUILD)

@@ -206,7 +206,7 @@ static void print_warnings(const isolde_history *h)
     for (size_t i = 0; i < n && i < sizeof w / sizeof w[0]; i++) {
         char line[1024];
         isolde_error e = w[i];
-        snprintf(e.msg, sizeof e.msg, "warning: %s", w[i].msg);
+        snprintf(e.msg, sizeof e.msg, "warning: %.*s", (int)(sizeof e.msg - sizeof "warning: "), w[i].msg);
         isolde_error_text(&e, line, sizeof line);
         fprintf(stderr, "%s\n", line);
     }

@@ -141,16 +141,52 @@ finish() {
     exit 0
 }
 
-# need_server VAR WHAT: the rest of the script talks to the server whose
-# URL is in $VAR (tests/servers/up.sh starts one); without it every case is
-# skipped, and under CI=true that is a failure.
+# need_server VAR WHAT [WHY]: the rest of the script talks to the server
+# whose URL is in $VAR (tests/servers/up.sh starts one); without it every
+# case is skipped, saying why (WHY, else what up.sh left in VAR_WHY) and how
+# to get one, and under CI=true that is a failure.
 need_server() {
-    eval "_v=\${$1:-}"
+    eval "_v=\${$1:-} _why=\${3:-\${$1_WHY:-}}"
     [ -n "$_v" ] && return 0
+    [ -n "$_why" ] || _why="no server: tests/servers/up.sh starts one when its packages are installed"
+    _why=$(printf '%s' "$_why" | tr -d "'")
+    _how="make check as root installs and starts it; or set $1"
     if [ "${CI:-}" = true ]; then
-        test_case "$2 is configured" "echo '$1 is not set under CI=true (tests/servers/up.sh starts it)'; false"
+        test_case "$2 is configured" "echo '$1 is not set under CI=true: $_why'; false"
     else
-        test_skip "$2" "$1 is not set: no server (tests/servers/up.sh starts one)"
+        test_skip "$2" "$1 is not set: $_why; $_how"
     fi
     finish
 }
+
+# galera_up: a three-node MariaDB Galera cluster (tests/servers/galera.sh,
+# as root) in ISOLDE_GALERA_URLS: the one it names, else the suite's
+# (started on first use in $ISOLDE_SERVERS_DIR/galera, which up.sh's
+# servers_down stops), else one of this script's own, stopped at its exit;
+# without one, galera_why says why. need_galera WHAT: the same, then as
+# need_server.
+galera_up() {
+    [ -n "${ISOLDE_GALERA_URLS:-}" ] && return 0
+    [ "$(id -u)" = 0 ] || { galera_why="not root: tests/servers/galera.sh needs root (network namespaces)"; return 0; }
+    _g=${ISOLDE_SERVERS_DIR:-$tmp}/galera
+    [ -f "$_g.env" ] || [ -f "$_g.failed" ] || _galera_start "$_g"
+    [ -f "$_g.env" ] && . "$_g.env"
+    [ -f "$_g.failed" ] && galera_why=$(cat "$_g.failed")
+    [ -n "${ISOLDE_SERVERS_DIR:-}" ] || trap 'sh tests/servers/galera.sh stop "$_g"; rm -rf "$tmp"' EXIT
+}
+
+need_galera() {
+    galera_up
+    need_server ISOLDE_GALERA_URLS "$1" "${galera_why:-}"
+}
+
+_galera_start() { # DIR: DIR.env on success, DIR.failed (why) on failure
+    if ISOLDE=$isolde sh tests/servers/galera.sh start "$1" >"$1.tmp" 2>"$1.err" </dev/null; then
+        mv "$1.tmp" "$1.env"
+    else
+        echo "tests/servers/galera.sh start failed: $(tail -n 3 "$1.err" | tr '\n' ' ')" >"$1.failed"
+        sh tests/servers/galera.sh stop "$1" || true
+    fi
+    rm -f "$1.tmp" "$1.err"
+}
+

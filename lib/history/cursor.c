@@ -207,7 +207,7 @@ iso_val iso_rd_list_end(iso_rd *rd, iso_val key, size_t base, const char *open, 
     rd->n_items = base;
     const char *last = close;
     while (last > open + 1 && (last[-1] == ' ' || last[-1] == ',')) last--;
-    if (close - open < UINT32_MAX)
+    if ((uint64_t)(close - open) < UINT32_MAX)
         *list_slot(rd, key) = (struct iso_rd_list){key, v, open, (uint32_t)(last - open),
                                                    (uint32_t)(close - open + 1)};
     return v;

@@ -40,7 +40,12 @@ enum iso_op_type { ISO_OP_INVOKE = 0, ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO };
 #define ISO_MAX_ITEMS ((size_t)1 << 28) /* items of one of them (a map's keys and values) */
 #define ISO_MAX_OPS ((size_t)1 << 28)   /* ops of one history (iso_op's ids) */
 #define ISO_MAX_ATOM ((size_t)1 << 24)  /* bytes of one string, keyword, symbol, number or tag */
-#define ISO_MAX_INPUT ((size_t)1 << 36) /* bytes of one input (a stream: at most half the memory) */
+/* bytes of one input (a stream: at most half the memory): 2^36, or what a 32-bit size_t holds */
+#if SIZE_MAX > 0xFFFFFFFFu
+#define ISO_MAX_INPUT ((size_t)1 << 36)
+#else
+#define ISO_MAX_INPUT SIZE_MAX
+#endif
 
 /* 40 bytes: histories hold millions. An op's :process, :f and :error,
  * which repeat op after op, live once in the history: the process in

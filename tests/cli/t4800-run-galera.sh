@@ -1,6 +1,6 @@
 #!/bin/sh
-# MariaDB 10.11 + Galera 26.4, three nodes (tests/servers/galera.sh, started
-# here unless ISOLDE_GALERA_URLS names a cluster), clients on all three,
+# MariaDB 10.11 + Galera 26.4, three nodes (tests/servers/galera.sh, the
+# suite's: need_galera in tests/clilib.sh), clients on all three,
 # partitions between the nodes through the cluster's own isolde proxy
 # (--proxy-control): what the checker finds at each level. SERIALIZABLE
 # holds snapshot isolation but not serializability (G2-item: write skew
@@ -29,17 +29,7 @@ if ! "$isolde" run --help | grep -q '^mysql:'; then
     test_skip "Galera runs" "built without libmariadb"
     finish
 fi
-if [ -z "${ISOLDE_GALERA_URLS:-}" ] && [ "$(id -u)" = 0 ]; then
-    gdir=$(mktemp -d /tmp/isolde-galera.XXXXXX)
-    if ISOLDE=$isolde sh tests/servers/galera.sh start "$gdir" >"$gdir.env" 2>"$gdir.err"; then
-        . "$gdir.env"
-        trap 'sh tests/servers/galera.sh stop "$gdir"; rm -rf "$gdir" "$gdir.env" "$gdir.err" "$tmp"' EXIT
-    else
-        echo "galera.sh: $(cat "$gdir.err")"
-        sh tests/servers/galera.sh stop "$gdir" || true
-    fi
-fi
-need_server ISOLDE_GALERA_URLS "Galera runs"
+need_galera "Galera runs"
 set -- $(echo "$ISOLDE_GALERA_URLS" | tr , ' ')
 u1=$1 u2=$2 u3=$3
 pw=${u1#mysql://isolde:}

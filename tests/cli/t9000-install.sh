@@ -28,6 +28,18 @@ C
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
 san=""; [ -n "${ISOLDE_SANITIZE:-}" ] && san="-fsanitize=address,undefined" # a sanitized library
 
+# The README's order, make demo then make check, adds libraries between two
+# builds in one BUILD: everything generated from the build's flags is made
+# again (a new library in LDLIBS is a flags change, as a library installed
+# since would be), isolde.pc among it (its stale Libs.private once failed
+# the README's C example with undefined references).
+test_case "a build's isolde.pc is made again when the flags it lists change" <<'T'
+make -s BUILD="$tmp/pcbuild" "$tmp/pcbuild/isolde.pc"
+not grep -q -- '-lisolde_test_extra' "$tmp/pcbuild/isolde.pc"
+make -s BUILD="$tmp/pcbuild" LDLIBS='-lpthread -lm -lisolde_test_extra' "$tmp/pcbuild/isolde.pc"
+grep -q -- '-lisolde_test_extra' "$tmp/pcbuild/isolde.pc"
+T
+
 test_case "make install PREFIX=... succeeds" <<'T'
 make -s BUILD="$build" install PREFIX="$tmp/prefix"
 T

@@ -1,42 +1,49 @@
 #!/bin/sh
 # README.md's examples, run (tests/tools/readme_blocks.py takes the blocks
-# apart and lists its placeholder substitutions): the C library example
-# built against the static library as installed (BUILD/dist/libisolde.a,
-# only isolde_* visible; BUILD/libisolde.a where the build has no dist/)
-# with the Makefile's LDLIBS (isolde.pc's Libs.private), on
-# examples/g1c.json (exit 1) and on a missing file (exit 3, "cannot open");
-# the text report block, which must be what
-# `isolde check examples/g1c.json` ends with; and every command line under
-# "Checking a history", "Running against a database" and "Linearizability",
-# which must end in a verdict (0, 1 or 2), never an error (3). The block at
-# the top (make demo, make check) is not run: make demo installs packages,
-# make check runs this suite.
+# apart): the C library example built against the static library as
+# installed (BUILD/dist/libisolde.a, only isolde_* visible; BUILD/libisolde.a
+# where the build has no dist/) with the Makefile's LDLIBS (isolde.pc's
+# Libs.private), on examples/g1c.json (exit 1) and on a missing file (exit
+# 3, "cannot open"); the text report block, which must be what `isolde check
+# examples/g1c.json` ends with; every sh block, run as written from the
+# checkout, in which every isolde must end in a verdict (0, 1 or 2), never an
+# error (3), the blocks naming the servers' variables against the suite's
+# servers; and every example in examples/, which must check to the status
+# its header says. A block marked "not run" says why (make demo and make
+# check: make demo installs packages, make check runs this suite).
 . tests/clilib.sh "$@"
 export TMPDIR="$tmp" # temporary databases
 r=$tmp/readme
 mkdir "$r" "$tmp/bin"
 tab=$(printf '\t')
 
-test_case "README.md has its C example, its text report and its commands" <<'T'
+test_case "README.md has its C example, its text report and its blocks, each saying what it is" <<'T'
 python3 tests/tools/readme_blocks.py README.md "$r"
 T
 
-# The commands run all at once in the background (each line has files of its
-# own), with `isolde` on PATH being this build's, while the C example builds.
-ln -s "$(cd "$(dirname "$isolde")" && pwd)/$(basename "$isolde")" "$tmp/bin/isolde"
-have_sqlite=yes
-"$isolde" run sqlite -n 1 -o "$tmp/probe.jsonl" 2>&1 | grep -q "unknown backend" && have_sqlite=
-n=0
-[ -f "$r/commands" ] && while IFS="$tab" read -r section written cmd; do
-    n=$((n + 1))
-    case "$written" in "isolde run sqlite"*) [ -n "$have_sqlite" ] || continue ;; esac
-    # each in a directory of its own (isolde run writes its history there),
-    # which sees the repository's examples/ and tests/
-    mkdir "$r/cwd$n"
-    ln -s "$PWD/examples" "$PWD/tests" "$r/cwd$n/"
-    (cd "$r/cwd$n" && TMP=$tmp PATH="$tmp/bin:$PATH" sh -c "$cmd" >"$r/cmd$n.out" 2>"$r/cmd$n.err" </dev/null
-     echo $? >"$r/cmd$n.rc") &
-done <"$r/commands"
+# The README's sh blocks, each a script of its own run with sh -e in a
+# directory of its own (which sees the checkout's examples/ and tests/),
+# with `isolde` on PATH being tests/tools/readme_isolde.sh, which runs this
+# build's and records each command's exit status in $r/blockN.status: the script
+# must succeed, and every isolde in it end in a verdict (0 valid, 1 invalid,
+# 2 unknown), never an error (3). The servers are the suite's
+# (tests/servers/up.sh; Galera as need_galera starts it), their passwords
+# in PGPASSWORD and MYSQL_PWD as the README's examples take them; blocks
+# that use them run one after another, the others all at once beside them.
+ln -s "$PWD/tests/tools/readme_isolde.sh" "$tmp/bin/isolde"
+export ISOLDE_README_REAL
+ISOLDE_README_REAL=$(cd "$(dirname "$isolde")" && pwd)/$(basename "$isolde")
+run_block() { # N: runs blockN.sh; its output in blockN.out, its status in blockN.rc
+    mkdir "$r/cwd$1"
+    ln -s "$PWD/examples" "$PWD/tests" "$r/cwd$1/"
+    : >"$r/block$1.status"
+    (cd "$r/cwd$1" && ISOLDE_README_STATUS=$r/block$1.status PATH="$tmp/bin:$PATH" PGPASSWORD="${ISOLDE_PG_PASSWORD:-}" \
+        MYSQL_PWD="${ISOLDE_MYSQL_PASSWORD:-}" TMPDIR=$tmp sh -e "$r/block$1.sh" >"$r/block$1.out" 2>&1 </dev/null
+     echo $? >"$r/block$1.rc")
+}
+[ -f "$r/blocks" ] && while IFS="$tab" read -r n section line needs; do
+    [ "$needs" = - ] && run_block "$n" &
+done <"$r/blocks"
 
 san=""; [ -n "${ISOLDE_SANITIZE:-}" ] && san="-fsanitize=address,undefined" # a sanitized library
 lib=$build/dist/libisolde.a; [ -f "$lib" ] || lib=$build/libisolde.a
@@ -68,20 +75,60 @@ tail -n +"$at" "$tmp/out" >"$r/report.actual"
 diff -u "$r/report.txt" "$r/report.actual"
 T
 
-wait
-n=0
-[ -f "$r/commands" ] && while IFS="$tab" read -r section written cmd; do
-    n=$((n + 1))
-    case "$written" in "isolde run sqlite"*)
-        [ -n "$have_sqlite" ] || { test_skip "README ($section): $written" "built without SQLite"; continue; } ;;
-    esac
-    test_case "README ($section): $written ends in a verdict" <<'T'
-cp "$r/cmd$n.out" "$tmp/out"
-cp "$r/cmd$n.err" "$tmp/err"
-rc=$(cat "$r/cmd$n.rc")
-echo "ran: $cmd"
-case "$rc" in 0|1|2) ;; *) echo "exit $rc, wanted a verdict (0, 1 or 2)"; false ;; esac
+# Every example names in its first lines how to check it (`check: OPTIONS`)
+# and what that says (`status: N`), where its format has comments.
+for f in examples/*; do
+    case $f in *.py) continue ;; esac
+    test_case "$f checks as its header says" <<'T'
+opts=$(sed -n '1,10s/^[;#] check: //p' "$f")
+want=$(sed -n '1,10s/^[;#] status: //p' "$f")
+st=0
+"$isolde" check $opts "$f" >/dev/null 2>"$tmp/err" || st=$?
+cat "$tmp/err"
+case "$want:$st" in :[012]) ;; "$st:$st") ;; *) echo "exit $st, the header says ${want:-a verdict}"; false ;; esac
 T
-done <"$r/commands"
+done
+
+block_case() { # N SECTION LINE
+    b=$r/block$1
+    test_case "README line $3 ($2): the block runs, every isolde in it ends in a verdict" <<'T'
+cp "$b.out" "$tmp/out"
+cat "$b.status"
+test "$(cat "$b.rc")" = 0 || { tail -n 20 "$b.out"; false; }
+test -s "$b.status"
+not grep -v '^[012] isolde ' "$b.status"
+T
+}
+missing_server() { # pg,mysql,...: the variable of the first server that is not here
+    for s in $(echo "$1" | tr , ' '); do
+        case $s in
+            pg) [ -n "${ISOLDE_PG_URL:-}" ] || { echo ISOLDE_PG_URL; return; } ;;
+            mysql) [ -n "${ISOLDE_MYSQL_URL:-}" ] || { echo ISOLDE_MYSQL_URL; return; } ;;
+            etcd) [ -n "${ISOLDE_ETCD_URLS:-}" ] || { echo ISOLDE_ETCD_URLS; return; } ;;
+            galera) [ -n "${ISOLDE_GALERA_URLS:-}" ] || { echo ISOLDE_GALERA_URLS; return; } ;;
+        esac
+    done
+}
+wait
+while IFS="$tab" read -r n section line needs <&3; do
+    [ "$needs" = - ] && { block_case "$n" "$section" "$line"; continue; }
+    case ",$needs," in *,galera,*) galera_up ;; esac
+    missing=$(missing_server "$needs")
+    if [ -z "$missing" ]; then
+        run_block "$n"
+        block_case "$n" "$section" "$line"
+        continue
+    fi
+    why="tests/servers/up.sh starts its server"
+    [ "$missing" = ISOLDE_GALERA_URLS ] && why=$(printf '%s' "${galera_why:-$why}" | tr -d "'")
+    if [ "${CI:-}" = true ]; then
+        test_case "README line $line ($section): $missing is set under CI=true" "echo '$why'; false"
+    else
+        test_skip "README line $line ($section)" "$missing is not set: $why"
+    fi
+done 3<"$r/blocks"
+while IFS="$tab" read -r section line reason; do
+    test_skip "README line $line ($section)" "not run: $reason"
+done <"$r/skipped"
 
 finish

@@ -26,19 +26,27 @@ EOF2
 chmod +x "$tmp/isolde-check-3"
 
 test_case "demo with this build: exit 0" <<'T'
-expect_status 0 sh tools/demo.sh "$real"
+expect_status 0 sh tools/demo.sh "$real" "$tmp/demo"
 expect_out 'valid?: true'
+T
+
+test_case "demo keeps the history it names, and says where the binary is" <<'T'
+expect_status 0 sh tools/demo.sh "$real" "$tmp/demo"
+expect_out "history $tmp/demo/history.jsonl"
+expect_out "check $tmp/demo/history.jsonl checks it again"
+expect_out "the binary is $real"
+expect_status 0 "$real" check "$tmp/demo/history.jsonl"
 T
 
 for st in 1 3; do
     test_case "demo whose run exits $st: fails, saying so" <<'T'
-expect_status 1 sh tools/demo.sh "$tmp/isolde-run-$st"
+expect_status 1 sh tools/demo.sh "$tmp/isolde-run-$st" "$tmp/demo"
 expect_err "demo: failed: isolde run sqlite (exit $st)"
 T
 done
 
 test_case "demo whose example checks fail with an error: fails" <<'T'
-expect_status 1 sh tools/demo.sh "$tmp/isolde-check-3"
+expect_status 1 sh tools/demo.sh "$tmp/isolde-check-3" "$tmp/demo"
 expect_err 'demo: failed: isolde check examples/'
 T
 

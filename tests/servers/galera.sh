@@ -15,8 +15,10 @@
 #   ISOLDE_GALERA_CONTROL  the peer proxy's control port (isolde run --proxy-control)
 #   ISOLDE_GALERA_DIR      DIR
 # Runs as root (the servers as the mysql user); nothing outside DIR and
-# the namespaces it made is touched, and no firewall.
+# the namespaces it made is touched, and no firewall. `stop` removes DIR.
 set -eu
+# The servers run as their own users: a caller's private TMPDIR (a test's) is unreadable to them.
+export TMPDIR=/tmp
 cmd=${1:?usage: galera.sh start|stop DIR}
 D=${2:?usage: galera.sh start|stop DIR}
 isolde=${ISOLDE:-build/isolde}
@@ -67,7 +69,8 @@ start_node() { # I [options]
     mkdir -p "$D/n$i/data"
     cnf "$i" >"$D/n$i/my.cnf"
     chown -R mysql:mysql "$D/n$i"
-    mariadb-install-db --defaults-file="$D/n$i/my.cnf" --skip-test-db >"$D/n$i/install.log" 2>&1
+    mariadb-install-db --defaults-file="$D/n$i/my.cnf" --skip-test-db >"$D/n$i/install.log" 2>&1 ||
+        { echo "galera.sh: mariadb-install-db failed for node $i:" >&2; tail -5 "$D/n$i/install.log" >&2; exit 1; }
     ip netns exec "$(ns "$i")" mariadbd --defaults-file="$D/n$i/my.cnf" "$@" </dev/null >/dev/null 2>&1 &
     n=0
     until size_is "$i" "$i"; do
@@ -133,6 +136,7 @@ stop() {
     done
     [ -f "$D/proxy.pid" ] && kill "$(cat "$D/proxy.pid")" 2>/dev/null || true
     for i in 1 2 3; do ip netns del "$(ns $i)" 2>/dev/null || true; done
+    rm -rf "$D" # the nodes' data: hundreds of MB
 }
 
 case $cmd in

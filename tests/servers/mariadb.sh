@@ -11,6 +11,8 @@
 #   ISOLDE_MYSQL_PID       the server's pid file
 # Runs as root (the server as the mysql user). Nothing outside DIR is touched.
 set -eu
+# The servers run as their own users: a caller's private TMPDIR (a test's) is unreadable to them.
+export TMPDIR=/tmp
 cmd=${1:?usage: mariadb.sh start|stop DIR}
 D=${2:?usage: mariadb.sh start|stop DIR}
 shift 2
@@ -28,7 +30,7 @@ start() {
     cp "$D/server.crt" "$D/ca.pem"
     [ "$(id -u)" = 0 ] && chown -R mysql:mysql "$D"
     mariadb-install-db --no-defaults --datadir="$D/data" --user=mysql --skip-test-db --skip-name-resolve \
-        >"$D/install.log" 2>&1
+        >"$D/install.log" 2>&1 || { echo "mariadb.sh: mariadb-install-db failed:" >&2; tail -5 "$D/install.log" >&2; exit 1; }
     mariadbd --no-defaults --datadir="$D/data" --user=mysql --bind-address=127.0.0.1 --port="$port" \
         --socket="$D/sock" --pid-file="$D/pid" --log-error="$D/err.log" --skip-name-resolve \
         --innodb-buffer-pool-size=128M --innodb-flush-log-at-trx-commit=2 --innodb-lock-wait-timeout=5 \

@@ -12,11 +12,16 @@
 # Runs as root (the server itself as the postgres user) or as any user
 # who can run initdb. Nothing outside DIR is touched.
 set -eu
+# The servers run as their own users: a caller's private TMPDIR (a test's) is unreadable to them.
+export TMPDIR=/tmp
 cmd=${1:?usage: postgres.sh start|stop DIR}
 D=${2:?usage: postgres.sh start|stop DIR}
 BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -n "$BIN" ] || { echo "postgres.sh: PostgreSQL is not installed (postgresql-15)" >&2; exit 2; }
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+case $D in /*) ;; *) D=$PWD/$D ;; esac
+# As root the server's programs run as the postgres user, from / (they
+# change back to the directory they started in, which may be root's own).
+as_pg() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 
 . "$(dirname "$0")/ports.sh"
 
