@@ -130,10 +130,9 @@ static void name_the_guess(const isolde_history *h, const char *why, const char 
 
 /* ---- a last line cut short ------------------------------------------------ */
 
-/* Whether data's first byte after white space and comment lines opens a
- * top-level array, vector or list (a history that is one value, not one
- * op per line). */
-static int one_value(const char *data, size_t len)
+/* Where data's first value begins: its first byte after white space and
+ * comment lines (len when there is none). */
+static size_t first_value(const char *data, size_t len)
 {
     size_t i = 0;
     while (i < len) {
@@ -142,26 +141,27 @@ static int one_value(const char *data, size_t len)
             const char *nl = memchr(data + i, '\n', len - i);
             i = nl ? (size_t)(nl - data) : len;
         } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ',') {
-            return c == '[' || c == '(';
+            return i;
         }
         i++;
     }
-    return 0;
+    return len;
 }
 
-/* Where data's last line starts when a kill cut it short, else len. Cut
- * short (docs/FORMATS.md): a history of one op per line in a format whose
- * lines are values (JSON, EDN) does not end in a newline, and its last
- * line ends inside a value (*why says how) -- it fails to parse for want
- * of more bytes, as a prefix of a whole line does. A last line that is
- * whole, or has a wrong byte before its end, is read as ever: an error,
- * not a cut. */
+/* Where the reader stops in data: before its last line when that line is
+ * cut short (no newline after it, and it ends inside a value: why says
+ * how), else at len. A history that is one value, or whose only line it
+ * is, is never cut: its error says more. */
 static size_t cut_line(const isolde_history *h, const char *data, size_t len, isolde_error *why)
 {
     const struct format *f = &formats[h->format];
-    if (!len || data[len - 1] == '\n' || !f->cut || one_value(data, len)) return len;
+    size_t first = first_value(data, len);
+    /* one value (an array, a vector) cut short is no line cut short */
+    if (!len || data[len - 1] == '\n' || !f->cut || first == len || data[first] == '[' || data[first] == '(')
+        return len;
     size_t start = len;
     while (start > 0 && data[start - 1] != '\n') start--;
+    if (start <= first) return len; /* the only line: nothing else to check, its error says more */
     return f->cut(h->name, data + start, len - start, why) ? start : len;
 }
 

@@ -292,6 +292,9 @@ static void test_cut_last_line(void **state)
     /* one value (an array, a vector) cut short is no line cut short */
     expect_error("[{\"type\":\"ok\"},\n{\"type\":\"o", ISOLDE_FORMAT_JSON, ISOLDE_ERR_PARSE, 2, 9, "unterminated string");
     expect_error("[{:type :ok}\n{:type :o", ISOLDE_FORMAT_EDN, ISOLDE_ERR_PARSE, 2, 1, "unterminated map");
+    /* the only line (a paste in the playground): nothing else to check, its error */
+    expect_error("{:index 0, :type :ok", ISOLDE_FORMAT_AUTO, ISOLDE_ERR_PARSE, 1, 1, "unterminated map");
+    expect_error("# a comment\n{\"type\":\"o", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 2, 9, "unterminated string");
     /* what comes before it does not read either: the whole input's error */
     expect_error("{\"type\":\"bogus\"}\n{\"type\":\"o", ISOLDE_FORMAT_JSONL, ISOLDE_ERR_PARSE, 1, 1,
                  "\"type\" must be");
