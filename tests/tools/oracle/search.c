@@ -39,6 +39,10 @@ bool or_order_run(struct or_order *o)
     return dfs(o);
 }
 
+/* Committing an :info transaction that no read shows costs nothing when
+ * nothing follows it (it can go last), but a process that goes on after an
+ * :info (histories that do not rename it) puts it in session order, and
+ * then it may fit only by not having committed. */
 bool or_each_commit_set(const struct or_facts *f, bool (*try)(tset c, void *arg), void *arg)
 {
     /* every subset of info, by the usual sub-mask walk */
