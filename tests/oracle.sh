@@ -1,6 +1,6 @@
 #!/bin/sh
 # isolde against the brute-force oracle (tests/tools/oracle/): usage
-#   sh tests/oracle.sh BUILD [N] [SEED]
+#   sh tests/oracle.sh BUILD [N] [SEED]      (N default 500, SEED 1)
 # First the oracle's own checks: the textbook cases (tests/data/oracle/) and
 # its self-check (what must hold between the models' verdicts, 2N random
 # histories). Then, per workload and model, N random histories for that
@@ -23,7 +23,7 @@
 # Exit status 1 when the oracle fails its own checks, isolde gives no
 # verdict for a history, or any history is UNSOUND.
 build=${1:-build}
-n=${2:-100}
+n=${2:-500}
 seed=${3:-1}
 tool=$build/tests/tools/oracle/oracle
 isolde=${ISOLDE:-$build/isolde}

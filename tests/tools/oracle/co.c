@@ -42,8 +42,8 @@
  * one exactly the writers of x before wk, one after the reader's own
  * appends (its own version, or Elle's `internal` anomaly, which Elle's
  * read-committed does not forbid) just a prefix, checked once the order is
- * complete. rw-register reads after the reader's own write are checked
- * for their values only.
+ * complete. A read after the reader's own write that shows another
+ * transaction's version reads from it (wr), as any read does.
  * CO_SO / CO_RT make co extend session / real-time order: Elle's
  * strong-session-PL-2 (no G1c-process) and strong-PL-2 (no G1c-realtime).
  */
@@ -153,7 +153,8 @@ static bool select_reads(struct co_ctx *x)
         bool ext = rd->status == RD_OK && !rd->internal;
         bool lifted = rd->status == RD_OK && f->h->wl == OR_LA && rd->int_ok && !(x->flags & CO_EXTERNAL);
         x->use[r] = ext || lifted;
-        if (x->use[r]) x->src[rd->txn] |= writers_of(rd);
+        bool version = rd->status == RD_UNCLEAR && (x->flags & CO_EXTERNAL); /* Adya's wr */
+        if (x->use[r] || version) x->src[rd->txn] |= writers_of(rd);
     }
     return true;
 }

@@ -57,6 +57,16 @@ static bool final_write(const struct or_hist *h, const struct or_read *r, int ke
     return w < 0 || w == r->txn || rank_of(&h->t[w], key, v, &rank) == rank + 1;
 }
 
+/* An internal read that does not show its own writes still read a
+ * version: that of the writer of v (the list's last element), when another
+ * transaction: Adya's wr, kept in w[0]. */
+static void version_read(const struct or_hist *h, int key, int v, struct or_read *r)
+{
+    int mop, w = or_writer(h, key, v, &mop);
+    r->nw = 0;
+    if (w >= 0 && w != r->txn) r->w[r->nw++] = w;
+}
+
 /* Is each element of list written by a transaction that may have
  * committed, and none twice? Marks their writers as needed. */
 static bool values_ok(const struct or_hist *h, int key, const int *list, int n, struct or_read *r)
@@ -102,6 +112,7 @@ static void read_la(const struct or_hist *h, const struct or_mop *m, struct or_r
     if (r->internal && !r->int_ok) { /* Elle's `internal`; G1a, G1b and garbage still apply */
         bool ok = values_ok(h, m->key, m->rd, m->n, r) && (!m->n || final_write(h, r, m->key, m->rd[m->n - 1]));
         r->status = ok ? RD_UNCLEAR : RD_BAD;
+        if (ok && m->n) version_read(h, m->key, m->rd[m->n - 1], r);
         return;
     }
     r->status = blocks(h, m->key, m->rd, m->n - nown, r);
@@ -118,6 +129,7 @@ static void read_rw(const struct or_hist *h, const struct or_mop *m, struct or_r
         bool bad = v != OR_NIL && (w < 0 || h->t[w].type == OR_FAIL || !final_write(h, r, m->key, v));
         r->status = r->int_ok ? RD_OK : bad ? RD_BAD : RD_UNCLEAR;
         if (!r->int_ok && w >= 0 && w != r->txn && !bad) r->needs |= 1u << w;
+        if (r->status == RD_UNCLEAR && v != OR_NIL) version_read(h, m->key, v, r);
         return;
     }
     r->status = RD_OK;

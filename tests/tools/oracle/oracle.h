@@ -101,7 +101,8 @@ struct or_read {
     int status;
     int nw, w[OR_MAXT]; /* list-append: the writers of the list before the
                            transaction's own appends, in list order;
-                           rw-register: 0 (nil) or 1 writer */
+                           rw-register: 0 (nil) or 1 writer; RD_UNCLEAR:
+                           the other transaction whose version it shows */
     tset needs;         /* transactions whose writes it shows: they committed */
 };
 
