@@ -2,8 +2,9 @@
 # The brute-force oracle of the consistency models (tests/tools/oracle/,
 # which tests/oracle.sh compares isolde with): every textbook case of
 # tests/data/oracle/textbook.txt gets the verdicts the literature gives it,
-# its self-check finds the models' verdicts related as their definitions
-# say, and its JSON lines reader and writer agree.
+# so does every history of tests/data/oracle/findings/FINDINGS.tsv, its
+# self-check finds the models' verdicts related as their definitions say,
+# and its JSON lines reader and writer agree.
 . tests/clilib.sh "$@"
 oracle=$build/tests/tools/oracle/oracle
 cases=tests/data/oracle/textbook.txt
@@ -13,6 +14,19 @@ test_case "the oracle is built" 'test -x "$oracle"'
 for name in $("$oracle" cases --list "$cases"); do
     test_case "textbook: $name" "\"\$oracle\" cases --only '$name' \"\$cases\""
 done
+
+# The findings (histories isolde and the oracle disagree on) keep their
+# oracle verdicts.
+tab=$(printf '\t')
+while IFS="$tab" read -r file wl model _iso verdict _why; do
+    case "$file" in ''|'#'*) continue ;; esac
+    w=la
+    [ "$wl" = rw-register ] && w=rw
+    test_case "finding $file: the oracle says $verdict at $model" <<T
+expect_status 0 "\$oracle" check -w $w -m $model tests/data/oracle/findings/$file
+expect_out '	$model	$verdict\$'
+T
+done <tests/data/oracle/findings/FINDINGS.tsv
 
 test_case "self-check: 300 random histories per workload" <<'T'
 expect_status 0 "$oracle" selfcheck -n 300 -s 1
