@@ -47,7 +47,7 @@ struct sim {
 
 /* ---- random numbers (splitmix64) ------------------------------------------------ */
 
-uint64_t or_rng_next(struct or_rng *r)
+static uint64_t rng_next(struct or_rng *r)
 {
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -55,8 +55,8 @@ uint64_t or_rng_next(struct or_rng *r)
     return z ^ (z >> 31);
 }
 
-int or_rnd(struct or_rng *r, int n) { return n <= 1 ? 0 : (int)(or_rng_next(r) % (uint64_t)n); }
-bool or_chance(struct or_rng *r, double p) { return (double)(or_rng_next(r) >> 11) * 0x1p-53 < p; }
+int or_rnd(struct or_rng *r, int n) { return n <= 1 ? 0 : (int)(rng_next(r) % (uint64_t)n); }
+static bool chance(struct or_rng *r, double p) { return (double)(rng_next(r) >> 11) * 0x1p-53 < p; }
 
 /* ---- transactions and schedule ---------------------------------------------------- */
 
@@ -65,14 +65,14 @@ static void gen_mops(struct sim *s, struct or_txn *t, int *next)
     struct or_hist *h = s->h;
     int wf = h->wl == OR_LA ? OR_APPEND : OR_WRITE;
     t->nm = 0;
-    if (or_chance(s->r, 0.35)) { /* read-modify-write of one key */
+    if (chance(s->r, 0.35)) { /* read-modify-write of one key */
         int k = or_rnd(s->r, h->nkeys);
         t->m[t->nm++] = (struct or_mop){.f = OR_READ, .key = k, .n = -1};
         t->m[t->nm++] = (struct or_mop){.f = wf, .key = k, .val = ++next[k], .n = -1};
     }
     for (int want = 1 + or_rnd(s->r, 4); t->nm < want && t->nm < OR_MAXM;) {
         int k = or_rnd(s->r, h->nkeys);
-        bool read = or_chance(s->r, 0.5);
+        bool read = chance(s->r, 0.5);
         t->m[t->nm++] = (struct or_mop){.f = read ? OR_READ : wf, .key = k, .val = read ? 0 : ++next[k], .n = -1};
     }
 }
@@ -88,7 +88,7 @@ static void gen_txns(struct sim *s)
     for (int i = 0; i < h->n; i++) {
         struct or_txn *t = &h->t[i];
         memset(t, 0, sizeof *t);
-        t->type = or_chance(s->r, pfail) || cand == 8 ? OR_FAIL : or_chance(s->r, pinfo) ? OR_INFO : OR_OK;
+        t->type = chance(s->r, pfail) || cand == 8 ? OR_FAIL : chance(s->r, pinfo) ? OR_INFO : OR_OK;
         cand += t->type != OR_FAIL;
         gen_mops(s, t, next);
     }
@@ -192,7 +192,7 @@ static tset prefix_view(const struct sim *s, const struct or_facts *f, int t, ts
         int c = last_pos(s, f->conflict[t] & ar_before(s, s->pos[t]));
         if (c + 1 > lo) lo = c + 1;
     }
-    int hi = s->pos[t], p = or_chance(s->r, 0.5) ? hi : lo + or_rnd(s->r, hi - lo + 1);
+    int hi = s->pos[t], p = chance(s->r, 0.5) ? hi : lo + or_rnd(s->r, hi - lo + 1);
     return ar_before(s, p);
 }
 
@@ -202,7 +202,7 @@ static tset set_view(struct sim *s, const struct or_facts *f, int t, tset must)
     tset seeds = must, earlier = ar_before(s, s->pos[t]);
     for (int i = 0; i < h->n; i++) {
         bool same_side = !s->split || (h->t[i].proc & 1) == (h->t[t].proc & 1);
-        if ((earlier >> i & 1) && same_side && or_chance(s->r, s->p)) seeds |= 1u << i;
+        if ((earlier >> i & 1) && same_side && chance(s->r, s->p)) seeds |= 1u << i;
     }
     if (s->mode == G_PSI) seeds |= earlier & f->conflict[t];
     tset v = seeds;
@@ -383,10 +383,10 @@ static void simulate(struct sim *s, const char *fault)
     s->committed = 0;
     for (int i = 0; i < s->h->n; i++) {
         int type = s->h->t[i].type;
-        if (type == OR_OK || (type == OR_INFO && or_chance(s->r, 0.5))) s->committed |= 1u << i;
+        if (type == OR_OK || (type == OR_INFO && chance(s->r, 0.5))) s->committed |= 1u << i;
     }
     or_facts_init(&f, s->h);
-    if (s->strict || or_chance(s->r, 0.5)) ar_realtime(s);
+    if (s->strict || chance(s->r, 0.5)) ar_realtime(s);
     else ar_random(s, &f);
     set_pos(s);
     views(s, &f);
@@ -434,7 +434,7 @@ void or_gen(struct or_hist *h, int wl, const char *target, struct or_rng *r, cha
 {
     static const char *const faults[] = {"fracture", "aborted", "intermediate", "mangle", "internal"};
     static const double ps[] = {0.1, 0.4, 0.7, 0.9};
-    struct sim s = {.h = h, .r = r, .p = ps[or_rnd(r, 4)], .split = or_chance(r, 0.3)};
+    struct sim s = {.h = h, .r = r, .p = ps[or_rnd(r, 4)], .split = chance(r, 0.3)};
     int at = find_at(target), roll = or_rnd(r, 100);
     const char *fault = "";
     memset(h, 0, sizeof *h);
@@ -442,10 +442,10 @@ void or_gen(struct or_hist *h, int wl, const char *target, struct or_rng *r, cha
     s.mode = at_model[at].mode, s.session = at_model[at].session, s.strict = at_model[at].strict;
     *valid_by_construction = roll < 45;
     if (roll >= 45 && roll < 75) { /* another model's simulation */
-        s.mode = or_rnd(r, G_COUNT), s.session = or_chance(r, 0.5), s.strict = or_chance(r, 0.3);
-    } else if (roll >= 75 && (s.session || s.strict) && or_chance(r, 0.3)) {
+        s.mode = or_rnd(r, G_COUNT), s.session = chance(r, 0.5), s.strict = chance(r, 0.3);
+    } else if (roll >= 75 && (s.session || s.strict) && chance(r, 0.3)) {
         fault = s.strict ? "stale" : "no-session";
-        s.session = s.strict && or_chance(r, 0.5), s.strict = false;
+        s.session = s.strict && chance(r, 0.5), s.strict = false;
     } else if (roll >= 75) {
         fault = faults[or_rnd(r, 5)];
     }

@@ -299,7 +299,8 @@ static bool check_limits(const struct or_hist *h, const char **msg)
     return true;
 }
 
-bool or_parse_jsonl(const char *name, const char *text, int wl, struct or_hist *h)
+/* Parses JSON lines held in memory (name for messages). */
+static bool parse_jsonl(const char *name, const char *text, int wl, struct or_hist *h)
 {
     struct pairing pr = {.nprocs = 0};
     memset(h, 0, sizeof *h);
@@ -338,7 +339,7 @@ bool or_read_jsonl(const char *path, int wl, struct or_hist *h)
     }
     fclose(f);
     text[n] = 0;
-    bool ok = or_parse_jsonl(path, text, wl, h);
+    bool ok = parse_jsonl(path, text, wl, h);
     free(text);
     return ok;
 }

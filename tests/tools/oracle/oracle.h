@@ -73,8 +73,6 @@ struct or_hist {
  * rest is ignored). On failure prints "path:line: message" and returns
  * false. */
 bool or_read_jsonl(const char *path, int wl, struct or_hist *h);
-/* Parses JSON lines held in memory (name for messages). */
-bool or_parse_jsonl(const char *name, const char *text, int wl, struct or_hist *h);
 /* Writes h as JSON lines, one op per event in position order. */
 void or_write_jsonl(const struct or_hist *h, FILE *out);
 /* Same into a growing heap string (NUL-terminated, *len set); free() it. */
@@ -107,7 +105,7 @@ struct or_read {
 };
 
 /* What one transaction saw of one key, by Cerone et al.'s INT and EXT. */
-enum { OBS_NONE, OBS_OK, OBS_BAD };
+enum { OBS_NONE, OBS_OK }; /* no known read of the key; the state below */
 struct or_obs {
     int state;
     int nw, w[OR_MAXT]; /* the visible writers (list order; rw: 0 or 1) */
@@ -152,8 +150,6 @@ struct or_order {
 void or_order_init(struct or_order *o, tset c, bool (*place)(struct or_order *, int, void *),
                    void *ctx);
 bool or_order_run(struct or_order *o);
-/* Is a before b in the order so far? Both placed. */
-static inline bool or_earlier(const struct or_order *o, int a, int b) { return o->pos[a] < o->pos[b]; }
 
 /* Calls try(c) for each set c = ok plus a subset of info (the :info
  * transactions that committed), until one returns true. */
@@ -211,10 +207,8 @@ void or_print_witness(const struct or_hist *h, const struct or_witness *w, FILE 
 
 /* ---- gen.c ------------------------------------------------------------------- */
 
-struct or_rng { uint64_t s; };
-uint64_t or_rng_next(struct or_rng *r);
-int or_rnd(struct or_rng *r, int n);
-bool or_chance(struct or_rng *r, double p);
+struct or_rng { uint64_t s; }; /* splitmix64 */
+int or_rnd(struct or_rng *r, int n); /* 0 .. n-1 */
 
 /* A random history for the harness's model `target` (how it was made in
  * *kind, e.g. "at:snapshot-isolation" or "fracture"); *valid_by_construction
