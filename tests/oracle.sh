@@ -76,6 +76,7 @@ for wl in list-append rw-register; do
             }
             END { printf "%d %d %d %d %d %d %d %d %d %d\n", n, ov, oi, agree, uv, ui, inc, urc, uns, missing }
         ' "$d/isolde.tsv" "$d/oracle.tsv")
+        # shellcheck disable=SC2086  # row is ten numbers, split on purpose
         set -- $row
         printf '%-13s %-34s %5s %5s %5s %5s %6s %6s %7s %8s %7s\n' "$wl" "$m" "$1" "$2" "$3" "$4" "$5" "$6" \
             "$7" "$8" "$9"
