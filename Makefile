@@ -77,6 +77,8 @@ CLI_SRC  := $(sort $(wildcard src/*.c))
 TEST_SRC := $(sort $(shell find tests/unit -name 'test_*.c' 2>/dev/null))
 TEST_HDR := $(wildcard tests/unit/*.h)
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c bench/*.c))
+# The brute-force oracle (tests/tools/oracle/, one program of several files).
+ORACLE_SRC := $(sort $(wildcard tests/tools/oracle/*.c))
 # Fuzz targets (fuzz/): every source but replay.c is linked into the
 # libFuzzer binary (make fuzz); replay.c's main() runs the same targets on
 # files, for make check (tests/fuzz-replay.sh).
@@ -86,7 +88,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CHECKER_OBJ := $(CHECKER_SRC:%.c=$(BUILD)/checker/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:%.c=$(BUILD)/%)
-TOOLS    := $(TOOL_SRC:%.c=$(BUILD)/%) $(BUILD)/fuzz/replay
+TOOLS    := $(TOOL_SRC:%.c=$(BUILD)/%) $(BUILD)/fuzz/replay $(BUILD)/tests/tools/oracle/oracle
 
 # Quiet by default; `make V=1` shows the commands.
 ifeq ($(V),1)
@@ -215,6 +217,11 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(BUILD)/lib
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/tests/tools/oracle/oracle: $(ORACLE_SRC) tests/tools/oracle/oracle.h $(BUILD)/libisolde.a
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(ORACLE_SRC) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
