@@ -167,8 +167,7 @@ test_rows() { # TABLE
         return 0
     }
     printf '%s\n' "$_rows" | while IFS="$(printf '\t')" read -r _line _format _kind _msg; do
-        echo "$_line"
-        echo "$_format $_kind: $_msg"
+        printf '%s\n%s %s: %s\n' "$_line" "$_format" "$_kind" "$_msg"
     done >"$tmp/.rows"
     while read -r _line && IFS= read -r _what; do
         test_case "$1:$_line: $_what" "\"\$casetool\" row \"\$isolde\" $1 $_line"

@@ -5,7 +5,7 @@
 # refused at once, with messages that show raw bytes escaped and --json
 # output that stays valid JSON whatever bytes the input had.
 . tests/clilib.sh "$@"
-r=tests/fixtures/read
+r=tests/data/read
 
 test_case "a gzip-compressed history.edn reads as the history it holds" <<'T'
 gzip -c "$r/history-twin.edn" > "$tmp/history.edn.gz"

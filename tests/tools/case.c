@@ -313,7 +313,7 @@ static int row_agrees(const case_row *r, const ran *x, const char *file)
         return x->status != 3 && w && strstr(w, "warning:") && strstr(w, "cut short") && strstr(w, r->msg);
     }
     snprintf(want, sizeof want, "%ld:%ld %s", r->at_line, r->at_col, r->msg);
-    return x->status == 3 && case_has_error(x->err, want);
+    return x->status == 3 && case_has_error(x->err, file, want);
 }
 
 static int cmd_row(const char *isolde, const char *table, int line)

@@ -314,15 +314,16 @@ static inline void case_sorted(const char *s, char *out, size_t size)
         snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? " " : "", w[i]);
 }
 
-/* Whether errors has a line holding ":L:C: " with msg after it (msg
- * alone for an error without a position). */
-static inline int case_has_error(const char *errors, const char *want)
+/* Whether errors has a line holding "FILE:L:C: " with msg after it, for
+ * want "L:C MSG" (an error at L:C of FILE); for want "MSG", a line holding
+ * it (an error elsewhere, or without a place). */
+static inline int case_has_error(const char *errors, const char *file, const char *want)
 {
-    char pos[64] = "";
+    char pos[1100] = "";
     long l, c;
     int n = 0;
     if (sscanf(want, "%ld:%ld %n", &l, &c, &n) == 2 && n > 0) {
-        snprintf(pos, sizeof pos, ":%ld:%ld: ", l, c);
+        snprintf(pos, sizeof pos, "%s:%ld:%ld: ", file, l, c);
         want += n;
     }
     for (const char *p = errors; p && *p;) {
@@ -374,7 +375,7 @@ static inline int case_compare_line(FILE *out, const case_file *cf, const case_l
                                               : 0;
     case CK_ERROR:
         if (g->status != 3) return case_differs(out, cf, l, "got status %d, no error", g->status);
-        return case_has_error(g->errors, l->value) ? 0 : case_differs(out, cf, l, "got %.1000s", g->errors);
+        return case_has_error(g->errors, cf->path, l->value) ? 0 : case_differs(out, cf, l, "got %.1000s", g->errors);
     case CK_TYPES: return case_compare_list(out, cf, l, g->types);
     case CK_NOT: return case_compare_list(out, cf, l, g->nots);
     case CK_COUNT: return case_compare_count(out, cf, l, g);
