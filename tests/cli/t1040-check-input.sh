@@ -3,9 +3,12 @@
 # "-" for standard input (plain or gzip), pipes and devices, files that
 # shrink while they are read; and what no history is (binary data, UTF-16)
 # refused at once, with messages that show raw bytes escaped and --json
-# output that stays valid JSON whatever bytes the input had.
+# output that stays valid JSON whatever bytes the input had. First the
+# cases of tests/data/gzip, each checking as its header says
+# (tests/data/README).
 . tests/clilib.sh "$@"
 r=tests/data/read
+test_cases tests/data/gzip
 
 test_case "a gzip-compressed history.edn reads as the history it holds" <<'T'
 gzip -c "$r/history-twin.edn" > "$tmp/history.edn.gz"

@@ -2,7 +2,8 @@
  * end through isolde_check: every case of tests/data/list_append, its
  * header (tests/data/README) saying the options, the verdict, the anomaly
  * types and the not boundary (tests/cli/t2100-list-append-cases.sh checks
- * the same headers through the CLI); duplicate appends as errors; the
+ * the same headers through the CLI) and of tests/data/crosscheck (the
+ * regressions of tests/crosscheck.sh); duplicate appends as errors; the
  * proof's wording. */
 #include "cases.h"
 
@@ -12,6 +13,7 @@ static void data_cases(void **state)
 {
     (void)state;
     tc_dir("tests/data/list_append");
+    tc_dir("tests/data/crosscheck"); /* the randomized cross-check's regressions */
 }
 
 static void duplicate_append_is_an_error(void **state)
