@@ -206,8 +206,7 @@ $(BUILD)/isolde.1: $(BUILD)/isolde
 	$(Q)$(BUILD)/isolde --man > $@
 
 # Unit tests may use internal headers (lib/); they link the static library.
-# They run from the repository root and find their data there (tests/data,
-# tests/fixtures).
+# They run from the repository root and find their data there (tests/data).
 $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libisolde.a $(TEST_HDR)
 	@mkdir -p $(@D)
 	$(call say,TEST,$@)
