@@ -3,7 +3,8 @@
  * header (tests/data/README) saying the options, the verdict, the anomaly
  * types and the not boundary (tests/cli/t2100-list-append-cases.sh checks
  * the same headers through the CLI) and of tests/data/crosscheck (the
- * regressions of tests/crosscheck.sh); duplicate appends as errors; the
+ * regressions of tests/crosscheck.sh) and tests/data/galera (runs of
+ * Galera, t4800); duplicate appends as errors; the
  * proof's wording. */
 #include "cases.h"
 
@@ -14,6 +15,7 @@ static void data_cases(void **state)
     (void)state;
     tc_dir("tests/data/list_append");
     tc_dir("tests/data/crosscheck"); /* the randomized cross-check's regressions */
+    tc_dir("tests/data/galera");     /* what Galera did (tests/cli/t4800) */
 }
 
 static void duplicate_append_is_an_error(void **state)
