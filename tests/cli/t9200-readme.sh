@@ -9,8 +9,9 @@
 # checkout, in which every isolde must end in a verdict (0, 1 or 2), never an
 # error (3), the blocks naming the servers' variables against the suite's
 # servers; and every example in examples/, which must check as its header
-# says (tests/data/README's convention, tests/tools/case.c's runner). A block marked "not run" says why (make demo and make
-# check: make demo installs packages, make check runs this suite).
+# says (tests/data/README's convention, tests/tools/case.c's runner). A
+# block marked "not run" says why (make demo and make check: make demo
+# installs packages, make check runs this suite).
 . tests/clilib.sh "$@"
 export TMPDIR="$tmp" # temporary databases
 r=$tmp/readme
