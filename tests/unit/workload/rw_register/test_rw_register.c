@@ -170,6 +170,7 @@ static int each_case(const char *path, void *ctx)
 static void data_cases(void **state)
 {
     (void)state;
+    tc_edges_checked = 1;
     int bad = tc_each(CASES, each_case, NULL);
     if (bad) fail_msg("%d of the cases in %s disagree with their headers (named above)", bad, CASES);
 }
