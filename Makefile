@@ -75,7 +75,7 @@ CLI_SRC  := $(sort $(wildcard src/*.c))
 # Unit tests mirror lib/'s folders: tests/unit/<folder>/test_x.c builds to
 # $(BUILD)/tests/unit/<folder>/test_x (tests/run-unit.sh runs them by path).
 TEST_SRC := $(sort $(shell find tests/unit -name 'test_*.c' 2>/dev/null))
-TEST_HDR := $(wildcard tests/unit/*.h)
+TEST_HDR := $(wildcard tests/unit/*.h tests/tools/case.h)
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c bench/*.c))
 # The brute-force oracle (tests/tools/oracle/, one program of several files).
 ORACLE_SRC := $(sort $(wildcard tests/tools/oracle/*.c))
@@ -206,8 +206,7 @@ $(BUILD)/isolde.1: $(BUILD)/isolde
 	$(Q)$(BUILD)/isolde --man > $@
 
 # Unit tests may use internal headers (lib/); they link the static library.
-# They run from the repository root and find their data there (tests/data,
-# tests/fixtures).
+# They run from the repository root and find their data there (tests/data).
 $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libisolde.a $(TEST_HDR)
 	@mkdir -p $(@D)
 	$(call say,TEST,$@)

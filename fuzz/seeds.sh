@@ -1,8 +1,8 @@
 #!/bin/sh
 # fuzz/seeds.sh DIR -- the seed corpus of every fuzz target, made afresh in
-# DIR: each file of tests/fixtures, tests/data, examples and (when present)
+# DIR: each file of tests/data and examples and (when present)
 # $ISOLDE_SHARED/corpus (default ../shared) of at most 64 KiB, and each line
-# of tests/fixtures/exec/ (reply lines of the exec protocol) alone, named
+# of tests/data/exec/ (reply lines of the exec protocol) alone, named
 # by content so that copies count once. Nothing here goes into git.
 set -eu
 out=$1
@@ -13,11 +13,11 @@ add() { # file
     sum=$(sha1sum <"$1" | cut -c1-16)
     cp "$1" "$out/$sum"
 }
-dirs="tests/fixtures tests/data examples"
+dirs="tests/data examples"
 [ -d "$shared/corpus" ] && dirs="$dirs $shared/corpus"
 find $dirs -type f -size -65537c | sort | while read -r f; do add "$f"; done
 tmp=$out/.line
-find tests/fixtures/exec -type f | sort | while read -r f; do
+find tests/data/exec -type f | sort | while read -r f; do
     while IFS= read -r line; do
         printf '%s' "$line" >"$tmp"
         add "$tmp"

@@ -27,8 +27,18 @@
 #   expect_err PATTERN         $tmp/err has a line matching PATTERN
 #   not CMD...                 CMD fails
 # ISOLDE_TEST_VERBOSE=1 also prints "ok <script>: NAME" per passing case.
+#
+# Cases as data (tests/data/README): a history whose header says what
+# `isolde check` must answer, run by tests/tools/case.c ($casetool):
+#   test_cases DIR    one test case per case file of DIR, named by the file
+#       and the first line of its header; it passes when each run of the
+#       header agrees with isolde check and check --json, and its failure
+#       names FILE:LINE of each header line that disagrees.
+#   test_rows TABLE   one test case per row of a table of malformed inputs
+#       (tests/data/read/malformed.tsv), named by TABLE:LINE.
 build=${1:-build}
 isolde=${ISOLDE:-$build/isolde}
+casetool=$build/tests/tools/case
 script=$(basename "$0" .sh)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -139,6 +149,29 @@ finish() {
     [ "$fail" -gt 0 ] && exit 1
     [ "$pass" -eq 0 ] && exit 77
     exit 0
+}
+
+test_cases() { # DIR
+    _list=$("$casetool" list "$1" 2>&1) || {
+        test_case "$1 holds cases" "echo '$_list'; false"
+        return 0
+    }
+    for _f in $_list; do
+        test_case "$_f: $("$casetool" what "$_f")" "\"\$casetool\" check \"\$isolde\" $_f"
+    done
+}
+
+test_rows() { # TABLE
+    _rows=$("$casetool" rows "$1" 2>&1) || {
+        test_case "$1 reads" "echo '$_rows' | tr -d \"'\"; false"
+        return 0
+    }
+    printf '%s\n' "$_rows" | while IFS="$(printf '\t')" read -r _line _format _kind _msg; do
+        printf '%s\n%s %s: %s\n' "$_line" "$_format" "$_kind" "$_msg"
+    done >"$tmp/.rows"
+    while read -r _line && IFS= read -r _what; do
+        test_case "$1:$_line: $_what" "\"\$casetool\" row \"\$isolde\" $1 $_line"
+    done <"$tmp/.rows"
 }
 
 # need_server VAR WHAT [WHY]: the rest of the script talks to the server

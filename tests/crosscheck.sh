@@ -1,15 +1,16 @@
 #!/bin/sh
 # Randomized soundness cross-check (tests/tools/crosscheck.c): thousands of
 # small random histories, each checked by isolde and by exhaustive search
-# over serial / snapshot orders. Then the regression fixtures in
-# tests/fixtures/crosscheck (EXPECTED.tsv, tab-separated: file, workload,
-# models, extra options or -, expected exit status of `isolde check`, note).
+# over serial / snapshot orders. Then its regressions, the cases of
+# tests/data/crosscheck (each history's header says what `isolde check`
+# must answer: tests/data/README; tests/tools/case.c runs them).
 # Histories per workload: $ISOLDE_CROSSCHECK_N, else 4000 (1000 under
 # ISOLDE_SANITIZE=1).
 build=${1:-build}
 tool="$build/tests/tools/crosscheck"
 isolde=${ISOLDE:-$build/isolde}
-dir=tests/fixtures/crosscheck
+dir=tests/data/crosscheck
+casetool=$build/tests/tools/case
 n=${ISOLDE_CROSSCHECK_N:-4000}
 [ -n "$ISOLDE_SANITIZE" ] && [ -z "$ISOLDE_CROSSCHECK_N" ] && n=1000
 [ -x "$tool" ] || { echo "crosscheck: $tool not built"; exit 1; }
@@ -22,19 +23,9 @@ case "$last" in
     *) pass=0; fail=1 ;;
 esac
 [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ] && fail=1
-if [ -f "$dir/EXPECTED.tsv" ]; then
-    tab=$(printf '\t')
-    while IFS="$tab" read -r file wl models opts want _note; do
-        case "$file" in ''|'#'*) continue ;; esac
-        [ "$opts" = "-" ] && opts=""
-        # shellcheck disable=SC2086  # opts is a word list on purpose
-        "$isolde" check -m "$wl" -c "$models" $opts --json "$dir/$file" >/dev/null 2>&1
-        got=$?
-        if [ "$got" = "$want" ]; then pass=$((pass + 1)); else
-            fail=$((fail + 1))
-            echo "crosscheck: $file ($wl, $models $opts): exit $got, expected $want"
-        fi
-    done < "$dir/EXPECTED.tsv"
-fi
+[ -x "$casetool" ] || { echo "crosscheck: $casetool not built"; exit 1; }
+for f in $("$casetool" list "$dir"); do
+    if "$casetool" check "$isolde" "$f"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
 echo "crosscheck: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

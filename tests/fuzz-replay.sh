@@ -2,7 +2,7 @@
 # tests/fuzz-replay.sh BUILD -- the fuzz targets (fuzz/) without libFuzzer:
 # every target that BUILD/fuzz/replay -list names, over its regression
 # corpus tests/fuzz-regressions/TARGET/ (inputs that once broke it) and over
-# the seed files (tests/fixtures, tests/data, examples). A crash, a
+# the seed files (tests/data, examples). A crash, a
 # sanitizer report (under make sanitize) or a broken promise fails the
 # target, naming the input; so does a regression directory that names no
 # target (it would otherwise never run). One line per target; the last
@@ -20,7 +20,7 @@ for d in tests/fuzz-regressions/*/; do
 done
 log=$build/fuzz/replay.log
 for t in $targets; do
-    set -- tests/fixtures tests/data examples
+    set -- tests/data examples
     regress=0
     if [ -d "tests/fuzz-regressions/$t" ]; then
         set -- "$@" "tests/fuzz-regressions/$t"

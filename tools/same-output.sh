@@ -4,7 +4,7 @@
 # stderr or -d files differ. For refactors that must not change behaviour:
 # build the old commit in a worktree, then
 #   sh tools/same-output.sh /tmp/old/build/isolde build/isolde
-# Inputs: examples/, tests/fixtures/, ../shared/corpus (or SHARED), and
+# Inputs: examples/, tests/data/, ../shared/corpus (or SHARED), and
 # histories generated with bench/gen_history and `run sim` (set
 # ISOLDE_SAME_BIG=1 to add 1M-transaction ones). Timings printed by the
 # linearizability report ("checked in N s") and temporary paths are masked.
@@ -41,9 +41,9 @@ case_() {
 }
 
 here=$(pwd)
-txn_files=$( (ls examples/*.edn examples/*.json examples/*.jsonl tests/fixtures/*/*.* tests/fixtures/read/bad/*.* \
+txn_files=$( (ls examples/*.edn examples/*.json examples/*.jsonl; find tests/data -type f \
     2>/dev/null; find "$shared/corpus" -type f \( -name '*.edn' -o -name '*.json' -o -name '*.jsonl' \) 2>/dev/null) |
-    grep -v -e EXPECTED -e '\.tsv$' | sort)
+    grep -v -e EXPECTED -e '\.tsv$' -e '\.case$' -e README -e '\.md$' -e '\.py$' | sort)
 for f in $txn_files; do
     case $f in /*) p=$f ;; *) p=$here/$f ;; esac
     case_ "check $f" check "$p"
@@ -53,7 +53,7 @@ for f in $txn_files; do
     case_ "check rw evidence $f" check -m rw-register --wfr-keys --sequential-keys --linearizable-keys --json "$p"
     case_ "check -c '' -a internal $f" check -c '' -a internal --json "$p"
 done
-lin_files=$( (ls tests/fixtures/read/*.log 2>/dev/null; find "$shared/corpus" -path '*knossos*' -type f 2>/dev/null) | sort)
+lin_files=$( (ls tests/data/read/*.log 2>/dev/null; find "$shared/corpus" -path '*knossos*' -type f 2>/dev/null) | sort)
 for f in $lin_files; do
     case $f in /*) p=$f ;; *) p=$here/$f ;; esac
     for m in register cas-register mutex kv; do

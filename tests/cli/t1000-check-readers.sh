@@ -1,17 +1,16 @@
 #!/bin/sh
-# The readers through `isolde check`: every malformed input of
-# tests/fixtures/read/bad (EXPECTED: file, line:col, message, tab-separated)
-# is an error, exit 3, reported as file:line:col: message.
+# The readers through `isolde check`: the cases of tests/data/read, each
+# history's header saying what the check must answer (tests/data/README) --
+# every format read and detected (history.txt also with -f jepsen-txt, an
+# etcd history.txt with -f jepsen-log: none of its lines is one), and every
+# malformed file of tests/data/read/bad an error, exit 3, reported as
+# file:line:col: message; then every row of tests/data/read/malformed.tsv
+# (the malformed inputs of every reader, written to a file and checked with
+# its -f). The unit tests of tests/unit/history/ read the same files.
 . tests/clilib.sh "$@"
 
-tab=$(printf '\t')
-while IFS="$tab" read -r file pos msg; do
-    [ -n "$file" ] || continue
-    f=tests/fixtures/read/bad/$file
-    test_case "malformed $file fails at $pos: $msg" <<'T'
-expect_status 3 "$isolde" check "$f"
-grep -qF -- "$f:$pos: $msg" "$tmp/err"
-T
-done < tests/fixtures/read/bad/EXPECTED
+test_cases tests/data/read
+test_cases tests/data/read/bad
+test_rows tests/data/read/malformed.tsv
 
 finish

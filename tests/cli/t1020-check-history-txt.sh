@@ -2,9 +2,11 @@
 # Jepsen's history.txt (PROCESS TAB TYPE TAB F TAB VALUE [TAB ERROR], what
 # every Jepsen store writes beside history.edn) through `isolde check`:
 # detected without -f, read op for op as its history.edn twin, and errors
-# at their line and column.
+# at their line and column. (What tests/data/read/history.txt and
+# register-history.txt check to, with and without -f, their headers say:
+# t1000 runs them.)
 . tests/clilib.sh "$@"
-r=tests/fixtures/read
+r=tests/data/read
 
 test_case "history.txt is detected and gives its history.edn twin's verdict" <<'T'
 expect_status 1 "$isolde" check --json "$r/history-twin.edn"
@@ -13,17 +15,6 @@ expect_status 1 "$isolde" check --json "$r/history.txt"
 tr -d '\n' < "$tmp/out" | sed 's/"anomalies".*"not"/"not"/' > "$tmp/txt"
 grep -q '"anomaly-types":\["G1c"\]' "$tmp/txt"
 cmp "$tmp/edn" "$tmp/txt"
-T
-
-test_case "-f jepsen-txt reads it too, and the proof shows its ops" <<'T'
-expect_status 1 "$isolde" check -f jepsen-txt "$r/history.txt"
-expect_out '^anomaly-types: G1c'
-expect_out ':type :ok, :process 1, :f :txn, :value \[\[:append :y 1\] \[:r :x \[1\]\]\]'
-T
-
-test_case "a register history.txt with nemesis ops and errors is linearizable" <<'T'
-expect_status 0 "$isolde" check -m cas-register "$r/register-history.txt"
-expect_out '^cas-register: linearizable'
 T
 
 test_case "a history.txt line that is no op line is an error at its place" <<'T'

@@ -3,9 +3,12 @@
 # "-" for standard input (plain or gzip), pipes and devices, files that
 # shrink while they are read; and what no history is (binary data, UTF-16)
 # refused at once, with messages that show raw bytes escaped and --json
-# output that stays valid JSON whatever bytes the input had.
+# output that stays valid JSON whatever bytes the input had. First the
+# cases of tests/data/gzip, each checking as its header says
+# (tests/data/README).
 . tests/clilib.sh "$@"
-r=tests/fixtures/read
+r=tests/data/read
+test_cases tests/data/gzip
 
 test_case "a gzip-compressed history.edn reads as the history it holds" <<'T'
 gzip -c "$r/history-twin.edn" > "$tmp/history.edn.gz"
@@ -94,15 +97,8 @@ expect_out 'k\\ufffd'
 T
 
 # A file that is no history gets the reader's words after the format that
-# detection tried and why (issue 23: "README.md:3:1: unexpected 'O',
-# expected a JSON value" said neither).
-test_case "a file that is no history: the error names the format tried, and why" <<'T'
-expect_status 3 "$isolde" check tests/data/wording/notes.md
-expect_err "^tests/data/wording/notes.md:3:1: not a history: read as IsoCheck JSON lines (its first line is a '#' comment): unexpected 'O', expected a JSON value$"
-expect_status 3 "$isolde" check tests/data/wording/hello.txt
-expect_err "^tests/data/wording/hello.txt:1:1: not a history: read as Jepsen EDN (no other format's mark is at its start; EDN is the default): op must be a map, got hello$"
-T
-
+# detection tried and why (issue 23): tests/data/wording/notes.md and
+# hello.txt, run by t0200.
 test_case "a history with a bad first op keeps the reader's words alone" <<'T'
 printf '{"type":"ok","process":0,"value":[["r",1,nil]]}\n' >"$tmp/nil.jsonl"
 expect_status 3 "$isolde" check "$tmp/nil.jsonl"

@@ -186,7 +186,7 @@ T
 
 test_case "hubs and pairs give the same output on every example, fixture and corpus history" <<'T'
 shared=${ISOLDE_SHARED:-../shared}
-files=$( (ls examples/*.edn examples/*.json examples/*.jsonl tests/fixtures/crosscheck/*.*; find "$shared/corpus" -type f \( -name '*.edn' -o -name '*.json' -o -name '*.jsonl' \) -not -path '*knossos*' 2>/dev/null) | grep -v -e EXPECTED -e '\.tsv$')
+files=$( (ls examples/*.edn examples/*.json examples/*.jsonl tests/data/crosscheck/*.*; find "$shared/corpus" -type f \( -name '*.edn' -o -name '*.json' -o -name '*.jsonl' \) -not -path '*knossos*' 2>/dev/null) | grep -v -e EXPECTED -e '\.tsv$')
 for f in $files; do
     for m in list-append rw-register; do
         ISOLDE_HUB_MIN=0 "$isolde" check -m $m -c serializable,strict-serializable --json "$f" >"$tmp/hub" 2>&1 || echo "exit $?" >>"$tmp/hub"

@@ -77,7 +77,7 @@ T
 if command -v python3 >/dev/null; then
     for mode in echo one-write; do
         test_case "a line the client writes after its ok reply ($mode) answers no transaction: serializable, not G1a" <<'T'
-expect_status 0 "$isolde" run exec --url "python3 tests/fixtures/exec/stray-after-ok.py $tmp/stray-$mode.db $mode" -n 60 -p 2 -c serializable -o "$tmp/stray-$mode.jsonl"
+expect_status 0 "$isolde" run exec --url "python3 tests/data/exec/stray-after-ok.py $tmp/stray-$mode.db $mode" -n 60 -p 2 -c serializable -o "$tmp/stray-$mode.jsonl"
 grep -q '"type":"info".*"error":"protocol error' "$tmp/stray-$mode.jsonl"
 not grep -q '"type":"fail"[^}]*"time":[0-9]*}' "$tmp/stray-$mode.jsonl"
 T

@@ -1,10 +1,11 @@
 #!/bin/sh
 # `isolde scenario`: the directed interleavings against SQLite (BEGIN
 # IMMEDIATE: one writer at a time, so every scenario runs serially and is
-# valid, the second transaction waiting on the first's lock), the histories
-# they write (a setup, the scripted transactions, the final reads), --json,
-# and the usage errors. Skipped without SQLite. PostgreSQL and MariaDB:
-# t4610, t4620.
+# valid, the second transaction waiting on the first's lock: that, and the
+# table `scenario all sqlite` ends with, are SQLite's rows of
+# tests/data/sql/, run by t4610 with the servers'), the histories they
+# write (a setup, the scripted transactions, the final reads), --json, and
+# the usage errors. Skipped without SQLite.
 . tests/clilib.sh "$@"
 export TMPDIR="$tmp"
 
@@ -12,18 +13,6 @@ if ! "$isolde" run --help | grep -q '^sqlite:'; then
     test_skip "SQLite scenarios" "built without SQLite"
     finish
 fi
-
-test_case "every scenario on sqlite: both sides commit, T2 after waiting on T1's lock, valid" <<'T'
-expect_status 0 "$isolde" scenario all sqlite --url "$tmp/all.db" -o "$tmp"
-for s in write-skew read-skew lost-update dirty-write G1c; do
-    expect_out "^scenario $s on sqlite at serializable: T1 ok, T2 ok after waiting on a lock$"
-    test -s "$tmp/isolde-$s-serializable.jsonl"
-done
-test "$(grep -c '^promise: serializable (sqlite.s documentation at serializable); found: nothing: kept$' "$tmp/out")" = 5
-expect_out '^| G1c | valid |$'
-expect_out '^| promise | serializable |$'
-expect_out "^every level kept what sqlite's documentation promises$"
-T
 
 test_case "a scenario's history: the setup, T1 and T2 in turn (serial on sqlite), the final reads" <<'T'
 expect_status 0 "$isolde" scenario write-skew sqlite --url "$tmp/ws.db" -o "$tmp"

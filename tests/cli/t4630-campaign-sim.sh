@@ -5,7 +5,7 @@
 # and valid cells where it does not, "no contention" on a valid cell only
 # when no transaction was contended and "no faults" only when none was
 # injected (a command nemesis on SQLite), --json, -o DIR keeping the histories,
-# and the usage errors. PostgreSQL and MariaDB: t4610, t4620.
+# and the usage errors. PostgreSQL and MariaDB: t4610.
 . tests/clilib.sh "$@"
 export TMPDIR="$tmp"
 

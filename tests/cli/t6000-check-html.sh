@@ -4,10 +4,13 @@
 # shortest cycles), results.json and index.html; --html's one self-contained
 # page; keys and values that are markup escaped in DOT, SVG and HTML; the
 # viewer embedded; a 1M-transaction report written in seconds.
-# tests/cli/t6100-check-html-browser.sh opens these pages in chromium.
+# tests/cli/t6100-check-html-browser.sh opens these pages in chromium. The
+# histories of tests/data/html first check as their headers say
+# (tests/data/README).
 . tests/clilib.sh "$@"
 
 d=tests/data/html
+test_cases "$d"
 gen=$build/bench/gen_history
 svg=
 pkg-config --exists libgvc 2>/dev/null && svg=yes

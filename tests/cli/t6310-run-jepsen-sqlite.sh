@@ -1,7 +1,8 @@
 #!/bin/sh
 # Jepsen's workloads through the client loop (issue 15) on SQLite and on
 # the exec protocol (examples/exec_sqlite.py): each workload passes at
-# SQLite's one level, serializable; a bank's opening balances are set up
+# SQLite's one level, serializable (SQLite's rows of tests/data/sql/jepsen.tsv,
+# run by t6320 with the servers'; and through exec, here); a bank's opening balances are set up
 # once and not recorded; an add reads the integer and writes the sum, and
 # one that would overdraw an account fails with its class; a set whose
 # lists were never added to reads as the empty set.
@@ -11,14 +12,6 @@ if ! "$isolde" run --help | grep -q '^sqlite:'; then
     test_skip "SQLite runs" "built without libsqlite3"
     finish
 fi
-
-for w in bank counter set set-full long-fork; do
-    test_case "sqlite $w passes at serializable" <<T
-expect_status 0 "\$isolde" run sqlite --url "\$tmp/$w.db" -w $w -n 400 -p 6 -o "\$tmp/$w.jsonl"
-expect_out '^valid?: true$'
-expect_out '^model: $w$'
-T
-done
 
 test_case "the bank's setup opens the history (process setup), checked against; transfers and reads are Jepsen's ops" <<'T'
 expect_status 0 "$isolde" run sqlite --url "$tmp/b.db" -w bank --keys 4 -n 300 -p 6 -o "$tmp/b.jsonl"

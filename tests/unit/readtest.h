@@ -3,12 +3,14 @@
  * EDN text, and check that a malformed input fails at an exact position
  * with a given message (and that one whose last line, without a newline,
  * ends inside a value reads without that line, with a warning: a line
- * cut short).
+ * cut short), one input or a table of them (tests/data/read/malformed.tsv,
+ * read by tests/tools/case.h).
  */
 #ifndef ISO_READTEST_H
 #define ISO_READTEST_H
 
 #include "testutil.h"
+#include "../tools/case.h"
 #include "history/history.h"
 
 /* EDN text of v (a static buffer, valid until the next call). */
@@ -61,8 +63,34 @@ struct rt_bad {
     const char *text;
     isolde_format format;
     long line, col;
-    const char *msg; /* a substring of the message */
+    const char *msg;   /* a substring of the message */
+    const char *where; /* its row in a table, for messages; NULL: none */
 };
+
+#define RT_WHERE(c) ((c)->where ? (c)->where : "input")
+
+/* c, whose last line, without a newline after it, ends inside a value (a
+ * line cut short): read, that line is left out with a warning that says
+ * msg; appended (complete lines), it fails as c says. */
+static inline void rt_expect_cut(const struct rt_bad *c)
+{
+    isolde_history *h = NULL;
+    isolde_error err = {0}, w[4];
+    size_t n = 0, len = strlen(c->text);
+    if (isolde_history_read_mem("bad", c->text, len, tu_fmt(c->format), &h, &err))
+        fail_msg("%s: read of %s (cut short): %ld:%ld: %s", RT_WHERE(c), c->text, err.line, err.col, err.msg);
+    assert_int_equal(isolde_history_warnings(h, w, 4, &n, &err), ISOLDE_OK);
+    if (n < 1 || w[0].line != c->line || !strstr(w[0].msg, "cut short") || !strstr(w[0].msg, c->msg))
+        fail_msg("%s: read of %s (cut short): %zu warnings, the first at %ld: %s", RT_WHERE(c), c->text, n,
+                 w[0].line, n ? w[0].msg : "");
+    isolde_history_free(h);
+    assert_int_equal(isolde_history_new("bad", tu_fmt(c->format), &h, &err), ISOLDE_OK);
+    if (isolde_history_append_mem(h, c->text, len, &err) != ISOLDE_ERR_PARSE || err.line != c->line ||
+        err.col != c->col || !strstr(err.msg, c->msg))
+        fail_msg("%s: append of %s: %ld:%ld: %s, expected %ld:%ld: ...%s...", RT_WHERE(c), c->text, err.line,
+                 err.col, err.msg, c->line, c->col, c->msg);
+    isolde_history_free(h);
+}
 
 /* The read fails with status (ISOLDE_ERR_PARSE, or _LIMIT) as c says. */
 static inline void rt_expect_status(const struct rt_bad *c, isolde_status status)
@@ -71,63 +99,34 @@ static inline void rt_expect_status(const struct rt_bad *c, isolde_status status
     isolde_error err = {0};
     isolde_status r = isolde_history_read_mem("bad", c->text, strlen(c->text), tu_fmt(c->format), &h, &err);
     if (r != status || h != NULL)
-        fail_msg("read of %s gave status %d, expected %ld:%ld: %s", c->text, (int)r, c->line, c->col, c->msg);
+        fail_msg("%s: read of %s gave status %d, expected %ld:%ld: %s", RT_WHERE(c), c->text, (int)r, c->line,
+                 c->col, c->msg);
     if (err.line != c->line || err.col != c->col || !strstr(err.msg, c->msg) ||
         strcmp(err.file, "bad") != 0)
-        fail_msg("input %s: got %s:%ld:%ld: %s, expected bad:%ld:%ld: ...%s...", c->text,
+        fail_msg("%s: input %s: got %s:%ld:%ld: %s, expected bad:%ld:%ld: ...%s...", RT_WHERE(c), c->text,
                  err.file, err.line, err.col, err.msg, c->line, c->col, c->msg);
 }
 
-/* Whether text's last line is its only one but for blank and comment lines. */
-static inline int rt_only_line(const char *text)
+/* Every row of a table of malformed inputs (tests/data/read/malformed.tsv)
+ * fails, or is cut short, as the row says; a failure names TABLE:LINE. */
+static inline void rt_expect_rows(const char *table)
 {
-    const char *last = strrchr(text, '\n');
-    for (const char *p = text; last && p < last; p = strchr(p, '\n') + 1) {
-        const char *q = p + strspn(p, " \t\r");
-        if (*q != '\n' && *q != '#' && *q != ';') return 0;
+    FILE *f = fopen(table, "r");
+    case_row r;
+    char err[512], where[600];
+    int line = 0, got, n = 0;
+    if (!f) fail_msg("cannot open %s (run from the repository root)", table);
+    while ((got = case_row_next(f, table, &line, &r, err, sizeof err)) == 1) {
+        snprintf(where, sizeof where, "%s:%d", table, r.line);
+        struct rt_bad c = {r.input, ISOLDE_FORMAT_AUTO, r.at_line, r.at_col, r.msg, where};
+        if (isolde_format_parse(r.format, &c.format)) fail_msg("%s: no format %s", where, r.format);
+        if (strcmp(r.kind, "cut") == 0) rt_expect_cut(&c);
+        else rt_expect_status(&c, strcmp(r.kind, "limit") == 0 ? ISOLDE_ERR_LIMIT : ISOLDE_ERR_PARSE);
+        n++;
     }
-    return 1;
-}
-
-/* c, whose last line, without a newline after it, ends inside a value (a
- * line cut short): read, that line is left out with a warning that says
- * msg -- unless it is the only line, which fails as c says (nothing else to
- * check: its error says more); appended (complete lines), it fails as c says. */
-static inline void rt_expect_cut(const struct rt_bad *c)
-{
-    isolde_history *h = NULL;
-    isolde_error err = {0}, w[4];
-    size_t n = 0, len = strlen(c->text);
-    if (rt_only_line(c->text)) {
-        rt_expect_status(c, ISOLDE_ERR_PARSE);
-    } else {
-        if (isolde_history_read_mem("bad", c->text, len, tu_fmt(c->format), &h, &err))
-            fail_msg("read of %s (cut short): %ld:%ld: %s", c->text, err.line, err.col, err.msg);
-        assert_int_equal(isolde_history_warnings(h, w, 4, &n, &err), ISOLDE_OK);
-        if (n < 1 || w[0].line != c->line || !strstr(w[0].msg, "cut short") || !strstr(w[0].msg, c->msg))
-            fail_msg("read of %s (cut short): %zu warnings, the first at %ld: %s", c->text, n, w[0].line,
-                     n ? w[0].msg : "");
-        isolde_history_free(h);
-    }
-    assert_int_equal(isolde_history_new("bad", tu_fmt(c->format), &h, &err), ISOLDE_OK);
-    if (isolde_history_append_mem(h, c->text, len, &err) != ISOLDE_ERR_PARSE || err.line != c->line ||
-        err.col != c->col || !strstr(err.msg, c->msg))
-        fail_msg("append of %s: %ld:%ld: %s, expected %ld:%ld: ...%s...", c->text, err.line, err.col, err.msg,
-                 c->line, c->col, c->msg);
-    isolde_history_free(h);
-}
-
-
-static inline void rt_expect_fail(const struct rt_bad *c) { rt_expect_status(c, ISOLDE_ERR_PARSE); }
-
-static inline void rt_expect_fails(const struct rt_bad *cases, size_t n)
-{
-    for (size_t i = 0; i < n; i++) rt_expect_fail(&cases[i]);
-}
-
-static inline void rt_expect_cuts(const struct rt_bad *cases, size_t n)
-{
-    for (size_t i = 0; i < n; i++) rt_expect_cut(&cases[i]);
+    fclose(f);
+    if (got < 0) fail_msg("%s", err);
+    if (n == 0) fail_msg("%s: no rows", table);
 }
 
 #endif

@@ -2,8 +2,11 @@
  * result out-pointer is NULL (never left dangling or as it was), the
  * reads' history out-pointers likewise, and err is filled; so a caller
  * that frees what it got after a failure frees nothing twice. A history
- * with nothing to check is unknown, whatever the model. */
-#include "testutil.h"
+ * with nothing to check is unknown, whatever the model. The cases of
+ * tests/data/wording (one of a thing, said in the singular; files that are
+ * no history) as their headers say (tests/data/README; the CLI's side is
+ * tests/cli/t0200). */
+#include "cases.h"
 #include "isolde.h"
 
 static void *const stale = (void *)&stale; /* what a careless caller left there */
@@ -129,9 +132,16 @@ static void nothing_to_check_is_unknown(void **state)
         }
 }
 
+static void wording_cases(void **state)
+{
+    (void)state;
+    tc_dir("tests/data/wording");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(wording_cases),
         cmocka_unit_test(reads_leave_no_stale_history),
         cmocka_unit_test(null_bytes_are_no_bytes),
         cmocka_unit_test(writers_fail_on_a_full_stream),

@@ -3,10 +3,13 @@
  * mapped file that another process truncates while it is read fails the
  * read with an error (the bus fault is caught, on either thread of a
  * split read), never kills the process; gzip data reads as what it
- * inflates to; what no history is (UTF-16, UTF-32, binary data) is
- * refused from its first bytes, from files, devices and memory alike.
+ * inflates to (and the cases of tests/data/gzip check as their headers
+ * say: tests/data/README); what no history is (UTF-16, UTF-32, binary
+ * data) is refused from its first bytes, from files, devices and memory
+ * alike.
  */
 #include "readtest.h"
+#include "cases.h"
 #include "core/alloc.h"
 
 #include <fcntl.h>
@@ -224,6 +227,7 @@ static void test_gzip(void **state)
     if (!strstr(err.msg, "refused as a compression bomb") || !strstr(err.msg, "more than 1000:1"))
         fail_msg("%s", err.msg);
     unlink(path);
+    tc_dir("tests/data/gzip");
 }
 #else
 static void test_gzip(void **state)

@@ -201,10 +201,17 @@ static void test_not_terminated(void **state)
     isolde_history_free(h);
     char *p = malloc(20); /* "{:type :ok :value 12" without the brace: ASan sees overreads */
     memcpy(p, text, 20);
-    /* the only line, cut short: its error (a cut line is left out only after lines that read) */
+    /* the only line: its error (never a line cut short: nothing else to check) */
     assert_int_equal(isolde_history_read_mem("t", p, 20, tu_fmt(ISOLDE_FORMAT_EDN), &h, &err), ISOLDE_ERR_PARSE);
-    assert_null(h);
-    assert_string_equal(err.msg, "unterminated map (no closing '}')");
+    free(p);
+    static const char two[] = "{:type :ok}\n{:type :ok :value 12";
+    p = malloc(sizeof two - 1); /* the same after a whole line, without its NUL */
+    memcpy(p, two, sizeof two - 1);
+    assert_int_equal(isolde_history_read_mem("t", p, sizeof two - 1, tu_fmt(ISOLDE_FORMAT_EDN), &h, &err), ISOLDE_OK);
+    assert_int_equal(h->n_ops, 1); /* a line cut short, left out */
+    assert_int_equal(h->warn[ISO_WARN_CUT_LINE].count, 1);
+    assert_string_equal(h->warn[ISO_WARN_CUT_LINE].what, "unterminated map (no closing '}')");
+    isolde_history_free(h);
     free(p);
 }
 
@@ -215,7 +222,7 @@ static void test_deep_nesting(void **state)
     int n = snprintf(text, sizeof text, "{:type :ok :value ");
     for (int i = 0; i < 300; i++) text[n++] = '[';
     text[n] = 0;
-    struct rt_bad c = {text, ISOLDE_FORMAT_EDN, 1, 19 + 255, "nesting deeper than 256"};
+    struct rt_bad c = {text, ISOLDE_FORMAT_EDN, 1, 19 + 255, "nesting deeper than 256", NULL};
     rt_expect_status(&c, ISOLDE_ERR_LIMIT);
     n = snprintf(text, sizeof text, "{:type :ok :value ");
     for (int i = 0; i < 255; i++) text[n++] = '[';
@@ -224,59 +231,6 @@ static void test_deep_nesting(void **state)
     text[n] = 0;
     isolde_history *h = tu_read(text, ISOLDE_FORMAT_EDN);
     isolde_history_free(h);
-}
-
-static void test_malformed(void **state)
-{
-    (void)state;
-    static const struct rt_bad cases[] = {
-        {"{:type :bogus}", ISOLDE_FORMAT_EDN, 1, 1,
-         ":type must be one of invoke, ok, fail, info, got :bogus"},
-        {"{:process 1}", ISOLDE_FORMAT_EDN, 1, 1, ":type missing"},
-        {"{:type :ok :value [1 2)}", ISOLDE_FORMAT_EDN, 1, 23,
-         "expected ']' to close the vector opened at 1:19, got ')'"},
-        {"{:type :ok :process}", ISOLDE_FORMAT_EDN, 1, 1, "map literal must contain an even number of forms"},
-        {"{:index 0 :type :ok}\n{:type :ok}", ISOLDE_FORMAT_EDN, 2, 1,
-         "integer :index required (the first op had one)"},
-        {"{:index 0 :type :ok}\n {:type :ok :index :x}", ISOLDE_FORMAT_EDN, 2, 2,
-         ":index must be an integer, got :x"},
-        {"{:type :ok :value 12ab}", ISOLDE_FORMAT_EDN, 1, 19, "invalid number '12ab'"},
-        {"{:type :ok :value 1.5e}", ISOLDE_FORMAT_EDN, 1, 19, "invalid number '1.5e'"},
-        {"{:type :ok :value \\foo}", ISOLDE_FORMAT_EDN, 1, 19, "invalid character literal '\\foo'"},
-        {"{:type :ok :value \"a\\qb\"}", ISOLDE_FORMAT_EDN, 1, 21, "invalid escape in string"},
-        {"{:type :ok :value #:x{}}", ISOLDE_FORMAT_EDN, 1, 19, "unsupported dispatch '#:'"},
-        {"{:type :ok :value #_}", ISOLDE_FORMAT_EDN, 1, 21, "expected a form after '#_'"},
-        {"{:type :ok :value #inst}", ISOLDE_FORMAT_EDN, 1, 24, "expected a form after '#tag'"},
-        {"[{:type :ok}", ISOLDE_FORMAT_EDN, 1, 13, "unexpected end of input, expected ']'"},
-        {"{:type :ok :time 1.5}", ISOLDE_FORMAT_EDN, 1, 1, ":time must be an integer, got 1.5"},
-        {"[1]", ISOLDE_FORMAT_EDN, 1, 2, "op must be a map, got 1"},
-        {"\n\n  :x", ISOLDE_FORMAT_EDN, 3, 3, "op must be a map, got :x"},
-        {"{:type :ok}\n}", ISOLDE_FORMAT_EDN, 2, 1, "unexpected '}'"},
-        {"{:type :ok :value :}", ISOLDE_FORMAT_EDN, 1, 19, "empty keyword"},
-        {"{:type :ok :value @x}", ISOLDE_FORMAT_EDN, 1, 19, "unexpected '@', expected a form"},
-        {"{:type :ok :value 'x}", ISOLDE_FORMAT_EDN, 1, 19, "unexpected '''"},
-        {"{:type :ok}\n{:type :ok :value [1\n 2\n", ISOLDE_FORMAT_EDN, 2, 19, "unterminated vector"},
-        {"{:type :ok :value \"x\ny\" :f #{1}}\n{:type :ok :value (1 2]}", ISOLDE_FORMAT_EDN, 3, 23,
-         "expected ')' to close the list opened at 3:19"},
-        {"{:type :ok :value ##Foo}", ISOLDE_FORMAT_EDN, 1, 19, "invalid symbolic value '##Foo'"},
-        {"{:type :ok :value \"\\u12\"}", ISOLDE_FORMAT_EDN, 1, 20, "invalid escape in string"},
-        {"{:type :ok :value \"\xff\x01\"} \x01", ISOLDE_FORMAT_EDN, 1, 25, "unexpected byte 0x01"},
-    };
-    rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
-    /* ending inside a value, without a newline: a line cut short */
-    static const struct rt_bad cuts[] = {
-        {"{:type :ok", ISOLDE_FORMAT_EDN, 1, 1, "unterminated map"},
-        {"{:type :ok :value \"abc}", ISOLDE_FORMAT_EDN, 1, 19, "unterminated string"},
-        {"{:type :ok :value #_", ISOLDE_FORMAT_EDN, 1, 21, "expected a form after '#_'"},
-        {"{:type :ok :value \\", ISOLDE_FORMAT_EDN, 1, 19, "invalid character literal"},
-        {"{:type :ok :value #", ISOLDE_FORMAT_EDN, 1, 19, "unexpected end of input after '#'"},
-        {"{:type :ok :value 1.5e", ISOLDE_FORMAT_EDN, 1, 19, "invalid number '1.5e'"},
-        {"{:type :ok :value \\newl", ISOLDE_FORMAT_EDN, 1, 19, "invalid character literal '\\newl'"},
-        {"{:type :ok :value ##In", ISOLDE_FORMAT_EDN, 1, 19, "invalid symbolic value '##In'"},
-        {"{:type :ok :value :", ISOLDE_FORMAT_EDN, 1, 19, "empty keyword"},
-        {"{:type :ok}\n; c\n{:type :ok :value [[:r 1 [1 2", ISOLDE_FORMAT_EDN, 3, 26, "unterminated vector"},
-    };
-    rt_expect_cuts(cuts, sizeof cuts / sizeof cuts[0]);
 }
 
 /* Micro-ops the reader takes in one go must read exactly as the general
@@ -298,11 +252,6 @@ static void test_micro_op_fast_path(void **state)
         snprintf(slow, sizeof slow, "{:type :ok, :process 0, :value [[\n%s %s]}", mops[i] + 1, mops[i]);
         rt_expect_same_values(fast, slow, ISOLDE_FORMAT_EDN);
     }
-    static const struct rt_bad bad[] = {
-        {"{:type :ok, :process 0, :value [[: 0 1]]}", ISOLDE_FORMAT_EDN, 1, 34, "empty keyword"},
-        {"{:type :ok, :process 0, :value [[:r 0 [1 }]]}", ISOLDE_FORMAT_EDN, 1, 42, "expected ']'"},
-    };
-    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
 
 /* A read list that repeats or extends the key's last one takes the shared
@@ -325,11 +274,6 @@ static void test_read_list_continues_last(void **state)
     rt_expect_same_values(iso_buf_cstr(&fast), iso_buf_cstr(&slow), ISOLDE_FORMAT_EDN);
     iso_buf_free(&fast);
     iso_buf_free(&slow);
-    static const struct rt_bad bad[] = {
-        {"{:type :ok, :process 0, :value [[:r 0 [1 2 3]]]}\n"
-         "{:type :ok, :process 0, :value [[:r 0 [1 2 3 }]]}", ISOLDE_FORMAT_EDN, 2, 46, "expected ']'"},
-    };
-    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
 
 /* Op maps are read field by field, with no map built; a tagged record
@@ -356,18 +300,6 @@ static void test_op_maps_fast_and_general(void **state)
         isolde_history_free(f);
         isolde_history_free(g);
     }
-    static const struct rt_bad bad[] = {
-        {"{:type :ok}\n  {:process 0 :type :bogus}", ISOLDE_FORMAT_EDN, 2, 3, ":type must be one of"},
-        {"{:type :ok :process}", ISOLDE_FORMAT_EDN, 1, 1, "even number of forms"},
-        /* Clojure's reader refuses a key given twice, and so does isolde */
-        {"{:index 0 :type :invoke :type :fail :process 1}", ISOLDE_FORMAT_EDN, 1, 1,
-         "key :type twice in this map (EDN allows each once)"},
-        {"{:type :ok}\n {:type :ok :client 1 :client 2}", ISOLDE_FORMAT_EDN, 2, 2, "key :client twice in this map"},
-        {"{:type :ok :value {:a 1, [1] 2, :b 3, [1] 4}}", ISOLDE_FORMAT_EDN, 1, 19, "key [1] twice in this map"},
-        {"{:type :ok :value #{1 :x 1}}", ISOLDE_FORMAT_EDN, 1, 19, "item 1 twice in this set"},
-        {"{:type :ok :value [[:r 1 [2]] [:r 1 [2}]]}", ISOLDE_FORMAT_EDN, 1, 39, "expected ']'"},
-    };
-    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
 
 int main(void)
@@ -388,7 +320,6 @@ int main(void)
         cmocka_unit_test(test_empty_inputs),
         cmocka_unit_test(test_not_terminated),
         cmocka_unit_test(test_deep_nesting),
-        cmocka_unit_test(test_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,12 @@
 /* test_read_formats.c -- OneLite and jepsen.log readers, format detection,
- * format and workload names, reading files (fixtures, the bad-input
- * manifest, and every history in ../shared/corpus). */
+ * format and workload names, reading files: the cases of tests/data/read
+ * (good and bad files, integers at the 64-bit ends, histories with nothing
+ * to check), each as its header says (tests/data/README; the CLI's side is
+ * tests/cli/t1000, t1010, t1030), the table of malformed inputs of every
+ * reader (tests/data/read/malformed.tsv), and every history in
+ * ../shared/corpus. */
 #include "readtest.h"
+#include "cases.h"
 #include "history/cursor.h"
 #include "history/read_edn.h"
 #include "history/read_json.h"
@@ -11,7 +16,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#define FIXTURES "tests/fixtures/read/"
+#define FIXTURES "tests/data/read/"
 
 static isolde_history *read_path(const char *path)
 {
@@ -60,27 +65,13 @@ static void test_onelite_register(void **state)
     isolde_history_free(h);
 }
 
-static void test_onelite_malformed(void **state)
+/* Every reader refuses what tests/data/read/malformed.tsv says, where and
+ * why it says (tests/cli/t1000-check-readers.sh runs the same rows
+ * through isolde check). */
+static void test_malformed_table(void **state)
 {
     (void)state;
-    static const struct rt_bad cases[] = {
-        {"{\"history\":\"bank\"}", ISOLDE_FORMAT_ONELITE, 1, 1, "expected a header"},
-        {"", ISOLDE_FORMAT_ONELITE, 1, 1, "empty OneLite history"},
-        {"{\"history\":\"register\"}\n{\"t0\":1,\"t1\":2,\"o\":\"ok\",\"m\":[]}", ISOLDE_FORMAT_ONELITE, 2, 1,
-         "\"p\" must be an integer"},
-        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":5,\"t1\":3,\"o\":\"ok\",\"m\":[]}", ISOLDE_FORMAT_ONELITE, 2, 1,
-         "\"t1\" is before \"t0\""},
-        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"done\",\"m\":[]}", ISOLDE_FORMAT_ONELITE, 2,
-         1, "\"o\" must be one of ok, fail, info"},
-        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\",\"m\":[1]}", ISOLDE_FORMAT_ONELITE, 2,
-         1, "\"m\" must be an array of micro-ops"},
-        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\"}", ISOLDE_FORMAT_ONELITE, 2, 1,
-         "\"m\" missing"},
-        {"{\"history\":\"register\"}\n[1]", ISOLDE_FORMAT_ONELITE, 2, 1, "expected a transaction object"},
-        {"{\"history\":\"register\"}\n{\"p\":1,\"t0\":1,\"t1\":3,\"o\":\"ok\",\"m\":[[\"r\",1,0]}",
-         ISOLDE_FORMAT_ONELITE, 2, 45, "expected ',' or ']' in array"},
-    };
-    rt_expect_fails(cases, sizeof cases / sizeof cases[0]);
+    rt_expect_rows("tests/data/read/malformed.tsv");
 }
 
 static void test_jepsen_log(void **state)
@@ -99,9 +90,6 @@ static void test_jepsen_log(void **state)
     assert_false(iso_op_is_client(&h->ops[6]));
     assert_true(iso_is_nil(h->ops[7].value)); /* no value */
     isolde_history_free(h);
-    static const struct rt_bad bad = {"INFO  jepsen.util - 2\t:ok\t:read\t[1 2)\n", ISOLDE_FORMAT_JEPSEN_LOG, 1,
-                                      37, "expected ']' to close the vector"};
-    rt_expect_fail(&bad);
 }
 
 /* Jepsen's history.txt: every line an op line, the error kept as text. */
@@ -125,14 +113,6 @@ static void test_jepsen_txt(void **state)
     assert_string_equal(rt_value(h, 1), "{:n [1 2]}");
     assert_true(iso_is_nil(iso_op_error(h, &h->ops[1])));
     isolde_history_free(h);
-    static const struct rt_bad bad[] = {
-        {"0\t:ok\t:read\t1\nINFO  jepsen.util - 2\t:ok\t:read\t4\n", ISOLDE_FORMAT_JEPSEN_TXT, 2, 7,
-         "expected the type (:invoke, :ok, :fail or :info), got jepsen.util"},
-        {"0\t:ok", ISOLDE_FORMAT_JEPSEN_TXT, 1, 6, "the line ends before the op's f"},
-        {"0\t:ok\t:read\t[1 2)", ISOLDE_FORMAT_JEPSEN_TXT, 1, 17, "expected ']' to close the vector"},
-        {"0\t:ok\t:read\t{:a 1 :a 2}", ISOLDE_FORMAT_JEPSEN_TXT, 1, 13, "key :a twice in this map"},
-    };
-    rt_expect_fails(bad, sizeof bad / sizeof bad[0]);
 }
 
 static void test_detect(void **state)
@@ -229,9 +209,9 @@ static void test_file_errors(void **state)
     (void)state;
     isolde_history *h = (isolde_history *)1;
     isolde_error err = {0};
-    assert_int_equal(isolde_history_read_file("tests/fixtures/read/no-such-file.edn", tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err), ISOLDE_ERR_IO);
+    assert_int_equal(isolde_history_read_file(FIXTURES "no-such-file.edn", tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err), ISOLDE_ERR_IO);
     assert_null(h);
-    assert_string_equal(err.file, "tests/fixtures/read/no-such-file.edn");
+    assert_string_equal(err.file, FIXTURES "no-such-file.edn");
     assert_int_equal(err.line, 0);
     assert_non_null(strstr(err.msg, "cannot open"));
     assert_int_equal(isolde_history_read_file(FIXTURES "bad", tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err), ISOLDE_ERR_IO);
@@ -279,32 +259,15 @@ static void test_large_file(void **state)
     }
 }
 
-/* Every file in bad/EXPECTED fails at its line:col with its message. */
-static void test_bad_manifest(void **state)
+/* The cases of tests/data/read and its folders, through the library. */
+static void test_data_cases(void **state)
 {
     (void)state;
-    FILE *m = fopen(FIXTURES "bad/EXPECTED", "r");
-    assert_non_null(m);
-    char line[1024];
-    int n = 0;
-    while (fgets(line, sizeof line, m)) {
-        char *file = strtok(line, "\t"), *pos = strtok(NULL, "\t"), *msg = strtok(NULL, "\n");
-        assert_non_null(msg);
-        char path[512];
-        snprintf(path, sizeof path, FIXTURES "bad/%s", file);
-        isolde_history *h = NULL;
-        isolde_error err = {0};
-        isolde_status st = isolde_history_read_file(path, tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err);
-        assert_true(st == ISOLDE_ERR_PARSE || st == ISOLDE_ERR_LIMIT);
-        char got[64];
-        snprintf(got, sizeof got, "%ld:%ld", err.line, err.col);
-        assert_string_equal(err.file, path);
-        assert_string_equal(got, pos);
-        if (!strstr(err.msg, msg)) fail_msg("%s: got message '%s', expected '%s'", file, err.msg, msg);
-        n++;
-    }
-    fclose(m);
-    assert_true(n >= 5);
+    static const char *const dirs[] = {"tests/data/read", "tests/data/read/bad", "tests/data/read/ints",
+                                       "tests/data/read/noops"};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) bad += tc_each(dirs[i], tc_file_each, NULL);
+    if (bad) fail_msg("%d of the cases of tests/data/read disagree with their headers (named above)", bad);
 }
 
 /* ---- the shared corpus ------------------------------------------------ */
@@ -391,7 +354,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_onelite_order),
         cmocka_unit_test(test_onelite_register),
-        cmocka_unit_test(test_onelite_malformed),
+        cmocka_unit_test(test_malformed_table),
         cmocka_unit_test(test_jepsen_log),
         cmocka_unit_test(test_jepsen_txt),
         cmocka_unit_test(test_detect),
@@ -399,7 +362,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_file_errors),
         cmocka_unit_test(test_large_file),
-        cmocka_unit_test(test_bad_manifest),
+        cmocka_unit_test(test_data_cases),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

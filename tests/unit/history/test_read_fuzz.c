@@ -1,7 +1,7 @@
 /*
  * test_read_fuzz.c -- deterministic mutation fuzzing of every reader.
  *
- * Seeds are the reader fixtures, small corpus files and a few inline
+ * Seeds are the reader cases (tests/data/read), small corpus files and a few inline
  * histories; each round copies a seed into an exact-size heap buffer (so
  * ASan sees any overread), applies a few random byte mutations (fixed
  * seed), and reads it as detected and as a random forced format. The
@@ -63,9 +63,7 @@ static void add_dir(struct seeds *s, const char *dir)
         char path[1024];
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (e->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-            strcmp(e->d_name, "EXPECTED") != 0)
-            add_file(s, path);
+        if (case_is_case(dir, e->d_name) && stat(path, &st) == 0 && S_ISREG(st.st_mode)) add_file(s, path);
     }
     if (d) closedir(d);
 }
@@ -79,8 +77,8 @@ static void load_seeds(struct seeds *s)
     };
     for (size_t i = 0; i < sizeof inline_seeds / sizeof inline_seeds[0]; i++)
         add_seed(s, inline_seeds[i], strlen(inline_seeds[i]));
-    add_dir(s, "tests/fixtures/read");
-    add_dir(s, "tests/fixtures/read/bad");
+    add_dir(s, "tests/data/read");
+    add_dir(s, "tests/data/read/bad");
     const char *shared = tu_shared_dir(); /* $ISOLDE_SHARED, ../shared */
     if (shared) {
         char dir[512];

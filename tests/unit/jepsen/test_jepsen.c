@@ -1,9 +1,11 @@
-/* jepsen/test_jepsen.c -- lib/jepsen/: set-full's segment-tree shortcut
- * and long-fork's sort-and-chain shortcut agree with Jepsen's quadratic
- * algorithms (every element against every read; every pair of reads) on
- * random histories; counter's bounds; every checker's JSON is one object
- * with Jepsen's keys. */
-#include "testutil.h"
+/* jepsen/test_jepsen.c -- lib/jepsen/: the cases of tests/data/jepsen
+ * through the library, as their headers say (tests/data/README; the CLI's
+ * side is tests/cli/t6200-check-jepsen.sh); set-full's segment-tree
+ * shortcut and long-fork's sort-and-chain shortcut agree with Jepsen's
+ * quadratic algorithms (every element against every read; every pair of
+ * reads) on random histories; counter's bounds; every checker's JSON is
+ * one object with Jepsen's keys. */
+#include "cases.h"
 
 #define ELEMS 12
 #define OPS 60
@@ -185,9 +187,16 @@ static void counter_bounds(void **state)
     }
 }
 
+static void data_cases(void **state)
+{
+    (void)state;
+    tc_dir("tests/data/jepsen");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(data_cases),
         cmocka_unit_test(set_full_agrees_with_jepsen),
         cmocka_unit_test(long_fork_agrees_with_pairs),
         cmocka_unit_test(counter_bounds),

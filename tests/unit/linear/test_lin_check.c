@@ -1,10 +1,12 @@
 /*
- * test_lin_check.c -- iso_lin_check on histories as read: pairing, info
- * and fail semantics, the CAS-false mode, kv partitions, errors with
+ * test_lin_check.c -- the cases of tests/data/linear through the library,
+ * as their headers say (tests/data/README; the CLI's side is
+ * tests/cli/t5000-lin.sh); iso_lin_check on histories as read: pairing,
+ * info and fail semantics, the CAS-false mode, kv partitions, errors with
  * positions, the witness in text and JSON, the time budget, and every
  * Knossos history of the corpus against elle-cli's verdict (EXPECTED.tsv).
  */
-#include "testutil.h"
+#include "cases.h"
 #include "check/result.h"
 #include "linear/lin.h"
 
@@ -336,9 +338,16 @@ static void test_corpus(void **state)
     assert_int_equal(checked, 12);
 }
 
+static void test_data_cases(void **state)
+{
+    (void)state;
+    tc_dir("tests/data/linear");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_data_cases),
         cmocka_unit_test(test_register_verdicts),
         cmocka_unit_test(test_cas_fail_modes),
         cmocka_unit_test(test_other_models),

@@ -2,8 +2,10 @@
  * HTML page's escaping (report/html.c): a cycle as found; a component as
  * at most ISO_PIC_MAX_CYCLES of its shortest cycles, every edge one of the
  * component's, none drawn when even the shortest is too long; DOT labels
- * escaped; '<' never reaching the page from data. */
-#include "testutil.h"
+ * escaped; '<' never reaching the page from data; the histories of
+ * tests/data/html (the pages' tests/cli/t6000, t6100) check as their
+ * headers say (tests/data/README). */
+#include "cases.h"
 #include "report/html.h"
 #include "report/picture.h"
 
@@ -180,9 +182,16 @@ static void html_data_never_holds_a_tag(void **state)
     free(text);
 }
 
+static void html_cases(void **state)
+{
+    (void)state;
+    tc_dir("tests/data/html");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(html_cases),
         cmocka_unit_test(component_is_its_shortest_cycles),
         cmocka_unit_test(component_too_long_to_draw_is_counted),
         cmocka_unit_test(cycle_and_dot_escaping),

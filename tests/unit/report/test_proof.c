@@ -1,8 +1,10 @@
 /* test_proof.c -- iso_report_each: every finding of a run shown once, in
  * order, rendered ones as they are and pending ones rendered just before
  * they are shown, and never all at once: big findings are rendered a few
- * at a time; with a budget of bytes, up to the finding that spends it. */
-#include "testutil.h"
+ * at a time; with a budget of bytes, up to the finding that spends it.
+ * The proofs' words: the cases of tests/data/proof as their headers say
+ * (tests/data/README; the CLI's side is tests/cli/t2200). */
+#include "cases.h"
 #include "report/proof.h"
 
 enum { N = 300, BIG = 1 << 20 };
@@ -83,9 +85,16 @@ static void stops_after_the_budget(void **state)
     iso_findings_free(&t.findings);
 }
 
+static void proof_words(void **state)
+{
+    (void)state;
+    tc_dir("tests/data/proof");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(proof_words),
         cmocka_unit_test(shows_all_in_order_a_few_at_a_time),
         cmocka_unit_test(stops_after_the_budget),
     };

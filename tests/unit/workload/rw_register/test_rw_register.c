@@ -1,11 +1,14 @@
 /*
- * test_rw_register.c -- the rw-register workload (lib/workload/rw_register) driven
- * directly through analyze(): edges and direct anomalies on Elle's own
- * rw_register_test.clj histories, version-order sources and their cyclic
- * cases, the reduction of the version graph, explanations, workload
- * errors, and the --transaction-order reader (txn_order.c).
+ * test_rw_register.c -- the rw-register workload (lib/workload/rw_register):
+ * the cases of tests/data/rw_register (Elle's own rw_register_test.clj
+ * histories, version-order sources and their cyclic cases, the reduction
+ * of the version graph, workload errors, the transaction order), each
+ * through the library as its header says (tests/data/README; the CLI's
+ * side is tests/cli/t3000-rw-register.sh) and, for its edge: lines,
+ * through analyze() to the edges it draws; explanations of version-order
+ * steps; the --transaction-order reader (txn_order.c); random histories.
  */
-#include "testutil.h"
+#include "cases.h"
 #include "check/check.h"
 #include "report/proof.h"
 #include "workload/rw_register/rw_register_int.h"
@@ -36,10 +39,11 @@ static void render_here(const iso_proof_ctx *pc, iso_finding *f)
     iso_buf_free(&b.json);
 }
 
-static fx *run(const char *edn, const isolde_check_opts *o)
+/* analyze() on h (taken) with o's options (NULL: the defaults). */
+static fx *run_history(isolde_history *h, const isolde_check_opts *o)
 {
     fx *f = calloc(1, sizeof *f);
-    f->h = tu_read(edn, ISOLDE_FORMAT_EDN);
+    f->h = h;
     if (o) f->o = *o;
     else isolde_check_opts_init(&f->o);
     f->ctx.pc.h = f->h;
@@ -51,6 +55,22 @@ static fx *run(const char *edn, const isolde_check_opts *o)
     f->rc = iso_rw_register_ops.analyze(&f->ctx, &f->err);
     for (size_t i = 0; i < f->ctx.findings.n; i++) render_here(&f->ctx.pc, &f->ctx.findings.f[i]);
     return f;
+}
+
+static fx *run(const char *edn, const isolde_check_opts *o) { return run_history(tu_read(edn, ISOLDE_FORMAT_EDN), o); }
+
+/* analyze() on a case file of tests/data/rw_register, with the options of
+ * its header's run [b, e). */
+static fx *run_case(const case_file *cf, size_t b)
+{
+    tc_opts o;
+    char why[256];
+    isolde_history *h = NULL;
+    isolde_error err = {0};
+    if (tc_parse(cf->lines[b].key == CK_CHECK ? cf->lines[b].value : NULL, &o, why, sizeof why))
+        fail_msg("%s: %s", cf->from, why);
+    if (isolde_history_read_file(cf->path, &o.read, &h, &err)) fail_msg("%s: %s", cf->path, err.msg);
+    return run_history(h, &o.check);
 }
 
 static void done(fx *f)
@@ -73,24 +93,6 @@ static uint8_t edge(fx *f, uint32_t a, uint32_t b)
     return bits;
 }
 
-static size_t count(const fx *f, int type)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < f->ctx.findings.n; i++) n += f->ctx.findings.f[i].type == type;
-    return n;
-}
-
-/* The i-th finding of a type. */
-static const iso_finding *nth(const fx *f, int type, size_t i)
-{
-    for (size_t j = 0; j < f->ctx.findings.n; j++)
-        if (f->ctx.findings.f[j].type == type && i-- == 0) return &f->ctx.findings.f[j];
-    fail_msg("too few findings of type %s", iso_anomaly_name(type));
-    return NULL;
-}
-
-static const iso_finding *first(const fx *f, int type) { return nth(f, type, 0); }
-
 static isolde_check_opts opts(int wfr, int seq, int lin, const char *order)
 {
     isolde_check_opts o;
@@ -102,335 +104,97 @@ static isolde_check_opts opts(int wfr, int seq, int lin, const char *order)
     return o;
 }
 
-/* ---- wr and the initial state ---------------------------------------------- */
-
-static void g1c_wr_edges(void **state)
-{
-    (void)state;
-    fx *f = run("{:process 0 :type :ok :value [[:w :x 1] [:r :y 1]]}\n"
-                "{:process 0 :type :ok :value [[:w :y 1] [:r :x 1]]}\n", NULL);
-    assert_int_equal(f->rc, 0);
-    assert_int_equal(edge(f, 0, 1), ISO_EDGE_WR);
-    assert_int_equal(edge(f, 1, 0), ISO_EDGE_WR);
-    assert_int_equal(f->ctx.findings.n, 0);
-    done(f);
-}
-
-static void initial_state_g_single(void **state)
-{
-    (void)state;
-    /* Elle's "initial state": nil precedes 2, so T0's read of nil is an
-     * anti-dependency on T1's write; T1 -wr-> T0 on y closes the cycle. */
-    fx *f = run("{:process 0 :type :invoke :value [[:r :x nil] [:r :y nil]]}\n"
-                "{:process 1 :type :invoke :value [[:w :y 1] [:w :x 2]]}\n"
-                "{:process 1 :type :ok :value [[:w :y 1] [:w :x 2]]}\n"
-                "{:process 0 :type :ok :value [[:r :x nil] [:r :y 1]]}\n", NULL);
-    assert_int_equal(f->rc, 0);
-    assert_int_equal(edge(f, 0, 1), ISO_EDGE_RW);
-    assert_int_equal(edge(f, 1, 0), ISO_EDGE_WR);
-    done(f);
-}
-
-static void info_and_fail_writers(void **state)
-{
-    (void)state;
-    /* wr edges come from ok writers only; info writes still order versions */
-    fx *f = run("{:process 0 :type :invoke :value [[:w :x 1]]}\n"
-                "{:process 0 :type :info :value [[:w :x 1]]}\n"
-                "{:process 1 :type :ok :value [[:r :x 1]]}\n"
-                "{:process 2 :type :ok :value [[:r :x nil]]}\n", NULL);
-    assert_int_equal(f->rc, 0);
-    assert_int_equal(f->ctx.edges.n, 0);
-    assert_int_equal(f->ctx.findings.n, 0);
-    done(f);
-}
-
-/* ---- direct anomalies ---------------------------------------------------- */
-
-static void internal_cases(void **state)
-{
-    (void)state;
-    fx *f = run("{:process 0 :type :ok :value [[:r :x 1] [:r :x 2]]}\n"
-                "{:process 0 :type :ok :value [[:r :y nil] [:r :y 2]]}\n"
-                "{:process 0 :type :ok :value [[:r :z 2] [:w :z 2] [:r :z 2] [:w :z 1] [:r :z 1]]}\n"
-                "{:process 0 :type :ok :value [[:r :x 1] [:w :x 2] [:r :x 1]]}\n", NULL);
-    assert_int_equal(count(f, ISO_A_INTERNAL), 3);
-    const iso_finding *x = first(f, ISO_A_INTERNAL);
-    assert_non_null(strstr(x->json, "\"mop\":[\"r\",\"x\",2],\"expected\":1"));
-    assert_non_null(strstr(x->text, "T1 read key :x = 2, but earlier in T1 :x was 1"));
-    assert_non_null(strstr(nth(f, ISO_A_INTERNAL, 1)->json, "\"expected\":null"));
-    assert_non_null(strstr(nth(f, ISO_A_INTERNAL, 2)->json, "\"expected\":2"));
-    done(f);
-}
-
-static void g1a_g1b(void **state)
-{
-    (void)state;
-    fx *f = run("{:process 0 :type :ok :value [[:r :x 1]]}\n"
-                "{:process 1 :type :fail :value [[:w :x 1]]}\n"
-                "{:process 2 :type :ok :value [[:w :y 1] [:w :y 2] [:r :y 1]]}\n"
-                "{:process 3 :type :ok :value [[:r :y 1]]}\n", NULL);
-    assert_int_equal(f->rc, 0);
-    assert_int_equal(count(f, ISO_A_G1A), 1);
-    assert_int_equal(count(f, ISO_A_G1B), 1); /* not T2's read of its own write */
-    const iso_finding *a = first(f, ISO_A_G1A);
-    assert_non_null(strstr(a->json, "\"writer\":{\"index\":1"));
-    assert_non_null(strstr(a->text, "T2 failed"));
-    const iso_finding *b = first(f, ISO_A_G1B);
-    assert_non_null(strstr(b->json, "{\"op\":{\"index\":3"));
-    assert_non_null(strstr(b->text, "T2 then wrote key :y = 2"));
-    assert_int_equal(count(f, ISO_A_INTERNAL), 1);
-    done(f);
-}
-
-static void garbage_read(void **state)
-{
-    (void)state;
-    /* Elle's "Read doesn't return what was just been written" (elle#8) */
-    fx *f = run("{:process 0 :type :invoke :value [[:w :x 1]]}\n"
-                "{:process 0 :type :ok :value [[:w :x 1]]}\n"
-                "{:process 0 :type :invoke :value [[:r :x nil]]}\n"
-                "{:process 0 :type :ok :value [[:r :x 2]]}\n", NULL);
-    assert_int_equal(count(f, ISO_A_GARBAGE_READ), 1);
-    const iso_finding *g = first(f, ISO_A_GARBAGE_READ);
-    assert_non_null(strstr(g->text, "T1 read key :x = 2, but no transaction ever wrote 2 to key :x"));
-    assert_non_null(strstr(g->json, "\"element\":2"));
-    done(f);
-}
-
-static void lost_update(void **state)
-{
-    (void)state;
-    fx *f = run("{:process 0 :type :ok :value [[:r :x 0] [:w :x 1]]}\n"
-                "{:process 1 :type :ok :value [[:r :x 0] [:w :x 2]]}\n"
-                "{:process 2 :type :ok :value [[:w :x 3] [:r :x 3] [:w :x 4]]}\n"
-                "{:process 3 :type :ok :value [[:w :y 5] [:r :y 5] [:w :y 6]]}\n", NULL);
-    assert_int_equal(count(f, ISO_A_LOST_UPDATE), 1);
-    const iso_finding *l = first(f, ISO_A_LOST_UPDATE);
-    assert_non_null(strstr(l->json, "{\"key\":\"x\",\"value\":0,\"txns\":[{\"index\":0"));
-    assert_non_null(strstr(l->text, "T1 and T2 both read key :x = 0"));
-    done(f);
-}
-
-/* ---- workload errors ------------------------------------------------------ */
-
-static void duplicate_write(void **state)
-{
-    (void)state;
-    fx *f = run("{:process 0 :type :ok :value [[:w :x 1]]}\n"
-                "{:process 1 :type :ok :value [[:r :x 1]]}\n"
-                "{:process 2 :type :fail :value [[:w :x 1]]}\n", NULL);
-    assert_int_equal(f->rc, -1);
-    assert_int_equal(f->err.line, 3);
-    assert_non_null(strstr(f->err.msg, "Key :x had value 1 written by more than one op"));
-    assert_non_null(strstr(f->err.msg, "op index 0 (line 1)"));
-    done(f);
-    /* rewriting one's own value within a transaction is fine */
-    f = run("{:process 0 :type :ok :value [[:w :x 1] [:w :x 1]]}\n", NULL);
-    assert_int_equal(f->rc, 0);
-    done(f);
-}
-
-static void bad_workload(void **state)
-{
-    (void)state;
-    fx *f = run("{:process 0 :type :ok :value [[:w :x 1]]}\n"
-                "{:process 0 :type :ok :value [[:append :x 2]]}\n", NULL);
-    assert_int_equal(f->rc, -1);
-    assert_int_equal(f->err.line, 2);
-    assert_non_null(strstr(f->err.msg, "micro-op [:append :x 2]"));
-    done(f);
-    f = run("{:process 0 :type :ok :value [[:w :x 1]]}\n"
-            "{:process 0 :type :ok :value [[:w 1 2]]}\n", NULL);
-    assert_int_equal(f->rc, -1);
-    assert_non_null(strstr(f->err.msg, "keys of different types"));
-    done(f);
-    f = run("{:process 0 :type :ok :value 3}\n", NULL);
-    assert_int_equal(f->rc, -1);
-    done(f);
-    /* [:r k] reads nil, as Elle's destructuring does */
-    f = run("{:process 0 :type :invoke :value [[:r x]]}\n"
-            "{:process 0 :type :ok :value [[:r x nil]]}\n", NULL);
-    assert_int_equal(f->rc, 0);
-    done(f);
-}
-
-/* ---- version-order sources -------------------------------------------------- */
-
-static void wfr_keys(void **state)
-{
-    (void)state;
-    const char *h = "{:process 0 :type :ok :value [[:r :y 1] [:w :x 1] [:w :y 2]]}\n"
-                    "{:process 0 :type :ok :value [[:r :x 1] [:r :y 1]]}\n";
-    fx *f = run(h, NULL);
-    assert_int_equal(edge(f, 1, 0), 0);
-    done(f);
-    isolde_check_opts o = opts(1, 0, 0, NULL);
-    f = run(h, &o);
-    assert_int_equal(edge(f, 1, 0), ISO_EDGE_RW);
-    assert_int_equal(edge(f, 0, 1), ISO_EDGE_WR);
-    done(f);
-}
-
-static const char *g0_hist =
-    "{:process 0 :type :invoke :value [[:w :x 1] [:w :y 2]]}\n"
-    "{:process 0 :type :ok :value [[:w :x 1] [:w :y 2]]}\n"
-    "{:process 1 :type :invoke :value [[:w :x 2] [:w :y 1]]}\n"
-    "{:process 1 :type :ok :value [[:w :x 2] [:w :y 1]]}\n"
-    "{:process 0 :type :invoke :value [[:r :x nil]]}\n"
-    "{:process 0 :type :ok :value [[:r :x 2]]}\n"
-    "{:process 1 :type :invoke :value [[:r :y nil]]}\n"
-    "{:process 1 :type :ok :value [[:r :y 2]]}\n";
-
-static void sequential_keys_g0(void **state)
-{
-    (void)state;
-    isolde_check_opts o = opts(0, 1, 0, NULL);
-    fx *f = run(g0_hist, &o);
-    assert_int_equal(f->rc, 0);
-    assert_int_equal(edge(f, 0, 1), ISO_EDGE_WW); /* x: 1 < 2 */
-    assert_int_equal(edge(f, 1, 0), ISO_EDGE_WW); /* y: 1 < 2 */
-    assert_int_equal(f->ctx.findings.n, 0);
-    done(f);
-    f = run(g0_hist, NULL);
-    assert_int_equal(edge(f, 0, 1) | edge(f, 1, 0), 0);
-    done(f);
-}
-
-static void sequential_cyclic(void **state)
-{
-    (void)state;
-    isolde_check_opts o = opts(0, 1, 0, NULL);
-    fx *f = run("{:process 0 :type :invoke :value [[:w :x 1]]}\n"
-                "{:process 0 :type :ok :value [[:w :x 1]]}\n"
-                "{:process 0 :type :invoke :value [[:w :x 2]]}\n"
-                "{:process 0 :type :ok :value [[:w :x 2]]}\n"
-                "{:process 0 :type :invoke :value [[:r :x nil]]}\n"
-                "{:process 0 :type :ok :value [[:r :x 1]]}\n", &o);
-    assert_int_equal(count(f, ISO_A_CYCLIC_VERSIONS), 1);
-    const iso_finding *c = first(f, ISO_A_CYCLIC_VERSIONS);
-    assert_string_equal(c->json, "{\"key\":\"x\",\"scc\":[1,2],\"sources\":[\"initial-state\",\"sequential-keys\"]}");
-    assert_non_null(strstr(c->text, "1 < 2 < 1"));
-    assert_int_equal(edge(f, 0, 1), 0); /* the sequential evidence was dropped */
-    assert_int_equal(edge(f, 0, 2), ISO_EDGE_WR);
-    done(f);
-}
-
-static void linearizable_scc_sort_bug(void **state)
-{
-    (void)state;
-    /* Elle's scc-sort-bug-test: linearizable keys say 1 < nil and 3 < 4,
-     * contradicting the initial state and wfr. */
-    isolde_check_opts o = opts(1, 0, 1, NULL);
-    fx *f = run("{:process 0 :type :invoke :value [[:r :x nil]]}\n"
-                "{:process 0 :type :ok :value [[:r :x 1]]}\n"
-                "{:process 0 :type :invoke :value [[:r :x nil]]}\n"
-                "{:process 0 :type :ok :value [[:r :x nil]]}\n"
-                "{:process 0 :type :invoke :value [[:r :x nil] [:w :x 3]]}\n"
-                "{:process 0 :type :ok :value [[:r :x 4] [:w :x 3]]}\n"
-                "{:process 0 :type :invoke :value [[:w :x 4]]}\n"
-                "{:process 0 :type :ok :value [[:w :x 4]]}\n", &o);
-    assert_int_equal(count(f, ISO_A_CYCLIC_VERSIONS), 2);
-    assert_string_equal(nth(f, ISO_A_CYCLIC_VERSIONS, 0)->json,
-                        "{\"key\":\"x\",\"scc\":[null,1],\"sources\":[\"initial-state\",\"wfr-keys\",\"linearizable-keys\"]}");
-    assert_non_null(strstr(nth(f, ISO_A_CYCLIC_VERSIONS, 1)->json, "\"scc\":[3,4]"));
-    assert_int_equal(edge(f, 3, 2), ISO_EDGE_WR | ISO_EDGE_WW); /* wfr: 4 < 3 */
-    /* nil < 4 < 3: T1's nil read is an anti-dependency on 4's writer only */
-    assert_int_equal(edge(f, 1, 3), ISO_EDGE_RW);
-    assert_int_equal(edge(f, 1, 2), 0);
-    assert_int_equal(count(f, ISO_A_GARBAGE_READ), 1);
-    done(f);
-}
-
-static void linearizable_frontier(void **state)
-{
-    (void)state;
-    /* T0 and T1 overlap; T2 starts after both completed; T3 after T2. */
-    isolde_check_opts o = opts(0, 0, 1, NULL);
-    fx *f = run("{:process 0 :type :invoke :value [[:w :x 1]]}\n"
-                "{:process 1 :type :invoke :value [[:w :x 2]]}\n"
-                "{:process 0 :type :ok :value [[:w :x 1]]}\n"
-                "{:process 1 :type :ok :value [[:w :x 2]]}\n"
-                "{:process 2 :type :invoke :value [[:w :x 3]]}\n"
-                "{:process 2 :type :ok :value [[:w :x 3]]}\n"
-                "{:process 3 :type :invoke :value [[:r :x nil]]}\n"
-                "{:process 3 :type :ok :value [[:r :x 3]]}\n", &o);
-    assert_int_equal(f->rc, 0);
-    assert_int_equal(edge(f, 0, 1) | edge(f, 1, 0), 0);
-    assert_int_equal(edge(f, 0, 2), ISO_EDGE_WW);
-    assert_int_equal(edge(f, 1, 2), ISO_EDGE_WW);
-    assert_int_equal(edge(f, 2, 3), ISO_EDGE_WR);
-    assert_int_equal(f->ctx.findings.n, 0);
-    done(f);
-}
-
-static void linearizable_cyclic_bug_is_valid(void **state)
-{
-    (void)state;
-    /* Elle's cyclic-versions-bug-test: no cycle may be inferred here. */
-    isolde_check_opts o = opts(0, 0, 1, NULL);
-    fx *f = run("{:index 1 :process 0 :type :invoke :value []}\n"
-                "{:index 2 :process 0 :type :ok :value []}\n"
-                "{:index 3 :process 0 :type :invoke :value [[:r 1 nil]]}\n"
-                "{:index 4 :process 1 :type :invoke :value [[:w 1 4]]}\n"
-                "{:index 5 :process 2 :type :invoke :value []}\n"
-                "{:index 320 :process 0 :type :ok :value [[:r 1 nil]]}\n"
-                "{:index 322 :process 1 :type :ok :value [[:w 1 4]]}\n"
-                "{:index 323 :process 2 :type :ok :value []}\n"
-                "{:index 324 :process 0 :type :invoke :value []}\n"
-                "{:index 325 :process 0 :type :ok :value []}\n"
-                "{:index 326 :process 0 :type :invoke :value [[:r 1 nil]]}\n"
-                "{:index 327 :process 0 :type :ok :value [[:r 1 4]]}\n", &o);
-    assert_int_equal(f->rc, 0);
-    assert_int_equal(f->ctx.findings.n, 0);
-    done(f);
-}
-
-static void reduction(void **state)
-{
-    (void)state;
-    /* nil < 1 < 2 on one process: T0's nil read is an anti-dependency on
-     * the next version only. */
-    isolde_check_opts o = opts(0, 1, 0, NULL);
-    fx *f = run("{:process 0 :type :ok :value [[:r :x nil]]}\n"
-                "{:process 0 :type :ok :value [[:w :x 1]]}\n"
-                "{:process 0 :type :ok :value [[:w :x 2]]}\n", &o);
-    assert_int_equal(edge(f, 0, 1), ISO_EDGE_RW);
-    assert_int_equal(edge(f, 0, 2), 0);
-    assert_int_equal(edge(f, 1, 2), ISO_EDGE_WW);
-    done(f);
-    f = run("{:process 0 :type :ok :value [[:r :x nil]]}\n"
-            "{:process 1 :type :ok :value [[:w :x 1]]}\n"
-            "{:process 2 :type :ok :value [[:w :x 2]]}\n", NULL);
-    assert_int_equal(edge(f, 0, 1), ISO_EDGE_RW);
-    assert_int_equal(edge(f, 0, 2), ISO_EDGE_RW);
-    done(f);
-}
-
 /* ---- transaction order ------------------------------------------------------ */
 
-static char *order_file(const char *json)
+/* ---- the cases of tests/data/rw_register ------------------------------ */
+
+#define CASES "tests/data/rw_register"
+
+/* The bits "wr", "ww+wr" or "none" name; -1 for none of those. */
+static int edge_bits(const char *s)
 {
-    char *path = strdup("/tmp/isolde-rw-order-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
-    close(fd);
-    return path;
+    static const struct { const char *name; int bit; } kinds[] = {
+        {"ww", ISO_EDGE_WW}, {"wr", ISO_EDGE_WR}, {"rw", ISO_EDGE_RW}};
+    int bits = 0;
+    if (strcmp(s, "none") == 0) return 0;
+    for (const char *p = s; *p; p += *p == '+') {
+        size_t k = 0;
+        while (k < 3 && strncmp(p, kinds[k].name, 2) != 0) k++;
+        if (k == 3) return -1;
+        bits |= kinds[k].bit;
+        p += 2;
+    }
+    return bits;
 }
+
+/* One edge: line of a run against the graph analyze() drew: "none" (no
+ * edge at all) or "A B KINDS" (the bits from transaction A to B). */
+static int check_edge(fx *f, const case_file *cf, const case_line *l)
+{
+    unsigned a, b;
+    char kinds[32];
+    if (strcmp(l->value, "none") == 0)
+        return f->ctx.edges.n ? case_differs(stderr, cf, l, "got %zu edges", f->ctx.edges.n) : 0;
+    int want = sscanf(l->value, "%u %u %31s", &a, &b, kinds) == 3 ? edge_bits(kinds) : -1;
+    if (want < 0 || a >= f->ctx.pc.txns.n || b >= f->ctx.pc.txns.n)
+        return case_differs(stderr, cf, l, "not \"A B KINDS\" of transactions 0 to %zu", f->ctx.pc.txns.n - 1);
+    int got = edge(f, a, b) & ISO_EDGE_DATA;
+    return got != want ? case_differs(stderr, cf, l, "got bits %d (ww 1, wr 2, rw 4)", got) : 0;
+}
+
+/* A run's edge: lines, through analyze(). */
+static int check_edges(const case_file *cf, size_t b, size_t e)
+{
+    const case_line *first = case_find(cf, b, e, CK_EDGE);
+    if (!first) return 0;
+    fx *f = run_case(cf, b);
+    int bad = f->rc ? case_differs(stderr, cf, first, "analyze() failed: %s", f->err.msg) : 0;
+    for (size_t i = b; !f->rc && i < e; i++)
+        if (cf->lines[i].key == CK_EDGE) bad += check_edge(f, cf, &cf->lines[i]);
+    done(f);
+    return bad;
+}
+
+static int each_case(const char *path, void *ctx)
+{
+    (void)ctx;
+    case_file cf;
+    size_t b, e;
+    int bad = tc_file(path); /* a header refused says so there */
+    if (case_read(&cf, path) == 0)
+        for (size_t r = 0; case_run_bounds(&cf, r, &b, &e); r++) bad += check_edges(&cf, b, e);
+    case_file_free(&cf);
+    return bad > 0;
+}
+
+static void data_cases(void **state)
+{
+    (void)state;
+    tc_edges_checked = 1;
+    int bad = tc_each(CASES, each_case, NULL);
+    if (bad) fail_msg("%d of the cases in %s disagree with their headers (named above)", bad, CASES);
+}
+
+/* analyze() on run r of a case file (its options). */
+static fx *case_run(const char *name, size_t r)
+{
+    case_file cf;
+    size_t b = 0, e;
+    char path[256];
+    snprintf(path, sizeof path, CASES "/%s", name);
+    if (case_read(&cf, path) || !case_run_bounds(&cf, r, &b, &e)) fail_msg("%s: %s", path, cf.err);
+    fx *f = run_case(&cf, b);
+    case_file_free(&cf);
+    return f;
+}
+
+/* ---- explanations and the transaction order ---------------------------- */
 
 static void transaction_order_g_single(void **state)
 {
     (void)state;
-    const char *h = "{:process 0 :type :ok :value [[:r :x nil] [:w :y 2]]}\n"
-                    "{:process 0 :type :ok :value [[:w :x 3] [:w :y 4]]}\n";
-    char *path = order_file("{\"0\": 2, \"1\": 1}");
-    isolde_check_opts o = opts(0, 0, 0, path);
-    fx *f = run(h, &o);
+    fx *f = case_run("commit-order.edn", 1); /* with order/commit-order.json */
     assert_int_equal(f->rc, 0);
-    assert_int_equal(edge(f, 0, 1), ISO_EDGE_RW);
-    assert_int_equal(edge(f, 1, 0), ISO_EDGE_WW);
-    assert_int_equal(f->ctx.findings.n, 0);
     iso_buf t = {0}, j = {0};
     iso_rw_register_ops.explain(&f->ctx.pc, 1, 0, ISO_EDGE_WW, "T2", "T1", &t, &j);
     assert_string_equal(iso_buf_cstr(&t), "T2 set key :y to 4, and T1 set it to 2, which came later in the version order");
@@ -438,23 +202,13 @@ static void transaction_order_g_single(void **state)
     done(f);
     iso_buf_free(&t);
     iso_buf_free(&j);
-    unlink(path);
-    free(path);
 }
 
 static void transaction_order_g2(void **state)
 {
     (void)state;
-    char *path = order_file("{\"0\": 1, \"1\": 4, \"2\": 2, \"3\": 3.0}");
-    isolde_check_opts o = opts(0, 0, 0, path);
-    fx *f = run("{:process 0 :type :ok :value [[:w :x 1] [:w :y 2] [:w :z 3]]}\n"
-                "{:process 0 :type :ok :value [[:r :x 1] [:w :y 5]]}\n"
-                "{:process 0 :type :ok :value [[:r :z 3] [:w :x 4]]}\n"
-                "{:process 0 :type :ok :value [[:w :z 7] [:w :y 8]]}\n", &o);
+    fx *f = case_run("transaction-order-g2.edn", 0); /* with order/g2.json */
     assert_int_equal(f->rc, 0);
-    assert_int_equal(edge(f, 1, 2), ISO_EDGE_RW);
-    assert_int_equal(edge(f, 2, 3), ISO_EDGE_RW);
-    assert_int_equal(edge(f, 3, 1), ISO_EDGE_WW);
     iso_buf t = {0}, j = {0};
     iso_rw_register_ops.explain(&f->ctx.pc, 1, 2, ISO_EDGE_RW, "T1", "T2", &t, &j);
     assert_string_equal(iso_buf_cstr(&t), "T1 read key :x = 1, and T2 set it to 4, which came later in the version order");
@@ -467,8 +221,6 @@ static void transaction_order_g2(void **state)
     iso_buf_free(&t);
     iso_buf_free(&j);
     done(f);
-    unlink(path);
-    free(path);
 }
 
 static void transaction_order_file_errors(void **state)
@@ -497,10 +249,6 @@ static void transaction_order_file_errors(void **state)
     assert_int_equal(iso_txn_order_find(r, n, 4, &rank), 0);
     iso_free(r);
     assert_int_equal(iso_txn_order_read("/nonexistent/order.json", &r, &n, &err), -1);
-    isolde_check_opts o = opts(0, 0, 0, "/nonexistent/order.json");
-    fx *f = run("{:process 0 :type :ok :value [[:w :x 1]]}\n", &o);
-    assert_int_equal(f->rc, -1);
-    done(f);
 }
 
 /* ---- random histories ------------------------------------------------------ */
@@ -606,22 +354,7 @@ static void random_shapes_never_crash(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(g1c_wr_edges),
-        cmocka_unit_test(initial_state_g_single),
-        cmocka_unit_test(info_and_fail_writers),
-        cmocka_unit_test(internal_cases),
-        cmocka_unit_test(g1a_g1b),
-        cmocka_unit_test(garbage_read),
-        cmocka_unit_test(lost_update),
-        cmocka_unit_test(duplicate_write),
-        cmocka_unit_test(bad_workload),
-        cmocka_unit_test(wfr_keys),
-        cmocka_unit_test(sequential_keys_g0),
-        cmocka_unit_test(sequential_cyclic),
-        cmocka_unit_test(linearizable_scc_sort_bug),
-        cmocka_unit_test(linearizable_frontier),
-        cmocka_unit_test(linearizable_cyclic_bug_is_valid),
-        cmocka_unit_test(reduction),
+        cmocka_unit_test(data_cases),
         cmocka_unit_test(transaction_order_g_single),
         cmocka_unit_test(transaction_order_g2),
         cmocka_unit_test(transaction_order_file_errors),
