@@ -17,7 +17,7 @@
 #ifndef ISO_GEN_GEN_H
 #define ISO_GEN_GEN_H
 
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 typedef struct gen_params {
     int list_append;

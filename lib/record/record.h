@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 /* Append one Elle JSON line: type is ISO_OP_* (history.h numbering:
  * 0 invoke, 1 ok, 2 fail, 3 info). Reads are null unless type is ok. */

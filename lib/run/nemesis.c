@@ -11,7 +11,7 @@
  */
 #include <pthread.h>
 #include <time.h>
-#include "gen/txn.h"
+#include "txn/txn.h"
 #include <stdlib.h>
 #include <string.h>
 #include "nemesis/nemesis.h"

@@ -16,7 +16,7 @@
 #ifndef ISO_SIM_H
 #define ISO_SIM_H
 
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 enum sim_level {
     SIM_RU,          /* read-uncommitted: write locks, reads see them */

@@ -5,7 +5,7 @@
 #ifndef ISO_RUN_EXEC_H
 #define ISO_RUN_EXEC_H
 
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 /* Parse one reply line (without its newline) to request t. Returns
  * RUN_OK (t's reads filled in), RUN_FAIL or RUN_INFO (t->error set from

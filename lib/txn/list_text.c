@@ -11,7 +11,7 @@
  * byte (a minus sign, garbage) takes the plain byte loop.
  */
 #include <string.h>
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 /* The plain byte loop: the definition. */
 static int list_text_ok_bytes(const char *s, size_t n)

@@ -5,7 +5,7 @@
  * that ended do not.
  */
 #include "testutil.h"
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 static run_txn txn2(int f1, int64_t k1, int f2, int64_t k2)
 {

@@ -5,7 +5,7 @@
  * hundred thousand transactions per second.
  */
 #include <string.h>
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 /* Formatting writes straight into reserved space (numbers by iso_put_i64):
  * a line's length is bounded up front (value_bound), so no per-piece capacity checks. */

@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 void run_txn_error(run_txn *t, const char *err_class, const char *code, const char *fmt, ...)
 {
