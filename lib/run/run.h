@@ -49,6 +49,6 @@ int run_open(const run_driver *d, const run_env *env, int client, const char *ur
  * start, tried again until the reconnect deadline (it writes fixed
  * values, so running it twice is running it once); the caller records it.
  * 0, or -1 with err. */
-int run_workload_setup(const run_driver *d, const run_env *env, run_txn *t, isolde_error *err);
+int run_workload_setup(const run_driver *d, const run_env *env, txn *t, isolde_error *err);
 
 #endif

@@ -43,6 +43,7 @@
 #include "record/record.h"
 #include "run/run.h"
 #include "sim/sim.h"
+#include "txn/flight.h"
 
 struct shared {
     pthread_mutex_t lock;
@@ -55,10 +56,10 @@ struct shared {
     int failed;           /* a client hit an error: errmsg says which */
     int nomem;            /* a client ran out of memory */
     char errmsg[600];
-    char first_info[sizeof ((run_txn *)0)->error]; /* the first info's error */
+    char first_info[sizeof ((txn *)0)->error]; /* the first info's error */
     double t0;
     int64_t t0_ns;        /* t0 on CLOCK_MONOTONIC, in nanoseconds */
-    run_flight *flight;   /* one slot per client (its own mapping), for
+    txn_flight *flight;   /* one slot per client (its own mapping), for
                              counting contended transactions */
     int n_flight;
     hist hist;            /* the history file */
@@ -138,11 +139,11 @@ struct client {
     struct ctx *x;
     int64_t process;
     int final;        /* the final reads, not the workload */
-    run_txn t;
+    txn t;
     iso_buf buf[2];
     int cur;          /* the buffer holding t's invocation line */
     size_t inv_off, n_inv; /* t's value as its invocation recorded it */
-    uint32_t null_at[RUN_MAX_MOPS]; /* where each read's null is in it */
+    uint32_t null_at[TXN_MAX_MOPS]; /* where each read's null is in it */
     const char *f;    /* t's :f as its lines record it */
     iso_buf shaped;   /* a Jepsen workload's invocation value (gen_ops.shape),
                          made under the lock in room sized before it */
@@ -188,13 +189,6 @@ static char *close_line(char *p, const struct time_text *tm, const iso_buf *node
     return p + 2;
 }
 
-static int has_writes(const run_txn *t)
-{
-    for (uint32_t i = 0; i < t->n; i++)
-        if (t->mops[i].f != RUN_R) return 1;
-    return 0;
-}
-
 /* Take the next transaction and write its invocation line at p, in buf[i]
  * (lock held; LINE_ROOM there). Returns the line's end, or NULL when there
  * is no transaction. */
@@ -207,8 +201,8 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
     int go = !sh->stop && !external_stop(o) && !late &&
              (c->final ? sh->gen->final(&sh->g, &c->t) : sh->gen->next(&sh->g, &c->t));
     if (!go) return NULL;
-    c->at = c->n_ep > 1 && !has_writes(&c->t);
-    if (!c->final) run_flight_start(sh->flight, sh->n_flight, c->x->client, &c->t);
+    c->at = c->n_ep > 1 && !txn_writes(&c->t);
+    if (!c->final) txn_flight_start(sh->flight, sh->n_flight, c->x->client, &c->t);
     char *end;
     if (sh->gen->shape) { /* Jepsen's op: :transfer, :add, :read, ... */
         c->shaped.n = 0;
@@ -216,7 +210,7 @@ static char *invoke_locked(struct client *c, int i, char *p, const struct time_t
         p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process, c->f);
         end = (char *)memcpy(p, c->shaped.p, c->shaped.n) + c->shaped.n;
     } else {
-        c->f = txn_f(&c->t);
+        c->f = txn_json_f(&c->t);
         p += rec_head(p, sh->next_index++, ISO_OP_INVOKE, c->process, c->f);
         end = txn_json_invoke(p, &c->t, c->null_at);
     }
@@ -243,13 +237,6 @@ static int next_txn(struct client *c)
     return end != NULL;
 }
 
-static int has_reads(const run_txn *t)
-{
-    for (uint32_t i = 0; i < t->n; i++)
-        if (t->mops[i].f == RUN_R) return 1;
-    return 0;
-}
-
 /* The completion's value, after REC_HEAD_MAX bytes of room for its head,
  * in the buffer that does not hold the invocation: an ok with reads gets
  * their results put into the invocation's value; any other completion
@@ -261,7 +248,7 @@ static int completion_value(struct client *c, int type)
     b->n = REC_HEAD_MAX;
     if (c->x->sh->gen->shape) {
         c->x->sh->gen->shape(&c->t, type == ISO_OP_OK, b);
-    } else if (type == ISO_OP_OK && has_reads(&c->t)) {
+    } else if (type == ISO_OP_OK && txn_reads(&c->t)) {
         txn_json_ok(b, inv, c->n_inv, c->null_at, &c->t);
     } else {
         ISO_GROW(b->p, b->cap, b->n + c->n_inv);
@@ -292,12 +279,12 @@ static int complete(struct client *c, int outcome)
     tm.n = rec_time(tm.s, now_locked(sh)); /* one clock read for both ops */
     char *start = rec_head_before(value, sh->next_index++, types[outcome], c->process, c->f);
     end = close_line(end, &tm, &c->ep[c->at].node, &c->err_tail);
-    run_txn_count(&sh->st, outcome, &c->t);
-    if (!c->final && run_flight_end(sh->flight, c->x->client)) sh->st.contended++;
-    if (outcome == RUN_INFO && !sh->first_info[0])
+    txn_count(&sh->st, outcome, &c->t);
+    if (!c->final && txn_flight_end(sh->flight, c->x->client)) sh->st.contended++;
+    if (outcome == TXN_INFO && !sh->first_info[0])
         snprintf(sh->first_info, sizeof sh->first_info, "%s", c->t.error[0] ? c->t.error : "no reason given");
     char *next = NULL;
-    if (outcome == RUN_INFO) c->process = sh->next_process++;
+    if (outcome == TXN_INFO) c->process = sh->next_process++;
     else next = invoke_locked(c, i, end, &tm);
     emit(sh, start, next ? next : end, 1);
     int go = next && !sh->hist.err;
@@ -391,13 +378,13 @@ static void client_loop(struct ctx *x, int64_t process, int final)
         if (!e->conn && open_conn(x, e) < 0) break;
         int outcome = x->drv->txn(e->conn, &c.t), lost = c.t.reconnect;
         go = complete(&c, outcome); /* after a fail, t is the next one */
-        if (outcome != RUN_INFO && !lost) continue;
+        if (outcome != TXN_INFO && !lost) continue;
         x->drv->close(e->conn);
         e->conn = NULL;
-        if (outcome == RUN_INFO) go = next_txn(&c);
+        if (outcome == TXN_INFO) go = next_txn(&c);
     }
     close_endpoints(&c);
-    run_txn_release(&c.t);
+    txn_release(&c.t);
     iso_buf_free(&c.buf[0]);
     iso_buf_free(&c.buf[1]);
     iso_buf_free(&c.err_tail);
@@ -579,7 +566,7 @@ static void record_nemesis(void *arg, const char *f, const char *value, int comp
 static int workload_setup(struct ctx *x, isolde_error *err)
 {
     struct shared *sh = x->sh;
-    run_txn t = {0};
+    txn t = {0};
     int rc = 0;
     if (sh->gen->setup && sh->gen->setup(&sh->g, &t)) rc = run_workload_setup(x->drv, x->env, &t, err);
     if (t.n && !rc) {
@@ -594,7 +581,7 @@ static int workload_setup(struct ctx *x, isolde_error *err)
         iso_buf_free(&b);
         iso_buf_free(&v);
     }
-    run_txn_release(&t);
+    txn_release(&t);
     return rc;
 }
 

@@ -84,7 +84,7 @@ int run_open(const run_driver *d, const run_env *env, int client, const char *ur
 struct setup_call {
     const run_driver *d;
     const run_env *env;
-    run_txn *t;       /* the workload's setup transaction, or NULL */
+    txn *t;       /* the workload's setup transaction, or NULL */
 };
 
 static int driver_setup(void *arg, isolde_error *err)
@@ -107,15 +107,15 @@ static int setup_txn(void *arg, isolde_error *err)
     const isolde_run_opts *o = s->env->o;
     void *conn = NULL;
     if (s->d->open(s->env, 0, first_url(o), &conn, err) < 0) return -1;
-    run_txn_clear_reads(s->t);
+    txn_clear_reads(s->t);
     int outcome = s->d->txn(conn, s->t);
     s->d->close(conn);
-    if (outcome == RUN_OK) return 0;
+    if (outcome == TXN_OK) return 0;
     return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "the %s workload's setup did not commit: %s",
                     isolde_workload_name(o->workload), s->t->error[0] ? s->t->error : "no reason given");
 }
 
-int run_workload_setup(const run_driver *d, const run_env *env, run_txn *t, isolde_error *err)
+int run_workload_setup(const run_driver *d, const run_env *env, txn *t, isolde_error *err)
 {
     struct setup_call s = {d, env, t};
     return retry(env, setup_txn, &s, NULL, NULL, first_url(env->o), err);

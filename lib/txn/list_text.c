@@ -1,5 +1,5 @@
 /*
- * gen/list_text.c -- whether a list that a database returned as text,
+ * txn/list_text.c -- whether a list that a database returned as text,
  * "1,2,3", can go into the history as it is: "" or integers
  * -?(0|[1-9][0-9]{0,17}) joined by single commas, JSON numbers that fit in
  * 64 bits.
@@ -112,7 +112,7 @@ static int list_text_ok_words(const char *s, size_t n)
     return !sc.bad && s[n - 1] != ',';
 }
 
-int run_list_text_ok(const char *s, size_t n)
+int txn_list_text_ok(const char *s, size_t n)
 {
     int r = list_text_ok_words(s, n);
     return r >= 0 ? r : list_text_ok_bytes(s, n);
@@ -120,30 +120,30 @@ int run_list_text_ok(const char *s, size_t n)
 
 #else
 
-int run_list_text_ok(const char *s, size_t n) { return list_text_ok_bytes(s, n); }
+int txn_list_text_ok(const char *s, size_t n) { return list_text_ok_bytes(s, n); }
 
 #endif
 
 /* A stored list that is not plain "1,2,3", read as far as it goes. */
-static void parse_list(run_txn *t, uint32_t i, const char *s, const char *end)
+static void parse_list(txn *t, uint32_t i, const char *s, const char *end)
 {
-    run_txn_read_begin(t, i);
+    txn_read_begin(t, i);
     while (s < end) {
         int neg = *s == '-';
         const char *d = s + neg;
         uint64_t u = 0;
         for (s = d; s < end && *s >= '0' && *s <= '9'; s++) u = u * 10 + (uint64_t)(*s - '0');
         if (s == d) break;
-        run_txn_read_elem(t, i, neg ? (int64_t)(0 - u) : (int64_t)u);
+        txn_read_elem(t, i, neg ? (int64_t)(0 - u) : (int64_t)u);
         if (s == end || *s++ != ',') break;
     }
 }
 
-void run_txn_read_list(run_txn *t, uint32_t i, const char *s, size_t n)
+void txn_read_list(txn *t, uint32_t i, const char *s, size_t n)
 {
     if (!s) { /* no row: the empty list */
-        run_txn_read_begin(t, i);
+        txn_read_begin(t, i);
         return;
     }
-    if (run_txn_read_text(t, i, s, n) < 0) parse_list(t, i, s, s + n);
+    if (txn_read_text(t, i, s, n) < 0) parse_list(t, i, s, s + n);
 }
