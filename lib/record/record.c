@@ -68,9 +68,25 @@ void rec_tail(iso_buf *b, int type, const txn *t)
     iso_buf_put(b, "}\n", 2);
 }
 
-void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
-              const txn *t, int64_t time_ns)
+/* The op as a workload of Jepsen's records it (its shape). */
+static void shaped_line(iso_buf *b, int64_t index, int type, int64_t process, const txn *t,
+                        txn_json_shape *shape, int64_t time_ns)
 {
+    iso_buf v = {0};
+    rec_op op = {index, type, NULL, process, NULL, NULL, time_ns, t};
+    op.f = shape(t, type == ISO_OP_OK, &v);
+    op.value_json = iso_buf_cstr(&v);
+    rec_op_line(b, &op);
+    iso_buf_free(&v);
+}
+
+void rec_line(iso_buf *b, int64_t index, int type, int64_t process, const txn *t, txn_json_shape *shape,
+              int64_t time_ns)
+{
+    if (shape) {
+        shaped_line(b, index, type, process, t, shape, time_ns);
+        return;
+    }
     ISO_GROW(b->p, b->cap, b->n + REC_HEAD_MAX);
     b->n += rec_head(b->p + b->n, index, type, process, txn_json_f(t));
     txn_json(b, t, type == ISO_OP_OK);

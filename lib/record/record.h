@@ -1,9 +1,14 @@
 /*
- * record/record.h -- the history a run writes: the Elle-compatible JSON
- * line each recorded op becomes (record.c, written by hand, no printf: the
- * simulated database records a few hundred thousand transactions per
- * second), for client transactions and for any other op (a nemesis's);
- * and the history file itself (hist.c, hist.h).
+ * record/record.h -- the history a run writes, every line of it: the
+ * Elle-compatible JSON line each recorded op becomes (written by hand, no
+ * printf: the simulated database records a few hundred thousand
+ * transactions per second), for client transactions and for any other op
+ * (a nemesis's, a workload's setup).
+ *
+ *   record.c   an op's line, whole or in pieces
+ *   lines.c    a client's two lines per transaction, in one copy (lines.h)
+ *   hist.c     the history file (hist.h)
+ *
  * Rule: record/ includes txn/, history/ and core/.
  */
 #ifndef ISO_RECORD_H
@@ -14,9 +19,11 @@
 #include "txn/json.h"
 
 /* Append one Elle JSON line: type is ISO_OP_* (history.h numbering:
- * 0 invoke, 1 ok, 2 fail, 3 info). Reads are null unless type is ok. */
-void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
-              const txn *t, int64_t time_ns);
+ * 0 invoke, 1 ok, 2 fail, 3 info). Reads are null unless type is ok. With
+ * shape (a workload of Jepsen's), the op's :f and value are as shape
+ * gives them (rec_op_line); NULL: t's own (txn/json.h). */
+void rec_line(iso_buf *b, int64_t index, int type, int64_t process, const txn *t, txn_json_shape *shape,
+              int64_t time_ns);
 /* The same line in four pieces, for writers that take index and time
  * under a lock and format the rest outside it:
  *   rec_head   {"index":I,"type":"ok","process":P,"f":"txn","value":

@@ -319,7 +319,7 @@ static int write_history(struct sc *sc, const char *path, isolde_error *err)
     iso_buf b = {0};
     for (int i = 0; i < sc->n_ev; i++) {
         const struct event *e = &sc->ev[i];
-        rec_line(&b, i, e->type, e->who, &sc->t[e->who], e->ns);
+        rec_line(&b, i, e->type, e->who, &sc->t[e->who], NULL, e->ns);
     }
     FILE *f = fopen(path, "w");
     int ok = f && fwrite(b.p, 1, b.n, f) == b.n;

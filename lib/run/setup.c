@@ -9,15 +9,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include "run/drivers/url.h"
 #include "run/run.h"
-
-static void pause_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 static double deadline(const isolde_run_opts *o)
 {
@@ -50,7 +43,7 @@ static int retry(const run_env *env, int (*fn)(void *arg, isolde_error *err), vo
             (stop && stop(stop_arg)))
             return -1;
         if (pause == 10 && url && o->waiting) say_waiting(o, url);
-        pause_ms(pause);
+        iso_sleep_ms(pause);
     }
 }
 

@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "run/drivers/driver.h"
 
 struct etcd_config {
@@ -144,12 +143,6 @@ static size_t on_data(char *data, size_t size, size_t n, void *arg)
     c->n_resp += len < room ? len : room;
     c->resp[c->n_resp] = '\0';
     return len;
-}
-
-static void pause_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
 }
 
 /* POST c->body to path, giving up after timeout_ms (0: never). TXN_OK
@@ -356,7 +349,7 @@ static int etcd_setup(const run_env *env, isolde_error *err)
     while ((rc = post_within(c, "/v3/kv/deleterange", OPEN_TIMEOUT_MS, &t)) != TXN_OK ||
            (rc = answer(c, &t, 0)) != TXN_OK) {
         if (iso_now() >= give_up) break;
-        pause_ms(100);
+        iso_sleep_ms(100);
     }
     etcd_close(c);
     return rc == TXN_OK ? 0 : iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "etcd: cannot clear the keys: %s", t.error);

@@ -86,21 +86,9 @@ static void flush(struct sim_runner *r, int force)
     r->out->n = 0;
 }
 
-/* Jepsen's workloads: the op as Jepsen records it. */
-static void record_shaped(struct sim_runner *r, int type, const struct client *c)
-{
-    iso_buf v = {0};
-    rec_op op = {r->index++, type, NULL, c->process, NULL, NULL, r->step * 100, &c->t};
-    op.f = r->gen->shape(&c->t, type == ISO_OP_OK, &v);
-    op.value_json = iso_buf_cstr(&v);
-    rec_op_line(r->out, &op);
-    iso_buf_free(&v);
-}
-
 static void record(struct sim_runner *r, int type, const struct client *c)
 {
-    if (r->gen->shape) record_shaped(r, type, c);
-    else rec_line(r->out, r->index++, type, c->process, &c->t, r->step * 100);
+    rec_line(r->out, r->index++, type, c->process, &c->t, r->gen->shape, r->step * 100);
     flush(r, 0);
 }
 

@@ -45,13 +45,13 @@ static void test_lines(void **state)
     txn t = {0};
     iso_buf b = {0};
     sample(&t);
-    rec_line(&b, 0, 0, 2, &t, 100);
+    rec_line(&b, 0, 0, 2, &t, NULL, 100);
     txn_read_begin(&t, 1);
     txn_read_elem(&t, 1, 1);
     txn_read_elem(&t, 1, -7);
-    rec_line(&b, 1, 1, 2, &t, 250);
+    rec_line(&b, 1, 1, 2, &t, NULL, 250);
     snprintf(t.error, sizeof t.error, "said \"no\"");
-    rec_line(&b, 2, 2, 2, &t, 300);
+    rec_line(&b, 2, 2, 2, &t, NULL, 300);
     assert_string_equal(iso_buf_cstr(&b),
         "{\"index\":0,\"type\":\"invoke\",\"process\":2,\"f\":\"txn\",\"value\":"
         "[[\"append\",3,7],[\"r\",4,null],[\"r\",5,null]],\"time\":100}\n"
@@ -75,7 +75,7 @@ static void test_register_lines(void **state)
     t.n = 2;
     t.mops[0] = (txn_mop){.f = TXN_W, .nil = 1, .key = 1, .value = 9};
     t.mops[1] = (txn_mop){.f = TXN_R, .nil = 0, .key = 2, .value = 4};
-    rec_line(&b, 5, 1, 0, &t, 0);
+    rec_line(&b, 5, 1, 0, &t, NULL, 0);
     assert_string_equal(iso_buf_cstr(&b),
         "{\"index\":5,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":"
         "[[\"w\",1,9],[\"r\",2,4]],\"time\":0}\n");
@@ -117,7 +117,7 @@ static void line(iso_buf *b, int64_t i)
     t.mops[1] = (txn_mop){.f = TXN_R, .nil = 1, .key = i / 2, .value = 0};
     if (i % 2) assert_int_equal(txn_read_text(&t, 1, "1", 1), 0);
     b->n = 0;
-    rec_line(b, i, i % 2 ? ISO_OP_OK : ISO_OP_INVOKE, 0, &t, i * 10);
+    rec_line(b, i, i % 2 ? ISO_OP_OK : ISO_OP_INVOKE, 0, &t, NULL, i * 10);
     txn_release(&t);
 }
 
@@ -289,10 +289,10 @@ static void test_any_op(void **state)
     t.list_append = 1;
     t.n = 1;
     t.mops[0] = (txn_mop){.f = TXN_APPEND, .key = 1, .value = 5};
-    rec_line(&b, 0, ISO_OP_INVOKE, 0, &t, 10);
+    rec_line(&b, 0, ISO_OP_INVOKE, 0, &t, NULL, 10);
     rec_op nemesis = {1, 3, "nemesis", 0, "start-partition", "[\"n1\",\"n2\"]", 15, NULL};
     rec_op_line(&b, &nemesis);
-    rec_line(&b, 2, 1, 0, &t, 20);
+    rec_line(&b, 2, 1, 0, &t, NULL, 20);
     txn why = {0};
     txn_error(&why, "timeout", NULL, "timed out");
     rec_op numbered = {3, 3, NULL, 7, "kill", NULL, 25, &why};
