@@ -176,26 +176,36 @@ static int run_processes(struct run_ctx *x, int n)
 
 /* ---- the run ---- */
 
-static struct run_shared *shared_new(const isolde_run_opts *o, int fd)
+/* A mapping of n bytes shared with forked clients (zero-filled), or NULL. */
+static void *map_shared(size_t n)
 {
-    struct run_shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
-                             MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (sh == MAP_FAILED) return NULL; /* zero-filled: pend is touched only if used */
-    sh->n_flight = o->clients;
-    sh->flight = mmap(NULL, (size_t)o->clients * sizeof *sh->flight, PROT_READ | PROT_WRITE,
-                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (sh->flight == MAP_FAILED) {
-        munmap(sh, sizeof *sh);
-        return NULL;
-    }
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* The shared lock: process-shared and robust when clients are forked. */
+static void init_lock(pthread_mutex_t *lock, int processes)
+{
     pthread_mutexattr_t attr;
     pthread_mutexattr_init(&attr);
-    if (o->processes) {
+    if (processes) {
         pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
         pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
     }
-    pthread_mutex_init(&sh->lock, &attr);
+    pthread_mutex_init(lock, &attr);
     pthread_mutexattr_destroy(&attr);
+}
+
+static struct run_shared *shared_new(const isolde_run_opts *o, int fd)
+{
+    struct run_shared *sh = map_shared(sizeof *sh); /* pend is touched only if used */
+    if (!sh) return NULL;
+    sh->n_flight = o->clients;
+    if (!(sh->flight = map_shared((size_t)o->clients * sizeof *sh->flight))) {
+        munmap(sh, sizeof *sh);
+        return NULL;
+    }
+    init_lock(&sh->lock, o->processes);
     gen_params gp;
     gen_params_of(o, &gp);
     sh->gen = gen_ops_for(o->workload);
@@ -268,14 +278,29 @@ static int run_faulted(struct run_ctx *x, int *nomem, isolde_error *err)
     return 0;
 }
 
+/* After the clients (no lock needed: they are done): the final reads on
+ * a connection of their own, the history closed, and what fails the run. */
+static void finish(struct run_ctx *x, int nem_nomem)
+{
+    struct run_shared *sh = x->sh;
+    if (nem_nomem) run_fail_locked(sh, "%s", "the nemesis ran out of memory");
+    long before_final = sh->st.ok + sh->st.fail + sh->st.info;
+    if (!sh->stop && !run_stop_asked(x->o)) guarded_client(x, sh->next_process++, 1);
+    sh->st.final_reads = sh->st.ok + sh->st.fail + sh->st.info - before_final;
+    if (hist_close(&sh->hist) < 0 && !sh->failed)
+        run_fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
+    if (!sh->failed && sh->st.ok + sh->st.fail == 0 && sh->st.info > 0)
+        run_fail_locked(sh, "no transaction succeeded: every one ended unknown (info); the first error "
+                        "was: %s", sh->first_info);
+}
+
 /* The clients, then the final reads, into the history file fd. */
 static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde_run_stats *st,
                        isolde_error *err)
 {
     const isolde_run_opts *o = env->o;
-    if (run_setup(drv, env, err) < 0) return -1;
     run_proxy rp;
-    if (run_proxy_start(o, &rp, err) < 0) return -1;
+    if (run_setup(drv, env, err) < 0 || run_proxy_start(o, &rp, err) < 0) return -1;
     struct run_shared *sh = shared_new(o, fd);
     if (!sh) {
         run_proxy_stop(&rp);
@@ -292,15 +317,7 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
         run_proxy_stop(&rp);
         return -1;
     }
-    if (nem_nomem) run_fail_locked(sh, "%s", "the nemesis ran out of memory");
-    long before_final = sh->st.ok + sh->st.fail + sh->st.info;
-    if (!sh->stop && !run_stop_asked(o)) guarded_client(&x, sh->next_process++, 1);
-    sh->st.final_reads = sh->st.ok + sh->st.fail + sh->st.info - before_final;
-    if (hist_close(&sh->hist) < 0 && !sh->failed)
-        run_fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
-    if (!sh->failed && sh->st.ok + sh->st.fail == 0 && sh->st.info > 0)
-        run_fail_locked(sh, "no transaction succeeded: every one ended unknown (info); the first error "
-                        "was: %s", sh->first_info);
+    finish(&x, nem_nomem);
     *st = sh->st;
     st->seconds = iso_now() - sh->t0;
     int nomem = sh->nomem || nem_nomem;

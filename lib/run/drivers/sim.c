@@ -290,6 +290,33 @@ static void final_reads(struct sim_runner *r, struct client *c)
     }
 }
 
+/* The clients, one more for the setup and the final reads: client i
+ * is process i, in flight slot i; the odd ones are the partition's
+ * minority. */
+static struct client *clients_new(struct sim_runner *r, int n)
+{
+    struct client *cs = iso_xcalloc((size_t)n + 1, sizeof *cs);
+    r->flight = iso_xcalloc((size_t)n, sizeof *r->flight);
+    r->n_clients = n;
+    for (int i = 0; i <= n; i++) cs[i].process = i, cs[i].slot = i < n ? i : -1;
+    for (int i = 0; i <= n; i++) cs[i].minority = i % 2;
+    return cs;
+}
+
+/* The setup, the clients' schedule, then the final reads, counted in st. */
+static void run_all(struct sim_runner *r, struct client *cs, int n, isolde_run_stats *st)
+{
+    setup(r, &cs[n]);
+    schedule(r, cs, n);
+    st->nemesis_seconds = (double)r->step * 1e-7;
+    if (r->nem.on) heal(r); /* the final reads see the whole database */
+    st->time_limited = r->late && r->g.made < r->g.p.txns;
+    long before_final = st->ok + st->fail + st->info;
+    final_reads(r, &cs[n]);
+    st->final_reads = st->ok + st->fail + st->info - before_final;
+    flush(r, 1);
+}
+
 static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_error *err)
 {
     const isolde_run_opts *o = env->o;
@@ -307,20 +334,8 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     r.rng = o->seed * 0x2545F4914F6CDD1Dull + 7;
     r.next_process = o->clients;
     r.t0 = r.last_progress = iso_now();
-    struct client *cs = iso_xcalloc((size_t)o->clients + 1, sizeof *cs);
-    r.flight = iso_xcalloc((size_t)o->clients, sizeof *r.flight);
-    r.n_clients = o->clients;
-    for (int i = 0; i <= o->clients; i++) cs[i].process = i, cs[i].slot = i < o->clients ? i : -1;
-    for (int i = 0; i <= o->clients; i++) cs[i].minority = i % 2;
-    setup(&r, &cs[o->clients]);
-    schedule(&r, cs, o->clients);
-    st->nemesis_seconds = (double)r.step * 1e-7;
-    if (r.nem.on) heal(&r); /* the final reads see the whole database */
-    st->time_limited = r.late && r.g.made < r.g.p.txns;
-    long before_final = st->ok + st->fail + st->info;
-    final_reads(&r, &cs[o->clients]);
-    st->final_reads = st->ok + st->fail + st->info - before_final;
-    flush(&r, 1);
+    struct client *cs = clients_new(&r, o->clients);
+    run_all(&r, cs, o->clients, st);
     for (int i = 0; i <= o->clients; i++) txn_release(&cs[i].t);
     iso_free(cs);
     iso_free(r.flight);
