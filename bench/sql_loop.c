@@ -20,12 +20,14 @@
 #include <mysql.h>
 #endif
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static gen g;
 static const char *kind, *url, *level;
 static long done;
 
 static int final_phase; /* the clients are done: the final reads */
+
+#if defined(ISO_HAVE_LIBPQ) || defined(ISO_HAVE_MARIADB) /* the clients below */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int next(txn *t)
 {
@@ -35,6 +37,7 @@ static int next(txn *t)
     pthread_mutex_unlock(&lock);
     return go;
 }
+#endif
 
 #ifdef ISO_HAVE_LIBPQ
 static int pg_ok(PGresult *r)
