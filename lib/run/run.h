@@ -7,6 +7,7 @@
  *   runner.c     isolde_run: clients as threads or forked processes, the
  *                monitor beside them, the final reads (run_int.h)
  *   client.c     a client: its endpoints and connections, its loop
+ *   shared.c     what the clients share under one lock (run_int.h)
  *   opts.c       the run's options: defaults, validation (run_prepare)
  *   nemesis.c    the nemesis thread: faults on a seeded schedule, recorded
  *   proxy.c      the run's fault proxy: a link per endpoint, URLs through it

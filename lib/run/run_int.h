@@ -1,7 +1,7 @@
 /*
  * run/run_int.h -- what the runner (runner.c) and its clients (client.c)
- * share, inside run/ only: the state every client reaches under one lock,
- * and the run's context each client starts from.
+ * share, inside run/ only: the state every client reaches under one lock
+ * (shared.c), and the run's context each client starts from.
  *
  * The generator, the counters and the history file live in one shared
  * mapping under one mutex (process-shared when clients are forked), so
@@ -50,11 +50,15 @@ struct run_ctx {
     struct nem_proxy *proxy; /* the run's fault proxy, or NULL */
 };
 
-/* runner.c: take the shared lock (a client process that died holding it
- * fails the run); fail the run, saying why, and stop the clients (lock
- * held); nanoseconds since the run began (lock held, so that times never
- * go backwards in the file); append [from, to) to the history (lock
- * held; flush: in the file before the client goes on). */
+/* shared.c: the shared state for the run o asks for, recording into fd
+ * (NULL when it cannot be mapped: errno says why), and its end. */
+struct run_shared *run_shared_new(const isolde_run_opts *o, int fd);
+void run_shared_free(struct run_shared *sh);
+/* Take the shared lock (a client process that died holding it fails the
+ * run); fail the run, saying why, and stop the clients (lock held);
+ * nanoseconds since the run began (lock held, so that times never go
+ * backwards in the file); append [from, to) to the history (lock held;
+ * flush: in the file before the client goes on). */
 void run_lock(struct run_shared *sh);
 void run_fail_locked(struct run_shared *sh, const char *fmt, const char *arg);
 int64_t run_now_locked(const struct run_shared *sh);

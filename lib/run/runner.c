@@ -18,49 +18,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "history/history.h"
 #include "record/record.h"
 #include "run/nemesis.h"
 #include "run/proxy.h"
 #include "run/run_int.h"
-
-void run_fail_locked(struct run_shared *sh, const char *fmt, const char *arg)
-{
-    if (!sh->failed) snprintf(sh->errmsg, sizeof sh->errmsg, fmt, arg);
-    sh->failed = 1;
-    sh->stop = 1;
-}
-
-/* With forked clients the lock is robust: a client process that died
- * holding it (a crash in the middle of a line) fails the run instead of
- * leaving every other waiting for ever. */
-void run_lock(struct run_shared *sh)
-{
-    if (pthread_mutex_lock(&sh->lock) != EOWNERDEAD) return;
-    pthread_mutex_consistent(&sh->lock);
-    run_fail_locked(sh, "%s", "a client process died while it held the history's lock");
-}
-
-int64_t run_now_locked(const struct run_shared *sh)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - sh->t0_ns;
-}
-
-void run_emit(struct run_shared *sh, const char *from, const char *to, int flush)
-{
-    struct iovec v = {(char *)from, (size_t)(to - from)};
-    if (hist_append(&sh->hist, &v, 1, flush) < 0)
-        run_fail_locked(sh, "cannot write the history: %s", strerror(sh->hist.err));
-}
-
-int run_stop_asked(const isolde_run_opts *o) { return o->stop && *o->stop; }
 
 static void client_done(struct run_shared *sh)
 {
@@ -176,56 +140,6 @@ static int run_processes(struct run_ctx *x, int n)
 
 /* ---- the run ---- */
 
-/* A mapping of n bytes shared with forked clients (zero-filled), or NULL. */
-static void *map_shared(size_t n)
-{
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
-}
-
-/* The shared lock: process-shared and robust when clients are forked. */
-static void init_lock(pthread_mutex_t *lock, int processes)
-{
-    pthread_mutexattr_t attr;
-    pthread_mutexattr_init(&attr);
-    if (processes) {
-        pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
-        pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
-    }
-    pthread_mutex_init(lock, &attr);
-    pthread_mutexattr_destroy(&attr);
-}
-
-static struct run_shared *shared_new(const isolde_run_opts *o, int fd)
-{
-    struct run_shared *sh = map_shared(sizeof *sh); /* pend is touched only if used */
-    if (!sh) return NULL;
-    sh->n_flight = o->clients;
-    if (!(sh->flight = map_shared((size_t)o->clients * sizeof *sh->flight))) {
-        munmap(sh, sizeof *sh);
-        return NULL;
-    }
-    init_lock(&sh->lock, o->processes);
-    gen_params gp;
-    gen_params_of(o, &gp);
-    sh->gen = gen_ops_for(o->workload);
-    sh->gen->init(&sh->g, &gp);
-    sh->next_process = o->clients;
-    hist_open(&sh->hist, fd, o->history_path);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    sh->t0 = iso_now();
-    sh->t0_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-    return sh;
-}
-
-static void shared_free(struct run_shared *sh)
-{
-    pthread_mutex_destroy(&sh->lock);
-    munmap(sh->flight, (size_t)sh->n_flight * sizeof *sh->flight);
-    munmap(sh, sizeof *sh);
-}
-
 /* A nemesis op, in index order like every other (run_nemesis_record); its
  * buffer is sized before the lock is taken. */
 static void record_nemesis(void *arg, const char *f, const char *value, int completion)
@@ -301,7 +215,7 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     const isolde_run_opts *o = env->o;
     run_proxy rp;
     if (run_setup(drv, env, err) < 0 || run_proxy_start(o, &rp, err) < 0) return -1;
-    struct run_shared *sh = shared_new(o, fd);
+    struct run_shared *sh = run_shared_new(o, fd);
     if (!sh) {
         run_proxy_stop(&rp);
         return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "cannot map shared memory: %s", strerror(errno));
@@ -313,7 +227,7 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     int nem_nomem = 0;
     if (workload_setup(&x, err) < 0 || run_faulted(&x, &nem_nomem, err) < 0) {
         hist_close(&sh->hist);
-        shared_free(sh);
+        run_shared_free(sh);
         run_proxy_stop(&rp);
         return -1;
     }
@@ -322,7 +236,7 @@ static int run_clients(const run_env *env, const run_driver *drv, int fd, isolde
     st->seconds = iso_now() - sh->t0;
     int nomem = sh->nomem || nem_nomem;
     int rc = sh->failed ? iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "%s", sh->errmsg) : 0;
-    shared_free(sh);
+    run_shared_free(sh);
     run_proxy_stop(&rp);
     if (nomem) iso_guard_raise(); /* the memory the clients held goes with the guard */
     return rc;

@@ -1,8 +1,8 @@
 /*
- * txn/list_text.c -- whether a list that a database returned as text,
- * "1,2,3", can go into the history as it is: "" or integers
- * -?(0|[1-9][0-9]{0,17}) joined by single commas, JSON numbers that fit in
- * 64 bits.
+ * txn/list_text.c -- a list read that a database returned as text, "1,2,3":
+ * kept as that text when it can go into the history as it is, else parsed
+ * as far as it goes. It can when it is "" or integers -?(0|[1-9][0-9]{0,17})
+ * joined by single commas: JSON numbers that fit in 64 bits.
  *
  * Every list read of a SQLite run passes through here, so the common case
  * (digits and commas only) is checked eight bytes at a time with masks
@@ -123,6 +123,20 @@ int txn_list_text_ok(const char *s, size_t n)
 int txn_list_text_ok(const char *s, size_t n) { return list_text_ok_bytes(s, n); }
 
 #endif
+
+int txn_read_text(txn *t, uint32_t i, const char *s, size_t n)
+{
+    if (n > UINT32_MAX || !txn_list_text_ok(s, n)) return -1;
+    if (t->n_text + n + 1 > t->cap_text) ISO_GROW(t->text, t->cap_text, t->n_text + n + 1);
+    memcpy(t->text + t->n_text, s, n);
+    txn_mop *m = &t->mops[i];
+    m->nil = 0;
+    m->text = 1;
+    m->off = (uint32_t)t->n_text;
+    m->len = (uint32_t)n;
+    t->n_text += n;
+    return 0;
+}
 
 /* A stored list that is not plain "1,2,3", read as far as it goes. */
 static void parse_list(txn *t, uint32_t i, const char *s, const char *end)

@@ -73,20 +73,6 @@ void txn_read_begin(txn *t, uint32_t i)
     t->mops[i].len = 0;
 }
 
-int txn_read_text(txn *t, uint32_t i, const char *s, size_t n)
-{
-    if (n > UINT32_MAX || !txn_list_text_ok(s, n)) return -1;
-    if (t->n_text + n + 1 > t->cap_text) ISO_GROW(t->text, t->cap_text, t->n_text + n + 1);
-    memcpy(t->text + t->n_text, s, n);
-    txn_mop *m = &t->mops[i];
-    m->nil = 0;
-    m->text = 1;
-    m->off = (uint32_t)t->n_text;
-    m->len = (uint32_t)n;
-    t->n_text += n;
-    return 0;
-}
-
 int txn_writes(const txn *t)
 {
     for (uint32_t i = 0; i < t->n; i++)

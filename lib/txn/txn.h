@@ -8,7 +8,7 @@
  * core/ only.
  *
  *   txn.c        errors, outcomes counted, read results
- *   list_text.c  whether a database's text of a list is plain "1,2,3"
+ *   list_text.c  a list read as a database's text "1,2,3", kept or parsed
  *   flight.c     contention between transactions in flight (flight.h)
  *   json.c       a transaction as Elle's or Knossos's JSON value (json.h)
  *
@@ -97,7 +97,8 @@ void txn_read_begin(txn *t, uint32_t i);
 /* The result of list read i as the n bytes "1,2,3" (integers without
  * leading zeros, joined by commas; "" for an empty list), kept as text so
  * that it is neither parsed nor printed again. Returns 0, or -1 (nothing
- * kept) if s is not such a list or an element might not fit in 64 bits. */
+ * kept) if s is not such a list or an element might not fit in 64 bits
+ * (list_text.c). */
 int txn_read_text(txn *t, uint32_t i, const char *s, size_t n);
 /* The result of list read i from a database's stored text s[0..n): kept
  * as text when it is such a list, else parsed element by element as far
