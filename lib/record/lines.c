@@ -25,11 +25,15 @@ void rec_fields(iso_buf *b, const char *node, const char *isolation)
     }
 }
 
-/* The time, the fields, then the tail: err_tail if it holds one, else }\n. */
-static char *close_line(char *p, const rec_stamp *tm, const iso_buf *fields, const iso_buf *err_tail)
+/* The time, the fields, then the tail: err_tail if it holds one, else }\n.
+ * The time is written whole into a copy (REC_TIME_MAX bytes, one move:
+ * there is room) and cut to its length. */
+static char *close_line(char *p, int64_t time_ns, const iso_buf *fields, const iso_buf *err_tail)
 {
-    memcpy(p, tm->s, REC_TIME_MAX);
-    p += tm->n;
+    char tm[REC_TIME_MAX];
+    size_t n = rec_time(tm, time_ns);
+    memcpy(p, tm, REC_TIME_MAX);
+    p += n;
     if (fields->n) memcpy(p, fields->p, fields->n); /* fields->p is NULL while empty */
     p += fields->n;
     if (err_tail && err_tail->n) {
@@ -49,7 +53,7 @@ char *rec_invoke_room(rec_lines *l)
     return b->p;
 }
 
-char *rec_invoke(rec_lines *l, char *p, int64_t index, int64_t process, const txn *t, const rec_stamp *tm,
+char *rec_invoke(rec_lines *l, char *p, int64_t index, int64_t process, const txn *t, int64_t time_ns,
                  const iso_buf *fields)
 {
     char *end;
@@ -66,7 +70,7 @@ char *rec_invoke(rec_lines *l, char *p, int64_t index, int64_t process, const tx
     l->cur ^= 1;
     l->inv_off = (size_t)(p - l->buf[l->cur].p);
     l->n_inv = (size_t)(end - p);
-    return close_line(end, tm, fields, NULL);
+    return close_line(end, time_ns, fields, NULL);
 }
 
 void rec_complete_value(rec_lines *l, int type, const txn *t)
@@ -88,11 +92,11 @@ void rec_complete_value(rec_lines *l, int type, const txn *t)
     ISO_GROW(b->p, b->cap, b->n + l->err_tail.n + LINE_ROOM + 2 * l->fields_max);
 }
 
-char *rec_complete(rec_lines *l, int64_t index, int type, int64_t process, const rec_stamp *tm,
+char *rec_complete(rec_lines *l, int64_t index, int type, int64_t process, int64_t time_ns,
                    const iso_buf *fields, char **end)
 {
     iso_buf *b = &l->buf[l->cur ^ 1];
-    *end = close_line(b->p + b->n, tm, fields, &l->err_tail);
+    *end = close_line(b->p + b->n, time_ns, fields, &l->err_tail);
     return rec_head_before(b->p + REC_HEAD_MAX, index, type, process, l->f);
 }
 

@@ -21,16 +21,6 @@
 
 #include "record/record.h"
 
-/* ,"time":NS as a line shows it: formatted once for both lines of a
- * critical section, copied whole (REC_TIME_MAX bytes, one move: there is
- * room) and cut to its length. */
-typedef struct rec_stamp {
-    char s[REC_TIME_MAX];
-    size_t n;
-} rec_stamp;
-
-static inline void rec_stamp_set(rec_stamp *tm, int64_t time_ns) { tm->n = rec_time(tm->s, time_ns); }
-
 typedef struct rec_lines {
     txn_json_shape *shape; /* how Jepsen's workloads record an op (gen_ops.shape),
                               or NULL: the transaction's own value */
@@ -56,7 +46,7 @@ char *rec_invoke_room(rec_lines *l);
 /* t's invocation line at p, where rec_invoke_room or rec_complete said
  * (lock held: nothing is allocated), with its index, process, time and
  * fields. Returns the line's end. */
-char *rec_invoke(rec_lines *l, char *p, int64_t index, int64_t process, const txn *t, const rec_stamp *tm,
+char *rec_invoke(rec_lines *l, char *p, int64_t index, int64_t process, const txn *t, int64_t time_ns,
                  const iso_buf *fields);
 /* The completion (type ISO_OP_OK, _FAIL or _INFO) of the transaction last
  * invoked, t as it ran (before the lock): its value (an ok's reads put
@@ -66,7 +56,7 @@ void rec_complete_value(rec_lines *l, int type, const txn *t);
 /* Its line finished (lock held): the head before the value, the time, the
  * fields and the tail after it. Returns where the line starts; *end is
  * its end, where rec_invoke may write the next invocation. */
-char *rec_complete(rec_lines *l, int64_t index, int type, int64_t process, const rec_stamp *tm,
+char *rec_complete(rec_lines *l, int64_t index, int type, int64_t process, int64_t time_ns,
                    const iso_buf *fields, char **end);
 void rec_lines_free(rec_lines *l);
 

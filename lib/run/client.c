@@ -37,7 +37,7 @@ struct client {
 /* Take the next transaction and write its invocation line at p (lock
  * held; rec_lines made room there). Returns the line's end, or NULL when
  * there is no transaction. */
-static char *invoke_locked(struct client *c, char *p, const rec_stamp *tm)
+static char *invoke_locked(struct client *c, char *p, int64_t now)
 {
     struct run_shared *sh = c->x->sh;
     const isolde_run_opts *o = c->x->o;
@@ -48,7 +48,7 @@ static char *invoke_locked(struct client *c, char *p, const rec_stamp *tm)
     if (!go) return NULL;
     c->at = c->n_ep > 1 && !txn_writes(&c->t);
     if (!c->final) txn_flight_start(sh->flight, sh->n_flight, c->x->client, &c->t);
-    return rec_invoke(&c->lines, p, sh->next_index++, c->process, &c->t, tm, &c->ep[c->at].fields);
+    return rec_invoke(&c->lines, p, sh->next_index++, c->process, &c->t, now, &c->ep[c->at].fields);
 }
 
 /* Take and record the next transaction alone (a client's first, or its
@@ -57,10 +57,8 @@ static int next_txn(struct client *c)
 {
     struct run_shared *sh = c->x->sh;
     char *p = rec_invoke_room(&c->lines);
-    rec_stamp tm;
     run_lock(sh);
-    rec_stamp_set(&tm, run_now_locked(sh));
-    char *end = invoke_locked(c, p, &tm);
+    char *end = invoke_locked(c, p, run_now_locked(sh));
     if (end) run_emit(sh, p, end, 0);
     pthread_mutex_unlock(&sh->lock);
     return end != NULL;
@@ -88,16 +86,15 @@ static int complete(struct client *c, int outcome)
     static const int types[] = {ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO};
     struct run_shared *sh = c->x->sh;
     rec_complete_value(&c->lines, types[outcome], &c->t);
-    rec_stamp tm;
     char *end;
     run_lock(sh);
-    rec_stamp_set(&tm, run_now_locked(sh)); /* one clock read for both ops */
-    char *start = rec_complete(&c->lines, sh->next_index++, types[outcome], c->process, &tm,
+    int64_t now = run_now_locked(sh); /* one clock read for both ops */
+    char *start = rec_complete(&c->lines, sh->next_index++, types[outcome], c->process, now,
                                &c->ep[c->at].fields, &end);
     count_locked(c, outcome);
     char *next = NULL;
     if (outcome == TXN_INFO) c->process = sh->next_process++;
-    else next = invoke_locked(c, end, &tm);
+    else next = invoke_locked(c, end, now);
     run_emit(sh, start, next ? next : end, 1);
     int go = next && !sh->hist.err;
     pthread_mutex_unlock(&sh->lock);
