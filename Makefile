@@ -1,52 +1,81 @@
-# isolde: GNU Make build. The core needs only libc and pthreads; an
-# optional driver is enabled when pkg-config finds its library (SQLite,
-# libpq for PostgreSQL, libmariadb for MariaDB and MySQL, libcurl for
-# etcd), and so is
-# reading gzip histories (zlib); only
-# such libraries are linked and listed in isolde.pc.
+# isolde: GNU Make build. The core needs only libc and pthreads; each
+# optional feature is a library found by pkg-config (below: FEATURES), and
+# only such libraries are linked and listed in isolde.pc. The build ends
+# with one line naming the features it has, those WITHOUT left out and
+# those not found.
+#
+#   make                  what is installed decides the optional features
+#   make WITHOUT=curl,gvc those left out whatever is installed (all: every one)
+#   make DEVELOPER=1      warnings are errors (CI; whoever changes the code)
 CC       ?= cc
 BUILD    ?= build
 PREFIX   ?= /usr/local
 VERSION  := 0.1.0
 OPT      ?= -O2 -g
-WARN     := -std=c17 -Wall -Wextra -Werror -Wno-unused-parameter -Wvla -Wshadow -Wstrict-prototypes \
+# Warnings are errors for developers only: a user's newer compiler, with a
+# warning this code has never met, still builds it.
+WARN     := -std=c17 -Wall -Wextra -Wno-unused-parameter -Wvla -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes
+ifneq ($(filter-out 0,$(DEVELOPER)),)
+  WARN   += -Werror
+endif
 CPPFLAGS += -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"'
 CFLAGS   += $(OPT) $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS   += -lpthread -lm
 
-# Optional libraries, found by pkg-config (PKG_CONFIG=false: a build with none).
-PKG_CONFIG ?= pkg-config
+# The optional features, by the names WITHOUT takes, each with its
+# pkg-config package, the macro the code tests and the Debian package that
+# has it:
+#   zlib     gzip histories read          sqlite   the SQLite driver
+#   libpq    the PostgreSQL driver        mariadb  the MariaDB / MySQL driver
+#   gvc      -d's cycle pictures as SVG   curl     the etcd driver
+# Graphviz's libgvc comes with its dot layout and core renderer linked in
+# as built-in plugins. PKG_CONFIG=false finds none, as WITHOUT=all does.
+FEATURES    := zlib sqlite libpq mariadb gvc curl
+PKG_CONFIG  ?= pkg-config
+pc_zlib     := zlib
+pc_sqlite   := sqlite3
+pc_libpq    := libpq
+pc_mariadb  := libmariadb
+pc_gvc      := libgvc
+pc_curl     := libcurl
+def_zlib    := ZLIB
+def_sqlite  := SQLITE
+def_libpq   := LIBPQ
+def_mariadb := MARIADB
+def_gvc     := GVC
+def_curl    := CURL
+deb_zlib    := zlib1g-dev
+deb_sqlite  := libsqlite3-dev
+deb_libpq   := libpq-dev
+deb_mariadb := libmariadb-dev
+deb_gvc     := libgraphviz-dev
+deb_curl    := libcurl4-openssl-dev
+comma       := ,
+WITHOUT_ASKED := $(subst $(comma), ,$(WITHOUT))
+ifneq ($(filter-out all $(FEATURES),$(WITHOUT_ASKED)),)
+  $(error WITHOUT=$(WITHOUT): no feature $(filter-out all $(FEATURES),$(WITHOUT_ASKED)) (the features: $(FEATURES); or all))
+endif
 have = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo yes)
-ifeq ($(call have,zlib),yes)
-  CPPFLAGS += -DISO_HAVE_ZLIB $(shell pkg-config --cflags zlib)
-  LDLIBS   += $(shell pkg-config --libs zlib)
+LEFT_OUT  := $(if $(filter all,$(WITHOUT_ASKED)),$(FEATURES),$(filter $(WITHOUT_ASKED),$(FEATURES)))
+FOUND     := $(strip $(foreach f,$(filter-out $(LEFT_OUT),$(FEATURES)),$(if $(call have,$(pc_$(f))),$(f))))
+NOT_FOUND := $(filter-out $(FOUND) $(LEFT_OUT),$(FEATURES))
+ifneq ($(filter gvc,$(FOUND)),)
+  libs_gvc := -L$(shell $(PKG_CONFIG) --variable=libdir libgvc)/graphviz -lgvplugin_dot_layout -lgvplugin_core \
+              -Wl,-rpath,$(shell $(PKG_CONFIG) --variable=libdir libgvc)/graphviz
 endif
-ifeq ($(call have,sqlite3),yes)
-  CPPFLAGS += -DISO_HAVE_SQLITE $(shell pkg-config --cflags sqlite3)
-  LDLIBS   += $(shell pkg-config --libs sqlite3)
-endif
-ifeq ($(call have,libpq),yes)
-  CPPFLAGS += -DISO_HAVE_LIBPQ $(shell pkg-config --cflags libpq)
-  LDLIBS   += $(shell pkg-config --libs libpq)
-endif
-ifeq ($(call have,libmariadb),yes)
-  CPPFLAGS += -DISO_HAVE_MARIADB $(shell pkg-config --cflags libmariadb)
-  LDLIBS   += $(shell pkg-config --libs libmariadb)
-endif
-# Graphviz's libgvc draws -d's cycle pictures as SVG (DOT alone without it),
-# its dot layout and core renderer linked in as built-in plugins.
-ifeq ($(call have,libgvc),yes)
-  GVC_PLUGINS := $(shell pkg-config --variable=libdir libgvc)/graphviz
-  CPPFLAGS += -DISO_HAVE_GVC $(shell pkg-config --cflags libgvc)
-  LDLIBS   += $(shell pkg-config --libs libgvc) -L$(GVC_PLUGINS) -lgvplugin_dot_layout -lgvplugin_core \
-              -Wl,-rpath,$(GVC_PLUGINS)
-endif
-ifeq ($(call have,libcurl),yes)
-  CPPFLAGS += -DISO_HAVE_CURL $(shell pkg-config --cflags libcurl)
-  LDLIBS   += $(shell pkg-config --libs libcurl)
-endif
-CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+FEATURE_CPPFLAGS := $(foreach f,$(FOUND),-DISO_HAVE_$(def_$(f)) $(shell $(PKG_CONFIG) --cflags $(pc_$(f))))
+FEATURE_LIBS     := $(foreach f,$(FOUND),$(shell $(PKG_CONFIG) --libs $(pc_$(f))) $(libs_$(f)))
+CPPFLAGS += $(FEATURE_CPPFLAGS)
+LDLIBS   += $(FEATURE_LIBS)
+# The line after the build: what it has, and how to change that.
+FEATURE_LINE := features: $(or $(FOUND),none)$(if $(LEFT_OUT),; left out (WITHOUT): $(LEFT_OUT))$(if \
+    $(NOT_FOUND),; not found: $(NOT_FOUND) ($(foreach f,$(NOT_FOUND),$(deb_$(f))): make deps as root installs \
+    them; WITHOUT=$(subst $() ,$(comma),$(strip $(LEFT_OUT) $(NOT_FOUND))) leaves them out))
+# cmocka, for the unit tests only.
+HAVE_CMOCKA := $(shell pkg-config --exists cmocka 2>/dev/null && echo yes)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+CMOCKA_WHY  := skipped: the unit tests, no cmocka (libcmocka-dev: make deps as root installs it)
 
 # Sources per component, bottom up (docs/ARCHITECTURE.md): the checker is
 # everything a check needs and builds with libc and pthreads alone (what a
@@ -64,12 +93,13 @@ CHECKERS_SRC := $(sort $(wildcard lib/checkers/*.c))
 CHECKER_SRC  := $(CORE_SRC) $(HISTORY_SRC) $(GRAPH_SRC) $(CHECK_SRC) $(REPORT_SRC) \
                 $(WORKLOAD_SRC) $(LINEAR_SRC) $(JEPSEN_SRC) $(CHECKERS_SRC)
 CHECKER_HDR  := $(wildcard $(addsuffix *.h,$(sort $(dir $(CHECKER_SRC)))))
+TXN_SRC      := $(sort $(wildcard lib/txn/*.c))
 GEN_SRC      := $(sort $(wildcard lib/gen/*.c))
 SIM_SRC      := $(sort $(wildcard lib/sim/*.c))
 RECORD_SRC   := $(sort $(wildcard lib/record/*.c))
 NEMESIS_SRC  := $(sort $(wildcard lib/nemesis/*.c))
 RUN_SRC      := $(sort $(wildcard lib/run/*.c lib/run/drivers/*.c))
-RUNNER_SRC   := $(GEN_SRC) $(SIM_SRC) $(RECORD_SRC) $(NEMESIS_SRC) $(RUN_SRC)
+RUNNER_SRC   := $(TXN_SRC) $(GEN_SRC) $(SIM_SRC) $(RECORD_SRC) $(NEMESIS_SRC) $(RUN_SRC)
 LIB_SRC  := $(CHECKER_SRC) $(RUNNER_SRC)
 CLI_SRC  := $(sort $(wildcard src/*.c))
 # Unit tests mirror lib/'s folders: tests/unit/<folder>/test_x.c builds to
@@ -85,9 +115,20 @@ ORACLE_SRC := $(sort $(wildcard tests/tools/oracle/*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/*.c))
 FUZZ_TARGET_SRC := $(filter-out fuzz/replay.c,$(FUZZ_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# Test hooks (iso_alloc_fail_after and its kin, ISOLDE_HUB_MIN) are
+# compiled in only with -DISO_TESTING: the sources that hold some are built
+# a second time with it, and the archive of internals that the unit tests,
+# the test tools, the fuzz targets and the benchmarks link takes those
+# objects; nothing shipped (the CLI, dist/libisolde.a, libisolde.so) has
+# them. $(BUILD)/tests/isolde is the CLI with them, for the CLI tests that
+# set ISOLDE_HUB_MIN.
+TESTING     := -DISO_TESTING
+TESTING_SRC := $(shell grep -l ISO_TESTING $(LIB_SRC))
+TESTING_OBJ := $(TESTING_SRC:%.c=$(BUILD)/testing/%.o)
+INTERNAL_OBJ := $(filter-out $(TESTING_SRC:%.c=$(BUILD)/%.o),$(LIB_OBJ)) $(TESTING_OBJ)
 CHECKER_OBJ := $(CHECKER_SRC:%.c=$(BUILD)/checker/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
-TESTS    := $(TEST_SRC:%.c=$(BUILD)/%)
+TESTS    := $(if $(HAVE_CMOCKA),$(TEST_SRC:%.c=$(BUILD)/%))
 TOOLS    := $(TOOL_SRC:%.c=$(BUILD)/%) $(BUILD)/fuzz/replay $(BUILD)/tests/tools/oracle/oracle
 
 # Quiet by default; `make V=1` shows the commands.
@@ -111,16 +152,28 @@ ifneq ($(FLAGS_NOW),$(file < $(FLAGS_STAMP)))
 endif
 
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
-        fuzz bench install clean deps test-deps print-pkgs browser-deps playground
-all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
+        fuzz bench install clean deps deps-if-root print-pkgs browser-deps playground
+all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1 \
+     $(BUILD)/features
+	@echo '  $(FEATURE_LINE)'
+
+# The features this build has, for the tests (tests/clilib.sh's have_feature).
+$(BUILD)/features: $(FLAGS_STAMP)
+	@echo '$(FOUND)' > $@
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-# Every object, for the unit tests and benchmarks (which use internals).
-$(BUILD)/libisolde.a: $(LIB_OBJ)
+$(BUILD)/testing/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(TESTING) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# Every object, the test hooks' among them, for the unit tests, the test
+# tools, the fuzz targets and the benchmarks (which use internals).
+$(BUILD)/libisolde.a: $(INTERNAL_OBJ)
 	@rm -f $@
 	$(call say,AR,$@)
 	$(Q)ar rcs $@ $^
@@ -210,17 +263,18 @@ $(BUILD)/isolde.1: $(BUILD)/isolde
 $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libisolde.a $(TEST_HDR)
 	@mkdir -p $(@D)
 	$(call say,TEST,$@)
-	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(TESTING) -Itests/unit $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) \
+	    $(LDLIBS) $(CMOCKA_LIBS)
 
 $(BUILD)/tests/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(TESTING) -Itests $(CFLAGS) -o $@ $< $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tests/tools/oracle/oracle: $(ORACLE_SRC) tests/tools/oracle/oracle.h $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(ORACLE_SRC) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(TESTING) $(CFLAGS) -o $@ $(ORACLE_SRC) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
@@ -230,22 +284,37 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libisolde.a
 $(BUILD)/fuzz/replay: $(FUZZ_SRC) fuzz/fuzz.h $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(FUZZ_SRC) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(TESTING) $(CFLAGS) -o $@ $(FUZZ_SRC) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
 
 # Built by make fuzz only, with FUZZ_OPT.
 $(BUILD)/fuzz/isolde-fuzz: $(FUZZ_TARGET_SRC) fuzz/fuzz.h $(BUILD)/libisolde.a
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $(FUZZ_TARGET_SRC) $(BUILD)/libisolde.a \
+	$(Q)$(CC) $(CPPFLAGS) $(TESTING) $(CFLAGS) -fsanitize=fuzzer -o $@ $(FUZZ_TARGET_SRC) $(BUILD)/libisolde.a \
 	    $(LDFLAGS) $(LDLIBS)
 
-tests: $(TESTS) $(TOOLS) $(BUILD)/isolde
+$(BUILD)/tests/isolde: $(CLI_OBJ) $(BUILD)/libisolde.a
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libisolde.a $(LDFLAGS) $(LDLIBS)
+
+# Without cmocka the unit tests are not built: BUILD/tests/unit/SKIPPED
+# says why, and tests/run-unit.sh says skipped.
+UNIT_SKIPPED := $(BUILD)/tests/unit/SKIPPED
+tests: $(TESTS) $(TOOLS) $(BUILD)/isolde $(BUILD)/tests/isolde $(BUILD)/features
+	@mkdir -p $(dir $(UNIT_SKIPPED))
+	@$(if $(HAVE_CMOCKA),rm -f $(UNIT_SKIPPED),echo '$(CMOCKA_WHY)' | tee $(UNIT_SKIPPED))
 
 # What the build and the tests need on any machine.
 BASE_PKGS := build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev libgraphviz-dev python3
 
+# make deps: what the build and every test need (BASE_PKGS, SERVER_PKGS,
+# BROWSER_PKGS, npm's playwright-core), installed as root on Debian, one
+# visible step each (tools/deps.sh); anyone else is told what is missing,
+# and it fails.
 deps:
-	@sh tools/deps.sh $(BASE_PKGS)
+	@sh tools/deps.sh $(BASE_PKGS) $(SERVER_PKGS) $(BROWSER_PKGS)
+	@sh tools/npm-deps.sh
 
 # What the browser tests (tests/cli/t6100-*) need: Debian's chromium, node
 # and emscripten (the playground), and npm's playwright-core
@@ -258,8 +327,10 @@ browser-deps:
 	@sh tools/deps.sh $(BROWSER_PKGS)
 	@sh tools/npm-deps.sh
 
-# deps first, then a fresh make: pkg-config sees what deps installed.
-demo: deps
+# What the build needs first, then a fresh make: pkg-config sees what was
+# installed.
+demo:
+	@sh tools/deps.sh $(BASE_PKGS)
 	@$(MAKE) --no-print-directory all
 	@sh tools/demo.sh $(BUILD)/isolde
 
@@ -275,25 +346,29 @@ SERVER_PKGS := libpq-dev libmariadb-dev postgresql-15 mariadb-server mariadb-cli
 print-pkgs:
 	@echo $(BASE_PKGS) $(SERVER_PKGS) $(CLANG_PKGS) $(BROWSER_PKGS)
 
-# make check: what the tests need (as root on Debian; anyone else gets the
-# tests that can run, and "skipped: why" for the rest), the build, the suite.
-check: test-deps
+# make check: make deps first where it can install (as root on Debian),
+# then the build and every suite (~6 min on 2 cores; it starts PostgreSQL,
+# MariaDB and etcd on loopback, a 3-node Galera cluster as root, and
+# headless chromium). Anyone else installs nothing: the tests that can run
+# do, and each other says skipped, why, and how to enable it.
+check: deps-if-root
 	$(MAKE) all tests
 	@sh tests/run-all.sh $(BUILD)
 
-test-deps:
-	@echo "make check: installs what is missing (as root on Debian: ~2 GB, ~5 min the first time), builds," \
-	      "then runs every suite (~6 min on 2 cores; it starts PostgreSQL, MariaDB and etcd on loopback," \
-	      "a 3-node Galera cluster as root, and headless chromium)"
-	@sh tools/deps.sh $(BASE_PKGS)
-	@sh tools/deps.sh --optional "the tests of PostgreSQL, MariaDB, Galera and etcd" $(SERVER_PKGS)
-	@sh tools/deps.sh --optional "the browser tests" $(BROWSER_PKGS)
-	@sh tools/npm-deps.sh --optional
+deps-if-root:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "make $(MAKECMDGOALS): make deps first (~2 GB, ~5 min the first time)"; \
+	    $(MAKE) --no-print-directory deps; \
+	else \
+	    echo "make $(MAKECMDGOALS): installing nothing (not root on Debian; make deps as root installs what is missing)"; \
+	    sh tools/deps.sh --optional "the tests that need them" $(BASE_PKGS) $(SERVER_PKGS) $(BROWSER_PKGS); \
+	    sh tools/npm-deps.sh --optional; \
+	fi
 
 # The whole suite under ASan and UBSan, in build-san (build-san-clang when
 # CC is clang: `make sanitize CC=clang` is sanitize-clang).
 SAN_BUILD ?= build-san$(if $(findstring clang,$(notdir $(CC))),-clang)
-sanitize: test-deps
+sanitize: deps-if-root
 	$(MAKE) BUILD=$(SAN_BUILD) OPT='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	        LDFLAGS='-fsanitize=address,undefined' all tests
 	@ISOLDE_SANITIZE=1 sh tests/run-all.sh $(SAN_BUILD)
@@ -346,4 +421,4 @@ install: all
 clean:
 	rm -rf build build-san build-san-clang build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d) $(TESTING_OBJ:.o=.d)

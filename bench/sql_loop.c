@@ -20,15 +20,16 @@
 #include <mysql.h>
 #endif
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static gen g;
 static const char *kind, *url, *level;
 static long done;
 
 static int final_phase; /* the clients are done: the final reads */
 
-/* (unused in a build with neither libpq nor libmariadb, which has no client) */
-__attribute__((unused)) static int next(run_txn *t)
+#if defined(ISO_HAVE_LIBPQ) || defined(ISO_HAVE_MARIADB) /* the clients below */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int next(txn *t)
 {
     pthread_mutex_lock(&lock);
     int go = final_phase ? gen_final(&g, t) : gen_next(&g, t);
@@ -36,6 +37,7 @@ __attribute__((unused)) static int next(run_txn *t)
     pthread_mutex_unlock(&lock);
     return go;
 }
+#endif
 
 #ifdef ISO_HAVE_LIBPQ
 static int pg_ok(PGresult *r)
@@ -54,7 +56,7 @@ static void *pg_client(void *arg)
     PQprepare(c, "r", "SELECT v FROM isolde_la WHERE k = $1", 1, NULL);
     PQprepare(c, "w", "INSERT INTO isolde_la AS t (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET "
                       "v = t.v || ',' || excluded.v", 2, NULL);
-    run_txn t = {0};
+    txn t = {0};
     while (next(&t)) {
         int ok = pg_ok(PQexec(c, begin));
         for (uint32_t i = 0; ok && i < t.n; i++) {
@@ -62,12 +64,12 @@ static void *pg_client(void *arg)
             snprintf(k, sizeof k, "%lld", (long long)t.mops[i].key);
             snprintf(v, sizeof v, "%lld", (long long)t.mops[i].value);
             const char *p[2] = {k, v};
-            int r = t.mops[i].f == RUN_R;
+            int r = t.mops[i].f == TXN_R;
             ok = pg_ok(PQexecPrepared(c, r ? "r" : "w", r ? 1 : 2, p, NULL, NULL, 0));
         }
         pg_ok(PQexec(c, ok ? "COMMIT" : "ROLLBACK"));
     }
-    run_txn_release(&t);
+    txn_release(&t);
     PQfinish(c);
     return NULL;
 }
@@ -84,22 +86,22 @@ static void *my_client(void *arg)
     mysql_real_connect(m, u.host, u.user, u.password, u.db, (unsigned)u.port, NULL, 0);
     snprintf(sql, sizeof sql, "SET SESSION TRANSACTION ISOLATION LEVEL %s", level);
     mysql_query(m, sql);
-    run_txn t = {0};
+    txn t = {0};
     while (next(&t)) {
         int ok = mysql_query(m, "START TRANSACTION") == 0;
         for (uint32_t i = 0; ok && i < t.n; i++) {
             long long k = (long long)t.mops[i].key, v = (long long)t.mops[i].value;
-            if (t.mops[i].f == RUN_R) snprintf(sql, sizeof sql, "SELECT v FROM isolde_la WHERE k = %lld", k);
+            if (t.mops[i].f == TXN_R) snprintf(sql, sizeof sql, "SELECT v FROM isolde_la WHERE k = %lld", k);
             else
                 snprintf(sql, sizeof sql, "INSERT INTO isolde_la (k, v) VALUES (%lld, '%lld') ON DUPLICATE KEY "
                                           "UPDATE v = CONCAT(v, ',', VALUES(v))", k, v);
             ok = mysql_real_query(m, sql, strlen(sql)) == 0;
-            MYSQL_RES *res = ok && t.mops[i].f == RUN_R ? mysql_store_result(m) : NULL;
+            MYSQL_RES *res = ok && t.mops[i].f == TXN_R ? mysql_store_result(m) : NULL;
             if (res) mysql_free_result(res);
         }
         mysql_query(m, ok ? "COMMIT" : "ROLLBACK");
     }
-    run_txn_release(&t);
+    txn_release(&t);
     mysql_close(m);
     return NULL;
 }

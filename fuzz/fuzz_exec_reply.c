@@ -15,22 +15,22 @@
 
 #include <string.h>
 
-static const run_mop list_mops[] = {
-    {.f = RUN_APPEND, .nil = 1, .key = 3, .value = 7},
-    {.f = RUN_R, .nil = 1, .key = 4, .value = 0},
-    {.f = RUN_R, .nil = 1, .key = INT64_MIN, .value = 0},
-    {.f = RUN_APPEND, .nil = 1, .key = INT64_MAX, .value = INT64_MIN},
+static const txn_mop list_mops[] = {
+    {.f = TXN_APPEND, .nil = 1, .key = 3, .value = 7},
+    {.f = TXN_R, .nil = 1, .key = 4, .value = 0},
+    {.f = TXN_R, .nil = 1, .key = INT64_MIN, .value = 0},
+    {.f = TXN_APPEND, .nil = 1, .key = INT64_MAX, .value = INT64_MIN},
 };
-static const run_mop register_mops[] = {
-    {.f = RUN_W, .nil = 1, .key = 3, .value = 7},
-    {.f = RUN_R, .nil = 1, .key = 4, .value = 0},
-    {.f = RUN_W, .nil = 1, .key = INT64_MIN, .value = INT64_MAX},
+static const txn_mop register_mops[] = {
+    {.f = TXN_W, .nil = 1, .key = 3, .value = 7},
+    {.f = TXN_R, .nil = 1, .key = 4, .value = 0},
+    {.f = TXN_W, .nil = 1, .key = INT64_MIN, .value = INT64_MAX},
 };
 
 struct reply_call {
     const char *line;
     size_t len;
-    run_txn *t;
+    txn *t;
     int outcome;
     int64_t id;
 };
@@ -42,19 +42,19 @@ static int parse(void *arg)
     return 0;
 }
 
-static void check_reads(const run_txn *t)
+static void check_reads(const txn *t)
 {
     for (uint32_t i = 0; i < t->n; i++) {
-        const run_mop *m = &t->mops[i];
-        if (m->f != RUN_R || m->nil || !t->list_append) continue;
+        const txn_mop *m = &t->mops[i];
+        if (m->f != TXN_R || m->nil || !t->list_append) continue;
         if ((size_t)m->off + m->len > t->n_res)
             fuzz_fail("read %u keeps elements [%u, %u) of %zu", i, m->off, m->off + m->len, t->n_res);
     }
 }
 
-static void reply_to(const char *line, size_t len, const run_mop *mops, uint32_t n, int list_append)
+static void reply_to(const char *line, size_t len, const txn_mop *mops, uint32_t n, int list_append)
 {
-    run_txn t;
+    txn t;
     memset(&t, 0, sizeof t);
     memcpy(t.mops, mops, n * sizeof *mops);
     t.n = n;
@@ -62,11 +62,11 @@ static void reply_to(const char *line, size_t len, const run_mop *mops, uint32_t
     struct reply_call c = {line, len, &t, 0, 0};
     isolde_error err = {0};
     if (iso_guarded(parse, &c, &err) != 0) fuzz_fail("exec_parse_reply: %s", err.msg);
-    if (c.outcome < -1 || c.outcome > RUN_INFO) fuzz_fail("exec_parse_reply returned %d", c.outcome);
+    if (c.outcome < -1 || c.outcome > TXN_INFO) fuzz_fail("exec_parse_reply returned %d", c.outcome);
     if (c.outcome >= 0 && c.id < -1) fuzz_fail("reply id %lld", (long long)c.id);
-    if (c.outcome == RUN_OK) check_reads(&t);
+    if (c.outcome == TXN_OK) check_reads(&t);
     if (!memchr(t.error, 0, sizeof t.error)) fuzz_fail("the error text is not terminated");
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 static void test(const uint8_t *data, size_t len)

@@ -165,6 +165,17 @@ typedef struct cli_backend {
     size_t n_opts;
 } cli_backend;
 
+/* A command's help (cmd: its settings; backend: that backend's options
+ * alone, NULL: every backend's). */
+typedef void cli_usage_fn(FILE *out, cli_style st, void *cmd, const char *backend);
+/* The command line of a command that drives a database: argv[0] the
+ * command, then `lead` arguments, the backend last (scenario: NAME
+ * BACKEND), then options of the tables and the backend's own (kept in b).
+ * Help (-h, --help, or arguments missing: on stderr) prints
+ * usage(cmd, ...); -V, --version the version. Returns 1 to run, 0 after
+ * help or the version, -1 on a bad argument (said on stderr). */
+int cli_backend_parse(cli_backend *b, int argc, char **argv, int lead, const cli_table *tables,
+                      size_t n_tables, cli_usage_fn *usage, void *cmd);
 /* --url's CLI_CALL (at: the cli_backend). */
 int cli_add_url(void *at, const char *v);
 /* A copy of the URL v (NULL having said why not), whose passwords are

@@ -1,12 +1,13 @@
 /*
  * cli_backend.c -- what the commands that drive a database share (run,
- * scenario, campaign): the backend named on the command line, its
- * endpoints (--url, repeated), its own options (from its table,
- * isolde_backend_option, as --name VALUE, kept as "name=value"), and their
- * help, the faults a run injects (the nemesis options), and the
- * directory their histories go to. The strings it keeps are
- * its own until cli_backend_free. A URL's password is overwritten in argv
- * once copied, so that no other user sees it in the process list.
+ * scenario, campaign): their command line (cli_backend_parse), the
+ * backend named on it, its endpoints (--url, repeated), its own options
+ * (from its table, isolde_backend_option, as --name VALUE, kept as
+ * "name=value") and their help, the faults a run injects (the nemesis
+ * options), and the directory their histories go to. The strings it
+ * keeps are its own until cli_backend_free. A URL's password is
+ * overwritten in argv once copied, so that no other user sees it in the
+ * process list.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +17,44 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+
+static int is_arg(const char *a, const char *short_name, const char *long_name)
+{
+    return !strcmp(a, short_name) || !strcmp(a, long_name);
+}
+
+/* Whether argv[1..lead] are there, none an option. */
+static int has_lead(int argc, char **argv, int lead)
+{
+    for (int i = 1; i <= lead; i++)
+        if (i >= argc || argv[i][0] == '-') return 0;
+    return 1;
+}
+
+int cli_backend_parse(cli_backend *b, int argc, char **argv, int lead, const cli_table *tables,
+                      size_t n_tables, cli_usage_fn *usage, void *cmd)
+{
+    int asked = argc >= 2 && is_arg(argv[1], "-h", "--help");
+    if (argc >= 2 && is_arg(argv[1], "-V", "--version")) return cli_version(), 0;
+    if (asked || !has_lead(argc, argv, lead)) {
+        usage(asked ? stdout : stderr, CLI_TEXT, cmd, NULL);
+        return asked ? 0 : -1;
+    }
+    b->cmd = argv[0];
+    b->name = argv[lead];
+    const char **pos = malloc((size_t)argc * sizeof *pos);
+    if (!pos) return fprintf(stderr, "isolde %s: out of memory\n", b->cmd), -1;
+    int n_pos = 0;
+    int rc = cli_parse(argc - lead, argv + lead, b->cmd, tables, n_tables, cli_backend_option, b, pos, &n_pos);
+    if (rc == CLI_HELP) usage(stdout, CLI_TEXT, cmd, b->name);
+    if (rc == CLI_VERSION) cli_version();
+    if (rc == 0 && n_pos) {
+        fprintf(stderr, "isolde %s: unexpected argument '%s' (see isolde %s --help)\n", b->cmd, pos[0], b->cmd);
+        rc = -1;
+    }
+    free(pos);
+    return rc < 0 ? -1 : rc > 0 ? 0 : 1;
+}
 
 char *cli_take_url(const char *cmd, const char *v)
 {

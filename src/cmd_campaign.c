@@ -73,8 +73,9 @@ static const cli_opt camp_opts[] = {
 };
 #undef C
 
-static void usage(FILE *out, cli_style st, struct camp *c, const char *backend)
+static void usage(FILE *out, cli_style st, void *cmd, const char *backend)
 {
+    struct camp *c = cmd;
     cli_table t[2] = {{"campaign options", camp_opts, sizeof camp_opts / sizeof camp_opts[0], c},
                       cli_fault_table(&c->o)};
     cli_doc_usage(out, st, "isolde campaign BACKEND [options]");
@@ -120,25 +121,9 @@ static int levels_of(struct camp *c, char *buf, size_t size)
 /* 1 to run, 0 after help, -1 on a bad argument. */
 static int parse_args(struct camp *c, int argc, char **argv)
 {
-    int asked = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
-    if (argc < 2 || argv[1][0] == '-') {
-        usage(asked ? stdout : stderr, CLI_TEXT, c, NULL);
-        return asked ? 0 : -1;
-    }
-    c->be.name = argv[1];
-    c->be.cmd = "campaign";
     cli_table t[2] = {{"campaign options", camp_opts, sizeof camp_opts / sizeof camp_opts[0], c},
                       cli_fault_table(&c->o)};
-    const char **pos = malloc((size_t)argc * sizeof *pos);
-    int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "campaign", t, 2, cli_backend_option, &c->be, pos, &n_pos);
-    if (rc == CLI_HELP) usage(stdout, CLI_TEXT, c, c->be.name);
-    if (rc == CLI_VERSION) cli_version();
-    if (rc == 0 && n_pos) {
-        fprintf(stderr, "isolde campaign: unexpected argument '%s' (see isolde campaign --help)\n", pos[0]);
-        rc = -1;
-    }
-    free(pos);
-    return rc < 0 ? -1 : rc > 0 ? 0 : 1;
+    return cli_backend_parse(&c->be, argc, argv, 1, t, 2, usage, c);
 }
 
 /* ---- one run and its check ---- */

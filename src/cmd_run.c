@@ -89,8 +89,9 @@ static const cli_opt run_opts[] = {
 };
 #undef R
 
-static void usage(FILE *out, cli_style st, struct run_cli *r, const char *backend)
+static void usage(FILE *out, cli_style st, void *cmd, const char *backend)
 {
+    struct run_cli *r = cmd;
     cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
                       cli_check_table(&r->check)};
     cli_doc_usage(out, st, "isolde run BACKEND [options] [check options]");
@@ -142,35 +143,19 @@ static const char *promised_model(const struct run_cli *r)
 /* 1 to run, 0 after help, -1 on a bad argument. */
 static int parse_args(struct run_cli *r, int argc, char **argv)
 {
-    int help = argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
-    if (argc >= 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) return cli_version(), 0;
-    if (help || argv[1][0] == '-') {
-        usage(help && argc >= 2 ? stdout : stderr, CLI_TEXT, r, NULL);
-        return help && argc >= 2 ? 0 : -1;
-    }
-    r->o.backend = r->be.name = argv[1];
-    r->be.cmd = "run";
     r->txns = r->keys = r->writes_per_key = r->txn_length = r->seed = r->reconnect = r->clients = -1;
     r->o.read_urls = (const char *const *)r->read_urls;
     r->o.peers = r->peers;
     cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
                       cli_check_table(&r->check)};
-    const char **pos = malloc((size_t)argc * sizeof *pos);
-    int n_pos = 0, rc = cli_parse(argc - 1, argv + 1, "run", t, 3, cli_backend_option, &r->be, pos, &n_pos);
-    if (rc == CLI_HELP) usage(stdout, CLI_TEXT, r, r->o.backend);
-    if (rc == CLI_VERSION) cli_version();
-    if (rc == 0 && n_pos) {
-        fprintf(stderr, "isolde run: unexpected argument '%s' (see isolde run --help)\n", pos[0]);
-        rc = -1;
-    }
-    free(pos);
+    int rc = cli_backend_parse(&r->be, argc, argv, 1, t, 3, usage, r);
+    if (rc != 1) return rc;
     apply(r);
     if (!r->check.opts.models && promised_model(r)) {
         r->check.opts.models = promised_model(r);
         r->models_from_level = 1;
     }
-    if (rc == 0 && cli_check_validate(&r->check, r->o.workload)) rc = -1;
-    return rc < 0 ? -1 : rc > 0 ? 0 : 1;
+    return cli_check_validate(&r->check, r->o.workload) ? -1 : 1;
 }
 
 /* What the workload's clients run: transactions, or single ops (a

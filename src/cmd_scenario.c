@@ -58,8 +58,9 @@ static void promises_help(FILE *out, cli_style st, const char *backend)
     }
 }
 
-static void usage(FILE *out, cli_style st, struct scen_cli *r, const char *backend)
+static void usage(FILE *out, cli_style st, void *cmd, const char *backend)
 {
+    struct scen_cli *r = cmd;
     cli_table t[2] = {{"scenario options", scen_opts, sizeof scen_opts / sizeof scen_opts[0], r},
                       cli_check_table(&r->check)};
     cli_doc_usage(out, st, "isolde scenario NAME|all BACKEND [options] [check options]");
@@ -98,30 +99,14 @@ void cmd_scenario_help(FILE *out, cli_style st)
 /* 1 to run, 0 after help, -1 on a bad argument. */
 static int parse_args(struct scen_cli *r, int argc, char **argv, const char **name)
 {
-    int help = argc < 3 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
-    if (help || argv[1][0] == '-' || argv[2][0] == '-') {
-        int asked = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
-        usage(asked ? stdout : stderr, CLI_TEXT, r, NULL);
-        return asked ? 0 : -1;
-    }
-    *name = argv[1];
-    r->be.name = argv[2];
-    r->be.cmd = "scenario";
     cli_table t[2] = {{"scenario options", scen_opts, sizeof scen_opts / sizeof scen_opts[0], r},
                       cli_check_table(&r->check)};
-    const char **pos = malloc((size_t)argc * sizeof *pos);
-    int n_pos = 0, rc = cli_parse(argc - 2, argv + 2, "scenario", t, 2, cli_backend_option, &r->be, pos, &n_pos);
-    if (rc == CLI_HELP) usage(stdout, CLI_TEXT, r, r->be.name);
-    if (rc == CLI_VERSION) cli_version();
-    if (rc == 0 && n_pos) {
-        fprintf(stderr, "isolde scenario: unexpected argument '%s' (see isolde scenario --help)\n", pos[0]);
-        rc = -1;
-    }
-    free(pos);
+    int rc = cli_backend_parse(&r->be, argc, argv, 2, t, 2, usage, r);
+    if (rc != 1) return rc;
+    *name = argv[1];
     cli_backend_apply(&r->be, &r->o);
     if (r->reconnect >= 0) r->o.reconnect_ms = r->reconnect;
-    if (rc == 0 && cli_check_validate(&r->check, ISOLDE_WORKLOAD_LIST_APPEND)) rc = -1;
-    return rc < 0 ? -1 : rc > 0 ? 0 : 1;
+    return cli_check_validate(&r->check, ISOLDE_WORKLOAD_LIST_APPEND) ? -1 : 1;
 }
 
 /* "T1 ok, T2 fail (serialization-failure 40001: message)" */

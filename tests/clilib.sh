@@ -16,6 +16,10 @@
 #       refuses bodies with either (use `not CMD`). Names are unique.
 #   test_skip NAME REASON   a case that cannot run here (it is counted and
 #       printed as skipped, never as passed).
+#   needs_feature NAME      the cases after it (until needs_feature alone)
+#       are skipped, saying why, when the build has not the optional
+#       feature NAME (zlib, sqlite, libpq, mariadb, gvc, curl: the build's
+#       "features:" line, kept in BUILD/features); have_feature NAME asks.
 #   finish                  prints "<script>: N passed, M failed[, K skipped]"
 #       and exits 1 on a failure (or when no case ran), 77 when every case
 #       was skipped (run-all.sh says "skipped"), else 0.
@@ -111,6 +115,10 @@ test_case() { # NAME [BODY]; without BODY, the body is read from stdin
 "; done
     fi
     set -- "$1" "$_body"
+    if [ -n "${_needs:-}" ]; then
+        test_skip "$1" "isolde was built without $_needs: make deps as root installs its library, then make (WITHOUT= leaves it out)"
+        return 0
+    fi
     : >"$tmp/.log"; : >"$tmp/out"; : >"$tmp/err"
     case "$_names" in *"
 $1
@@ -133,6 +141,13 @@ $1
         _case_failed "$1" ""
     fi
     return 0
+}
+
+have_feature() { grep -qw -- "$1" "$build/features" 2>/dev/null; }
+
+needs_feature() { # [NAME]
+    _needs=
+    [ -z "${1:-}" ] || have_feature "$1" || _needs=$1
 }
 
 test_skip() { # NAME REASON

@@ -7,7 +7,8 @@
 # Inputs: examples/, tests/data/, ../shared/corpus (or SHARED), and
 # histories generated with bench/gen_history and `run sim` (set
 # ISOLDE_SAME_BIG=1 to add 1M-transaction ones). Timings printed by the
-# linearizability report ("checked in N s") and temporary paths are masked.
+# linearizability report ("checked in N s") and by a run's summary ("in N
+# s, R txn/s"), and temporary paths, are masked.
 # Prints one line per differing case and a closing count; exits 1 on any.
 old=$1 new=$2 shared=${3:-../shared}
 [ -x "$old" ] && [ -x "$new" ] || { echo "usage: $0 OLD NEW [SHARED]"; exit 3; }
@@ -18,7 +19,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 same=0; diff=0
 
-mask() { sed -e 's/checked in [0-9.]* s/checked in X s/' -e 's/in [0-9.]* s, [0-9]* txn\/s$/in X s, X txn\/s/' -e "s|$tmp/[ab]/|T/|g" "$1"; }
+mask() { sed -e 's/checked in [0-9.]* s/checked in X s/' -e 's/in [0-9.]* s, [0-9]* \(txn\|op\)\/s/in X s, X \1\/s/' \
+    -e "s|$tmp/[ab]/|T/|g" "$1"; }
 
 # case NAME ARGS...: run both binaries with ARGS (D stands for an output dir).
 case_() {

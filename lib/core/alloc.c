@@ -54,14 +54,16 @@ struct iso_guard {
 static _Thread_local struct iso_guard *current;
 static isolde_oom_handler oom_handler;
 static void *oom_arg;
-static unsigned long fail_after, unguarded_failures;
-static size_t fail_above;
 
 void isolde_set_oom_handler(isolde_oom_handler fn, void *arg)
 {
     oom_handler = fn;
     oom_arg = arg;
 }
+
+#ifdef ISO_TESTING
+static unsigned long fail_after, unguarded_failures;
+static size_t fail_above;
 
 void iso_alloc_fail_after(unsigned long n) { __atomic_store_n(&fail_after, n, __ATOMIC_RELAXED); }
 unsigned long iso_alloc_unguarded_failures(void) { return unguarded_failures; }
@@ -80,6 +82,12 @@ static int injected_failure(size_t size)
     __atomic_fetch_sub(&fail_after, 1, __ATOMIC_RELAXED);
     return 0;
 }
+
+static void count_unguarded(void) { __atomic_fetch_add(&unguarded_failures, 1, __ATOMIC_RELAXED); }
+#else
+static int injected_failure(size_t size) { return (void)size, 0; }
+static void count_unguarded(void) {}
+#endif
 
 static void link_blk(struct pool *p, struct blk *b)
 {
@@ -113,7 +121,7 @@ static int out_of_memory(size_t n)
 {
     if (oom_handler && oom_handler(n, oom_arg)) return 1;
     if (!current) {
-        __atomic_fetch_add(&unguarded_failures, 1, __ATOMIC_RELAXED);
+        count_unguarded();
         return 0;
     }
     current->asked = n;

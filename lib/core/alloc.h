@@ -96,11 +96,15 @@ void iso_guard_on_unwind(void (*fn)(void *arg), void *arg);
  * there (or no guard runs): then map nothing that may shrink. */
 int iso_guard_catch_bus(int on);
 
-/* Test hooks: fail every allocation after the next n (0: none fail);
- * fail every allocation of more than n bytes (0: none), as a limit on
- * the address space would; failed allocations outside any guard so far. */
+#ifdef ISO_TESTING
+/* Test hooks, compiled in only with -DISO_TESTING (what the unit tests,
+ * the test tools and the fuzz targets link; nothing shipped has them):
+ * fail every allocation after the next n (0: none fail); fail every
+ * allocation of more than n bytes (0: none), as a limit on the address
+ * space would; failed allocations outside any guard so far. */
 void iso_alloc_fail_after(unsigned long n);
 void iso_alloc_fail_above(size_t n);
 unsigned long iso_alloc_unguarded_failures(void);
+#endif
 
 #endif

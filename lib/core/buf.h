@@ -30,6 +30,9 @@ size_t iso_utf8_len(const unsigned char *p, size_t n);
 /* Returns the NUL-terminated contents (owned by b). */
 const char *iso_buf_cstr(iso_buf *b);
 void iso_buf_free(iso_buf *b);
+/* The literal s copied to p (its length known at compile time); returns
+ * the copy's end. */
+#define ISO_PUT_LIT(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
 
 /* Decimal text of integers written straight into room the caller has:
  * at most ISO_INT_MAX_CHARS bytes, no NUL; each returns the text's end.

@@ -11,6 +11,7 @@
  *   value.h     the values of a history: tagged 64-bit words in a store
  *   keys.h      dense ids for values by structural equality
  *   names.h     the closest name to a misspelt one ("did you mean ...?")
+ *   rng.h       the seeded random source of the runner (splitmix64)
  *
  * Rule: core/ includes only the public header and the C library.
  */

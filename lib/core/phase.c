@@ -1,4 +1,4 @@
-/* core/phase.c -- the monotonic clock and the ISOLDE_TIMING phase timer.
+/* core/phase.c -- the monotonic clock, sleeping, and the ISOLDE_TIMING phase timer.
  * Each thread has its clock (the time of its last phase); a team's threads
  * start from their caller's (core/parallel.c), and the peak printed is
  * never below the resident size printed beside it. */
@@ -17,6 +17,12 @@ double iso_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void iso_sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
 }
 
 /* Resident memory in MB, from /proc (0 where there is none). */

@@ -28,9 +28,9 @@ void gen_init(gen *g, const gen_params *p)
     memset(g, 0, sizeof *g);
     g->p = *p;
     if (g->p.keys < 1) g->p.keys = 1;
-    if (g->p.keys > RUN_MAX_KEYS) g->p.keys = RUN_MAX_KEYS;
+    if (g->p.keys > GEN_MAX_KEYS) g->p.keys = GEN_MAX_KEYS;
     if (g->p.max_txn_length < 1) g->p.max_txn_length = 1;
-    if (g->p.max_txn_length > RUN_MAX_MOPS) g->p.max_txn_length = RUN_MAX_MOPS;
+    if (g->p.max_txn_length > TXN_MAX_MOPS) g->p.max_txn_length = TXN_MAX_MOPS;
     if (g->p.max_writes_per_key < 1) g->p.max_writes_per_key = 1;
     g->rng = p->seed ^ 0x1501deull;
     for (int i = 0; i < g->p.keys; i++) g->pool_key[i] = i;
@@ -42,7 +42,7 @@ void gen_init(gen *g, const gen_params *p)
 
 static uint32_t pick_zipf(gen *g)
 {
-    double u = rng_unit(&g->rng);
+    double u = iso_rng_unit(&g->rng);
     uint32_t lo = 0, hi = (uint32_t)g->p.keys - 1;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
@@ -58,7 +58,7 @@ static uint32_t pick_zipf(gen *g)
  * time the slot of an earlier micro-op still holding the same key is
  * reused: reads after writes exercise internal consistency, writes after
  * reads make read-modify-write (lost-update) patterns. */
-static uint32_t choose_slot(gen *g, const run_txn *t, const uint32_t *slots, uint64_t r)
+static uint32_t choose_slot(gen *g, const txn *t, const uint32_t *slots, uint64_t r)
 {
     if (t->n > 0 && !(r & 1)) {
         uint32_t j = (uint32_t)(((r >> 24) & 0xff) * t->n >> 8);
@@ -68,9 +68,9 @@ static uint32_t choose_slot(gen *g, const run_txn *t, const uint32_t *slots, uin
     return (uint32_t)((r >> 32) * (uint64_t)g->p.keys >> 32);
 }
 
-static void write_mop(gen *g, run_mop *m, uint32_t slot)
+static void write_mop(gen *g, txn_mop *m, uint32_t slot)
 {
-    m->f = g->p.list_append ? RUN_APPEND : RUN_W;
+    m->f = g->p.list_append ? TXN_APPEND : TXN_W;
     m->value = ++g->pool_writes[slot];
     if (g->pool_writes[slot] >= (uint32_t)g->p.max_writes_per_key) {
         g->pool_key[slot] = g->next_key++;
@@ -78,39 +78,39 @@ static void write_mop(gen *g, run_mop *m, uint32_t slot)
     }
 }
 
-int gen_next(gen *g, run_txn *t)
+int gen_next(gen *g, txn *t)
 {
     if (g->made >= g->p.txns) return 0;
     g->made++;
-    uint32_t slots[RUN_MAX_MOPS];
-    uint32_t n = 1 + rng_below(&g->rng, (uint32_t)g->p.max_txn_length);
+    uint32_t slots[TXN_MAX_MOPS];
+    uint32_t n = 1 + iso_rng_below(&g->rng, (uint32_t)g->p.max_txn_length);
     t->n = 0;
     t->list_append = g->p.list_append;
-    run_txn_clear_reads(t);
+    txn_clear_reads(t);
     while (t->n < n) {
-        uint64_t r = rng_next(&g->rng);
+        uint64_t r = iso_rng_next(&g->rng);
         uint32_t slot = choose_slot(g, t, slots, r);
-        run_mop *m = &t->mops[t->n];
+        txn_mop *m = &t->mops[t->n];
         memset(m, 0, sizeof *m);
         m->key = g->pool_key[slot];
         m->nil = 1;
-        if (((r >> 1) & READ_MASK) < g->read_below) m->f = RUN_R;
+        if (((r >> 1) & READ_MASK) < g->read_below) m->f = TXN_R;
         else write_mop(g, m, slot);
         slots[t->n++] = slot;
     }
     return 1;
 }
 
-int gen_final(gen *g, run_txn *t)
+int gen_final(gen *g, txn *t)
 {
     if (g->final_key >= g->next_key) return 0;
     t->n = 0;
     t->list_append = g->p.list_append;
-    run_txn_clear_reads(t);
-    while (t->n < RUN_MAX_MOPS && g->final_key < g->next_key) {
-        run_mop *m = &t->mops[t->n++];
+    txn_clear_reads(t);
+    while (t->n < TXN_MAX_MOPS && g->final_key < g->next_key) {
+        txn_mop *m = &t->mops[t->n++];
         memset(m, 0, sizeof *m);
-        m->f = RUN_R;
+        m->f = TXN_R;
         m->nil = 1;
         m->key = g->final_key++;
     }

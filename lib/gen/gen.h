@@ -8,23 +8,25 @@
  *   gen.c         the hot-key generator and the table of generators
  *   jepsen.c      Jepsen's bank, set, set-full, counter and long-fork
  *   ops.c         single ops on one register or on independent keys
- *   txn.c         a transaction's read results (txn.h)
- *   txn_json.c    a transaction as Elle's JSON value
- *   list_text.c   whether a database's text of a list is plain "1,2,3"
  *
- * Rule: gen/ includes core/ only.
+ * What they make is the runner's transaction (txn/); a generator's state
+ * is the fixed-size gen (no pointers), shared by forked clients.
+ * Rule: gen/ includes txn/ and core/.
  */
 #ifndef ISO_GEN_GEN_H
 #define ISO_GEN_GEN_H
 
-#include "gen/txn.h"
+#include "core/rng.h"
+#include "txn/json.h"
+
+#define GEN_MAX_KEYS 1024 /* largest hot-key pool */
 
 typedef struct gen_params {
     int list_append;
     long txns;              /* transactions before the final reads */
-    int keys;               /* hot-key pool size, 1..RUN_MAX_KEYS */
+    int keys;               /* hot-key pool size, 1..GEN_MAX_KEYS */
     int max_writes_per_key; /* a key retires after this many writes */
-    int max_txn_length;     /* 1..RUN_MAX_MOPS */
+    int max_txn_length;     /* 1..TXN_MAX_MOPS */
     double read_ratio;      /* share of reads, 0..1 */
     double zipf;            /* skew exponent over the pool; 0 = uniform */
     uint64_t seed;
@@ -43,37 +45,33 @@ typedef struct gen {
     long made;                     /* transactions handed out */
     int64_t next_key;              /* keys 0 .. next_key-1 exist */
     int64_t final_key;             /* next key the final reads visit */
-    int64_t pool_key[RUN_MAX_KEYS];
-    uint32_t pool_writes[RUN_MAX_KEYS];
-    double cdf[RUN_MAX_KEYS];      /* zipf: cumulative weights, last = 1 */
+    int64_t pool_key[GEN_MAX_KEYS];
+    uint32_t pool_writes[GEN_MAX_KEYS];
+    double cdf[GEN_MAX_KEYS];      /* zipf: cumulative weights, last = 1 */
 } gen;
 
 void gen_init(gen *g, const gen_params *p);
 /* Fill t with the next transaction; returns 0 when all have been made. */
-int gen_next(gen *g, run_txn *t);
+int gen_next(gen *g, txn *t);
 /* Fill t with the next chunk of the final read of every key; returns 0
  * when every key has been read. */
-int gen_final(gen *g, run_txn *t);
+int gen_final(gen *g, txn *t);
 
 /* A workload's generator: how a run makes its transactions. One row per
- * workload in gen.c's table (a directed scenario or a bank generator is a
- * row too). */
+ * workload in gen.c's table (Jepsen's workloads are rows too). */
 typedef struct gen_ops {
     isolde_workload workload;
     const char *name;
     void (*init)(gen *g, const gen_params *p);
-    int (*next)(gen *g, run_txn *t);  /* 0 when all have been made */
-    int (*final)(gen *g, run_txn *t); /* the final reads; 0 when done */
+    int (*next)(gen *g, txn *t);  /* 0 when all have been made */
+    int (*final)(gen *g, txn *t); /* the final reads; 0 when done */
     /* Jepsen's workloads (NULL for Elle's): the transaction run once before
      * the clients (1; 0: none), recorded as an op of process "setup" (its
      * :f and value as shape gives them: a bank's opening balances), and an
-     * op's :f and value as Jepsen records them (with_reads: what the reads
-     * returned); an
-     * invocation's value (with_reads 0) takes at most TXN_JSON_MAX bytes,
-     * so that the runner can make it in room it sized beforehand. */
-    int (*setup)(gen *g, run_txn *t);
-    const char *(*shape)(const run_txn *t, int with_reads, iso_buf *value);
-    int single;                       /* single ops (enum run_shape), not transactions */
+     * op's :f and value as Jepsen records them (txn/json.h). */
+    int (*setup)(gen *g, txn *t);
+    txn_json_shape *shape;
+    int single;                       /* single ops (enum txn_shape), not transactions */
     int lists;                        /* values are lists: a database keeps them in its
                                          list table (else integer registers) */
 } gen_ops;
@@ -87,8 +85,8 @@ extern const gen_ops gen_bank, gen_set, gen_set_full, gen_counter, gen_long_fork
  * register's writes are unique); kv spreads them over `keys` keys. Their
  * final reads read each key once. */
 void gen_ops_init(gen *g, const gen_params *p);
-int gen_ops_next(gen *g, run_txn *t);
-int gen_ops_final(gen *g, run_txn *t);
+int gen_ops_next(gen *g, txn *t);
+int gen_ops_final(gen *g, txn *t);
 
 /* The generator of workload w, or NULL when no generator makes it. */
 const gen_ops *gen_ops_for(isolde_workload w);

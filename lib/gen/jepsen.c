@@ -28,12 +28,12 @@
 static void jp_init(gen *g, const gen_params *p)
 {
     gen_init(g, p);
-    g->p.keys = p->keys < 2 ? 2 : p->keys > RUN_MAX_MOPS ? RUN_MAX_MOPS : p->keys;
+    g->p.keys = p->keys < 2 ? 2 : p->keys > TXN_MAX_MOPS ? TXN_MAX_MOPS : p->keys;
 }
 
-static run_mop *mop(run_txn *t, int f, int64_t key, int64_t value)
+static txn_mop *mop(txn *t, int f, int64_t key, int64_t value)
 {
-    run_mop *m = &t->mops[t->n++];
+    txn_mop *m = &t->mops[t->n++];
     memset(m, 0, sizeof *m);
     m->f = (uint8_t)f;
     m->key = key;
@@ -42,31 +42,31 @@ static run_mop *mop(run_txn *t, int f, int64_t key, int64_t value)
     return m;
 }
 
-static void start(run_txn *t, int list_append)
+static void start(txn *t, int list_append)
 {
     t->n = 0;
     t->list_append = list_append;
-    run_txn_clear_reads(t);
+    txn_clear_reads(t);
 }
 
-static int reads_now(gen *g) { return rng_unit(&g->rng) < g->p.read_ratio; }
+static int reads_now(gen *g) { return iso_rng_unit(&g->rng) < g->p.read_ratio; }
 
 /* ---- bank ---- */
 
-static void read_accounts(gen *g, run_txn *t)
+static void read_accounts(gen *g, txn *t)
 {
     start(t, 0);
-    for (int k = 0; k < g->p.keys; k++) mop(t, RUN_R, k, 0);
+    for (int k = 0; k < g->p.keys; k++) mop(t, TXN_R, k, 0);
 }
 
-static int bank_setup(gen *g, run_txn *t)
+static int bank_setup(gen *g, txn *t)
 {
     start(t, 0);
-    for (int k = 0; k < g->p.keys; k++) mop(t, RUN_W, k, BALANCE);
+    for (int k = 0; k < g->p.keys; k++) mop(t, TXN_W, k, BALANCE);
     return 1;
 }
 
-static int bank_next(gen *g, run_txn *t)
+static int bank_next(gen *g, txn *t)
 {
     if (g->made >= g->p.txns) return 0;
     g->made++;
@@ -74,17 +74,17 @@ static int bank_next(gen *g, run_txn *t)
         read_accounts(g, t);
         return 1;
     }
-    uint32_t n = (uint32_t)g->p.keys, from = rng_below(&g->rng, n);
-    uint32_t to = (from + 1 + rng_below(&g->rng, n - 1)) % n;
-    int64_t amount = 1 + rng_below(&g->rng, MAX_TRANSFER);
+    uint32_t n = (uint32_t)g->p.keys, from = iso_rng_below(&g->rng, n);
+    uint32_t to = (from + 1 + iso_rng_below(&g->rng, n - 1)) % n;
+    int64_t amount = 1 + iso_rng_below(&g->rng, MAX_TRANSFER);
     start(t, 0);
-    mop(t, RUN_ADD, from, -amount);
-    mop(t, RUN_ADD, to, amount);
+    mop(t, TXN_ADD, from, -amount);
+    mop(t, TXN_ADD, to, amount);
     return 1;
 }
 
 /* One final read (final_key 0 -> 1). */
-static int one_final(gen *g, run_txn *t, void (*read)(gen *g, run_txn *t))
+static int one_final(gen *g, txn *t, void (*read)(gen *g, txn *t))
 {
     if (g->final_key) return 0;
     g->final_key = 1;
@@ -92,16 +92,16 @@ static int one_final(gen *g, run_txn *t, void (*read)(gen *g, run_txn *t))
     return 1;
 }
 
-static int bank_final(gen *g, run_txn *t) { return one_final(g, t, read_accounts); }
+static int bank_final(gen *g, txn *t) { return one_final(g, t, read_accounts); }
 
-static const char *bank_shape(const run_txn *t, int with_reads, iso_buf *v)
+static const char *bank_shape(const txn *t, int with_reads, iso_buf *v)
 {
-    if (t->mops[0].f == RUN_ADD) {
+    if (t->mops[0].f == TXN_ADD) {
         iso_buf_printf(v, "{\"from\":%lld,\"to\":%lld,\"amount\":%lld}", (long long)t->mops[0].key,
                        (long long)t->mops[1].key, (long long)t->mops[1].value);
         return "transfer";
     }
-    int setup = t->mops[0].f == RUN_W; /* the opening balances, written */
+    int setup = t->mops[0].f == TXN_W; /* the opening balances, written */
     if (!with_reads && !setup) return iso_buf_puts(v, "null"), "read";
     iso_buf_puts(v, "{");
     for (uint32_t i = 0; i < t->n; i++) {
@@ -115,31 +115,31 @@ static const char *bank_shape(const run_txn *t, int with_reads, iso_buf *v)
 
 /* ---- counter ---- */
 
-static void read_counter(gen *g, run_txn *t)
+static void read_counter(gen *g, txn *t)
 {
     (void)g;
     start(t, 0);
-    mop(t, RUN_R, 0, 0);
+    mop(t, TXN_R, 0, 0);
 }
 
-static int counter_next(gen *g, run_txn *t)
+static int counter_next(gen *g, txn *t)
 {
     if (g->made >= g->p.txns) return 0;
     g->made++;
     if (reads_now(g)) read_counter(g, t);
     else {
         start(t, 0);
-        mop(t, RUN_ADD, 0, 1);
+        mop(t, TXN_ADD, 0, 1);
     }
     return 1;
 }
 
-static int counter_final(gen *g, run_txn *t) { return one_final(g, t, read_counter); }
+static int counter_final(gen *g, txn *t) { return one_final(g, t, read_counter); }
 
-static const char *counter_shape(const run_txn *t, int with_reads, iso_buf *v)
+static const char *counter_shape(const txn *t, int with_reads, iso_buf *v)
 {
-    const run_mop *m = &t->mops[0];
-    if (m->f == RUN_ADD) return iso_buf_int(v, m->value), "add";
+    const txn_mop *m = &t->mops[0];
+    if (m->f == TXN_ADD) return iso_buf_int(v, m->value), "add";
     if (!with_reads) iso_buf_puts(v, "null");
     else iso_buf_int(v, m->nil ? 0 : m->value);
     return "read";
@@ -149,28 +149,28 @@ static const char *counter_shape(const run_txn *t, int with_reads, iso_buf *v)
 
 /* The set is spread over lists 0..keys-1 (element e in list e mod keys),
  * so that adds seldom conflict; a read reads them all. */
-static void read_set(gen *g, run_txn *t)
+static void read_set(gen *g, txn *t)
 {
     start(t, 1);
-    for (int k = 0; k < g->p.keys; k++) mop(t, RUN_R, k, 0);
+    for (int k = 0; k < g->p.keys; k++) mop(t, TXN_R, k, 0);
 }
 
-static int add_elem(gen *g, run_txn *t, int with_reads)
+static int add_elem(gen *g, txn *t, int with_reads)
 {
     if (g->made >= g->p.txns) return 0;
     g->made++;
     if (with_reads && reads_now(g)) read_set(g, t);
     else {
         start(t, 1);
-        mop(t, RUN_APPEND, g->next_key % g->p.keys, g->next_key);
+        mop(t, TXN_APPEND, g->next_key % g->p.keys, g->next_key);
         g->next_key++;
     }
     return 1;
 }
 
-static int set_next(gen *g, run_txn *t) { return add_elem(g, t, 0); }
-static int set_full_next(gen *g, run_txn *t) { return add_elem(g, t, 1); }
-static int set_final(gen *g, run_txn *t) { return one_final(g, t, read_set); }
+static int set_next(gen *g, txn *t) { return add_elem(g, t, 0); }
+static int set_full_next(gen *g, txn *t) { return add_elem(g, t, 1); }
+static int set_final(gen *g, txn *t) { return one_final(g, t, read_set); }
 
 static void set_init(gen *g, const gen_params *p)
 {
@@ -180,9 +180,9 @@ static void set_init(gen *g, const gen_params *p)
 
 /* A read: the union of its lists' elements (a list read as nil, or
  * empty, adds none). */
-static const char *set_shape(const run_txn *t, int with_reads, iso_buf *v)
+static const char *set_shape(const txn *t, int with_reads, iso_buf *v)
 {
-    if (t->mops[0].f == RUN_APPEND) return iso_buf_int(v, t->mops[0].value), "add";
+    if (t->mops[0].f == TXN_APPEND) return iso_buf_int(v, t->mops[0].value), "add";
     if (!with_reads) return iso_buf_puts(v, "null"), "read";
     iso_buf list = {0};
     iso_buf_puts(v, "[");
@@ -207,40 +207,40 @@ static void lf_init(gen *g, const gen_params *p)
     g->next_key = 0;
 }
 
-static int lf_next(gen *g, run_txn *t)
+static int lf_next(gen *g, txn *t)
 {
     if (g->made >= g->p.txns) return 0;
     g->made++;
     start(t, 0);
     if (!g->next_key || !reads_now(g)) {
-        mop(t, RUN_W, g->next_key++, 1);
+        mop(t, TXN_W, g->next_key++, 1);
         return 1;
     }
     uint32_t recent = g->next_key < 2 * GROUP ? (uint32_t)g->next_key : 2 * GROUP;
-    int64_t k = g->next_key - 1 - rng_below(&g->rng, recent), base = k - k % GROUP;
+    int64_t k = g->next_key - 1 - iso_rng_below(&g->rng, recent), base = k - k % GROUP;
     int64_t order[GROUP];
     for (int i = 0; i < GROUP; i++) order[i] = base + i;
     for (int i = GROUP - 1; i > 0; i--) { /* shuffled, as Jepsen's reads are */
-        uint32_t j = rng_below(&g->rng, (uint32_t)i + 1);
+        uint32_t j = iso_rng_below(&g->rng, (uint32_t)i + 1);
         int64_t x = order[i];
         order[i] = order[j];
         order[j] = x;
     }
-    for (int i = 0; i < GROUP; i++) mop(t, RUN_R, order[i], 0);
+    for (int i = 0; i < GROUP; i++) mop(t, TXN_R, order[i], 0);
     return 1;
 }
 
-static int no_final(gen *g, run_txn *t)
+static int no_final(gen *g, txn *t)
 {
     (void)g;
     (void)t;
     return 0;
 }
 
-static const char *lf_shape(const run_txn *t, int with_reads, iso_buf *v)
+static const char *lf_shape(const txn *t, int with_reads, iso_buf *v)
 {
     txn_json(v, t, with_reads);
-    return t->mops[0].f == RUN_W ? "write" : "read";
+    return t->mops[0].f == TXN_W ? "write" : "read";
 }
 
 const gen_ops gen_bank = {ISOLDE_WORKLOAD_BANK, "bank", jp_init, bank_next, bank_final, bank_setup, bank_shape, 0, 0};

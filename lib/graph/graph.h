@@ -70,8 +70,9 @@ void iso_edges_add_group(iso_edges *es, uint32_t n_txn, const uint32_t *rd, size
  * group goes in as pairs. The caller adds r -> hub and hub -> w, all
  * ISO_EDGE_RW: a hub's pairs are rw edges (the cycle search counts on it). */
 uint32_t iso_edges_hub(iso_edges *es, uint32_t n_txn, size_t nr, size_t nw);
-/* The hub threshold: ISOLDE_HUB_MIN from the environment (for tests that
- * compare hubs with pairs: 0 makes every group a hub), else 1024. */
+/* The hub threshold, 1024; in a testing build (-DISO_TESTING), for tests
+ * that compare hubs with pairs, ISOLDE_HUB_MIN from the environment when
+ * set (0 makes every group a hub). */
 size_t iso_hub_min(void);
 void iso_edges_free(iso_edges *es);
 

@@ -1,26 +1,33 @@
 /*
- * record/record.h -- the history a run writes: the Elle-compatible JSON
- * line each recorded op becomes (record.c, written by hand, no printf: the
- * simulated database records a few hundred thousand transactions per
- * second), for client transactions and for any other op (a nemesis's);
- * and the history file itself (hist.c, hist.h).
- * Rule: record/ includes gen/, history/ and core/.
+ * record/record.h -- the history a run writes, every line of it: the
+ * Elle-compatible JSON line each recorded op becomes (written by hand, no
+ * printf: the simulated database records a few hundred thousand
+ * transactions per second), for client transactions and for any other op
+ * (a nemesis's, a workload's setup).
+ *
+ *   record.c   an op's line, whole or in pieces
+ *   lines.c    a client's two lines per transaction, in one copy (lines.h)
+ *   hist.c     the history file (hist.h)
+ *
+ * Rule: record/ includes txn/, history/ and core/.
  */
 #ifndef ISO_RECORD_H
 #define ISO_RECORD_H
 
 #include <string.h>
 
-#include "gen/txn.h"
+#include "txn/json.h"
 
 /* Append one Elle JSON line: type is ISO_OP_* (history.h numbering:
- * 0 invoke, 1 ok, 2 fail, 3 info). Reads are null unless type is ok. */
-void rec_line(iso_buf *b, int64_t index, int type, int64_t process,
-              const run_txn *t, int64_t time_ns);
+ * 0 invoke, 1 ok, 2 fail, 3 info). Reads are null unless type is ok. With
+ * shape (a workload of Jepsen's), the op's :f and value are as shape
+ * gives them (rec_op_line); NULL: t's own (txn/json.h). */
+void rec_line(iso_buf *b, int64_t index, int type, int64_t process, const txn *t, txn_json_shape *shape,
+              int64_t time_ns);
 /* The same line in four pieces, for writers that take index and time
  * under a lock and format the rest outside it:
  *   rec_head   {"index":I,"type":"ok","process":P,"f":"txn","value":
- *              (f as txn_f gives it: at most 8 bytes)
+ *              (f as txn_json_f gives it: at most 8 bytes)
  *   txn_json  [["append",3,7],["r",4,[1,7]]]
  *   rec_time   ,"time":NS
  *   rec_tail   ,"error":"..."}\n  or  }\n
@@ -33,9 +40,9 @@ size_t rec_time(char *out, int64_t time_ns);
 /* rec_head written so that it ends at end (index, process >= 0); returns
  * where it starts, at most REC_HEAD_MAX bytes before end. */
 char *rec_head_before(char *end, int64_t index, int type, int64_t process, const char *f);
-void rec_tail(iso_buf *b, int type, const run_txn *t);
+void rec_tail(iso_buf *b, int type, const txn *t);
 /* Whether rec_tail writes an error for this op (else the tail is "}\n"). */
-int rec_has_error(int type, const run_txn *t);
+int rec_has_error(int type, const txn *t);
 
 /* Any op, not only a client's transaction: a process that is a name (a
  * JSON string, as Jepsen's nemesis is "nemesis") or an integer, an :f of
@@ -53,7 +60,7 @@ typedef struct rec_op {
     const char *f;
     const char *value_json;
     int64_t time_ns;
-    const run_txn *error;
+    const txn *error;
 } rec_op;
 void rec_op_line(iso_buf *b, const rec_op *op);
 

@@ -10,10 +10,10 @@
  * passwords the run knows (its URLs', PGPASSWORD, MYSQL_PWD).
  */
 #include <pthread.h>
-#include <time.h>
-#include "gen/txn.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include "core/rng.h"
 #include "nemesis/nemesis.h"
 #include "run/drivers/url.h"
 #include "run/nemesis.h"
@@ -82,7 +82,7 @@ static void act(struct run_nemesis *n, const nem_kind *k, int start)
 /* The wait before the next fault: 0.5 to 1.5 times --fault-every. */
 static double next_wait(struct run_nemesis *n)
 {
-    return n->o->fault_every * (0.5 + (double)rng_below(&n->rng, 1u << 20) / (double)(1u << 20));
+    return n->o->fault_every * (0.5 + (double)iso_rng_below(&n->rng, 1u << 20) / (double)(1u << 20));
 }
 
 static void schedule(void *arg)
@@ -91,7 +91,7 @@ static void schedule(void *arg)
     const isolde_run_opts *o = n->o;
     for (double wait = n->first_wait;; wait = next_wait(n)) {
         if (wait_for(n, wait)) return;
-        uint32_t kind = rng_below(&n->rng, (uint32_t)n->n_kinds);
+        uint32_t kind = iso_rng_below(&n->rng, (uint32_t)n->n_kinds);
         const nem_kind *k = n->kinds[kind];
         act(n, k, 1);
         n->faults++;

@@ -4,18 +4,22 @@
  * and every op they see is recorded as an Elle JSON line (record/) in the
  * history file, each completion on disk before its client goes on.
  *
- *   runner.c     clients as threads or forked processes, reconnecting
- *                until the run's deadline; the final reads
+ *   runner.c     isolde_run: clients as threads or forked processes, the
+ *                monitor beside them, the final reads (run_int.h)
+ *   client.c     a client: its endpoints and connections, its loop
+ *   shared.c     what the clients share under one lock (run_int.h)
+ *   opts.c       the run's options: defaults, validation (run_prepare)
  *   nemesis.c    the nemesis thread: faults on a seeded schedule, recorded
  *   proxy.c      the run's fault proxy: a link per endpoint, URLs through it
  *   setup.c      tables, the workload's setup, connections: retried
  *   config.c     a backend's config from its option table
+ *   promise.c    what each backend's documentation promises of each level
  *   scenario.c   the directed scenarios: scripted interleavings, one
  *                client thread per transaction, a coordinator
  *   drivers/     one file per database backend, and their table
  *
- * Rule: run/ may include drivers/, nemesis/, record/, gen/, sim/, history/ and
- * core/; nothing below it includes run/.
+ * Rule: run/ may include drivers/, nemesis/, record/, sim/, gen/, txn/,
+ * history/ and core/; nothing below it includes run/.
  */
 #ifndef ISO_RUN_RUN_H
 #define ISO_RUN_RUN_H
@@ -33,6 +37,9 @@ void *run_config(const run_driver *d, const isolde_run_opts *o, isolde_error *er
  * --url or history path. */
 int run_prepare(const isolde_run_opts *user, isolde_run_opts *o, const run_driver **d, run_env *env,
                 isolde_error *err);
+/* What o asks of the clients (--read-url, the faults) can be done with
+ * backend d: 0, or -1 with a USAGE err. */
+int run_check_clients(const run_driver *d, const isolde_run_opts *o, isolde_error *err);
 
 /* setup.c: run d's setup (tables), trying again after a failure other than a
  * usage error until the run's reconnect deadline (a database that is
@@ -49,6 +56,6 @@ int run_open(const run_driver *d, const run_env *env, int client, const char *ur
  * start, tried again until the reconnect deadline (it writes fixed
  * values, so running it twice is running it once); the caller records it.
  * 0, or -1 with err. */
-int run_workload_setup(const run_driver *d, const run_env *env, run_txn *t, isolde_error *err);
+int run_workload_setup(const run_driver *d, const run_env *env, txn *t, isolde_error *err);
 
 #endif

@@ -74,7 +74,7 @@ struct client {
     pthread_t tid;
     int q[MAX_STEPS], head, tail; /* step indices queued, head running */
     int over;     /* its transaction ended: it takes no more statements */
-    int outcome;  /* enum run_outcome, once over */
+    int outcome;  /* enum txn_outcome, once over */
     int waited;   /* a statement was not done within the wait */
     int quit;     /* the script is over: return once the queue is empty */
 };
@@ -85,7 +85,7 @@ struct sc {
     struct step steps[MAX_STEPS];
     int n_steps, n;       /* statements; transactions T1..Tn */
     int keys;             /* keys 1..keys are used */
-    run_txn *t;           /* [0, n + 2): setup, T1..Tn, final reads */
+    txn *t;           /* [0, n + 2): setup, T1..Tn, final reads */
     struct client c[N_TXNS + 1];
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -123,9 +123,9 @@ static int parse_stmt(struct sc *sc, const char *stmt, const char *name, isolde_
     if ((is_r ? sscanf(stmt + at, "%c", &k) : sscanf(stmt + at, "%c %ld", &k, &v)) != 2 - is_r ||
         (!is_r && strcmp(word, "append")) || k < 'x' || k > 'z')
         return bad_script(name, stmt, err);
-    run_txn *t = &sc->t[who];
+    txn *t = &sc->t[who];
     s->mop = t->n++;
-    t->mops[s->mop] = (run_mop){.f = is_r ? RUN_R : RUN_APPEND, .key = k - 'w', .value = v};
+    t->mops[s->mop] = (txn_mop){.f = is_r ? TXN_R : TXN_APPEND, .key = k - 'w', .value = v};
     if (k - 'w' > sc->keys) sc->keys = k - 'w';
     return 0;
 }
@@ -144,12 +144,12 @@ static int parse_script(struct sc *sc, const isolde_scenario *s, isolde_error *e
  * read not done yet. */
 static void setup_and_final(struct sc *sc)
 {
-    run_txn *setup = &sc->t[0], *final = &sc->t[sc->n + 1];
+    txn *setup = &sc->t[0], *final = &sc->t[sc->n + 1];
     for (int k = 1; k <= sc->keys; k++) {
-        setup->mops[setup->n++] = (run_mop){.f = RUN_APPEND, .key = k, .value = k};
-        final->mops[final->n++] = (run_mop){.f = RUN_R, .key = k};
+        setup->mops[setup->n++] = (txn_mop){.f = TXN_APPEND, .key = k, .value = k};
+        final->mops[final->n++] = (txn_mop){.f = TXN_R, .key = k};
     }
-    for (int w = 0; w <= sc->n + 1; w++) run_txn_clear_reads(&sc->t[w]);
+    for (int w = 0; w <= sc->n + 1; w++) txn_clear_reads(&sc->t[w]);
 }
 
 /* ---- clients ---- */
@@ -170,7 +170,7 @@ static void event_locked(struct sc *sc, int who, int type)
 static int exec_step(struct client *c, const struct step *s)
 {
     struct sc *sc = c->sc;
-    run_txn *t = &sc->t[c->who];
+    txn *t = &sc->t[c->who];
     if (s->what == S_BEGIN) {
         pthread_mutex_lock(&sc->lock);
         event_locked(sc, c->who, ISO_OP_INVOKE);
@@ -187,7 +187,7 @@ static const int op_types[] = {ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO};
 static void step_done_locked(struct client *c, int step, int rc)
 {
     c->head++;
-    if (rc == RUN_OK && c->sc->steps[step].what != S_COMMIT) return;
+    if (rc == TXN_OK && c->sc->steps[step].what != S_COMMIT) return;
     c->over = 1;
     c->outcome = rc;
     event_locked(c->sc, c->who, op_types[rc]);
@@ -262,7 +262,7 @@ static void coordinate(struct sc *sc, long wait_ms)
  * conn; it must commit. */
 static int own_txn(struct sc *sc, void *conn, int who, const char *what, isolde_error *err)
 {
-    run_txn *t = &sc->t[who];
+    txn *t = &sc->t[who];
     pthread_mutex_lock(&sc->lock);
     event_locked(sc, who, ISO_OP_INVOKE);
     pthread_mutex_unlock(&sc->lock);
@@ -270,7 +270,7 @@ static int own_txn(struct sc *sc, void *conn, int who, const char *what, isolde_
     pthread_mutex_lock(&sc->lock);
     event_locked(sc, who, op_types[rc]);
     pthread_mutex_unlock(&sc->lock);
-    if (rc == RUN_OK) return 0;
+    if (rc == TXN_OK) return 0;
     return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "the %s did not commit: %s", what,
                     t->error[0] ? t->error : "no reason given");
 }
@@ -319,7 +319,7 @@ static int write_history(struct sc *sc, const char *path, isolde_error *err)
     iso_buf b = {0};
     for (int i = 0; i < sc->n_ev; i++) {
         const struct event *e = &sc->ev[i];
-        rec_line(&b, i, e->type, e->who, &sc->t[e->who], e->ns);
+        rec_line(&b, i, e->type, e->who, &sc->t[e->who], NULL, e->ns);
     }
     FILE *f = fopen(path, "w");
     int ok = f && fwrite(b.p, 1, b.n, f) == b.n;
@@ -334,9 +334,9 @@ static void outcome(const struct sc *sc, isolde_scenario_result *out)
     out->n_txns = sc->n;
     for (int w = 1; w <= sc->n; w++) {
         const struct client *c = &sc->c[w];
-        const run_txn *t = &sc->t[w];
+        const txn *t = &sc->t[w];
         isolde_scenario_txn *r = &out->txns[w - 1];
-        r->outcome = names[c->over ? c->outcome : RUN_INFO];
+        r->outcome = names[c->over ? c->outcome : TXN_INFO];
         r->waited = c->waited;
         snprintf(r->err_class, sizeof r->err_class, "%s", t->err_class);
         snprintf(r->code, sizeof r->code, "%s", t->err_code);
@@ -433,7 +433,7 @@ static int scenario(void *arg, isolde_error *err)
     pthread_condattr_destroy(&ca);
     pthread_mutex_init(&sc.lock, NULL);
     int rc = run_scenario(&sc, s, c->wait_ms > 0 ? c->wait_ms : 300, c->out, err);
-    for (int i = 0; i < N_TXNS + 2; i++) run_txn_release(&sc.t[i]);
+    for (int i = 0; i < N_TXNS + 2; i++) txn_release(&sc.t[i]);
     iso_free(sc.t);
     iso_free((void *)env.config);
     pthread_cond_destroy(&sc.cond);

@@ -9,15 +9,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include "run/drivers/url.h"
 #include "run/run.h"
-
-static void pause_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 static double deadline(const isolde_run_opts *o)
 {
@@ -50,7 +43,7 @@ static int retry(const run_env *env, int (*fn)(void *arg, isolde_error *err), vo
             (stop && stop(stop_arg)))
             return -1;
         if (pause == 10 && url && o->waiting) say_waiting(o, url);
-        pause_ms(pause);
+        iso_sleep_ms(pause);
     }
 }
 
@@ -84,7 +77,7 @@ int run_open(const run_driver *d, const run_env *env, int client, const char *ur
 struct setup_call {
     const run_driver *d;
     const run_env *env;
-    run_txn *t;       /* the workload's setup transaction, or NULL */
+    txn *t;       /* the workload's setup transaction, or NULL */
 };
 
 static int driver_setup(void *arg, isolde_error *err)
@@ -107,15 +100,15 @@ static int setup_txn(void *arg, isolde_error *err)
     const isolde_run_opts *o = s->env->o;
     void *conn = NULL;
     if (s->d->open(s->env, 0, first_url(o), &conn, err) < 0) return -1;
-    run_txn_clear_reads(s->t);
+    txn_clear_reads(s->t);
     int outcome = s->d->txn(conn, s->t);
     s->d->close(conn);
-    if (outcome == RUN_OK) return 0;
+    if (outcome == TXN_OK) return 0;
     return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "the %s workload's setup did not commit: %s",
                     isolde_workload_name(o->workload), s->t->error[0] ? s->t->error : "no reason given");
 }
 
-int run_workload_setup(const run_driver *d, const run_env *env, run_txn *t, isolde_error *err)
+int run_workload_setup(const run_driver *d, const run_env *env, txn *t, isolde_error *err)
 {
     struct setup_call s = {d, env, t};
     return retry(env, setup_txn, &s, NULL, NULL, first_url(env->o), err);

@@ -9,7 +9,7 @@
  * conflicting writer aborts), SI and above apply first-committer-wins,
  * serializable adds SSI (ssi.c), strict-serializable validates its
  * reads (nothing it read has changed: serial order = commit order).
- * An add (RUN_ADD) reads the key as a register read would, then writes
+ * An add (TXN_ADD) reads the key as a register read would, then writes
  * the sum; a sum below 0 aborts (a bank's transfer that would overdraw).
  */
 #include <string.h>
@@ -48,27 +48,27 @@ void sim_free(struct sim *s)
     iso_free(s);
 }
 
-static uint32_t begin(struct sim *s, run_txn *t, int64_t snap, int replica);
+static uint32_t begin(struct sim *s, txn *t, int64_t snap, int replica);
 
-uint32_t sim_begin(struct sim *s, run_txn *t, int fresh)
+uint32_t sim_begin(struct sim *s, txn *t, int fresh)
 {
     int64_t snap = s->ts;
-    if (!fresh && s->p.stale > 0) snap -= rng_below(&s->rng, (uint32_t)s->p.stale + 1);
+    if (!fresh && s->p.stale > 0) snap -= iso_rng_below(&s->rng, (uint32_t)s->p.stale + 1);
     return begin(s, t, snap, 0);
 }
 
 int64_t sim_last_commit(const struct sim *s) { return s->ts; }
 
-uint32_t sim_begin_replica(struct sim *s, run_txn *t, int64_t snap) { return begin(s, t, snap, 1); }
+uint32_t sim_begin_replica(struct sim *s, txn *t, int64_t snap) { return begin(s, t, snap, 1); }
 
-static uint32_t begin(struct sim *s, run_txn *t, int64_t snap, int replica)
+static uint32_t begin(struct sim *s, txn *t, int64_t snap, int replica)
 {
     uint32_t id = (uint32_t)s->n_txns;
     ISO_GROW(s->txns, s->cap_txns, s->n_txns + 1);
     s->n_txns++;
     s->txns[id] = (struct sim_txn){snap < s->floor ? s->floor : snap, 0, t, 0, SIM_ACTIVE, 0, 0, (uint8_t)replica};
     ISO_PUSH(s->active, s->n_active, s->cap_active, id);
-    run_txn_clear_reads(t);
+    txn_clear_reads(t);
     return id;
 }
 
@@ -85,26 +85,26 @@ static uint32_t dirty_writer(const struct sim *s, uint32_t id, const struct sim_
 
 /* Writes to key among the first n micro-ops of t, into the read of mop i
  * (lists) or as the register value (*val, *found). */
-static void pending(run_txn *out, uint32_t i, const run_txn *t, uint32_t n,
+static void pending(txn *out, uint32_t i, const txn *t, uint32_t n,
                     int64_t key, int64_t *val, int *found)
 {
     for (uint32_t j = 0; j < n; j++) {
-        const run_mop *m = &t->mops[j];
-        if (m->f == RUN_R || m->key != key) continue;
-        if (out) run_txn_read_elem(out, i, m->value);
-        *val = m->f == RUN_ADD ? m->after : m->value;
+        const txn_mop *m = &t->mops[j];
+        if (m->f == TXN_R || m->key != key) continue;
+        if (out) txn_read_elem(out, i, m->value);
+        *val = m->f == TXN_ADD ? m->after : m->value;
         *found = 1;
     }
 }
 
-static void emit_list(struct sim *s, run_txn *t, uint32_t i, uint32_t v)
+static void emit_list(struct sim *s, txn *t, uint32_t i, uint32_t v)
 {
     size_t n = 0;
     for (; v != ISO_NONE; v = s->vers[v].parent) ISO_PUSH(s->chain, n, s->cap_chain, v);
     while (n--) {
         const struct sim_ver *ver = &s->vers[s->chain[n]];
         for (uint32_t e = 0; e < ver->elem_n; e++)
-            run_txn_read_elem(t, i, s->elems[ver->elem_off + e]);
+            txn_read_elem(t, i, s->elems[ver->elem_off + e]);
     }
 }
 
@@ -122,7 +122,7 @@ static uint32_t replica_visible(const struct sim *s, const struct sim_key *k, in
 static void do_read(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
 {
     struct sim_txn *tx = &s->txns[id];
-    run_txn *t = tx->t;
+    txn *t = tx->t;
     int64_t key = t->mops[i].key;
     int relaxed = s->p.level == SIM_RU || s->p.level == SIM_RC;
     uint32_t v = relaxed ? k->head : s->p.level == SIM_LONG_FORK ? replica_visible(s, k, tx->snap, id)
@@ -131,7 +131,7 @@ static void do_read(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
     int64_t val = 0;
     int found = v != ISO_NONE;
     if (t->list_append) {
-        run_txn_read_begin(t, i);
+        txn_read_begin(t, i);
         emit_list(s, t, i, v);
         if (d != ISO_NONE) pending(t, i, s->txns[d].t, s->txns[d].pos, key, &val, &found);
         pending(t, i, t, i, key, &val, &found);
@@ -148,9 +148,9 @@ static void do_read(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
 
 static void release(struct sim *s, uint32_t id)
 {
-    const run_txn *t = s->txns[id].t;
+    const txn *t = s->txns[id].t;
     for (uint32_t i = 0; i < s->txns[id].pos; i++) {
-        if (t->mops[i].f == RUN_R) continue;
+        if (t->mops[i].f == TXN_R) continue;
         struct sim_key *k = sim_key_get(s, t->mops[i].key);
         if (k->lock == id) k->lock = ISO_NONE;
         if (k->dirty == id) k->dirty = ISO_NONE;
@@ -167,8 +167,8 @@ static void release(struct sim *s, uint32_t id)
  * the names the real databases' failures get) and why. */
 static int abort_txn(struct sim *s, uint32_t id, const char *err_class, const char *why)
 {
-    run_txn *t = s->txns[id].t;
-    run_txn_error(t, err_class, NULL, "%s", why);
+    txn *t = s->txns[id].t;
+    txn_error(t, err_class, NULL, "%s", why);
     release(s, id);
     s->txns[id].state = SIM_ABORTED;
     return -1;
@@ -178,14 +178,14 @@ static int abort_txn(struct sim *s, uint32_t id, const char *err_class, const ch
  * (double-add: twice, one time in eight). */
 static int do_add(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
 {
-    run_txn *t = s->txns[id].t;
-    run_mop *m = &t->mops[i], saved = *m;
+    txn *t = s->txns[id].t;
+    txn_mop *m = &t->mops[i], saved = *m;
     int list = t->list_append;
     t->list_append = 0;
     do_read(s, id, i, k);
     t->list_append = list;
     int64_t old = m->nil ? 0 : m->value, add = saved.value;
-    if (s->p.level == SIM_DOUBLE_ADD && rng_below(&s->rng, 8) == 0) add *= 2;
+    if (s->p.level == SIM_DOUBLE_ADD && iso_rng_below(&s->rng, 8) == 0) add *= 2;
     *m = saved;
     m->after = old + add;
     return m->after < 0 ? abort_txn(s, id, "insufficient-balance", "insufficient balance") : 0;
@@ -194,10 +194,10 @@ static int do_add(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
 int sim_exec(struct sim *s, uint32_t id, uint32_t i)
 {
     struct sim_txn *tx = &s->txns[id];
-    const run_mop *m = &tx->t->mops[i];
+    const txn_mop *m = &tx->t->mops[i];
     struct sim_key *k = sim_key_get(s, m->key);
     tx->pos = i + 1;
-    if (m->f == RUN_R) {
+    if (m->f == TXN_R) {
         do_read(s, id, i, k);
         if (s->p.level == SIM_SER && ssi_read(s, id, k) < 0)
             return abort_txn(s, id, "serialization-failure", "SSI: a pivot between two read-write conflicts");
@@ -208,7 +208,7 @@ int sim_exec(struct sim *s, uint32_t id, uint32_t i)
         k->lock = id;
     }
     k->dirty = id;
-    return m->f == RUN_ADD ? do_add(s, id, i, k) : 0;
+    return m->f == TXN_ADD ? do_add(s, id, i, k) : 0;
 }
 
 /* First committer wins (writes) and, for strict-serializable, reads. */
@@ -220,19 +220,19 @@ static int validate(struct sim *s, uint32_t id)
     if (lvl == SIM_RU || lvl == SIM_RC || lvl == SIM_LOST_UPDATE || lvl == SIM_NO_VALIDATE)
         return 0;
     for (uint32_t i = 0; i < tx->t->n; i++) {
-        const run_mop *m = &tx->t->mops[i];
-        if (m->f == RUN_R && lvl != SIM_SSER) continue;
+        const txn_mop *m = &tx->t->mops[i];
+        if (m->f == TXN_R && lvl != SIM_SSER) continue;
         uint32_t head = sim_key_get(s, m->key)->head;
         if (head != ISO_NONE && s->vers[head].cts > tx->snap) return -1;
     }
     return lvl == SIM_SER ? ssi_commit(s, id) : 0;
 }
 
-static int first_write_of(const run_txn *t, uint32_t i)
+static int first_write_of(const txn *t, uint32_t i)
 {
-    if (t->mops[i].f == RUN_R) return 0;
+    if (t->mops[i].f == TXN_R) return 0;
     for (uint32_t j = 0; j < i; j++)
-        if (t->mops[j].f != RUN_R && t->mops[j].key == t->mops[i].key) return 0;
+        if (t->mops[j].f != TXN_R && t->mops[j].key == t->mops[i].key) return 0;
     return 1;
 }
 
@@ -244,13 +244,13 @@ static void install(struct sim *s, uint32_t id, int64_t key)
     if (s->p.level == SIM_LOST_UPDATE) v.parent = sim_visible(s, k, tx->snap);
     int64_t last = 0;
     for (uint32_t j = 0; j < tx->t->n; j++) {
-        const run_mop *m = &tx->t->mops[j];
-        if (m->f == RUN_R || m->key != key) continue;
+        const txn_mop *m = &tx->t->mops[j];
+        if (m->f == TXN_R || m->key != key) continue;
         if (tx->t->list_append) {
             ISO_PUSH(s->elems, s->n_elems, s->cap_elems, m->value);
             v.elem_n++;
         }
-        last = m->f == RUN_ADD ? m->after : m->value;
+        last = m->f == TXN_ADD ? m->after : m->value;
     }
     if (!tx->t->list_append) {
         ISO_PUSH(s->elems, s->n_elems, s->cap_elems, last);
@@ -264,7 +264,7 @@ static int commit(struct sim *s, uint32_t id)
 {
     if (validate(s, id) < 0)
         return abort_txn(s, id, "serialization-failure", "first committer wins: a key changed after its snapshot");
-    const run_txn *t = s->txns[id].t;
+    const txn *t = s->txns[id].t;
     s->ts++;
     s->txns[id].cts = s->ts;
     s->txns[id].state = SIM_COMMITTED;
@@ -278,18 +278,18 @@ void sim_settle(struct sim *s) { s->floor = s->ts; }
 
 int sim_commit(struct sim *s, uint32_t id, int knobs)
 {
-    run_txn *t = s->txns[id].t;
-    if (knobs && rng_unit(&s->rng) < s->p.abort_rate) {
+    txn *t = s->txns[id].t;
+    if (knobs && iso_rng_unit(&s->rng) < s->p.abort_rate) {
         abort_txn(s, id, "aborted", "aborted by the simulator (--abort-rate)");
-        return RUN_FAIL;
+        return TXN_FAIL;
     }
-    if (knobs && rng_unit(&s->rng) < s->p.info_rate) {
-        if (rng_below(&s->rng, 2)) abort_txn(s, id, "indeterminate", "");
+    if (knobs && iso_rng_unit(&s->rng) < s->p.info_rate) {
+        if (iso_rng_below(&s->rng, 2)) abort_txn(s, id, "indeterminate", "");
         else commit(s, id);
-        run_txn_error(t, "indeterminate", NULL, "the simulator's --info-rate");
-        return RUN_INFO;
+        txn_error(t, "indeterminate", NULL, "the simulator's --info-rate");
+        return TXN_INFO;
     }
-    return commit(s, id) < 0 ? RUN_FAIL : RUN_OK;
+    return commit(s, id) < 0 ? TXN_FAIL : TXN_OK;
 }
 
 /* ---- faults ---- */

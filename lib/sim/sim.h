@@ -7,7 +7,7 @@
  * logical clients micro-op by micro-op with its own random schedule, so
  * one seed gives one history. store.c holds the keys and versions, sim.c
  * the transactions and the levels, ssi.c serializable snapshot isolation.
- * Rule: sim/ includes gen/ and core/.
+ * Rule: sim/ includes txn/ and core/.
  * Versions of a key form a chain (prev: the older version); a list-append
  * version holds its own appended elements and names the version it extends
  * (parent), so a list is read by walking parents. Commit timestamps are a
@@ -16,7 +16,7 @@
 #ifndef ISO_SIM_H
 #define ISO_SIM_H
 
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 enum sim_level {
     SIM_RU,          /* read-uncommitted: write locks, reads see them */
@@ -51,11 +51,11 @@ void sim_free(struct sim *s);
 /* Start a transaction over t's micro-ops (t stays owned by the caller and
  * must live until the transaction ends). fresh: take the latest snapshot.
  * Returns the transaction's id. */
-uint32_t sim_begin(struct sim *s, run_txn *t, int fresh);
+uint32_t sim_begin(struct sim *s, txn *t, int fresh);
 /* Start read-only t on a cut-off node, which serves the snapshot snap it
  * had when it was cut off and validates nothing at commit (it cannot see
  * what the others committed since). */
-uint32_t sim_begin_replica(struct sim *s, run_txn *t, int64_t snap);
+uint32_t sim_begin_replica(struct sim *s, txn *t, int64_t snap);
 /* The timestamp of the last commit: a snapshot of everything committed. */
 int64_t sim_last_commit(const struct sim *s);
 /* A crash: every active transaction aborts ("the database crashed"), and
@@ -67,7 +67,7 @@ size_t sim_crash(struct sim *s, int64_t durable);
 /* Run micro-op i (in order from 0); 0 on success, -1 if the transaction
  * was aborted (it is over; t->error says why). */
 int sim_exec(struct sim *s, uint32_t id, uint32_t i);
-/* End the transaction: RUN_OK, RUN_FAIL or RUN_INFO (abort/indeterminate
+/* End the transaction: TXN_OK, TXN_FAIL or TXN_INFO (abort/indeterminate
  * knobs apply only when knobs is set). */
 int sim_commit(struct sim *s, uint32_t id, int knobs);
 /* From now on no snapshot is older than now (after a workload's setup:

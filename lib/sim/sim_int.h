@@ -6,6 +6,7 @@
 #ifndef ISO_RUN_SIM_INT_H
 #define ISO_RUN_SIM_INT_H
 
+#include "core/rng.h"
 #include "sim/sim.h"
 
 enum sim_state { SIM_ACTIVE = 0, SIM_COMMITTED, SIM_ABORTED };
@@ -13,7 +14,7 @@ enum sim_state { SIM_ACTIVE = 0, SIM_COMMITTED, SIM_ABORTED };
 struct sim_txn {
     int64_t snap;     /* sees commits with cts <= snap */
     int64_t cts;      /* commit timestamp once committed */
-    run_txn *t;       /* its micro-ops, while active */
+    txn *t;       /* its micro-ops, while active */
     uint32_t pos;     /* micro-ops run so far */
     uint8_t state;    /* enum sim_state */
     uint8_t in, out;  /* SSI: has an rw anti-dependency in / out */

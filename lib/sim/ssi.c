@@ -71,10 +71,10 @@ static int scan_readers(struct sim *s, uint32_t id, struct sim_key *k, int64_t h
 
 int ssi_commit(struct sim *s, uint32_t id)
 {
-    const run_txn *t = s->txns[id].t;
+    const txn *t = s->txns[id].t;
     int64_t h = horizon(s);
     for (uint32_t i = 0; i < t->n; i++) {
-        if (t->mops[i].f == RUN_R) continue;
+        if (t->mops[i].f == TXN_R) continue;
         if (scan_readers(s, id, sim_key_get(s, t->mops[i].key), h) < 0) return -1;
     }
     return s->txns[id].in && s->txns[id].out ? -1 : 0;

@@ -104,7 +104,8 @@ expect_err "did you mean repeatable-read?"
 T
 
 test_case "-V and --version print the version, before a command and after one" <<'T'
-for args in -V --version "check --version" "check -V" "run --version" "run sim --version" "repair --version" "models --version"; do
+for args in -V --version "check --version" "check -V" "run --version" "run sim --version" "repair --version" "models --version" \
+            "scenario -V" "scenario lost-update sim --version" "campaign -V" "campaign sim --version"; do
     expect_status 0 "$isolde" $args
     expect_out '^isolde [0-9][0-9.]*$'
 done

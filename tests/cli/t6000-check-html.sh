@@ -13,7 +13,7 @@ d=tests/data/html
 test_cases "$d"
 gen=$build/bench/gen_history
 svg=
-pkg-config --exists libgvc 2>/dev/null && svg=yes
+have_feature gvc && svg=yes
 
 test_case "-d: the text, a DOT picture per cycle, results.json and index.html" <<'T'
 expect_status 1 "$isolde" check -d "$tmp/g2" examples/g2-item.edn

@@ -48,6 +48,15 @@ for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h lib/pkgcon
     test_case "make install installs $f" 'test -e "$tmp/prefix/$f"'
 done
 
+# The test hooks (core/alloc.h's iso_alloc_fail_*, graph.c's ISOLDE_HUB_MIN)
+# are compiled in only with -DISO_TESTING: what is installed has none.
+test_case "what make install installs holds no test hook" <<'T'
+for f in bin/isolde lib/libisolde.a lib/libisolde.so.0; do
+    not grep -q -e ISOLDE_HUB_MIN -e iso_alloc_fail_after "$tmp/prefix/$f"
+done
+grep -q ISOLDE_HUB_MIN "$build/tests/isolde" # the CLI the tests build has them
+T
+
 test_case "a program built against the installed libisolde.a checks a history" <<'T'
 cc $san -o "$tmp/use-static" "$tmp/use.c" $(pkg-config --cflags isolde) "$tmp/prefix/lib/libisolde.a" $(pkg-config --libs-only-other --static isolde) $(pkg-config --static --libs isolde | sed 's/-lisolde//')
 "$tmp/use-static"

@@ -55,11 +55,11 @@ typedef struct run_driver {
     int (*setup)(const run_env *env, isolde_error *err);
     /* Open client's connection to url (urls[client % n_urls], or NULL). */
     int (*open)(const run_env *env, int client, const char *url, void **conn, isolde_error *err);
-    /* Run t as one transaction. On RUN_OK every read of t is filled in
-     * (run_txn_read_begin / _elem, or mop value and nil); on RUN_FAIL the
-     * transaction certainly did not commit; RUN_INFO: unknown. Either may
+    /* Run t as one transaction. On TXN_OK every read of t is filled in
+     * (txn_read_begin / _elem, or mop value and nil); on TXN_FAIL the
+     * transaction certainly did not commit; TXN_INFO: unknown. Either may
      * leave a reason in t->error. */
-    int (*txn)(void *conn, run_txn *t);
+    int (*txn)(void *conn, txn *t);
     void (*close)(void *conn);
     /* A backend that runs its clients itself instead of open / txn / close:
      * the simulated database, whose clients interleave on one seeded
@@ -68,14 +68,14 @@ typedef struct run_driver {
     int (*run)(const run_env *env, int fd, isolde_run_stats *st, isolde_error *err);
     /* Statement by statement, for directed scenarios (NULL when the backend
      * cannot): begin t, run its micro-op i, commit it. Each returns an enum
-     * run_outcome as txn does; after RUN_FAIL or RUN_INFO the transaction is
+     * txn_outcome as txn does; after TXN_FAIL or TXN_INFO the transaction is
      * over (rolled back, or its outcome unknown) and the rest is not called.
      * A driver that has them takes run_driver_steps as its txn, and needs
-     * no code of its own for an add (RUN_ADD): run_driver_steps reads the
+     * no code of its own for an add (TXN_ADD): run_driver_steps reads the
      * register, writes the sum, or rolls back when it is below 0. */
-    int (*begin)(void *conn, run_txn *t);
-    int (*step)(void *conn, run_txn *t, uint32_t i);
-    int (*commit)(void *conn, run_txn *t);
+    int (*begin)(void *conn, txn *t);
+    int (*step)(void *conn, txn *t, uint32_t i);
+    int (*commit)(void *conn, txn *t);
     /* The level read-only connections run at when level is asked (a hot
      * standby refuses SERIALIZABLE); NULL: the same. */
     const char *(*read_level)(const char *level);
@@ -83,7 +83,7 @@ typedef struct run_driver {
                                    gen_ops.single), not transactions */
     /* Roll back the transaction begun (with begin, step and commit);
      * sets t->reconnect when the connection is gone. */
-    void (*rollback)(void *conn, run_txn *t);
+    void (*rollback)(void *conn, txn *t);
 } run_driver;
 
 extern const run_driver run_driver_sim;
@@ -98,7 +98,7 @@ extern const run_driver run_driver_etcd;
  * reads a balance and writes the new one: at a level that allows lost
  * updates, two transfers from one account can both take the same
  * balance. A sum below 0 (an overdraft) rolls back and fails. */
-int run_driver_steps(const run_driver *d, void *conn, run_txn *t);
+int run_driver_steps(const run_driver *d, void *conn, txn *t);
 
 /* First thing in a process forked by the run (a --fork client, an exec
  * client before it runs its command): it is to die with the run, even a

@@ -32,38 +32,38 @@ static const run_driver *const drivers[] = {
 #define N_DRIVERS (sizeof drivers / sizeof drivers[0])
 
 /* Micro-op i, an add: the register read, then the sum written. */
-static int add_step(const run_driver *d, void *conn, run_txn *t, uint32_t i)
+static int add_step(const run_driver *d, void *conn, txn *t, uint32_t i)
 {
-    run_mop *m = &t->mops[i], add = *m;
-    m->f = RUN_R;
+    txn_mop *m = &t->mops[i], add = *m;
+    m->f = TXN_R;
     m->nil = 1;
     int rc = d->step(conn, t, i);
     int64_t sum, old = m->nil ? 0 : m->value;
     int over = __builtin_add_overflow(old, add.value, &sum);
     *m = add;
-    if (rc != RUN_OK) return rc;
+    if (rc != TXN_OK) return rc;
     if (over || sum < 0) {
-        run_txn_clear_reads(t);
+        txn_clear_reads(t);
         d->rollback(conn, t);
-        run_txn_error(t, over ? "overflow" : "insufficient-balance", NULL,
+        txn_error(t, over ? "overflow" : "insufficient-balance", NULL,
                       "add %lld to key %lld, which holds %lld: the sum would %s", (long long)add.value,
                       (long long)add.key, (long long)old, over ? "overflow" : "go below 0");
-        return RUN_FAIL;
+        return TXN_FAIL;
     }
-    m->f = RUN_W;
+    m->f = TXN_W;
     m->value = m->after = sum;
     rc = d->step(conn, t, i);
-    m->f = RUN_ADD;
+    m->f = TXN_ADD;
     m->value = add.value;
     return rc;
 }
 
-int run_driver_steps(const run_driver *d, void *conn, run_txn *t)
+int run_driver_steps(const run_driver *d, void *conn, txn *t)
 {
     int rc = d->begin(conn, t);
-    for (uint32_t i = 0; rc == RUN_OK && i < t->n; i++)
-        rc = t->mops[i].f == RUN_ADD ? add_step(d, conn, t, i) : d->step(conn, t, i);
-    return rc == RUN_OK ? d->commit(conn, t) : rc;
+    for (uint32_t i = 0; rc == TXN_OK && i < t->n; i++)
+        rc = t->mops[i].f == TXN_ADD ? add_step(d, conn, t, i) : d->step(conn, t, i);
+    return rc == TXN_OK ? d->commit(conn, t) : rc;
 }
 
 const run_driver *run_driver_at(size_t i) { return i < N_DRIVERS ? drivers[i] : NULL; }

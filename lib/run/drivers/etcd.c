@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "run/drivers/driver.h"
 
 struct etcd_config {
@@ -146,18 +145,12 @@ static size_t on_data(char *data, size_t size, size_t n, void *arg)
     return len;
 }
 
-static void pause_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* POST c->body to path, giving up after timeout_ms (0: never). RUN_OK
- * with the answer in c->resp (any HTTP status), else RUN_INFO (t's error
+/* POST c->body to path, giving up after timeout_ms (0: never). TXN_OK
+ * with the answer in c->resp (any HTTP status), else TXN_INFO (t's error
  * says why): even a refused connection may follow a request the member
  * applied, since libcurl sends a request again on a fresh connection when
  * the kept-alive one dies under it. */
-static int post_within(struct etcd_conn *c, const char *path, long timeout_ms, run_txn *t)
+static int post_within(struct etcd_conn *c, const char *path, long timeout_ms, txn *t)
 {
     char url[600];
     snprintf(url, sizeof url, "%s%s", c->base, path);
@@ -171,16 +164,16 @@ static int post_within(struct etcd_conn *c, const char *path, long timeout_ms, r
     CURLcode rc = curl_easy_perform(c->h);
     c->http = 0;
     curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &c->http);
-    if (rc == CURLE_OK && !c->too_long) return RUN_OK;
+    if (rc == CURLE_OK && !c->too_long) return TXN_OK;
     if (rc == CURLE_OK)
-        run_txn_error(t, "bad-answer", NULL, "etcd: an answer of over %d bytes", RESP_MAX);
+        txn_error(t, "bad-answer", NULL, "etcd: an answer of over %d bytes", RESP_MAX);
     else
-        run_txn_error(t, rc == CURLE_OPERATION_TIMEDOUT ? "timeout" : "connection", NULL, "etcd: %s",
+        txn_error(t, rc == CURLE_OPERATION_TIMEDOUT ? "timeout" : "connection", NULL, "etcd: %s",
                       curl_easy_strerror(rc));
-    return RUN_INFO;
+    return TXN_INFO;
 }
 
-static int post(struct etcd_conn *c, const char *path, run_txn *t)
+static int post(struct etcd_conn *c, const char *path, txn *t)
 {
     return post_within(c, path, c->timeout_ms, t);
 }
@@ -195,23 +188,23 @@ static int definite(const char *msg)
     return 0;
 }
 
-/* After an answer: RUN_OK when etcd did what was asked, else the error
+/* After an answer: TXN_OK when etcd did what was asked, else the error
  * etcd gave as t's (a fail when definite, or when only reading). */
-static int answer(struct etcd_conn *c, run_txn *t, int reading)
+static int answer(struct etcd_conn *c, txn *t, int reading)
 {
     const char *msg = field_string(c->resp, "error");
-    if (c->http == 200 && !msg && strstr(c->resp, "\"header\"")) return RUN_OK;
+    if (c->http == 200 && !msg && strstr(c->resp, "\"header\"")) return TXN_OK;
     char text[100] = "";
     if (msg) snprintf(text, sizeof text, "%.*s", (int)strcspn(msg, "\""), msg);
     char code[16];
     snprintf(code, sizeof code, "%ld", c->http);
-    run_txn_error(t, "etcd", code, "etcd: %s", text[0] ? text : "an answer without a header");
-    return reading || definite(text) ? RUN_FAIL : RUN_INFO;
+    txn_error(t, "etcd", code, "etcd: %s", text[0] ? text : "an answer without a header");
+    return reading || definite(text) ? TXN_FAIL : TXN_INFO;
 }
 
 /* The register read from the range answer: nil without kvs, else its
  * value. -1 (t's error) when the answer is not such. */
-static int read_value(struct etcd_conn *c, run_mop *m, run_txn *t)
+static int read_value(struct etcd_conn *c, txn_mop *m, txn *t)
 {
     const char *kvs = strstr(c->resp, "\"kvs\"");
     if (!kvs) return m->nil = 1, 0;
@@ -221,38 +214,38 @@ static int read_value(struct etcd_conn *c, run_mop *m, run_txn *t)
     char *end = NULL;
     if (n > 0) text[n] = '\0', m->value = strtoll(text, &end, 10);
     if (n <= 0 || *end) {
-        run_txn_error(t, "bad-answer", NULL, "etcd: a value that is no integer this run wrote");
+        txn_error(t, "bad-answer", NULL, "etcd: a value that is no integer this run wrote");
         return -1;
     }
     m->nil = 0;
     return 0;
 }
 
-static int etcd_read(struct etcd_conn *c, run_txn *t)
+static int etcd_read(struct etcd_conn *c, txn *t)
 {
-    run_mop *m = &t->mops[0];
+    txn_mop *m = &t->mops[0];
     char k[256];
     key_b64(c, m->key, k);
     snprintf(c->body, sizeof c->body, "{\"key\":\"%s\"%s}", k, c->serializable ? ",\"serializable\":true" : "");
     int rc = post(c, "/v3/kv/range", t);
-    if (rc == RUN_OK) rc = answer(c, t, 1);
-    if (rc == RUN_OK && read_value(c, m, t) < 0) rc = RUN_FAIL;
-    return rc == RUN_OK ? RUN_OK : RUN_FAIL;
+    if (rc == TXN_OK) rc = answer(c, t, 1);
+    if (rc == TXN_OK && read_value(c, m, t) < 0) rc = TXN_FAIL;
+    return rc == TXN_OK ? TXN_OK : TXN_FAIL;
 }
 
-static int etcd_write(struct etcd_conn *c, run_txn *t)
+static int etcd_write(struct etcd_conn *c, txn *t)
 {
     char k[256], v[64];
     key_b64(c, t->mops[0].key, k);
     value_b64(t->mops[0].value, v);
     snprintf(c->body, sizeof c->body, "{\"key\":\"%s\",\"value\":\"%s\"}", k, v);
     int rc = post(c, "/v3/kv/put", t);
-    return rc == RUN_OK ? answer(c, t, 0) : rc;
+    return rc == TXN_OK ? answer(c, t, 0) : rc;
 }
 
-static int etcd_cas(struct etcd_conn *c, run_txn *t)
+static int etcd_cas(struct etcd_conn *c, txn *t)
 {
-    const run_mop *m = &t->mops[0];
+    const txn_mop *m = &t->mops[0];
     char k[256], old[64], v[64];
     key_b64(c, m->key, k);
     value_b64(m->old, old);
@@ -262,20 +255,20 @@ static int etcd_cas(struct etcd_conn *c, run_txn *t)
              "\"success\":[{\"requestPut\":{\"key\":\"%s\",\"value\":\"%s\"}}]}",
              k, old, k, v);
     int rc = post(c, "/v3/kv/txn", t);
-    if (rc == RUN_OK) rc = answer(c, t, 0);
-    if (rc != RUN_OK || strstr(c->resp, "\"succeeded\":true")) return rc;
-    run_txn_error(t, "cas-mismatch", NULL, "the value was not %lld", (long long)m->old);
-    return RUN_FAIL;
+    if (rc == TXN_OK) rc = answer(c, t, 0);
+    if (rc != TXN_OK || strstr(c->resp, "\"succeeded\":true")) return rc;
+    txn_error(t, "cas-mismatch", NULL, "the value was not %lld", (long long)m->old);
+    return TXN_FAIL;
 }
 
-static int etcd_txn(void *conn, run_txn *t)
+static int etcd_txn(void *conn, txn *t)
 {
     struct etcd_conn *c = conn;
-    run_txn_clear_reads(t);
+    txn_clear_reads(t);
     t->mops[0].nil = 1;
     switch (t->mops[0].f) {
-    case RUN_R: return etcd_read(c, t);
-    case RUN_CAS: return etcd_cas(c, t);
+    case TXN_R: return etcd_read(c, t);
+    case TXN_CAS: return etcd_cas(c, t);
     default: return etcd_write(c, t);
     }
 }
@@ -319,10 +312,10 @@ static int new_conn(const run_env *env, const char *url, struct etcd_conn **out,
  * member is up. */
 static int probe(struct etcd_conn *c, isolde_error *err)
 {
-    run_txn t = {0};
+    txn t = {0};
     snprintf(c->body, sizeof c->body, "{}");
     long within = c->timeout_ms ? c->timeout_ms : OPEN_TIMEOUT_MS;
-    if (post_within(c, "/v3/maintenance/status", within, &t) == RUN_OK && c->http == 200) return 0;
+    if (post_within(c, "/v3/maintenance/status", within, &t) == TXN_OK && c->http == 200) return 0;
     return iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "%s", t.error[0] ? t.error : "etcd: the member is not up");
 }
 
@@ -351,15 +344,15 @@ static int etcd_setup(const run_env *env, isolde_error *err)
     put_b64(end, last, n);
     snprintf(c->body, sizeof c->body, "{\"key\":\"%s\",\"range_end\":\"%s\"}", k, end);
     double give_up = iso_now() + (double)env->o->reconnect_ms / 1000.0;
-    run_txn t = {0};
+    txn t = {0};
     int rc;
-    while ((rc = post_within(c, "/v3/kv/deleterange", OPEN_TIMEOUT_MS, &t)) != RUN_OK ||
-           (rc = answer(c, &t, 0)) != RUN_OK) {
+    while ((rc = post_within(c, "/v3/kv/deleterange", OPEN_TIMEOUT_MS, &t)) != TXN_OK ||
+           (rc = answer(c, &t, 0)) != TXN_OK) {
         if (iso_now() >= give_up) break;
-        pause_ms(100);
+        iso_sleep_ms(100);
     }
     etcd_close(c);
-    return rc == RUN_OK ? 0 : iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "etcd: cannot clear the keys: %s", t.error);
+    return rc == TXN_OK ? 0 : iso_fail(err, ISOLDE_ERR_IO, NULL, 0, 0, "etcd: cannot clear the keys: %s", t.error);
 }
 
 const run_driver run_driver_etcd = {

@@ -112,7 +112,7 @@ static int reaped(struct exec_conn *c)
 
 /* Why the client stopped answering, into t->error: how its process
  * ended, if it did. */
-static void client_gone(struct exec_conn *c, run_txn *t)
+static void client_gone(struct exec_conn *c, txn *t)
 {
     if (!reaped(c))
         snprintf(t->error, sizeof t->error, "client closed its output");
@@ -183,7 +183,7 @@ static int request_unread(int fd)
 
 /* Wait for one line; returns its length (the newline not counted) or -1
  * with t->error set. */
-static long recv_line(struct exec_conn *c, run_txn *t)
+static long recv_line(struct exec_conn *c, txn *t)
 {
     double deadline = iso_now() + (double)c->timeout_ms / 1000.0;
     for (;;) {
@@ -226,7 +226,7 @@ static size_t unasked_bytes(struct exec_conn *c)
 
 /* The outcome the reply line (len bytes at the buffer's start) gives
  * request id: what it says, or an info when it is no reply to it. */
-static int reply_outcome(struct exec_conn *c, run_txn *t, size_t len, int64_t id)
+static int reply_outcome(struct exec_conn *c, txn *t, size_t len, int64_t id)
 {
     int64_t echoed;
     int outcome = exec_parse_reply(c->in, len, t, &echoed);
@@ -236,10 +236,10 @@ static int reply_outcome(struct exec_conn *c, run_txn *t, size_t len, int64_t id
                     : NULL;
     c->echoes_id |= echoed >= 0;
     if (!why) return outcome;
-    run_txn_clear_reads(t);
+    txn_clear_reads(t);
     snprintf(t->error, sizeof t->error, "%s: ", why);
     excerpt(t->error, sizeof t->error, c->in, len);
-    return RUN_INFO;
+    return TXN_INFO;
 }
 
 /* Take the reply line of len bytes off the input buffer. */
@@ -249,7 +249,7 @@ static void consume_line(struct exec_conn *c, long len)
     memmove(c->in, c->in + len + 1, c->n_in);
 }
 
-static int exec_txn(void *conn, run_txn *t)
+static int exec_txn(void *conn, txn *t)
 {
     struct exec_conn *c = conn;
     size_t unasked = unasked_bytes(c);
@@ -257,7 +257,7 @@ static int exec_txn(void *conn, run_txn *t)
         snprintf(t->error, sizeof t->error, "protocol error: %zu bytes for no request (this "
                  "one not sent): ", unasked);
         excerpt(t->error, sizeof t->error, c->in, unasked);
-        return RUN_INFO;
+        return TXN_INFO;
     }
     int64_t id = c->next_id++;
     c->req.n = 0;
@@ -268,10 +268,10 @@ static int exec_txn(void *conn, run_txn *t)
     iso_buf_puts(&c->req, "}\n");
     if (send_all(c->fd, c->req.p, c->req.n) < 0) {
         client_gone(c, t);
-        return RUN_INFO;
+        return TXN_INFO;
     }
     long len = recv_line(c, t);
-    if (len < 0) return RUN_INFO;
+    if (len < 0) return TXN_INFO;
     int outcome = reply_outcome(c, t, (size_t)len, id);
     consume_line(c, len);
     return outcome;

@@ -21,9 +21,9 @@ static int is_seq_of(const iso_store *s, iso_val v, enum iso_seq_kind kind)
 }
 
 /* A read's result: null, a register's value or a list of elements. */
-static int read_result(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
+static int read_result(const iso_store *s, iso_val v, txn *t, uint32_t i)
 {
-    run_mop *m = &t->mops[i];
+    txn_mop *m = &t->mops[i];
     if (iso_is_nil(v)) return 1;
     if (!t->list_append) {
         if (!iso_val_int64(s, v, &m->value)) return 0;
@@ -31,36 +31,36 @@ static int read_result(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
         return 1;
     }
     if (!is_seq_of(s, v, ISO_SEQ_VEC)) return 0;
-    run_txn_read_begin(t, i);
+    txn_read_begin(t, i);
     size_t n = iso_seq_len(s, v);
     iso_val buf[3];
     const iso_val *e = iso_seq_items(s, v, buf);
     for (size_t j = 0; j < n; j++) {
         int64_t x;
         if (!iso_val_int64(s, e[j], &x)) return 0;
-        run_txn_read_elem(t, i, x);
+        txn_read_elem(t, i, x);
     }
     return 1;
 }
 
 /* Micro-op i of the reply: the request's, with a read's result. */
-static int mop(const iso_store *s, iso_val v, run_txn *t, uint32_t i)
+static int mop(const iso_store *s, iso_val v, txn *t, uint32_t i)
 {
     static const char *const names[] = {"r", "append", "w", "add"};
-    const run_mop *m = &t->mops[i];
+    const txn_mop *m = &t->mops[i];
     if (!is_seq_of(s, v, ISO_SEQ_VEC) || iso_seq_len(s, v) != 3) return 0;
     iso_val buf[3];
     const iso_val *it = iso_seq_items(s, v, buf);
     int64_t key, val;
     if (iso_tag(it[0]) != ISO_TAG_STR || !iso_name_is(s, it[0], names[m->f])) return 0;
     if (!iso_val_int64(s, it[1], &key) || key != m->key) return 0;
-    if (m->f == RUN_R) return read_result(s, it[2], t, i);
+    if (m->f == TXN_R) return read_result(s, it[2], t, i);
     return iso_val_int64(s, it[2], &val) && val == m->value;
 }
 
-static int value(const iso_store *s, iso_val v, run_txn *t)
+static int value(const iso_store *s, iso_val v, txn *t)
 {
-    run_txn_clear_reads(t);
+    txn_clear_reads(t);
     if (!is_seq_of(s, v, ISO_SEQ_VEC) || iso_seq_len(s, v) != t->n) return 0;
     iso_val buf[3];
     const iso_val *it = iso_seq_items(s, v, buf);
@@ -72,9 +72,9 @@ static int value(const iso_store *s, iso_val v, run_txn *t)
 static int outcome_of(const iso_store *s, iso_val type)
 {
     if (iso_tag(type) != ISO_TAG_STR) return -1;
-    if (iso_name_is(s, type, "ok")) return RUN_OK;
-    if (iso_name_is(s, type, "fail")) return RUN_FAIL;
-    if (iso_name_is(s, type, "info")) return RUN_INFO;
+    if (iso_name_is(s, type, "ok")) return TXN_OK;
+    if (iso_name_is(s, type, "fail")) return TXN_FAIL;
+    if (iso_name_is(s, type, "info")) return TXN_INFO;
     return -1;
 }
 
@@ -90,21 +90,21 @@ static int reply_id(const iso_store *s, iso_val obj, int64_t *id)
 
 /* The reply's outcome, with t's reads and error filled in; -1 if it is
  * not a well-formed reply to t. */
-static int reply(const iso_store *s, iso_val obj, run_txn *t, int64_t *id)
+static int reply(const iso_store *s, iso_val obj, txn *t, int64_t *id)
 {
     int has_type, has_error, has_value;
     if (!is_seq_of(s, obj, ISO_SEQ_MAP) || !reply_id(s, obj, id)) return -1;
     int outcome = outcome_of(s, iso_map_get(s, obj, "type", &has_type));
     iso_val e = iso_map_get(s, obj, "error", &has_error), v = iso_map_get(s, obj, "value", &has_value);
     if (!has_type || outcome < 0 || (has_error && !iso_is_nil(e) && iso_tag(e) != ISO_TAG_STR)) return -1;
-    if (outcome == RUN_OK && (!has_value || !value(s, v, t))) return -1;
+    if (outcome == TXN_OK && (!has_value || !value(s, v, t))) return -1;
     size_t n = 0;
     const char *text = has_error && !iso_is_nil(e) ? iso_atom_text(s, e, &n) : "";
     snprintf(t->error, sizeof t->error, "%.*s", (int)n, text);
     return outcome;
 }
 
-int exec_parse_reply(const char *line, size_t len, run_txn *t, int64_t *id)
+int exec_parse_reply(const char *line, size_t len, txn *t, int64_t *id)
 {
     iso_store s;
     iso_store_init(&s);

@@ -50,13 +50,13 @@ static const char *class_of(unsigned code)
     }
 }
 
-static void txn_error(struct my_conn *c, run_txn *t, const char *what)
+static void db_error(struct my_conn *c, txn *t, const char *what)
 {
     unsigned code = mysql_errno(c->my);
     char num[16], shown[sizeof t->error];
     snprintf(num, sizeof num, "%u", code);
     sql_message(shown, sizeof shown, mysql_error(c->my), &c->secrets);
-    run_txn_error(t, class_of(code), num, "%s: %s", what, shown);
+    txn_error(t, class_of(code), num, "%s: %s", what, shown);
 }
 
 /* Run sql; 0 or the server's (or client's) error code. */
@@ -66,30 +66,30 @@ static unsigned query(struct my_conn *c, const char *sql)
 }
 
 /* Roll back; reconnect when the connection is gone. */
-static void my_rollback(void *conn, run_txn *t)
+static void my_rollback(void *conn, txn *t)
 {
     unsigned code = query(conn, "ROLLBACK");
     t->reconnect = code >= CR_MIN_ERROR && code <= CR_MAX_ERROR;
 }
 
-static int fail_txn(struct my_conn *c, run_txn *t, const char *what)
+static int fail_txn(struct my_conn *c, txn *t, const char *what)
 {
     unsigned code = mysql_errno(c->my);
-    run_txn_clear_reads(t);
-    txn_error(c, t, what);
+    txn_clear_reads(t);
+    db_error(c, t, what);
     my_rollback(c, t);
     t->reconnect |= code >= CR_MIN_ERROR && code <= CR_MAX_ERROR;
-    return RUN_FAIL;
+    return TXN_FAIL;
 }
 
-static int my_begin(void *conn, run_txn *t)
+static int my_begin(void *conn, txn *t)
 {
     struct my_conn *c = conn;
-    return query(c, "START TRANSACTION") ? fail_txn(c, t, "begin") : RUN_OK;
+    return query(c, "START TRANSACTION") ? fail_txn(c, t, "begin") : TXN_OK;
 }
 
 /* The read's row: its one value, or no row. */
-static int read_row(struct my_conn *c, run_txn *t, uint32_t i)
+static int read_row(struct my_conn *c, txn *t, uint32_t i)
 {
     MYSQL_RES *res = mysql_store_result(c->my);
     if (!res) return -1;
@@ -97,7 +97,7 @@ static int read_row(struct my_conn *c, run_txn *t, uint32_t i)
     unsigned long *len = row ? mysql_fetch_lengths(res) : NULL;
     const char *v = row && row[0] ? row[0] : NULL;
     if (c->list_append) {
-        run_txn_read_list(t, i, v, v ? (size_t)len[0] : 0);
+        txn_read_list(t, i, v, v ? (size_t)len[0] : 0);
     } else if (v) {
         t->mops[i].value = strtoll(v, NULL, 10);
         t->mops[i].nil = 0;
@@ -106,12 +106,12 @@ static int read_row(struct my_conn *c, run_txn *t, uint32_t i)
     return 0;
 }
 
-static int my_step(void *conn, run_txn *t, uint32_t i)
+static int my_step(void *conn, txn *t, uint32_t i)
 {
     struct my_conn *c = conn;
-    const run_mop *m = &t->mops[i];
+    const txn_mop *m = &t->mops[i];
     long long k = (long long)m->key, v = (long long)m->value;
-    if (m->f == RUN_R)
+    if (m->f == TXN_R)
         snprintf(c->sql, sizeof c->sql, "SELECT v FROM %s WHERE k = %lld", c->table, k);
     else if (c->list_append)
         snprintf(c->sql, sizeof c->sql,
@@ -120,22 +120,22 @@ static int my_step(void *conn, run_txn *t, uint32_t i)
     else
         snprintf(c->sql, sizeof c->sql, "INSERT INTO %s (k, v) VALUES (%lld, %lld) ON DUPLICATE KEY UPDATE v = VALUES(v)",
                  c->table, k, v);
-    if (query(c, c->sql)) return fail_txn(c, t, m->f == RUN_R ? "read" : "write");
-    if (m->f == RUN_R && read_row(c, t, i) < 0) return fail_txn(c, t, "read");
-    return RUN_OK;
+    if (query(c, c->sql)) return fail_txn(c, t, m->f == TXN_R ? "read" : "write");
+    if (m->f == TXN_R && read_row(c, t, i) < 0) return fail_txn(c, t, "read");
+    return TXN_OK;
 }
 
-static int my_commit(void *conn, run_txn *t)
+static int my_commit(void *conn, txn *t)
 {
     struct my_conn *c = conn;
     unsigned code = query(c, "COMMIT");
-    if (!code) return RUN_OK;
+    if (!code) return TXN_OK;
     if (code < CR_MIN_ERROR || code > CR_MAX_ERROR) return fail_txn(c, t, "commit");
-    txn_error(c, t, "commit");
-    return RUN_INFO;
+    db_error(c, t, "commit");
+    return TXN_INFO;
 }
 
-static int my_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_mysql, conn, t); }
+static int my_txn(void *conn, txn *t) { return run_driver_steps(&run_driver_mysql, conn, t); }
 
 static void my_close(void *conn)
 {

@@ -99,16 +99,16 @@ static int conn_lost(PGconn *pg, const char *state)
 }
 
 /* t's error from res (or from the connection, res NULL). */
-static void txn_error(struct pg_conn *c, run_txn *t, PGresult *res, const char *what)
+static void db_error(struct pg_conn *c, txn *t, PGresult *res, const char *what)
 {
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     char shown[sizeof t->error];
     sql_message(shown, sizeof shown, msg ? msg : c->pg ? PQerrorMessage(c->pg) : "connection lost", &c->secrets);
     if (c->timed_out)
-        run_txn_error(t, "timeout", NULL, "%s: no answer in %ld ms", what, c->timeout_ms);
+        txn_error(t, "timeout", NULL, "%s: no answer in %ld ms", what, c->timeout_ms);
     else
-        run_txn_error(t, class_of(state), state, "%s: %s", what, shown);
+        txn_error(t, class_of(state), state, "%s: %s", what, shown);
 }
 
 static int ok_status(PGresult *res)
@@ -120,82 +120,82 @@ static int ok_status(PGresult *res)
 /* After an error before COMMIT: roll back (if the connection lives) and
  * fail, with no reads. */
 /* Roll back (if the connection lives); reconnect when it does not. */
-static void pg_rollback(void *conn, run_txn *t)
+static void pg_rollback(void *conn, txn *t)
 {
     struct pg_conn *c = conn;
     if (c->pg && PQstatus(c->pg) == CONNECTION_OK) PQclear(pg_exec(c, "ROLLBACK"));
     t->reconnect = !c->pg || PQstatus(c->pg) != CONNECTION_OK;
 }
 
-static int fail_txn(struct pg_conn *c, run_txn *t, PGresult *res, const char *what)
+static int fail_txn(struct pg_conn *c, txn *t, PGresult *res, const char *what)
 {
-    run_txn_clear_reads(t);
-    txn_error(c, t, res, what);
+    txn_clear_reads(t);
+    db_error(c, t, res, what);
     PQclear(res);
     pg_rollback(c, t);
-    return RUN_FAIL;
+    return TXN_FAIL;
 }
 
-static int pg_begin(void *conn, run_txn *t)
+static int pg_begin(void *conn, txn *t)
 {
     struct pg_conn *c = conn;
     PGresult *res = pg_exec(c, c->begin);
     if (!ok_status(res)) return fail_txn(c, t, res, "begin");
     PQclear(res);
-    return RUN_OK;
+    return TXN_OK;
 }
 
-static void read_result(struct pg_conn *c, PGresult *res, run_txn *t, uint32_t i)
+static void read_result(struct pg_conn *c, PGresult *res, txn *t, uint32_t i)
 {
     int row = PQntuples(res) > 0 && !PQgetisnull(res, 0, 0);
     const char *v = row ? PQgetvalue(res, 0, 0) : NULL;
     if (c->list_append) {
-        run_txn_read_list(t, i, v, row ? (size_t)PQgetlength(res, 0, 0) : 0);
+        txn_read_list(t, i, v, row ? (size_t)PQgetlength(res, 0, 0) : 0);
     } else if (row) {
         t->mops[i].value = strtoll(v, NULL, 10);
         t->mops[i].nil = 0;
     }
 }
 
-static int pg_step(void *conn, run_txn *t, uint32_t i)
+static int pg_step(void *conn, txn *t, uint32_t i)
 {
     struct pg_conn *c = conn;
-    run_mop *m = &t->mops[i];
+    txn_mop *m = &t->mops[i];
     char key[24], value[24];
     snprintf(key, sizeof key, "%lld", (long long)m->key);
     snprintf(value, sizeof value, "%lld", (long long)m->value);
     const char *params[2] = {key, value};
-    int read = m->f == RUN_R;
+    int read = m->f == TXN_R;
     PGresult *res = pg_do(c, c->pg && PQsendQueryPrepared(c->pg, read ? "r" : "w", read ? 1 : 2, params, NULL,
                                                           NULL, 0));
     if (!ok_status(res)) return fail_txn(c, t, res, read ? "read" : "write");
     if (read) read_result(c, res, t, i);
     PQclear(res);
-    return RUN_OK;
+    return TXN_OK;
 }
 
-static int pg_commit(void *conn, run_txn *t)
+static int pg_commit(void *conn, txn *t)
 {
     struct pg_conn *c = conn;
     PGresult *res = pg_exec(c, "COMMIT");
     if (ok_status(res) && strcmp(PQcmdStatus(res), "COMMIT") == 0) {
         PQclear(res);
-        return RUN_OK;
+        return TXN_OK;
     }
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
     if (ok_status(res)) { /* "ROLLBACK": the server had aborted it */
         PQclear(res);
-        run_txn_clear_reads(t);
-        run_txn_error(t, "error", NULL, "commit: the transaction was rolled back");
-        return RUN_FAIL;
+        txn_clear_reads(t);
+        txn_error(t, "error", NULL, "commit: the transaction was rolled back");
+        return TXN_FAIL;
     }
     if (!conn_lost(c->pg, state)) return fail_txn(c, t, res, "commit");
-    txn_error(c, t, res, "commit");
+    db_error(c, t, res, "commit");
     PQclear(res);
-    return RUN_INFO;
+    return TXN_INFO;
 }
 
-static int pg_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_postgres, conn, t); }
+static int pg_txn(void *conn, txn *t) { return run_driver_steps(&run_driver_postgres, conn, t); }
 
 static void pg_close(void *conn)
 {

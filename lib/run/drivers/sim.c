@@ -17,6 +17,7 @@
 #include "record/record.h"
 #include "run/drivers/driver.h"
 #include "sim/sim.h"
+#include "txn/flight.h"
 
 /* The sim's own options (its isolation level is the run's). */
 struct sim_config {
@@ -26,7 +27,7 @@ struct sim_config {
 };
 
 struct client {
-    run_txn t;
+    txn t;
     uint32_t id;   /* sim txn id while busy */
     uint32_t pos;  /* micro-ops run */
     int busy;
@@ -59,7 +60,7 @@ struct sim_runner {
     int fd;
     iso_buf *out;
     int64_t index, step, next_process;
-    run_flight *flight;    /* one slot per client: contended transactions */
+    txn_flight *flight;    /* one slot per client: contended transactions */
     int n_clients;
     isolde_run_stats *st;
     double t0, last_progress;
@@ -85,21 +86,9 @@ static void flush(struct sim_runner *r, int force)
     r->out->n = 0;
 }
 
-/* Jepsen's workloads: the op as Jepsen records it. */
-static void record_shaped(struct sim_runner *r, int type, const struct client *c)
-{
-    iso_buf v = {0};
-    rec_op op = {r->index++, type, NULL, c->process, NULL, NULL, r->step * 100, &c->t};
-    op.f = r->gen->shape(&c->t, type == ISO_OP_OK, &v);
-    op.value_json = iso_buf_cstr(&v);
-    rec_op_line(r->out, &op);
-    iso_buf_free(&v);
-}
-
 static void record(struct sim_runner *r, int type, const struct client *c)
 {
-    if (r->gen->shape) record_shaped(r, type, c);
-    else rec_line(r->out, r->index++, type, c->process, &c->t, r->step * 100);
+    rec_line(r->out, r->index++, type, c->process, &c->t, r->gen->shape, r->step * 100);
     flush(r, 0);
 }
 
@@ -125,9 +114,9 @@ static void finish(struct sim_runner *r, struct client *c, int outcome)
 {
     static const int types[] = {ISO_OP_OK, ISO_OP_FAIL, ISO_OP_INFO};
     record(r, types[outcome], c);
-    run_txn_count(r->st, outcome, &c->t);
-    if (c->slot >= 0 && run_flight_end(r->flight, c->slot)) r->st->contended++;
-    if (outcome == RUN_INFO) c->process = r->next_process++;
+    txn_count(r->st, outcome, &c->t);
+    if (c->slot >= 0 && txn_flight_end(r->flight, c->slot)) r->st->contended++;
+    if (outcome == TXN_INFO) c->process = r->next_process++;
     c->busy = 0;
 }
 
@@ -140,23 +129,16 @@ static int stopped(const struct sim_runner *r)
  * reads still run). */
 static int no_more(const struct sim_runner *r) { return stopped(r) || r->late; }
 
-static int has_writes(const run_txn *t)
-{
-    for (uint32_t i = 0; i < t->n; i++)
-        if (t->mops[i].f != RUN_R) return 1;
-    return 0;
-}
-
 /* A transaction the fault in force refuses at once (a crashed database;
  * a write on the cut-off node): it fails, with its reads unread. */
 static int refused(struct sim_runner *r, struct client *c)
 {
     int down = r->nem.on == FAULT_CRASH, cut = r->nem.on == FAULT_PARTITION && c->minority;
-    if (!down && !(cut && has_writes(&c->t))) return 0;
-    run_txn_clear_reads(&c->t);
-    if (down) run_txn_error(&c->t, "connection", NULL, "connection refused: the database is down");
-    else run_txn_error(&c->t, "unavailable", NULL, "partitioned: this node cannot commit writes");
-    finish(r, c, RUN_FAIL);
+    if (!down && !(cut && txn_writes(&c->t))) return 0;
+    txn_clear_reads(&c->t);
+    if (down) txn_error(&c->t, "connection", NULL, "connection refused: the database is down");
+    else txn_error(&c->t, "unavailable", NULL, "partitioned: this node cannot commit writes");
+    finish(r, c, TXN_FAIL);
     return 1;
 }
 
@@ -175,7 +157,7 @@ static int64_t steps_of(double seconds) { return (int64_t)(seconds * 1e7) + 1; }
 static void start_fault(struct sim_runner *r, struct client *cs, int n)
 {
     struct sim_nemesis *m = &r->nem;
-    uint32_t kind = rng_below(&m->rng, (uint32_t)m->n_kinds);
+    uint32_t kind = iso_rng_below(&m->rng, (uint32_t)m->n_kinds);
     m->on = m->kinds[kind];
     r->st->kind_faults[kind]++;
     char value[160];
@@ -191,8 +173,8 @@ static void start_fault(struct sim_runner *r, struct client *cs, int n)
         for (int i = 0; i < n; i++)
             if (cs[i].busy) {
                 cs[i].t.err_class[0] = '\0';
-                run_txn_error(&cs[i].t, "connection", NULL, "the database crashed");
-                finish(r, &cs[i], RUN_FAIL);
+                txn_error(&cs[i].t, "connection", NULL, "the database crashed");
+                finish(r, &cs[i], TXN_FAIL);
             }
         snprintf(value, sizeof value, "{\"lost-commits\":%zu}", lost);
         record_fault(r, "crash", value);
@@ -216,7 +198,7 @@ static void nemesis_step(struct sim_runner *r, struct client *cs, int n)
     const isolde_run_opts *o = r->o;
     if (m->on) {
         heal(r);
-        double wait = o->fault_every * (0.5 + (double)rng_below(&m->rng, 1u << 20) / (double)(1u << 20));
+        double wait = o->fault_every * (0.5 + (double)iso_rng_below(&m->rng, 1u << 20) / (double)(1u << 20));
         m->next = r->step + steps_of(wait);
     } else {
         start_fault(r, cs, n);
@@ -255,14 +237,14 @@ static int step(struct sim_runner *r, struct client *c)
     if (!c->busy) {
         if (no_more(r) || !r->gen->next(&r->g, &c->t)) return 0;
         record(r, ISO_OP_INVOKE, c);
-        run_flight_start(r->flight, r->n_clients, c->slot, &c->t);
+        txn_flight_start(r->flight, r->n_clients, c->slot, &c->t);
         if (refused(r, c)) return 1;
         int stale = r->nem.on == FAULT_PARTITION && c->minority;
         c->id = stale ? sim_begin_replica(r->sim, &c->t, r->nem.snap) : sim_begin(r->sim, &c->t, 0);
         c->busy = 1;
         c->pos = 0;
     } else if (c->pos < c->t.n) {
-        if (sim_exec(r->sim, c->id, c->pos++) < 0) finish(r, c, RUN_FAIL);
+        if (sim_exec(r->sim, c->id, c->pos++) < 0) finish(r, c, TXN_FAIL);
     } else {
         finish(r, c, sim_commit(r->sim, c->id, 1));
     }
@@ -289,7 +271,7 @@ static void schedule(struct sim_runner *r, struct client *cs, int n)
     while (n_live > 0) {
         if ((++r->step & 4095) == 0) progress(r);
         nemesis_step(r, cs, n);
-        uint32_t j = rng_below(&r->rng, n_live);
+        uint32_t j = iso_rng_below(&r->rng, n_live);
         if (!step(r, &cs[live[j]])) live[j] = live[--n_live];
     }
     iso_free(live);
@@ -304,8 +286,35 @@ static void final_reads(struct sim_runner *r, struct client *c)
         c->id = sim_begin(r->sim, &c->t, 1);
         int rc = 0;
         for (uint32_t i = 0; i < c->t.n && rc == 0; i++) rc = sim_exec(r->sim, c->id, i);
-        finish(r, c, rc < 0 ? RUN_FAIL : sim_commit(r->sim, c->id, 0));
+        finish(r, c, rc < 0 ? TXN_FAIL : sim_commit(r->sim, c->id, 0));
     }
+}
+
+/* The clients, one more for the setup and the final reads: client i
+ * is process i, in flight slot i; the odd ones are the partition's
+ * minority. */
+static struct client *clients_new(struct sim_runner *r, int n)
+{
+    struct client *cs = iso_xcalloc((size_t)n + 1, sizeof *cs);
+    r->flight = iso_xcalloc((size_t)n, sizeof *r->flight);
+    r->n_clients = n;
+    for (int i = 0; i <= n; i++) cs[i].process = i, cs[i].slot = i < n ? i : -1;
+    for (int i = 0; i <= n; i++) cs[i].minority = i % 2;
+    return cs;
+}
+
+/* The setup, the clients' schedule, then the final reads, counted in st. */
+static void run_all(struct sim_runner *r, struct client *cs, int n, isolde_run_stats *st)
+{
+    setup(r, &cs[n]);
+    schedule(r, cs, n);
+    st->nemesis_seconds = (double)r->step * 1e-7;
+    if (r->nem.on) heal(r); /* the final reads see the whole database */
+    st->time_limited = r->late && r->g.made < r->g.p.txns;
+    long before_final = st->ok + st->fail + st->info;
+    final_reads(r, &cs[n]);
+    st->final_reads = st->ok + st->fail + st->info - before_final;
+    flush(r, 1);
 }
 
 static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_error *err)
@@ -325,21 +334,9 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     r.rng = o->seed * 0x2545F4914F6CDD1Dull + 7;
     r.next_process = o->clients;
     r.t0 = r.last_progress = iso_now();
-    struct client *cs = iso_xcalloc((size_t)o->clients + 1, sizeof *cs);
-    r.flight = iso_xcalloc((size_t)o->clients, sizeof *r.flight);
-    r.n_clients = o->clients;
-    for (int i = 0; i <= o->clients; i++) cs[i].process = i, cs[i].slot = i < o->clients ? i : -1;
-    for (int i = 0; i <= o->clients; i++) cs[i].minority = i % 2;
-    setup(&r, &cs[o->clients]);
-    schedule(&r, cs, o->clients);
-    st->nemesis_seconds = (double)r.step * 1e-7;
-    if (r.nem.on) heal(&r); /* the final reads see the whole database */
-    st->time_limited = r.late && r.g.made < r.g.p.txns;
-    long before_final = st->ok + st->fail + st->info;
-    final_reads(&r, &cs[o->clients]);
-    st->final_reads = st->ok + st->fail + st->info - before_final;
-    flush(&r, 1);
-    for (int i = 0; i <= o->clients; i++) run_txn_release(&cs[i].t);
+    struct client *cs = clients_new(&r, o->clients);
+    run_all(&r, cs, o->clients, st);
+    for (int i = 0; i <= o->clients; i++) txn_release(&cs[i].t);
     iso_free(cs);
     iso_free(r.flight);
     sim_free(r.sim);

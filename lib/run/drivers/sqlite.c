@@ -120,15 +120,15 @@ static int step_done(sqlite3_stmt *st)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-static int do_read(struct sq_conn *c, run_txn *t, uint32_t i)
+static int do_read(struct sq_conn *c, txn *t, uint32_t i)
 {
     sqlite3_stmt *st = c->st[ST_READ];
-    run_mop *m = &t->mops[i];
+    txn_mop *m = &t->mops[i];
     sqlite3_bind_int64(st, 1, m->key);
     int rc = sqlite3_step(st);
     if (c->list_append) {
         const char *v = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-        run_txn_read_list(t, i, v, v ? (size_t)sqlite3_column_bytes(st, 0) : 0);
+        txn_read_list(t, i, v, v ? (size_t)sqlite3_column_bytes(st, 0) : 0);
     } else if (rc == SQLITE_ROW) {
         m->value = sqlite3_column_int64(st, 0);
         m->nil = 0;
@@ -139,7 +139,7 @@ static int do_read(struct sq_conn *c, run_txn *t, uint32_t i)
 
 /* The value is bound as an integer either way: in isolde_la, column
  * affinity and || make it text. */
-static int do_write(struct sq_conn *c, const run_mop *m)
+static int do_write(struct sq_conn *c, const txn_mop *m)
 {
     sqlite3_stmt *st = c->st[ST_WRITE];
     sqlite3_bind_int64(st, 1, m->key);
@@ -147,51 +147,51 @@ static int do_write(struct sq_conn *c, const run_mop *m)
     return step_done(st);
 }
 
-static void sq_rollback(void *conn, run_txn *t)
+static void sq_rollback(void *conn, txn *t)
 {
     struct sq_conn *c = conn;
     (void)t;
     if (!sqlite3_get_autocommit(c->db)) step_done(c->st[ST_ROLLBACK]);
 }
 
-static int rollback(struct sq_conn *c, run_txn *t, int rc)
+static int rollback(struct sq_conn *c, txn *t, int rc)
 {
     sq_rollback(c, t);
-    run_txn_clear_reads(t);
+    txn_clear_reads(t);
     /* the runner's vocabulary (docs/FORMATS.md): a WAL snapshot too old to
      * write from is a serialization failure, a lock not had in time a
      * lock timeout */
     const char *cls = rc == SQLITE_BUSY_SNAPSHOT ? "serialization-failure"
                     : (rc & 0xff) == SQLITE_BUSY ? "lock-timeout" : "error";
-    run_txn_error(t, cls, NULL, "%s", sqlite3_errstr(rc));
-    return RUN_FAIL;
+    txn_error(t, cls, NULL, "%s", sqlite3_errstr(rc));
+    return TXN_FAIL;
 }
 
-static int sq_begin(void *conn, run_txn *t)
+static int sq_begin(void *conn, txn *t)
 {
     struct sq_conn *c = conn;
     int rc = step_done(c->st[ST_BEGIN]);
-    return rc == SQLITE_OK ? RUN_OK : rollback(c, t, rc);
+    return rc == SQLITE_OK ? TXN_OK : rollback(c, t, rc);
 }
 
-static int sq_step(void *conn, run_txn *t, uint32_t i)
+static int sq_step(void *conn, txn *t, uint32_t i)
 {
     struct sq_conn *c = conn;
-    int rc = t->mops[i].f == RUN_R ? do_read(c, t, i) : do_write(c, &t->mops[i]);
-    return rc == SQLITE_OK ? RUN_OK : rollback(c, t, rc);
+    int rc = t->mops[i].f == TXN_R ? do_read(c, t, i) : do_write(c, &t->mops[i]);
+    return rc == SQLITE_OK ? TXN_OK : rollback(c, t, rc);
 }
 
-static int sq_commit(void *conn, run_txn *t)
+static int sq_commit(void *conn, txn *t)
 {
     struct sq_conn *c = conn;
     int rc = step_done(c->st[ST_COMMIT]);
-    if (rc == SQLITE_OK) return RUN_OK;
+    if (rc == SQLITE_OK) return TXN_OK;
     if ((rc & 0xff) == SQLITE_BUSY && !sqlite3_get_autocommit(c->db)) return rollback(c, t, rc);
-    run_txn_error(t, "indeterminate", NULL, "commit: %s", sqlite3_errstr(rc));
-    return RUN_INFO;
+    txn_error(t, "indeterminate", NULL, "commit: %s", sqlite3_errstr(rc));
+    return TXN_INFO;
 }
 
-static int sq_txn(void *conn, run_txn *t) { return run_driver_steps(&run_driver_sqlite, conn, t); }
+static int sq_txn(void *conn, txn *t) { return run_driver_steps(&run_driver_sqlite, conn, t); }
 
 static const char *const begins[] = {"deferred", "immediate", "exclusive", NULL};
 static const char *const journals[] = {"wal", "delete", NULL};

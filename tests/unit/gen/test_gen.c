@@ -19,7 +19,7 @@ static void test_unique_values_and_retirement(void **state)
     static uint32_t writes[100000];
     static uint8_t seen[100000][8];
     gen_params p = params(1);
-    run_txn t = {0};
+    txn t = {0};
     long n = 0, reads = 0, mops = 0;
     memset(writes, 0, sizeof writes);
     memset(seen, 0, sizeof seen);
@@ -28,11 +28,11 @@ static void test_unique_values_and_retirement(void **state)
         n++;
         assert_true(t.n >= 1 && t.n <= 6);
         for (uint32_t i = 0; i < t.n; i++) {
-            const run_mop *m = &t.mops[i];
+            const txn_mop *m = &t.mops[i];
             assert_true(m->key >= 0 && m->key < g.next_key);
             mops++;
-            if (m->f == RUN_R) { reads++; continue; }
-            assert_int_equal(m->f, RUN_APPEND);
+            if (m->f == TXN_R) { reads++; continue; }
+            assert_int_equal(m->f, TXN_APPEND);
             assert_true(m->value >= 1 && m->value <= 5);
             assert_false(seen[m->key][m->value]); /* unique per key */
             seen[m->key][m->value] = 1;
@@ -43,7 +43,7 @@ static void test_unique_values_and_retirement(void **state)
     for (int64_t k = 0; k < g.next_key; k++) assert_true(writes[k] <= 5);
     assert_true(g.next_key > 8); /* keys retired and were replaced */
     assert_true(reads > mops / 3 && reads < 2 * mops / 3);
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 static void test_final_reads_cover_every_key(void **state)
@@ -51,20 +51,20 @@ static void test_final_reads_cover_every_key(void **state)
     (void)state;
     static gen g;
     gen_params p = params(0);
-    run_txn t = {0};
+    txn t = {0};
     gen_init(&g, &p);
-    while (gen_next(&g, &t)) assert_true(t.mops[0].f == RUN_R || t.mops[0].f == RUN_W);
+    while (gen_next(&g, &t)) assert_true(t.mops[0].f == TXN_R || t.mops[0].f == TXN_W);
     int64_t next = 0;
     while (gen_final(&g, &t)) {
-        assert_true(t.n >= 1 && t.n <= RUN_MAX_MOPS);
+        assert_true(t.n >= 1 && t.n <= TXN_MAX_MOPS);
         for (uint32_t i = 0; i < t.n; i++) {
-            assert_int_equal(t.mops[i].f, RUN_R);
+            assert_int_equal(t.mops[i].f, TXN_R);
             assert_int_equal(t.mops[i].key, next++);
         }
     }
     assert_int_equal(next, g.next_key);
     assert_int_equal(gen_next(&g, &t), 0);
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 static void test_zipf_skews_and_seed_repeats(void **state)
@@ -74,7 +74,7 @@ static void test_zipf_skews_and_seed_repeats(void **state)
     gen_params p = params(1);
     p.zipf = 1.5;
     p.max_writes_per_key = 1 << 20; /* keys never retire: slots = keys */
-    run_txn ta = {0}, tb = {0};
+    txn ta = {0}, tb = {0};
     long hits[8] = {0};
     gen_init(&a, &p);
     gen_init(&b, &p);
@@ -87,8 +87,8 @@ static void test_zipf_skews_and_seed_repeats(void **state)
         }
     }
     assert_true(hits[0] > 4 * hits[7]);
-    run_txn_release(&ta);
-    run_txn_release(&tb);
+    txn_release(&ta);
+    txn_release(&tb);
 }
 
 /* Single ops (gen/ops.c): one micro-op of the workload's shape; reads at
@@ -99,25 +99,25 @@ static void single_ops_case(isolde_workload w, int keys)
     static gen g;
     gen_params p = {0, 4000, keys, 5, 6, 0.3, 0, 7, w};
     const gen_ops *ops = gen_ops_for(w);
-    run_txn t = {0};
+    txn t = {0};
     long reads = 0, cas = 0, seen_key[8] = {0};
     int64_t last = -1;
     assert_non_null(ops);
     assert_true(ops->single);
     ops->init(&g, &p);
     while (ops->next(&g, &t)) {
-        const run_mop *m = &t.mops[0];
+        const txn_mop *m = &t.mops[0];
         assert_int_equal(t.n, 1);
-        assert_int_equal(t.shape, w == ISOLDE_WORKLOAD_KV ? RUN_SHAPE_KV : RUN_SHAPE_REGISTER);
+        assert_int_equal(t.shape, w == ISOLDE_WORKLOAD_KV ? TXN_SHAPE_KV : TXN_SHAPE_REGISTER);
         assert_true(m->key >= 0 && m->key < (w == ISOLDE_WORKLOAD_KV ? keys : 1));
         seen_key[m->key]++;
-        if (m->f == RUN_R) { reads++; continue; }
-        if (m->f == RUN_CAS) {
+        if (m->f == TXN_R) { reads++; continue; }
+        if (m->f == TXN_CAS) {
             cas++;
             assert_true(m->old >= 0 && m->old < 5);
         }
         if (w == ISOLDE_WORKLOAD_REGISTER) {
-            assert_int_equal(m->f, RUN_W);
+            assert_int_equal(m->f, TXN_W);
             assert_true(m->value > last); /* unique */
             last = m->value;
         } else {
@@ -129,11 +129,11 @@ static void single_ops_case(isolde_workload w, int keys)
     for (int k = 0; k < (w == ISOLDE_WORKLOAD_KV ? keys : 1); k++) assert_true(seen_key[k] > 0);
     int finals = 0;
     while (ops->final(&g, &t)) {
-        assert_int_equal(t.mops[0].f, RUN_R);
+        assert_int_equal(t.mops[0].f, TXN_R);
         assert_int_equal(t.mops[0].key, finals++);
     }
     assert_int_equal(finals, w == ISOLDE_WORKLOAD_KV ? keys : 1);
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 static void test_single_ops(void **state)

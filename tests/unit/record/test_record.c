@@ -22,7 +22,7 @@
 /* ---- history lines ---- */
 
 /* Keeps t's result arrays (so that tests can reuse t without leaks). */
-static void sample(run_txn *t)
+static void sample(txn *t)
 {
     int64_t *res = t->res;
     char *text = t->text;
@@ -34,24 +34,24 @@ static void sample(run_txn *t)
     t->cap_text = cap_text;
     t->list_append = 1;
     t->n = 3;
-    t->mops[0] = (run_mop){.f = RUN_APPEND, .nil = 1, .key = 3, .value = 7};
-    t->mops[1] = (run_mop){.f = RUN_R, .nil = 1, .key = 4, .value = 0};
-    t->mops[2] = (run_mop){.f = RUN_R, .nil = 1, .key = 5, .value = 0};
+    t->mops[0] = (txn_mop){.f = TXN_APPEND, .nil = 1, .key = 3, .value = 7};
+    t->mops[1] = (txn_mop){.f = TXN_R, .nil = 1, .key = 4, .value = 0};
+    t->mops[2] = (txn_mop){.f = TXN_R, .nil = 1, .key = 5, .value = 0};
 }
 
 static void test_lines(void **state)
 {
     (void)state;
-    run_txn t = {0};
+    txn t = {0};
     iso_buf b = {0};
     sample(&t);
-    rec_line(&b, 0, 0, 2, &t, 100);
-    run_txn_read_begin(&t, 1);
-    run_txn_read_elem(&t, 1, 1);
-    run_txn_read_elem(&t, 1, -7);
-    rec_line(&b, 1, 1, 2, &t, 250);
+    rec_line(&b, 0, 0, 2, &t, NULL, 100);
+    txn_read_begin(&t, 1);
+    txn_read_elem(&t, 1, 1);
+    txn_read_elem(&t, 1, -7);
+    rec_line(&b, 1, 1, 2, &t, NULL, 250);
     snprintf(t.error, sizeof t.error, "said \"no\"");
-    rec_line(&b, 2, 2, 2, &t, 300);
+    rec_line(&b, 2, 2, 2, &t, NULL, 300);
     assert_string_equal(iso_buf_cstr(&b),
         "{\"index\":0,\"type\":\"invoke\",\"process\":2,\"f\":\"txn\",\"value\":"
         "[[\"append\",3,7],[\"r\",4,null],[\"r\",5,null]],\"time\":100}\n"
@@ -64,18 +64,18 @@ static void test_lines(void **state)
     assert_int_equal(isolde_history_op_count(h), 3);
     isolde_history_free(h);
     iso_buf_free(&b);
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 static void test_register_lines(void **state)
 {
     (void)state;
-    run_txn t = {0};
+    txn t = {0};
     iso_buf b = {0};
     t.n = 2;
-    t.mops[0] = (run_mop){.f = RUN_W, .nil = 1, .key = 1, .value = 9};
-    t.mops[1] = (run_mop){.f = RUN_R, .nil = 0, .key = 2, .value = 4};
-    rec_line(&b, 5, 1, 0, &t, 0);
+    t.mops[0] = (txn_mop){.f = TXN_W, .nil = 1, .key = 1, .value = 9};
+    t.mops[1] = (txn_mop){.f = TXN_R, .nil = 0, .key = 2, .value = 4};
+    rec_line(&b, 5, 1, 0, &t, NULL, 0);
     assert_string_equal(iso_buf_cstr(&b),
         "{\"index\":5,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":"
         "[[\"w\",1,9],[\"r\",2,4]],\"time\":0}\n");
@@ -110,15 +110,15 @@ static void test_head_before(void **state)
 /* One op line as the runner writes it (index i, an invocation when even). */
 static void line(iso_buf *b, int64_t i)
 {
-    run_txn t = {0};
+    txn t = {0};
     t.list_append = 1;
     t.n = 2;
-    t.mops[0] = (run_mop){.f = RUN_APPEND, .nil = 1, .key = i / 2, .value = 1};
-    t.mops[1] = (run_mop){.f = RUN_R, .nil = 1, .key = i / 2, .value = 0};
-    if (i % 2) assert_int_equal(run_txn_read_text(&t, 1, "1", 1), 0);
+    t.mops[0] = (txn_mop){.f = TXN_APPEND, .nil = 1, .key = i / 2, .value = 1};
+    t.mops[1] = (txn_mop){.f = TXN_R, .nil = 1, .key = i / 2, .value = 0};
+    if (i % 2) assert_int_equal(txn_read_text(&t, 1, "1", 1), 0);
     b->n = 0;
-    rec_line(b, i, i % 2 ? ISO_OP_OK : ISO_OP_INVOKE, 0, &t, i * 10);
-    run_txn_release(&t);
+    rec_line(b, i, i % 2 ? ISO_OP_OK : ISO_OP_INVOKE, 0, &t, NULL, i * 10);
+    txn_release(&t);
 }
 
 static void append_lines(hist *h, int64_t from, int64_t to)
@@ -285,16 +285,16 @@ static void test_any_op(void **state)
 {
     (void)state;
     iso_buf b = {0};
-    run_txn t = {0};
+    txn t = {0};
     t.list_append = 1;
     t.n = 1;
-    t.mops[0] = (run_mop){.f = RUN_APPEND, .key = 1, .value = 5};
-    rec_line(&b, 0, ISO_OP_INVOKE, 0, &t, 10);
+    t.mops[0] = (txn_mop){.f = TXN_APPEND, .key = 1, .value = 5};
+    rec_line(&b, 0, ISO_OP_INVOKE, 0, &t, NULL, 10);
     rec_op nemesis = {1, 3, "nemesis", 0, "start-partition", "[\"n1\",\"n2\"]", 15, NULL};
     rec_op_line(&b, &nemesis);
-    rec_line(&b, 2, 1, 0, &t, 20);
-    run_txn why = {0};
-    run_txn_error(&why, "timeout", NULL, "timed out");
+    rec_line(&b, 2, 1, 0, &t, NULL, 20);
+    txn why = {0};
+    txn_error(&why, "timeout", NULL, "timed out");
     rec_op numbered = {3, 3, NULL, 7, "kill", NULL, 25, &why};
     rec_op_line(&b, &numbered);
     assert_non_null(strstr(b.p, "{\"index\":1,\"type\":\"info\",\"process\":\"nemesis\","
@@ -307,7 +307,7 @@ static void test_any_op(void **state)
     assert_true(iso_op_is_client(&h->ops[3]));
     isolde_history_free(h);
     iso_buf_free(&b);
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 int main(void)

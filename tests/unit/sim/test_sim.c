@@ -11,7 +11,7 @@
 
 /* ---- direct ---- */
 
-static void txn(run_txn *t, const char *ops)
+static void make(txn *t, const char *ops)
 {
     /* ops: "r0 a1 w2": read key 0, append 1 to key 1 (value = 10+k), ... */
     memset(t->mops, 0, sizeof t->mops);
@@ -19,19 +19,19 @@ static void txn(run_txn *t, const char *ops)
     t->list_append = 1;
     for (const char *p = ops; *p; p++) {
         if (*p == ' ') continue;
-        run_mop *m = &t->mops[t->n++];
-        m->f = *p == 'r' ? RUN_R : *p == 'a' ? RUN_APPEND : RUN_W;
+        txn_mop *m = &t->mops[t->n++];
+        m->f = *p == 'r' ? TXN_R : *p == 'a' ? TXN_APPEND : TXN_W;
         m->key = p[1] - '0';
         m->value = 10 + m->key + 100 * t->n;
         p++;
     }
 }
 
-static int run_all(struct sim *s, uint32_t id, run_txn *t)
+static int run_all(struct sim *s, uint32_t id, txn *t)
 {
     for (uint32_t i = 0; i < t->n; i++)
-        if (sim_exec(s, id, i) < 0) return RUN_FAIL;
-    return RUN_OK;
+        if (sim_exec(s, id, i) < 0) return TXN_FAIL;
+    return TXN_OK;
 }
 
 static struct sim *sim_at(int level)
@@ -44,17 +44,17 @@ static struct sim *sim_at(int level)
 static int write_skew_commits(int level)
 {
     struct sim *s = sim_at(level);
-    run_txn t1 = {0}, t2 = {0};
-    txn(&t1, "r0 r1 a0");
-    txn(&t2, "r0 r1 a1");
+    txn t1 = {0}, t2 = {0};
+    make(&t1, "r0 r1 a0");
+    make(&t2, "r0 r1 a1");
     uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
     int n = 0;
-    if (run_all(s, a, &t1) == RUN_OK && run_all(s, b, &t2) == RUN_OK) {
-        n += sim_commit(s, a, 0) == RUN_OK;
-        n += sim_commit(s, b, 0) == RUN_OK;
+    if (run_all(s, a, &t1) == TXN_OK && run_all(s, b, &t2) == TXN_OK) {
+        n += sim_commit(s, a, 0) == TXN_OK;
+        n += sim_commit(s, b, 0) == TXN_OK;
     }
-    run_txn_release(&t1);
-    run_txn_release(&t2);
+    txn_release(&t1);
+    txn_release(&t2);
     sim_free(s);
     return n;
 }
@@ -72,22 +72,22 @@ static void test_write_skew(void **state)
 static int lost_update(int level, uint32_t *len)
 {
     struct sim *s = sim_at(level);
-    run_txn t1 = {0}, t2 = {0}, t3 = {0};
-    txn(&t1, "r0 a0");
-    txn(&t2, "r0 a0");
+    txn t1 = {0}, t2 = {0}, t3 = {0};
+    make(&t1, "r0 a0");
+    make(&t2, "r0 a0");
     t2.mops[1].value = 99;
     uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
     run_all(s, a, &t1);
     run_all(s, b, &t2);
-    int n = (sim_commit(s, a, 0) == RUN_OK) + (sim_commit(s, b, 0) == RUN_OK);
-    txn(&t3, "r0");
+    int n = (sim_commit(s, a, 0) == TXN_OK) + (sim_commit(s, b, 0) == TXN_OK);
+    make(&t3, "r0");
     uint32_t c = sim_begin(s, &t3, 1);
     run_all(s, c, &t3);
-    assert_int_equal(sim_commit(s, c, 0), RUN_OK);
+    assert_int_equal(sim_commit(s, c, 0), TXN_OK);
     *len = t3.mops[0].len;
-    run_txn_release(&t1);
-    run_txn_release(&t2);
-    run_txn_release(&t3);
+    txn_release(&t1);
+    txn_release(&t2);
+    txn_release(&t3);
     sim_free(s);
     return n;
 }
@@ -108,17 +108,17 @@ static void test_lost_update(void **state)
 static uint32_t dirty_len(int level)
 {
     struct sim *s = sim_at(level);
-    run_txn t1 = {0}, t2 = {0};
-    txn(&t1, "a0");
-    txn(&t2, "r0");
+    txn t1 = {0}, t2 = {0};
+    make(&t1, "a0");
+    make(&t2, "r0");
     uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
     run_all(s, a, &t1);
     run_all(s, b, &t2);
     uint32_t len = t2.mops[0].len;
     sim_commit(s, b, 0);
     sim_commit(s, a, 0);
-    run_txn_release(&t1);
-    run_txn_release(&t2);
+    txn_release(&t1);
+    txn_release(&t2);
     sim_free(s);
     return len;
 }
@@ -136,16 +136,16 @@ static void test_write_locks(void **state)
 {
     (void)state;
     struct sim *s = sim_at(SIM_RC);
-    run_txn t1 = {0}, t2 = {0};
-    txn(&t1, "a0");
-    txn(&t2, "a0");
+    txn t1 = {0}, t2 = {0};
+    make(&t1, "a0");
+    make(&t2, "a0");
     uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
     assert_int_equal(sim_exec(s, a, 0), 0);
     assert_int_equal(sim_exec(s, b, 0), -1); /* no-wait: the second writer aborts */
     assert_string_equal(t2.error, "write lock held");
-    assert_int_equal(sim_commit(s, a, 0), RUN_OK);
-    run_txn_release(&t1);
-    run_txn_release(&t2);
+    assert_int_equal(sim_commit(s, a, 0), TXN_OK);
+    txn_release(&t1);
+    txn_release(&t2);
     sim_free(s);
 }
 

@@ -8,7 +8,7 @@
 #include "run/drivers/exec.h"
 
 /* Keeps t's result arrays (so that tests can reuse t without leaks). */
-static void sample(run_txn *t)
+static void sample(txn *t)
 {
     int64_t *res = t->res;
     char *text = t->text;
@@ -20,12 +20,12 @@ static void sample(run_txn *t)
     t->cap_text = cap_text;
     t->list_append = 1;
     t->n = 3;
-    t->mops[0] = (run_mop){.f = RUN_APPEND, .nil = 1, .key = 3, .value = 7};
-    t->mops[1] = (run_mop){.f = RUN_R, .nil = 1, .key = 4, .value = 0};
-    t->mops[2] = (run_mop){.f = RUN_R, .nil = 1, .key = 5, .value = 0};
+    t->mops[0] = (txn_mop){.f = TXN_APPEND, .nil = 1, .key = 3, .value = 7};
+    t->mops[1] = (txn_mop){.f = TXN_R, .nil = 1, .key = 4, .value = 0};
+    t->mops[2] = (txn_mop){.f = TXN_R, .nil = 1, .key = 5, .value = 0};
 }
 
-static int reply(run_txn *t, const char *line)
+static int reply(txn *t, const char *line)
 {
     sample(t);
     t->n_res = 0;
@@ -35,19 +35,19 @@ static int reply(run_txn *t, const char *line)
 static void test_exec_replies(void **state)
 {
     (void)state;
-    run_txn t = {0};
+    txn t = {0};
     assert_int_equal(reply(&t, " {\"type\":\"ok\", \"value\":[[\"append\",3,7],"
-                               "[\"r\",4,[1, 2]],[\"r\",5,null]], \"extra\":{\"a\":[1,{}]}} "), RUN_OK);
+                               "[\"r\",4,[1, 2]],[\"r\",5,null]], \"extra\":{\"a\":[1,{}]}} "), TXN_OK);
     assert_int_equal(t.mops[1].nil, 0);
     assert_int_equal(t.mops[1].len, 2);
     assert_int_equal(t.res[t.mops[1].off + 1], 2);
     assert_int_equal(t.mops[2].nil, 1);
-    assert_int_equal(reply(&t, "{\"type\":\"fail\",\"error\":\"serialization failure\"}"), RUN_FAIL);
+    assert_int_equal(reply(&t, "{\"type\":\"fail\",\"error\":\"serialization failure\"}"), TXN_FAIL);
     assert_string_equal(t.error, "serialization failure");
-    assert_int_equal(reply(&t, "{\"error\":null,\"type\":\"info\"}"), RUN_INFO);
+    assert_int_equal(reply(&t, "{\"error\":null,\"type\":\"info\"}"), TXN_INFO);
     assert_int_equal(reply(&t, "{\"value\":[[\"append\",3,7],[\"r\",4,[]],[\"r\",5,[9]]],\"type\":\"ok\"}"),
-                     RUN_OK);
-    run_txn_release(&t);
+                     TXN_OK);
+    txn_release(&t);
 }
 
 /* The request's id, echoed: read back; one that is not a non-negative
@@ -55,13 +55,13 @@ static void test_exec_replies(void **state)
 static void test_exec_reply_id(void **state)
 {
     (void)state;
-    run_txn t = {0};
+    txn t = {0};
     int64_t id = 5;
     sample(&t);
-    assert_int_equal(exec_parse_reply("{\"type\":\"fail\"}", 15, &t, &id), RUN_FAIL);
+    assert_int_equal(exec_parse_reply("{\"type\":\"fail\"}", 15, &t, &id), TXN_FAIL);
     assert_int_equal(id, -1);
     const char *with = "{\"id\":12345678901,\"type\":\"info\"}";
-    assert_int_equal(exec_parse_reply(with, strlen(with), &t, &id), RUN_INFO);
+    assert_int_equal(exec_parse_reply(with, strlen(with), &t, &id), TXN_INFO);
     assert_int_equal(id, 12345678901);
     static const char *const bad[] = {"{\"id\":\"7\",\"type\":\"fail\"}", "{\"id\":-1,\"type\":\"fail\"}",
                                       "{\"id\":1.5,\"type\":\"fail\"}", "{\"id\":null,\"type\":\"fail\"}"};
@@ -69,7 +69,7 @@ static void test_exec_reply_id(void **state)
         sample(&t);
         if (exec_parse_reply(bad[i], strlen(bad[i]), &t, &id) != -1) fail_msg("taken: %s", bad[i]);
     }
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 static void test_exec_garbage(void **state)
@@ -88,10 +88,10 @@ static void test_exec_garbage(void **state)
          "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],\"type\":\"fail\"}"),
         "{\"type\":\"ok\",\"value\":[[\"append\",3,99999999999999999999999],[\"r\",4,null],[\"r\",5,null]]}",
     };
-    run_txn t = {0};
+    txn t = {0};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (reply(&t, bad[i]) != -1) fail_msg("accepted garbage #%zu: %s", i, bad[i]);
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 /* A key twice is no reply: which value was meant cannot be told (the
@@ -105,10 +105,10 @@ static void test_exec_key_twice(void **state)
         "{\"id\":0,\"id\":1,\"type\":\"fail\"}",
         "{\"type\":\"info\",\"extra\":{\"a\":1,\"a\":1}}",
     };
-    run_txn t = {0};
+    txn t = {0};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (reply(&t, bad[i]) != -1) fail_msg("accepted #%zu: %s", i, bad[i]);
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 /* Integers at the 64-bit ends are kept exactly; one past either end, and
@@ -124,7 +124,7 @@ static void test_exec_integer_ends(void **state)
         {"9999999999999999999", 0, 0}, {"-9999999999999999999", 0, 0}, {"99999999999999999999", 0, 0},
         {"18446744073709551616", 0, 0}, {"1e3", 0, 0}, {"7.0", 0, 0},
     };
-    run_txn t = {0};
+    txn t = {0};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char line[256];
         snprintf(line, sizeof line, "{\"type\":\"ok\",\"value\":[[\"append\",3,7],[\"r\",4,[%s]],[\"r\",5,null]]}",
@@ -134,11 +134,11 @@ static void test_exec_integer_ends(void **state)
             if (r != -1) fail_msg("accepted %s", cases[i].n);
             continue;
         }
-        if (r != RUN_OK) fail_msg("refused %s", cases[i].n);
+        if (r != TXN_OK) fail_msg("refused %s", cases[i].n);
         assert_int_equal(t.mops[1].len, 1);
         assert_true(t.res[t.mops[1].off] == cases[i].v);
     }
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 int main(void)

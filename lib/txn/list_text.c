@@ -1,8 +1,8 @@
 /*
- * gen/list_text.c -- whether a list that a database returned as text,
- * "1,2,3", can go into the history as it is: "" or integers
- * -?(0|[1-9][0-9]{0,17}) joined by single commas, JSON numbers that fit in
- * 64 bits.
+ * txn/list_text.c -- a list read that a database returned as text, "1,2,3":
+ * kept as that text when it can go into the history as it is, else parsed
+ * as far as it goes. It can when it is "" or integers -?(0|[1-9][0-9]{0,17})
+ * joined by single commas: JSON numbers that fit in 64 bits.
  *
  * Every list read of a SQLite run passes through here, so the common case
  * (digits and commas only) is checked eight bytes at a time with masks
@@ -11,7 +11,7 @@
  * byte (a minus sign, garbage) takes the plain byte loop.
  */
 #include <string.h>
-#include "gen/txn.h"
+#include "txn/txn.h"
 
 /* The plain byte loop: the definition. */
 static int list_text_ok_bytes(const char *s, size_t n)
@@ -112,7 +112,7 @@ static int list_text_ok_words(const char *s, size_t n)
     return !sc.bad && s[n - 1] != ',';
 }
 
-int run_list_text_ok(const char *s, size_t n)
+int txn_list_text_ok(const char *s, size_t n)
 {
     int r = list_text_ok_words(s, n);
     return r >= 0 ? r : list_text_ok_bytes(s, n);
@@ -120,30 +120,44 @@ int run_list_text_ok(const char *s, size_t n)
 
 #else
 
-int run_list_text_ok(const char *s, size_t n) { return list_text_ok_bytes(s, n); }
+int txn_list_text_ok(const char *s, size_t n) { return list_text_ok_bytes(s, n); }
 
 #endif
 
-/* A stored list that is not plain "1,2,3", read as far as it goes. */
-static void parse_list(run_txn *t, uint32_t i, const char *s, const char *end)
+int txn_read_text(txn *t, uint32_t i, const char *s, size_t n)
 {
-    run_txn_read_begin(t, i);
+    if (n > UINT32_MAX || !txn_list_text_ok(s, n)) return -1;
+    if (t->n_text + n + 1 > t->cap_text) ISO_GROW(t->text, t->cap_text, t->n_text + n + 1);
+    memcpy(t->text + t->n_text, s, n);
+    txn_mop *m = &t->mops[i];
+    m->nil = 0;
+    m->text = 1;
+    m->off = (uint32_t)t->n_text;
+    m->len = (uint32_t)n;
+    t->n_text += n;
+    return 0;
+}
+
+/* A stored list that is not plain "1,2,3", read as far as it goes. */
+static void parse_list(txn *t, uint32_t i, const char *s, const char *end)
+{
+    txn_read_begin(t, i);
     while (s < end) {
         int neg = *s == '-';
         const char *d = s + neg;
         uint64_t u = 0;
         for (s = d; s < end && *s >= '0' && *s <= '9'; s++) u = u * 10 + (uint64_t)(*s - '0');
         if (s == d) break;
-        run_txn_read_elem(t, i, neg ? (int64_t)(0 - u) : (int64_t)u);
+        txn_read_elem(t, i, neg ? (int64_t)(0 - u) : (int64_t)u);
         if (s == end || *s++ != ',') break;
     }
 }
 
-void run_txn_read_list(run_txn *t, uint32_t i, const char *s, size_t n)
+void txn_read_list(txn *t, uint32_t i, const char *s, size_t n)
 {
     if (!s) { /* no row: the empty list */
-        run_txn_read_begin(t, i);
+        txn_read_begin(t, i);
         return;
     }
-    if (run_txn_read_text(t, i, s, n) < 0) parse_list(t, i, s, s + n);
+    if (txn_read_text(t, i, s, n) < 0) parse_list(t, i, s, s + n);
 }

@@ -1,21 +1,22 @@
 /*
- * test_txn_json.c -- a transaction's reads and its JSON (lib/gen/txn.c,
- * list_text.c, txn_json.c): list reads kept as the database's text
- * (run_txn_read_text) and how they are printed, the list-text rule against
+ * test_json.c -- a transaction's reads and its JSON (lib/txn/txn.c,
+ * list_text.c, json.c): list reads kept as the database's text
+ * (txn_read_text) and how they are printed, the list-text rule against
  * a reference on random strings, and the completion's value made from the
  * invocation's text.
  */
 #include "testutil.h"
-#include "gen/gen.h"
+#include "core/rng.h"
+#include "txn/json.h"
 
 static void read_text_case(const char *s, int ok)
 {
-    run_txn t = {0};
+    txn t = {0};
     t.list_append = 1;
     t.n = 1;
-    t.mops[0] = (run_mop){.f = RUN_R, .nil = 1, .key = 4, .value = 0};
-    if ((run_txn_read_text(&t, 0, s, strlen(s)) == 0) != ok)
-        fail_msg("run_txn_read_text(\"%s\") should %s", s, ok ? "accept" : "refuse");
+    t.mops[0] = (txn_mop){.f = TXN_R, .nil = 1, .key = 4, .value = 0};
+    if ((txn_read_text(&t, 0, s, strlen(s)) == 0) != ok)
+        fail_msg("txn_read_text(\"%s\") should %s", s, ok ? "accept" : "refuse");
     if (ok) {
         iso_buf b = {0}, want = {0};
         txn_json(&b, &t, 1);
@@ -24,7 +25,7 @@ static void read_text_case(const char *s, int ok)
         iso_buf_free(&b);
         iso_buf_free(&want);
     }
-    run_txn_release(&t);
+    txn_release(&t);
 }
 
 static void test_read_text(void **state)
@@ -74,47 +75,47 @@ static void test_read_text_random(void **state)
     char s[64];
     int accepted = 0;
     for (int round = 0; round < 200000; round++) {
-        size_t n = rng_below(&rng, sizeof s);
-        uint32_t comma = 5 + rng_below(&rng, 40), odd = 1 + rng_below(&rng, 6); /* percent */
+        size_t n = iso_rng_below(&rng, sizeof s);
+        uint32_t comma = 5 + iso_rng_below(&rng, 40), odd = 1 + iso_rng_below(&rng, 6); /* percent */
         for (size_t i = 0; i < n; i++) {
-            uint32_t r = rng_below(&rng, 100);
-            s[i] = r < comma ? ',' : r < comma + odd ? other[rng_below(&rng, sizeof other - 1)]
+            uint32_t r = iso_rng_below(&rng, 100);
+            s[i] = r < comma ? ',' : r < comma + odd ? other[iso_rng_below(&rng, sizeof other - 1)]
                                                      : "123456789"[r % 9];
         }
         int want = list_ok_ref(s, n);
         accepted += want;
-        if (run_list_text_ok(s, n) != want)
-            fail_msg("run_list_text_ok(\"%.*s\") != %d", (int)n, s, want);
+        if (txn_list_text_ok(s, n) != want)
+            fail_msg("txn_list_text_ok(\"%.*s\") != %d", (int)n, s, want);
     }
     assert_true(accepted > 10000); /* both answers well exercised */
 }
 
 /* A random transaction, or single op (a third of them), with its reads
  * filled in every way a driver may. */
-static void random_txn(run_txn *t, uint64_t *rng)
+static void random_txn(txn *t, uint64_t *rng)
 {
-    t->shape = (int)rng_below(rng, 6) % 3; /* TXN a third of the time, each single shape as often */
-    t->list_append = t->shape == RUN_SHAPE_TXN && rng_below(rng, 2);
-    t->n = t->shape == RUN_SHAPE_TXN ? 1 + rng_below(rng, 6) : 1;
-    run_txn_clear_reads(t);
+    t->shape = (int)iso_rng_below(rng, 6) % 3; /* TXN a third of the time, each single shape as often */
+    t->list_append = t->shape == TXN_SHAPE_TXN && iso_rng_below(rng, 2);
+    t->n = t->shape == TXN_SHAPE_TXN ? 1 + iso_rng_below(rng, 6) : 1;
+    txn_clear_reads(t);
     for (uint32_t i = 0; i < t->n; i++) {
-        int64_t v = (int64_t)rng_next(rng) >> rng_below(rng, 64);
-        int w = t->shape != RUN_SHAPE_TXN && rng_below(rng, 2) ? RUN_CAS : t->list_append ? RUN_APPEND : RUN_W;
-        t->mops[i] = (run_mop){rng_below(rng, 2) ? RUN_R : (uint8_t)w,
-                               1, (int64_t)rng_below(rng, 1000) - 5, v, 0, 0, 0, 0, -v};
+        int64_t v = (int64_t)iso_rng_next(rng) >> iso_rng_below(rng, 64);
+        int w = t->shape != TXN_SHAPE_TXN && iso_rng_below(rng, 2) ? TXN_CAS : t->list_append ? TXN_APPEND : TXN_W;
+        t->mops[i] = (txn_mop){iso_rng_below(rng, 2) ? TXN_R : (uint8_t)w,
+                               1, (int64_t)iso_rng_below(rng, 1000) - 5, v, 0, 0, 0, 0, -v};
     }
-    run_txn_clear_reads(t);
+    txn_clear_reads(t);
     for (uint32_t i = 0; i < t->n; i++) {
-        if (t->mops[i].f != RUN_R || rng_below(rng, 4) == 0) continue; /* nil */
+        if (t->mops[i].f != TXN_R || iso_rng_below(rng, 4) == 0) continue; /* nil */
         if (!t->list_append) {
             t->mops[i].nil = 0;
-            t->mops[i].value = (int64_t)rng_next(rng);
-        } else if (rng_below(rng, 2)) {
-            assert_int_equal(run_txn_read_text(t, i, "3,1,22", rng_below(rng, 2) ? 6 : 0), 0);
+            t->mops[i].value = (int64_t)iso_rng_next(rng);
+        } else if (iso_rng_below(rng, 2)) {
+            assert_int_equal(txn_read_text(t, i, "3,1,22", iso_rng_below(rng, 2) ? 6 : 0), 0);
         } else {
-            run_txn_read_begin(t, i);
-            for (uint32_t j = rng_below(rng, 5); j > 0; j--)
-                run_txn_read_elem(t, i, (int64_t)rng_next(rng));
+            txn_read_begin(t, i);
+            for (uint32_t j = iso_rng_below(rng, 5); j > 0; j--)
+                txn_read_elem(t, i, (int64_t)iso_rng_next(rng));
         }
     }
 }
@@ -124,9 +125,9 @@ static void test_ok_value(void **state)
 {
     (void)state;
     uint64_t rng = 7;
-    run_txn t = {0};
+    txn t = {0};
     iso_buf inv = {0}, ok = {0}, want = {0}, want_inv = {0};
-    uint32_t null_at[RUN_MAX_MOPS];
+    uint32_t null_at[TXN_MAX_MOPS];
     for (int round = 0; round < 20000; round++) {
         random_txn(&t, &rng);
         ISO_GROW(inv.p, inv.cap, TXN_JSON_MAX + 1);
@@ -136,13 +137,13 @@ static void test_ok_value(void **state)
         txn_json(&want_inv, &t, 0);
         assert_string_equal(iso_buf_cstr(&inv), iso_buf_cstr(&want_inv));
         for (uint32_t i = 0; i < t.n; i++)
-            if (t.mops[i].f == RUN_R) assert_memory_equal(inv.p + null_at[i], "null", 4);
+            if (t.mops[i].f == TXN_R) assert_memory_equal(inv.p + null_at[i], "null", 4);
         ok.n = 0;
         txn_json_ok(&ok, inv.p, inv.n, null_at, &t);
         txn_json(&want, &t, 1);
         assert_string_equal(iso_buf_cstr(&ok), iso_buf_cstr(&want));
     }
-    run_txn_release(&t);
+    txn_release(&t);
     iso_buf_free(&inv);
     iso_buf_free(&ok);
     iso_buf_free(&want);
@@ -158,24 +159,24 @@ static void test_single_ops(void **state)
         int64_t key, value, old;
         const char *f_name, *invoke, *ok;
     } cases[] = {
-        {RUN_SHAPE_REGISTER, RUN_R, 0, 0, 3, 0, "read", "null", "3"},
-        {RUN_SHAPE_REGISTER, RUN_R, 1, 0, 0, 0, "read", "null", "null"},
-        {RUN_SHAPE_REGISTER, RUN_W, 1, 0, 4, 0, "write", "4", "4"},
-        {RUN_SHAPE_REGISTER, RUN_CAS, 1, 0, 2, 1, "cas", "[1,2]", "[1,2]"},
-        {RUN_SHAPE_KV, RUN_R, 0, 7, 3, 0, "read", "[7,null]", "[7,3]"},
-        {RUN_SHAPE_KV, RUN_R, 1, 7, 0, 0, "read", "[7,null]", "[7,null]"},
-        {RUN_SHAPE_KV, RUN_W, 1, 7, -1, 0, "write", "[7,-1]", "[7,-1]"},
-        {RUN_SHAPE_KV, RUN_CAS, 1, 12, 0, 4, "cas", "[12,[4,0]]", "[12,[4,0]]"},
-        {RUN_SHAPE_TXN, RUN_W, 1, 1, 2, 0, "txn", "[[\"w\",1,2]]", "[[\"w\",1,2]]"},
+        {TXN_SHAPE_REGISTER, TXN_R, 0, 0, 3, 0, "read", "null", "3"},
+        {TXN_SHAPE_REGISTER, TXN_R, 1, 0, 0, 0, "read", "null", "null"},
+        {TXN_SHAPE_REGISTER, TXN_W, 1, 0, 4, 0, "write", "4", "4"},
+        {TXN_SHAPE_REGISTER, TXN_CAS, 1, 0, 2, 1, "cas", "[1,2]", "[1,2]"},
+        {TXN_SHAPE_KV, TXN_R, 0, 7, 3, 0, "read", "[7,null]", "[7,3]"},
+        {TXN_SHAPE_KV, TXN_R, 1, 7, 0, 0, "read", "[7,null]", "[7,null]"},
+        {TXN_SHAPE_KV, TXN_W, 1, 7, -1, 0, "write", "[7,-1]", "[7,-1]"},
+        {TXN_SHAPE_KV, TXN_CAS, 1, 12, 0, 4, "cas", "[12,[4,0]]", "[12,[4,0]]"},
+        {TXN_SHAPE_TXN, TXN_W, 1, 1, 2, 0, "txn", "[[\"w\",1,2]]", "[[\"w\",1,2]]"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        run_txn t = {.n = 1, .shape = cases[i].shape};
-        t.mops[0] = (run_mop){.f = (uint8_t)cases[i].f, .nil = (uint8_t)cases[i].nil, .key = cases[i].key,
+        txn t = {.n = 1, .shape = cases[i].shape};
+        t.mops[0] = (txn_mop){.f = (uint8_t)cases[i].f, .nil = (uint8_t)cases[i].nil, .key = cases[i].key,
                               .value = cases[i].value, .old = cases[i].old};
         iso_buf inv = {0}, ok = {0};
         txn_json(&inv, &t, 0);
         txn_json(&ok, &t, 1);
-        assert_string_equal(txn_f(&t), cases[i].f_name);
+        assert_string_equal(txn_json_f(&t), cases[i].f_name);
         assert_string_equal(iso_buf_cstr(&inv), cases[i].invoke);
         assert_string_equal(iso_buf_cstr(&ok), cases[i].ok);
         iso_buf_free(&inv);
