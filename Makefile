@@ -224,11 +224,17 @@ EMCC_FLAGS := -O2 -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPOR
               -sEXPORTED_FUNCTIONS=_isolde_web_check,_malloc,_free \
               -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,getValue
 playground: web/isolde-wasm.js
-web/isolde-wasm.js: $(CHECKER_SRC) $(CHECKER_HDR) web/isolde_wasm.c $(BUILD)/gen/viewer_js.h include/isolde.h Makefile
+# It is made from web/viewer.js, whose C string any BUILD's gen/ holds (an
+# order-only prerequisite: a BUILD made since does not make it again), and
+# written whole under another name, then renamed: two suites (make check,
+# make sanitize) that make it at once leave one whole file.
+web/isolde-wasm.js: $(CHECKER_SRC) $(CHECKER_HDR) web/isolde_wasm.c web/viewer.js include/isolde.h Makefile \
+                    | $(BUILD)/gen/viewer_js.h
 	@command -v $(EMCC) >/dev/null || sh tools/deps.sh emscripten
 	$(call say,EMCC,$@)
 	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
-	    -DISO_VERSION='"$(VERSION)"' $(WARN) $(EMCC_FLAGS) -o $@ $(CHECKER_SRC) web/isolde_wasm.c
+	    -DISO_VERSION='"$(VERSION)"' $(WARN) $(EMCC_FLAGS) -o $@.$$$$.js $(CHECKER_SRC) web/isolde_wasm.c && \
+	    mv $@.$$$$.js $@
 
 $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 	@rm -f $@
