@@ -1,6 +1,6 @@
 /*
  * fuzz/fuzz_txn_order.c -- transaction-order: the input as a
- * --transaction-order file, parsed (workload/rw_register/txn_order.c, an
+ * --transaction-order file, parsed (elle/rw_register/txn_order.c, an
  * internal entry point) and given to a check of a small rw-register
  * history through the public calls, where it orders the writes of a key.
  *
@@ -14,7 +14,7 @@
 #include "fuzz.h"
 #include "core/alloc.h"
 #include "history/input.h"
-#include "workload/rw_register/txn_order.h"
+#include "elle/rw_register/txn_order.h"
 
 #include <string.h>
 

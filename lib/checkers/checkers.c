@@ -3,11 +3,11 @@
  * of a history that does not say, and running the row's checker.
  */
 #include "checkers/checkers.h"
-#include "check/check.h"
+#include "elle/elle.h"
 #include "linear/linear.h"
 #include "report/report.h"
-#include "workload/list_append/list_append.h"
-#include "workload/rw_register/rw_register.h"
+#include "elle/list_append/list_append.h"
+#include "elle/rw_register/rw_register.h"
 
 #include <string.h>
 

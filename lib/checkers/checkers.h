@@ -13,7 +13,7 @@
 #ifndef ISO_CHECKERS_H
 #define ISO_CHECKERS_H
 
-#include "check/result.h"
+#include "result/result.h"
 #include "jepsen/jepsen.h"
 
 enum iso_checker_kind { ISO_CHECKER_TXN, ISO_CHECKER_LIN, ISO_CHECKER_JEPSEN };

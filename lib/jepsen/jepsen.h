@@ -23,7 +23,7 @@
 #ifndef ISO_JEPSEN_H
 #define ISO_JEPSEN_H
 
-#include "check/result.h"
+#include "result/result.h"
 #include "core/keys.h"
 
 /* One checker's entry: check h with o; *out a new result. */

@@ -12,7 +12,7 @@
 #ifndef ISO_LINEAR_H
 #define ISO_LINEAR_H
 
-#include "check/result.h"
+#include "result/result.h"
 
 /* Check h as linearizability workload w; on success *r is a new result
  * whose writers are this folder's. */

@@ -11,8 +11,8 @@
  */
 #include "report/report.h"
 #include "report/html.h"
-#include "report/picture.h"
-#include "report/proof.h"
+#include "elle/picture.h"
+#include "elle/proof.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -15,10 +15,10 @@
  * CHUNK bytes, so a large history's report needs no copy of itself.
  */
 #include "report/html.h"
-#include "report/picture.h"
+#include "elle/picture.h"
 #include "report/report.h"
-#include "report/proof.h"
-#include "report/render.h"
+#include "elle/proof.h"
+#include "elle/render.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

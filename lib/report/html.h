@@ -11,7 +11,7 @@
 #ifndef ISO_REPORT_HTML_H
 #define ISO_REPORT_HTML_H
 
-#include "check/result.h"
+#include "result/result.h"
 
 typedef struct iso_html {
     FILE *out;

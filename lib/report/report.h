@@ -22,7 +22,7 @@
 #ifndef ISO_REPORT_H
 #define ISO_REPORT_H
 
-#include "check/result.h"
+#include "result/result.h"
 
 /* The writers of a transactional result (checkers.c gives it to the check). */
 extern const iso_result_kind iso_report_txn_kind;

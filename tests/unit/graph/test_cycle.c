@@ -7,7 +7,7 @@
  * graphs.
  */
 #include "testutil.h"
-#include "check/search.h"
+#include "elle/search.h"
 #include "graph/same_search.h"
 
 #define W ISO_EDGE_WW

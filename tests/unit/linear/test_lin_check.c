@@ -5,7 +5,7 @@
  * Knossos history of the corpus against elle-cli's verdict (EXPECTED.tsv).
  */
 #include "testutil.h"
-#include "check/result.h"
+#include "result/result.h"
 #include "linear/lin.h"
 
 struct run {

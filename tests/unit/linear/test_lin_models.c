@@ -7,7 +7,7 @@
  * earlier ops and its words for a failed cas.
  */
 #include "testutil.h"
-#include "check/result.h"
+#include "result/result.h"
 #include "linear/lin.h"
 
 struct run {
