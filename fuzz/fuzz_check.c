@@ -19,7 +19,7 @@
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "fuzz.h"
-#include "checkers/checkers.h"
+#include "check/check.h"
 #include "history/history.h"
 #include "history/read_json.h"
 

@@ -1,8 +1,8 @@
 /*
- * checkers/checkers.c -- iso_check: the checker table's rows, choosing the workload
+ * check/check.c -- iso_check: the checker table's rows, choosing the workload
  * of a history that does not say, and running the row's checker.
  */
-#include "checkers/checkers.h"
+#include "check/check.h"
 #include "elle/elle.h"
 #include "linear/linear.h"
 #include "report/report.h"

@@ -1,5 +1,5 @@
 /*
- * checkers/checkers.h -- the checker table: every workload isolde checks, the kind
+ * check/check.h -- the checker table: every workload isolde checks, the kind
  * of checker that judges it and the names it answers to. One row per
  * workload in ISO_CHECKERS; a new checker is a row here and its entry
  * function (for a transactional workload, an iso_workload_ops; for a

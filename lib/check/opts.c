@@ -1,5 +1,5 @@
 /*
- * checkers/opts.c -- the check's options: their defaults, a caller's struct
+ * check/opts.c -- the check's options: their defaults, a caller's struct
  * as this library knows it (older, smaller structs get defaults for what
  * they lack), validation before anything is read, and the names the
  * options take, for a program to list or test (`isolde models`). Static

@@ -1,5 +1,5 @@
 /*
- * checkers/empty.c -- the result of a check that had nothing to check: a
+ * check/empty.c -- the result of a check that had nothing to check: a
  * history with no client op (an empty file, one of blank lines, a format
  * forced wrong, ops whose process is no integer). Whatever the model, the
  * verdict is unknown, and every report says why and that 0 ops were
