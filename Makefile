@@ -151,7 +151,7 @@ $(BUILD)/checker/%.o: %.c $(FLAGS_STAMP)
 	    $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The report viewer (web/viewer.js, shared with the playground) as a C
-# string for report/html.c; it must never hold "</script" (it is inlined
+# string for report/page.c; it must never hold "</script" (it is inlined
 # in a script element).
 $(BUILD)/gen/viewer_js.h: web/viewer.js
 	@mkdir -p $(@D)
@@ -160,7 +160,7 @@ $(BUILD)/gen/viewer_js.h: web/viewer.js
 	$(Q){ echo '/* generated from $< by the Makefile */'; echo 'static const char iso_viewer_js[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp
 	$(Q)mv $@.tmp $@
-$(BUILD)/lib/report/html.o $(BUILD)/checker/lib/report/html.o: $(BUILD)/gen/viewer_js.h
+$(BUILD)/lib/report/page.o $(BUILD)/checker/lib/report/page.o: $(BUILD)/gen/viewer_js.h
 
 # The playground (web/index.html): the checker and web/isolde_wasm.c
 # compiled to WebAssembly by emscripten (Debian's package, offline), one

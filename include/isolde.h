@@ -313,24 +313,40 @@ ISOLDE_API const char *isolde_result_not(const isolde_result *r, size_t i);
 ISOLDE_API size_t isolde_result_also_not_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_also_not(const isolde_result *r, size_t i);
 
-/* Writers. Each renders the proofs it shows first (so r is not const; the
- * proofs stay rendered), then writes, and flushes out. o may be NULL.
- * Errors: IO (out did not take it all, e.g. a full disk; the directory
- * could not be written), NOMEM. */
-ISOLDE_API isolde_status isolde_result_write_text(isolde_result *r, FILE *out,
+/* Findings: each anomaly type's instances (isolde_result_instance_count
+ * of them), each with its proof in words and its JSON object: Elle's
+ * keys for a transactional result, a witness (a partition's longest
+ * linearizable prefix and the ops that cannot follow it) for a
+ * linearizability result, the error's map for Jepsen's checkers. fn gets
+ * findings first .. first + n - 1 of type (those that exist), in order,
+ * with i the finding's place among its type's; text and json are valid
+ * during the call only: a proof is rendered just before it is passed (a
+ * few at a time, on several threads for many), so walking every finding
+ * of a large result costs time, not memory. fn must not call the library
+ * but for the result's accessors. Errors: USAGE (type is none of the
+ * result's types), NOMEM. */
+typedef void (*isolde_finding_fn)(void *arg, size_t i, const char *text, const char *json);
+ISOLDE_API isolde_status isolde_result_findings(const isolde_result *r, const char *type, size_t first, size_t n,
+                                                isolde_finding_fn fn, void *arg, isolde_error *err);
+
+/* Writers. Each renders the proofs it shows as it writes them (r is only
+ * read: several threads may write one result at once), and flushes out.
+ * o may be NULL. Errors: IO (out did not take it all, e.g. a full disk;
+ * the directory could not be written), NOMEM. */
+ISOLDE_API isolde_status isolde_result_write_text(const isolde_result *r, FILE *out,
                                                   const isolde_report_opts *o, isolde_error *err);
 /* Elle's result map as one JSON object. */
-ISOLDE_API isolde_status isolde_result_write_json(isolde_result *r, FILE *out, isolde_error *err);
+ISOLDE_API isolde_status isolde_result_write_json(const isolde_result *r, FILE *out, isolde_error *err);
 /* One self-contained HTML page (no network): the verdict, every finding
  * with its proof and picture, a timeline of the transactions; for a
  * linearizability result, the ops per partition and where they fail. */
-ISOLDE_API isolde_status isolde_result_write_html(isolde_result *r, FILE *out, isolde_error *err);
+ISOLDE_API isolde_status isolde_result_write_html(const isolde_result *r, FILE *out, isolde_error *err);
 /* One text file per anomaly type in dir (made if missing), as Elle's
  * :directory does, and per cycle found its picture, <type>/<n>.dot (and
  * .svg when built with Graphviz's libgvc); results.json (the JSON result)
  * and index.html (the HTML page). A linearizability result writes
  * linearizability.txt, results.json and index.html. */
-ISOLDE_API isolde_status isolde_result_write_dir(isolde_result *r, const char *dir,
+ISOLDE_API isolde_status isolde_result_write_dir(const isolde_result *r, const char *dir,
                                                  isolde_error *err);
 ISOLDE_API void isolde_result_free(isolde_result *r);
 

@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 same=0; diff=0
 
-mask() { sed -e 's/checked in [0-9.]* s/checked in X s/' -e 's/in [0-9.]* s, [0-9]* txn\/s$/in X s, X txn\/s/' -e "s|$tmp/[ab]/|T/|g" "$1"; }
+mask() { sed -e 's/checked in [0-9.]* s/checked in X s/' -e 's/in [0-9.]* s, [0-9]* txn\/s/in X s, X txn\/s/' -e "s|$tmp/[ab]/|T/|g" "$1"; }
 
 # case NAME ARGS...: run both binaries with ARGS (D stands for an output dir).
 case_() {

@@ -1,14 +1,14 @@
 /*
- * check/check.c -- iso_check: the checker table's rows, choosing the workload
- * of a history that does not say, and running the row's checker.
+ * check/check.c -- isolde_check: the checker table's rows, choosing the
+ * workload of a history that does not say, and running the row's checker
+ * (a transactional one with the request its options make).
  */
 #include "check/check.h"
-#include "elle/elle.h"
-#include "linear/linear.h"
-#include "report/report.h"
 #include "elle/list_append/list_append.h"
 #include "elle/rw_register/rw_register.h"
+#include "linear/linear.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define ROW(id, name, kind, ops, jepsen) {ISOLDE_WORKLOAD_##id, name, kind, ops, jepsen},
@@ -202,6 +202,17 @@ struct check_call {
     isolde_result **out;
 };
 
+/* A transactional check, asked for what o's -c and -a name; its errors
+ * name the history when they name no file. */
+static int check_txns(const isolde_history *h, const isolde_check_opts *o, const iso_workload_ops *wl,
+                      isolde_result **out, isolde_error *err)
+{
+    iso_request req;
+    if (!iso_request_of(o, &req, err) && !iso_elle_check(h, o, &req, wl, out, err)) return 0;
+    if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
+    return -1;
+}
+
 static int run_checker(const isolde_history *h, const isolde_check_opts *o, isolde_workload wl, isolde_result **out,
                        isolde_error *err)
 {
@@ -211,12 +222,12 @@ static int run_checker(const isolde_history *h, const isolde_check_opts *o, isol
     if (k->kind == ISO_CHECKER_JEPSEN && h->n_ops) /* Jepsen's checkers choose their ops (docs/CHECKERS.md) */
         return k->jepsen(h, o, out, err);
     if (iso_history_no_client_op(h, &why)) { /* every model: nothing read is nothing valid */
-        *out = iso_report_empty(k->kind != ISO_CHECKER_TXN ? k->name : NULL, iso_buf_cstr(&why));
+        *out = iso_check_empty(k->kind != ISO_CHECKER_TXN ? k->name : NULL, iso_buf_cstr(&why));
         iso_buf_free(&why);
         return 0;
     }
     if (k->kind == ISO_CHECKER_LIN) return iso_lin_check(h, o, wl, out, err);
-    return iso_check_txns(h, o, k->ops, &iso_report_txn_kind, out, err);
+    return check_txns(h, o, k->ops, out, err);
 }
 
 static int check(void *arg, isolde_error *err)

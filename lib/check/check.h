@@ -1,19 +1,29 @@
 /*
- * check/check.h -- the checker table: every workload isolde checks, the kind
- * of checker that judges it and the names it answers to. One row per
- * workload in ISO_CHECKERS; a new checker is a row here and its entry
- * function (for a transactional workload, an iso_workload_ops; for a
- * linearizability model, a row of linear/lin_models.c; for one of Jepsen's
- * checkers, its entry in jepsen/).
+ * check/check.h -- isolde_check: the checker table (every workload isolde
+ * checks, the kind of checker that judges it and the names it answers
+ * to), the check's options, and the result of a history with nothing to
+ * check.
  *
- * This folder (checkers/) sits above every checker folder (check/,
- * workload/, linear/, jepsen/, report/) and may include them all: it is the one
- * place that names them all, and nothing in lib/ includes it.
+ *   check.c   the table's rows, the workload of a history that does not
+ *             say, and running the row's checker
+ *   opts.c    the options: defaults, -c and -a read into a request,
+ *             validation before anything is read, the names they take
+ *   empty.c   the result of a history with no client op, for any model
+ *
+ * One row per workload in ISO_CHECKERS; a new checker is a row here and
+ * its entry (for a transactional workload, an iso_workload_ops; for a
+ * linearizability model, a row of linear/lin_models.c; for one of
+ * Jepsen's checkers, its entry in jepsen/).
+ *
+ * Rule: check/ sits above every checker (elle/ and its workloads,
+ * linear/, jepsen/) and may include them all, and report/ and result/:
+ * it is the one place that names them all, and nothing in lib/ includes
+ * it.
  */
-#ifndef ISO_CHECKERS_H
-#define ISO_CHECKERS_H
+#ifndef ISO_CHECK_H
+#define ISO_CHECK_H
 
-#include "result/result.h"
+#include "elle/elle.h"
 #include "jepsen/jepsen.h"
 
 enum iso_checker_kind { ISO_CHECKER_TXN, ISO_CHECKER_LIN, ISO_CHECKER_JEPSEN };
@@ -47,5 +57,18 @@ typedef struct iso_checker {
 
 /* The row of w, or NULL (AUTO and unknown values have none). */
 const iso_checker *iso_checker_of(isolde_workload w);
+
+/* The caller's options as this library knows them (opts.c): defaults for
+ * fields a smaller, older struct lacks; -1 with err when they were never
+ * initialised or a number is out of its range (a negative count or
+ * budget, an unknown cas_fail). user may be NULL (all defaults). */
+int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err);
+/* What o's -c and -a ask a transactional check for, into req; -1 with err
+ * on an unknown name (with the closest known one). */
+int iso_request_of(const isolde_check_opts *o, iso_request *req, isolde_error *err);
+
+/* The unknown result of a history with no client op, why saying why
+ * (lin_model: the linearizability model's name; NULL: transactional). */
+isolde_result *iso_check_empty(const char *lin_model, const char *why);
 
 #endif

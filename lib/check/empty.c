@@ -6,10 +6,9 @@
  * checked. Transactional models keep Elle's shape for it (the
  * empty-transaction-graph anomaly), linearizability models their own.
  */
-#include "report/html.h"
+#include "check/check.h"
 #include "report/report.h"
 
-#include <errno.h>
 #include <string.h>
 
 struct empty {
@@ -17,7 +16,7 @@ struct empty {
     char *why;
 };
 
-static int empty_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
+static int empty_text(const isolde_result *r, FILE *out, const isolde_report_opts *o)
 {
     const struct empty *e = r->payload;
     (void)o;
@@ -27,9 +26,10 @@ static int empty_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
     return ferror(out) ? -1 : 0;
 }
 
-static int empty_json(isolde_result *r, FILE *out)
+static int empty_json(const isolde_result *r, FILE *out, int shown)
 {
     const struct empty *e = r->payload;
+    (void)shown;
     iso_buf why = {0};
     iso_json_string(&why, e->why, strlen(e->why));
     if (e->model)
@@ -47,14 +47,11 @@ static int empty_json(isolde_result *r, FILE *out)
  * type's file) or DIR/linearizability.txt. */
 static int write_empty(FILE *out, void *r) { return empty_text(r, out, NULL); }
 
-static int empty_dir(isolde_result *r, const char *dir, isolde_error *err)
+static int empty_files(const isolde_result *r, const char *dir, isolde_error *err)
 {
     const struct empty *e = r->payload;
-    if (iso_report_mkdir(dir, err)) return -1;
-    if (iso_report_write_file(dir, e->model ? "linearizability.txt" : "empty-transaction-graph.txt",
-                              write_empty, r, err))
-        return -1;
-    return iso_report_dir_common(r, dir, err);
+    return iso_report_write_file(dir, e->model ? "linearizability.txt" : "empty-transaction-graph.txt", write_empty,
+                                 (void *)r, err);
 }
 
 static void empty_free(void *payload)
@@ -66,15 +63,26 @@ static void empty_free(void *payload)
     iso_free(e);
 }
 
-static int empty_html(isolde_result *r, FILE *out)
+static void empty_page(const isolde_result *r, iso_html *h)
 {
     const struct empty *e = r->payload;
-    return iso_report_html_plain(r, out, "empty", e->why);
+    iso_html_string(h, "text", e->why);
 }
 
-static const iso_result_kind empty_kind = {"empty", empty_text, empty_json, empty_dir, empty_html, empty_free};
+/* The one finding of a transactional model's empty result: why, and Elle's
+ * JSON for the type, true. */
+static size_t empty_each(const isolde_result *r, size_t k, size_t first, size_t n, iso_show_fn show, void *arg)
+{
+    const struct empty *e = r->payload;
+    (void)k, (void)first;
+    if (n) show(arg, 0, e->why, "true");
+    return n;
+}
 
-isolde_result *iso_report_empty(const char *lin_model, const char *why)
+static const iso_result_kind empty_kind = {"empty", empty_text, empty_json, empty_page, empty_files, empty_each,
+                                           empty_free};
+
+isolde_result *iso_check_empty(const char *lin_model, const char *why)
 {
     struct empty *e = iso_xcalloc(1, sizeof *e);
     e->model = lin_model ? iso_xstrdup(lin_model) : NULL;

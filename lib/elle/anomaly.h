@@ -6,8 +6,8 @@
  * The 24 searchable cycle types come first, in the order base x variant,
  * so that graph/cycle.h's ISO_CYCLE(base, variant) is their id.
  */
-#ifndef ISO_ANOMALY_H
-#define ISO_ANOMALY_H
+#ifndef ISO_ELLE_ANOMALY_H
+#define ISO_ELLE_ANOMALY_H
 
 #include <stddef.h>
 #include <stdint.h>

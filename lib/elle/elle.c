@@ -5,11 +5,9 @@
  * hand every finding, with the proof context, to the result.
  */
 #include "elle/elle.h"
-#include "elle/models.h"
-#include "result/result.h"
+#include "elle/result.h"
 #include "elle/search.h"
 #include "graph/order.h"
-#include "core/names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,117 +37,6 @@ void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void
     j.side.findings = (iso_findings){0};
     iso_both(main_run, side_run, &j, iso_thread_count(ctx->opts->threads));
     iso_findings_join(&ctx->findings, &j.side.findings);
-}
-
-/* ---- options ------------------------------------------------------------- */
-
-/* Calls each(name, len, arg) for every comma-separated, trimmed name. */
-static int for_each_name(const char *list, int (*each)(const char *, void *), void *arg)
-{
-    char name[128];
-    for (const char *p = list; *p;) {
-        while (*p == ' ' || *p == ',') p++;
-        size_t n = 0;
-        while (p[n] && p[n] != ',') n++;
-        size_t m = n;
-        while (m && p[m - 1] == ' ') m--;
-        if (m) {
-            if (m >= sizeof name) m = sizeof name - 1;
-            memcpy(name, p, m);
-            name[m] = 0;
-            if (each(name, arg)) return -1;
-        }
-        p += n;
-    }
-    return 0;
-}
-
-/* The names of -c or -a as they parse into a request; the first unknown name. */
-typedef struct names {
-    iso_request *req;
-    char bad[128];
-} names;
-
-static int unknown(names *ns, const char *name)
-{
-    snprintf(ns->bad, sizeof ns->bad, "%s", name);
-    return -1;
-}
-
-static int asked_before(const iso_request *req, int m)
-{
-    for (size_t i = 0; i < req->n_checked; i++)
-        if (req->checked[i].model == m) return 1;
-    for (size_t i = 0; i < req->n_unchecked; i++)
-        if (req->unchecked[i].model == m) return 1;
-    return 0;
-}
-
-/* A model, once, under the accepted name (a static string) it was given as. */
-static int add_model(const char *name, void *arg)
-{
-    names *ns = arg;
-    iso_request *req = ns->req;
-    int m = iso_model_parse(name);
-    if (m < 0) return unknown(ns, name);
-    if (asked_before(req, m)) return 0;
-    const char *as = NULL;
-    for (size_t i = 0; !as && iso_model_name_at(i, NULL); i++)
-        if (!strcmp(iso_model_name_at(i, NULL), name)) as = iso_model_name_at(i, NULL);
-    if (iso_model_not_checked(m)) req->unchecked[req->n_unchecked++] = (struct iso_asked_model){m, as};
-    else req->checked[req->n_checked++] = (struct iso_asked_model){m, as};
-    return 0;
-}
-
-static int add_anomaly(const char *name, void *arg)
-{
-    names *ns = arg;
-    int a = iso_anomaly_parse(name);
-    if (a < 0) return unknown(ns, name);
-    ns->req->n_asked += !ns->req->asked[a];
-    ns->req->asked[a] = 1;
-    return 0;
-}
-
-/* USAGE: an unknown name of a kind, with the closest known one. */
-static int unknown_name(isolde_error *err, const char *kind, const char *bad, iso_name_at known)
-{
-    const char *close = iso_closest_name(bad, known, NULL);
-    if (close) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown %s '%s' (did you mean %s?)", kind, bad, close);
-    return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown %s '%s'", kind, bad);
-}
-
-/* The names, then Elle's prohibited-anomaly-types: what the models forbid
- * (the models not checked forbid nothing) plus every anomaly implying one
- * asked for. */
-int iso_request_of(const isolde_check_opts *o, iso_request *req, isolde_error *err)
-{
-    names ns = {req, {0}};
-    memset(req, 0, sizeof *req);
-    if (for_each_name(o->models ? o->models : "strict-serializable", add_model, &ns))
-        return unknown_name(err, "consistency model", ns.bad, iso_model_name_at);
-    if (o->anomalies && for_each_name(o->anomalies, add_anomaly, &ns))
-        return unknown_name(err, "anomaly", ns.bad, iso_anomaly_name_at);
-    int models[ISO_MODEL_COUNT];
-    for (size_t i = 0; i < req->n_checked; i++) models[i] = req->checked[i].model;
-    iso_models_prohibited(models, req->n_checked, req->reportable);
-    uint8_t implying[ISO_A_COUNT];
-    memcpy(implying, req->asked, sizeof implying);
-    iso_anomalies_implying(implying);
-    for (int a = 0; a < ISO_A_COUNT; a++) req->reportable[a] |= implying[a];
-    return 0;
-}
-
-int iso_request_gap(const iso_request *req, iso_buf *why)
-{
-    if (!req->n_unchecked && (req->n_checked || req->n_asked)) return 0;
-    if (!why) return 1;
-    if (!req->n_unchecked) iso_buf_puts(why, "nothing was checked: -c named no model and -a no anomaly");
-    else iso_buf_puts(why, "nothing forbidden was found, but ");
-    for (size_t i = 0; i < req->n_unchecked; i++)
-        iso_buf_printf(why, "%s%s", i ? ", " : "", req->unchecked[i].name);
-    if (req->n_unchecked) iso_buf_puts(why, req->n_unchecked > 1 ? " were not checked" : " was not checked");
-    return 1;
 }
 
 /* ---- the graph and its cycles ---------------------------------------------- */
@@ -281,18 +168,15 @@ static int run(iso_ctx *ctx, uint8_t extra, isolde_error *err)
     return 0;
 }
 
-int iso_check_txns(const isolde_history *h, const isolde_check_opts *o, const iso_workload_ops *wl,
-                   const iso_result_kind *kind, isolde_result **r, isolde_error *err)
+int iso_elle_check(const isolde_history *h, const isolde_check_opts *o, const iso_request *req,
+                   const iso_workload_ops *wl, isolde_result **r, isolde_error *err)
 {
-    iso_ctx ctx = {.pc = {.h = h, .wl = wl}, .opts = o};
-    int rc = iso_request_of(o, &ctx.req, err);
-    if (!rc) rc = run(&ctx, order_edges(ctx.req.reportable), err);
-    if (rc) {
-        if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
+    iso_ctx ctx = {.pc = {.h = h, .wl = wl}, .opts = o, .req = req};
+    if (run(&ctx, order_edges(req->reportable), err)) {
         ctx_free(&ctx);
-        return rc;
+        return -1;
     }
     iso_edges_free(&ctx.edges);
-    *r = iso_result_txn(kind, &ctx.req, &ctx.findings, &ctx.pc, iso_thread_count(o->threads));
+    *r = iso_result_txn(req, &ctx.findings, &ctx.pc, iso_thread_count(o->threads));
     return 0;
 }

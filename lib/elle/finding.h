@@ -4,19 +4,19 @@
  *
  * A finding is rendered -- its proof for people (text) and its JSON object
  * with Elle's keys -- either when it is found, or later, when a report
- * shows it (report/prove.c): by its workload's renderer, or from the cycle
+ * shows it (elle/proof.c): by its workload's renderer, or from the cycle
  * search's output for the findings the search produced. Renderers only
  * read the proof context, so several threads may render at once.
  */
-#ifndef ISO_CHECK_FINDING_H
-#define ISO_CHECK_FINDING_H
+#ifndef ISO_ELLE_FINDING_H
+#define ISO_ELLE_FINDING_H
 
 #include "core/core.h"
 
 struct iso_proof_ctx;
 
 /* A finding as it is built: its text for people and its JSON object, side
- * by side (report/render.h has the builders). */
+ * by side (elle/render.h has the builders). */
 typedef struct iso_fb {
     iso_buf text, json;
 } iso_fb;

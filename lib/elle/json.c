@@ -8,7 +8,6 @@
  * anomaly type, on a line of its own; the separators are compact
  * ("key":value, a,b), as in every JSON isolde writes.
  */
-#include "report/report.h"
 #include "elle/proof.h"
 
 #include <stdint.h>
@@ -21,7 +20,7 @@ static void json_names(FILE *out, const char *key, const char **names, size_t n)
     fputc(']', out);
 }
 
-void iso_report_not_checked(const struct iso_asked_model *m, iso_buf *out)
+void iso_elle_not_checked(const struct iso_asked_model *m, iso_buf *out)
 {
     iso_buf_printf(out, "it forbids no anomaly isolde looks for in transactional histories, so a check of it "
                         "could find nothing; %s", iso_model_not_checked(m->model));
@@ -34,9 +33,9 @@ static void json_list(iso_buf *b, const char *key, const char *const *names, siz
     iso_buf_puts(b, "]");
 }
 
-void iso_report_request_json(const isolde_result *r, iso_buf *b)
+void iso_elle_request_json(const isolde_result *r, iso_buf *b)
 {
-    const iso_request *q = r->req;
+    const iso_request *q = &((const iso_txn_result *)r->payload)->req;
     const char *names[ISO_A_COUNT];
     size_t n = 0;
     for (size_t i = 0; i < q->n_checked; i++) names[n++] = q->checked[i].name;
@@ -48,7 +47,7 @@ void iso_report_request_json(const isolde_result *r, iso_buf *b)
     iso_buf why = {0};
     for (size_t i = 0; i < q->n_unchecked; i++) {
         why.n = 0;
-        iso_report_not_checked(&q->unchecked[i], &why);
+        iso_elle_not_checked(&q->unchecked[i], &why);
         iso_buf_printf(b, "%s{\"model\":\"%s\",\"reason\":", i ? "," : ",\n \"models-not-checked\":[",
                        q->unchecked[i].name);
         iso_json_string(b, why.p, why.n);
@@ -68,12 +67,12 @@ static void show_json(void *arg, size_t i, const char *text, const char *json)
     fprintf(arg, "%s%s", i ? ",\n   " : "", json);
 }
 
-size_t iso_report_shown_of(const isolde_result *r, size_t k)
+size_t iso_elle_shown_of(const isolde_result *r, size_t k)
 {
     return r->type_counts[k] < ISO_REPORT_SHOWN ? r->type_counts[k] : ISO_REPORT_SHOWN;
 }
 
-void iso_report_not_shown(const isolde_result *r, const size_t *shown, const char *sep, iso_buf *out)
+void iso_elle_not_shown(const isolde_result *r, const size_t *shown, const char *sep, iso_buf *out)
 {
     const char *next = "\"not-shown\":{";
     for (size_t k = 0; k < r->n_types; k++) {
@@ -86,10 +85,9 @@ void iso_report_not_shown(const isolde_result *r, const size_t *shown, const cha
     if (*next != '"') iso_buf_puts(out, "}");
 }
 
-/* every: all findings; else what -d shows. */
-static int json_of(isolde_result *r, FILE *out, int every)
+int iso_elle_json(const isolde_result *r, FILE *out, int shown_only)
 {
-    iso_txn_result *t = r->payload;
+    const iso_txn_result *t = r->payload;
     size_t *shown = iso_xcalloc(r->n_types ? r->n_types : 1, sizeof *shown);
     fprintf(out, "{\"valid?\":%s", r->validity == ISOLDE_UNKNOWN ? "\"unknown\"" : iso_report_validity(r->validity));
     if (r->n_types) {
@@ -99,8 +97,8 @@ static int json_of(isolde_result *r, FILE *out, int every)
         for (size_t k = 0; k < r->n_types; k++) {
             int single = strcmp(r->types[k], "empty-transaction-graph") == 0;
             fprintf(out, "%s\n  \"%s\":%s", k ? "," : "", r->types[k], single ? "" : "[");
-            shown[k] = every ? iso_report_each(t, f, r->type_counts[k], 0, show_json, out)
-                             : iso_report_each(t, f, iso_report_shown_of(r, k), ISO_REPORT_SHOWN_BYTES, show_json, out);
+            shown[k] = !shown_only ? iso_elle_show(t, f, r->type_counts[k], 0, show_json, out)
+                                   : iso_elle_show(t, f, iso_elle_shown_of(r, k), ISO_REPORT_SHOWN_BYTES, show_json, out);
             f += r->type_counts[k];
             if (!single) fputc(']', out);
         }
@@ -109,14 +107,11 @@ static int json_of(isolde_result *r, FILE *out, int every)
         json_names(out, "also-not", r->also_not, r->n_also_not);
     }
     iso_buf b = {0};
-    iso_report_not_shown(r, shown, ",\n ", &b);
-    iso_report_request_json(r, &b);
+    iso_elle_not_shown(r, shown, ",\n ", &b);
+    iso_elle_request_json(r, &b);
     fputs(iso_buf_cstr(&b), out);
     iso_buf_free(&b);
     iso_free(shown);
     fputs("}\n", out);
     return ferror(out) ? -1 : 0;
 }
-
-int iso_report_json(isolde_result *r, FILE *out) { return json_of(r, out, 1); }
-int iso_report_json_shown(isolde_result *r, FILE *out) { return json_of(r, out, 0); }

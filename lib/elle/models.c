@@ -2,7 +2,8 @@
  * elle/models.c -- Elle's consistency models (elle.md section 1): the 54
  * accepted names, the models DAG, what each model directly proscribes, and
  * the two queries built on them: which anomalies a set of models prohibits,
- * and which models a set of found anomalies rules out (not / also-not).
+ * and which models a set of found anomalies rules out (not / also-not);
+ * and what a request of models and anomalies leaves open (iso_request_gap).
  *
  * The data are static tables over dense model ids; every closure is
  * computed once (pthread_once) into small static matrices, so the queries
@@ -350,4 +351,16 @@ void iso_models_boundary(const uint8_t found[ISO_A_COUNT],
         if (is_weakest(impossible, m)) (*not_)[(*n_not)++] = friendly_names[m];
         else (*also_not)[(*n_also_not)++] = friendly_names[m];
     }
+}
+
+int iso_request_gap(const iso_request *req, iso_buf *why)
+{
+    if (!req->n_unchecked && (req->n_checked || req->n_asked)) return 0;
+    if (!why) return 1;
+    if (!req->n_unchecked) iso_buf_puts(why, "nothing was checked: -c named no model and -a no anomaly");
+    else iso_buf_puts(why, "nothing forbidden was found, but ");
+    for (size_t i = 0; i < req->n_unchecked; i++)
+        iso_buf_printf(why, "%s%s", i ? ", " : "", req->unchecked[i].name);
+    if (req->n_unchecked) iso_buf_puts(why, req->n_unchecked > 1 ? " were not checked" : " was not checked");
+    return 1;
 }

@@ -6,11 +6,12 @@
  * isolde's one addition: garbage-read is proscribed by read-uncommitted
  * (PL-1), so every model from read-uncommitted up rules it out.
  */
-#ifndef ISO_MODELS_H
-#define ISO_MODELS_H
+#ifndef ISO_ELLE_MODELS_H
+#define ISO_ELLE_MODELS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/core.h"
 #include "elle/anomaly.h"
 
 #define ISO_MODEL_COUNT 36 /* canonical models */
@@ -51,5 +52,23 @@ void iso_anomalies_implying(uint8_t set[ISO_A_COUNT]);
 void iso_models_boundary(const uint8_t found[ISO_A_COUNT],
                          const char ***not_, size_t *n_not,
                          const char ***also_not, size_t *n_also_not);
+
+/* What a check was asked for (check/opts.c makes it): the models -c
+ * names, each once, as named (static strings), split by whether a
+ * transactional check covers them (iso_model_not_checked); the anomalies
+ * -a names; and what follows from both, the anomalies that make the check
+ * fail. */
+typedef struct iso_request {
+    struct iso_asked_model { int model; const char *name; } checked[ISO_MODEL_COUNT],
+        unchecked[ISO_MODEL_COUNT];
+    size_t n_checked, n_unchecked, n_asked;
+    uint8_t asked[ISO_A_COUNT];      /* as -a names them */
+    uint8_t reportable[ISO_A_COUNT]; /* Elle's prohibited-anomaly-types */
+} iso_request;
+
+/* 1 when a check asked for req cannot be valid whatever it finds, with
+ * why in why (NULL: not wanted): a model it names is not checked, or it
+ * names nothing at all; 0 when it can. */
+int iso_request_gap(const iso_request *req, iso_buf *why);
 
 #endif

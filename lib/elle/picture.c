@@ -1,7 +1,7 @@
 /*
  * elle/picture.c -- the picture of a finding: a cycle as found, or for a
  * component (cycle-exists, timeout) its shortest cycles found within a
- * work budget, united (report/picture.h); and its DOT and JSON, every
+ * work budget, united (elle/picture.h); and its DOT and JSON, every
  * label in the proof's words and escaped for the format.
  *
  * Invariant: a component's picture holds at most ISO_PIC_MAX_CYCLES cycles

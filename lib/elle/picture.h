@@ -3,17 +3,17 @@
  * cycle, or of a bounded piece of a strongly connected component (a
  * cycle-exists fallback or a timeout), and the edges among them, each
  * named by its type and explained in the proof's words; written as DOT
- * (and SVG when built with Graphviz's libgvc) for -d, as JSON for the HTML
- * viewer.
+ * (and SVG when built with Graphviz's libgvc, report/svg.c) for -d, as JSON
+ * for the HTML viewer.
  *
  * Invariant: a picture never holds more than ISO_PIC_MAX_CYCLES cycles of
  * a component, and never more than ISO_PIC_MAX_V transactions, however
  * large the component: what is left out is counted, never drawn.
  */
-#ifndef ISO_REPORT_PICTURE_H
-#define ISO_REPORT_PICTURE_H
+#ifndef ISO_ELLE_PICTURE_H
+#define ISO_ELLE_PICTURE_H
 
-#include "result/result.h"
+#include "elle/elle.h"
 
 enum { ISO_PIC_MAX_CYCLES = 4, ISO_PIC_MAX_V = 256 };
 
@@ -39,10 +39,5 @@ void iso_picture_note(const iso_picture *p, iso_buf *out);
 void iso_picture_dot(const iso_proof_ctx *pc, const iso_picture *p, const char *title, iso_buf *out);
 /* The picture as JSON: {"v":[txn],"ops":[text],"e":[[a,b,"types","words"]],"note":"..."}. */
 void iso_picture_json(const iso_proof_ctx *pc, const iso_picture *p, iso_buf *out);
-
-/* DOT laid out as SVG into out: 0, or -1 when built without libgvc or the
- * layout failed (out is then unchanged). It takes the guard's undo slot
- * (iso_guard_on_unwind) for a moment: call it with the slot free. */
-int iso_dot_svg(const char *dot, iso_buf *out);
 
 #endif

@@ -179,8 +179,8 @@ static size_t show_batch(batch *b, size_t shown, iso_show_fn show, void *arg)
     return fit < 1 ? 1 : fit > BATCH_MAX ? BATCH_MAX : fit;
 }
 
-size_t iso_report_each(const iso_txn_result *t, size_t first, size_t n, size_t max_bytes, iso_show_fn show,
-                       void *arg)
+size_t iso_elle_show(const iso_txn_result *t, size_t first, size_t n, size_t max_bytes, iso_show_fn show,
+                     void *arg)
 {
     batch b = {t, first, 0, 0, iso_xcalloc(BATCH_MAX, sizeof *b.fb), max_bytes, 0};
     size_t done = 0;

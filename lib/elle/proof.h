@@ -6,10 +6,10 @@
  * that renders a transactional result's pending findings as a writer
  * shows them, a few at a time.
  */
-#ifndef ISO_REPORT_PROOF_H
-#define ISO_REPORT_PROOF_H
+#ifndef ISO_ELLE_PROOF_H
+#define ISO_ELLE_PROOF_H
 
-#include "result/result.h"
+#include "elle/result.h"
 
 /* The proof of one cycle as text and JSON (both buffers are cleared
  * first); reads pc only, so several threads may prove cycles at once. */
@@ -20,10 +20,6 @@ void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *tex
 void iso_explain_edge(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, const char *ta,
                       const char *tb, iso_buf *text, iso_buf *json);
 
-/* What a writer does with finding i of a run it shows: its text and JSON,
- * valid during the call only. */
-typedef void (*iso_show_fn)(void *arg, size_t i, const char *text, const char *json);
-
 /* Show findings first .. first + n of t in order, each rendered just
  * before it is shown and dropped after (the findings stay as they are):
  * pending ones are rendered in batches, on t->threads threads when a batch
@@ -33,7 +29,7 @@ typedef void (*iso_show_fn)(void *arg, size_t i, const char *text, const char *j
  * there are. With max_bytes (0: none), showing stops after the finding
  * whose text and JSON bring the total to max_bytes. Returns how many
  * were shown. */
-size_t iso_report_each(const iso_txn_result *t, size_t first, size_t n, size_t max_bytes, iso_show_fn show,
-                       void *arg);
+size_t iso_elle_show(const iso_txn_result *t, size_t first, size_t n, size_t max_bytes, iso_show_fn show,
+                     void *arg);
 
 #endif

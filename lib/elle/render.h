@@ -6,8 +6,8 @@
  * workloads use these both while they check and when a pending finding is
  * rendered later, on any thread.
  */
-#ifndef ISO_REPORT_RENDER_H
-#define ISO_REPORT_RENDER_H
+#ifndef ISO_ELLE_RENDER_H
+#define ISO_ELLE_RENDER_H
 
 #include "elle/elle.h"
 

@@ -3,8 +3,8 @@
  * of cycle types, their implications and the cycle-exists specs, put into
  * a request for graph/cycle.h; and how proofs name a cycle-exists spec.
  */
-#ifndef ISO_CHECK_SEARCH_H
-#define ISO_CHECK_SEARCH_H
+#ifndef ISO_ELLE_SEARCH_H
+#define ISO_ELLE_SEARCH_H
 
 #include "elle/anomaly.h"
 #include "graph/cycle.h"

@@ -6,16 +6,9 @@
  * (not) and the stronger ones (also-not), then up to max_examples proofs
  * per type.
  */
-#include "report/report.h"
-#include "report/html.h"
 #include "elle/proof.h"
 
 #include <string.h>
-
-const char *iso_report_validity(isolde_validity v)
-{
-    return v == ISOLDE_VALID ? "true" : v == ISOLDE_INVALID ? "false" : "unknown";
-}
 
 enum { WIDTH = 78 };
 
@@ -47,7 +40,7 @@ static void names_line(FILE *out, const char *label, const char *const *names, s
  * when that is why. */
 static void coverage_lines(FILE *out, const isolde_result *r)
 {
-    const iso_request *q = r->req;
+    const iso_request *q = &((const iso_txn_result *)r->payload)->req;
     const char *names[ISO_A_COUNT];
     size_t n = 0;
     for (size_t i = 0; i < q->n_checked; i++) names[n++] = q->checked[i].name;
@@ -60,7 +53,7 @@ static void coverage_lines(FILE *out, const isolde_result *r)
     for (size_t i = 0; i < q->n_unchecked; i++) {
         b.n = 0;
         iso_buf_printf(&b, "%s: ", q->unchecked[i].name);
-        iso_report_not_checked(&q->unchecked[i], &b);
+        iso_elle_not_checked(&q->unchecked[i], &b);
         wrapped(out, "not checked", iso_buf_cstr(&b), 4);
     }
     b.n = 0;
@@ -68,7 +61,7 @@ static void coverage_lines(FILE *out, const isolde_result *r)
     iso_buf_free(&b);
 }
 
-void iso_report_summary(const iso_txn_result *t, iso_buf *out)
+void iso_elle_summary(const iso_txn_result *t, iso_buf *out)
 {
     const isolde_history *h = t->pc.h;
     size_t client = 0;
@@ -82,7 +75,7 @@ void iso_report_summary(const iso_txn_result *t, iso_buf *out)
 static void summary_line(FILE *out, const iso_txn_result *t)
 {
     iso_buf b = {0};
-    iso_report_summary(t, &b);
+    iso_elle_summary(t, &b);
     fprintf(out, "%s\n", iso_buf_cstr(&b));
     iso_buf_free(&b);
 }
@@ -99,9 +92,9 @@ static void show_proof(void *arg, size_t i, const char *text, const char *json)
     fprintf(s->out, "\n%s #%zu\n%s\n", s->type, i, text);
 }
 
-int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
+int iso_elle_text(const isolde_result *r, FILE *out, const isolde_report_opts *o)
 {
-    iso_txn_result *t = r->payload;
+    const iso_txn_result *t = r->payload;
     int max = o && o->max_examples > 0 ? o->max_examples : 3;
     fprintf(out, "valid?: %s\n", iso_report_validity(r->validity));
     summary_line(out, t);
@@ -115,20 +108,8 @@ int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
         if (r->type_counts[k] > (size_t)max) fprintf(out, " (showing %d; all with --json)", max);
         fputs(" ==\n", out);
         shown s = {out, r->types[k]};
-        iso_report_each(t, f, r->type_counts[k] < (size_t)max ? r->type_counts[k] : (size_t)max, 0, show_proof, &s);
+        iso_elle_show(t, f, r->type_counts[k] < (size_t)max ? r->type_counts[k] : (size_t)max, 0, show_proof, &s);
         f += r->type_counts[k];
     }
     return ferror(out) ? -1 : 0;
 }
-
-static void txn_free(void *payload)
-{
-    iso_txn_result *t = payload;
-    if (!t) return;
-    iso_findings_free(&t->findings);
-    iso_proof_ctx_free(&t->pc);
-    iso_free(t);
-}
-
-const iso_result_kind iso_report_txn_kind = {"transactional", iso_report_text, iso_report_json,
-                                             iso_report_dir, iso_report_html, txn_free};

@@ -279,7 +279,7 @@ int iso_jepsen_long_fork(const isolde_history *h, const isolde_check_opts *o, is
 {
     (void)err;
     struct lf l = {.r = jp_new("long-fork", h)};
-    jp_section_init(l.r, 0, "long-fork", render_fork);
+    jp_section_init(l.r, 0, "long-fork", render_fork, NULL);
     iso_keys_init(&l.keys, &h->store);
     multiple_writes(&l);
     for (size_t i = 0; i < h->n_ops; i++)

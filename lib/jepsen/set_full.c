@@ -368,9 +368,9 @@ static void render_stale(const jp_result *r, const jp_item *it, iso_buf *out)
 
 static void full_results(struct full *f)
 {
-    jp_section_init(f->r, LOST, "lost", render_lost);
-    jp_section_init(f->r, DUPLICATED, "duplicated", jp_render_dup);
-    jp_section_init(f->r, STALE, "stale", render_stale);
+    jp_section_init(f->r, LOST, "lost", render_lost, NULL);
+    jp_section_init(f->r, DUPLICATED, "duplicated", jp_render_dup, NULL);
+    jp_section_init(f->r, STALE, "stale", render_stale, NULL);
     size_t n = 0;
     uint32_t *ids = iso_xmalloc((f->n_e ? f->n_e : 1) * sizeof *ids);
     for (uint32_t id = 0; id < f->n_e; id++)

@@ -88,9 +88,6 @@ void lin_check_input(const struct lin_input *in, const isolde_history *h,
     r->seconds = iso_now() - t0;
 }
 
-static const iso_result_kind lin_kind = {"linearizability", lin_write_text, lin_write_json,
-                                         lin_write_dir, lin_write_html, lin_report_free};
-
 int iso_lin_check(const isolde_history *h, const isolde_check_opts *o, isolde_workload w, isolde_result **r,
                   isolde_error *err)
 {

@@ -6,8 +6,9 @@
  * lin.h is the folder's internal interface and says how the files share
  * the work.
  *
- * Rule: linear/ includes check/ (the result), report/ (the directory
- * writer's files), history/ and core/.
+ * Rule: linear/ includes result/ (the result), report/ (the page and
+ * directory its kind adds to), history/ and core/: never graph/ or the
+ * transactional checker (elle/).
  */
 #ifndef ISO_LINEAR_H
 #define ISO_LINEAR_H

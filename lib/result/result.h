@@ -1,29 +1,50 @@
 /*
- * result/result.h -- what a check found: the verdict, Elle's anomaly types
- * with instance counts and the not / also-not boundary, common to every
- * kind of result; and the kind, which supplies its writers through one
- * table, so that no writer branches on what produced the result.
+ * result/result.h -- what every checker returns: the verdict, the workload
+ * it ran as, the anomaly types found with their counts, and the not /
+ * also-not boundary; and the result's kind, the one table through which a
+ * checker supplies what is written of it and walked in it, so that nothing
+ * outside the checker knows its payload.
  *
- * A transactional result (kind from report/report.h) holds its findings,
- * grouped by type, and the proof context they are rendered from; a
- * linearizability result (linear/) holds its witnesses. The payload is the
- * kind's own, freed by kind->free.
+ *   result.c   making a result, its accessors, the findings walk, freeing
+ *
+ * A kind supplies its text report, its JSON, its fields of the HTML page's
+ * data block and its own files of a directory (report/ writes the page and
+ * the directory around them), and its findings one by one, each with its
+ * proof in words and its JSON.
+ *
+ * Rule: result/ includes core/ only. Every checker (elle/, linear/,
+ * jepsen/, check/'s empty result) makes results here; report/ writes them.
  */
-#ifndef ISO_CHECK_RESULT_H
-#define ISO_CHECK_RESULT_H
+#ifndef ISO_RESULT_H
+#define ISO_RESULT_H
 
 #include <stdio.h>
 
-#include "elle/elle.h"
+#include "core/core.h"
 
-/* The writers of one kind of result. Each renders what it shows first. */
+struct iso_html;
+
+/* What is done with the i-th finding of a run shown (0 for the first),
+ * its text and JSON valid during the call only. */
+typedef void (*iso_show_fn)(void *arg, size_t i, const char *text, const char *json);
+
+/* What a kind of result supplies. Every slot reads the result only, so
+ * that one result may be written by several threads at once. */
 typedef struct iso_result_kind {
-    const char *name;
-    int (*text)(isolde_result *r, FILE *out, const isolde_report_opts *o);
-    int (*json)(isolde_result *r, FILE *out);
-    int (*dir)(isolde_result *r, const char *dir, isolde_error *err);
-    /* the self-contained HTML page (report/html.h) */
-    int (*html)(isolde_result *r, FILE *out);
+    const char *name; /* the page's "kind" */
+    /* The text report. */
+    int (*text)(const isolde_result *r, FILE *out, const isolde_report_opts *o);
+    /* The JSON result; shown: as a directory holds it (results.json). */
+    int (*json)(const isolde_result *r, FILE *out, int shown);
+    /* Its fields of the page's data block, after the common ones
+     * (report/report.h: iso_html). */
+    void (*page)(const isolde_result *r, struct iso_html *h);
+    /* Its own files in dir, which exists (report/report.h's
+     * iso_report_write_file writes each). */
+    int (*files)(const isolde_result *r, const char *dir, isolde_error *err);
+    /* Show findings first .. first + n of type k (within the type's
+     * count) in order; returns how many were shown. */
+    size_t (*each)(const isolde_result *r, size_t k, size_t first, size_t n, iso_show_fn show, void *arg);
     void (*free)(void *payload);
 } iso_result_kind;
 
@@ -40,29 +61,13 @@ struct isolde_result {
     size_t n_not;
     const char **also_not;
     size_t n_also_not;
-    /* What the check was asked for, and so what the verdict covers: the
-     * models checked and not (transactional results; NULL for others). */
-    iso_request *req;
 };
 
-/* The payload of a transactional result. */
-typedef struct iso_txn_result {
-    iso_findings findings;  /* grouped by type in types[] order */
-    iso_proof_ctx pc;
-    int threads;            /* for rendering many proofs at once */
-} iso_txn_result;
-
-/* A new transactional result of kind: keeps the findings Elle would report
- * (req's reportable types, redundant *-cycle-exists dropped), sets
- * validity, types and the not / also-not boundary, and keeps a copy of
- * req. Valid only when nothing is found and req has no gap
- * (iso_request_gap): else unknown, unless an anomaly was found. Takes
- * ownership of findings and of pc. */
-isolde_result *iso_result_txn(const iso_result_kind *kind, const iso_request *req, iso_findings *findings,
-                              iso_proof_ctx *pc, int threads);
 /* A new result of kind with the given payload (taken), validity and one
  * anomaly type (NULL: none) found count times. */
 isolde_result *iso_result_new(const iso_result_kind *kind, void *payload, isolde_validity v,
-                           const char *type, size_t count);
+                              const char *type, size_t count);
+/* Room for n types (their names and counts zeroed). */
+void iso_result_types(isolde_result *r, size_t n);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The list-append cases of tests/data/list_append (NAME.edn, NAME.expect;
 # format in tests/data/README, shared with the unit test
-# tests/unit/workload/list_append/test_list_append.c) through
+# tests/unit/elle/list_append/test_list_append.c) through
 # `isolde check --json`: exit status, anomaly-types and not, one named case
 # per file. tests/tools/expect_cases.py runs isolde on them all at once.
 . tests/clilib.sh "$@"

@@ -19,7 +19,7 @@
 
 #include "elle/elle.h"
 
-/* The workload, as the checker table (lib/checkers/checkers.c) names it. */
+/* The workload, as the checker table (check/check.h) names it. */
 extern const iso_workload_ops iso_rw_register_ops;
 
 #endif

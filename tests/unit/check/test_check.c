@@ -1,4 +1,4 @@
-/* checkers/test_checkers.c -- lib/checkers/checkers.c, the public check: on any failure the
+/* check/test_check.c -- lib/check/check.c, the public check: on any failure the
  * result out-pointer is NULL (never left dangling or as it was), the
  * reads' history out-pointers likewise, and err is filled; so a caller
  * that frees what it got after a failure frees nothing twice. A history

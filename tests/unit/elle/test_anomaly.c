@@ -1,6 +1,6 @@
 /*
  * test_anomaly.c -- anomaly names and Elle's implied-anomalies relation
- * (lib/check/anomaly.c): every name round-trips, cycle-type ids follow
+ * (lib/elle/anomaly.c): every name round-trips, cycle-type ids follow
  * ISO_CYCLE, implications hold directly and transitively, and the ones
  * Elle does not draw do not.
  */

@@ -1,5 +1,5 @@
 /*
- * test_models.c -- Elle's consistency models (lib/check/models.c): every accepted
+ * test_models.c -- Elle's consistency models (lib/elle/models.c): every accepted
  * name parses; the expectations of Elle's consistency_model_test hold; and,
  * when ../shared is present, every row of elle.md's Tables B and C and
  * every boundary the Elle corpus expects agrees with what we compute.

@@ -1,4 +1,4 @@
-/* test_proof.c -- iso_report_each: every finding of a run shown once, in
+/* test_proof.c -- iso_elle_show: every finding of a run shown once, in
  * order, rendered ones as they are and pending ones rendered just before
  * they are shown, and never all at once: big findings are rendered a few
  * at a time; with a budget of bytes, up to the finding that spends it. */
@@ -51,13 +51,13 @@ static void show(void *arg, size_t i, const char *text, const char *json)
 static void shows_all_in_order_a_few_at_a_time(void **state)
 {
     (void)state;
-    iso_txn_result t = {{0}, {0}, 2};
+    iso_txn_result t = {.threads = 2};
     for (size_t i = 0; i < N; i++) {
         if (i % 10 == 0) iso_findings_add_text(&t.findings, ISO_A_G1A, "found", "{}");
         else iso_findings_add_pending(&t.findings, ISO_A_G1A, render_padded, i);
     }
     seen s = {0, &t, 5};
-    assert_int_equal(iso_report_each(&t, 5, N - 5, 0, show, &s), N - 5);
+    assert_int_equal(iso_elle_show(&t, 5, N - 5, 0, show, &s), N - 5);
     assert_int_equal(s.n, N - 5);
     assert_int_equal(outstanding, 0);
     assert_true(most >= 1);
@@ -71,13 +71,13 @@ static void shows_all_in_order_a_few_at_a_time(void **state)
 static void stops_after_the_budget(void **state)
 {
     (void)state;
-    iso_txn_result t = {{0}, {0}, 2};
+    iso_txn_result t = {.threads = 2};
     for (size_t i = 0; i < N; i++) {
         if (i % 10 == 0) iso_findings_add_text(&t.findings, ISO_A_G1A, "found", "{}");
         else iso_findings_add_pending(&t.findings, ISO_A_G1A, render_padded, i);
     }
     seen s = {0, &t, 5};
-    assert_int_equal(iso_report_each(&t, 5, N - 5, 3 * BIG, show, &s), 8);
+    assert_int_equal(iso_elle_show(&t, 5, N - 5, 3 * BIG, show, &s), 8);
     assert_int_equal(s.n, 8);
     outstanding = 0; /* rendered in the last batch, not shown */
     iso_findings_free(&t.findings);

@@ -1,10 +1,9 @@
 /* test_result.c -- Elle's result-map: which findings are reported, valid?,
  * redundant cycle-exists fallbacks, sorted types and the not boundary. */
 #include "testutil.h"
-#include "result/result.h"
-#include "elle/models.h"
+#include "check/check.h"
+#include "elle/result.h"
 #include "elle/search.h"
-#include "report/report.h"
 
 static isolde_result *build_asking(const char *models, const char *anomalies, const int *types, size_t n)
 {
@@ -18,7 +17,7 @@ static isolde_result *build_asking(const char *models, const char *anomalies, co
     iso_findings f = {0};
     for (size_t i = 0; i < n; i++) iso_findings_add_text(&f, types[i], "text", "{}");
     iso_proof_ctx pc = {0};
-    return iso_result_txn(&iso_report_txn_kind, &req, &f, &pc, 1);
+    return iso_result_txn(&req, &f, &pc, 1);
 }
 
 static isolde_result *build(const char *models, const int *types, size_t n)

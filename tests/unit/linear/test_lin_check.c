@@ -55,7 +55,7 @@ static char *written(isolde_result *r, int json)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    assert_int_equal(json ? lin_write_json(r, f) : lin_write_text(r, f, NULL), 0);
+    assert_int_equal(json ? lin_kind.json(r, f, 0) : lin_kind.text(r, f, NULL), 0);
     fclose(f);
     return buf;
 }

@@ -1,5 +1,5 @@
 /*
- * test_rw_register.c -- the rw-register workload (lib/workload/rw_register) driven
+ * test_rw_register.c -- the rw-register workload (lib/elle/rw_register) driven
  * directly through analyze(): edges and direct anomalies on Elle's own
  * rw_register_test.clj histories, version-order sources and their cyclic
  * cases, the reduction of the version graph, explanations, workload

@@ -1,130 +1,18 @@
 /*
- * report/html.c -- the self-contained HTML report: one file, no network,
- * the viewer (web/viewer.js, embedded at build time) reading one JSON data
- * block; the page every kind writes (verdict, types, not / also-not, the
- * kind's text report) and a transactional result's data: what the verdict
- * covers (the models checked and not, json.c's fields), the first findings
- * of each type (report.h) with their proofs, JSON and pictures, how many
- * more each type has ("not-shown"), and the timeline (one lane per
- * process, one bar per transaction, nemesis ops, :error of failures).
- *
- * Invariant: the data block is JSON in which '<' never appears (it is
- * written as \u003c, which only strings can hold), so no key, value or
- * error text can close the script element or open markup; the viewer puts
- * text into the page as text only. The page is written in chunks of about
- * CHUNK bytes, so a large history's report needs no copy of itself.
+ * elle/page.c -- a transactional result's fields of the HTML page
+ * (report/page.c writes the page around them): how many ops were checked,
+ * what the verdict covers (json.c's fields), the first findings of each
+ * type (report/report.h) with their proofs, JSON and pictures, how many
+ * more each type has ("not-shown"), the timeline (one lane per process,
+ * one bar per transaction, nemesis ops, :error of failures), and each
+ * transaction's op in a text block.
  */
-#include "report/html.h"
 #include "elle/picture.h"
-#include "report/report.h"
 #include "elle/proof.h"
-#include "elle/render.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "viewer_js.h" /* generated from web/viewer.js: iso_viewer_js */
-
-enum { CHUNK = 1 << 20 };
-
-void iso_html_flush(iso_html *h)
-{
-    const char *p = h->b.p, *end = p + h->b.n;
-    if (h->text) { /* escaped as it was added */
-        if (h->b.n) fwrite(p, 1, h->b.n, h->out);
-        h->b.n = 0;
-        return;
-    }
-    while (p < end) {
-        const char *lt = memchr(p, '<', (size_t)(end - p));
-        size_t n = (size_t)((lt ? lt : end) - p);
-        fwrite(p, 1, n, h->out);
-        if (lt) fputs("\\u003c", h->out);
-        p += n + (lt != NULL);
-    }
-    h->b.n = 0;
-}
-
-void iso_html_more(iso_html *h)
-{
-    if (h->b.n >= CHUNK) iso_html_flush(h);
-}
-
-/* ,"key":[names] -- nothing when there are none (a result that rules out
- * no model says nothing of not / also-not). */
-static void json_names(iso_buf *b, const char *key, const char *const *names, size_t n)
-{
-    if (!n) return;
-    iso_buf_printf(b, ",\"%s\":[", key);
-    for (size_t i = 0; i < n; i++) {
-        if (i) iso_buf_puts(b, ",");
-        iso_json_string(b, names[i], strlen(names[i]));
-    }
-    iso_buf_puts(b, "]");
-}
-
-void iso_html_open(iso_html *h, FILE *out, isolde_result *r, const char *kind, const char *text)
-{
-    h->out = out;
-    h->b = (iso_buf){0};
-    h->text = 0;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-          "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
-          "<title>isolde report</title></head>\n<body>\n"
-          "<script type=\"application/json\" id=\"isolde-data\">", out);
-    iso_buf_printf(&h->b, "{\"kind\":\"%s\",\"valid\":\"%s\",\"types\":[", kind, iso_report_validity(r->validity));
-    for (size_t i = 0; i < r->n_types; i++) {
-        iso_buf_printf(&h->b, "%s[", i ? "," : "");
-        iso_json_string(&h->b, r->types[i], strlen(r->types[i]));
-        iso_buf_printf(&h->b, ",%zu]", r->type_counts[i]);
-    }
-    iso_buf_puts(&h->b, "]");
-    json_names(&h->b, "not", r->not_, r->n_not);
-    json_names(&h->b, "also-not", r->also_not, r->n_also_not);
-    if (text) iso_buf_puts(&h->b, ",\"text\":"), iso_json_string(&h->b, text, strlen(text));
-}
-
-void iso_html_text_block(iso_html *h, const char *id)
-{
-    if (!h->text) iso_buf_puts(&h->b, "}");
-    iso_html_flush(h);
-    h->text = 1;
-    fprintf(h->out, "</script>\n<script type=\"text/plain\" id=\"%s\">", id);
-}
-
-void iso_html_text(iso_html *h, const char *s, size_t n)
-{
-    for (size_t i = 0, run = 0; i <= n; i++) {
-        char c = i < n ? s[i] : 0;
-        const char *esc = c == '\\' ? "\\\\" : c == '<' ? "\\l" : c == '\n' ? "\\n" : NULL;
-        if (!esc && i < n) continue;
-        iso_buf_put(&h->b, s + run, i - run);
-        if (esc) iso_buf_puts(&h->b, esc);
-        run = i + 1;
-    }
-}
-
-int iso_html_close(iso_html *h)
-{
-    if (!h->text) iso_buf_puts(&h->b, "}");
-    iso_html_flush(h);
-    iso_buf_free(&h->b);
-    fputs("</script>\n<script>\n", h->out);
-    fputs(iso_viewer_js, h->out);
-    fputs("\n</script>\n</body></html>\n", h->out);
-    return ferror(h->out) ? -1 : 0;
-}
-
-int iso_report_html_plain(isolde_result *r, FILE *out, const char *kind, const char *text)
-{
-    iso_html h;
-    iso_html_open(&h, out, r, kind, text);
-    return iso_html_close(&h);
-}
-
-/* ---- a transactional result --------------------------------------- */
 
 typedef struct shown {
     iso_html *h;
@@ -155,7 +43,7 @@ static void show_finding(void *arg, size_t i, const char *text, const char *json
 
 /* What the page shows of each type (report.h: the first findings), and
  * how many more each had. */
-static void findings_field(iso_html *h, isolde_result *r)
+static void findings_field(iso_html *h, const isolde_result *r)
 {
     const iso_txn_result *t = r->payload;
     shown s = {h, t, NULL, 0, 0};
@@ -163,10 +51,10 @@ static void findings_field(iso_html *h, isolde_result *r)
     iso_buf_puts(&h->b, ",\"findings\":[");
     for (size_t k = 0; k < r->n_types; s.first += r->type_counts[k++]) {
         s.type = r->types[k];
-        n[k] = iso_report_each(t, s.first, iso_report_shown_of(r, k), ISO_REPORT_SHOWN_BYTES, show_finding, &s);
+        n[k] = iso_elle_show(t, s.first, iso_elle_shown_of(r, k), ISO_REPORT_SHOWN_BYTES, show_finding, &s);
     }
     iso_buf_puts(&h->b, "]");
-    iso_report_not_shown(r, n, ",", &h->b);
+    iso_elle_not_shown(r, n, ",", &h->b);
     iso_free(n);
 }
 
@@ -363,17 +251,15 @@ static void timeline_field(iso_html *h, const iso_proof_ctx *pc)
     iso_buf_puts(&h->b, "}");
 }
 
-int iso_report_html(isolde_result *r, FILE *out)
+void iso_elle_page(const isolde_result *r, iso_html *h)
 {
-    iso_txn_result *t = r->payload;
-    iso_html h;
+    const iso_txn_result *t = r->payload;
     iso_buf summary = {0};
-    iso_report_summary(t, &summary);
-    iso_html_open(&h, out, r, "transactional", iso_buf_cstr(&summary));
+    iso_elle_summary(t, &summary);
+    iso_html_string(h, "text", iso_buf_cstr(&summary));
     iso_buf_free(&summary);
-    iso_report_request_json(r, &h.b);
-    findings_field(&h, r);
-    timeline_field(&h, &t->pc);
-    ops_block(&h, &t->pc);
-    return iso_html_close(&h);
+    iso_elle_request_json(r, &h->b);
+    findings_field(h, r);
+    timeline_field(h, &t->pc);
+    ops_block(h, &t->pc);
 }
