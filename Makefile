@@ -11,7 +11,7 @@ VERSION  := 0.1.0
 OPT      ?= -O2 -g
 WARN     := -std=c17 -Wall -Wextra -Werror -Wno-unused-parameter -Wvla -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes
-CPPFLAGS += -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"'
+CPPFLAGS += -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 CFLAGS   += $(OPT) $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS   += -lpthread -lm
 
@@ -110,6 +110,26 @@ ifneq ($(FLAGS_NOW),$(file < $(FLAGS_STAMP)))
   $(file > $(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 
+# The public header's version block, isolde_version.h (SQLite's VERSION
+# block: the string, and MAJOR * 1000000 + MINOR * 1000 + PATCH), made from
+# VERSION into $(BUILD)/gen and installed beside isolde.h; written again only
+# when it changes. The soname follows the major version.
+VERSION_H := $(BUILD)/gen/isolde_version.h
+SOMAJOR   := $(word 1,$(subst ., ,$(VERSION)))
+VERSION_N := $(shell echo $(VERSION) | awk -F. '{ print $$1 * 1000000 + $$2 * 1000 + $$3 }')
+define VERSION_TEXT
+/* isolde_version.h -- made by the Makefile from its VERSION; do not edit. */
+#ifndef ISOLDE_VERSION_H
+#define ISOLDE_VERSION_H
+#define ISOLDE_VERSION "$(VERSION)"
+#define ISOLDE_VERSION_NUMBER $(VERSION_N)
+#endif
+endef
+ifneq ($(VERSION_TEXT),$(file < $(VERSION_H)))
+  $(shell mkdir -p $(BUILD)/gen)
+  $(file > $(VERSION_H),$(VERSION_TEXT))
+endif
+
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
         fuzz bench install clean deps test-deps print-pkgs browser-deps playground
 all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1
@@ -147,7 +167,7 @@ checker: $(BUILD)/libisolde-checker.a
 $(BUILD)/checker/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
-	$(Q)$(CC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"' \
+	$(Q)$(CC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
 	    $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The report viewer (web/viewer.js, shared with the playground) as a C
@@ -175,7 +195,7 @@ web/isolde-wasm.js: $(CHECKER_SRC) $(CHECKER_HDR) web/isolde_wasm.c $(BUILD)/gen
 	@command -v $(EMCC) >/dev/null || sh tools/deps.sh emscripten
 	$(call say,EMCC,$@)
 	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
-	    -DISO_VERSION='"$(VERSION)"' $(WARN) $(EMCC_FLAGS) -o $@ $(CHECKER_SRC) web/isolde_wasm.c
+	    $(WARN) $(EMCC_FLAGS) -o $@ $(CHECKER_SRC) web/isolde_wasm.c
 
 $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 	@rm -f $@
@@ -184,7 +204,7 @@ $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 
 $(BUILD)/libisolde.so: $(LIB_OBJ) $(FLAGS_STAMP)
 	$(call say,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.$(SOMAJOR) $(CFLAGS) -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(FLAGS_STAMP)
 	$(call say,LD,$@)
@@ -339,9 +359,10 @@ install: all
 	install -m 755 $(BUILD)/isolde $(DESTDIR)$(PREFIX)/bin/isolde
 	install -m 644 $(BUILD)/isolde.1 $(DESTDIR)$(PREFIX)/share/man/man1/isolde.1
 	install -m 644 $(BUILD)/dist/libisolde.a $(DESTDIR)$(PREFIX)/lib/libisolde.a
-	install -m 755 $(BUILD)/libisolde.so $(DESTDIR)$(PREFIX)/lib/libisolde.so.0
-	ln -sf libisolde.so.0 $(DESTDIR)$(PREFIX)/lib/libisolde.so
+	install -m 755 $(BUILD)/libisolde.so $(DESTDIR)$(PREFIX)/lib/libisolde.so.$(SOMAJOR)
+	ln -sf libisolde.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libisolde.so
 	install -m 644 include/isolde.h $(DESTDIR)$(PREFIX)/include/isolde.h
+	install -m 644 $(VERSION_H) $(DESTDIR)$(PREFIX)/include/isolde_version.h
 	$(MAKE_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/isolde.pc
 
 clean:

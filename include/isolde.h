@@ -43,8 +43,27 @@ extern "C" {
 
 #define ISOLDE_API __attribute__((visibility("default")))
 
-/* The library's version, "MAJOR.MINOR.PATCH". */
+/* ---- the library ------------------------------------------------------ */
+
+/* The version this header belongs to (isolde_version.h, made by the build
+ * from the Makefile's VERSION and installed beside this header):
+ * ISOLDE_VERSION "MAJOR.MINOR.PATCH", ISOLDE_VERSION_NUMBER MAJOR * 1000000
+ * + MINOR * 1000 + PATCH. The library's own, which a program linked
+ * against a shared library may find newer: isolde_version() and
+ * isolde_version_number(). The shared library's soname carries the major
+ * version (libisolde.so.MAJOR); the ABI history at the end of this header
+ * says what changed when. */
+#include "isolde_version.h"
 ISOLDE_API const char *isolde_version(void);
+ISOLDE_API int isolde_version_number(void);
+
+/* 1 if this library was built with the optional library name, 0 if not,
+ * -1 if name is none of them: "zlib" (gzip histories), "sqlite" (the
+ * sqlite backend), "libpq" (postgres), "mariadb" (mysql), "curl" (etcd),
+ * "gvc" (Graphviz: -d's pictures as SVG too). isolde_feature_name(i): the
+ * i-th of those names, NULL past the last. */
+ISOLDE_API int isolde_feature(const char *name);
+ISOLDE_API const char *isolde_feature_name(size_t i);
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -194,20 +213,29 @@ ISOLDE_API const char *isolde_closest_name(const char *word, isolde_name_at name
 
 /* ---- checking ------------------------------------------------------- */
 
+/* One option a checker or a backend declares (isolde_checker_option,
+ * isolde_backend_option), given as "name=value" (a flag as "name"): its
+ * name (as --name on the CLI), the kind of value, a word for the value in
+ * help ("MS"; NULL for a flag), its default as text (NULL: none) and one
+ * line of help. */
+typedef enum isolde_option_type {
+    ISOLDE_OPTION_FLAG, ISOLDE_OPTION_STRING, ISOLDE_OPTION_INT, ISOLDE_OPTION_DOUBLE
+} isolde_option_type;
+typedef struct isolde_option {
+    const char *name;
+    isolde_option_type type;
+    const char *arg;
+    const char *dflt;
+    const char *help;
+} isolde_option;
+
+
 /* Verdicts (also the CLI's exit statuses 0, 1, 2; 3 is an error). */
 typedef enum isolde_validity {
     ISOLDE_VALID = 0,   /* no anomaly the requested models forbid */
     ISOLDE_INVALID = 1, /* anomalies found */
     ISOLDE_UNKNOWN = 2  /* e.g. empty transaction graph, search out of budget */
 } isolde_validity;
-
-/* How a failed CAS in a linearizability history is read. */
-typedef enum isolde_cas_fail {
-    ISOLDE_CAS_FAIL_DEFAULT = 0, /* per format: Knossos EDN/JSON -> did not happen;
-                                    jepsen.log -> returned false */
-    ISOLDE_CAS_FAIL_NOOP,        /* a failed CAS did not happen */
-    ISOLDE_CAS_FAIL_FALSE        /* a failed CAS ran and found another value */
-} isolde_cas_fail;
 
 typedef struct isolde_check_opts {
     size_t size;                  /* sizeof(isolde_check_opts), set by _init */
@@ -223,36 +251,31 @@ typedef struct isolde_check_opts {
     long cycle_search_timeout_ms; /* per strongly connected component, within
                                      timeout_ms; 1000; 0 = none */
     int threads;                  /* worker threads; 0 = one per core */
-    /* rw-register version-order evidence */
-    int wfr_keys, sequential_keys, linearizable_keys;
-    const char *transaction_order_file; /* JSON {completion index: rank} */
     /* The whole search's budget, in ms: the linearizability search, or the
      * cycle search over all components (shared fairly); 60000; 0 = none. */
     long timeout_ms;
-    /* linearizability */
-    isolde_cas_fail cas_fail;
-    /* The registers' first value, written as values are in the history
-     * (EDN, or JSON for the JSON formats); for kv, multi-register and
-     * porcupine-kv a map {key value} gives it per key (keys it lacks start
-     * at the model's default). NULL: nil ("" for porcupine-kv). */
-    const char *initial_value;
-    /* Jepsen's checkers (docs/CHECKERS.md) */
-    long long bank_total;         /* bank: what every read sums to, when bank_has_total */
-    int bank_has_total;           /* 0: the first read's sum */
-    int allow_negative_balances;  /* bank: a negative balance is no error */
-    long group_size;              /* long-fork: keys every read reads; 0: any */
-    int linearizable_set;         /* set-full: a stale element is an error */
+    /* The checkers' own options as "name=value" strings (a flag as
+     * "name"), e.g. "total=30": each one of the names
+     * isolde_checker_option lists for some workload. A checker uses those
+     * it lists and leaves the others. The strings are borrowed. */
+    const char *const *checker_opts;
+    size_t n_checker_opts;
 } isolde_check_opts;
 
 ISOLDE_API void isolde_check_opts_init(isolde_check_opts *o);
 
-/* USAGE if o names a consistency model or an anomaly the check does not
- * know (the message gives the closest known name when one is close), holds
- * a number out of its range (negative threads, timeouts or group_size; a
- * cas_fail that is none of the three), or was not initialised; OK
- * otherwise. Nothing is read: call it before
- * reading a history to fail at once. */
+/* USAGE if o names a consistency model, an anomaly or a checker option
+ * the check does not know (the message gives the closest known name when
+ * one is close), holds a number out of its range (negative threads or
+ * timeouts; a checker option's value that is not of its kind), or was not
+ * initialised; OK otherwise. Nothing is read: call it before reading a
+ * history to fail at once. */
 ISOLDE_API isolde_status isolde_check_opts_validate(const isolde_check_opts *o, isolde_error *err);
+
+/* The options workload w's checker uses, by index (their names as
+ * checker_opts gives them: rw-register's "wfr-keys", bank's "total",
+ * ...); NULL past the last, or for AUTO. Borrowed, static. */
+ISOLDE_API const isolde_option *isolde_checker_option(isolde_workload w, size_t i);
 
 /* The names the options take. isolde_model_name(i): the i-th of the 54
  * consistency model names (the 36 canonical models first, then Elle's
@@ -583,20 +606,6 @@ ISOLDE_API void isolde_proxy_free(isolde_proxy *p);
  * to n) or why nothing was sent. */
 ISOLDE_API isolde_status isolde_proxy_send(const char *addr, const char *line, char *reply, size_t n,
                                            isolde_error *err);
-
-/* One option a backend declares: its name (as --name on the CLI), the kind
- * of value, a word for the value in help ("MS"; NULL for a flag), its
- * default as text (NULL: none) and one line of help. */
-typedef enum isolde_option_type {
-    ISOLDE_OPTION_FLAG, ISOLDE_OPTION_STRING, ISOLDE_OPTION_INT, ISOLDE_OPTION_DOUBLE
-} isolde_option_type;
-typedef struct isolde_option {
-    const char *name;
-    isolde_option_type type;
-    const char *arg;
-    const char *dflt;
-    const char *help;
-} isolde_option;
 
 /* A backend: its name, one line of help, what --url names for it (NULL:
  * it takes none), the isolation level it runs at when none is asked for,

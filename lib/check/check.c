@@ -204,41 +204,42 @@ struct check_call {
 
 /* A transactional check, asked for what o's -c and -a name; its errors
  * name the history when they name no file. */
-static int check_txns(const isolde_history *h, const isolde_check_opts *o, const iso_workload_ops *wl,
-                      isolde_result **out, isolde_error *err)
+static int check_txns(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                      const iso_workload_ops *wl, isolde_result **out, isolde_error *err)
 {
     iso_request req;
-    if (!iso_request_of(o, &req, err) && !iso_elle_check(h, o, &req, wl, out, err)) return 0;
+    if (!iso_request_of(o, &req, err) && !iso_elle_check(h, o, co, &req, wl, out, err)) return 0;
     if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
     return -1;
 }
 
-static int run_checker(const isolde_history *h, const isolde_check_opts *o, isolde_workload wl, isolde_result **out,
-                       isolde_error *err)
+static int run_checker(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                       isolde_workload wl, isolde_result **out, isolde_error *err)
 {
     const iso_checker *k = iso_checker_of(wl);
     if (!k) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown workload %d", (int)wl);
     iso_buf why = {0};
     if (k->kind == ISO_CHECKER_JEPSEN && h->n_ops) /* Jepsen's checkers choose their ops (docs/CHECKERS.md) */
-        return k->jepsen(h, o, out, err);
+        return k->jepsen(h, co, out, err);
     if (iso_history_no_client_op(h, &why)) { /* every model: nothing read is nothing valid */
         *out = iso_check_empty(k->kind != ISO_CHECKER_TXN ? k->name : NULL, iso_buf_cstr(&why));
         iso_buf_free(&why);
         return 0;
     }
-    if (k->kind == ISO_CHECKER_LIN) return iso_lin_check(h, o, wl, out, err);
-    return check_txns(h, o, k->ops, out, err);
+    if (k->kind == ISO_CHECKER_LIN) return iso_lin_check(h, o, co, wl, out, err);
+    return check_txns(h, o, co, k->ops, out, err);
 }
 
 static int check(void *arg, isolde_error *err)
 {
     struct check_call *c = arg;
     isolde_check_opts o;
-    if (iso_check_opts_copy(c->user, &o, err)) return -1;
+    iso_checker_opts co;
+    if (iso_check_opts_copy(c->user, &o, err) || iso_checker_opts_of(&o, &co, err)) return -1;
     const isolde_history *h = c->h;
     isolde_workload wl = o.workload;
     if (wl == ISOLDE_WORKLOAD_AUTO && detect_workload(h, &wl, err)) return -1;
-    if (run_checker(h, &o, wl, c->out, err)) return -1;
+    if (run_checker(h, &o, &co, wl, c->out, err)) return -1;
     (*c->out)->workload = wl;
     return 0;
 }

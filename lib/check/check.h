@@ -8,6 +8,8 @@
  *             say, and running the row's checker
  *   opts.c    the options: defaults, -c and -a read into a request,
  *             validation before anything is read, the names they take
+ *   checker_opts.c  the checkers' own options ("total=30"): their table,
+ *             read into what the checkers are given
  *   empty.c   the result of a history with no client op, for any model
  *
  * One row per workload in ISO_CHECKERS; a new checker is a row here and
@@ -63,6 +65,9 @@ const iso_checker *iso_checker_of(isolde_workload w);
  * initialised or a number is out of its range (a negative count or
  * budget, an unknown cas_fail). user may be NULL (all defaults). */
 int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err);
+/* The checker options o gives, read into co (checker_opts.c): -1 with err
+ * for an unknown name or a value not of its option's kind. */
+int iso_checker_opts_of(const isolde_check_opts *o, iso_checker_opts *co, isolde_error *err);
 /* What o's -c and -a ask a transactional check for, into req; -1 with err
  * on an unknown name (with the closest known one). */
 int iso_request_of(const isolde_check_opts *o, iso_request *req, isolde_error *err);

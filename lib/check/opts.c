@@ -31,16 +31,9 @@ static int at_least_0(long v, const char *name, const char *zero, isolde_error *
 /* The numbers o holds, each within what it means: 0, or -1 with err. */
 static int ranges(const isolde_check_opts *o, isolde_error *err)
 {
-    if (at_least_0(o->threads, "threads", "one per core", err) ||
-        at_least_0(o->cycle_search_timeout_ms, "cycle_search_timeout_ms", "no limit", err) ||
-        at_least_0(o->timeout_ms, "timeout_ms", "no limit", err) ||
-        at_least_0(o->group_size, "group_size", "any", err))
-        return -1;
-    if (o->cas_fail != ISOLDE_CAS_FAIL_DEFAULT && o->cas_fail != ISOLDE_CAS_FAIL_NOOP &&
-        o->cas_fail != ISOLDE_CAS_FAIL_FALSE)
-        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "cas_fail must be DEFAULT, NOOP or FALSE, got %d",
-                        (int)o->cas_fail);
-    return 0;
+    return at_least_0(o->threads, "threads", "one per core", err) ||
+           at_least_0(o->cycle_search_timeout_ms, "cycle_search_timeout_ms", "no limit", err) ||
+           at_least_0(o->timeout_ms, "timeout_ms", "no limit", err) ? -1 : 0;
 }
 
 int iso_check_opts_copy(const isolde_check_opts *user, isolde_check_opts *o, isolde_error *err)
@@ -167,8 +160,9 @@ static int request(const isolde_check_opts *user, iso_request *req, isolde_error
 isolde_status isolde_check_opts_validate(const isolde_check_opts *o, isolde_error *err)
 {
     iso_request req;
+    iso_checker_opts co;
     isolde_error e;
-    if (!request(o, &req, &e)) return ISOLDE_OK;
+    if (!request(o, &req, &e) && (!o || !iso_checker_opts_of(o, &co, &e))) return ISOLDE_OK;
     if (err) *err = e;
     return e.code;
 }

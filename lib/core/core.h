@@ -11,6 +11,8 @@
  *   value.h     the values of a history: tagged 64-bit words in a store
  *   keys.h      dense ids for values by structural equality
  *   names.h     the closest name to a misspelt one ("did you mean ...?")
+ *   version.c   the library's version and the optional libraries it was
+ *               built with (public calls alone: no header of its own)
  *
  * Rule: core/ includes only the public header and the C library.
  */

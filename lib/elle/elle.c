@@ -146,10 +146,9 @@ static void ctx_free(iso_ctx *ctx)
 /* Pair, infer, and search: the check up to its findings. */
 static int run(iso_ctx *ctx, uint8_t extra, isolde_error *err)
 {
-    const isolde_check_opts *o = ctx->opts;
     const isolde_history *h = ctx->pc.h;
     iso_phase(NULL);
-    int rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx->pc.txns, err);
+    int rc = iso_txns_pair(h, extra || ctx->co->linearizable_keys || ctx->co->sequential_keys, &ctx->pc.txns, err);
     if (!rc && ctx->pc.txns.n >= ISO_MAX_TXNS)
         rc = iso_fail(err, ISOLDE_ERR_LIMIT, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx->pc.txns.n,
                       ISO_MAX_TXNS - 1);
@@ -168,10 +167,10 @@ static int run(iso_ctx *ctx, uint8_t extra, isolde_error *err)
     return 0;
 }
 
-int iso_elle_check(const isolde_history *h, const isolde_check_opts *o, const iso_request *req,
-                   const iso_workload_ops *wl, isolde_result **r, isolde_error *err)
+int iso_elle_check(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                   const iso_request *req, const iso_workload_ops *wl, isolde_result **r, isolde_error *err)
 {
-    iso_ctx ctx = {.pc = {.h = h, .wl = wl}, .opts = o, .req = req};
+    iso_ctx ctx = {.pc = {.h = h, .wl = wl}, .opts = o, .co = co, .req = req};
     if (run(&ctx, order_edges(req->reportable), err)) {
         ctx_free(&ctx);
         return -1;

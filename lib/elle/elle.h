@@ -44,6 +44,7 @@
 #include "elle/models.h"
 #include "graph/cycle.h"
 #include "history/txn.h"
+#include "result/result.h"
 
 typedef struct iso_workload_ops iso_workload_ops;
 
@@ -62,6 +63,7 @@ typedef struct iso_proof_ctx {
 typedef struct iso_ctx {
     iso_proof_ctx pc;
     const isolde_check_opts *opts;
+    const iso_checker_opts *co;  /* the workload's own options */
     iso_edges edges;             /* data edges from the workload */
     iso_findings findings;
     const iso_request *req;      /* what the check was asked for */
@@ -84,8 +86,8 @@ struct iso_workload_ops {
 
 /* Check h as workload wl, asked for req (check/opts.c makes it of o's
  * -c and -a); on success *r is a new result of elle's kind (elle/result.h). */
-int iso_elle_check(const isolde_history *h, const isolde_check_opts *o, const iso_request *req,
-                   const iso_workload_ops *wl, isolde_result **r, isolde_error *err);
+int iso_elle_check(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                   const iso_request *req, const iso_workload_ops *wl, isolde_result **r, isolde_error *err);
 
 /* main_job(ctx, arg) and side_job(side, arg) on two threads (as
  * iso_thread_count allows): side shares ctx's state but collects findings

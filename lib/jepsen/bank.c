@@ -267,10 +267,11 @@ static void render_negative(const jp_result *r, const jp_item *it, iso_buf *out)
 static const jp_render renders[] = {render_unexpected, render_nils, render_wrong, render_negative};
 static const jp_render jsons[] = {json_unexpected, json_nils, json_wrong, json_negative};
 
-int iso_jepsen_bank(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err)
+int iso_jepsen_bank(const isolde_history *h, const iso_checker_opts *co, isolde_result **out, isolde_error *err)
 {
-    struct bank b = {jp_new("bank", h), o->bank_total, o->bank_has_total ? FROM_OPTION : FROM_FIRST_READ,
-                     o->allow_negative_balances, ISO_NONE, 0, 0, {0}, {0}};
+    int given = co->total != ISO_NO_TOTAL;
+    struct bank b = {jp_new("bank", h), given ? co->total : 0, given ? FROM_OPTION : FROM_FIRST_READ,
+                     co->allow_negative_balances, ISO_NONE, 0, 0, {0}, {0}};
     b.r->set = iso_xmalloc(sizeof *b.r->set);
     iso_keys_init(b.r->set, &h->store);
     for (int t = 0; t < 4; t++) jp_section_init(b.r, (size_t)t, type_names[t], renders[t], jsons[t]);

@@ -28,16 +28,16 @@
 #include "history/history.h"
 #include "result/result.h"
 
-/* One checker's entry: check h with o; *out a new result. */
-typedef int (*iso_jepsen_fn)(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+/* One checker's entry: check h with its options co; *out a new result. */
+typedef int (*iso_jepsen_fn)(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                              isolde_error *err);
-int iso_jepsen_bank(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err);
-int iso_jepsen_set(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err);
-int iso_jepsen_set_full(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_bank(const isolde_history *h, const iso_checker_opts *co, isolde_result **out, isolde_error *err);
+int iso_jepsen_set(const isolde_history *h, const iso_checker_opts *co, isolde_result **out, isolde_error *err);
+int iso_jepsen_set_full(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                         isolde_error *err);
-int iso_jepsen_counter(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_counter(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                        isolde_error *err);
-int iso_jepsen_long_fork(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_long_fork(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                          isolde_error *err);
 
 /* ---- shared by the checkers (result.c) ---- */

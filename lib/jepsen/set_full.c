@@ -385,10 +385,10 @@ static void full_results(struct full *f)
     iso_free(ids);
 }
 
-int iso_jepsen_set_full(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_set_full(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                         isolde_error *err)
 {
-    struct full f = {.r = jp_new("set-full", h), .linearizable = o->linearizable_set};
+    struct full f = {.r = jp_new("set-full", h), .linearizable = co->linearizable};
     iso_keys_init(&f.ids, &h->store);
     int rc = scan(&f, err);
     if (!rc) full_results(&f);

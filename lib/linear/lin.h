@@ -117,14 +117,14 @@ struct lin_input {
     uint32_t *init, *init_off;
 };
 
-int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
+int lin_input_build(struct lin_input *in, const isolde_history *h, const iso_checker_opts *co,
                     isolde_workload w, isolde_error *err);
-/* The initial states of in's partitions from o->initial_value (none: the
- * models' defaults). in->values becomes values' table, and the initial
- * values the history lacks are added after its own (lin_init.c); keys are
- * the kv partitions' or multi-register's keys. */
-int lin_init_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
-                   iso_keys *values, const iso_keys *keys, isolde_error *err);
+/* The initial states of in's partitions from initial (--initial-value;
+ * NULL: the models' defaults). in->values becomes values' table, and the
+ * initial values the history lacks are added after its own (lin_init.c);
+ * keys are the kv partitions' or multi-register's keys. */
+int lin_init_build(struct lin_input *in, const isolde_history *h, const char *initial, iso_keys *values,
+                   const iso_keys *keys, isolde_error *err);
 /* Append a porcupine-kv text record to in->aux; its offset. */
 uint32_t lin_text_record(struct lin_input *in, const char *p, size_t len);
 /* How a report on h names ops (lin_ops.c). */

@@ -17,7 +17,7 @@
 
 /* Check h as linearizability workload w; on success *r is a new result
  * whose writers are this folder's. */
-int iso_lin_check(const isolde_history *h, const isolde_check_opts *o, isolde_workload w, isolde_result **r,
-                  isolde_error *err);
+int iso_lin_check(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                  isolde_workload w, isolde_result **r, isolde_error *err);
 
 #endif

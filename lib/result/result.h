@@ -18,11 +18,31 @@
 #ifndef ISO_RESULT_H
 #define ISO_RESULT_H
 
+#include <limits.h>
 #include <stdio.h>
 
 #include "core/core.h"
 
 struct iso_html;
+
+/* What a checker is given beside isolde_check_opts: the checkers' own
+ * options, read from its checker_opts by check/opts.c's table (which
+ * says which workloads use each). A checker reads the fields it uses. */
+typedef struct iso_checker_opts {
+    /* rw-register: the version-order evidence it may use */
+    int wfr_keys, sequential_keys, linearizable_keys;
+    const char *transaction_order;  /* a file: JSON {completion index: rank} */
+    /* linearizability */
+    const char *cas_fail;           /* "noop", "false"; NULL: the format's */
+    const char *initial_value;      /* the registers' first value; NULL: nil */
+    /* Jepsen's checkers */
+    long total;                     /* bank: every read's sum; ISO_NO_TOTAL: none given */
+    int allow_negative_balances;    /* bank */
+    long group_size;                /* long-fork: keys every read reads; 0: any */
+    int linearizable;               /* set-full: a stale element is an error */
+} iso_checker_opts;
+
+#define ISO_NO_TOTAL LONG_MIN       /* below every total an option takes */
 
 /* What is done with the i-th finding of a run shown (0 for the first),
  * its text and JSON valid during the call only. */

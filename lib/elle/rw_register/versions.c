@@ -255,7 +255,7 @@ static int src_txn_order(const iso_ctx *ctx, const rw_state *st, vbuf *b, isolde
 {
     iso_txn_rank *r = NULL;
     size_t nr = 0, n = 0, cap = 0;
-    if (iso_txn_order_read(ctx->opts->transaction_order_file, &r, &nr, err)) return -1;
+    if (iso_txn_order_read(ctx->co->transaction_order, &r, &nr, err)) return -1;
     ranked *w = NULL;
     for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
         const iso_txn *tx = &ctx->pc.txns.t[t];
@@ -607,13 +607,13 @@ int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b)
 
 /* ---- sources in order ------------------------------------------------------- */
 
-static int wanted(const isolde_check_opts *o, int s)
+static int wanted(const iso_checker_opts *o, int s)
 {
     switch (s) {
     case RW_SRC_WFR: return o->wfr_keys;
     case RW_SRC_SEQUENTIAL: return o->sequential_keys;
     case RW_SRC_LINEARIZABLE: return o->linearizable_keys;
-    case RW_SRC_TXN_ORDER: return o->transaction_order_file != NULL;
+    case RW_SRC_TXN_ORDER: return o->transaction_order != NULL;
     default: return 1;
     }
 }
@@ -654,7 +654,7 @@ static int rerun(iso_ctx *ctx, const rw_state *st, const int *used, size_t n, vb
     return 0;
 }
 
-static int last_wanted(const isolde_check_opts *o)
+static int last_wanted(const iso_checker_opts *o)
 {
     int last = RW_SRC_INITIAL;
     for (int s = 0; s < RW_SRC_COUNT; s++)
@@ -672,12 +672,12 @@ int rw_version_graph(iso_ctx *ctx, rw_state *st, isolde_error *err)
 {
     vbuf acc = {{0}};
     iso_graph g = {0};
-    int used[RW_SRC_COUNT], built = 0, rc = 0, last = last_wanted(ctx->opts);
+    int used[RW_SRC_COUNT], built = 0, rc = 0, last = last_wanted(ctx->co);
     int threads = iso_thread_count(ctx->opts->threads);
     uint32_t *rank = NULL; /* g's ranks, while g is acyclic */
     size_t n_used = 0;
     for (int s = 0; s < RW_SRC_COUNT && !rc; s++) {
-        if (!wanted(ctx->opts, s)) continue;
+        if (!wanted(ctx->co, s)) continue;
         size_t before = acc.e.n;
         if ((rc = run_source(ctx, st, s, &acc, err))) break;
         used[n_used++] = s;

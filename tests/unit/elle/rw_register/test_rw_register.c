@@ -16,6 +16,7 @@
 typedef struct fx {
     isolde_history *h;
     isolde_check_opts o;
+    iso_checker_opts co;
     iso_ctx ctx;
     isolde_error err;
     int rc;
@@ -36,14 +37,15 @@ static void render_here(const iso_proof_ctx *pc, iso_finding *f)
     iso_buf_free(&b.json);
 }
 
-static fx *run(const char *edn, const isolde_check_opts *o)
+static fx *run(const char *edn, const iso_checker_opts *co)
 {
     fx *f = calloc(1, sizeof *f);
     f->h = tu_read(edn, ISOLDE_FORMAT_EDN);
-    if (o) f->o = *o;
-    else isolde_check_opts_init(&f->o);
+    isolde_check_opts_init(&f->o);
+    if (co) f->co = *co;
     f->ctx.pc.h = f->h;
     f->ctx.opts = &f->o;
+    f->ctx.co = &f->co;
     f->ctx.pc.wl = &iso_rw_register_ops;
     /* strict pairing; lenient (completions alone) when it is ambiguous */
     if (iso_txns_pair(f->h, 1, &f->ctx.pc.txns, &f->err) != 0)
@@ -91,14 +93,13 @@ static const iso_finding *nth(const fx *f, int type, size_t i)
 
 static const iso_finding *first(const fx *f, int type) { return nth(f, type, 0); }
 
-static isolde_check_opts opts(int wfr, int seq, int lin, const char *order)
+static iso_checker_opts opts(int wfr, int seq, int lin, const char *order)
 {
-    isolde_check_opts o;
-    isolde_check_opts_init(&o);
+    iso_checker_opts o = {0};
     o.wfr_keys = wfr;
     o.sequential_keys = seq;
     o.linearizable_keys = lin;
-    o.transaction_order_file = order;
+    o.transaction_order = order;
     return o;
 }
 
@@ -265,7 +266,7 @@ static void wfr_keys(void **state)
     fx *f = run(h, NULL);
     assert_int_equal(edge(f, 1, 0), 0);
     done(f);
-    isolde_check_opts o = opts(1, 0, 0, NULL);
+    iso_checker_opts o = opts(1, 0, 0, NULL);
     f = run(h, &o);
     assert_int_equal(edge(f, 1, 0), ISO_EDGE_RW);
     assert_int_equal(edge(f, 0, 1), ISO_EDGE_WR);
@@ -285,7 +286,7 @@ static const char *g0_hist =
 static void sequential_keys_g0(void **state)
 {
     (void)state;
-    isolde_check_opts o = opts(0, 1, 0, NULL);
+    iso_checker_opts o = opts(0, 1, 0, NULL);
     fx *f = run(g0_hist, &o);
     assert_int_equal(f->rc, 0);
     assert_int_equal(edge(f, 0, 1), ISO_EDGE_WW); /* x: 1 < 2 */
@@ -300,7 +301,7 @@ static void sequential_keys_g0(void **state)
 static void sequential_cyclic(void **state)
 {
     (void)state;
-    isolde_check_opts o = opts(0, 1, 0, NULL);
+    iso_checker_opts o = opts(0, 1, 0, NULL);
     fx *f = run("{:process 0 :type :invoke :value [[:w :x 1]]}\n"
                 "{:process 0 :type :ok :value [[:w :x 1]]}\n"
                 "{:process 0 :type :invoke :value [[:w :x 2]]}\n"
@@ -321,7 +322,7 @@ static void linearizable_scc_sort_bug(void **state)
     (void)state;
     /* Elle's scc-sort-bug-test: linearizable keys say 1 < nil and 3 < 4,
      * contradicting the initial state and wfr. */
-    isolde_check_opts o = opts(1, 0, 1, NULL);
+    iso_checker_opts o = opts(1, 0, 1, NULL);
     fx *f = run("{:process 0 :type :invoke :value [[:r :x nil]]}\n"
                 "{:process 0 :type :ok :value [[:r :x 1]]}\n"
                 "{:process 0 :type :invoke :value [[:r :x nil]]}\n"
@@ -346,7 +347,7 @@ static void linearizable_frontier(void **state)
 {
     (void)state;
     /* T0 and T1 overlap; T2 starts after both completed; T3 after T2. */
-    isolde_check_opts o = opts(0, 0, 1, NULL);
+    iso_checker_opts o = opts(0, 0, 1, NULL);
     fx *f = run("{:process 0 :type :invoke :value [[:w :x 1]]}\n"
                 "{:process 1 :type :invoke :value [[:w :x 2]]}\n"
                 "{:process 0 :type :ok :value [[:w :x 1]]}\n"
@@ -368,7 +369,7 @@ static void linearizable_cyclic_bug_is_valid(void **state)
 {
     (void)state;
     /* Elle's cyclic-versions-bug-test: no cycle may be inferred here. */
-    isolde_check_opts o = opts(0, 0, 1, NULL);
+    iso_checker_opts o = opts(0, 0, 1, NULL);
     fx *f = run("{:index 1 :process 0 :type :invoke :value []}\n"
                 "{:index 2 :process 0 :type :ok :value []}\n"
                 "{:index 3 :process 0 :type :invoke :value [[:r 1 nil]]}\n"
@@ -391,7 +392,7 @@ static void reduction(void **state)
     (void)state;
     /* nil < 1 < 2 on one process: T0's nil read is an anti-dependency on
      * the next version only. */
-    isolde_check_opts o = opts(0, 1, 0, NULL);
+    iso_checker_opts o = opts(0, 1, 0, NULL);
     fx *f = run("{:process 0 :type :ok :value [[:r :x nil]]}\n"
                 "{:process 0 :type :ok :value [[:w :x 1]]}\n"
                 "{:process 0 :type :ok :value [[:w :x 2]]}\n", &o);
@@ -425,7 +426,7 @@ static void transaction_order_g_single(void **state)
     const char *h = "{:process 0 :type :ok :value [[:r :x nil] [:w :y 2]]}\n"
                     "{:process 0 :type :ok :value [[:w :x 3] [:w :y 4]]}\n";
     char *path = order_file("{\"0\": 2, \"1\": 1}");
-    isolde_check_opts o = opts(0, 0, 0, path);
+    iso_checker_opts o = opts(0, 0, 0, path);
     fx *f = run(h, &o);
     assert_int_equal(f->rc, 0);
     assert_int_equal(edge(f, 0, 1), ISO_EDGE_RW);
@@ -446,7 +447,7 @@ static void transaction_order_g2(void **state)
 {
     (void)state;
     char *path = order_file("{\"0\": 1, \"1\": 4, \"2\": 2, \"3\": 3.0}");
-    isolde_check_opts o = opts(0, 0, 0, path);
+    iso_checker_opts o = opts(0, 0, 0, path);
     fx *f = run("{:process 0 :type :ok :value [[:w :x 1] [:w :y 2] [:w :z 3]]}\n"
                 "{:process 0 :type :ok :value [[:r :x 1] [:w :y 5]]}\n"
                 "{:process 0 :type :ok :value [[:r :z 3] [:w :x 4]]}\n"
@@ -497,7 +498,7 @@ static void transaction_order_file_errors(void **state)
     assert_int_equal(iso_txn_order_find(r, n, 4, &rank), 0);
     iso_free(r);
     assert_int_equal(iso_txn_order_read("/nonexistent/order.json", &r, &n, &err), -1);
-    isolde_check_opts o = opts(0, 0, 0, "/nonexistent/order.json");
+    iso_checker_opts o = opts(0, 0, 0, "/nonexistent/order.json");
     fx *f = run("{:process 0 :type :ok :value [[:w :x 1]]}\n", &o);
     assert_int_equal(f->rc, -1);
     done(f);
@@ -557,7 +558,13 @@ static void serial_histories_are_valid(void **state)
     for (uint64_t seed = 1; seed <= 150; seed++) {
         char *text = serial_history(seed * 0x9e3779b97f4a7c15ull, 3 + (int)(seed % 30), 1 + (int)(seed % 4));
         isolde_history *h = tu_read(text, ISOLDE_FORMAT_JSONL);
-        isolde_check_opts o = opts((int)(seed & 1), (int)(seed >> 1 & 1), (int)(seed >> 2 & 1), NULL);
+        static const char *const sources[] = {"wfr-keys", "sequential-keys", "linearizable-keys"};
+        const char *given[3];
+        isolde_check_opts o;
+        isolde_check_opts_init(&o);
+        o.checker_opts = given;
+        for (int k = 0; k < 3; k++)
+            if (seed >> k & 1) given[o.n_checker_opts++] = sources[k];
         o.workload = ISOLDE_WORKLOAD_RW_REGISTER;
         o.models = "strict-serializable";
         isolde_result *r = NULL;
@@ -590,7 +597,7 @@ static void random_shapes_never_crash(void **state)
                                keys[rng(&s) % (seed % 7 == 0 ? 7 : 2)], vals[rng(&s) % 10]);
             iso_buf_puts(&b, "]}\n");
         }
-        isolde_check_opts o = opts(1, 1, 1, NULL);
+        iso_checker_opts o = opts(1, 1, 1, NULL);
         fx *f = run(iso_buf_cstr(&b), &o);
         size_t nv = f->ctx.pc.txns.n + f->ctx.edges.n_hubs;
         for (size_t i = 0; f->rc == 0 && i < f->ctx.edges.n; i++) {
