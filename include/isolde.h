@@ -375,6 +375,32 @@ ISOLDE_API void isolde_result_free(isolde_result *r);
 
 /* ---- running -------------------------------------------------------- */
 
+/* Faults: a nemesis beside the clients, on a schedule drawn from the
+ * seed, each fault and heal an op of the process "nemesis" in the
+ * history; everything is healed before the final reads. */
+typedef struct isolde_fault_opts {
+    const char *nemesis;      /* kinds, comma-separated: command, kill, pause, partition, latency, drop; NULL: none */
+    double every;             /* mean seconds between faults (each wait 0.5x..1.5x); 5 */
+    double duration;          /* seconds a fault lasts before it is healed; 2 */
+    const char *fault_cmd, *heal_cmd; /* command: the fault and the heal (sh -c) */
+    const char *restart_cmd;  /* kill: how the server comes back (sh -c) */
+    const char *pid_file;     /* kill, pause: the server's pid, its first line */
+    long pid;                 /* or the pid itself */
+    /* Faults through isolde's TCP proxy (kinds partition, latency, drop):
+     * with proxy set, or one of those kinds asked for, client i reaches
+     * urls[i % n_urls] through a proxy the run starts (its host:port
+     * rewritten; the node is "n" and the URL's place, from 1). peers are
+     * more links for that proxy, "FROM>TO@LISTEN=TARGET" (isolde proxy
+     * --link), so that a cluster's own traffic can be cut; proxy_control
+     * is another proxy's control address (isolde proxy --control), which
+     * gets the same faults. */
+    int proxy;
+    const char *const *peers;
+    size_t n_peers;
+    const char *proxy_control;
+    long latency_ms;          /* latency: how long bytes are held; 100 */
+} isolde_fault_opts;
+
 /* Drive a database with concurrent clients and record what each client
  * saw as an Elle-compatible JSON-lines history (one op per line, every
  * completion in the file before its client starts its next transaction).
@@ -415,16 +441,7 @@ typedef struct isolde_run_opts {
     /* called about ten times a second from the runner's thread */
     void (*progress)(void *arg, long done, long total, double seconds);
     void *progress_arg;
-    /* Faults: a nemesis beside the clients, on a schedule drawn from the
-     * seed, each fault and heal an op of the process "nemesis" in the
-     * history; everything is healed before the final reads. */
-    const char *nemesis;      /* kinds, comma-separated: command, kill, pause, partition, latency, drop; NULL: none */
-    double fault_every;       /* mean seconds between faults (each wait 0.5x..1.5x); 5 */
-    double fault_for;         /* seconds a fault lasts before it is healed; 2 */
-    const char *fault_cmd, *heal_cmd; /* command: the fault and the heal (sh -c) */
-    const char *restart_cmd;  /* kill: how the server comes back (sh -c) */
-    const char *pid_file;     /* kill, pause: the server's pid, its first line */
-    long pid;                 /* or the pid itself */
+    isolde_fault_opts faults; /* the nemesis beside the clients; none by default */
     /* A statement that has not answered after this many milliseconds is
      * given up (the connection is closed: fail before COMMIT, info during
      * it); 0: wait as long as the database takes. */
@@ -440,19 +457,6 @@ typedef struct isolde_run_opts {
      * each op's node and level. NULL / 0: every transaction to urls. */
     const char *const *read_urls;
     size_t n_read_urls;
-    /* Faults through isolde's TCP proxy (kinds partition, latency, drop):
-     * with proxy set, or one of those kinds asked for, client i reaches
-     * urls[i % n_urls] through a proxy the run starts (its host:port
-     * rewritten; the node is "n" and the URL's place, from 1). peers are
-     * more links for that proxy, "FROM>TO@LISTEN=TARGET" (isolde proxy
-     * --link), so that a cluster's own traffic can be cut; proxy_control
-     * is another proxy's control address (isolde proxy --control), which
-     * gets the same faults. */
-    int proxy;
-    const char *const *peers;
-    size_t n_peers;
-    const char *proxy_control;
-    long latency_ms;          /* latency: how long bytes are held; 100 */
     /* Called (with progress_arg) when the run waits for the database
      * before any client starts -- its setup's first attempt failed and it
      * tries again until reconnect_ms -- with one line saying so, e.g.

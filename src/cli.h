@@ -213,7 +213,7 @@ void cli_backend_free(cli_backend *b);
 /* The nemesis options (--nemesis, --fault-every, ..., --txn-timeout),
  * filling o. */
 cli_table cli_fault_table(isolde_run_opts *o);
-/* A line on stderr for each kind o->nemesis names that never fired in
+/* A line on stderr for each kind o->faults.nemesis names that never fired in
  * the run st tells of, saying why (the run ended before the first fault
  * was due, or the draws chose other kinds) and what to change; what
  * names the run among several (NULL: the only one). */

@@ -90,8 +90,8 @@ void isolde_run_opts_init(isolde_run_opts *o)
     o->read_ratio = 0.5;
     o->seed = 1;
     o->reconnect_ms = 30000;
-    o->fault_every = 5;
-    o->fault_for = 2;
+    o->faults.every = 5;
+    o->faults.duration = 2;
 }
 
 static void fail_locked(struct shared *sh, const char *fmt, const char *arg)
@@ -688,7 +688,7 @@ static int isolation_of(const run_driver *d, const isolde_run_opts *o, const cha
 static int check_nemesis(const run_driver *d, const isolde_run_opts *o, isolde_error *err)
 {
     const nem_kind *kinds[8];
-    if (!o->nemesis || !*o->nemesis) return 0;
+    if (!o->faults.nemesis || !*o->faults.nemesis) return 0;
     if (d->run) return 0; /* a backend that runs its own clients has its own */
     return nem_parse(o, kinds, 8, err) < 0 ? -1 : 0;
 }
