@@ -24,7 +24,9 @@
  *    everything the failed call allocated is freed.
  *  - Option structs begin with their size: fill them with the matching
  *    *_init first, so that a program built against this header keeps
- *    working with a later library that has more options.
+ *    working with a later library that has more options (which come at
+ *    the end; the ABI history at the end of this header lists every
+ *    change that was not an addition).
  *
  * Every identifier of the API begins with isolde_ / ISOLDE_; the library
  * exports no other symbol.
@@ -304,8 +306,9 @@ ISOLDE_API const char *isolde_model_not_checked(const char *name);
 typedef struct isolde_result isolde_result;
 
 /* Check h (o may be NULL: defaults). On success *out is a new result that
- * refers to h: free it before h. Errors: USAGE (an unknown model or
- * anomaly name, a number out of its range, options not initialised),
+ * refers to h: free it before h. Errors: USAGE (an unknown model,
+ * anomaly or checker option, a number out of its range, options not
+ * initialised),
  * PARSE (the history breaks its workload's rules, with the op's position),
  * IO (a file an option names), LIMIT, NOMEM. */
 ISOLDE_API isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o,
@@ -323,7 +326,9 @@ ISOLDE_API isolde_validity isolde_result_validity(const isolde_result *r);
 /* The workload the check ran as: the options', or the one inferred from
  * the history when they said AUTO. */
 ISOLDE_API isolde_workload isolde_result_workload(const isolde_result *r);
-/* Sorted anomaly type names, as Elle's :anomaly-types. */
+/* The anomaly types found: a transactional result's sorted by name, as
+ * Elle's :anomaly-types; a linearizability result's "nonlinearizable";
+ * Jepsen's checkers' in the order of their result map. */
 ISOLDE_API size_t isolde_result_type_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_type(const isolde_result *r, size_t i);
 /* Number of instances found of one anomaly type (0 if none). */
@@ -358,7 +363,9 @@ ISOLDE_API isolde_status isolde_result_findings(const isolde_result *r, const ch
  * the directory could not be written), NOMEM. */
 ISOLDE_API isolde_status isolde_result_write_text(const isolde_result *r, FILE *out,
                                                   const isolde_report_opts *o, isolde_error *err);
-/* Elle's result map as one JSON object. */
+/* The result as one JSON object: Elle's result map for a transactional
+ * result, Knossos's keys for linearizability, Jepsen's map for its
+ * checkers (docs/FORMATS.md, docs/CHECKERS.md). */
 ISOLDE_API isolde_status isolde_result_write_json(const isolde_result *r, FILE *out, isolde_error *err);
 /* One self-contained HTML page (no network): the verdict, every finding
  * with its proof and picture, a timeline of the transactions; for a
@@ -368,7 +375,8 @@ ISOLDE_API isolde_status isolde_result_write_html(const isolde_result *r, FILE *
  * :directory does, and per cycle found its picture, <type>/<n>.dot (and
  * .svg when built with Graphviz's libgvc); results.json (the JSON result)
  * and index.html (the HTML page). A linearizability result writes
- * linearizability.txt, results.json and index.html. */
+ * linearizability.txt, one of Jepsen's checkers <model>.txt (every proof),
+ * and both results.json and index.html. */
 ISOLDE_API isolde_status isolde_result_write_dir(const isolde_result *r, const char *dir,
                                                  isolde_error *err);
 ISOLDE_API void isolde_result_free(isolde_result *r);
@@ -405,9 +413,10 @@ typedef struct isolde_fault_opts {
  * saw as an Elle-compatible JSON-lines history (one op per line, every
  * completion in the file before its client starts its next transaction).
  * Backends: "sim" (the seeded in-process MVCC database whose levels are
- * known: same seed, byte-identical history), "sqlite" (libsqlite3, when
- * built with it), "exec" (any client program speaking the line protocol
- * of docs/FORMATS.md); isolde_backend_at lists them. */
+ * known: same seed, byte-identical history), "exec" (any client program
+ * speaking the line protocol of docs/FORMATS.md), and those of the
+ * optional libraries this library was built with (isolde_feature):
+ * "sqlite", "postgres", "mysql", "etcd"; isolde_backend_at lists them. */
 typedef struct isolde_run_opts {
     size_t size;              /* sizeof(isolde_run_opts), set by _init */
     const char *backend;      /* default "sim" */
@@ -636,6 +645,41 @@ ISOLDE_API const isolde_option *isolde_backend_option(const char *backend, size_
  * copied its --url arguments to take the passwords out of its argv (what
  * /proc/PID/cmdline shows). NULL is a no-op. */
 ISOLDE_API void isolde_url_hide_password(char *url);
+
+/* ---- ABI history ------------------------------------------------------
+ *
+ * What changed, by version (ISOLDE_VERSION_NUMBER), beyond additions at
+ * the end of an option struct. Before 1.0.0 a minor version may change
+ * the ABI while the soname stays libisolde.so.0: a program built against
+ * one 0.x header is rebuilt for the next. From 1.0.0 on, an ABI change is
+ * a new major version, and so a new soname.
+ *
+ * 0.1.0  The first: histories, checks, results and their writers, runs
+ *        and their backends, directed scenarios, promises, the fault
+ *        proxy.
+ *
+ * Unreleased (the next version):
+ *  - isolde_check_opts: wfr_keys, sequential_keys, linearizable_keys,
+ *    transaction_order_file, cas_fail (with the isolde_cas_fail enum),
+ *    initial_value, bank_total, bank_has_total, allow_negative_balances,
+ *    group_size and linearizable_set are gone; checker_opts gives them as
+ *    "name=value" strings ("wfr-keys", "transaction-order=FILE",
+ *    "cas-fail=noop", "initial-value=V", "total=30",
+ *    "allow-negative-balances", "group-size=3", "linearizable"), as
+ *    backend_opts gives a backend's, listed by isolde_checker_option.
+ *  - isolde_run_opts: the nemesis and fault proxy's fields moved into
+ *    .faults (isolde_fault_opts); fault_every and fault_for are
+ *    faults.every and faults.duration.
+ *  - isolde_option and isolde_option_type serve checkers and backends.
+ *  - The writers take a const isolde_result (a program's calls compile
+ *    as they are); no writer keeps what it renders.
+ *  - isolde_result_write_dir of a Jepsen checker's result writes
+ *    results.json and index.html too, as every other kind's does.
+ *  - Added: ISOLDE_VERSION and ISOLDE_VERSION_NUMBER (isolde_version.h),
+ *    isolde_version_number, isolde_feature, isolde_feature_name,
+ *    isolde_checker_option, isolde_result_findings (isolde_finding_fn),
+ *    isolde_fault_opts.
+ */
 
 #ifdef __cplusplus
 }
