@@ -127,15 +127,6 @@ static void search_graph(iso_ctx *ctx, uint8_t extra, iso_rt *rt)
     iso_rt_free(rt);
 }
 
-void iso_proof_ctx_free(iso_proof_ctx *pc)
-{
-    if (pc->wl && pc->wl->free) pc->wl->free(pc->wl_state);
-    iso_txns_free(&pc->txns);
-    if (pc->search) iso_search_out_free(pc->search);
-    iso_free(pc->search);
-    *pc = (iso_proof_ctx){0};
-}
-
 static void ctx_free(iso_ctx *ctx)
 {
     iso_proof_ctx_free(&ctx->pc);

@@ -96,7 +96,7 @@ int iso_elle_check(const isolde_history *h, const isolde_check_opts *o, const is
 typedef void (*iso_ctx_job)(iso_ctx *ctx, void *arg);
 void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void *arg);
 
-/* Free what a proof context owns (not the history). */
+/* Free what a proof context owns (not the history; result.c). */
 void iso_proof_ctx_free(iso_proof_ctx *pc);
 
 #endif

@@ -2,8 +2,9 @@
  * elle/result.c -- the transactional result: Elle's verdict as its
  * result-map makes it (reportable anomalies, redundant cycle-exists
  * fallbacks dropped, validity, sorted types, the not / also-not
- * boundary), the findings grouped by type, and the kind that writes it
- * and walks its findings.
+ * boundary), the findings grouped by type with the proof context they
+ * are proved from (which the result owns, and frees), and the kind that
+ * writes it and walks its findings.
  */
 #include "elle/result.h"
 #include "elle/proof.h"
@@ -11,6 +12,15 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+void iso_proof_ctx_free(iso_proof_ctx *pc)
+{
+    if (pc->wl && pc->wl->free) pc->wl->free(pc->wl_state);
+    iso_txns_free(&pc->txns);
+    if (pc->search) iso_search_out_free(pc->search);
+    iso_free(pc->search);
+    *pc = (iso_proof_ctx){0};
+}
 
 static void txn_free(void *payload)
 {
