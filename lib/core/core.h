@@ -11,6 +11,8 @@
  *   value.h     the values of a history: tagged 64-bit words in a store
  *   keys.h      dense ids for values by structural equality
  *   names.h     the closest name to a misspelt one ("did you mean ...?")
+ *   options.h   "name=value" options read against a table (a backend's,
+ *               the checkers')
  *   version.c   the library's version and the optional libraries it was
  *               built with (public calls alone: no header of its own)
  *
