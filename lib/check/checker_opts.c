@@ -59,8 +59,9 @@ static const struct checker_option {
 
 const isolde_option *isolde_checker_option(isolde_workload w, size_t i)
 {
+    if (w <= ISOLDE_WORKLOAD_AUTO || (unsigned)w >= 32) return NULL; /* AUTO, or no workload at all */
     for (size_t k = 0; k < N_OPTIONS; k++)
-        if ((options[k].workloads >> w & 1) && w != ISOLDE_WORKLOAD_AUTO && i-- == 0) return &options[k].opt.pub;
+        if ((options[k].workloads >> w & 1) && i-- == 0) return &options[k].opt.pub;
     return NULL;
 }
 

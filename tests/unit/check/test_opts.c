@@ -97,6 +97,7 @@ static void checker_options_as_backends_are(void **state)
     assert_string_equal(isolde_checker_option(ISOLDE_WORKLOAD_KV, 0)->name, "cas-fail");
     assert_null(isolde_checker_option(ISOLDE_WORKLOAD_LIST_APPEND, 0));
     assert_null(isolde_checker_option(ISOLDE_WORKLOAD_AUTO, 0));
+    assert_null(isolde_checker_option((isolde_workload)99, 0));
     isolde_check_opts o;
     isolde_error err;
     const char *typo[] = {"totl=3"};
