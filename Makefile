@@ -19,7 +19,7 @@ WARN     := -std=c17 -Wall -Wextra -Wno-unused-parameter -Wvla -Wshadow -Wstrict
 ifneq ($(filter-out 0,$(DEVELOPER)),)
   WARN   += -Werror
 endif
-CPPFLAGS += -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"'
+CPPFLAGS += -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 CFLAGS   += $(OPT) $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS   += -lpthread -lm
 
@@ -84,14 +84,14 @@ CMOCKA_WHY  := skipped: the unit tests, no cmocka (libcmocka-dev: make deps as r
 CORE_SRC     := $(sort $(wildcard lib/core/*.c))
 HISTORY_SRC  := $(sort $(wildcard lib/history/*.c))
 GRAPH_SRC    := $(sort $(wildcard lib/graph/*.c))
-CHECK_SRC    := $(sort $(wildcard lib/check/*.c))
+RESULT_SRC   := $(sort $(wildcard lib/result/*.c))
 REPORT_SRC   := $(sort $(wildcard lib/report/*.c))
-WORKLOAD_SRC := $(sort $(wildcard lib/workload/*/*.c))
+ELLE_SRC     := $(sort $(wildcard lib/elle/*.c lib/elle/*/*.c))
 LINEAR_SRC   := $(sort $(wildcard lib/linear/*.c))
 JEPSEN_SRC   := $(sort $(wildcard lib/jepsen/*.c))
-CHECKERS_SRC := $(sort $(wildcard lib/checkers/*.c))
-CHECKER_SRC  := $(CORE_SRC) $(HISTORY_SRC) $(GRAPH_SRC) $(CHECK_SRC) $(REPORT_SRC) \
-                $(WORKLOAD_SRC) $(LINEAR_SRC) $(JEPSEN_SRC) $(CHECKERS_SRC)
+CHECK_SRC    := $(sort $(wildcard lib/check/*.c))
+CHECKER_SRC  := $(CORE_SRC) $(HISTORY_SRC) $(GRAPH_SRC) $(RESULT_SRC) $(REPORT_SRC) \
+                $(ELLE_SRC) $(LINEAR_SRC) $(JEPSEN_SRC) $(CHECK_SRC)
 CHECKER_HDR  := $(wildcard $(addsuffix *.h,$(sort $(dir $(CHECKER_SRC)))))
 TXN_SRC      := $(sort $(wildcard lib/txn/*.c))
 GEN_SRC      := $(sort $(wildcard lib/gen/*.c))
@@ -151,6 +151,26 @@ ifneq ($(FLAGS_NOW),$(file < $(FLAGS_STAMP)))
   $(file > $(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 
+# The public header's version block, isolde_version.h (SQLite's VERSION
+# block: the string, and MAJOR * 1000000 + MINOR * 1000 + PATCH), made from
+# VERSION into $(BUILD)/gen and installed beside isolde.h; written again only
+# when it changes. The soname follows the major version.
+VERSION_H := $(BUILD)/gen/isolde_version.h
+SOMAJOR   := $(word 1,$(subst ., ,$(VERSION)))
+VERSION_N := $(shell echo $(VERSION) | awk -F. '{ print $$1 * 1000000 + $$2 * 1000 + $$3 }')
+define VERSION_TEXT
+/* isolde_version.h -- made by the Makefile from its VERSION; do not edit. */
+#ifndef ISOLDE_VERSION_H
+#define ISOLDE_VERSION_H
+#define ISOLDE_VERSION "$(VERSION)"
+#define ISOLDE_VERSION_NUMBER $(VERSION_N)
+#endif
+endef
+ifneq ($(VERSION_TEXT),$(file < $(VERSION_H)))
+  $(shell mkdir -p $(BUILD)/gen)
+  $(file > $(VERSION_H),$(VERSION_TEXT))
+endif
+
 .PHONY: all lib checker tests demo check unit cli-tests conformance crosscheck sanitize sanitize-clang \
         fuzz bench install clean deps deps-if-root print-pkgs browser-deps playground
 all: $(BUILD)/isolde $(BUILD)/dist/libisolde.a $(BUILD)/libisolde.so $(BUILD)/isolde.pc $(BUILD)/isolde.1 \
@@ -200,11 +220,11 @@ checker: $(BUILD)/libisolde-checker.a
 $(BUILD)/checker/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
-	$(Q)$(CC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -DISO_VERSION='"$(VERSION)"' \
+	$(Q)$(CC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
 	    $(CFLAGS) -MMD -MP -c $< -o $@
 
 # The report viewer (web/viewer.js, shared with the playground) as a C
-# string for report/html.c; it must never hold "</script" (it is inlined
+# string for report/page.c; it must never hold "</script" (it is inlined
 # in a script element).
 $(BUILD)/gen/viewer_js.h: web/viewer.js
 	@mkdir -p $(@D)
@@ -213,7 +233,7 @@ $(BUILD)/gen/viewer_js.h: web/viewer.js
 	$(Q){ echo '/* generated from $< by the Makefile */'; echo 'static const char iso_viewer_js[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp
 	$(Q)mv $@.tmp $@
-$(BUILD)/lib/report/html.o $(BUILD)/checker/lib/report/html.o: $(BUILD)/gen/viewer_js.h
+$(BUILD)/lib/report/page.o $(BUILD)/checker/lib/report/page.o: $(BUILD)/gen/viewer_js.h
 
 # The playground (web/index.html): the checker and web/isolde_wasm.c
 # compiled to WebAssembly by emscripten (Debian's package, offline), one
@@ -233,7 +253,7 @@ web/isolde-wasm.js: $(CHECKER_SRC) $(CHECKER_HDR) web/isolde_wasm.c web/viewer.j
 	@command -v $(EMCC) >/dev/null || sh tools/deps.sh emscripten
 	$(call say,EMCC,$@)
 	$(Q)NODE_PATH=/usr/share/nodejs $(EMCC) -Iinclude -Ilib -I$(BUILD)/gen -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L \
-	    -DISO_VERSION='"$(VERSION)"' $(WARN) $(EMCC_FLAGS) -o $@.$$$$.js $(CHECKER_SRC) web/isolde_wasm.c && \
+	    $(WARN) $(EMCC_FLAGS) -o $@.$$$$.js $(CHECKER_SRC) web/isolde_wasm.c && \
 	    mv $@.$$$$.js $@
 
 $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
@@ -243,7 +263,7 @@ $(BUILD)/libisolde-checker.a: $(CHECKER_OBJ)
 
 $(BUILD)/libisolde.so: $(LIB_OBJ) $(FLAGS_STAMP)
 	$(call say,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.0 $(CFLAGS) -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) -shared -Wl,-soname,libisolde.so.$(SOMAJOR) $(CFLAGS) -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/isolde: $(CLI_OBJ) $(BUILD)/dist/libisolde.a $(FLAGS_STAMP)
 	$(call say,LD,$@)
@@ -419,9 +439,10 @@ install: all
 	install -m 755 $(BUILD)/isolde $(DESTDIR)$(PREFIX)/bin/isolde
 	install -m 644 $(BUILD)/isolde.1 $(DESTDIR)$(PREFIX)/share/man/man1/isolde.1
 	install -m 644 $(BUILD)/dist/libisolde.a $(DESTDIR)$(PREFIX)/lib/libisolde.a
-	install -m 755 $(BUILD)/libisolde.so $(DESTDIR)$(PREFIX)/lib/libisolde.so.0
-	ln -sf libisolde.so.0 $(DESTDIR)$(PREFIX)/lib/libisolde.so
+	install -m 755 $(BUILD)/libisolde.so $(DESTDIR)$(PREFIX)/lib/libisolde.so.$(SOMAJOR)
+	ln -sf libisolde.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libisolde.so
 	install -m 644 include/isolde.h $(DESTDIR)$(PREFIX)/include/isolde.h
+	install -m 644 $(VERSION_H) $(DESTDIR)$(PREFIX)/include/isolde_version.h
 	$(MAKE_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/isolde.pc
 
 clean:

@@ -6,7 +6,7 @@
  *
  * usage: gen_graph [N [P [DATA_EDGES_PER_TXN]]]; prints one line per phase.
  */
-#include "check/search.h"
+#include "elle/search.h"
 #include "graph/order.h"
 #include "graph/scc.h"
 #include "history/history.h"

@@ -19,7 +19,7 @@
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "fuzz.h"
-#include "checkers/checkers.h"
+#include "check/check.h"
 #include "history/history.h"
 #include "history/read_json.h"
 
@@ -80,11 +80,16 @@ static void options(size_t len, isolde_check_opts *o)
     o->models = sets[v].models;
     o->anomalies = sets[v].anomalies;
     o->cycle_search_timeout_ms = BUDGET_MS;
-    o->wfr_keys = v == 2;
-    o->sequential_keys = v >= 2;
-    o->linearizable_keys = v == 3;
     o->timeout_ms = BUDGET_MS;
-    o->cas_fail = (isolde_cas_fail)((len / 4) % 3);
+    static const char *given[4]; /* the checker options, as long as the check runs */
+    static const char *const cas[] = {NULL, "cas-fail=noop", "cas-fail=false"};
+    size_t n = 0;
+    if (v == 2) given[n++] = "wfr-keys";
+    if (v >= 2) given[n++] = "sequential-keys";
+    if (v == 3) given[n++] = "linearizable-keys";
+    if (cas[(len / 4) % 3]) given[n++] = cas[(len / 4) % 3];
+    o->checker_opts = given;
+    o->n_checker_opts = n;
 }
 
 static void walk(const isolde_result *r)

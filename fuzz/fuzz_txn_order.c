@@ -1,6 +1,6 @@
 /*
  * fuzz/fuzz_txn_order.c -- transaction-order: the input as a
- * --transaction-order file, parsed (workload/rw_register/txn_order.c, an
+ * --transaction-order file, parsed (elle/rw_register/txn_order.c, an
  * internal entry point) and given to a check of a small rw-register
  * history through the public calls, where it orders the writes of a key.
  *
@@ -14,7 +14,7 @@
 #include "fuzz.h"
 #include "core/alloc.h"
 #include "history/input.h"
-#include "workload/rw_register/txn_order.h"
+#include "elle/rw_register/txn_order.h"
 
 #include <string.h>
 
@@ -80,7 +80,11 @@ static void check_agrees(const char *data, size_t len, const isolde_error *perr)
     isolde_check_opts_init(&o);
     o.workload = ISOLDE_WORKLOAD_RW_REGISTER;
     o.threads = 1;
-    o.transaction_order_file = fuzz_scratch_file((const uint8_t *)data, len);
+    static char kv[4200];
+    const char *given[] = {kv};
+    snprintf(kv, sizeof kv, "transaction-order=%s", fuzz_scratch_file((const uint8_t *)data, len));
+    o.checker_opts = given;
+    o.n_checker_opts = 1;
     isolde_result *r = NULL;
     isolde_error err, probe;
     isolde_status s = isolde_check(h, &o, &r, &err);

@@ -24,7 +24,9 @@
  *    everything the failed call allocated is freed.
  *  - Option structs begin with their size: fill them with the matching
  *    *_init first, so that a program built against this header keeps
- *    working with a later library that has more options.
+ *    working with a later library that has more options (which come at
+ *    the end; the ABI history at the end of this header lists every
+ *    change that was not an addition).
  *
  * Every identifier of the API begins with isolde_ / ISOLDE_; the library
  * exports no other symbol.
@@ -43,8 +45,27 @@ extern "C" {
 
 #define ISOLDE_API __attribute__((visibility("default")))
 
-/* The library's version, "MAJOR.MINOR.PATCH". */
+/* ---- the library ------------------------------------------------------ */
+
+/* The version this header belongs to (isolde_version.h, made by the build
+ * from the Makefile's VERSION and installed beside this header):
+ * ISOLDE_VERSION "MAJOR.MINOR.PATCH", ISOLDE_VERSION_NUMBER MAJOR * 1000000
+ * + MINOR * 1000 + PATCH. The library's own, which a program linked
+ * against a shared library may find newer: isolde_version() and
+ * isolde_version_number(). The shared library's soname carries the major
+ * version (libisolde.so.MAJOR); the ABI history at the end of this header
+ * says what changed when. */
+#include "isolde_version.h"
 ISOLDE_API const char *isolde_version(void);
+ISOLDE_API int isolde_version_number(void);
+
+/* 1 if this library was built with the optional library name, 0 if not,
+ * -1 if name is none of them: "zlib" (gzip histories), "sqlite" (the
+ * sqlite backend), "libpq" (postgres), "mariadb" (mysql), "curl" (etcd),
+ * "gvc" (Graphviz: -d's pictures as SVG too). isolde_feature_name(i): the
+ * i-th of those names, NULL past the last. */
+ISOLDE_API int isolde_feature(const char *name);
+ISOLDE_API const char *isolde_feature_name(size_t i);
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -194,20 +215,29 @@ ISOLDE_API const char *isolde_closest_name(const char *word, isolde_name_at name
 
 /* ---- checking ------------------------------------------------------- */
 
+/* One option a checker or a backend declares (isolde_checker_option,
+ * isolde_backend_option), given as "name=value" (a flag as "name"): its
+ * name (as --name on the CLI), the kind of value, a word for the value in
+ * help ("MS"; NULL for a flag), its default as text (NULL: none) and one
+ * line of help. */
+typedef enum isolde_option_type {
+    ISOLDE_OPTION_FLAG, ISOLDE_OPTION_STRING, ISOLDE_OPTION_INT, ISOLDE_OPTION_DOUBLE
+} isolde_option_type;
+typedef struct isolde_option {
+    const char *name;
+    isolde_option_type type;
+    const char *arg;
+    const char *dflt;
+    const char *help;
+} isolde_option;
+
+
 /* Verdicts (also the CLI's exit statuses 0, 1, 2; 3 is an error). */
 typedef enum isolde_validity {
     ISOLDE_VALID = 0,   /* no anomaly the requested models forbid */
     ISOLDE_INVALID = 1, /* anomalies found */
     ISOLDE_UNKNOWN = 2  /* e.g. empty transaction graph, search out of budget */
 } isolde_validity;
-
-/* How a failed CAS in a linearizability history is read. */
-typedef enum isolde_cas_fail {
-    ISOLDE_CAS_FAIL_DEFAULT = 0, /* per format: Knossos EDN/JSON -> did not happen;
-                                    jepsen.log -> returned false */
-    ISOLDE_CAS_FAIL_NOOP,        /* a failed CAS did not happen */
-    ISOLDE_CAS_FAIL_FALSE        /* a failed CAS ran and found another value */
-} isolde_cas_fail;
 
 typedef struct isolde_check_opts {
     size_t size;                  /* sizeof(isolde_check_opts), set by _init */
@@ -223,36 +253,31 @@ typedef struct isolde_check_opts {
     long cycle_search_timeout_ms; /* per strongly connected component, within
                                      timeout_ms; 1000; 0 = none */
     int threads;                  /* worker threads; 0 = one per core */
-    /* rw-register version-order evidence */
-    int wfr_keys, sequential_keys, linearizable_keys;
-    const char *transaction_order_file; /* JSON {completion index: rank} */
     /* The whole search's budget, in ms: the linearizability search, or the
      * cycle search over all components (shared fairly); 60000; 0 = none. */
     long timeout_ms;
-    /* linearizability */
-    isolde_cas_fail cas_fail;
-    /* The registers' first value, written as values are in the history
-     * (EDN, or JSON for the JSON formats); for kv, multi-register and
-     * porcupine-kv a map {key value} gives it per key (keys it lacks start
-     * at the model's default). NULL: nil ("" for porcupine-kv). */
-    const char *initial_value;
-    /* Jepsen's checkers (docs/CHECKERS.md) */
-    long long bank_total;         /* bank: what every read sums to, when bank_has_total */
-    int bank_has_total;           /* 0: the first read's sum */
-    int allow_negative_balances;  /* bank: a negative balance is no error */
-    long group_size;              /* long-fork: keys every read reads; 0: any */
-    int linearizable_set;         /* set-full: a stale element is an error */
+    /* The checkers' own options as "name=value" strings (a flag as
+     * "name"), e.g. "total=30": each one of the names
+     * isolde_checker_option lists for some workload. A checker uses those
+     * it lists and leaves the others. The strings are borrowed. */
+    const char *const *checker_opts;
+    size_t n_checker_opts;
 } isolde_check_opts;
 
 ISOLDE_API void isolde_check_opts_init(isolde_check_opts *o);
 
-/* USAGE if o names a consistency model or an anomaly the check does not
- * know (the message gives the closest known name when one is close), holds
- * a number out of its range (negative threads, timeouts or group_size; a
- * cas_fail that is none of the three), or was not initialised; OK
- * otherwise. Nothing is read: call it before
- * reading a history to fail at once. */
+/* USAGE if o names a consistency model, an anomaly or a checker option
+ * the check does not know (the message gives the closest known name when
+ * one is close), holds a number out of its range (negative threads or
+ * timeouts; a checker option's value that is not of its kind), or was not
+ * initialised; OK otherwise. Nothing is read: call it before reading a
+ * history to fail at once. */
 ISOLDE_API isolde_status isolde_check_opts_validate(const isolde_check_opts *o, isolde_error *err);
+
+/* The options workload w's checker uses, by index (their names as
+ * checker_opts gives them: rw-register's "wfr-keys", bank's "total",
+ * ...); NULL past the last, or for AUTO. Borrowed, static. */
+ISOLDE_API const isolde_option *isolde_checker_option(isolde_workload w, size_t i);
 
 /* The names the options take. isolde_model_name(i): the i-th of the 54
  * consistency model names (the 36 canonical models first, then Elle's
@@ -281,8 +306,9 @@ ISOLDE_API const char *isolde_model_not_checked(const char *name);
 typedef struct isolde_result isolde_result;
 
 /* Check h (o may be NULL: defaults). On success *out is a new result that
- * refers to h: free it before h. Errors: USAGE (an unknown model or
- * anomaly name, a number out of its range, options not initialised),
+ * refers to h: free it before h. Errors: USAGE (an unknown model,
+ * anomaly or checker option, a number out of its range, options not
+ * initialised),
  * PARSE (the history breaks its workload's rules, with the op's position),
  * IO (a file an option names), LIMIT, NOMEM. */
 ISOLDE_API isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o,
@@ -300,7 +326,9 @@ ISOLDE_API isolde_validity isolde_result_validity(const isolde_result *r);
 /* The workload the check ran as: the options', or the one inferred from
  * the history when they said AUTO. */
 ISOLDE_API isolde_workload isolde_result_workload(const isolde_result *r);
-/* Sorted anomaly type names, as Elle's :anomaly-types. */
+/* The anomaly types found: a transactional result's sorted by name, as
+ * Elle's :anomaly-types; a linearizability result's "nonlinearizable";
+ * Jepsen's checkers' in the order of their result map. */
 ISOLDE_API size_t isolde_result_type_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_type(const isolde_result *r, size_t i);
 /* Number of instances found of one anomaly type (0 if none). */
@@ -313,36 +341,82 @@ ISOLDE_API const char *isolde_result_not(const isolde_result *r, size_t i);
 ISOLDE_API size_t isolde_result_also_not_count(const isolde_result *r);
 ISOLDE_API const char *isolde_result_also_not(const isolde_result *r, size_t i);
 
-/* Writers. Each renders the proofs it shows first (so r is not const; the
- * proofs stay rendered), then writes, and flushes out. o may be NULL.
- * Errors: IO (out did not take it all, e.g. a full disk; the directory
- * could not be written), NOMEM. */
-ISOLDE_API isolde_status isolde_result_write_text(isolde_result *r, FILE *out,
+/* Findings: each anomaly type's instances (isolde_result_instance_count
+ * of them), each with its proof in words and its JSON object: Elle's
+ * keys for a transactional result, a witness (a partition's longest
+ * linearizable prefix and the ops that cannot follow it) for a
+ * linearizability result, the error's map for Jepsen's checkers. fn gets
+ * findings first .. first + n - 1 of type (those that exist), in order,
+ * with i the finding's place among its type's; text and json are valid
+ * during the call only: a proof is rendered just before it is passed (a
+ * few at a time, on several threads for many), so walking every finding
+ * of a large result costs time, not memory. fn must not call the library
+ * but for the result's accessors. Errors: USAGE (type is none of the
+ * result's types), NOMEM. */
+typedef void (*isolde_finding_fn)(void *arg, size_t i, const char *text, const char *json);
+ISOLDE_API isolde_status isolde_result_findings(const isolde_result *r, const char *type, size_t first, size_t n,
+                                                isolde_finding_fn fn, void *arg, isolde_error *err);
+
+/* Writers. Each renders the proofs it shows as it writes them (r is only
+ * read: several threads may write one result at once), and flushes out.
+ * o may be NULL. Errors: IO (out did not take it all, e.g. a full disk;
+ * the directory could not be written), NOMEM. */
+ISOLDE_API isolde_status isolde_result_write_text(const isolde_result *r, FILE *out,
                                                   const isolde_report_opts *o, isolde_error *err);
-/* Elle's result map as one JSON object. */
-ISOLDE_API isolde_status isolde_result_write_json(isolde_result *r, FILE *out, isolde_error *err);
+/* The result as one JSON object: Elle's result map for a transactional
+ * result, Knossos's keys for linearizability, Jepsen's map for its
+ * checkers (docs/FORMATS.md, docs/CHECKERS.md). */
+ISOLDE_API isolde_status isolde_result_write_json(const isolde_result *r, FILE *out, isolde_error *err);
 /* One self-contained HTML page (no network): the verdict, every finding
  * with its proof and picture, a timeline of the transactions; for a
  * linearizability result, the ops per partition and where they fail. */
-ISOLDE_API isolde_status isolde_result_write_html(isolde_result *r, FILE *out, isolde_error *err);
+ISOLDE_API isolde_status isolde_result_write_html(const isolde_result *r, FILE *out, isolde_error *err);
 /* One text file per anomaly type in dir (made if missing), as Elle's
  * :directory does, and per cycle found its picture, <type>/<n>.dot (and
  * .svg when built with Graphviz's libgvc); results.json (the JSON result)
  * and index.html (the HTML page). A linearizability result writes
- * linearizability.txt, results.json and index.html. */
-ISOLDE_API isolde_status isolde_result_write_dir(isolde_result *r, const char *dir,
+ * linearizability.txt, one of Jepsen's checkers <model>.txt (every proof),
+ * and both results.json and index.html. */
+ISOLDE_API isolde_status isolde_result_write_dir(const isolde_result *r, const char *dir,
                                                  isolde_error *err);
 ISOLDE_API void isolde_result_free(isolde_result *r);
 
 /* ---- running -------------------------------------------------------- */
 
+/* Faults: a nemesis beside the clients, on a schedule drawn from the
+ * seed, each fault and heal an op of the process "nemesis" in the
+ * history; everything is healed before the final reads. */
+typedef struct isolde_fault_opts {
+    const char *nemesis;      /* kinds, comma-separated: command, kill, pause, partition, latency, drop; NULL: none */
+    double every;             /* mean seconds between faults (each wait 0.5x..1.5x); 5 */
+    double duration;          /* seconds a fault lasts before it is healed; 2 */
+    const char *fault_cmd, *heal_cmd; /* command: the fault and the heal (sh -c) */
+    const char *restart_cmd;  /* kill: how the server comes back (sh -c) */
+    const char *pid_file;     /* kill, pause: the server's pid, its first line */
+    long pid;                 /* or the pid itself */
+    /* Faults through isolde's TCP proxy (kinds partition, latency, drop):
+     * with proxy set, or one of those kinds asked for, client i reaches
+     * urls[i % n_urls] through a proxy the run starts (its host:port
+     * rewritten; the node is "n" and the URL's place, from 1). peers are
+     * more links for that proxy, "FROM>TO@LISTEN=TARGET" (isolde proxy
+     * --link), so that a cluster's own traffic can be cut; proxy_control
+     * is another proxy's control address (isolde proxy --control), which
+     * gets the same faults. */
+    int proxy;
+    const char *const *peers;
+    size_t n_peers;
+    const char *proxy_control;
+    long latency_ms;          /* latency: how long bytes are held; 100 */
+} isolde_fault_opts;
+
 /* Drive a database with concurrent clients and record what each client
  * saw as an Elle-compatible JSON-lines history (one op per line, every
  * completion in the file before its client starts its next transaction).
  * Backends: "sim" (the seeded in-process MVCC database whose levels are
- * known: same seed, byte-identical history), "sqlite" (libsqlite3, when
- * built with it), "exec" (any client program speaking the line protocol
- * of docs/FORMATS.md); isolde_backend_at lists them. */
+ * known: same seed, byte-identical history), "exec" (any client program
+ * speaking the line protocol of docs/FORMATS.md), and those of the
+ * optional libraries this library was built with (isolde_feature):
+ * "sqlite", "postgres", "mysql", "etcd"; isolde_backend_at lists them. */
 typedef struct isolde_run_opts {
     size_t size;              /* sizeof(isolde_run_opts), set by _init */
     const char *backend;      /* default "sim" */
@@ -376,16 +450,7 @@ typedef struct isolde_run_opts {
     /* called about ten times a second from the runner's thread */
     void (*progress)(void *arg, long done, long total, double seconds);
     void *progress_arg;
-    /* Faults: a nemesis beside the clients, on a schedule drawn from the
-     * seed, each fault and heal an op of the process "nemesis" in the
-     * history; everything is healed before the final reads. */
-    const char *nemesis;      /* kinds, comma-separated: command, kill, pause, partition, latency, drop; NULL: none */
-    double fault_every;       /* mean seconds between faults (each wait 0.5x..1.5x); 5 */
-    double fault_for;         /* seconds a fault lasts before it is healed; 2 */
-    const char *fault_cmd, *heal_cmd; /* command: the fault and the heal (sh -c) */
-    const char *restart_cmd;  /* kill: how the server comes back (sh -c) */
-    const char *pid_file;     /* kill, pause: the server's pid, its first line */
-    long pid;                 /* or the pid itself */
+    isolde_fault_opts faults; /* the nemesis beside the clients; none by default */
     /* A statement that has not answered after this many milliseconds is
      * given up (the connection is closed: fail before COMMIT, info during
      * it); 0: wait as long as the database takes. */
@@ -401,19 +466,6 @@ typedef struct isolde_run_opts {
      * each op's node and level. NULL / 0: every transaction to urls. */
     const char *const *read_urls;
     size_t n_read_urls;
-    /* Faults through isolde's TCP proxy (kinds partition, latency, drop):
-     * with proxy set, or one of those kinds asked for, client i reaches
-     * urls[i % n_urls] through a proxy the run starts (its host:port
-     * rewritten; the node is "n" and the URL's place, from 1). peers are
-     * more links for that proxy, "FROM>TO@LISTEN=TARGET" (isolde proxy
-     * --link), so that a cluster's own traffic can be cut; proxy_control
-     * is another proxy's control address (isolde proxy --control), which
-     * gets the same faults. */
-    int proxy;
-    const char *const *peers;
-    size_t n_peers;
-    const char *proxy_control;
-    long latency_ms;          /* latency: how long bytes are held; 100 */
     /* Called (with progress_arg) when the run waits for the database
      * before any client starts -- its setup's first attempt failed and it
      * tries again until reconnect_ms -- with one line saying so, e.g.
@@ -568,20 +620,6 @@ ISOLDE_API void isolde_proxy_free(isolde_proxy *p);
 ISOLDE_API isolde_status isolde_proxy_send(const char *addr, const char *line, char *reply, size_t n,
                                            isolde_error *err);
 
-/* One option a backend declares: its name (as --name on the CLI), the kind
- * of value, a word for the value in help ("MS"; NULL for a flag), its
- * default as text (NULL: none) and one line of help. */
-typedef enum isolde_option_type {
-    ISOLDE_OPTION_FLAG, ISOLDE_OPTION_STRING, ISOLDE_OPTION_INT, ISOLDE_OPTION_DOUBLE
-} isolde_option_type;
-typedef struct isolde_option {
-    const char *name;
-    isolde_option_type type;
-    const char *arg;
-    const char *dflt;
-    const char *help;
-} isolde_option;
-
 /* A backend: its name, one line of help, what --url names for it (NULL:
  * it takes none), the isolation level it runs at when none is asked for,
  * and the levels it can be asked for (NULL-ended; NULL: any the database
@@ -607,6 +645,41 @@ ISOLDE_API const isolde_option *isolde_backend_option(const char *backend, size_
  * copied its --url arguments to take the passwords out of its argv (what
  * /proc/PID/cmdline shows). NULL is a no-op. */
 ISOLDE_API void isolde_url_hide_password(char *url);
+
+/* ---- ABI history ------------------------------------------------------
+ *
+ * What changed, by version (ISOLDE_VERSION_NUMBER), beyond additions at
+ * the end of an option struct. Before 1.0.0 a minor version may change
+ * the ABI while the soname stays libisolde.so.0: a program built against
+ * one 0.x header is rebuilt for the next. From 1.0.0 on, an ABI change is
+ * a new major version, and so a new soname.
+ *
+ * 0.1.0  The first: histories, checks, results and their writers, runs
+ *        and their backends, directed scenarios, promises, the fault
+ *        proxy.
+ *
+ * Unreleased (the next version):
+ *  - isolde_check_opts: wfr_keys, sequential_keys, linearizable_keys,
+ *    transaction_order_file, cas_fail (with the isolde_cas_fail enum),
+ *    initial_value, bank_total, bank_has_total, allow_negative_balances,
+ *    group_size and linearizable_set are gone; checker_opts gives them as
+ *    "name=value" strings ("wfr-keys", "transaction-order=FILE",
+ *    "cas-fail=noop", "initial-value=V", "total=30",
+ *    "allow-negative-balances", "group-size=3", "linearizable"), as
+ *    backend_opts gives a backend's, listed by isolde_checker_option.
+ *  - isolde_run_opts: the nemesis and fault proxy's fields moved into
+ *    .faults (isolde_fault_opts); fault_every and fault_for are
+ *    faults.every and faults.duration.
+ *  - isolde_option and isolde_option_type serve checkers and backends.
+ *  - The writers take a const isolde_result (a program's calls compile
+ *    as they are); no writer keeps what it renders.
+ *  - isolde_result_write_dir of a Jepsen checker's result writes
+ *    results.json and index.html too, as every other kind's does.
+ *  - Added: ISOLDE_VERSION and ISOLDE_VERSION_NUMBER (isolde_version.h),
+ *    isolde_version_number, isolde_feature, isolde_feature_name,
+ *    isolde_checker_option, isolde_result_findings (isolde_finding_fn),
+ *    isolde_fault_opts.
+ */
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,12 @@ enum cli_opt_type {
     CLI_STRING, /* stores the value (const char *, borrowed from argv) */
     CLI_LONG,   /* stores a long in [lo, hi] */
     CLI_DOUBLE, /* stores a double in [lo, hi] */
-    CLI_CALL    /* call(target + off, value): 0, or -1 having printed why */
+    CLI_CALL,   /* call(target + off, value): 0, or -1 having printed why
+                   (arg NULL: a flag, value NULL) */
+    CLI_PASS    /* passed on to the library as "name=value" (a flag, arg
+                   NULL: "name"; name: the long name), into the cli_pass at
+                   target + off, once the value passes the row's checks:
+                   [lo, hi] when lo < hi, call(NULL, value) when there is one */
 };
 
 typedef struct cli_opt {
@@ -39,6 +44,19 @@ typedef struct cli_opt {
     int (*call)(void *at, const char *value);
     int flag;                   /* CLI_FLAG: the value stored */
 } cli_opt;
+
+/* Options passed on as "name=value" strings (CLI_PASS): each name and its
+ * value as given (NULL: a flag), borrowed from the table and argv. */
+#define CLI_MAX_PASS 32
+typedef struct cli_pass {
+    struct { const char *name, *value; } given[CLI_MAX_PASS];
+    int n;
+} cli_pass;
+/* Add name and value (NULL: a flag) to p: 0, or -1 having said why not. */
+int cli_pass_add(cli_pass *p, const char *cmd, const char *name, const char *value);
+/* The strings "name=value" of p, in a block the caller frees (NULL when
+ * memory ran out, having said so); *strings points into it. */
+char *cli_pass_strings(const cli_pass *p, const char *const **strings);
 
 /* A table of options and the settings it fills; heading titles its part
  * of the help (NULL: none). */
@@ -91,6 +109,7 @@ int cli_double(const char *cmd, const char *opt, const char *v, double lo, doubl
 
 typedef struct cli_check {
     isolde_check_opts opts;
+    cli_pass checker;          /* the checkers' options (--total 30: total=30) */
     isolde_report_opts report;
     isolde_read_opts read;     /* -f/--format */
     int json;                  /* --json: print the result as JSON */
@@ -205,7 +224,7 @@ void cli_backend_free(cli_backend *b);
 /* The nemesis options (--nemesis, --fault-every, ..., --txn-timeout),
  * filling o. */
 cli_table cli_fault_table(isolde_run_opts *o);
-/* A line on stderr for each kind o->nemesis names that never fired in
+/* A line on stderr for each kind o->faults.nemesis names that never fired in
  * the run st tells of, saying why (the run ended before the first fault
  * was due, or the draws chose other kinds) and what to change; what
  * names the run among several (NULL: the only one). */

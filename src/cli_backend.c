@@ -184,39 +184,39 @@ int cli_make_dir(const char *cmd, const char *dir)
     return -1;
 }
 
-/* --peer: o->peers is the command's array (CLI_MAX_URLS). */
+/* --peer: o->faults.peers is the command's array (CLI_MAX_URLS). */
 static int add_peer(void *at, const char *v)
 {
     isolde_run_opts *o = at;
-    if (!o->peers || o->n_peers == CLI_MAX_URLS)
+    if (!o->faults.peers || o->faults.n_peers == CLI_MAX_URLS)
         return fprintf(stderr, "isolde: at most %d --peer\n", CLI_MAX_URLS), -1;
-    ((const char **)o->peers)[o->n_peers++] = v;
+    ((const char **)o->faults.peers)[o->faults.n_peers++] = v;
     return 0;
 }
 
 #define F(f) offsetof(isolde_run_opts, f)
 static const cli_opt fault_opts[] = {
-    {0, "nemesis", CLI_STRING, F(nemesis), "K,K",
+    {0, "nemesis", CLI_STRING, F(faults.nemesis), "K,K",
      "faults beside the clients: command, kill, pause, partition, latency, drop", 0, 0, NULL, 0},
-    {0, "fault-every", CLI_DOUBLE, F(fault_every), "S", "mean seconds between faults (5)", 1e-6, 1e6, NULL, 0},
-    {0, "fault-for", CLI_DOUBLE, F(fault_for), "S", "seconds each fault lasts before its heal (2)", 0, 1e6,
+    {0, "fault-every", CLI_DOUBLE, F(faults.every), "S", "mean seconds between faults (5)", 1e-6, 1e6, NULL, 0},
+    {0, "fault-for", CLI_DOUBLE, F(faults.duration), "S", "seconds each fault lasts before its heal (2)", 0, 1e6,
      NULL, 0},
-    {0, "fault", CLI_STRING, F(fault_cmd), "CMD", "command nemesis: the fault (sh -c)", 0, 0, NULL, 0},
-    {0, "heal", CLI_STRING, F(heal_cmd), "CMD", "command nemesis: the heal (sh -c)", 0, 0, NULL, 0},
-    {0, "restart", CLI_STRING, F(restart_cmd), "CMD", "kill nemesis: how the server comes back (sh -c)", 0,
+    {0, "fault", CLI_STRING, F(faults.fault_cmd), "CMD", "command nemesis: the fault (sh -c)", 0, 0, NULL, 0},
+    {0, "heal", CLI_STRING, F(faults.heal_cmd), "CMD", "command nemesis: the heal (sh -c)", 0, 0, NULL, 0},
+    {0, "restart", CLI_STRING, F(faults.restart_cmd), "CMD", "kill nemesis: how the server comes back (sh -c)", 0,
      0, NULL, 0},
-    {0, "pid-file", CLI_STRING, F(pid_file), "F", "kill and pause nemeses: the server's pid file", 0, 0, NULL,
+    {0, "pid-file", CLI_STRING, F(faults.pid_file), "F", "kill and pause nemeses: the server's pid file", 0, 0, NULL,
      0},
-    {0, "pid", CLI_LONG, F(pid), "N", "kill and pause nemeses: the server's pid", 1, 4194304, NULL, 0},
+    {0, "pid", CLI_LONG, F(faults.pid), "N", "kill and pause nemeses: the server's pid", 1, 4194304, NULL, 0},
     {0, "txn-timeout", CLI_LONG, F(txn_timeout_ms), "MS",
      "give up a statement unanswered after MS (0: wait)", 0, INT_MAX, NULL, 0},
-    {0, "proxy", CLI_FLAG, F(proxy), NULL,
+    {0, "proxy", CLI_FLAG, F(faults.proxy), NULL,
      "clients reach each --url through isolde's fault proxy (node nI: the I-th --url)", 0, 0, NULL, 1},
     {0, "peer", CLI_CALL, 0, "FROM>TO@L=T",
      "a link of the cluster's own traffic through the run's proxy (isolde proxy --link)", 0, 0, add_peer, 0},
-    {0, "proxy-control", CLI_STRING, F(proxy_control), "HOST:PORT",
+    {0, "proxy-control", CLI_STRING, F(faults.proxy_control), "HOST:PORT",
      "another isolde proxy's control port: partition, latency and drop reach its links too", 0, 0, NULL, 0},
-    {0, "latency", CLI_LONG, F(latency_ms), "MS", "latency nemesis: bytes held MS ms (100)", 1, 600000, NULL, 0},
+    {0, "latency", CLI_LONG, F(faults.latency_ms), "MS", "latency nemesis: bytes held MS ms (100)", 1, 600000, NULL, 0},
 };
 #undef F
 
@@ -227,14 +227,14 @@ cli_table cli_fault_table(isolde_run_opts *o)
 
 /* ---- a nemesis that never fired ---- */
 
-/* Faults of every kind o->nemesis names name[0..len) at, from position 0;
+/* Faults of every kind o->faults.nemesis names name[0..len) at, from position 0;
  * -1 when an earlier position names it too (it is counted there). */
 static long kind_faults(const isolde_run_opts *o, const isolde_run_stats *st, int at, const char *name,
                         size_t len)
 {
     long n = 0;
     int i = 0;
-    for (const char *s = o->nemesis; *s && i < ISOLDE_RUN_MAX_KINDS; i++) {
+    for (const char *s = o->faults.nemesis; *s && i < ISOLDE_RUN_MAX_KINDS; i++) {
         size_t l = strcspn(s, ",");
         if (l == len && !strncmp(s, name, len)) {
             if (i < at) return -1;
@@ -265,7 +265,7 @@ static void warn_idle(const char *cmd, const char *what, const isolde_run_opts *
 void cli_warn_idle_nemesis(const char *cmd, const char *what, const isolde_run_opts *o, const isolde_run_stats *st)
 {
     int i = 0;
-    for (const char *s = o->nemesis; s && *s && i < ISOLDE_RUN_MAX_KINDS; i++) {
+    for (const char *s = o->faults.nemesis; s && *s && i < ISOLDE_RUN_MAX_KINDS; i++) {
         size_t len = strcspn(s, ",");
         if (kind_faults(o, st, i, s, len) == 0) warn_idle(cmd, what, o, st, s, len);
         s += len + (s[len] == ',');

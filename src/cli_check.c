@@ -39,12 +39,12 @@ static int set_format(void *at, const char *v)
     return -1;
 }
 
-static int set_cas_fail(void *at, const char *v)
+/* --cas-fail's check (at: unused, CLI_PASS). */
+static int check_cas_fail(void *at, const char *v)
 {
-    isolde_cas_fail *c = at;
-    if (!strcmp(v, "noop")) *c = ISOLDE_CAS_FAIL_NOOP;
-    else if (!strcmp(v, "false")) *c = ISOLDE_CAS_FAIL_FALSE;
-    else return fprintf(stderr, "isolde: --cas-fail takes noop or false\n"), -1;
+    (void)at;
+    if (strcmp(v, "noop") != 0 && strcmp(v, "false") != 0)
+        return fprintf(stderr, "isolde: --cas-fail takes noop or false\n"), -1;
     return 0;
 }
 
@@ -63,14 +63,16 @@ static int set_examples(void *at, const char *v)
     if (*(int *)at == 0) *(int *)at = INT_MAX;
     return 0;
 }
-static int set_total(void *at, const char *v)
+/* The aliases of checker options (at: the cli_pass). */
+static int pass_realtime(void *at, const char *v)
+{
+    (void)v;
+    return cli_pass_add(at, "check", "linearizable-keys", NULL);
+}
+static int pass_total(void *at, const char *v)
 {
     long x;
-    if (cli_long("check", "--total", v, -9.2e18, 9.2e18, &x)) return -1;
-    isolde_check_opts *o = at;
-    o->bank_total = x;
-    o->bank_has_total = 1;
-    return 0;
+    return cli_long("check", "--total", v, -9.2e18, 9.2e18, &x) ? -1 : cli_pass_add(at, "check", "total", v);
 }
 static int set_threads(void *at, const char *v) { return set_int(at, v, "--threads", 0, 64); }
 
@@ -107,34 +109,36 @@ static const cli_opt check_opts[] = {
      0, 0, set_examples, 0},
     {'j', "threads", CLI_CALL, C(opts.threads), "N", "worker threads (default: one per core)", 0, 0,
      set_threads, 0},
-    {0, "wfr-keys", CLI_FLAG, C(opts.wfr_keys), NULL,
+    {0, "wfr-keys", CLI_PASS, C(checker), NULL,
      "rw-register: a write after a read of a key follows the value read", 0, 0, NULL, 1},
-    {0, "sequential-keys", CLI_FLAG, C(opts.sequential_keys), NULL,
+    {0, "sequential-keys", CLI_PASS, C(checker), NULL,
      "rw-register: process order implies each key's version order", 0, 0, NULL, 1},
-    {0, "linearizable-keys", CLI_FLAG, C(opts.linearizable_keys), NULL,
+    {0, "linearizable-keys", CLI_PASS, C(checker), NULL,
      "rw-register: real-time order implies it", 0, 0, NULL, 1},
-    {0, "realtime-versions", CLI_FLAG, C(opts.linearizable_keys), NULL, NULL, 0, 0, NULL, 1},
-    {0, "transaction-order", CLI_STRING, C(opts.transaction_order_file), "FILE",
+    {0, "realtime-versions", CLI_CALL, C(checker), NULL, NULL, 0, 0, pass_realtime, 1},
+    {0, "transaction-order", CLI_PASS, C(checker), "FILE",
      "rw-register: JSON {completion index: commit rank}", 0, 0, NULL, 0},
     {0, "timeout", CLI_LONG, C(opts.timeout_ms), "MS",
      "time budget of the whole search (linearizability, or the cycle search over all components); "
      "what it leaves unsearched is unknown (60000; 0 for no limit)", 0, LMAX, NULL, 0},
-    {0, "cas-fail", CLI_CALL, C(opts.cas_fail), "noop|false",
-     "linearizability: a failed cas did not happen / returned false", 0, 0, set_cas_fail, 0},
-    {0, "initial-value", CLI_STRING, C(opts.initial_value), "V",
+    {0, "cas-fail", CLI_PASS, C(checker), "noop|false",
+     "linearizability: a failed cas did not happen / returned false", 0, 0, check_cas_fail, 0},
+    {0, "initial-value", CLI_PASS, C(checker), "V",
      "linearizability: the registers' first value, written as in the history (default nil; \"\" "
      "for porcupine-kv); for kv, multi-register, porcupine-kv a map {key value} sets it per key",
      0, 0, NULL, 0},
-    {0, "total", CLI_CALL, C(opts), "N", "bank: what every read's balances sum to (default: the sum of a :setup op's opening balances, "
+    {0, "total", CLI_PASS, C(checker), "N", "bank: what every read's balances sum to (default: the sum of a :setup op's opening balances, "
      "as isolde run records them, else of the first read's)",
-     0, 0, set_total, 0},
-    {0, "total-amount", CLI_CALL, C(opts), "N", NULL, 0, 0, set_total, 0},
-    {0, "allow-negative-balances", CLI_FLAG, C(opts.allow_negative_balances), NULL,
+     -9.2e18, 9.2e18, NULL, 0},
+    {0, "total-amount", CLI_CALL, C(checker), "N", NULL, 0, 0, pass_total, 0},
+    {0, "allow-negative-balances", CLI_PASS, C(checker), NULL,
      "bank: a negative balance is no error", 0, 0, NULL, 1},
-    {0, "group-size", CLI_LONG, C(opts.group_size), "N",
-     "long-fork: keys every read reads (default 0: any; a read of another number is illegal)", 0, 1e9, NULL, 0},
-    {0, "linearizable", CLI_FLAG, C(opts.linearizable_set), NULL,
-     "set-full: a stale element (missed by a read that began after it was known) is an error", 0, 0, NULL, 1},
+    {0, "group-size", CLI_PASS, C(checker), "N",
+     "long-fork: keys every read reads (default 0: any; a read of another number is illegal)", 0, 1e9, NULL, 0,
+     },
+    {0, "linearizable", CLI_PASS, C(checker), NULL,
+     "set-full: a stale element (missed by a read that began after it was known) is an error", 0, 0, NULL, 1,
+     },
 };
 #undef C
 
@@ -212,59 +216,78 @@ static void print_warnings(const isolde_history *h)
     }
 }
 
-/* The check options that mean something to some workloads only: where o
- * holds one (given when it differs from the default) and the workloads
- * it means something to. */
-#define AT(f) offsetof(isolde_check_opts, f), sizeof(((isolde_check_opts *)0)->f)
-#define W(w) (1u << ISOLDE_WORKLOAD_##w)
-static const struct narrow_opt {
-    const char *name;
-    size_t off, size;
-    unsigned workloads;
-    const char *whose;
-} narrow_opts[] = {
-    {"--wfr-keys", AT(wfr_keys), W(RW_REGISTER), "rw-register's"},
-    {"--sequential-keys", AT(sequential_keys), W(RW_REGISTER), "rw-register's"},
-    {"--linearizable-keys", AT(linearizable_keys), W(RW_REGISTER), "rw-register's"},
-    {"--transaction-order", AT(transaction_order_file), W(RW_REGISTER), "rw-register's"},
-    {"--initial-value", AT(initial_value), W(REGISTER) | W(CAS_REGISTER) | W(KV) | W(MULTI_REGISTER) | W(PORCUPINE_KV),
-     "the register models'"},
-    {"--cas-fail", AT(cas_fail), W(CAS_REGISTER) | W(KV), "cas-register's and kv's"},
-    {"--total", AT(bank_has_total), W(BANK), "bank's"},
-    {"--allow-negative-balances", AT(allow_negative_balances), W(BANK), "bank's"},
-    {"--group-size", AT(group_size), W(LONG_FORK), "long-fork's"},
-    {"--linearizable", AT(linearizable_set), W(SET_FULL), "set-full's"},
-};
-#undef AT
-#undef W
-
-/* A warning for each option o gives that workload w ignores; file: the
- * history w was inferred from (NULL: w was asked for). */
-static void warn_ignored(const isolde_check_opts *o, isolde_workload w, const char *file)
+/* The option named name that workload w uses, or NULL. */
+static const isolde_option *used_by(isolde_workload w, const char *name)
 {
-    isolde_check_opts dflt;
-    isolde_check_opts_init(&dflt);
-    for (size_t i = 0; i < sizeof narrow_opts / sizeof narrow_opts[0]; i++) {
-        const struct narrow_opt *n = &narrow_opts[i];
-        if ((n->workloads >> w & 1) || !memcmp((const char *)o + n->off, (const char *)&dflt + n->off, n->size))
-            continue;
-        fprintf(stderr, "isolde: warning: %s%s%s is %s option: %s%s ignores it\n", file ? file : "",
-                file ? ": " : "", n->name, n->whose, isolde_workload_name(w),
+    for (size_t i = 0; isolde_checker_option(w, i); i++)
+        if (strcmp(isolde_checker_option(w, i)->name, name) == 0) return isolde_checker_option(w, i);
+    return NULL;
+}
+
+/* The workloads that use checker option name, as "a's", "a's and b's",
+ * "a's, b's and c's". */
+static void whose(const char *name, char *out, size_t size)
+{
+    const char *ws[32];
+    size_t n = 0, at = 0;
+    for (size_t i = 0; isolde_workload_at(i) && n < 32; i++) {
+        isolde_workload w;
+        if (isolde_workload_parse(isolde_workload_at(i), &w) == ISOLDE_OK && used_by(w, name))
+            ws[n++] = isolde_workload_at(i);
+    }
+    out[0] = 0;
+    for (size_t i = 0; i < n && at < size; i++)
+        at += (size_t)snprintf(out + at, size - at, "%s%s's", !i ? "" : i + 1 < n ? ", " : " and ", ws[i]);
+}
+
+/* A warning for each checker option c gives that workload w ignores (a
+ * value other than its default); file: the history w was inferred from
+ * (NULL: w was asked for). */
+static void warn_ignored(const cli_check *c, isolde_workload w, const char *file)
+{
+    for (int i = 0; i < c->checker.n; i++) {
+        const char *name = c->checker.given[i].name, *value = c->checker.given[i].value;
+        const isolde_option *o = NULL;
+        for (size_t k = 0; !o && isolde_workload_at(k); k++) {
+            isolde_workload any;
+            if (isolde_workload_parse(isolde_workload_at(k), &any) == ISOLDE_OK) o = used_by(any, name);
+        }
+        if (used_by(w, name) || (o && o->dflt && value && strcmp(o->dflt, value) == 0)) continue;
+        char who[256];
+        whose(name, who, sizeof who);
+        fprintf(stderr, "isolde: warning: %s%s--%s is %s option: %s%s ignores it\n", file ? file : "",
+                file ? ": " : "", name, who, isolde_workload_name(w),
                 file ? " (the model inferred from the history)" : "");
     }
+}
+
+/* c's options as the library takes them: its checker options as
+ * "name=value" strings in a block the caller frees (NULL: out of memory,
+ * said). */
+static char *library_opts(const cli_check *c, isolde_check_opts *o)
+{
+    *o = c->opts;
+    const char *const *strings = NULL;
+    char *block = cli_pass_strings(&c->checker, &strings);
+    o->checker_opts = strings;
+    o->n_checker_opts = (size_t)c->checker.n;
+    return block;
 }
 
 int cli_check_validate(const cli_check *c, isolde_workload w)
 {
     isolde_error err;
-    if (isolde_check_opts_validate(&c->opts, &err)) {
-        cli_print_error(&err);
-        fprintf(stderr, "isolde models lists every model and anomaly name\n");
+    isolde_check_opts o;
+    char *block = library_opts(c, &o);
+    int bad = !block || isolde_check_opts_validate(&o, &err);
+    free(block);
+    if (bad) {
+        if (block) cli_print_error(&err), fprintf(stderr, "isolde models lists every model and anomaly name\n");
         return -1;
     }
     if (c->dir && dir_writable(c->dir)) return -1;
     if (w == ISOLDE_WORKLOAD_AUTO) w = c->opts.workload;
-    if (w != ISOLDE_WORKLOAD_AUTO) warn_ignored(&c->opts, w, NULL); /* else once it is inferred */
+    if (w != ISOLDE_WORKLOAD_AUTO) warn_ignored(c, w, NULL); /* else once it is inferred */
     return 0;
 }
 
@@ -303,7 +326,9 @@ int cli_check_ladder(const char *path, isolde_workload w, isolde_result **out, i
     co.workload = w;
     co.models = "strict-serializable,serializable,snapshot-isolation,repeatable-read,read-committed,"
                 "read-uncommitted";
-    co.wfr_keys = w == ISOLDE_WORKLOAD_RW_REGISTER;
+    static const char *const wfr[] = {"wfr-keys"};
+    co.checker_opts = wfr;
+    co.n_checker_opts = w == ISOLDE_WORKLOAD_RW_REGISTER;
     isolde_history *h = NULL;
     *out = NULL;
     int rc = isolde_history_read_file(path, &ro, &h, err) || isolde_check(h, &co, out, err) ? -1 : 0;
@@ -433,11 +458,16 @@ int cli_check_history(cli_check *c, const isolde_history *h)
     isolde_result *r = NULL;
     isolde_error err;
     print_warnings(h);
-    if (isolde_check(h, &c->opts, &r, &err)) {
+    isolde_check_opts o;
+    char *block = library_opts(c, &o);
+    if (!block) return EXIT_ERROR;
+    isolde_status rc = isolde_check(h, &o, &r, &err);
+    free(block);
+    if (rc) {
         if (!err.file[0] && name) snprintf(err.file, sizeof err.file, "%s", name);
         return cli_check_failed(c, &err);
     }
-    if (c->opts.workload == ISOLDE_WORKLOAD_AUTO) warn_ignored(&c->opts, isolde_result_workload(r), name);
+    if (c->opts.workload == ISOLDE_WORKLOAD_AUTO) warn_ignored(c, isolde_result_workload(r), name);
     isolde_status s = c->json && c->n_files > 1 ? write_json_line(r, name, &err)
                     : c->json ? isolde_result_write_json(r, stdout, &err)
                               : isolde_result_write_text(r, stdout, &c->report, &err);

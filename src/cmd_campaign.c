@@ -251,8 +251,8 @@ static void print_head(const struct camp *c)
 {
     printf("campaign: %s, %ld seed%s x %ld txn%s, %ld client%s, %ld key%s; ", c->be.name, c->seeds, s_if(c->seeds),
            c->txns, s_if(c->txns), c->clients, s_if(c->clients), c->keys, s_if(c->keys));
-    if (c->o.nemesis) printf("faults: %s, one every %g s on average, each for %g s\n\n", c->o.nemesis, c->o.fault_every,
-                             c->o.fault_for);
+    if (c->o.faults.nemesis) printf("faults: %s, one every %g s on average, each for %g s\n\n", c->o.faults.nemesis, c->o.faults.every,
+                             c->o.faults.duration);
     else printf("no faults injected\n\n");
 }
 
@@ -275,7 +275,7 @@ static void print_markdown(const struct camp *c)
         printf(" %ld ok, %ld fail, %ld info; %ld contended; %ld client%s, %ld key%s; %.1f s; faults: ", row->sum.ok,
                row->sum.fail, row->sum.info, row->sum.contended, c->clients, s_if(c->clients), c->keys,
                s_if(c->keys), row->sum.seconds);
-        if (row->sum.faults) printf("%ld (%s) |\n", row->sum.faults, c->o.nemesis);
+        if (row->sum.faults) printf("%ld (%s) |\n", row->sum.faults, c->o.faults.nemesis);
         else printf("none |\n");
     }
 }
@@ -304,7 +304,7 @@ static void found_text(const struct camp *c, const struct row *row, char *buf, s
         if (all.seeds[i] < c->seeds && n < size) n += (size_t)snprintf(buf + n, size - n, " (%d)", all.seeds[i]);
     }
     if (!row->sum.contended && n < size) n += (size_t)snprintf(buf + n, size - n, "; no contention");
-    if (c->o.nemesis && n < size) snprintf(buf + n, size - n, "; %ld fault%s", row->sum.faults, s_if(row->sum.faults));
+    if (c->o.faults.nemesis && n < size) snprintf(buf + n, size - n, "; %ld fault%s", row->sum.faults, s_if(row->sum.faults));
 }
 
 /* A model's word for a row: yes (no seed showed what it forbids), no, or
@@ -361,7 +361,7 @@ static void print_json(const struct camp *c)
     cli_json_string(stdout, c->be.name);
     printf(",\"seeds\":%ld,\"txns\":%ld,\"clients\":%ld,\"keys\":%ld,\"nemesis\":", c->seeds, c->txns, c->clients,
            c->keys);
-    if (c->o.nemesis) cli_json_string(stdout, c->o.nemesis);
+    if (c->o.faults.nemesis) cli_json_string(stdout, c->o.faults.nemesis);
     else printf("null");
     printf(",\"rows\":[");
     for (int i = 0; i < c->n_levels * 2; i++) {

@@ -145,7 +145,7 @@ static int parse_args(struct run_cli *r, int argc, char **argv)
 {
     r->txns = r->keys = r->writes_per_key = r->txn_length = r->seed = r->reconnect = r->clients = -1;
     r->o.read_urls = (const char *const *)r->read_urls;
-    r->o.peers = r->peers;
+    r->o.faults.peers = r->peers;
     cli_table t[3] = {{"run options", run_opts, sizeof run_opts / sizeof run_opts[0], r}, cli_fault_table(&r->o),
                       cli_check_table(&r->check)};
     int rc = cli_backend_parse(&r->be, argc, argv, 1, t, 3, usage, r);
@@ -257,7 +257,7 @@ static void summary(const struct run_cli *r, const isolde_run_stats *st, const c
         if (why->info) fprintf(out, " %ld info", why->info);
     }
     if (st->n_reasons) fputc('\n', out);
-    if (r->o.nemesis) fprintf(out, "faults: %ld (%s)\n", st->faults, r->o.nemesis);
+    if (r->o.faults.nemesis) fprintf(out, "faults: %ld (%s)\n", st->faults, r->o.faults.nemesis);
     check_line(r, out);
     fprintf(out, "history: %s%s\n", path, stop_flag ? " (interrupted)" : "");
     fflush(out);

@@ -54,6 +54,42 @@ static const cli_opt *find(const cli_table *t, size_t nt, const char *a, size_t 
     return NULL;
 }
 
+int cli_pass_add(cli_pass *p, const char *cmd, const char *name, const char *value)
+{
+    if (p->n == CLI_MAX_PASS) return fprintf(stderr, "isolde %s: too many options\n", cmd), -1;
+    p->given[p->n].name = name;
+    p->given[p->n++].value = value;
+    return 0;
+}
+
+/* Pass value on as o's (checked as the row says), into p. */
+static int pass(const char *cmd, cli_pass *p, const cli_opt *o, const char *spelled, const char *value)
+{
+    long x;
+    if (o->lo < o->hi && cli_long(cmd, spelled, value, o->lo, o->hi, &x)) return -1;
+    if (o->call && o->call(NULL, value)) return -1;
+    return cli_pass_add(p, cmd, o->long_name, value);
+}
+
+char *cli_pass_strings(const cli_pass *p, const char *const **strings)
+{
+    size_t size = (size_t)p->n * sizeof(char *) + 1;
+    for (int i = 0; i < p->n; i++)
+        size += strlen(p->given[i].name) + (p->given[i].value ? strlen(p->given[i].value) + 1 : 0) + 1;
+    char *block = malloc(size);
+    if (!block) return fputs("isolde: out of memory\n", stderr), NULL;
+    const char **at = (const char **)(void *)block;
+    char *text = block + (size_t)p->n * sizeof(char *);
+    for (int i = 0; i < p->n; i++) {
+        at[i] = text;
+        size_t left = size - (size_t)(text - block);
+        text += snprintf(text, left, "%s%s%s", p->given[i].name, p->given[i].value ? "=" : "",
+                         p->given[i].value ? p->given[i].value : "") + 1;
+    }
+    *strings = at;
+    return block;
+}
+
 /* Store value as o's in t's target. */
 static int store(const char *cmd, const cli_table *t, const cli_opt *o, const char *spelled,
                  const char *value)
@@ -64,6 +100,7 @@ static int store(const char *cmd, const cli_table *t, const cli_opt *o, const ch
     case CLI_STRING: *(const char **)at = value; return 0;
     case CLI_LONG: return cli_long(cmd, spelled, value, o->lo, o->hi, (long *)at);
     case CLI_DOUBLE: return cli_double(cmd, spelled, value, o->lo, o->hi, (double *)at);
+    case CLI_PASS: return pass(cmd, (cli_pass *)at, o, spelled, value);
     default: return o->call(at, value);
     }
 }
@@ -135,7 +172,7 @@ static int one(int argc, char **argv, int *i, const char *cmd, const cli_table *
         if (r > 0 && took && !x.attached) ++*i;
         return r > 0 ? 1 : -1;
     }
-    if (o->type == CLI_FLAG) {
+    if (o->type == CLI_FLAG || ((o->type == CLI_PASS || o->type == CLI_CALL) && !o->arg)) { /* takes no value */
         if (x.attached && !x.is_short) {
             fprintf(stderr, "isolde %s: %s takes no value\n", cmd, a);
             return -1;

@@ -12,6 +12,11 @@ A cycle in either (a folder reaching itself through others) is printed with
 the files and names that make each edge, and the exit status is 1. With no
 BUILD objects present only the include graph is checked (and it says so).
 Prints the folders in dependency order (each after all it uses) when clean.
+
+Then the walls (WALLS below): no file of some folders may reach some others
+through any chain of headers it includes, e.g. the shared result, the
+writers and the checkers beside Elle's never reach the graph or the
+transactional pipeline; a breach is printed with the chain of includes.
 """
 import os
 import re
@@ -64,6 +69,57 @@ def include_edges():
                 edges.setdefault((src, target), set()).add(
                     "%s includes %s" % (os.path.relpath(path, ROOT), name))
     return edges
+
+
+# (folders whose files are walled in, what they must never reach through
+# any header, why). A target is a folder (every file in it) or one file.
+WALLS = [
+    (["lib/result", "lib/report", "lib/linear", "lib/jepsen"],
+     ["lib/graph", "lib/elle", "lib/history/txn.h"],
+     "the shared result, the writers and the checkers beside Elle's know no graph and no transactional pipeline"),
+]
+
+
+def resolve(path, name):
+    for base in (os.path.join(ROOT, "lib"), os.path.dirname(path)):
+        cand = os.path.join(base, name)
+        if os.path.exists(cand):
+            return os.path.normpath(cand)
+    return None
+
+
+def reached(path, inc=re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)):
+    """Every file path's includes reach, each with the chain that reaches it."""
+    chains, todo = {path: [path]}, [path]
+    while todo:
+        f = todo.pop()
+        for name in inc.findall(open(f, encoding="utf-8", errors="replace").read()):
+            g = resolve(f, name)
+            if g and g not in chains:
+                chains[g] = chains[f] + [g]
+                todo.append(g)
+    return chains
+
+
+def walls():
+    bad = 0
+    for sources_in, never, why in WALLS:
+        for path in sources():
+            rel = os.path.relpath(path, ROOT)
+            if not any(rel.startswith(d + "/") for d in sources_in):
+                continue
+            for g, chain in sorted(reached(path).items()):
+                grel = os.path.relpath(g, ROOT)
+                hit = [t for t in never if grel == t or grel.startswith(t + "/")]
+                if hit:
+                    bad = 1
+                    print("folder-cycles: %s reaches %s (%s): %s" % (rel, hit[0], why,
+                          " -> ".join(os.path.relpath(c, ROOT) for c in chain)))
+                    break
+    if not bad:
+        print("folder-cycles: walls hold: %s never reach %s" % (
+            "; ".join(", ".join(a) for a, _, _ in WALLS), "; ".join(", ".join(b) for _, b, _ in WALLS)))
+    return bad
 
 
 def nm(obj, *flags):
@@ -185,7 +241,7 @@ def main():
             print("folder-cycles: %s: no cycle among %d folders" % (name, len(graph)))
             if name == "includes":
                 print("  order: " + " < ".join(order(graph)))
-    return bad
+    return walls() or bad
 
 
 if __name__ == "__main__":

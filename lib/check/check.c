@@ -1,298 +1,255 @@
 /*
- * check/check.c -- the transactional pipeline: pair transactions, let the
- * workload infer data edges and direct anomalies, add process or real-time
- * order when a requested model needs it, search the graph for cycles, and
- * hand every finding, with the proof context, to the result.
+ * check/check.c -- isolde_check: the checker table's rows, choosing the
+ * workload of a history that does not say, and running the row's checker
+ * (a transactional one with the request its options make).
  */
 #include "check/check.h"
-#include "check/models.h"
-#include "check/result.h"
-#include "check/search.h"
-#include "graph/order.h"
-#include "core/names.h"
+#include "elle/list_append/list_append.h"
+#include "elle/rw_register/rw_register.h"
+#include "linear/linear.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-typedef struct ctx_jobs {
-    iso_ctx *ctx, side;
-    iso_ctx_job main_job, side_job;
-    void *arg;
-} ctx_jobs;
+#define ROW(id, name, kind, ops, jepsen) {ISOLDE_WORKLOAD_##id, name, kind, ops, jepsen},
+static const iso_checker checkers[] = {ISO_CHECKERS(ROW)};
+#undef ROW
+#define N_CHECKERS (sizeof checkers / sizeof checkers[0])
 
-static void main_run(void *p)
+
+const iso_checker *iso_checker_of(isolde_workload w)
 {
-    ctx_jobs *j = p;
-    j->main_job(j->ctx, j->arg);
+    for (size_t i = 0; i < N_CHECKERS; i++)
+        if (checkers[i].workload == w) return &checkers[i];
+    return NULL;
 }
 
-static void side_run(void *p)
+const char *isolde_workload_name(isolde_workload w)
 {
-    ctx_jobs *j = p;
-    j->side_job(&j->side, j->arg);
+    if (w == ISOLDE_WORKLOAD_AUTO) return "auto";
+    const iso_checker *c = iso_checker_of(w);
+    return c ? c->name : "?";
 }
 
-void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void *arg)
-{
-    ctx_jobs j = {ctx, *ctx, main_job, side_job, arg};
-    j.side.findings = (iso_findings){0};
-    iso_both(main_run, side_run, &j, iso_thread_count(ctx->opts->threads));
-    iso_findings_join(&ctx->findings, &j.side.findings);
-}
+const char *isolde_workload_at(size_t i) { return i < N_CHECKERS ? checkers[i].name : NULL; }
 
-/* ---- options ------------------------------------------------------------- */
-
-/* Calls each(name, len, arg) for every comma-separated, trimmed name. */
-static int for_each_name(const char *list, int (*each)(const char *, void *), void *arg)
+isolde_status isolde_workload_parse(const char *name, isolde_workload *out)
 {
-    char name[128];
-    for (const char *p = list; *p;) {
-        while (*p == ' ' || *p == ',') p++;
-        size_t n = 0;
-        while (p[n] && p[n] != ',') n++;
-        size_t m = n;
-        while (m && p[m - 1] == ' ') m--;
-        if (m) {
-            if (m >= sizeof name) m = sizeof name - 1;
-            memcpy(name, p, m);
-            name[m] = 0;
-            if (each(name, arg)) return -1;
-        }
-        p += n;
+    if (!name) return ISOLDE_ERR_USAGE;
+    if (strcmp(name, "auto") == 0) {
+        *out = ISOLDE_WORKLOAD_AUTO;
+        return ISOLDE_OK;
     }
+    for (size_t i = 0; i < N_CHECKERS; i++)
+        if (strcmp(checkers[i].name, name) == 0) {
+            *out = checkers[i].workload;
+            return ISOLDE_OK;
+        }
+    return ISOLDE_ERR_USAGE;
+}
+
+/* ---- inferring the workload (docs/LINEARIZABILITY.md, "Which model") ---- */
+
+/* The :f names inference knows; F_OTHER is any other. */
+enum fname { F_READ, F_WRITE, F_CAS, F_ACQUIRE, F_RELEASE, F_ENQUEUE, F_DEQUEUE, F_ADD,
+             F_GET, F_PUT, F_APPEND, F_TXN, F_TRANSFER, F_OTHER, N_FNAMES };
+static const char *const fnames[N_FNAMES - 1] = {"read", "write", "cas", "acquire", "release",
+                                                 "enqueue", "dequeue", "add", "get", "put",
+                                                 "append", "txn", "transfer"};
+#define BIT(f) (1u << (f))
+#define ONLY(seen, set) ((seen) && !((seen) & ~(set)))
+
+struct evidence {
+    iso_name_atoms names[N_FNAMES - 1]; /* fnames as atoms of the history's store */
+    unsigned seen;           /* BIT(fname) of every client op's :f */
+    iso_val other;           /* one :f that is F_OTHER (for the message) */
+    int txn;                 /* micro-ops: 1 list-append, 2 rw-register, 3 multi-register, 4 txn */
+    int all_pairs;           /* every read / write / cas value is a [key value] tuple */
+};
+
+static enum fname fname_of(const struct evidence *e, iso_val f)
+{
+    for (int i = 0; i < F_OTHER; i++)
+        if (iso_name_atoms_has(&e->names[i], f)) return (enum fname)i;
+    return F_OTHER;
+}
+
+/* What the micro-ops of a transaction value say: 1 append, 2 w, 3 Knossos
+ * read / write, 4 other names, 0 not micro-ops. */
+static int mop_evidence(const iso_store *s, iso_val v)
+{
+    if (!iso_is_seq(v) || iso_seq_kind(s, v) > ISO_SEQ_LIST) return 0;
+    size_t n = iso_seq_len(s, v);
+    iso_val buf[3];
+    const iso_val *m = iso_seq_items(s, v, buf);
+    int knossos = 0, any = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!iso_is_seq(m[j]) || !iso_seq_len(s, m[j])) continue;
+        iso_val f = iso_seq_item(s, m[j], 0);
+        if (iso_name_is(s, f, "append")) return 1;
+        if (iso_name_is(s, f, "w")) return 2;
+        knossos |= iso_name_is(s, f, "read") || iso_name_is(s, f, "write");
+        any |= iso_name_text(s, f, NULL) != NULL;
+    }
+    return knossos ? 3 : any ? 4 : 0;
+}
+
+static int is_pair(const iso_store *s, iso_val v)
+{
+    return iso_is_seq(v) && iso_seq_kind(s, v) <= ISO_SEQ_LIST && iso_seq_len(s, v) == 2;
+}
+
+/* A read / write / cas value as Jepsen's independent keys write it. */
+static int keyed_value(const iso_store *s, enum fname f, iso_val v)
+{
+    if (iso_is_nil(v)) return 1;
+    if (!is_pair(s, v)) return 0;
+    return f != F_CAS || is_pair(s, iso_seq_item(s, v, 1));
+}
+
+/* 1 when a transactional workload is certain (*w set). */
+static int observe(struct evidence *e, const isolde_history *h, const iso_op *op,
+                   isolde_workload *w)
+{
+    const iso_store *s = &h->store;
+    enum fname f = fname_of(e, iso_op_f(h, op));
+    int m = mop_evidence(s, op->value);
+    if (m == 1 || m == 2) {
+        *w = m == 1 ? ISOLDE_WORKLOAD_LIST_APPEND : ISOLDE_WORKLOAD_RW_REGISTER;
+        return 1;
+    }
+    if (m && (!e->txn || m == 4)) e->txn = m;
+    e->seen |= BIT(f);
+    if (f == F_OTHER && !e->other) e->other = iso_op_f(h, op);
+    if (f <= F_CAS && !keyed_value(s, f, op->value)) e->all_pairs = 0;
     return 0;
 }
 
-/* The names of -c or -a as they parse into a request; the first unknown name. */
-typedef struct names {
-    iso_request *req;
-    char bad[128];
-} names;
-
-static int unknown(names *ns, const char *name)
+static isolde_workload register_kind(const struct evidence *e)
 {
-    snprintf(ns->bad, sizeof ns->bad, "%s", name);
+    if (e->all_pairs) return ISOLDE_WORKLOAD_KV;
+    return e->seen & BIT(F_CAS) ? ISOLDE_WORKLOAD_CAS_REGISTER : ISOLDE_WORKLOAD_REGISTER;
+}
+
+/* The models whose ops have these :f names, for a message. */
+static const struct { unsigned fs; const char *models; } suggest[] = {
+    {BIT(F_READ) | BIT(F_WRITE) | BIT(F_CAS), "register, cas-register, kv"},
+    {BIT(F_ADD) | BIT(F_READ), "set, set-full, counter, lin-set"},
+    {BIT(F_READ) | BIT(F_TRANSFER), "bank"},
+    {BIT(F_ACQUIRE) | BIT(F_RELEASE), "mutex"},
+    {BIT(F_ENQUEUE) | BIT(F_DEQUEUE), "fifo-queue"},
+    {BIT(F_GET) | BIT(F_PUT) | BIT(F_APPEND), "porcupine-kv"},
+    {BIT(F_TXN), "list-append, rw-register, multi-register"},
+};
+
+/* When no guess fits: the :f names seen and the -m to try. */
+static int cannot_tell(const struct evidence *e, const isolde_history *h, isolde_error *err)
+{
+    iso_buf names = {0}, other = {0}, try = {0};
+    for (int i = 0; i < F_OTHER; i++)
+        if (e->seen & BIT(i)) iso_buf_printf(&names, "%s:%s", names.n ? ", " : "", fnames[i]);
+    if (e->other) {
+        iso_val_edn(&h->store, e->other, &other);
+        iso_buf_printf(&names, "%s%s", names.n ? ", " : "", iso_buf_cstr(&other));
+    }
+    for (size_t i = 0; !e->other && i < sizeof suggest / sizeof suggest[0]; i++)
+        if (e->seen & suggest[i].fs) iso_buf_printf(&try, "%s%s", try.n ? ", " : "", suggest[i].models);
+    if (e->other)
+        iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
+                 "cannot tell the model from the ops' :f (%s): no model isolde checks has %s; -m names "
+                 "one: list-append, rw-register (transactions of micro-ops), register, cas-register, "
+                 "kv, mutex, fifo-queue, lin-set, multi-register, porcupine-kv (linearizability), "
+                 "bank, set, set-full, counter, long-fork (Jepsen's)",
+                 iso_buf_cstr(&names), iso_buf_cstr(&other));
+    else
+        iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0,
+                 "cannot tell the model from the ops' :f (%s): give -m, e.g. %s", iso_buf_cstr(&names),
+                 iso_buf_cstr(&try));
+    iso_buf_free(&names);
+    iso_buf_free(&other);
+    iso_buf_free(&try);
     return -1;
 }
 
-static int asked_before(const iso_request *req, int m)
+/* The workload of a history that does not say: transactions by their
+ * micro-ops (append: list-append, w: rw-register, read / write:
+ * multi-register), single-object ops by their :f names (a register needs
+ * a write or cas: reads alone are Jepsen's bank or set as often; reads
+ * and transfers are Jepsen's bank). */
+static int detect_workload(const isolde_history *h, isolde_workload *w, isolde_error *err)
 {
-    for (size_t i = 0; i < req->n_checked; i++)
-        if (req->checked[i].model == m) return 1;
-    for (size_t i = 0; i < req->n_unchecked; i++)
-        if (req->unchecked[i].model == m) return 1;
+    struct evidence e = {.all_pairs = 1};
+    *w = h->workload_hint;
+    if (*w != ISOLDE_WORKLOAD_AUTO) return 0;
+    for (int i = 0; i < F_OTHER; i++) iso_name_atoms_find(&h->store, fnames[i], &e.names[i]);
+    for (size_t i = 0; i < h->n_ops; i++)
+        if (iso_op_is_client(&h->ops[i]) && observe(&e, h, &h->ops[i], w)) return 0;
+    unsigned regs = BIT(F_READ) | BIT(F_WRITE) | BIT(F_CAS);
+    if (e.txn == 3 && ONLY(e.seen, BIT(F_TXN))) *w = ISOLDE_WORKLOAD_MULTI_REGISTER;
+    else if (e.txn || !e.seen || e.seen == BIT(F_TXN)) *w = ISOLDE_WORKLOAD_LIST_APPEND;
+    else if (ONLY(e.seen, regs) && (e.seen & ~BIT(F_READ))) *w = register_kind(&e);
+    else if (ONLY(e.seen, BIT(F_ACQUIRE) | BIT(F_RELEASE))) *w = ISOLDE_WORKLOAD_MUTEX;
+    else if (ONLY(e.seen, BIT(F_ENQUEUE) | BIT(F_DEQUEUE))) *w = ISOLDE_WORKLOAD_FIFO_QUEUE;
+    else if (ONLY(e.seen, BIT(F_GET) | BIT(F_PUT) | BIT(F_APPEND))) *w = ISOLDE_WORKLOAD_PORCUPINE_KV;
+    else if (ONLY(e.seen, BIT(F_READ) | BIT(F_TRANSFER)) && (e.seen & BIT(F_TRANSFER))) *w = ISOLDE_WORKLOAD_BANK;
+    else return cannot_tell(&e, h, err);
     return 0;
 }
 
-/* A model, once, under the accepted name (a static string) it was given as. */
-static int add_model(const char *name, void *arg)
+struct check_call {
+    const isolde_history *h;
+    const isolde_check_opts *user;
+    isolde_result **out;
+};
+
+/* A transactional check, asked for what o's -c and -a name; its errors
+ * name the history when they name no file. */
+static int check_txns(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                      const iso_workload_ops *wl, isolde_result **out, isolde_error *err)
 {
-    names *ns = arg;
-    iso_request *req = ns->req;
-    int m = iso_model_parse(name);
-    if (m < 0) return unknown(ns, name);
-    if (asked_before(req, m)) return 0;
-    const char *as = NULL;
-    for (size_t i = 0; !as && iso_model_name_at(i, NULL); i++)
-        if (!strcmp(iso_model_name_at(i, NULL), name)) as = iso_model_name_at(i, NULL);
-    if (iso_model_not_checked(m)) req->unchecked[req->n_unchecked++] = (struct iso_asked_model){m, as};
-    else req->checked[req->n_checked++] = (struct iso_asked_model){m, as};
-    return 0;
+    iso_request req;
+    if (!iso_request_of(o, &req, err) && !iso_elle_check(h, o, co, &req, wl, out, err)) return 0;
+    if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
+    return -1;
 }
 
-static int add_anomaly(const char *name, void *arg)
+static int run_checker(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                       isolde_workload wl, isolde_result **out, isolde_error *err)
 {
-    names *ns = arg;
-    int a = iso_anomaly_parse(name);
-    if (a < 0) return unknown(ns, name);
-    ns->req->n_asked += !ns->req->asked[a];
-    ns->req->asked[a] = 1;
-    return 0;
-}
-
-/* USAGE: an unknown name of a kind, with the closest known one. */
-static int unknown_name(isolde_error *err, const char *kind, const char *bad, iso_name_at known)
-{
-    const char *close = iso_closest_name(bad, known, NULL);
-    if (close) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown %s '%s' (did you mean %s?)", kind, bad, close);
-    return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown %s '%s'", kind, bad);
-}
-
-/* The names, then Elle's prohibited-anomaly-types: what the models forbid
- * (the models not checked forbid nothing) plus every anomaly implying one
- * asked for. */
-int iso_request_of(const isolde_check_opts *o, iso_request *req, isolde_error *err)
-{
-    names ns = {req, {0}};
-    memset(req, 0, sizeof *req);
-    if (for_each_name(o->models ? o->models : "strict-serializable", add_model, &ns))
-        return unknown_name(err, "consistency model", ns.bad, iso_model_name_at);
-    if (o->anomalies && for_each_name(o->anomalies, add_anomaly, &ns))
-        return unknown_name(err, "anomaly", ns.bad, iso_anomaly_name_at);
-    int models[ISO_MODEL_COUNT];
-    for (size_t i = 0; i < req->n_checked; i++) models[i] = req->checked[i].model;
-    iso_models_prohibited(models, req->n_checked, req->reportable);
-    uint8_t implying[ISO_A_COUNT];
-    memcpy(implying, req->asked, sizeof implying);
-    iso_anomalies_implying(implying);
-    for (int a = 0; a < ISO_A_COUNT; a++) req->reportable[a] |= implying[a];
-    return 0;
-}
-
-int iso_request_gap(const iso_request *req, iso_buf *why)
-{
-    if (!req->n_unchecked && (req->n_checked || req->n_asked)) return 0;
-    if (!why) return 1;
-    if (!req->n_unchecked) iso_buf_puts(why, "nothing was checked: -c named no model and -a no anomaly");
-    else iso_buf_puts(why, "nothing forbidden was found, but ");
-    for (size_t i = 0; i < req->n_unchecked; i++)
-        iso_buf_printf(why, "%s%s", i ? ", " : "", req->unchecked[i].name);
-    if (req->n_unchecked) iso_buf_puts(why, req->n_unchecked > 1 ? " were not checked" : " was not checked");
-    return 1;
-}
-
-/* ---- the graph and its cycles ---------------------------------------------- */
-
-/* Elle's additional-graphs: real-time order if any reportable anomaly is a
- * -realtime type, else process order if any is a -process type. */
-static uint8_t order_edges(const uint8_t reportable[ISO_A_COUNT])
-{
-    int rt = 0, proc = 0;
-    for (int b = 0; b < ISO_CB_COUNT; b++) {
-        rt |= reportable[ISO_CYCLE(b, ISO_CV_REALTIME)];
-        proc |= reportable[ISO_CYCLE(b, ISO_CV_PROCESS)];
+    const iso_checker *k = iso_checker_of(wl);
+    if (!k) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "unknown workload %d", (int)wl);
+    iso_buf why = {0};
+    if (k->kind == ISO_CHECKER_JEPSEN && h->n_ops) /* Jepsen's checkers choose their ops (docs/CHECKERS.md) */
+        return k->jepsen(h, co, out, err);
+    if (iso_history_no_client_op(h, &why)) { /* every model: nothing read is nothing valid */
+        *out = iso_check_empty(k->kind != ISO_CHECKER_TXN ? k->name : NULL, iso_buf_cstr(&why));
+        iso_buf_free(&why);
+        return 0;
     }
-    return rt ? ISO_EDGE_REALTIME : proc ? ISO_EDGE_PROCESS : 0;
+    if (k->kind == ISO_CHECKER_LIN) return iso_lin_check(h, o, co, wl, out, err);
+    return check_txns(h, o, co, k->ops, out, err);
 }
 
-/* The workload's inference, and the real-time order when wanted beside it
- * on a second thread: it needs only the transactions. */
-typedef struct inference {
-    iso_ctx *ctx;
-    iso_rt *rt;      /* NULL: not wanted */
-    isolde_error *err;
-    int rc;
-} inference;
-
-static void infer(void *arg)
+static int check(void *arg, isolde_error *err)
 {
-    inference *x = arg;
-    x->rc = x->ctx->pc.wl->analyze(x->ctx, x->err);
-}
-
-static void real_time(void *arg)
-{
-    inference *x = arg;
-    if (x->rt) iso_realtime_ranges(x->ctx->pc.h, &x->ctx->pc.txns, x->rt);
-}
-
-static int analyze(iso_ctx *ctx, uint8_t extra, iso_rt *rt, isolde_error *err)
-{
-    inference x = {ctx, extra & ISO_EDGE_REALTIME ? rt : NULL, err, 0};
-    int threads = iso_thread_count(ctx->opts->threads);
-    iso_both(infer, real_time, &x, x.rt ? threads : 1);
-    return x.rc;
-}
-
-/* Findings for what the search found; their proofs wait until a report
- * shows them. */
-static void add_search_findings(iso_ctx *ctx, const iso_search_out *out)
-{
-    for (size_t i = 0; i < out->n_cycles; i++)
-        iso_findings_add_search(&ctx->findings, out->cycles[i].type, ISO_FS_CYCLE, i);
-    for (size_t i = 0; i < out->n_exists; i++)
-        iso_findings_add_search(&ctx->findings, out->exists[i].id, ISO_FS_EXISTS, i);
-    for (size_t i = 0; i < out->n_timeouts; i++)
-        iso_findings_add_search(&ctx->findings, ISO_A_CYCLE_SEARCH_TIMEOUT, ISO_FS_TIMEOUT, i);
-}
-
-static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extra)
-{
-    iso_search_request(req, extra);
-    memcpy(req->data_order, ctx->pc.wl->data_order, sizeof req->data_order);
-    req->timeout_ms = ctx->opts->cycle_search_timeout_ms;
-    req->total_ms = ctx->opts->timeout_ms;
-    req->threads = iso_thread_count(ctx->opts->threads);
-}
-
-/* The graph, with rt (given back) as its real-time order, searched. */
-static void search_graph(iso_ctx *ctx, uint8_t extra, iso_rt *rt)
-{
-    if (extra & ISO_EDGE_PROCESS) iso_process_edges(ctx->pc.h, &ctx->pc.txns, &ctx->edges);
-    iso_phase("process order");
-    iso_graph g;
-    iso_graph_build_consume(&g, (uint32_t)ctx->pc.txns.n, &ctx->edges);
-    if (extra & ISO_EDGE_REALTIME) g.rt = rt;
-    iso_phase("graph (CSR)");
-    if (g.n_edges + rt->n_edges == 0)
-        iso_findings_add_text(&ctx->findings, ISO_A_EMPTY_TRANSACTION_GRAPH,
-                              "No dependency between any two transactions could be "
-                              "inferred, so nothing can be said about isolation.",
-                              "true");
-    iso_search_req req;
-    iso_search_out *out = ctx->pc.search = iso_xcalloc(1, sizeof *out);
-    search_request(&req, ctx, extra);
-    iso_search_cycles(&g, &req, out);
-    iso_phase("cycle search");
-    add_search_findings(ctx, out);
-    iso_graph_free(&g);
-    iso_rt_free(rt);
-}
-
-void iso_proof_ctx_free(iso_proof_ctx *pc)
-{
-    if (pc->wl && pc->wl->free) pc->wl->free(pc->wl_state);
-    iso_txns_free(&pc->txns);
-    if (pc->search) iso_search_out_free(pc->search);
-    iso_free(pc->search);
-    *pc = (iso_proof_ctx){0};
-}
-
-static void ctx_free(iso_ctx *ctx)
-{
-    iso_proof_ctx_free(&ctx->pc);
-    iso_findings_free(&ctx->findings);
-    iso_edges_free(&ctx->edges);
-}
-
-/* Pair, infer, and search: the check up to its findings. */
-static int run(iso_ctx *ctx, uint8_t extra, isolde_error *err)
-{
-    const isolde_check_opts *o = ctx->opts;
-    const isolde_history *h = ctx->pc.h;
-    iso_phase(NULL);
-    int rc = iso_txns_pair(h, extra || o->linearizable_keys || o->sequential_keys, &ctx->pc.txns, err);
-    if (!rc && ctx->pc.txns.n >= ISO_MAX_TXNS)
-        rc = iso_fail(err, ISOLDE_ERR_LIMIT, h->name, 0, 0, "%zu transactions: isolde checks at most %u", ctx->pc.txns.n,
-                      ISO_MAX_TXNS - 1);
-    iso_phase("pairing");
-    iso_rt rt = {0};
-    if (!rc) rc = analyze(ctx, extra, &rt, err);
-    if (!rc && ctx->edges.n >= UINT32_MAX - ctx->pc.txns.n) /* the CSR's offsets are 32-bit (process order adds up to n) */
-        rc = iso_fail(err, ISOLDE_ERR_LIMIT, h->name, 0, 0, "%zu dependency edges: isolde's graph holds at most %u",
-                      ctx->edges.n, UINT32_MAX - 1 - (unsigned)ctx->pc.txns.n);
-    iso_phase(ctx->pc.wl->name);
-    if (rc) {
-        iso_rt_free(&rt);
-        return rc;
-    }
-    search_graph(ctx, extra, &rt);
+    struct check_call *c = arg;
+    isolde_check_opts o;
+    iso_checker_opts co;
+    if (iso_check_opts_copy(c->user, &o, err) || iso_checker_opts_of(&o, &co, err)) return -1;
+    const isolde_history *h = c->h;
+    isolde_workload wl = o.workload;
+    if (wl == ISOLDE_WORKLOAD_AUTO && detect_workload(h, &wl, err)) return -1;
+    if (run_checker(h, &o, &co, wl, c->out, err)) return -1;
+    (*c->out)->workload = wl;
     return 0;
 }
 
-int iso_check_txns(const isolde_history *h, const isolde_check_opts *o, const iso_workload_ops *wl,
-                   const iso_result_kind *kind, isolde_result **r, isolde_error *err)
+isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+                           isolde_error *err)
 {
-    iso_ctx ctx = {.pc = {.h = h, .wl = wl}, .opts = o};
-    int rc = iso_request_of(o, &ctx.req, err);
-    if (!rc) rc = run(&ctx, order_edges(ctx.req.reportable), err);
-    if (rc) {
-        if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", h->name ? h->name : "");
-        ctx_free(&ctx);
-        return rc;
-    }
-    iso_edges_free(&ctx.edges);
-    *r = iso_result_txn(kind, &ctx.req, &ctx.findings, &ctx.pc, iso_thread_count(o->threads));
-    return 0;
+    struct check_call c = {h, o, out};
+    *out = NULL;
+    isolde_status s = iso_call(check, &c, err);
+    if (s) *out = NULL;
+    return s;
 }

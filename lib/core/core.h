@@ -12,6 +12,10 @@
  *   keys.h      dense ids for values by structural equality
  *   names.h     the closest name to a misspelt one ("did you mean ...?")
  *   rng.h       the seeded random source of the runner (splitmix64)
+ *   options.h   "name=value" options read against a table (a backend's,
+ *               the checkers')
+ *   version.c   the library's version and the optional libraries it was
+ *               built with (public calls alone: no header of its own)
  *
  * Rule: core/ includes only the public header and the C library.
  */

@@ -6,7 +6,7 @@
  * never adjacent; G2-item: rw edges some of them adjacent) and the variant
  * (plain; -process or -realtime when such an edge is used). The 24 ids
  * ISO_CYCLE(base, variant) are also the anomaly ids of those names
- * (check/anomaly.h keeps them aligned), but nothing here knows anomalies or
+ * (elle/anomaly.h keeps them aligned), but nothing here knows anomalies or
  * models: the caller says which types to look for, most severe first, which
  * types a type found makes redundant, and which subgraphs must be acyclic.
  *

@@ -13,10 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef ISO_VERSION
-#define ISO_VERSION "0.0.0"
-#endif
-
 enum field { F_TYPE, F_PROCESS, F_F, F_VALUE, F_ERROR, F_TIME, F_INDEX, F_KEY, N_FIELDS };
 _Static_assert(N_FIELDS == ISO_OP_FIELDS, "history.h counts the op fields");
 _Static_assert(sizeof(iso_op) == 40, "an op is 40 bytes (history.h)");
@@ -35,14 +31,11 @@ static const char *const mop_names[] = {"append", "r", "w"};
 _Static_assert(FIXED_ATOMS <= (1u << ISO_MOP_NAME_BITS), "a packed micro-op can name the fixed atoms");
 
 
-const char *isolde_version(void) { return ISO_VERSION; }
-
 isolde_history *iso_history_new(const char *name, isolde_format format)
 {
     isolde_history *h = iso_xcalloc(1, sizeof *h);
     h->name = iso_xstrdup(name ? name : "");
     h->format = format;
-    h->cas_fail_default = ISOLDE_CAS_FAIL_NOOP;
     h->read_threads = 1;
     iso_store_init(&h->store);
     iso_keys_init(&h->procs, &h->store);

@@ -99,8 +99,9 @@ struct isolde_history {
     int64_t before_index;
     uint32_t before_line;
     size_t line_base;             /* lines read before, by earlier appends */
-    /* linearizability: how the format reads failed CAS ops */
-    isolde_cas_fail cas_fail_default;
+    /* linearizability: the format reads a failed CAS as one that ran and
+     * found another value (jepsen.log), not as one that did not happen */
+    int cas_fail_false;
     /* the input is a private file mapping: readers may give its consumed
      * pages back (madvise) while reading */
     int drop_input;

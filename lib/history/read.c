@@ -84,7 +84,7 @@ static isolde_history *history_for(const char *name, isolde_format f, const char
     *why = NULL;
     if (f == ISOLDE_FORMAT_AUTO) f = iso_detect_format(data, len, why);
     isolde_history *h = iso_history_new(name, f);
-    if (f == ISOLDE_FORMAT_JEPSEN_LOG) h->cas_fail_default = ISOLDE_CAS_FAIL_FALSE;
+    if (f == ISOLDE_FORMAT_JEPSEN_LOG) h->cas_fail_false = 1;
     return h;
 }
 
@@ -363,7 +363,7 @@ static int append(void *arg, isolde_error *err)
     if (h->format == ISOLDE_FORMAT_AUTO && !h->n_ops) {
         isolde_history *fresh = history_for(h->name, ISOLDE_FORMAT_AUTO, data, c->len, &why);
         h->format = fresh->format;
-        h->cas_fail_default = fresh->cas_fail_default;
+        h->cas_fail_false = fresh->cas_fail_false;
         isolde_history_free(fresh);
     }
     isolde_history *h2 = iso_history_new(h->name, h->format);

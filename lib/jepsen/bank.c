@@ -127,9 +127,9 @@ static void note(struct bank *b, int type, jp_item it)
 }
 
 /* The error's map, as Jepsen's check-op builds it. */
-static void error_json(const struct bank *b, int type, const jp_item *it, iso_buf *j)
+static void error_json(const jp_result *r, int type, const jp_item *it, iso_buf *j)
 {
-    const isolde_history *h = b->r->h;
+    const isolde_history *h = r->h;
     const iso_op *op = &h->ops[it->op];
     size_t n = 0;
     const iso_val *kv = read_map(h, op, &n);
@@ -141,7 +141,7 @@ static void error_json(const struct bank *b, int type, const jp_item *it, iso_bu
         for (size_t i = 0; i < n; i++) {
             iso_val k = kv[2 * i], v = kv[2 * i + 1];
             int64_t x = 0;
-            int in = type == UNEXPECTED ? iso_keys_find(b->r->set, k) == ISO_NONE
+            int in = type == UNEXPECTED ? iso_keys_find(r->set, k) == ISO_NONE
                    : type == NILS       ? iso_is_nil(v)
                                         : jp_int(h, v, &x) && x < 0;
             if (!in) continue;
@@ -156,19 +156,25 @@ static void error_json(const struct bank *b, int type, const jp_item *it, iso_bu
         iso_buf_puts(j, type == NILS ? "}," : "],");
     }
     iso_buf_puts(j, "\"op\":");
-    jp_op_json(b->r, it->op, j);
+    jp_op_json(r, it->op, j);
     iso_buf_puts(j, "}");
 }
+
+/* Each type's errors as findings: their maps. */
+static void json_unexpected(const jp_result *r, const jp_item *it, iso_buf *j) { error_json(r, UNEXPECTED, it, j); }
+static void json_nils(const jp_result *r, const jp_item *it, iso_buf *j) { error_json(r, NILS, it, j); }
+static void json_wrong(const jp_result *r, const jp_item *it, iso_buf *j) { error_json(r, WRONG, it, j); }
+static void json_negative(const jp_result *r, const jp_item *it, iso_buf *j) { error_json(r, NEGATIVE, it, j); }
 
 static void type_json(const struct bank *b, int type, iso_buf *j)
 {
     const jp_section *s = &b->r->sec[type];
     iso_buf_printf(j, "\"%s\":{\"count\":%zu,\"first\":", type_names[type], s->n);
-    error_json(b, type, &s->items[0], j);
+    error_json(b->r, type, &s->items[0], j);
     iso_buf_puts(j, ",\"worst\":");
-    error_json(b, type, &s->items[b->worst[type]], j);
+    error_json(b->r, type, &s->items[b->worst[type]], j);
     iso_buf_puts(j, ",\"last\":");
-    error_json(b, type, &s->items[s->n - 1], j);
+    error_json(b->r, type, &s->items[s->n - 1], j);
     if (type == WRONG) {
         size_t lo = 0, hi = 0;
         for (size_t i = 1; i < s->n; i++) {
@@ -176,9 +182,9 @@ static void type_json(const struct bank *b, int type, iso_buf *j)
             if (s->items[i].a > s->items[hi].a) hi = i;
         }
         iso_buf_puts(j, ",\"lowest\":");
-        error_json(b, type, &s->items[lo], j);
+        error_json(b->r, type, &s->items[lo], j);
         iso_buf_puts(j, ",\"highest\":");
-        error_json(b, type, &s->items[hi], j);
+        error_json(b->r, type, &s->items[hi], j);
     }
     iso_buf_puts(j, "}");
 }
@@ -195,7 +201,7 @@ static void bank_json(const struct bank *b)
         if (r->sec[t].n && (first < 0 || r->sec[t].items[0].op < r->sec[first].items[0].op)) first = t;
     if (first >= 0) {
         iso_buf_puts(j, ",\"first-error\":");
-        error_json(b, first, &r->sec[first].items[0], j);
+        error_json(b->r, first, &r->sec[first].items[0], j);
     }
     iso_buf_puts(j, ",\"errors\":{");
     for (int t = 0, any = 0; t < 4; t++)
@@ -259,14 +265,16 @@ static void render_negative(const jp_result *r, const jp_item *it, iso_buf *out)
 }
 
 static const jp_render renders[] = {render_unexpected, render_nils, render_wrong, render_negative};
+static const jp_render jsons[] = {json_unexpected, json_nils, json_wrong, json_negative};
 
-int iso_jepsen_bank(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err)
+int iso_jepsen_bank(const isolde_history *h, const iso_checker_opts *co, isolde_result **out, isolde_error *err)
 {
-    struct bank b = {jp_new("bank", h), o->bank_total, o->bank_has_total ? FROM_OPTION : FROM_FIRST_READ,
-                     o->allow_negative_balances, ISO_NONE, 0, 0, {0}, {0}};
+    int given = co->total != ISO_NO_TOTAL;
+    struct bank b = {jp_new("bank", h), given ? co->total : 0, given ? FROM_OPTION : FROM_FIRST_READ,
+                     co->allow_negative_balances, ISO_NONE, 0, 0, {0}, {0}};
     b.r->set = iso_xmalloc(sizeof *b.r->set);
     iso_keys_init(b.r->set, &h->store);
-    for (int t = 0; t < 4; t++) jp_section_init(b.r, (size_t)t, type_names[t], renders[t]);
+    for (int t = 0; t < 4; t++) jp_section_init(b.r, (size_t)t, type_names[t], renders[t], jsons[t]);
     iso_name_atoms fread;
     iso_name_atoms_find(&h->store, "read", &fread);
     if (find_opening(&b, err)) return jp_free(b.r), -1;

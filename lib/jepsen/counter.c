@@ -99,12 +99,12 @@ static int scan(struct counter *c, isolde_error *err)
     return 0;
 }
 
-int iso_jepsen_counter(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_counter(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                        isolde_error *err)
 {
-    (void)o;
+    (void)co;
     struct counter c = {.r = jp_new("counter", h)};
-    jp_section_init(c.r, 0, "out-of-bounds", render);
+    jp_section_init(c.r, 0, "out-of-bounds", render, NULL);
     c.partner = jp_pair(h, 0);
     c.pending = iso_xmalloc((h->n_ops ? h->n_ops : 1) * sizeof *c.pending);
     c.invoked_read = iso_xcalloc(h->n_ops ? h->n_ops : 1, 1);

@@ -17,25 +17,27 @@
  * Invariant: a result refers to its history (borrowed) and holds op
  * positions and numbers, never pointers into the history's store.
  *
- * Rule: jepsen/ includes check/ (the result), report/ (the directory
- * writer's files), history/ and core/.
+ * Rule: jepsen/ includes result/ (the result), report/ (the page and
+ * directory its kind adds to), history/ and core/: never graph/ or the
+ * transactional checker (elle/).
  */
 #ifndef ISO_JEPSEN_H
 #define ISO_JEPSEN_H
 
-#include "check/result.h"
 #include "core/keys.h"
+#include "history/history.h"
+#include "result/result.h"
 
-/* One checker's entry: check h with o; *out a new result. */
-typedef int (*iso_jepsen_fn)(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+/* One checker's entry: check h with its options co; *out a new result. */
+typedef int (*iso_jepsen_fn)(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                              isolde_error *err);
-int iso_jepsen_bank(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err);
-int iso_jepsen_set(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err);
-int iso_jepsen_set_full(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_bank(const isolde_history *h, const iso_checker_opts *co, isolde_result **out, isolde_error *err);
+int iso_jepsen_set(const isolde_history *h, const iso_checker_opts *co, isolde_result **out, isolde_error *err);
+int iso_jepsen_set_full(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                         isolde_error *err);
-int iso_jepsen_counter(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_counter(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                        isolde_error *err);
-int iso_jepsen_long_fork(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_long_fork(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                          isolde_error *err);
 
 /* ---- shared by the checkers (result.c) ---- */
@@ -54,6 +56,7 @@ typedef void (*jp_render)(const struct jp_result *r, const jp_item *it, iso_buf 
 typedef struct jp_section {
     const char *type;
     jp_render render;
+    jp_render json;   /* a finding's JSON (NULL: {"type","op","op2"}) */
     jp_item *items;
     size_t n, cap;
 } jp_section;
@@ -74,8 +77,9 @@ typedef struct jp_result {
 
 /* A new payload for model over h. */
 jp_result *jp_new(const char *model, const isolde_history *h);
-/* Section i (i < JP_MAX_SECTIONS), named type, rendered by render. */
-void jp_section_init(jp_result *r, size_t i, const char *type, jp_render render);
+/* Section i (i < JP_MAX_SECTIONS), named type, rendered by render (and
+ * as JSON by json, which may be NULL). */
+void jp_section_init(jp_result *r, size_t i, const char *type, jp_render render, jp_render json);
 void jp_add(jp_result *r, size_t sec, jp_item it);
 /* The result of kind "jepsen" holding r (taken), types its non-empty
  * sections with their counts. */

@@ -274,17 +274,17 @@ static void forks_json(struct lf *l)
     iso_buf_puts(j, "}");
 }
 
-int iso_jepsen_long_fork(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_long_fork(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                          isolde_error *err)
 {
     (void)err;
     struct lf l = {.r = jp_new("long-fork", h)};
-    jp_section_init(l.r, 0, "long-fork", render_fork);
+    jp_section_init(l.r, 0, "long-fork", render_fork, NULL);
     iso_keys_init(&l.keys, &h->store);
     multiple_writes(&l);
     for (size_t i = 0; i < h->n_ops; i++)
         if (h->ops[i].type == ISO_OP_OK && txn_of(h, h->ops[i].value, "r") >= 0) add_read(&l, (uint32_t)i);
-    int pairs = !l.error[0] && check_groups(&l, o->group_size);
+    int pairs = !l.error[0] && check_groups(&l, co->group_size);
     if (l.error[0]) l.r->sec[0].n = 0;
     l.r->validity = l.error[0] || !pairs ? ISOLDE_UNKNOWN : l.r->sec[0].n ? ISOLDE_INVALID : ISOLDE_VALID;
     iso_buf_printf(&l.r->summary, "%zu ok read%s (%zu saw no insert, %zu every one)\n", l.n_reads,

@@ -1,8 +1,9 @@
 /*
  * jepsen/result.c -- the result kind of Jepsen's checkers: the verdict,
  * the model, a summary and Jepsen's map (built by the checker), and the
- * findings by type, each rendered as a proof only when a text report
- * shows it (at most max_examples per type). What every checker here
+ * findings by type, each rendered as a proof only when a report shows it
+ * (the text report at most max_examples per type), with its JSON (the
+ * section's, else {"type","op","op2"}). What every checker here
  * shares besides: ops printed and located, pairing by process, the error
  * of an op that breaks a workload's rules.
  *
@@ -10,7 +11,6 @@
  * borrowed and outlives the result.
  */
 #include "jepsen/jepsen.h"
-#include "report/html.h"
 #include "report/report.h"
 
 #include <stdlib.h>
@@ -24,10 +24,11 @@ jp_result *jp_new(const char *model, const isolde_history *h)
     return r;
 }
 
-void jp_section_init(jp_result *r, size_t i, const char *type, jp_render render)
+void jp_section_init(jp_result *r, size_t i, const char *type, jp_render render, jp_render json)
 {
     r->sec[i].type = type;
     r->sec[i].render = render;
+    r->sec[i].json = json;
     if (i >= r->n_sec) r->n_sec = i + 1;
 }
 
@@ -101,79 +102,114 @@ void jp_dups_json(const jp_result *r, const jp_section *dups, iso_buf *j)
     iso_buf_printf(j, "},\"duplicated-count\":%zu", dups->n);
 }
 
-static int jp_text(isolde_result *res, FILE *out, const isolde_report_opts *o)
+/* The text report into b, at most max proofs per type. */
+static void text_of(const isolde_result *res, size_t max, iso_buf *b)
 {
-    jp_result *r = res->payload;
-    fprintf(out, "valid?: %s\nmodel: %s\n", iso_report_validity(r->validity), r->model);
+    const jp_result *r = res->payload;
+    iso_buf_printf(b, "valid?: %s\nmodel: %s\n", iso_report_validity(r->validity), r->model);
     if (res->n_types) {
-        fputs("errors:", out);
+        iso_buf_puts(b, "errors:");
         for (size_t i = 0; i < res->n_types; i++)
-            fprintf(out, "%s %s (%zu)", i ? "," : "", res->types[i], res->type_counts[i]);
-        fputc('\n', out);
+            iso_buf_printf(b, "%s %s (%zu)", i ? "," : "", res->types[i], res->type_counts[i]);
+        iso_buf_puts(b, "\n");
     }
-    fputs(iso_buf_cstr(&r->summary), out);
-    iso_buf b = {0};
-    size_t max = o ? (size_t)o->max_examples : 3;
+    if (r->summary.n) iso_buf_put(b, r->summary.p, r->summary.n);
     for (size_t s = 0; s < r->n_sec; s++)
         for (size_t i = 0; i < r->sec[s].n && i < max; i++) {
-            b.n = 0;
-            iso_buf_printf(&b, "\n%s #%zu\n", r->sec[s].type, i);
-            r->sec[s].render(r, &r->sec[s].items[i], &b);
-            fputs(iso_buf_cstr(&b), out);
+            iso_buf_printf(b, "\n%s #%zu\n", r->sec[s].type, i);
+            r->sec[s].render(r, &r->sec[s].items[i], b);
         }
-    iso_buf_free(&b);
-    return ferror(out) ? -1 : 0;
 }
 
-static int jp_json(isolde_result *res, FILE *out)
+static int put(FILE *out, const iso_buf *b) { return fwrite(b->p, 1, b->n, out) == b->n && !ferror(out) ? 0 : -1; }
+
+static int jp_text(const isolde_result *res, FILE *out, const isolde_report_opts *o)
 {
-    jp_result *r = res->payload;
-    fputs(iso_buf_cstr(&r->json), out);
+    iso_buf b = {0};
+    text_of(res, o ? (size_t)o->max_examples : 3, &b);
+    int rc = put(out, &b);
+    iso_buf_free(&b);
+    return rc;
+}
+
+static int jp_json(const isolde_result *res, FILE *out, int shown)
+{
+    const jp_result *r = res->payload;
+    (void)shown;
+    if (r->json.n) fwrite(r->json.p, 1, r->json.n, out);
     fputc('\n', out);
     return ferror(out) ? -1 : 0;
 }
 
+/* DIR/<model>.txt: the text report with every proof. */
 static int write_all(FILE *out, void *res)
 {
-    isolde_report_opts o;
-    isolde_report_opts_init(&o);
-    o.max_examples = INT32_MAX;
-    return jp_text(res, out, &o);
-}
-
-/* DIR/<model>.txt: the text report with every proof. */
-static int jp_dir(isolde_result *res, const char *dir, isolde_error *err)
-{
-    jp_result *r = res->payload;
-    char name[64];
-    snprintf(name, sizeof name, "%s.txt", r->model);
-    if (iso_report_mkdir(dir, err)) return -1;
-    return iso_report_write_file(dir, name, write_all, res, err);
-}
-
-/* The page: the verdict and the text report with every proof (Jepsen's
- * checkers have no picture or timeline of their own yet). */
-static int jp_html(isolde_result *res, FILE *out)
-{
-    char *text = NULL;
-    size_t n = 0;
-    FILE *mem = open_memstream(&text, &n);
-    if (!mem) return -1;
-    write_all(mem, res);
-    int rc = fclose(mem) == 0 ? iso_report_html_plain(res, out, "jepsen", text) : -1;
-    free(text);
+    iso_buf b = {0};
+    text_of(res, SIZE_MAX, &b);
+    int rc = put(out, &b);
+    iso_buf_free(&b);
     return rc;
 }
 
-static const iso_result_kind jp_kind = {"jepsen", jp_text, jp_json, jp_dir, jp_html, jp_free};
+static int jp_files(const isolde_result *res, const char *dir, isolde_error *err)
+{
+    const jp_result *r = res->payload;
+    char name[64];
+    snprintf(name, sizeof name, "%s.txt", r->model);
+    return iso_report_write_file(dir, name, write_all, (void *)res, err);
+}
+
+/* The page's text: the verdict and the text report with every proof
+ * (Jepsen's checkers have no picture or timeline of their own yet). */
+static void jp_page(const isolde_result *res, iso_html *h)
+{
+    iso_buf b = {0};
+    text_of(res, SIZE_MAX, &b);
+    iso_html_string(h, "text", iso_buf_cstr(&b));
+    iso_buf_free(&b);
+}
+
+/* A finding's JSON when its section has none of its own. */
+static void item_json(const jp_result *r, const jp_section *sec, const jp_item *it, iso_buf *out)
+{
+    iso_buf_printf(out, "{\"type\":\"%s\",\"op\":", sec->type);
+    jp_op_json(r, it->op, out);
+    if (it->op2 != ISO_NONE) {
+        iso_buf_puts(out, ",\"op2\":");
+        jp_op_json(r, it->op2, out);
+    }
+    iso_buf_puts(out, "}");
+}
+
+/* Findings first .. first + n of type k: the k-th section with any. */
+static size_t jp_each(const isolde_result *res, size_t k, size_t first, size_t n, iso_show_fn show, void *arg)
+{
+    const jp_result *r = res->payload;
+    size_t s = 0;
+    for (size_t seen = 0; s < r->n_sec && (!r->sec[s].n || seen++ < k); s++) {}
+    const jp_section *sec = &r->sec[s];
+    iso_buf text = {0}, json = {0};
+    size_t i = 0;
+    for (; i < n && first + i < sec->n; i++) {
+        text.n = json.n = 0;
+        sec->render(r, &sec->items[first + i], &text);
+        if (sec->json) sec->json(r, &sec->items[first + i], &json);
+        else item_json(r, sec, &sec->items[first + i], &json);
+        show(arg, i, iso_buf_cstr(&text), iso_buf_cstr(&json));
+    }
+    iso_buf_free(&text);
+    iso_buf_free(&json);
+    return i;
+}
+
+static const iso_result_kind jp_kind = {"jepsen", jp_text, jp_json, jp_page, jp_files, jp_each, jp_free};
 
 isolde_result *jp_finish(jp_result *r)
 {
     size_t nt = 0;
     for (size_t i = 0; i < r->n_sec; i++) nt += r->sec[i].n > 0;
     isolde_result *res = iso_result_new(&jp_kind, r, r->validity, NULL, 0);
-    res->types = iso_xmalloc((nt ? nt : 1) * sizeof *res->types);
-    res->type_counts = iso_xcalloc(nt ? nt : 1, sizeof *res->type_counts);
+    iso_result_types(res, nt);
     for (size_t i = 0; i < r->n_sec; i++)
         if (r->sec[i].n) {
             res->types[res->n_types] = iso_xstrdup(r->sec[i].type);

@@ -202,14 +202,14 @@ static void results(struct set *s)
     iso_buf_printf(&r->summary, ") holds %zu of them\n", counts[2]);
 }
 
-int iso_jepsen_set(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err)
+int iso_jepsen_set(const isolde_history *h, const iso_checker_opts *co, isolde_result **out, isolde_error *err)
 {
-    (void)o;
+    (void)co;
     struct set s = {.r = jp_new("set", h)};
     iso_keys_init(&s.elems, &h->store);
-    jp_section_init(s.r, LOST, "lost", render_lost);
-    jp_section_init(s.r, UNEXPECTED, "unexpected", render_unexpected);
-    jp_section_init(s.r, DUPLICATED, "duplicated", jp_render_dup);
+    jp_section_init(s.r, LOST, "lost", render_lost, NULL);
+    jp_section_init(s.r, UNEXPECTED, "unexpected", render_unexpected, NULL);
+    jp_section_init(s.r, DUPLICATED, "duplicated", jp_render_dup, NULL);
     int rc = scan(&s, err);
     if (!rc && s.final == ISO_NONE) {
         s.r->validity = ISOLDE_UNKNOWN;

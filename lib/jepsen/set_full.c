@@ -368,9 +368,9 @@ static void render_stale(const jp_result *r, const jp_item *it, iso_buf *out)
 
 static void full_results(struct full *f)
 {
-    jp_section_init(f->r, LOST, "lost", render_lost);
-    jp_section_init(f->r, DUPLICATED, "duplicated", jp_render_dup);
-    jp_section_init(f->r, STALE, "stale", render_stale);
+    jp_section_init(f->r, LOST, "lost", render_lost, NULL);
+    jp_section_init(f->r, DUPLICATED, "duplicated", jp_render_dup, NULL);
+    jp_section_init(f->r, STALE, "stale", render_stale, NULL);
     size_t n = 0;
     uint32_t *ids = iso_xmalloc((f->n_e ? f->n_e : 1) * sizeof *ids);
     for (uint32_t id = 0; id < f->n_e; id++)
@@ -385,10 +385,10 @@ static void full_results(struct full *f)
     iso_free(ids);
 }
 
-int iso_jepsen_set_full(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+int iso_jepsen_set_full(const isolde_history *h, const iso_checker_opts *co, isolde_result **out,
                         isolde_error *err)
 {
-    struct full f = {.r = jp_new("set-full", h), .linearizable = o->linearizable_set};
+    struct full f = {.r = jp_new("set-full", h), .linearizable = co->linearizable};
     iso_keys_init(&f.ids, &h->store);
     int rc = scan(&f, err);
     if (!rc) full_results(&f);

@@ -11,7 +11,8 @@
  * none for a segment of blind writes alone (lin_writes.c);
  * lin_models.c holds the models' steps; lin_init.c the initial states
  * (--initial-value); lin_report.c builds the witness of a non-linearizable
- * partition and lin_write.c prints text and JSON.
+ * partition and lin_write.c writes it: text, JSON, its fields of the
+ * HTML page, its file of a directory, the witnesses one by one.
  *
  * Values are interned into dense 32-bit ids (nil is id 0), so a register's
  * state is one word. A model state is a short array of words: one for
@@ -116,14 +117,14 @@ struct lin_input {
     uint32_t *init, *init_off;
 };
 
-int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
+int lin_input_build(struct lin_input *in, const isolde_history *h, const iso_checker_opts *co,
                     isolde_workload w, isolde_error *err);
-/* The initial states of in's partitions from o->initial_value (none: the
- * models' defaults). in->values becomes values' table, and the initial
- * values the history lacks are added after its own (lin_init.c); keys are
- * the kv partitions' or multi-register's keys. */
-int lin_init_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
-                   iso_keys *values, const iso_keys *keys, isolde_error *err);
+/* The initial states of in's partitions from initial (--initial-value;
+ * NULL: the models' defaults). in->values becomes values' table, and the
+ * initial values the history lacks are added after its own (lin_init.c);
+ * keys are the kv partitions' or multi-register's keys. */
+int lin_init_build(struct lin_input *in, const isolde_history *h, const char *initial, iso_keys *values,
+                   const iso_keys *keys, isolde_error *err);
 /* Append a porcupine-kv text record to in->aux; its offset. */
 uint32_t lin_text_record(struct lin_input *in, const char *p, size_t len);
 /* How a report on h names ops (lin_ops.c). */
@@ -282,11 +283,8 @@ enum lin_outcome lin_check_partition(struct lin_search *s, const isolde_history 
 /* Check every partition of in (in parallel when worthwhile); fills r. */
 void lin_check_input(const struct lin_input *in, const isolde_history *h,
                      const isolde_check_opts *o, struct lin_report *r);
-/* The writers of a linearizability result (lin_write.c). */
-int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o);
-int lin_write_json(isolde_result *r, FILE *out);
-int lin_write_dir(isolde_result *r, const char *dir, isolde_error *err);
-int lin_write_html(isolde_result *r, FILE *out);
+/* What a linearizability result's kind supplies (lin_write.c). */
+extern const iso_result_kind lin_kind;
 void lin_report_free(void *payload);
 /* Render the witness of a failed search (lin_report.c). */
 void lin_witness_build(struct lin_witness *w, const struct lin_search *s,

@@ -88,14 +88,11 @@ void lin_check_input(const struct lin_input *in, const isolde_history *h,
     r->seconds = iso_now() - t0;
 }
 
-static const iso_result_kind lin_kind = {"linearizability", lin_write_text, lin_write_json,
-                                         lin_write_dir, lin_write_html, lin_report_free};
-
-int iso_lin_check(const isolde_history *h, const isolde_check_opts *o, isolde_workload w, isolde_result **r,
-                  isolde_error *err)
+int iso_lin_check(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                  isolde_workload w, isolde_result **r, isolde_error *err)
 {
     struct lin_input in;
-    if (lin_input_build(&in, h, o, w, err) < 0) return -1;
+    if (lin_input_build(&in, h, co, w, err) < 0) return -1;
     struct lin_report *l = iso_xcalloc(1, sizeof *l);
     lin_check_input(&in, h, o, l);
     lin_input_release(&in);

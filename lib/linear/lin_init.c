@@ -1,6 +1,6 @@
 /*
  * linear/lin_init.c -- the initial states of a check's partitions, from
- * --initial-value (isolde_check_opts.initial_value) as Knossos's model
+ * --initial-value (the checker option initial-value) as Knossos's model
  * constructors take them: (cas-register 0), (multi-register {:x 0 :y 0}).
  *
  * The value is written as values are in the history (JSON for the JSON
@@ -193,12 +193,12 @@ static int from_option(struct init *it, const char *text, isolde_error *err)
     return states(it, err);
 }
 
-int lin_init_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
-                   iso_keys *values, const iso_keys *keys, isolde_error *err)
+int lin_init_build(struct lin_input *in, const isolde_history *h, const char *initial, iso_keys *values,
+                   const iso_keys *keys, isolde_error *err)
 {
     struct init it = {.in = in, .h = h, .values = values, .keys = keys};
     in->n_values = in->n_hist_values = (uint32_t)values->n;
-    int rc = o->initial_value ? from_option(&it, o->initial_value, err) : 0;
+    int rc = initial ? from_option(&it, initial, err) : 0;
     /* the history's values, then the ones only the option has */
     in->values = values->vals;
     values->vals = NULL;

@@ -31,7 +31,7 @@ struct build {
     size_t cap_part;
     uint32_t *text;            /* porcupine-kv: value id -> text record, ISO_NONE */
     size_t cap_text;
-    isolde_cas_fail cas;
+    int cas_false;             /* a failed CAS ran and returned false */
 };
 
 static const struct { isolde_workload w; const char *f; uint8_t kind; } fnames[] = {
@@ -240,7 +240,7 @@ static int finish(struct build *b, uint32_t k, uint32_t cmp)
     uint32_t at = cmp == ISO_NONE ? op->inv : cmp;
     int is_read = op->kind == LIN_READ || op->kind == LIN_READ_SET;
     b->part[k] = 0;
-    if (type == ISO_OP_FAIL && !(op->kind == LIN_CAS && b->cas == ISOLDE_CAS_FAIL_FALSE)) {
+    if (type == ISO_OP_FAIL && !(op->kind == LIN_CAS && b->cas_false)) {
         b->part[k] = ISO_NONE;
         return 0;
     }
@@ -348,11 +348,11 @@ enum lin_naming lin_naming_of(const isolde_history *h)
 
 /* The interned values and keys become the input's tables; with the
  * initial states (which may add values the history lacks). */
-static int adopt_tables(struct build *b, const isolde_check_opts *o)
+static int adopt_tables(struct build *b, const char *initial)
 {
     struct lin_input *in = b->in;
     int multi = in->model->workload == ISOLDE_WORKLOAD_MULTI_REGISTER;
-    int rc = lin_init_build(in, b->h, o, &b->values, &b->keys, b->err);
+    int rc = lin_init_build(in, b->h, initial, &b->values, &b->keys, b->err);
     if (multi) {
         in->reg_key = b->keys.vals;
         in->n_keys = (uint32_t)b->keys.n;
@@ -364,7 +364,7 @@ static int adopt_tables(struct build *b, const isolde_check_opts *o)
     return rc;
 }
 
-int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_check_opts *o,
+int lin_input_build(struct lin_input *in, const isolde_history *h, const iso_checker_opts *co,
                     isolde_workload w, isolde_error *err)
 {
     memset(in, 0, sizeof *in);
@@ -372,7 +372,7 @@ int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_
     if (!in->model) return iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0, "not a linearizability workload");
     iso_store_init(&in->own);
     struct build b = {.in = in, .h = h, .err = err};
-    b.cas = o->cas_fail != ISOLDE_CAS_FAIL_DEFAULT ? o->cas_fail : h->cas_fail_default;
+    b.cas_false = co->cas_fail ? strcmp(co->cas_fail, "false") == 0 : h->cas_fail_false;
     iso_keys_init(&b.values, &h->store);
     iso_keys_init(&b.keys, &h->store);
     b.open = iso_xmalloc((h->procs.n + 1) * sizeof *b.open);
@@ -380,7 +380,7 @@ int lin_input_build(struct lin_input *in, const isolde_history *h, const isolde_
     intern(&b, ISO_NIL);
     int rc = build_ops(&b);
     in->n_parts = keyed(in->model) ? (uint32_t)b.keys.n : 1;
-    if (rc == 0) rc = adopt_tables(&b, o);
+    if (rc == 0) rc = adopt_tables(&b, co->initial_value);
     if (rc == 0 && in->model->workload == ISOLDE_WORKLOAD_LIN_SET) set_bitsets(in);
     if (rc == 0) lin_input_partition(in, b.part, in->n_parts);
     iso_keys_free(&b.values);

@@ -1,16 +1,16 @@
 /*
- * linear/lin_write.c -- writes a linearizability report as text for people
- * or as one JSON object (Knossos-like keys: "valid?", "op", "previous-ok",
- * plus the prefix with each op's interval, linearization point and order,
- * and the model's state around it, the data an HTML timeline needs), and
- * the HTML page. The page holds at most the last LIN_SHOWN_OPS ops of a
- * prefix (in its data and its text) and the witnesses of LIN_PAGE_PARTS
- * partitions, and says how many it left out; text and JSON hold all of it.
+ * linear/lin_write.c -- what a linearizability result's kind supplies: the
+ * report as text for people or as one JSON object (Knossos-like keys:
+ * "valid?", "op", "previous-ok", plus the prefix with each op's interval,
+ * linearization point and order, and the model's state around it, the
+ * data an HTML timeline needs), its fields of the HTML page, its file of
+ * a directory, and each witness (a finding) in words and as JSON. The
+ * page holds at most the last LIN_SHOWN_OPS ops of a prefix (in its data
+ * and its text) and the witnesses of LIN_PAGE_PARTS partitions, and says
+ * how many it left out; text and JSON hold all of it.
  */
-#include <errno.h>
 #include <string.h>
 #include "linear/lin.h"
-#include "report/html.h"
 #include "report/report.h"
 
 #define LIN_PAGE_PARTS 20 /* partitions a page draws */
@@ -130,7 +130,7 @@ static void text_unknown(iso_buf *b, const struct lin_report *l)
 }
 
 /* The text report into b (page: as the HTML page holds it). */
-static void text_report(isolde_result *r, const isolde_report_opts *o, int page, iso_buf *b)
+static void text_report(const isolde_result *r, const isolde_report_opts *o, int page, iso_buf *b)
 {
     const struct lin_report *l = r->payload;
     size_t max = o && o->max_examples > 0 ? (size_t)o->max_examples : 3;
@@ -146,7 +146,7 @@ static void text_report(isolde_result *r, const isolde_report_opts *o, int page,
     if (l->n_w > max) iso_buf_printf(b, "\n(%zu more not shown)\n", l->n_w - max);
 }
 
-int lin_write_text(isolde_result *r, FILE *out, const isolde_report_opts *o)
+static int lin_write_text(const isolde_result *r, FILE *out, const isolde_report_opts *o)
 {
     iso_buf b = {0};
     text_report(r, o, 0, &b);
@@ -238,7 +238,7 @@ static void json_witness(iso_buf *b, const struct lin_witness *w, int page)
 }
 
 /* The JSON report into b (no newline after it; page: as the page holds it). */
-static void json_report(isolde_result *r, int page, iso_buf *b)
+static void json_report(const isolde_result *r, int page, iso_buf *b)
 {
     const struct lin_report *l = r->payload;
     const char *valid = l->validity == ISOLDE_VALID ? "true"
@@ -262,8 +262,9 @@ static void json_report(isolde_result *r, int page, iso_buf *b)
     iso_buf_printf(b, "],\"nonlinearizable-omitted\":%zu}", l->n_w - n);
 }
 
-int lin_write_json(isolde_result *r, FILE *out)
+static int lin_write_json(const isolde_result *r, FILE *out, int shown)
 {
+    (void)shown;
     iso_buf b = {0};
     json_report(r, 0, &b);
     iso_buf_puts(&b, "\n");
@@ -275,23 +276,41 @@ int lin_write_json(isolde_result *r, FILE *out)
 static int write_lin(FILE *out, void *r) { return lin_write_text(r, out, NULL); }
 
 /* The text report as DIR/linearizability.txt. */
-int lin_write_dir(isolde_result *r, const char *dir, isolde_error *err)
+static int lin_write_files(const isolde_result *r, const char *dir, isolde_error *err)
 {
-    if (iso_report_mkdir(dir, err)) return -1;
-    if (iso_report_write_file(dir, "linearizability.txt", write_lin, r, err)) return -1;
-    return iso_report_dir_common(r, dir, err);
+    return iso_report_write_file(dir, "linearizability.txt", write_lin, (void *)r, err);
 }
 
-/* The HTML page: the common fields, the text report, and the JSON report
- * as "lin", which the viewer draws per partition. */
-int lin_write_html(isolde_result *r, FILE *out)
+/* The page's fields: the text report, and the JSON report as "lin", which
+ * the viewer draws per partition. */
+static void lin_write_page(const isolde_result *r, iso_html *h)
 {
     iso_buf text = {0};
     text_report(r, NULL, 1, &text);
-    iso_html h;
-    iso_html_open(&h, out, r, "linearizability", iso_buf_cstr(&text));
+    iso_html_string(h, "text", iso_buf_cstr(&text));
     iso_buf_free(&text);
-    iso_buf_puts(&h.b, ",\"lin\":");
-    json_report(r, 1, &h.b);
-    return iso_html_close(&h);
+    iso_buf_puts(&h->b, ",\"lin\":");
+    json_report(r, 1, &h->b);
 }
+
+/* Witnesses first .. first + n, each as the text report and the JSON
+ * report show it. */
+static size_t lin_each(const isolde_result *r, size_t k, size_t first, size_t n, iso_show_fn show, void *arg)
+{
+    const struct lin_report *l = r->payload;
+    iso_buf text = {0}, json = {0};
+    size_t i = 0;
+    (void)k;
+    for (; i < n && first + i < l->n_w; i++) {
+        text.n = json.n = 0;
+        text_witness(&text, &l->w[first + i], l->naming, 0);
+        json_witness(&json, &l->w[first + i], 0);
+        show(arg, i, iso_buf_cstr(&text) + 1, iso_buf_cstr(&json)); /* past text_witness's opening blank line */
+    }
+    iso_buf_free(&text);
+    iso_buf_free(&json);
+    return i;
+}
+
+const iso_result_kind lin_kind = {"linearizability", lin_write_text, lin_write_json, lin_write_page,
+                                  lin_write_files, lin_each, lin_report_free};

@@ -6,17 +6,18 @@
  * lin.h is the folder's internal interface and says how the files share
  * the work.
  *
- * Rule: linear/ includes check/ (the result), report/ (the directory
- * writer's files), history/ and core/.
+ * Rule: linear/ includes result/ (the result), report/ (the page and
+ * directory its kind adds to), history/ and core/: never graph/ or the
+ * transactional checker (elle/).
  */
 #ifndef ISO_LINEAR_H
 #define ISO_LINEAR_H
 
-#include "check/result.h"
+#include "result/result.h"
 
 /* Check h as linearizability workload w; on success *r is a new result
  * whose writers are this folder's. */
-int iso_lin_check(const isolde_history *h, const isolde_check_opts *o, isolde_workload w, isolde_result **r,
-                  isolde_error *err);
+int iso_lin_check(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                  isolde_workload w, isolde_result **r, isolde_error *err);
 
 #endif

@@ -8,7 +8,7 @@
 
 static int check(const isolde_run_opts *o, isolde_error *err)
 {
-    if (!o->fault_cmd || !*o->fault_cmd)
+    if (!o->faults.fault_cmd || !*o->faults.fault_cmd)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--nemesis command needs --fault CMD (and --heal CMD)");
     return 0;
 }
@@ -23,7 +23,7 @@ static int run(nem_ctx *n, const char *cmd, iso_buf *value)
     return nem_run_command(n, "command", cmd, value);
 }
 
-static int start(nem_ctx *n, iso_buf *value) { return run(n, n->o->fault_cmd, value); }
-static int stop(nem_ctx *n, iso_buf *value) { return run(n, n->o->heal_cmd, value); }
+static int start(nem_ctx *n, iso_buf *value) { return run(n, n->o->faults.fault_cmd, value); }
+static int stop(nem_ctx *n, iso_buf *value) { return run(n, n->o->faults.heal_cmd, value); }
 
 const nem_kind nem_command = {"command", "start-fault", "stop-fault", check, start, stop};

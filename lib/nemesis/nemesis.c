@@ -32,7 +32,7 @@ static int unknown(const char *name, size_t n, isolde_error *err)
 int nem_parse(const isolde_run_opts *o, const nem_kind **out, int max, isolde_error *err)
 {
     int n = 0;
-    for (const char *s = o->nemesis; s && *s;) {
+    for (const char *s = o->faults.nemesis; s && *s;) {
         size_t len = strcspn(s, ",");
         char name[32];
         snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), s);
@@ -48,7 +48,7 @@ int nem_parse(const isolde_run_opts *o, const nem_kind **out, int max, isolde_er
 
 int nem_wants_proxy(const isolde_run_opts *o)
 {
-    for (const char *s = o->nemesis; s && *s;) {
+    for (const char *s = o->faults.nemesis; s && *s;) {
         size_t len = strcspn(s, ",");
         for (const char *net[] = {"partition", "latency", "drop"}, **k = net; k < net + 3; k++)
             if (strlen(*k) == len && strncmp(*k, s, len) == 0) return 1;

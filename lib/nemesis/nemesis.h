@@ -54,12 +54,12 @@ extern const nem_kind nem_command, nem_kill, nem_pause, nem_partition, nem_laten
 
 /* The kind called name, or NULL. */
 const nem_kind *nem_find(const char *name);
-/* The kinds o->nemesis lists ("kill,pause"), into out (at most max);
+/* The kinds o->faults.nemesis lists ("kill,pause"), into out (at most max);
  * their count, or -1 with err naming an unknown kind or what a kind
  * lacks. */
 int nem_parse(const isolde_run_opts *o, const nem_kind **out, int max, isolde_error *err);
 void nem_ctx_free(nem_ctx *n);
-/* Whether a kind of o->nemesis needs the fault proxy. */
+/* Whether a kind of o->faults.nemesis needs the fault proxy. */
 int nem_wants_proxy(const isolde_run_opts *o);
 
 /* Run cmd with sh -c, waiting for it; its exit status (-1: not run). */

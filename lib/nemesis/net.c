@@ -30,13 +30,13 @@ static uint32_t draw(nem_ctx *n, uint32_t below)
     return (uint32_t)((z ^ (z >> 31)) % below);
 }
 
-static int peers(const nem_ctx *n) { return n->o->n_peers > 0 || (n->o->proxy_control && *n->o->proxy_control); }
+static int peers(const nem_ctx *n) { return n->o->faults.n_peers > 0 || (n->o->faults.proxy_control && *n->o->faults.proxy_control); }
 
 /* ,"NAME":REPLY for one proxy's answer to line; -1 when it refused. */
 static int send_one(nem_ctx *n, int remote, const char *name, const char *line, iso_buf *value)
 {
     iso_buf r = {0};
-    int rc = remote ? nem_proxy_remote(n->o->proxy_control, line, &r) : 0;
+    int rc = remote ? nem_proxy_remote(n->o->faults.proxy_control, line, &r) : 0;
     if (!remote) nem_proxy_command(n->proxy, line, &r);
     const char *s = iso_buf_cstr(&r);
     int ok = rc == 0 && strncmp(s, "ok ", 3) == 0;
@@ -51,7 +51,7 @@ static int send_one(nem_ctx *n, int remote, const char *name, const char *line, 
 static int send_all(nem_ctx *n, const char *line, iso_buf *value)
 {
     int rc = n->proxy ? send_one(n, 0, "proxy", line, value) : 0;
-    if (n->o->proxy_control && *n->o->proxy_control) rc |= send_one(n, 1, "peer_proxy", line, value);
+    if (n->o->faults.proxy_control && *n->o->faults.proxy_control) rc |= send_one(n, 1, "peer_proxy", line, value);
     return rc;
 }
 
@@ -87,8 +87,8 @@ static int check_nodes(const isolde_run_opts *o, isolde_error *err)
     if (o->n_urls < 1 || o->n_urls > 31)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "proxy faults need 1 to 31 --url (the nodes)");
     px_addr a;
-    if (o->proxy_control && *o->proxy_control && (px_addr_parse(o->proxy_control, &a) < 0 || a.netns[0]))
-        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--proxy-control takes HOST:PORT, not '%s'", o->proxy_control);
+    if (o->faults.proxy_control && *o->faults.proxy_control && (px_addr_parse(o->faults.proxy_control, &a) < 0 || a.netns[0]))
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--proxy-control takes HOST:PORT, not '%s'", o->faults.proxy_control);
     return 0;
 }
 
@@ -124,7 +124,7 @@ static int partition_stop(nem_ctx *n, iso_buf *value) { return heal(n, "heal", v
 static int latency_start(nem_ctx *n, iso_buf *value)
 {
     char line[64];
-    long ms = n->o->latency_ms > 0 ? n->o->latency_ms : 100;
+    long ms = n->o->faults.latency_ms > 0 ? n->o->faults.latency_ms : 100;
     snprintf(line, sizeof line, "delay %ld", ms);
     iso_buf_printf(value, "{\"delay_ms\":%ld", ms);
     int rc = send_all(n, line, value);

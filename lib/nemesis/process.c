@@ -18,7 +18,7 @@
 
 static int check_target(const isolde_run_opts *o, isolde_error *err)
 {
-    if ((!o->pid_file || !*o->pid_file) && o->pid <= 0)
+    if ((!o->faults.pid_file || !*o->faults.pid_file) && o->faults.pid <= 0)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--nemesis kill and pause need --pid-file F or --pid N");
     return 0;
 }
@@ -26,7 +26,7 @@ static int check_target(const isolde_run_opts *o, isolde_error *err)
 static int check_kill(const isolde_run_opts *o, isolde_error *err)
 {
     if (check_target(o, err) < 0) return -1;
-    if (!o->restart_cmd || !*o->restart_cmd)
+    if (!o->faults.restart_cmd || !*o->faults.restart_cmd)
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--nemesis kill needs --restart CMD (how the server comes back)");
     return 0;
 }
@@ -34,8 +34,8 @@ static int check_kill(const isolde_run_opts *o, isolde_error *err)
 /* The server's pid now, or 0. */
 static pid_t server_pid(const isolde_run_opts *o)
 {
-    if (!o->pid_file || !*o->pid_file) return (pid_t)o->pid;
-    FILE *f = fopen(o->pid_file, "r");
+    if (!o->faults.pid_file || !*o->faults.pid_file) return (pid_t)o->faults.pid;
+    FILE *f = fopen(o->faults.pid_file, "r");
     long pid = 0;
     if (f) {
         if (fscanf(f, "%ld", &pid) != 1) pid = 0;
@@ -152,7 +152,7 @@ static int signal_tree(nem_ctx *n, int sig, iso_buf *value)
 
 static int kill_start(nem_ctx *n, iso_buf *value) { return signal_tree(n, SIGKILL, value); }
 
-static int kill_stop(nem_ctx *n, iso_buf *value) { return nem_run_command(n, "restart", n->o->restart_cmd, value); }
+static int kill_stop(nem_ctx *n, iso_buf *value) { return nem_run_command(n, "restart", n->o->faults.restart_cmd, value); }
 
 static int pause_start(nem_ctx *n, iso_buf *value) { return signal_tree(n, SIGSTOP, value); }
 

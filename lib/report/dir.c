@@ -1,21 +1,15 @@
 /*
- * report/dir.c -- a transactional result as one text file per anomaly
- * type, DIR/<type>.txt, as Elle's :directory does, and one picture per
- * cycle or component found, DIR/<type>/<n>.dot (and .svg with libgvc):
- * the first findings of a type (report.h), the file saying how many more
- * there were (--json has them all); the files every kind's directory
- * holds (results.json, index.html); and
- * making the directory and writing its files, for every kind's directory
- * writer: a file is closed whatever happens, running out of memory
+ * report/dir.c -- a result as a directory (-d): made with its parents,
+ * the kind's own files (a transactional result's one text file per
+ * anomaly type and its pictures, a linearizability result's
+ * linearizability.txt, ...), then what every kind's directory holds:
+ * results.json (the JSON as a directory shows it) and index.html (the
+ * page). A file is closed whatever happens, running out of memory
  * included.
  */
 #include "report/report.h"
-#include "report/html.h"
-#include "report/picture.h"
-#include "report/proof.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -49,96 +43,13 @@ int iso_report_write_file(const char *dir, const char *name, int (*write)(FILE *
     return 0;
 }
 
-/* One type's findings, written to its file. */
-typedef struct shown {
-    FILE *out;
-    const char *type;
-    const iso_txn_result *t;
-    size_t first, n;    /* findings first .. first + n */
-    size_t max;         /* at most this many shown */
-    size_t done;        /* how many the file showed */
-} shown;
+static int write_json(FILE *out, void *r) { return ((const isolde_result *)r)->kind->json(r, out, 1); }
+static int write_page(FILE *out, void *r) { return iso_report_page(r, out); }
 
-static void show_proof(void *arg, size_t i, const char *text, const char *json)
+int iso_report_dir(const isolde_result *r, const char *dir, isolde_error *err)
 {
-    const shown *s = arg;
-    (void)json;
-    fprintf(s->out, "%s%s #%zu\n%s\n", i ? "\n\n" : "", s->type, i, text);
-}
-
-static int write_type(FILE *out, void *arg)
-{
-    shown *s = arg;
-    s->out = out;
-    s->done = iso_report_each(s->t, s->first, s->max, ISO_REPORT_SHOWN_BYTES, show_proof, s);
-    if (s->done < s->n) fprintf(out, "\n\n%zu more of this type not shown (every one with --json).\n", s->n - s->done);
-    return ferror(out) ? -1 : 0;
-}
-
-static int write_buf(FILE *out, void *arg)
-{
-    const iso_buf *b = arg;
-    return fwrite(b->p, 1, b->n, out) == b->n ? 0 : -1;
-}
-
-/* Finding i of type k's picture as DIR/<type>/<i>.dot and .svg (a layout
- * costs up to seconds: only of the findings shown, and small enough). */
-enum { SVG_MAX_V = ISO_PIC_MAX_V };
-static int write_picture(const shown *s, size_t i, const char *tdir, iso_buf *dot, iso_buf *svg,
-                         isolde_error *err)
-{
-    iso_picture p;
-    if (!iso_picture_of(&s->t->pc, &s->t->findings.f[s->first + i], &p)) return 0;
-    char title[300], name[64];
-    snprintf(title, sizeof title, "%s #%zu", s->type, i);
-    dot->n = svg->n = 0;
-    iso_picture_dot(&s->t->pc, &p, title, dot);
-    int draw = p.n <= SVG_MAX_V;
-    iso_picture_free(&p);
-    snprintf(name, sizeof name, "%zu.dot", i);
-    if (iso_report_mkdir(tdir, err) || iso_report_write_file(tdir, name, write_buf, dot, err)) return -1;
-    if (!draw || iso_dot_svg(iso_buf_cstr(dot), svg)) return 0;
-    snprintf(name, sizeof name, "%zu.svg", i);
-    return iso_report_write_file(tdir, name, write_buf, svg, err);
-}
-
-static int write_pictures(const shown *s, const char *dir, isolde_error *err)
-{
-    char tdir[4096];
-    snprintf(tdir, sizeof tdir, "%s/%s", dir, s->type);
-    iso_buf dot = {0}, svg = {0};
-    int rc = 0;
-    for (size_t i = 0; i < s->done && !rc; i++) rc = write_picture(s, i, tdir, &dot, &svg, err);
-    iso_buf_free(&dot);
-    iso_buf_free(&svg);
-    return rc;
-}
-
-static int write_json(FILE *out, void *r) { return ((isolde_result *)r)->kind->json(r, out); }
-static int write_json_shown(FILE *out, void *r) { return iso_report_json_shown(r, out); }
-static int write_html(FILE *out, void *r) { return ((isolde_result *)r)->kind->html(r, out); }
-
-/* DIR/results.json through json, then DIR/index.html. */
-static int common(isolde_result *r, const char *dir, int (*json)(FILE *out, void *r), isolde_error *err)
-{
-    if (iso_report_write_file(dir, "results.json", json, r, err)) return -1;
-    return iso_report_write_file(dir, "index.html", write_html, r, err);
-}
-
-int iso_report_dir_common(isolde_result *r, const char *dir, isolde_error *err)
-{
-    return common(r, dir, write_json, err);
-}
-
-int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err)
-{
-    const iso_txn_result *t = r->payload;
-    if (iso_report_mkdir(dir, err)) return -1;
-    for (size_t k = 0, f = 0; k < r->n_types; f += r->type_counts[k++]) {
-        char name[256];
-        snprintf(name, sizeof name, "%s.txt", r->types[k]);
-        shown s = {NULL, r->types[k], t, f, r->type_counts[k], iso_report_shown_of(r, k), 0};
-        if (iso_report_write_file(dir, name, write_type, &s, err) || write_pictures(&s, dir, err)) return -1;
-    }
-    return common(r, dir, write_json_shown, err);
+    void *arg = (void *)r; /* the writers read it only */
+    if (iso_report_mkdir(dir, err) || r->kind->files(r, dir, err)) return -1;
+    if (iso_report_write_file(dir, "results.json", write_json, arg, err)) return -1;
+    return iso_report_write_file(dir, "index.html", write_page, arg, err);
 }

@@ -1,85 +1,82 @@
 /*
- * report/report.h -- reports of transactional results, and what every
- * report writer shares.
+ * report/report.h -- writing a result of any kind, from what its kind
+ * supplies (result/result.h): the text and JSON reports on a stream, the
+ * self-contained HTML page, and the directory (-d).
  *
- *   render.c   building a finding's proof and JSON (workloads use it)
- *   proof.c    cycle proofs, cycle-exists and timeout words, and the one
- *              step that renders pending findings before they are shown
- *   text.c     the text report: verdict, what it covers, types, not /
- *              also-not, proofs
- *   json.c     Elle's result map as JSON, and what the verdict covers
- *   dir.c      one text file per anomaly type, as Elle's :directory
- *   empty.c    the result of a history with nothing to check (any model)
+ *   write.c   the public writers: the report options, a stream flushed
+ *             and its errors reported
+ *   page.c    the page: its head, the data block's common fields (kind,
+ *             valid, types, not, also-not), the kind's fields, the viewer
+ *   dir.c     the directory: made with its parents, the kind's files,
+ *             results.json and index.html; a file written and closed
+ *             whatever happens, running out of memory included
+ *   svg.c     DOT laid out as SVG (Graphviz's libgvc, optional)
  *
- * A writer of a transactional result renders what it shows as it prints
- * it, a few findings at a time (iso_report_each). A new report format is
- * one file here and one slot in iso_result_kind (check/result.h), filled
- * for every kind.
- *
- * Rule: report/ includes check/, graph/, history/ and core/; workloads and
- * the linearizability checker include report/, never the other way.
+ * Rule: report/ includes result/ and core/, and knows no kind: a kind's
+ * writers (elle/, linear/, jepsen/, check/'s empty result) include it.
  */
 #ifndef ISO_REPORT_H
 #define ISO_REPORT_H
 
-#include "check/result.h"
+#include "result/result.h"
 
-/* The writers of a transactional result (checkers.c gives it to the check). */
-extern const iso_result_kind iso_report_txn_kind;
-
-/* What a page (--html, -d's index.html) and -d's files show of a type:
- * its first findings, up to ISO_REPORT_SHOWN of them and until their
- * proofs (text and JSON) pass ISO_REPORT_SHOWN_BYTES, then how many more
- * there were. A proof may show a whole op, which many findings may share
- * (a read of n elements nobody appended is n findings, each showing the
+/* What a page and -d's files show of a transactional result's type: its
+ * first findings, up to ISO_REPORT_SHOWN of them and until their proofs
+ * (text and JSON) pass ISO_REPORT_SHOWN_BYTES, then how many more there
+ * were. A proof may show a whole op, which many findings may share (a
+ * read of n elements nobody appended is n findings, each showing the
  * read): what a report holds of a type stays linear in the input. The
  * text report shows --max-examples, --json every finding. */
 #define ISO_REPORT_SHOWN ((size_t)100)
 #define ISO_REPORT_SHOWN_BYTES ((size_t)4 << 20)
 
-int iso_report_text(isolde_result *r, FILE *out, const isolde_report_opts *o);
-int iso_report_json(isolde_result *r, FILE *out);
-/* json.c: the same with what -d shows of each type (results.json), and
- * how many more in "not-shown". */
-int iso_report_json_shown(isolde_result *r, FILE *out);
-/* json.c: the first findings of type k that ISO_REPORT_SHOWN allows, as
- * iso_report_each takes them. */
-size_t iso_report_shown_of(const isolde_result *r, size_t k);
-/* json.c: when fewer than all findings of some type were shown (shown[k]
- * of type k), sep then "not-shown": {TYPE: how many were not, ...} into
- * out. */
-void iso_report_not_shown(const isolde_result *r, const size_t *shown, const char *sep, iso_buf *out);
-int iso_report_dir(isolde_result *r, const char *dir, isolde_error *err);
-
-/* The unknown result of a history with no client op, why saying why
- * (lin_model: the linearizability model's name; NULL: transactional). */
-isolde_result *iso_report_empty(const char *lin_model, const char *why);
-
-/* dir.c: make dir (and its parents); write dir/name with write(out, arg)
- * (0, or -1 on a write error), closing it even when memory runs out
- * inside (the guard unwinds); -1 with err on failure. */
-int iso_report_mkdir(const char *dir, isolde_error *err);
-int iso_report_write_file(const char *dir, const char *name, int (*write)(FILE *out, void *arg), void *arg,
-                          isolde_error *err);
-
-/* text.c: how many ops were checked: the client ops, in their
- * transactions, and the others (nemesis, no :process) left out. */
-void iso_report_summary(const iso_txn_result *t, iso_buf *out);
-
-/* dir.c: DIR/results.json (the kind's JSON) and DIR/index.html (its HTML
- * page), which every kind's directory holds. */
-int iso_report_dir_common(isolde_result *r, const char *dir, isolde_error *err);
-
 /* "true", "false" or "unknown". */
 const char *iso_report_validity(isolde_validity v);
 
-/* json.c: why model m of a request is not checked, and what to use instead. */
-void iso_report_not_checked(const struct iso_asked_model *m, iso_buf *out);
-/* json.c: what a transactional verdict covers, as fields of its JSON map
- * (the --json result and the HTML page's data): ,"models-checked":[...]
- * always; ,"anomalies-asked":[...] when -a named some;
- * ,"models-not-checked":[{"model":M,"reason":R},...] when a model was not
- * checked; ,"unknown-reason":S when that makes the verdict unknown. */
-void iso_report_request_json(const isolde_result *r, iso_buf *b);
+/* ---- the page (page.c) ---------------------------------------------- */
+
+/* The page being written. Its data block is JSON in which '<' never
+ * appears (written as \u003c, which only strings can hold), so no key,
+ * value or error text can close the script element; it goes out in
+ * chunks, so a large history's page needs no copy of itself. */
+typedef struct iso_html {
+    FILE *out;
+    iso_buf b;  /* JSON not yet written ('<' becomes \u003c as it goes out) */
+    int text;   /* in a text block (after iso_html_text_block) */
+} iso_html;
+
+/* The page of r on out: the common fields, then the kind's page(). */
+int iso_report_page(const isolde_result *r, FILE *out);
+
+/* For a kind's page(): a field ,"key":"s" (s as a JSON string). */
+void iso_html_string(iso_html *h, const char *key, const char *s);
+/* Its own fields go into h->b as ",\"name\":value", with iso_html_more
+ * now and then, which writes h->b out when it has grown past a chunk. */
+void iso_html_more(iso_html *h);
+/* End the data block and start a text block <script type="text/plain"
+ * id=ID> (id: a fixed name), whose text iso_html_text adds: '\\' as "\\\\",
+ * '<' as "\\l", a newline as "\\n", so that lines may separate items. */
+void iso_html_text_block(iso_html *h, const char *id);
+void iso_html_text(iso_html *h, const char *s, size_t n);
+
+/* ---- the directory (dir.c) ------------------------------------------ */
+
+/* dir and r's files in it, results.json (the JSON as shown) and
+ * index.html (the page). */
+int iso_report_dir(const isolde_result *r, const char *dir, isolde_error *err);
+/* Make dir (and its parents): 0, or -1 with err. */
+int iso_report_mkdir(const char *dir, isolde_error *err);
+/* Write dir/name with write(out, arg) (0, or -1 on a write error),
+ * closing it even when memory runs out inside (the guard unwinds); -1
+ * with err on failure. */
+int iso_report_write_file(const char *dir, const char *name, int (*write)(FILE *out, void *arg), void *arg,
+                          isolde_error *err);
+
+/* ---- pictures (svg.c) ------------------------------------------------ */
+
+/* DOT laid out as SVG into out: 0, or -1 when built without libgvc or the
+ * layout failed (out is then unchanged). It takes the guard's undo slot
+ * (iso_guard_on_unwind) for a moment: call it with the slot free. */
+int iso_dot_svg(const char *dot, iso_buf *out);
 
 #endif

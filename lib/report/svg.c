@@ -8,7 +8,7 @@
  * Invariant: Graphviz's messages never reach stderr (lib/ never prints),
  * and one context is used by one thread at a time.
  */
-#include "report/picture.h"
+#include "report/report.h"
 
 #ifdef ISO_HAVE_GVC
 #include <gvc.h>

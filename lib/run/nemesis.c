@@ -82,7 +82,7 @@ static void act(struct run_nemesis *n, const nem_kind *k, int start)
 /* The wait before the next fault: 0.5 to 1.5 times --fault-every. */
 static double next_wait(struct run_nemesis *n)
 {
-    return n->o->fault_every * (0.5 + (double)iso_rng_below(&n->rng, 1u << 20) / (double)(1u << 20));
+    return n->o->faults.every * (0.5 + (double)iso_rng_below(&n->rng, 1u << 20) / (double)(1u << 20));
 }
 
 static void schedule(void *arg)
@@ -96,7 +96,7 @@ static void schedule(void *arg)
         act(n, k, 1);
         n->faults++;
         n->kind_faults[kind]++;
-        int stopped = wait_for(n, o->fault_for);
+        int stopped = wait_for(n, o->faults.duration);
         act(n, k, 0);
         if (stopped) return;
     }
@@ -116,7 +116,7 @@ int run_nemesis_start(run_nemesis **out, const isolde_run_opts *o, struct nem_pr
     const nem_kind *kinds[MAX_KINDS];
     int n_kinds = nem_parse(o, kinds, MAX_KINDS, err);
     if (n_kinds <= 0) return n_kinds;
-    if (!(o->fault_every > 0) || !(o->fault_for >= 0))
+    if (!(o->faults.every > 0) || !(o->faults.duration >= 0))
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--fault-every must be > 0 and --fault-for >= 0");
     struct run_nemesis *n = iso_xcalloc(1, sizeof *n);
     nem_ctx ctx = {.o = o, .proxy = proxy, .n_nodes = (int)o->n_urls, .rng = o->seed ^ 0x70726f7879ull};

@@ -28,8 +28,8 @@ void isolde_run_opts_init(isolde_run_opts *o)
     o->read_ratio = 0.5;
     o->seed = 1;
     o->reconnect_ms = 30000;
-    o->fault_every = 5;
-    o->fault_for = 2;
+    o->faults.every = 5;
+    o->faults.duration = 2;
 }
 
 /* The caller's run options as this library knows them: fields its struct

@@ -37,15 +37,15 @@ int run_proxy_start(const isolde_run_opts *o, run_proxy *rp, isolde_error *err)
     memset(rp, 0, sizeof *rp);
     rp->urls = (char **)o->urls;
     rp->n_urls = o->n_urls;
-    if (!o->proxy && !nem_wants_proxy(o) && !o->n_peers) return 0;
+    if (!o->faults.proxy && !nem_wants_proxy(o) && !o->faults.n_peers) return 0;
     if (!o->n_urls) return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--proxy needs --url");
     if (nem_proxy_new(&rp->p, err) < 0) return -1;
     rp->urls = iso_xcalloc(o->n_urls, sizeof *rp->urls);
     for (size_t i = 0; i < o->n_urls; i++)
         if (link_url(rp, o->urls[i], i, err) < 0) return run_proxy_stop(rp), -1;
-    for (size_t i = 0; i < o->n_peers; i++) {
+    for (size_t i = 0; i < o->faults.n_peers; i++) {
         int port;
-        if (nem_proxy_link_spec(rp->p, o->peers[i], &port, err) < 0) return run_proxy_stop(rp), -1;
+        if (nem_proxy_link_spec(rp->p, o->faults.peers[i], &port, err) < 0) return run_proxy_stop(rp), -1;
     }
     if (nem_proxy_start(rp->p, err) < 0) return run_proxy_stop(rp), -1;
     return 0;

@@ -400,7 +400,7 @@ static isolde_run_opts fresh_opts(const isolde_run_opts *user, const char **opts
     isolde_run_opts_init(&o);
     memcpy(&o, user, user->size < sizeof o ? user->size : sizeof o);
     o.size = sizeof o;
-    o.nemesis = NULL;
+    o.faults.nemesis = NULL;
     size_t n = user->n_backend_opts < room - 1 ? user->n_backend_opts : room - 1;
     for (size_t i = 0; i < n; i++) opts[i] = user->backend_opts[i];
     for (size_t i = 0; isolde_backend_option(user->backend, i); i++)

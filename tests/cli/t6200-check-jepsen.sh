@@ -38,6 +38,13 @@ expect_status 1 "$isolde" check -m bank --total 31 --max-examples 1 -d "$tmp/d" 
 grep -c '^wrong-total #' "$tmp/d/bank.txt" | grep -qx 2
 T
 
+test_case "-d holds results.json and index.html, as every kind's directory does" <<'T'
+expect_status 1 "$isolde" check -m bank --total 31 -d "$tmp/d2" tests/data/jepsen/bank-total-option.edn
+"$isolde" check -m bank --total 31 --json tests/data/jepsen/bank-total-option.edn >"$tmp/bank.json" || true
+cmp "$tmp/bank.json" "$tmp/d2/results.json"
+grep -q '"kind":"jepsen"' "$tmp/d2/index.html"
+T
+
 test_case "a read that is not a map of balances is an error at its line" <<'T'
 printf '{:type :ok, :f :read, :process 0, :value [1 2]}\n' >"$tmp/bad.edn"
 expect_status 3 "$isolde" check -m bank "$tmp/bad.edn"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# `make install PREFIX=...` installs a library, header, pkg-config file,
+# `make install PREFIX=...` installs a library, header (and its version
+# block, made from the Makefile's VERSION), pkg-config file,
 # binary and man page: a program builds and links against it (static and
 # shared; the shared one runs without LD_LIBRARY_PATH), isolde.pc lists
 # only libraries isolde links for a reason, and `man isolde` shows every
@@ -14,7 +15,8 @@ int main(void)
     const char *h = "{:type :ok, :process 0, :value [[:append :x 1] [:r :y [1]]]}\n"
                     "{:type :ok, :process 1, :value [[:append :y 1] [:r :x [1]]]}\n";
     isolde_history *hist; isolde_result *r; isolde_error err; isolde_check_opts o;
-    if (isolde_history_read_mem("mem", h, strlen(h), ISOLDE_FORMAT_AUTO, &hist, &err)) return 10;
+    if (isolde_version_number() != ISOLDE_VERSION_NUMBER || strcmp(isolde_version(), ISOLDE_VERSION)) return 9;
+    if (isolde_history_read_mem("mem", h, strlen(h), NULL, &hist, &err)) return 10;
     isolde_check_opts_init(&o);
     o.models = "read-committed";
     if (isolde_check(hist, &o, &r, &err)) return 11;
@@ -44,7 +46,7 @@ test_case "make install PREFIX=... succeeds" <<'T'
 make -s BUILD="$build" install PREFIX="$tmp/prefix"
 T
 
-for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h lib/pkgconfig/isolde.pc share/man/man1/isolde.1; do
+for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h include/isolde_version.h lib/pkgconfig/isolde.pc share/man/man1/isolde.1; do
     test_case "make install installs $f" 'test -e "$tmp/prefix/$f"'
 done
 

@@ -50,7 +50,7 @@ san=""; [ -n "${ISOLDE_SANITIZE:-}" ] && san="-fsanitize=address,undefined" # a 
 lib=$build/dist/libisolde.a; [ -f "$lib" ] || lib=$build/libisolde.a
 test_case "the C example builds against $lib without a warning" <<'T'
 libs=$(sed -n 's/^Libs.private: //p' "$build/isolde.pc")
-${CC:-cc} $san -std=c17 -Wall -Wextra -Werror -Iinclude -o "$r/example" "$r/example.c" "$lib" $libs
+${CC:-cc} $san -std=c17 -Wall -Wextra -Werror -Iinclude -I"$build/gen" -o "$r/example" "$r/example.c" "$lib" $libs
 T
 
 test_case "the C example finds the G1c of examples/g1c.json: exit 1" <<'T'

@@ -324,7 +324,11 @@ static isolde_validity run_check(const isolde_history *ih, const cfg *k, isolde_
     o.workload = k->wl == WL_LA ? ISOLDE_WORKLOAD_LIST_APPEND : ISOLDE_WORKLOAD_RW_REGISTER;
     o.models = k->model;
     o.threads = 1;
-    o.wfr_keys = k->wfr, o.sequential_keys = k->seq, o.linearizable_keys = k->lin;
+    const char *given[3];
+    o.checker_opts = given;
+    if (k->wfr) given[o.n_checker_opts++] = "wfr-keys";
+    if (k->seq) given[o.n_checker_opts++] = "sequential-keys";
+    if (k->lin) given[o.n_checker_opts++] = "linearizable-keys";
     if (isolde_check(ih, &o, res, err) != 0) return CHECK_ERROR;
     return isolde_result_validity(*res);
 }

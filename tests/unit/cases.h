@@ -13,7 +13,9 @@
 #include "testutil.h"
 #include "../tools/case.h"
 
-/* A run's check: line as options. */
+/* A run's check: line as options: the checkers' own as "name=value"
+ * strings (isolde_check_opts.checker_opts) kept in copts. */
+#define TC_MAX_COPTS 16
 typedef struct tc_opts {
     isolde_read_opts read;
     isolde_check_opts check;
@@ -21,6 +23,8 @@ typedef struct tc_opts {
     char words[4096];
     char *argv[64];
     int argc;
+    char copt_text[TC_MAX_COPTS][256];
+    const char *copts[TC_MAX_COPTS];
 } tc_opts;
 
 /* An option with a value: its index in o->argv, advanced; NULL at the end. */
@@ -34,47 +38,47 @@ static inline int tc_long(const char *s, long long *v)
     return *end || end == s ? -1 : 0;
 }
 
-/* Options with a number (the long long fields' and the others'). */
-static inline int tc_number_opt(tc_opts *o, const char *a, int *i)
+/* The checker option called name (any workload's), or NULL. */
+static inline const isolde_option *tc_checker_option(const char *name)
 {
-    long long v;
-    if (tc_long(tc_value(o, i), &v)) return -1;
-    if (!strcmp(a, "--total")) o->check.bank_total = v, o->check.bank_has_total = 1;
-    else if (!strcmp(a, "--group-size")) o->check.group_size = (long)v;
-    else if (!strcmp(a, "--timeout")) o->check.timeout_ms = (long)v;
-    else if (!strcmp(a, "--max-examples")) o->report.max_examples = (int)v;
-    else return -1;
+    for (int w = ISOLDE_WORKLOAD_LIST_APPEND; w <= ISOLDE_WORKLOAD_LONG_FORK; w++)
+        for (size_t k = 0; isolde_checker_option((isolde_workload)w, k); k++)
+            if (!strcmp(isolde_checker_option((isolde_workload)w, k)->name, name))
+                return isolde_checker_option((isolde_workload)w, k);
+    return NULL;
+}
+
+/* --NAME [VALUE] for a checker's option NAME (--realtime-versions: the
+ * linearizable-keys it stands for), as the CLI gives it. */
+static inline int tc_checker_opt(tc_opts *o, const char *a, int *i)
+{
+    const char *name = !strcmp(a, "--realtime-versions") ? "linearizable-keys" : a + 2;
+    const isolde_option *opt = a[0] == '-' && a[1] == '-' ? tc_checker_option(name) : NULL;
+    size_t n = o->check.n_checker_opts;
+    if (!opt || n == TC_MAX_COPTS) return -1;
+    const char *v = opt->type == ISOLDE_OPTION_FLAG ? NULL : tc_value(o, i);
+    if (opt->type != ISOLDE_OPTION_FLAG && !v) return -1;
+    snprintf(o->copt_text[n], sizeof o->copt_text[n], "%s%s%s", name, v ? "=" : "", v ? v : "");
+    o->copts[n] = o->copt_text[n];
+    o->check.n_checker_opts = n + 1;
     return 0;
 }
 
-/* Options with a word (models, anomalies, files, values). */
-static inline int tc_word_opt(tc_opts *o, const char *a, int *i)
+/* The check's and the report's own options. */
+static inline int tc_opt(tc_opts *o, const char *a, int *i)
 {
+    long long n;
+    if (!strcmp(a, "--timeout")) return tc_long(tc_value(o, i), &n) ? -1 : (o->check.timeout_ms = (long)n, 0);
+    if (!strcmp(a, "--max-examples"))
+        return tc_long(tc_value(o, i), &n) ? -1 : (o->report.max_examples = (int)n, 0);
     const char *v = tc_value(o, i);
     if (!v) return -1;
     if (!strcmp(a, "-m")) return isolde_workload_parse(v, &o->check.workload) ? -1 : 0;
     if (!strcmp(a, "-f")) return isolde_format_parse(v, &o->read.format) ? -1 : 0;
     if (!strcmp(a, "-c")) o->check.models = v;
     else if (!strcmp(a, "-a")) o->check.anomalies = v;
-    else if (!strcmp(a, "--transaction-order")) o->check.transaction_order_file = v;
-    else if (!strcmp(a, "--initial-value")) o->check.initial_value = v;
-    else if (!strcmp(a, "--cas-fail") && !strcmp(v, "noop")) o->check.cas_fail = ISOLDE_CAS_FAIL_NOOP;
-    else if (!strcmp(a, "--cas-fail") && !strcmp(v, "false")) o->check.cas_fail = ISOLDE_CAS_FAIL_FALSE;
     else return -1;
     return 0;
-}
-
-/* Flags. */
-static inline int tc_flag(tc_opts *o, const char *a)
-{
-    static const char *const names[] = {"--wfr-keys", "--sequential-keys", "--linearizable-keys",
-                                        "--realtime-versions", "--allow-negative-balances", "--linearizable"};
-    int *const fields[] = {&o->check.wfr_keys, &o->check.sequential_keys, &o->check.linearizable_keys,
-                           &o->check.linearizable_keys, &o->check.allow_negative_balances,
-                           &o->check.linearizable_set};
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (!strcmp(a, names[k])) return *fields[k] = 1, 0;
-    return -1;
 }
 
 /* The options of args (a check: line's value, NULL for none); 0, or -1
@@ -84,13 +88,13 @@ static inline int tc_parse(const char *args, tc_opts *o, char *why, size_t size)
     isolde_read_opts_init(&o->read);
     isolde_check_opts_init(&o->check);
     isolde_report_opts_init(&o->report);
+    o->check.checker_opts = o->copts;
     o->argc = args ? case_words(args, o->argv, 64, o->words, sizeof o->words) : 0;
     if (o->argc < 0) return snprintf(why, size, "check: does not split into words"), -1;
     for (int i = 0; i < o->argc; i++) {
         const char *a = o->argv[i];
         int j = i;
-        if (tc_flag(o, a) == 0) continue;
-        if (tc_number_opt(o, a, &j) && (j = i, tc_word_opt(o, a, &j)))
+        if (tc_checker_opt(o, a, &j) && (j = i, tc_opt(o, a, &j)))
             return snprintf(why, size, "option %s: unknown to tests/unit/cases.h, or its value is bad", a), -1;
         i = j;
     }

@@ -24,17 +24,12 @@
 #define ISO_RUN_DRIVER_H
 
 #include <sys/types.h>
+#include "core/options.h"
 #include "gen/gen.h"
 
-/* One option a driver declares, and where its value goes. */
-typedef struct run_option {
-    isolde_option pub;          /* name, type, value word, default, help */
-    size_t offset;              /* in the driver's config: a long (INT), a
-                                   double (DOUBLE), an int (FLAG) or a
-                                   const char * (STRING) */
-    double lo, hi;              /* INT, DOUBLE: the value lies in [lo, hi] */
-    const char *const *choices; /* STRING: one of these (NULL-ended), or NULL */
-} run_option;
+/* One option a driver declares, and where its value goes in its config
+ * (core/options.h). */
+typedef iso_option run_option;
 
 /* What a driver sees of the run. */
 typedef struct run_env {

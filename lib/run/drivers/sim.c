@@ -198,11 +198,11 @@ static void nemesis_step(struct sim_runner *r, struct client *cs, int n)
     const isolde_run_opts *o = r->o;
     if (m->on) {
         heal(r);
-        double wait = o->fault_every * (0.5 + (double)iso_rng_below(&m->rng, 1u << 20) / (double)(1u << 20));
+        double wait = o->faults.every * (0.5 + (double)iso_rng_below(&m->rng, 1u << 20) / (double)(1u << 20));
         m->next = r->step + steps_of(wait);
     } else {
         start_fault(r, cs, n);
-        m->next = r->step + steps_of(o->fault_for);
+        m->next = r->step + steps_of(o->faults.duration);
     }
 }
 
@@ -212,7 +212,7 @@ static int sim_nemesis_parse(struct sim_runner *r, isolde_error *err)
     struct sim_nemesis *m = &r->nem;
     const isolde_run_opts *o = r->o;
     m->rng = o->seed ^ 0x73696d6e656dull;
-    for (const char *s = o->nemesis; s && *s;) {
+    for (const char *s = o->faults.nemesis; s && *s;) {
         size_t len = strcspn(s, ",");
         int kind = len == 9 && !strncmp(s, "partition", 9) ? FAULT_PARTITION
                  : len == 5 && !strncmp(s, "crash", 5) ? FAULT_CRASH : 0;
@@ -224,10 +224,10 @@ static int sim_nemesis_parse(struct sim_runner *r, isolde_error *err)
         m->kinds[m->n_kinds++] = kind;
         s += len + (s[len] == ',');
     }
-    if (m->n_kinds && !(o->fault_every > 0))
+    if (m->n_kinds && !(o->faults.every > 0))
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "--fault-every must be > 0");
-    m->next = steps_of(o->fault_every);
-    r->st->first_fault_due = o->fault_every;
+    m->next = steps_of(o->faults.every);
+    r->st->first_fault_due = o->faults.every;
     return 0;
 }
 

@@ -60,23 +60,53 @@ static void validation_of_numbers(void **state)
     isolde_check_opts_init(&o), o.cycle_search_timeout_ms = -1;
     assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
     assert_non_null(strstr(err.msg, "cycle_search_timeout_ms must be 0"));
-    isolde_check_opts_init(&o), o.group_size = -1;
+    const char *bad[] = {"group-size=-1"};
+    isolde_check_opts_init(&o), o.checker_opts = bad, o.n_checker_opts = 1;
     assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
-    assert_string_equal(err.msg, "group_size must be 0 (any) or more, got -1");
-    isolde_check_opts_init(&o), o.cas_fail = (isolde_cas_fail)99;
+    assert_string_equal(err.msg, "check: --group-size takes a number in [0, 1e+09], not '-1'");
+    bad[0] = "cas-fail=maybe";
     assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
-    assert_string_equal(err.msg, "cas_fail must be DEFAULT, NOOP or FALSE, got 99");
+    assert_string_equal(err.msg, "check: --cas-fail takes one of noop, false, not 'maybe'");
     isolde_history *h = NULL; /* the check refuses them too */
     const char *op = "{:type :ok, :process 0, :value [[:append :x 1]]}\n";
     assert_int_equal(isolde_history_read_mem("h", op, strlen(op), NULL, &h, &err), ISOLDE_OK);
     isolde_result *r = NULL;
     assert_int_equal(isolde_check(h, &o, &r, &err), ISOLDE_ERR_USAGE);
     assert_null(r);
-    isolde_check_opts_init(&o), o.threads = 2, o.timeout_ms = 0, o.group_size = 3, o.cas_fail = ISOLDE_CAS_FAIL_FALSE;
+    const char *good[] = {"group-size=3", "cas-fail=false", "wfr-keys"};
+    isolde_check_opts_init(&o), o.threads = 2, o.timeout_ms = 0, o.checker_opts = good, o.n_checker_opts = 3;
     assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_OK);
     assert_int_equal(isolde_check(h, &o, &r, &err), ISOLDE_OK);
     isolde_result_free(r);
     isolde_history_free(h);
+}
+
+/* The checker options: each workload's, self-described; an unknown name
+ * is refused with the closest known one, before anything is read. */
+static void checker_options_as_backends_are(void **state)
+{
+    (void)state;
+    const char *names[8] = {0};
+    for (size_t i = 0; i < 8 && isolde_checker_option(ISOLDE_WORKLOAD_RW_REGISTER, i); i++)
+        names[i] = isolde_checker_option(ISOLDE_WORKLOAD_RW_REGISTER, i)->name;
+    assert_string_equal(names[0], "wfr-keys");
+    assert_string_equal(names[3], "transaction-order");
+    assert_null(names[4]);
+    assert_string_equal(isolde_checker_option(ISOLDE_WORKLOAD_BANK, 0)->name, "total");
+    assert_int_equal(isolde_checker_option(ISOLDE_WORKLOAD_BANK, 0)->type, ISOLDE_OPTION_INT);
+    assert_string_equal(isolde_checker_option(ISOLDE_WORKLOAD_KV, 0)->name, "cas-fail");
+    assert_null(isolde_checker_option(ISOLDE_WORKLOAD_LIST_APPEND, 0));
+    assert_null(isolde_checker_option(ISOLDE_WORKLOAD_AUTO, 0));
+    assert_null(isolde_checker_option((isolde_workload)99, 0));
+    isolde_check_opts o;
+    isolde_error err;
+    const char *typo[] = {"totl=3"};
+    isolde_check_opts_init(&o), o.checker_opts = typo, o.n_checker_opts = 1;
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_ERR_USAGE);
+    assert_string_equal(err.msg, "unknown checker option 'totl' (did you mean total?)");
+    const char *other[] = {"total=3"}; /* bank's: a list-append check leaves it */
+    o.checker_opts = other;
+    assert_int_equal(isolde_check_opts_validate(&o, &err), ISOLDE_OK);
 }
 
 static void forbid_is_elles_prohibited_set(void **state)
@@ -103,6 +133,7 @@ int main(void)
         cmocka_unit_test(every_name_is_listed_once),
         cmocka_unit_test(validation_names_the_closest),
         cmocka_unit_test(validation_of_numbers),
+        cmocka_unit_test(checker_options_as_backends_are),
         cmocka_unit_test(forbid_is_elles_prohibited_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

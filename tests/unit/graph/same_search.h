@@ -9,7 +9,7 @@
 #define TU_SAME_SEARCH_H
 
 #include "testutil.h"
-#include "check/search.h"
+#include "elle/search.h"
 
 static void same_subgraph(const iso_subgraph *a, const iso_subgraph *b)
 {

@@ -7,7 +7,7 @@
  * graphs.
  */
 #include "testutil.h"
-#include "check/search.h"
+#include "elle/search.h"
 #include "graph/same_search.h"
 
 #define W ISO_EDGE_WW
@@ -24,7 +24,7 @@ static void build(iso_graph *g, uint32_t n, const uint32_t (*es)[3], size_t m)
     iso_edges_free(&e);
 }
 
-/* The request a check makes (check/search.c: Elle's order, implications
+/* The request a check makes (elle/search.c: Elle's order, implications
  * and cycle-exists specs), narrowed to the types and specs in want. */
 static void request(iso_search_req *q, const uint8_t want[ISO_A_COUNT])
 {

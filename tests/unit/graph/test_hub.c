@@ -9,7 +9,7 @@
  * writers after it make a hub the search crosses without its pairs.
  */
 #include "testutil.h"
-#include "check/search.h"
+#include "elle/search.h"
 #include "graph/cycle_int.h"
 #include "graph/same_search.h"
 

@@ -8,7 +8,7 @@
  * spelled out.
  */
 #include "testutil.h"
-#include "check/search.h"
+#include "elle/search.h"
 #include "graph/order.h"
 #include "graph/scc.h"
 

@@ -23,7 +23,7 @@ static void test_op_per_line(void **state)
     assert_false(iso_op_is_client(&h->ops[2]));
     assert_string_equal(rt_edn(h, iso_op_process(h, &h->ops[2])), ":nemesis");
     assert_string_equal(rt_edn(h, iso_op_f(h, &h->ops[2])), ":start-partition");
-    assert_int_equal(h->cas_fail_default, ISOLDE_CAS_FAIL_NOOP);
+    assert_int_equal(h->cas_fail_false, 0);
     isolde_history_free(h);
 }
 

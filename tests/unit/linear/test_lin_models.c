@@ -7,7 +7,7 @@
  * earlier ops and its words for a failed cas.
  */
 #include "testutil.h"
-#include "check/result.h"
+#include "result/result.h"
 #include "linear/lin.h"
 
 struct run {
@@ -22,11 +22,15 @@ static void run(struct run *x, const char *text, isolde_format f, isolde_workloa
                 const char *initial)
 {
     isolde_check_opts o;
+    char kv[1024];
+    const char *given[] = {kv};
     memset(x, 0, sizeof *x);
     x->h = tu_read(text, f);
     isolde_check_opts_init(&o);
     o.workload = w;
-    o.initial_value = initial;
+    snprintf(kv, sizeof kv, "initial-value=%s", initial ? initial : "");
+    o.checker_opts = given;
+    o.n_checker_opts = initial != NULL;
     x->rc = isolde_check(x->h, &o, &x->r, &x->err);
 }
 

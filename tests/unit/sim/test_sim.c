@@ -211,7 +211,9 @@ static isolde_result *check(const isolde_history *h, const char *models, isolde_
     isolde_check_opts_init(&co);
     co.models = models;
     co.workload = w;
-    co.wfr_keys = 1;
+    static const char *const wfr[] = {"wfr-keys"};
+    co.checker_opts = wfr;
+    co.n_checker_opts = 1;
     co.threads = 1;
     isolde_result *r = NULL;
     isolde_error err = {0};

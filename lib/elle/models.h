@@ -1,0 +1,74 @@
+/*
+ * elle/models.h -- Elle's consistency models: the 54 accepted names, the 36
+ * canonical models, what each model proscribes, and the not / also-not
+ * boundary of a set of observed anomalies (elle.md section 1).
+ *
+ * isolde's one addition: garbage-read is proscribed by read-uncommitted
+ * (PL-1), so every model from read-uncommitted up rules it out.
+ */
+#ifndef ISO_ELLE_MODELS_H
+#define ISO_ELLE_MODELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/core.h"
+#include "elle/anomaly.h"
+
+#define ISO_MODEL_COUNT 36 /* canonical models */
+
+/* Canonical model id for any accepted name (friendly or canonical); -1 if
+ * unknown. */
+int iso_model_parse(const char *name);
+int iso_model_count(void);                 /* canonical models */
+/* The i-th accepted name (the canonical ones first, then Elle's other
+ * names), NULL past the 54th; arg unused (an iso_name_at). */
+const char *iso_model_name_at(size_t i, void *arg);
+const char *iso_model_friendly(int m);     /* name used in not / also-not */
+const char *iso_model_canonical(int m);
+/* 1 if a history satisfying model a also satisfies model b (reflexive,
+ * transitive; Elle's models DAG). 0 for unknown ids. */
+int iso_model_implies(int a, int b);
+
+/* set[a] = 1 for every anomaly the models prohibit (Elle's
+ * anomalies-prohibited-by: weaker models' proscriptions, then every anomaly
+ * implying one of those). */
+void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT]);
+
+/* NULL when model m forbids some anomaly (a transactional check covers
+ * it); else, for the 11 models Elle's tables give no anomaly (linearizable,
+ * sequential, causal, PRAM, the session guarantees, 1SR,
+ * session-serializable, view-serializable), what checks them or implies
+ * them instead (static words): a check of such a model alone can find
+ * nothing, so it can never say valid. */
+const char *iso_model_not_checked(int m);
+
+/* Add to set every anomaly that implies one already in it (Elle's
+ * all-anomalies-implying). */
+void iso_anomalies_implying(uint8_t set[ISO_A_COUNT]);
+
+/* The boundary of what the found anomalies rule out: friendly names,
+ * sorted. *not_ and *also_not are malloc'ed arrays of static strings
+ * (never NULL, even when empty): free the arrays, not the strings. */
+void iso_models_boundary(const uint8_t found[ISO_A_COUNT],
+                         const char ***not_, size_t *n_not,
+                         const char ***also_not, size_t *n_also_not);
+
+/* What a check was asked for (check/opts.c makes it): the models -c
+ * names, each once, as named (static strings), split by whether a
+ * transactional check covers them (iso_model_not_checked); the anomalies
+ * -a names; and what follows from both, the anomalies that make the check
+ * fail. */
+typedef struct iso_request {
+    struct iso_asked_model { int model; const char *name; } checked[ISO_MODEL_COUNT],
+        unchecked[ISO_MODEL_COUNT];
+    size_t n_checked, n_unchecked, n_asked;
+    uint8_t asked[ISO_A_COUNT];      /* as -a names them */
+    uint8_t reportable[ISO_A_COUNT]; /* Elle's prohibited-anomaly-types */
+} iso_request;
+
+/* 1 when a check asked for req cannot be valid whatever it finds, with
+ * why in why (NULL: not wanted): a model it names is not checked, or it
+ * names nothing at all; 0 when it can. */
+int iso_request_gap(const iso_request *req, iso_buf *why);
+
+#endif

@@ -1,0 +1,236 @@
+/*
+ * elle/rw_register/anomalies.c -- rw-register anomalies found without
+ * cycles, as Elle's rw-register finds them: internal, G1a, G1b, lost-update
+ * (ok transactions only; cyclic-versions are versions.c's); plus isolde's
+ * garbage-read, an ok read of a value no transaction wrote to that key.
+ * All but internal (one per transaction) are kept as small records in
+ * rw_state and rendered only when a report shows them: a transaction of n
+ * such reads is n findings, each showing the whole transaction.
+ */
+#include "elle/rw_register/rw_register_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "T1 read key :x = 1" */
+static void read_text(const iso_proof_ctx *pc, iso_fb *o, iso_val k, iso_val v)
+{
+    iso_buf_puts(&o->text, "T1 read key ");
+    iso_fb_val(pc, o, k);
+    iso_buf_puts(&o->text, " = ");
+    iso_fb_val(pc, o, v);
+}
+
+/* ---- per-read anomalies: G1a, G1b, garbage-read --------------------------- */
+
+/* Render read finding i of the given type: T1's read [r k v], written by
+ * T2 (G1a, G1b) or by nobody (garbage-read). */
+static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type)
+{
+    const rw_state *st = pc->wl_state;
+    const rw_rdf *r = &st->rdf[i];
+    const rw_ver *x = &st->ver[st->mop[st->mop_off[r->txn] + r->mop]];
+    size_t nm;
+    iso_val mop = rw_txn_mops(pc, r->txn, &nm)[r->mop], k = st->keys.vals[x->key];
+    uint32_t writer = type == ISO_A_GARBAGE_READ ? ISO_NONE : x->writer, tx[2] = {r->txn, writer};
+    iso_fb_let(pc, o, tx, writer == ISO_NONE ? 1 : 2);
+    read_text(pc, o, k, x->val);
+    if (type == ISO_A_G1A) {
+        iso_buf_puts(&o->text, ", which T2 wrote, but T2 failed: T1 read aborted state.");
+    } else if (type == ISO_A_G1B) {
+        iso_buf_puts(&o->text, ", which T2 wrote, but T2 then wrote key ");
+        iso_fb_val(pc, o, k);
+        for (uint32_t e = st->ext_off[writer]; e < st->ext_off[writer + 1]; e++)
+            if (st->ext[e].key == x->key && st->ext[e].wr != ISO_NONE) {
+                iso_buf_puts(&o->text, " = ");
+                iso_fb_val(pc, o, st->ver[st->ext[e].wr].val);
+            }
+        iso_buf_puts(&o->text, ": T1 read an intermediate state.");
+    } else {
+        iso_buf_puts(&o->text, ", but no transaction ever wrote ");
+        iso_fb_val(pc, o, x->val);
+        iso_buf_puts(&o->text, " to key ");
+        iso_fb_val(pc, o, k);
+        iso_buf_puts(&o->text, ".");
+    }
+    iso_fb_field_op(pc, o, "op", r->txn);
+    iso_fb_field(pc, o, "mop", mop);
+    if (writer != ISO_NONE) iso_fb_field_op(pc, o, "writer", writer);
+    iso_fb_field(pc, o, "element", x->val);
+    iso_fb_close(o);
+}
+
+/* iso_render_fn of each kind of read finding. */
+static void render_g1a(const iso_proof_ctx *pc, size_t i, iso_fb *o) { render_read(pc, i, o, ISO_A_G1A); }
+static void render_g1b(const iso_proof_ctx *pc, size_t i, iso_fb *o) { render_read(pc, i, o, ISO_A_G1B); }
+static void render_garbage(const iso_proof_ctx *pc, size_t i, iso_fb *o)
+{
+    render_read(pc, i, o, ISO_A_GARBAGE_READ);
+}
+
+/* Micro-op j of txn, a read, is a finding of type. */
+static void read_case(iso_ctx *ctx, rw_state *st, uint32_t txn, uint32_t j, int type)
+{
+    ISO_PUSH(st->rdf, st->n_rdf, st->cap_rdf, ((rw_rdf){txn, j}));
+    iso_render_fn fn = type == ISO_A_G1A ? render_g1a : type == ISO_A_G1B ? render_g1b : render_garbage;
+    iso_findings_add_pending(&ctx->findings, type, fn, st->n_rdf - 1);
+}
+
+/* Per version, whether a read of it is an anomaly: a byte each, so the
+ * scan over every read stays in cache. */
+enum { RD_GARBAGE = 1, RD_ABORTED = 2, RD_INTERMEDIATE = 4 };
+
+static uint8_t *read_flags(const iso_proof_ctx *pc, const rw_state *st)
+{
+    uint8_t *f = iso_xcalloc(st->n_ver + 1, 1);
+    for (size_t v = 0; v < st->n_ver; v++) {
+        const rw_ver *x = &st->ver[v];
+        if (x->writer == ISO_NONE) f[v] = iso_is_nil(x->val) ? 0 : RD_GARBAGE;
+        else f[v] = (uint8_t)((pc->txns.t[x->writer].type == ISO_OP_FAIL ? RD_ABORTED : 0) |
+                              (x->wkind == RW_INTERMEDIATE ? RD_INTERMEDIATE : 0));
+    }
+    return f;
+}
+
+static void read_anomalies(iso_ctx *ctx, rw_state *st, const uint8_t *flags, uint32_t txn)
+{
+    const uint32_t *mv = st->mop + st->mop_off[txn];
+    uint32_t n = st->mop_off[txn + 1] - st->mop_off[txn];
+    for (uint32_t j = 0; j < n; j++) {
+        if ((mv[j] & RW_MOP_W) || !flags[mv[j]]) continue;
+        if (flags[mv[j]] & RD_GARBAGE) read_case(ctx, st, txn, j, ISO_A_GARBAGE_READ);
+        if (flags[mv[j]] & RD_ABORTED) read_case(ctx, st, txn, j, ISO_A_G1A);
+        if ((flags[mv[j]] & RD_INTERMEDIATE) && st->ver[mv[j]].writer != txn)
+            read_case(ctx, st, txn, j, ISO_A_G1B);
+    }
+}
+
+/* Internal reads and lost updates need a key touched twice in one txn. */
+static int repeats_a_key(const rw_state *st, uint32_t t)
+{
+    return st->ext_off[t + 1] - st->ext_off[t] < st->mop_off[t + 1] - st->mop_off[t];
+}
+
+/* ---- internal: a read that disagrees with the txn's own earlier access ---- */
+
+typedef struct scratch {
+    uint32_t *stamp;  /* per key: txn + 1 of the last touch (lost update: read) */
+    uint32_t *wrote;  /* per key: txn + 1 that wrote it after reading it */
+    uint32_t *ver;    /* per key: internal state (lost update: first read) */
+} scratch;
+
+static void internal_one(iso_ctx *ctx, const rw_state *st, scratch *sc, uint32_t txn)
+{
+    size_t n;
+    const iso_val *m = rw_txn_mops(&ctx->pc, txn, &n);
+    const uint32_t *mv = st->mop + st->mop_off[txn];
+    for (size_t j = 0; j < n; j++) {
+        uint32_t ver = mv[j] & ~RW_MOP_W, key = st->ver[ver].key;
+        if (!(mv[j] & RW_MOP_W) && sc->stamp[key] == txn + 1 && sc->ver[key] != ver) {
+            iso_fb o = {{0}, {0}};
+            iso_val k = st->keys.vals[key], was = st->ver[sc->ver[key]].val;
+            iso_fb_let(&ctx->pc, &o, &txn, 1);
+            read_text(&ctx->pc, &o, k, st->ver[ver].val);
+            iso_buf_puts(&o.text, ", but earlier in T1 ");
+            iso_fb_val(&ctx->pc, &o, k);
+            iso_buf_puts(&o.text, " was ");
+            iso_fb_val(&ctx->pc, &o, was);
+            iso_buf_puts(&o.text, ": T1 is internally inconsistent.");
+            iso_fb_field_op(&ctx->pc, &o, "op", txn);
+            iso_fb_field(&ctx->pc, &o, "mop", m[j]);
+            iso_fb_field(&ctx->pc, &o, "expected", was);
+            iso_fb_emit(&ctx->findings, &o, ISO_A_INTERNAL);
+            return;
+        }
+        sc->stamp[key] = txn + 1;
+        sc->ver[key] = ver;
+    }
+}
+
+/* ---- lost update: two ok txns read one version of k, then both wrote k ---- */
+
+int rw_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* (version read << 32 | txn) for every ok txn that read k and then wrote
+ * it, as Elle's lost-update-cases scans: writes before any read of k do
+ * not count, and only the first write after the first read does. */
+static void lu_collect(const rw_state *st, scratch *sc, uint32_t txn, uint64_t **pairs,
+                       size_t *n, size_t *cap)
+{
+    for (uint32_t j = st->mop_off[txn]; j < st->mop_off[txn + 1]; j++) {
+        uint32_t ver = st->mop[j] & ~RW_MOP_W, key = st->ver[ver].key;
+        int read = sc->stamp[key] == txn + 1;
+        if ((st->mop[j] & RW_MOP_W) && read && sc->wrote[key] != txn + 1) {
+            ISO_PUSH(*pairs, *n, *cap, (uint64_t)sc->ver[key] << 32 | txn);
+            sc->wrote[key] = txn + 1;
+        } else if (!(st->mop[j] & RW_MOP_W) && !read) {
+            sc->stamp[key] = txn + 1;
+            sc->ver[key] = ver;
+        }
+    }
+}
+
+/* iso_render_fn of lost-update finding i. */
+static void render_lost(const iso_proof_ctx *pc, size_t i, iso_fb *o)
+{
+    const rw_state *st = pc->wl_state;
+    const rw_lost *l = &st->lost[i];
+    const rw_ver *x = &st->ver[l->ver];
+    const uint32_t *tx = st->lu_txns + l->txns;
+    iso_val k = st->keys.vals[x->key];
+    iso_fb_let(pc, o, tx, l->n);
+    if (l->n == 2) iso_buf_puts(&o->text, "T1 and T2 both read key ");
+    else iso_buf_printf(&o->text, "T1 ... T%u all read key ", l->n);
+    iso_fb_val(pc, o, k);
+    iso_buf_puts(&o->text, " = ");
+    iso_fb_val(pc, o, x->val);
+    iso_buf_puts(&o->text, ", then each wrote key ");
+    iso_fb_val(pc, o, k);
+    iso_buf_puts(&o->text, ": all but one of these updates were lost.");
+    iso_fb_field(pc, o, "key", k);
+    iso_fb_field(pc, o, "value", x->val);
+    iso_fb_field_ops(pc, o, "txns", tx, l->n);
+    iso_fb_close(o);
+}
+
+static void lost_updates(iso_ctx *ctx, rw_state *st, scratch *sc)
+{
+    uint64_t *p = NULL;
+    size_t n = 0, cap = 0;
+    for (uint32_t t = 0; t < ctx->pc.txns.n; t++)
+        if (ctx->pc.txns.t[t].type == ISO_OP_OK && repeats_a_key(st, t)) lu_collect(st, sc, t, &p, &n, &cap);
+    if (n) qsort(p, n, sizeof *p, rw_cmp_u64);
+    st->lu_txns = iso_xmalloc((n ? n : 1) * sizeof *st->lu_txns);
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && p[j] >> 32 == p[i] >> 32; j++) {}
+        if (j - i < 2) continue;
+        rw_lost l = {(uint32_t)(p[i] >> 32), (uint32_t)st->n_lu_txns, (uint32_t)(j - i)};
+        for (size_t q = i; q < j; q++) st->lu_txns[st->n_lu_txns++] = (uint32_t)p[q];
+        ISO_PUSH(st->lost, st->n_lost, st->cap_lost, l);
+        iso_findings_add_pending(&ctx->findings, ISO_A_LOST_UPDATE, render_lost, st->n_lost - 1);
+    }
+    iso_free(p);
+}
+
+void rw_find_anomalies(iso_ctx *ctx, rw_state *st)
+{
+    scratch sc = {iso_xcalloc(st->keys.n + 1, sizeof(uint32_t)),
+                  iso_xcalloc(st->keys.n + 1, sizeof(uint32_t)),
+                  iso_xmalloc((st->keys.n + 1) * sizeof(uint32_t))};
+    uint8_t *flags = read_flags(&ctx->pc, st);
+    for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
+        if (ctx->pc.txns.t[t].type != ISO_OP_OK) continue;
+        read_anomalies(ctx, st, flags, t);
+        if (repeats_a_key(st, t)) internal_one(ctx, st, &sc, t);
+    }
+    memset(sc.stamp, 0, (st->keys.n + 1) * sizeof *sc.stamp);
+    lost_updates(ctx, st, &sc);
+    iso_free(flags);
+    iso_free(sc.stamp);
+    iso_free(sc.wrote);
+    iso_free(sc.ver);
+}
