@@ -10,7 +10,7 @@
 CC       ?= cc
 BUILD    ?= build
 PREFIX   ?= /usr/local
-VERSION  := 0.1.0
+VERSION  := 0.2.0
 OPT      ?= -O2 -g
 # Warnings are errors for developers only: a user's newer compiler, with a
 # warning this code has never met, still builds it.

@@ -658,7 +658,7 @@ ISOLDE_API void isolde_url_hide_password(char *url);
  *        and their backends, directed scenarios, promises, the fault
  *        proxy.
  *
- * Unreleased (the next version):
+ * 0.2.0  The house reshaped (the checkers' and the runner's folders):
  *  - isolde_check_opts: wfr_keys, sequential_keys, linearizable_keys,
  *    transaction_order_file, cas_fail (with the isolde_cas_fail enum),
  *    initial_value, bank_total, bank_has_total, allow_negative_balances,

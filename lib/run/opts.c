@@ -116,6 +116,6 @@ int run_check_clients(const run_driver *d, const isolde_run_opts *o, isolde_erro
     if (d->run) /* a backend that runs its own clients has its own faults */
         return o->n_read_urls ? iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "%s runs its own clients: no --read-url",
                                          d->pub.name) : 0;
-    if (!o->nemesis || !*o->nemesis) return 0;
+    if (!o->faults.nemesis || !*o->faults.nemesis) return 0;
     return nem_parse(o, kinds, 8, err) < 0 ? -1 : 0;
 }
