@@ -278,9 +278,11 @@ static int run_and_check(struct run_cli *r, const char *path)
     isolde_error err;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_stop_signal;
-    sa.sa_flags = SA_RESETHAND; /* a second ^C kills */
-    sigaction(SIGINT, &sa, &old_int);
+    /* SIGTERM is often sent twice at once (timeout(1) signals the command
+     * and its process group): it stays handled. A second ^C kills. */
     sigaction(SIGTERM, &sa, &old_term);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, &old_int);
     static cli_wait wait;
     wait = (cli_wait){"run", isatty(STDERR_FILENO), r};
     if (wait.on_line) r->o.progress = progress;

@@ -111,6 +111,17 @@ expect_status 3 timeout --preserve-status -k 30 1 "$isolde" run postgres --url "
 expect_err 'cannot connect'
 no_secret
 T
+    test_case "PostgreSQL: SIGTERM twice (timeout(1) signals the command and its group) still ends the run cleanly" <<'T'
+"$isolde" run postgres --url "postgresql://isolde:$pw@127.0.0.1:1/isolde" --reconnect 3600000 -n 10 -o "$tmp/term2.jsonl" 2>"$tmp/term2.err" &
+pid=$!
+n=0
+until grep -q connecting "$tmp/term2.err"; do sleep 0.1; n=$((n + 1)); test $n -lt 300; done
+kill -TERM $pid
+kill -TERM $pid 2>/dev/null || true
+rc=0
+wait $pid || rc=$?
+test "$rc" = 3
+T
     test_case "PostgreSQL: two endpoints: clients spread over them, every op records its node" <<'T'
 expect_status 0 "$isolde" run postgres --url "$url" --url "$url?sslmode=require" --fresh -n 400 -p 4 -o "$tmp/two.jsonl"
 port=${hostpart%%/*}
