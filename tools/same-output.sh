@@ -32,7 +32,7 @@ case_() {
         for a in "$@"; do [ "$a" = D ] && a=$tmp/$side/dir; args="$args '$a'"; done
         (cd "$tmp/$side" && eval "\"$bin\" $args" >out 2>err; echo $? >status) 2>/dev/null
         for o in out err; do mask "$tmp/$side/$o" >"$tmp/$side/$o.m"; done
-        [ -d "$tmp/$side/dir" ] && (cd "$tmp/$side/dir" && for o in *; do [ -e "$o" ] || continue; echo "== $o"; mask "$o"; done) >"$tmp/$side/dir.m"
+        [ -d "$tmp/$side/dir" ] && (cd "$tmp/$side/dir" && find . -type f | LC_ALL=C sort | while read -r o; do echo "== $o"; mask "$o"; done) >"$tmp/$side/dir.m"
     done
     d=""
     for o in status out.m err.m dir.m h.jsonl; do
