@@ -7,9 +7,13 @@
  *
  * causal (CC: hb = (wr u so)+, so in co) as AWDIT's algorithm (Møldrup
  * and Pavlogiannis, PLDI 2025, section 5): a vector clock per transaction
- * over the k sessions (how far into each its past reaches) and, per key,
- * its writers by session; of one session's writers of x in the past only
- * the last matters, the others precede it in so, hence in co. O(n k log n).
+ * over k chains of hb (how far into each its past reaches) and, per key,
+ * its writers by chain; of one chain's writers of x in the past only the
+ * last matters, the others precede it in hb, hence in co. AWDIT's chains
+ * are the sessions; but Jepsen gives a crashed process's successor a new
+ * process, so sessions grow with the history, and the chains here are a
+ * cover of hb by paths of its edges, each continuing a session where it
+ * can: about as many as transactions run at once. O(n k log n).
  *
  * causal-cerone (CCC: hb = wr+, so not in co): sessions are no chains of
  * hb, and hb's width is unbounded, so per transaction a frontier instead:
@@ -125,27 +129,76 @@ static uint32_t max_keys(const rw_wk *wk)
 
 /* ---- causal: vector clocks ------------------------------------------------------- */
 
-/* Per key, its committed writers by session: runs (session, first, end)
- * into at[], each run's places in its session ascending. */
+/* A cover of the ranked transactions by chains of hb: each continues the
+ * chain of its first predecessor (its session predecessor first) that
+ * ends in that predecessor, else opens one. */
+typedef struct chains {
+    uint32_t *of, *idx;      /* per txn: its chain (ISO_NONE: unranked), its place in it */
+    uint32_t *off, *tx;      /* chain c: tx[off[c] .. off[c+1]), in hb order */
+    uint32_t n;
+} chains;
+
+static uint32_t chain_to_continue(const hb *g, const chains *ch, const uint32_t *tail, uint32_t t)
+{
+    for (uint32_t i = g->poff[t]; i < g->poff[t + 1]; i++) {
+        uint32_t p = g->p[i];
+        if (ch->of[p] != ISO_NONE && tail[ch->of[p]] == p) return ch->of[p];
+    }
+    return ISO_NONE;
+}
+
+static void chains_build(const rw_wk *wk, const hb *g, chains *ch)
+{
+    uint32_t *tail = iso_xmalloc(((size_t)wk->n + 1) * sizeof *tail);
+    ch->of = iso_xmalloc(((size_t)wk->n + 1) * sizeof *ch->of);
+    ch->idx = iso_xmalloc(((size_t)wk->n + 1) * sizeof *ch->idx);
+    memset(ch->of, 0xff, ((size_t)wk->n + 1) * sizeof *ch->of);
+    ch->n = 0;
+    for (uint32_t i = 0; i < g->n_order; i++) {
+        uint32_t t = g->order[i], c = chain_to_continue(g, ch, tail, t);
+        ch->idx[t] = c == ISO_NONE ? 0 : ch->idx[tail[c]] + 1;
+        if (c == ISO_NONE) c = ch->n++;
+        ch->of[t] = c;
+        tail[c] = t;
+    }
+    ch->off = iso_xcalloc((size_t)ch->n + 2, sizeof *ch->off);
+    for (uint32_t i = 0; i < g->n_order; i++) ch->off[ch->of[g->order[i]] + 2]++;
+    for (uint32_t c = 2; c < ch->n + 2; c++) ch->off[c] += ch->off[c - 1];
+    ch->tx = iso_xmalloc(((size_t)g->n_order + 1) * sizeof *ch->tx);
+    for (uint32_t i = 0; i < g->n_order; i++) ch->tx[ch->off[ch->of[g->order[i]] + 1]++] = g->order[i];
+    iso_free(tail);
+}
+
+static void chains_free(chains *ch)
+{
+    iso_free(ch->of);
+    iso_free(ch->idx);
+    iso_free(ch->off);
+    iso_free(ch->tx);
+}
+
+/* Per key, its ranked writers by chain: runs (chain, first, end) into
+ * at[], each run's places in its chain ascending. */
 typedef struct key_writers {
     uint32_t *roff;          /* key k's runs: run[roff[k] .. roff[k+1]) */
-    struct run { uint32_t sess, lo, hi; } *run;
-    uint32_t *at;            /* places in the session */
+    struct run { uint32_t sess, lo, hi; } *run;  /* sess: the chain */
+    uint32_t *at;            /* places in the chain */
 } key_writers;
 
-static void key_writers_build(const rw_wk *wk, key_writers *kw)
+static void key_writers_build(const rw_wk *wk, const chains *ch, key_writers *kw)
 {
     size_t nk = wk->st->keys.n;
     uint32_t *off = iso_xcalloc(nk + 2, sizeof *off);
-    for (uint32_t i = 0; i < wk->wk_off[wk->n]; i++) off[wk->wk[i] + 2]++;
+    for (uint32_t i = 0; i < ch->off[ch->n]; i++) /* the ranked writers alone */
+        for (uint32_t j = wk->wk_off[ch->tx[i]]; j < wk->wk_off[ch->tx[i] + 1]; j++) off[wk->wk[j] + 2]++;
     for (size_t k = 2; k < nk + 2; k++) off[k] += off[k - 1];
     kw->at = iso_xmalloc(((size_t)wk->wk_off[wk->n] + 1) * sizeof *kw->at);
     uint32_t *sess_of = iso_xmalloc(((size_t)wk->wk_off[wk->n] + 1) * sizeof *sess_of);
-    for (uint32_t s = 0; s < wk->n_sess; s++)
-        for (uint32_t i = wk->soff[s]; i < wk->soff[s + 1]; i++)
-            for (uint32_t j = wk->wk_off[wk->stx[i]]; j < wk->wk_off[wk->stx[i] + 1]; j++) {
+    for (uint32_t s = 0; s < ch->n; s++)
+        for (uint32_t i = ch->off[s]; i < ch->off[s + 1]; i++)
+            for (uint32_t j = wk->wk_off[ch->tx[i]]; j < wk->wk_off[ch->tx[i] + 1]; j++) {
                 sess_of[off[wk->wk[j] + 1]] = s;
-                kw->at[off[wk->wk[j] + 1]++] = i - wk->soff[s];
+                kw->at[off[wk->wk[j] + 1]++] = i - ch->off[s];
             }
     size_t n_runs = 0, cap = 0;
     kw->run = NULL;
@@ -208,7 +261,7 @@ static void clock_drop(clocks *c, uint32_t s) { ISO_PUSH(c->free_list, c->n_free
 
 /* t's clock: the join of its predecessors' and the predecessors
  * themselves; each predecessor's clock dropped after its last successor. */
-static int32_t *clock_of(const rw_wk *wk, const hb *g, clocks *c, uint32_t *rem, uint32_t t)
+static int32_t *clock_of(const chains *ch, const hb *g, clocks *c, uint32_t *rem, uint32_t t)
 {
     uint32_t s = clock_new(c);
     c->slot[t] = s;
@@ -218,7 +271,7 @@ static int32_t *clock_of(const rw_wk *wk, const hb *g, clocks *c, uint32_t *rem,
         const int32_t *pc = c->c + (size_t)c->slot[p] * c->k;
         for (size_t j = 0; j < c->k; j++)
             if (pc[j] > me[j]) me[j] = pc[j];
-        if ((int32_t)wk->sidx[p] > me[wk->sess[p]]) me[wk->sess[p]] = (int32_t)wk->sidx[p];
+        if ((int32_t)ch->idx[p] > me[ch->of[p]]) me[ch->of[p]] = (int32_t)ch->idx[p];
         if (--rem[p] == 0) clock_drop(c, c->slot[p]);
     }
     return me;
@@ -228,18 +281,20 @@ void rw_forced_cc(const rw_wk *wk, rw_forced *f)
 {
     hb g;
     key_writers kw;
+    chains ch;
     hb_build(wk, RW_LV_CC, &g, f);
-    key_writers_build(wk, &kw);
-    clocks c = {NULL, wk->n_sess ? wk->n_sess : 1, 0, 0, NULL, 0, 0, iso_xmalloc(((size_t)wk->n + 1) * sizeof(uint32_t))};
+    chains_build(wk, &g, &ch);
+    key_writers_build(wk, &ch, &kw);
+    clocks c = {NULL, ch.n ? ch.n : 1, 0, 0, NULL, 0, 0, iso_xmalloc(((size_t)wk->n + 1) * sizeof(uint32_t))};
     uint32_t *rem = remaining(wk, &g);
     rw_obs *o = iso_xmalloc(max_keys(wk) * sizeof *o);
     for (uint32_t i = 0; i < g.n_order; i++) {
         uint32_t t = g.order[i], no = rw_observations(wk, t, o);
-        int32_t *me = clock_of(wk, &g, &c, rem, t);
+        int32_t *me = clock_of(&ch, &g, &c, rem, t);
         for (uint32_t j = 0; j < no; j++)
             for (uint32_t r = kw.roff[o[j].key]; r < kw.roff[o[j].key + 1]; r++) {
                 uint32_t s = kw.run[r].sess, at = last_upto(&kw, &kw.run[r], me[s]);
-                uint32_t t2 = at == ISO_NONE ? ISO_NONE : wk->stx[wk->soff[s] + at];
+                uint32_t t2 = at == ISO_NONE ? ISO_NONE : ch.tx[ch.off[s] + at];
                 if (t2 != ISO_NONE && t2 != o[j].w) rw_forced_add(f, t2, o[j].w, t, o[j].mop, ISO_NONE);
             }
         if (!rem[t]) clock_drop(&c, c.slot[t]);
@@ -250,6 +305,7 @@ void rw_forced_cc(const rw_wk *wk, rw_forced *f)
     iso_free(c.free_list);
     iso_free(c.slot);
     key_writers_free(&kw);
+    chains_free(&ch);
     hb_free(&g);
 }
 
