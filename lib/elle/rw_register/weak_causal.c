@@ -11,9 +11,11 @@
  * its writers by chain; of one chain's writers of x in the past only the
  * last matters, the others precede it in hb, hence in co. AWDIT's chains
  * are the sessions; but Jepsen gives a crashed process's successor a new
- * process, so sessions grow with the history, and the chains here are a
- * cover of hb by paths of its edges, each continuing a session where it
- * can: about as many as transactions run at once. O(n k log n).
+ * process, so sessions grow with the history. The chains here are built
+ * as the walk goes: a transaction continues its session's chain when it
+ * ends in its session predecessor, else any chain whose tail is in its
+ * past (its clock says so), else opens one: about as many as transactions
+ * run at once. O(n k log n) for k chains.
  *
  * causal-cerone (CCC: hb = wr+, so not in co): sessions are no chains of
  * hb, and hb's width is unbounded, so per transaction a frontier instead:
@@ -127,185 +129,175 @@ static uint32_t max_keys(const rw_wk *wk)
     return big;
 }
 
-/* ---- causal: vector clocks ------------------------------------------------------- */
+/* ---- causal: vector clocks over chains ------------------------------------------ */
 
-/* A cover of the ranked transactions by chains of hb: each continues the
- * chain of its first predecessor (its session predecessor first) that
- * ends in that predecessor, else opens one. */
-typedef struct chains {
-    uint32_t *of, *idx;      /* per txn: its chain (ISO_NONE: unranked), its place in it */
-    uint32_t *off, *tx;      /* chain c: tx[off[c] .. off[c+1]), in hb order */
-    uint32_t n;
-} chains;
+/* One chain's writers of a key: (place in the chain << 32 | txn), places
+ * ascending (the walk appends them in hb order). */
+typedef struct kw_run {
+    uint64_t *w;
+    size_t n, cap;
+    uint32_t chain;
+} kw_run;
 
-static uint32_t chain_to_continue(const hb *g, const chains *ch, const uint32_t *tail, uint32_t t)
-{
-    for (uint32_t i = g->poff[t]; i < g->poff[t + 1]; i++) {
-        uint32_t p = g->p[i];
-        if (ch->of[p] != ISO_NONE && tail[ch->of[p]] == p) return ch->of[p];
-    }
-    return ISO_NONE;
-}
+typedef struct kw_key {
+    kw_run *r;
+    size_t n, cap;
+} kw_key;
 
-static void chains_build(const rw_wk *wk, const hb *g, chains *ch)
-{
-    uint32_t *tail = iso_xmalloc(((size_t)wk->n + 1) * sizeof *tail);
-    ch->of = iso_xmalloc(((size_t)wk->n + 1) * sizeof *ch->of);
-    ch->idx = iso_xmalloc(((size_t)wk->n + 1) * sizeof *ch->idx);
-    memset(ch->of, 0xff, ((size_t)wk->n + 1) * sizeof *ch->of);
-    ch->n = 0;
-    for (uint32_t i = 0; i < g->n_order; i++) {
-        uint32_t t = g->order[i], c = chain_to_continue(g, ch, tail, t);
-        ch->idx[t] = c == ISO_NONE ? 0 : ch->idx[tail[c]] + 1;
-        if (c == ISO_NONE) c = ch->n++;
-        ch->of[t] = c;
-        tail[c] = t;
-    }
-    ch->off = iso_xcalloc((size_t)ch->n + 2, sizeof *ch->off);
-    for (uint32_t i = 0; i < g->n_order; i++) ch->off[ch->of[g->order[i]] + 2]++;
-    for (uint32_t c = 2; c < ch->n + 2; c++) ch->off[c] += ch->off[c - 1];
-    ch->tx = iso_xmalloc(((size_t)g->n_order + 1) * sizeof *ch->tx);
-    for (uint32_t i = 0; i < g->n_order; i++) ch->tx[ch->off[ch->of[g->order[i]] + 1]++] = g->order[i];
-    iso_free(tail);
-}
-
-static void chains_free(chains *ch)
-{
-    iso_free(ch->of);
-    iso_free(ch->idx);
-    iso_free(ch->off);
-    iso_free(ch->tx);
-}
-
-/* Per key, its ranked writers by chain: runs (chain, first, end) into
- * at[], each run's places in its chain ascending. */
-typedef struct key_writers {
-    uint32_t *roff;          /* key k's runs: run[roff[k] .. roff[k+1]) */
-    struct run { uint32_t sess, lo, hi; } *run;  /* sess: the chain */
-    uint32_t *at;            /* places in the chain */
-} key_writers;
-
-static void key_writers_build(const rw_wk *wk, const chains *ch, key_writers *kw)
-{
-    size_t nk = wk->st->keys.n;
-    uint32_t *off = iso_xcalloc(nk + 2, sizeof *off);
-    for (uint32_t i = 0; i < ch->off[ch->n]; i++) /* the ranked writers alone */
-        for (uint32_t j = wk->wk_off[ch->tx[i]]; j < wk->wk_off[ch->tx[i] + 1]; j++) off[wk->wk[j] + 2]++;
-    for (size_t k = 2; k < nk + 2; k++) off[k] += off[k - 1];
-    kw->at = iso_xmalloc(((size_t)wk->wk_off[wk->n] + 1) * sizeof *kw->at);
-    uint32_t *sess_of = iso_xmalloc(((size_t)wk->wk_off[wk->n] + 1) * sizeof *sess_of);
-    for (uint32_t s = 0; s < ch->n; s++)
-        for (uint32_t i = ch->off[s]; i < ch->off[s + 1]; i++)
-            for (uint32_t j = wk->wk_off[ch->tx[i]]; j < wk->wk_off[ch->tx[i] + 1]; j++) {
-                sess_of[off[wk->wk[j] + 1]] = s;
-                kw->at[off[wk->wk[j] + 1]++] = i - ch->off[s];
-            }
-    size_t n_runs = 0, cap = 0;
-    kw->run = NULL;
-    kw->roff = iso_xmalloc((nk + 1) * sizeof *kw->roff);
-    for (size_t k = 0; k < nk; k++) {
-        kw->roff[k] = (uint32_t)n_runs;
-        for (uint32_t i = off[k]; i < off[k + 1]; i++) {
-            if (n_runs > kw->roff[k] && kw->run[n_runs - 1].sess == sess_of[i]) { kw->run[n_runs - 1].hi = i + 1; continue; }
-            ISO_PUSH(kw->run, n_runs, cap, ((struct run){sess_of[i], i, i + 1}));
-        }
-    }
-    kw->roff[nk] = (uint32_t)n_runs;
-    if (!kw->run) kw->run = iso_xmalloc(sizeof *kw->run);
-    iso_free(sess_of);
-    iso_free(off);
-}
-
-static void key_writers_free(key_writers *kw)
-{
-    iso_free(kw->roff);
-    iso_free(kw->run);
-    iso_free(kw->at);
-}
-
-/* The last of a run's places at most upto, or ISO_NONE. */
-static uint32_t last_upto(const key_writers *kw, const struct run *r, int32_t upto)
-{
-    uint32_t lo = r->lo, hi = r->hi;
-    if (upto < 0) return ISO_NONE;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (kw->at[mid] <= (uint32_t)upto) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo == r->lo ? ISO_NONE : kw->at[lo - 1];
-}
-
-/* The clocks: k entries per slot, slots reused. */
-typedef struct clocks {
+/* The walk's state: the clocks (stride entries per slot, one per chain,
+ * slots reused), the chains (each txn's chain and place, each chain's
+ * tail) and each key's writers by chain, all grown as the walk goes. */
+typedef struct cc {
     int32_t *c;
-    size_t k, n_slots, cap;
+    size_t stride, n_slots, cap;
     uint32_t *free_list;
     size_t n_free, cap_free;
-    uint32_t *slot;          /* per txn */
-} clocks;
+    uint32_t *slot, *of, *idx;  /* per txn */
+    uint32_t *tail;             /* per chain */
+    size_t n_chains, cap_tail;
+    kw_key *key;
+} cc;
 
-static uint32_t clock_new(clocks *c)
+static uint32_t clock_new(cc *c)
 {
     uint32_t s;
     if (c->n_free) s = c->free_list[--c->n_free];
     else {
-        ISO_GROW(c->c, c->cap, (c->n_slots + 1) * c->k);
+        ISO_GROW(c->c, c->cap, (c->n_slots + 1) * c->stride);
         s = (uint32_t)c->n_slots++;
     }
-    for (size_t i = 0; i < c->k; i++) c->c[(size_t)s * c->k + i] = -1;
+    for (size_t i = 0; i < c->stride; i++) c->c[(size_t)s * c->stride + i] = -1;
     return s;
 }
 
-static void clock_drop(clocks *c, uint32_t s) { ISO_PUSH(c->free_list, c->n_free, c->cap_free, s); }
+static void clock_drop(cc *c, uint32_t s) { ISO_PUSH(c->free_list, c->n_free, c->cap_free, s); }
+
+/* Room for one more chain in every clock: the stride doubles. */
+static void widen(cc *c)
+{
+    size_t wide = c->stride * 2;
+    int32_t *x = iso_xmalloc((c->n_slots + 1) * wide * sizeof *x);
+    for (size_t s = 0; s < c->n_slots; s++) {
+        memcpy(x + s * wide, c->c + s * c->stride, c->stride * sizeof *x);
+        for (size_t i = c->stride; i < wide; i++) x[s * wide + i] = -1;
+    }
+    iso_free(c->c);
+    c->c = x;
+    c->cap = (c->n_slots + 1) * wide;
+    c->stride = wide;
+}
 
 /* t's clock: the join of its predecessors' and the predecessors
  * themselves; each predecessor's clock dropped after its last successor. */
-static int32_t *clock_of(const chains *ch, const hb *g, clocks *c, uint32_t *rem, uint32_t t)
+static void clock_of(const hb *g, cc *c, uint32_t *rem, uint32_t t)
 {
     uint32_t s = clock_new(c);
+    int32_t *me = c->c + (size_t)s * c->stride;
     c->slot[t] = s;
-    int32_t *me = c->c + (size_t)s * c->k;
     for (uint32_t i = g->poff[t]; i < g->poff[t + 1]; i++) {
         uint32_t p = g->p[i];
-        const int32_t *pc = c->c + (size_t)c->slot[p] * c->k;
-        for (size_t j = 0; j < c->k; j++)
+        const int32_t *pc = c->c + (size_t)c->slot[p] * c->stride;
+        for (size_t j = 0; j < c->n_chains; j++)
             if (pc[j] > me[j]) me[j] = pc[j];
-        if ((int32_t)ch->idx[p] > me[ch->of[p]]) me[ch->of[p]] = (int32_t)ch->idx[p];
+        if ((int32_t)c->idx[p] > me[c->of[p]]) me[c->of[p]] = (int32_t)c->idx[p];
         if (--rem[p] == 0) clock_drop(c, c->slot[p]);
     }
-    return me;
+}
+
+/* The chain t continues: a predecessor's (its session's first) that ends
+ * in it, else any whose tail is in t's past (me), else a new one. */
+static void join_chain(const hb *g, cc *c, uint32_t t)
+{
+    const int32_t *me = c->c + (size_t)c->slot[t] * c->stride;
+    size_t ch = c->n_chains;
+    for (uint32_t i = g->poff[t]; i < g->poff[t + 1] && ch == c->n_chains; i++)
+        if (c->tail[c->of[g->p[i]]] == g->p[i]) ch = c->of[g->p[i]];
+    for (size_t j = 0; j < c->n_chains && ch == c->n_chains; j++)
+        if (me[j] >= 0 && (uint32_t)me[j] == c->idx[c->tail[j]]) ch = j;
+    if (ch == c->n_chains) {
+        if (c->n_chains == c->stride) widen(c);
+        ISO_GROW(c->tail, c->cap_tail, c->n_chains + 1);
+        c->n_chains++;
+        c->idx[t] = 0;
+    } else {
+        c->idx[t] = c->idx[c->tail[ch]] + 1;
+    }
+    c->of[t] = (uint32_t)ch;
+    c->tail[ch] = t;
+}
+
+/* The last writer of run r at a place at most upto, or ISO_NONE. */
+static uint32_t last_upto(const kw_run *r, int32_t upto)
+{
+    size_t lo = 0, hi = r->n;
+    if (upto < 0) return ISO_NONE;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->w[mid] >> 32 <= (uint32_t)upto) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo ? (uint32_t)r->w[lo - 1] : ISO_NONE;
+}
+
+/* t observes key from w: each chain's last writer of key in t's past,
+ * other than w, goes before w. */
+static void cc_observe(const cc *c, rw_forced *f, uint32_t t, const rw_obs *o)
+{
+    const int32_t *me = c->c + (size_t)c->slot[t] * c->stride;
+    const kw_key *k = &c->key[o->key];
+    for (size_t i = 0; i < k->n; i++) {
+        uint32_t t2 = last_upto(&k->r[i], me[k->r[i].chain]);
+        if (t2 != ISO_NONE && t2 != o->w) rw_forced_add(f, t2, o->w, t, o->mop, ISO_NONE);
+    }
+}
+
+/* t's writes join its chain's runs of their keys. */
+static void cc_write(const rw_wk *wk, cc *c, uint32_t t)
+{
+    for (uint32_t j = wk->wk_off[t]; j < wk->wk_off[t + 1]; j++) {
+        kw_key *k = &c->key[wk->wk[j]];
+        size_t i = 0;
+        while (i < k->n && k->r[i].chain != c->of[t]) i++;
+        if (i == k->n) ISO_PUSH(k->r, k->n, k->cap, ((kw_run){NULL, 0, 0, c->of[t]}));
+        ISO_PUSH(k->r[i].w, k->r[i].n, k->r[i].cap, (uint64_t)c->idx[t] << 32 | t);
+    }
+}
+
+static void cc_free(cc *c, size_t n_keys)
+{
+    for (size_t k = 0; k < n_keys; k++) {
+        for (size_t i = 0; i < c->key[k].n; i++) iso_free(c->key[k].r[i].w);
+        iso_free(c->key[k].r);
+    }
+    iso_free(c->key);
+    iso_free(c->c);
+    iso_free(c->free_list);
+    iso_free(c->slot);
+    iso_free(c->of);
+    iso_free(c->idx);
+    iso_free(c->tail);
 }
 
 void rw_forced_cc(const rw_wk *wk, rw_forced *f)
 {
     hb g;
-    key_writers kw;
-    chains ch;
     hb_build(wk, RW_LV_CC, &g, f);
-    chains_build(wk, &g, &ch);
-    key_writers_build(wk, &ch, &kw);
-    clocks c = {NULL, ch.n ? ch.n : 1, 0, 0, NULL, 0, 0, iso_xmalloc(((size_t)wk->n + 1) * sizeof(uint32_t))};
+    size_t n1 = (size_t)wk->n + 1;
+    cc c = {.stride = 8, .slot = iso_xmalloc(n1 * sizeof(uint32_t)), .of = iso_xmalloc(n1 * sizeof(uint32_t)),
+            .idx = iso_xmalloc(n1 * sizeof(uint32_t)), .key = iso_xcalloc(wk->st->keys.n + 1, sizeof(kw_key))};
     uint32_t *rem = remaining(wk, &g);
     rw_obs *o = iso_xmalloc(max_keys(wk) * sizeof *o);
     for (uint32_t i = 0; i < g.n_order; i++) {
         uint32_t t = g.order[i], no = rw_observations(wk, t, o);
-        int32_t *me = clock_of(&ch, &g, &c, rem, t);
-        for (uint32_t j = 0; j < no; j++)
-            for (uint32_t r = kw.roff[o[j].key]; r < kw.roff[o[j].key + 1]; r++) {
-                uint32_t s = kw.run[r].sess, at = last_upto(&kw, &kw.run[r], me[s]);
-                uint32_t t2 = at == ISO_NONE ? ISO_NONE : ch.tx[ch.off[s] + at];
-                if (t2 != ISO_NONE && t2 != o[j].w) rw_forced_add(f, t2, o[j].w, t, o[j].mop, ISO_NONE);
-            }
+        clock_of(&g, &c, rem, t);
+        join_chain(&g, &c, t);
+        for (uint32_t j = 0; j < no; j++) cc_observe(&c, f, t, &o[j]);
+        cc_write(wk, &c, t);
         if (!rem[t]) clock_drop(&c, c.slot[t]);
     }
     iso_free(o);
     iso_free(rem);
-    iso_free(c.c);
-    iso_free(c.free_list);
-    iso_free(c.slot);
-    key_writers_free(&kw);
-    chains_free(&ch);
+    cc_free(&c, wk->st->keys.n + 1);
     hb_free(&g);
 }
 
