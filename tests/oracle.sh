@@ -12,8 +12,9 @@
 #   unk/ov     isolde unknown, the oracle valid; unk/oi: the oracle invalid
 #   incompl    isolde valid, the oracle invalid: isolde is incomplete
 #   unsnd-rc   isolde invalid, the oracle valid at the model but invalid at
-#              read-committed, which Elle's models DAG puts below every model
-#              here but causal: sound for Elle's name, not for the definition
+#              read-committed, which isolde's models DAG puts below every model
+#              here (Elle's and, since issue 25, causal): sound for the name,
+#              not for the definition alone
 #   UNSOUND    isolde invalid, the oracle valid, even at read-committed
 # Each disagreeing history is kept as OUT/disagree/WORKLOAD/MODEL/CLASS/
 # SIZE-NNNNN.jsonl (SIZE: its micro-ops, so a listing shows the smallest
@@ -75,7 +76,7 @@ for wl in $workloads; do
                 if ((v == "true") == ($5 == "valid") && v != "unknown") { agree++; next }
                 if (v == "unknown") { if ($5 == "valid") uv++; else ui++; next }
                 if (v == "true") { cls = "incomplete"; inc++ }
-                else if ($6 == "invalid" && m != "causal") { cls = "unsound-rc"; urc++ }
+                else if ($6 == "invalid") { cls = "unsound-rc"; urc++ }
                 else { cls = "UNSOUND"; uns++ }
                 file = sprintf("%s/%s/%03d-%s", dis, cls, $2, $1)
                 system("mkdir -p \"" dis "/" cls "\" && cp \"" d "/" $1 "\" \"" file "\"")
