@@ -86,7 +86,7 @@ static const cli_opt check_opts[] = {
      0, 0, cli_set_workload, 0},
     {'c', "consistency-models", CLI_STRING, C(opts.models), "L",
      "comma-separated models (default strict-serializable; '' checks none, only -a, and without -a is unknown); "
-     "any of Elle's 54 names (isolde models lists them; one that forbids nothing isolde looks for is not "
+     "any of Elle's 54 names or read-committed-be (isolde models lists them; one that forbids nothing isolde looks for is not "
      "checked: never valid)",
      0, 0, NULL, 0},
     {'a', "anomalies", CLI_STRING, C(opts.anomalies), "L",

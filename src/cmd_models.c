@@ -13,9 +13,10 @@ enum { WIDTH = 78 };
 void cmd_models_help(FILE *out, cli_style st)
 {
     cli_doc_usage(out, st, "isolde models [NAME...]");
-    cli_doc_text(out, st, "Lists the consistency models `isolde check -c` takes (Elle's 54 names for 36\n"
-                          "models) and the anomalies `-a` takes. With names, prints for each what a check\n"
-                          "with `-c NAME` (a model) or `-c '' -a NAME` (an anomaly) reports as a violation.\n");
+    cli_doc_text(out, st, "Lists the consistency models `isolde check -c` takes (Elle's 54 names and\n"
+                          "read-committed-be, 37 models) and the anomalies `-a` takes. With names, prints\n"
+                          "for each what a check with `-c NAME` (a model) or `-c '' -a NAME` (an anomaly)\n"
+                          "reports as a violation.\n");
     cli_doc_item(out, st, "-h, --help", "this text");
     cli_doc_item(out, st, "-V, --version", "print the version");
 }

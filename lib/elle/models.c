@@ -1,5 +1,5 @@
 /*
- * elle/models.c -- Elle's consistency models (elle.md section 1): the 54
+ * elle/models.c -- Elle's consistency models (elle.md section 1): the 55
  * accepted names, the models DAG, what each model directly proscribes, and
  * the two queries built on them: which anomalies a set of models prohibits,
  * and which models a set of found anomalies rules out (not / also-not);
@@ -17,7 +17,7 @@
 
 #include "core/core.h"
 
-/* The 36 canonical models: id, canonical name, friendly name (what Elle
+/* The 37 canonical models: id, canonical name, friendly name (what Elle
  * prints in :not / :also-not: the inverse of canonical-model-names, with
  * PL-3 -> serializable and PL-SS -> strong-serializable). */
 #define MODELS(X) \
@@ -44,6 +44,7 @@
     X(PSI, "parallel-snapshot-isolation", "parallel-snapshot-isolation") \
     X(PREFIX, "prefix", "prefix") \
     X(READ_ATOMIC, "read-atomic", "read-atomic") \
+    X(RC_BE, "read-committed-be", "read-committed-be") \
     X(RYW, "read-your-writes", "read-your-writes") \
     X(SEQUENTIAL, "sequential", "sequential") \
     X(SESSION_SER, "session-serializable", "session-serializable") \
@@ -125,6 +126,12 @@ static const uint8_t model_edges[][2] = {
     {M(CAUSAL), M(WFR)}, {M(CAUSAL), M(PRAM)},
     {M(PRAM), M(MONOTONIC_READS)}, {M(PRAM), M(MONOTONIC_WRITES)},
     {M(PRAM), M(RYW)},
+    /* issue 25: causal (Cerone et al.'s CC, with session order) implies CC
+     * without it and Biswas and Enea's read committed (whose commit order
+     * extends session order, so it forbids G1c-process); session SI implies
+     * causal */
+    {M(CAUSAL), M(CAUSAL_CERONE)}, {M(CAUSAL), M(RC_BE)}, {M(RC_BE), M(SS_PL_2)},
+    {M(SS_SI), M(CAUSAL)},
 };
 
 /* Elle's direct-proscribed-anomalies (R3), canonicalized: what each model
@@ -169,6 +176,10 @@ static const uint8_t proscribed[][2] = {
     {M(SS_SER), A(G1_PROCESS)}, {M(SS_SER), A(G2_PROCESS)},
     {M(SS_SER), A(STRONG_SESSION_SERIALIZABLE_CYCLE_EXISTS)},
     {M(PL_3U), A(G1)}, {M(PL_3U), A(G_UPDATE)},
+    /* issue 25: the weak models' own violations */
+    {M(READ_ATOMIC), A(FRACTURED_READ)}, {M(CAUSAL_CERONE), A(CAUSALITY_VIOLATION)},
+    {M(CAUSAL), A(CAUSALITY_VIOLATION_PROCESS)},
+    {M(RC_BE), A(NON_MONOTONIC_READ)}, {M(RC_BE), A(NOT_MY_OWN_WRITE)}, {M(RC_BE), A(NOT_MY_LAST_WRITE)},
 };
 
 /* What checks the models Elle gives no anomaly, or implies them. */
@@ -179,8 +190,6 @@ static const struct { uint8_t model; const char *instead; } instead[] = {
                       "for transactions, strict-serializable implies it"},
     {M(SEQUENTIAL), "a model of single-object ops, implied by linearizability (-m register, cas-register or "
                     "kv); for transactions, strict-serializable implies it"},
-    {M(CAUSAL), "for transactions, causal-cerone checks causal consistency (strong-session-snapshot-isolation "
-                "each process's order too)"},
     {M(PRAM), SESSION}, {M(MONOTONIC_READS), SESSION}, {M(MONOTONIC_WRITES), SESSION},
     {M(RYW), SESSION}, {M(WFR), SESSION},
     {M(ONE_SR), "serializable checks serializability (1SR is that of a replicated database)"},
@@ -305,11 +314,11 @@ void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT]
 const char *iso_model_not_checked(int m)
 {
     if (!valid_model(m)) return NULL;
+    for (size_t i = 0; i < N_OF(instead); i++) /* first: linearizable implies causal, but is not it */
+        if (instead[i].model == m) return instead[i].instead;
     ensure_tables();
     for (int a = 0; a < ISO_A_COUNT; a++)
         if (prohibits[m][a]) return NULL;
-    for (size_t i = 0; i < N_OF(instead); i++)
-        if (instead[i].model == m) return instead[i].instead;
     return "no other model stands for it"; /* every model Elle gives no anomaly has a row above */
 }
 

@@ -71,10 +71,10 @@ expect_err "did you mean strict-serializable?"
 not test -e "$tmp/never.jsonl"
 T
 
-test_case "models lists all 54 model names and every anomaly name" <<'T'
+test_case "models lists all 55 model names (Elle's and read-committed-be) and every anomaly name" <<'T'
 expect_status 0 "$isolde" models
-expect_out "^consistency models .*: 54 names for 36 models$"
-test "$(sed -n '2,37p' "$tmp/out" | tr -s ' ,' '\n\n' | grep -c .)" = 54
+expect_out "^consistency models .*: 55 names for 37 models$"
+test "$(sed -n '2,38p' "$tmp/out" | tr -s ' ,' '\n\n' | grep -c .)" = 55
 expect_out "^  PL-3  *conflict-serializable, serializable$"
 sed -n '/^anomalies/,$p' "$tmp/out" | grep -qw G-single-item-realtime
 sed -n '/^anomalies/,$p' "$tmp/out" | grep -qw garbage-read

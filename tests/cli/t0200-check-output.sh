@@ -85,7 +85,7 @@ expect_status 1 "$isolde" check "$tmp/many.jsonl"
 test "$(grep -c '^G-single-item-realtime #' "$tmp/out")" -eq 3
 T
 
-for m in linearizable sequential PRAM causal; do
+for m in linearizable sequential PRAM; do
     test_case "-c $m on a G1c: unknown, saying it was not checked and what to use, in text and JSON" <<'T'
 expect_status 2 "$isolde" check -c "$m" examples/g1c.json
 expect_out '^valid?: unknown$'
