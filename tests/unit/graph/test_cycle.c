@@ -363,7 +363,8 @@ static uint32_t rnd(uint32_t n)
 }
 
 /* Enumerate every closed walk from s up to MAXL edges; each edge stands for
- * its leading relation, as Elle's explainer names it (cyc_lead). */
+ * its leading data relation, as Elle's explainer names it, or for process
+ * or real-time order when it has them (cyc_lead_table). */
 static void walks(oracle *o, uint32_t s, uint32_t v, uint8_t *lab, uint32_t len)
 {
     if (len && v == s) {
@@ -374,8 +375,11 @@ static void walks(oracle *o, uint32_t s, uint32_t v, uint8_t *lab, uint32_t len)
     if (len == MAXL) return;
     for (uint32_t y = 0; y < o->n; y++)
         if (o->adj[v][y]) {
-            lab[len] = o->adj[v][y] & (uint8_t)-o->adj[v][y];
-            walks(o, s, y, lab, len + 1);
+            uint8_t data = o->adj[v][y] & (W | R | A);
+            for (uint8_t ls = (uint8_t)((data & -data) | (o->adj[v][y] & (P | T))); ls; ls &= (uint8_t)(ls - 1)) {
+                lab[len] = ls & (uint8_t)-ls;
+                walks(o, s, y, lab, len + 1);
+            }
         }
 }
 
