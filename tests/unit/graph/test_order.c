@@ -55,13 +55,15 @@ static void test_process(void **st)
     done(&x, inv(&x, 0), 0, ISO_OP_FAIL); /* fail: no part */
     done(&x, inv(&x, 1), 1, ISO_OP_OK);   /* another process */
     uint32_t d = inv(&x, 0); done(&x, d, 0, ISO_OP_OK);
-    done(&x, inv(&x, 0), 0, ISO_OP_INFO); /* info: no part */
+    uint32_t e = inv(&x, 0); done(&x, e, 0, ISO_OP_INFO); /* info: after d, before nothing */
     uint32_t f = inv(&x, 0); done(&x, f, 0, ISO_OP_OK);
+    uint32_t g = inv(&x, 2); done(&x, g, 2, ISO_OP_INFO); /* first of its process: no edge */
     iso_txns t = {x.t, x.n};
     iso_edges es = {0};
     iso_process_edges(x.h, &t, &es);
-    assert_int_equal(es.n, 2);
+    assert_int_equal(es.n, 3);
     assert_true(has(&es, a, d, ISO_EDGE_PROCESS));
+    assert_true(has(&es, d, e, ISO_EDGE_PROCESS));
     assert_true(has(&es, d, f, ISO_EDGE_PROCESS));
     iso_edges_free(&es);
     isolde_history_free(x.h);
