@@ -96,7 +96,7 @@ static void add_search_findings(iso_ctx *ctx, const iso_search_out *out)
 
 static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extra)
 {
-    iso_search_request(req, extra);
+    iso_search_request(req, extra, ctx->req->reportable);
     memcpy(req->data_order, ctx->pc.wl->data_order, sizeof req->data_order);
     req->timeout_ms = ctx->opts->cycle_search_timeout_ms;
     req->total_ms = ctx->opts->timeout_ms;

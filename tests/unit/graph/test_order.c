@@ -205,7 +205,9 @@ static void test_windows_match_edges(void **st)
             same_partition(ce, cw, x.n);
         }
         iso_search_req q;
-        iso_search_request(&q, ISO_EDGE_PROCESS | ISO_EDGE_REALTIME);
+        uint8_t want[ISO_A_COUNT] = {0};
+        for (int ty = 0; ty < ISO_N_CYCLE_TYPES; ty++) want[ty] = 1;
+        iso_search_request(&q, ISO_EDGE_PROCESS | ISO_EDGE_REALTIME, want);
         iso_search_out oe = {0}, ow = {0};
         iso_search_cycles(&ge, &q, &oe);
         iso_search_cycles(&gw, &q, &ow);
