@@ -1,7 +1,8 @@
 /*
  * elle/anomaly.h -- every anomaly name isolde knows (Elle's vocabulary plus
- * garbage-read), as dense ids, and the implication relation between them
- * (Elle's implied-anomalies, closed transitively).
+ * garbage-read and issue 25's fractured-read), as dense ids, and the
+ * implication relation between them (Elle's implied-anomalies, closed
+ * transitively).
  *
  * The 24 searchable cycle types come first, in the order base x variant,
  * so that graph/cycle.h's ISO_CYCLE(base, variant) is their id.
@@ -47,6 +48,8 @@
     X(INTERNAL, "internal") X(FUTURE_READ, "future-read") X(LOST_UPDATE, "lost-update") \
     X(CYCLIC_VERSIONS, "cyclic-versions") X(GARBAGE_READ, "garbage-read") \
     X(PREDICATE_READ_MISS, "predicate-read-miss") \
+    /* issue 25: the weak models' violations (docs/MODELS.md) */ \
+    X(FRACTURED_READ, "fractured-read") \
     /* bookkeeping results */ \
     X(EMPTY_TRANSACTION_GRAPH, "empty-transaction-graph") \
     X(CYCLE_SEARCH_TIMEOUT, "cycle-search-timeout") \

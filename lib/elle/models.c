@@ -137,6 +137,9 @@ static const uint8_t proscribed[][2] = {
     {M(PL_2PLUS), A(G1)}, {M(PL_2PLUS), A(G_SINGLE)},
     {M(PL_FCV), A(G1)}, {M(PL_FCV), A(G_SIB)},
     {M(PSI), A(INTERNAL)}, {M(PSI), A(G1A)},
+    /* issue 25: parallel SI forbids every cycle with fewer than two rw
+     * edges (Cerone & Gotsman): G-single as well as G0 and G1c. */
+    {M(PSI), A(G_SINGLE)},
     {M(PL_3), A(G1)}, {M(PL_3), A(G2)}, {M(PL_3), A(PREDICATE_READ_MISS)},
     {M(PL_3), A(PL_3_CYCLE_EXISTS)}, {M(PL_3), A(INTERNAL)},
     {M(PL_2), A(G1)}, {M(PL_2), A(PL_2_CYCLE_EXISTS)},
@@ -151,6 +154,8 @@ static const uint8_t proscribed[][2] = {
     {M(PL_SI), A(G_NONADJACENT)}, {M(PL_SI), A(PL_SI_CYCLE_EXISTS)},
     {M(READ_ATOMIC), A(INTERNAL)}, {M(READ_ATOMIC), A(G1A)},
     {M(READ_ATOMIC), A(FUTURE_READ)},
+    /* issue 25: read atomic forbids fractured reads (Cerone et al.). */
+    {M(READ_ATOMIC), A(FRACTURED_READ)},
     {M(PL_2_99), A(G1)}, {M(PL_2_99), A(G2_ITEM)},
     {M(PL_2_99), A(PL_2_99_CYCLE_EXISTS)}, {M(PL_2_99), A(LOST_UPDATE)},
     {M(UPDATE_ATOMIC), A(LOST_UPDATE)},

@@ -396,6 +396,7 @@ static void keys_job(iso_ctx *side, void *arg)
         la_txn_anomalies(side, st, t, m, n);
     }
     la_key_anomalies(side, st);
+    la_fractured_reads(side, st);
 }
 
 static int analyze(iso_ctx *ctx, isolde_error *err)

@@ -168,6 +168,9 @@ void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint
  * the lost-update groups. */
 void la_key_anomalies(iso_ctx *ctx, la_state *st);
 void la_anomalies_free(la_state *st);
+/* fractured.c: read atomic's fractured reads, one per ok reader, when
+ * the check reports them (orders known). */
+void la_fractured_reads(iso_ctx *ctx, const la_state *st);
 /* Every read of key is a prefix of its version order, element for element. */
 static inline int la_trusted(const la_key *k)
 {
