@@ -1,7 +1,7 @@
 /* cmd_models.c -- `isolde models [NAME...]`: every consistency model name
  * -c takes and every anomaly name -a takes; with names, what a check with
- * each one reports as a violation (for a model that forbids none, what to
- * use instead). All from the library's own tables. */
+ * each one reports as a violation (for a model not checked, what to use
+ * instead). All from the library's own tables. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +67,8 @@ static void list_models(void)
         printf("\n");
     }
     char text[1024];
-    size_t n = (size_t)snprintf(text, sizeof text, "These forbid no anomaly isolde looks for in transactional "
-                                                   "histories (isolde models NAME says what to use instead):");
+    size_t n = (size_t)snprintf(text, sizeof text, "These isolde does not check on transactional histories "
+                                                   "(isolde models NAME says what to use instead):");
     for (size_t i = 0; i < n_models; i++)
         if (isolde_model_not_checked(isolde_model_name(i)) && n < sizeof text)
             n += (size_t)snprintf(text + n, sizeof text - n, " %s", isolde_model_name(i));
@@ -115,8 +115,8 @@ static int show(const char *name)
         return 0;
     }
     char text[1024];
-    snprintf(text, sizeof text, "nothing: %s forbids no anomaly isolde looks for in transactional histories, "
-                                "so a check of it never says valid (unknown, when nothing else is found); %s.",
+    snprintf(text, sizeof text, "nothing: isolde does not check %s on transactional histories, so a check of it "
+                                "never says valid (unknown, when nothing else is found); %s.",
              name, instead);
     paragraph(text);
     return 0;

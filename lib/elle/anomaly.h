@@ -1,6 +1,6 @@
 /*
  * elle/anomaly.h -- every anomaly name isolde knows (Elle's vocabulary plus
- * garbage-read and issue 25's fractured-read), as dense ids, and the
+ * garbage-read and issue 25's fractured-read, causality-violation), as dense ids, and the
  * implication relation between them (Elle's implied-anomalies, closed
  * transitively).
  *
@@ -49,7 +49,7 @@
     X(CYCLIC_VERSIONS, "cyclic-versions") X(GARBAGE_READ, "garbage-read") \
     X(PREDICATE_READ_MISS, "predicate-read-miss") \
     /* issue 25: the weak models' violations (docs/MODELS.md) */ \
-    X(FRACTURED_READ, "fractured-read") \
+    X(FRACTURED_READ, "fractured-read") X(CAUSALITY_VIOLATION, "causality-violation") \
     /* bookkeeping results */ \
     X(EMPTY_TRANSACTION_GRAPH, "empty-transaction-graph") \
     X(CYCLE_SEARCH_TIMEOUT, "cycle-search-timeout") \

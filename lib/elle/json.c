@@ -22,8 +22,8 @@ static void json_names(FILE *out, const char *key, const char **names, size_t n)
 
 void iso_elle_not_checked(const struct iso_asked_model *m, iso_buf *out)
 {
-    iso_buf_printf(out, "it forbids no anomaly isolde looks for in transactional histories, so a check of it "
-                        "could find nothing; %s", iso_model_not_checked(m->model));
+    iso_buf_printf(out, "isolde does not check it on transactional histories (a verdict never says valid of it); %s",
+                   iso_model_not_checked(m->model));
 }
 
 static void json_list(iso_buf *b, const char *key, const char *const *names, size_t n)

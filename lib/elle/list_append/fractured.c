@@ -16,18 +16,6 @@
 
 #include <string.h>
 
-/* Per key: the pass stamp of T3's shortest external read and it; the stamp
- * of T3's first own append and its micro-op (a read after it is internal).
- * Per transaction: the pass stamp of an observed writer already tried. */
-typedef struct fr_scan {
-    uint32_t ep;
-    uint32_t *read_ep, *read_j, *own_ep, *own_j, *seen_ep;
-} fr_scan;
-
-static int external(const fr_scan *sc, uint32_t key, size_t j)
-{
-    return sc->own_ep[key] != sc->ep || j < sc->own_j[key];
-}
 
 /* The found violation: reader t, writer w, the read that observed w (mop
  * j_obs, element at), and the read of the missed key (mop j_miss) with w's
@@ -38,7 +26,7 @@ typedef struct fr_case {
 } fr_case;
 
 /* The first append (index into st->ap) of transaction w, or n_ap. */
-static size_t first_append(const la_state *st, uint32_t w)
+size_t la_first_append(const la_state *st, uint32_t w)
 {
     size_t lo = 0, hi = st->n_ap;
     while (lo < hi) {
@@ -51,7 +39,7 @@ static size_t first_append(const la_state *st, uint32_t w)
 
 /* Whether st->ap[i] is its writer's first append to its key (the
  * writer's appends start at lo). */
-static int first_to_key(const la_state *st, size_t lo, size_t i)
+int la_first_to_key(const la_state *st, size_t lo, size_t i)
 {
     for (size_t p = lo; p < i; p++)
         if (st->ap[p].key == st->ap[i].key) return 0;
@@ -61,44 +49,74 @@ static int first_to_key(const la_state *st, size_t lo, size_t i)
 /* Whether T3's read (items[0..n)) of a's key holds a's element: by
  * position where the key's reads are prefixes of its order, else by
  * looking. */
-static int read_holds(const la_state *st, const la_append *a, const iso_val *items, size_t n)
+int la_read_holds(const la_state *st, const la_append *a, const iso_val *items, size_t n)
 {
-    if (la_trusted(&st->k[a->key])) return a->pos != ISO_NONE && a->pos < n;
+    if (la_positional(&st->k[a->key])) return a->pos != ISO_NONE && a->pos < n;
     for (size_t i = 0; i < n; i++)
         if (la_find(st, a->key, items[i]) == a) return 1;
     return 0;
 }
 
-/* Marks T3's external reads: per key its shortest one. */
-static void mark_reads(const la_state *st, const iso_store *s, fr_scan *sc, const iso_val *m, size_t n)
+void la_scan_init(la_scan *sc, const la_state *st, size_t n_txns)
 {
+    size_t nk = st->keys.n + 1;
+    *sc = (la_scan){0, iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(nk, sizeof(uint32_t)),
+                    iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(nk, sizeof(uint32_t)),
+                    iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(n_txns ? n_txns : 1, sizeof(uint32_t))};
+}
+
+void la_scan_free(la_scan *sc)
+{
+    iso_free(sc->read_ep);
+    iso_free(sc->read_j);
+    iso_free(sc->read_len);
+    iso_free(sc->own_ep);
+    iso_free(sc->own_n);
+    iso_free(sc->seen_ep);
+}
+
+/* The length of the state read j shows before t's own appends to key
+ * (own of them so far), or -1 when it does not end in them. */
+static long state_len(const la_state *st, const iso_store *s, uint32_t t, iso_val mop, uint32_t key, size_t own)
+{
+    size_t len;
+    const iso_val *items = la_read_items(s, mop_val(s, mop), &len);
+    if (own > len) return -1;
+    for (size_t i = len - own; i < len; i++) {
+        const la_append *a = la_find(st, key, items[i]);
+        if (!a || a->txn != t) return -1;
+    }
+    return (long)(len - own);
+}
+
+void la_scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n)
+{
+    sc->ep++;
     for (size_t j = 0; j < n; j++) {
         uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
         if (key == ISO_NONE) continue;
+        if (sc->own_ep[key] != sc->ep) sc->own_ep[key] = sc->ep, sc->own_n[key] = 0;
         if (la_mop_kind(st, m[j]) == LA_APPEND) {
-            if (sc->own_ep[key] != sc->ep) sc->own_ep[key] = sc->ep, sc->own_j[key] = (uint32_t)j;
+            sc->own_n[key]++;
             continue;
         }
-        if (!external(sc, key, j)) continue;
-        size_t len, old;
-        la_read_items(s, mop_val(s, m[j]), &len);
-        if (sc->read_ep[key] == sc->ep) la_read_items(s, mop_val(s, m[sc->read_j[key]]), &old);
-        if (sc->read_ep[key] != sc->ep || len < old) sc->read_j[key] = (uint32_t)j;
-        sc->read_ep[key] = sc->ep;
+        long len = state_len(st, s, t, m[j], key, sc->own_n[key]);
+        if (len < 0 || (sc->read_ep[key] == sc->ep && (uint32_t)len >= sc->read_len[key])) continue;
+        sc->read_ep[key] = sc->ep, sc->read_j[key] = (uint32_t)j, sc->read_len[key] = (uint32_t)len;
     }
 }
 
 /* Whether writer w, observed by c->t, appended to a key whose shortest
  * external read by c->t holds none of w's appends to it (c filled). */
-static int misses(const la_state *st, const iso_store *s, const fr_scan *sc, const iso_val *m, fr_case *c)
+static int misses(const la_state *st, const iso_store *s, const la_scan *sc, const iso_val *m, fr_case *c)
 {
-    size_t lo = first_append(st, c->w);
+    size_t lo = la_first_append(st, c->w);
     for (size_t i = lo; i < st->n_ap && st->ap[i].txn == c->w; i++) {
         const la_append *a = &st->ap[i];
-        if (sc->read_ep[a->key] != sc->ep || !first_to_key(st, lo, i)) continue;
+        if (sc->read_ep[a->key] != sc->ep || !la_first_to_key(st, lo, i)) continue;
         size_t len;
         const iso_val *items = la_read_items(s, mop_val(s, m[sc->read_j[a->key]]), &len);
-        if (!read_holds(st, a, items, len)) {
+        if (!la_read_holds(st, a, items, sc->read_len[a->key])) {
             c->j_miss = sc->read_j[a->key];
             c->ap = i;
             return 1;
@@ -108,7 +126,7 @@ static int misses(const la_state *st, const iso_store *s, const fr_scan *sc, con
 }
 
 /* The first fractured read of transaction c->t, if any (c filled). */
-static int find_case(const la_state *st, const iso_proof_ctx *pc, fr_scan *sc, const iso_val *m, size_t n,
+static int find_case(const la_state *st, const iso_proof_ctx *pc, la_scan *sc, const iso_val *m, size_t n,
                      fr_case *c)
 {
     const iso_store *s = &pc->h->store;
@@ -157,26 +175,22 @@ static void render_case(iso_ctx *ctx, const la_state *st, const iso_val *m, cons
     iso_fb_emit(&ctx->findings, &f, ISO_A_FRACTURED_READ);
 }
 
-void la_fractured_reads(iso_ctx *ctx, const la_state *st)
+void la_fractured_reads(iso_ctx *ctx, const la_state *st, uint8_t *fractured)
 {
     if (!ctx->req->reportable[ISO_A_FRACTURED_READ]) return;
-    size_t nk = st->keys.n + 1, nt = ctx->pc.txns.n;
-    fr_scan sc = {0, iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(nk, sizeof(uint32_t)),
-                  iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(nk, sizeof(uint32_t)),
-                  iso_xcalloc(nt ? nt : 1, sizeof(uint32_t))};
-    for (uint32_t t = 0; t < nt; t++) {
+    la_scan sc;
+    la_scan_init(&sc, st, ctx->pc.txns.n);
+    for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
         const iso_txn *tx = &ctx->pc.txns.t[t];
         if (tx->type != ISO_OP_OK || tx->cmp == ISO_NONE) continue;
         size_t n;
         const iso_val *m = la_txn_mops(&ctx->pc, t, &n);
-        sc.ep++;
-        mark_reads(st, &ctx->pc.h->store, &sc, m, n);
+        la_scan_txn(st, &ctx->pc.h->store, &sc, t, m, n);
         fr_case c = {.t = t};
-        if (find_case(st, &ctx->pc, &sc, m, n, &c)) render_case(ctx, st, m, &c);
+        if (find_case(st, &ctx->pc, &sc, m, n, &c)) {
+            render_case(ctx, st, m, &c);
+            if (fractured) fractured[t] = 1;
+        }
     }
-    iso_free(sc.read_ep);
-    iso_free(sc.own_ep);
-    iso_free(sc.read_j);
-    iso_free(sc.own_j);
-    iso_free(sc.seen_ep);
+    la_scan_free(&sc);
 }

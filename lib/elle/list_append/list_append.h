@@ -10,6 +10,7 @@
  *                   duplicate-elements, incompatible-order, dirty-update,
  *                   lost-update
  *   fractured.c     fractured-read (read atomic's violation)
+ *   causal.c        causality-violation (causal's)
  *   mops.c          micro-op access
  *
  * list_append_int.h is the state the files share (it stays in the folder).

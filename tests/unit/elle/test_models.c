@@ -144,8 +144,9 @@ static void names_and_aliases(void **state)
 }
 
 /* isolde's additions to Elle's tables (docs/DEVIATIONS.md, issue 25):
- * read atomic forbids fractured-read, parallel SI every G-single. Adds to
- * want what a model m prohibits beyond Elle's table; returns how many. */
+ * read atomic forbids fractured-read, parallel SI every G-single, causal
+ * causality-violation and fractured-read. Adds to want what a
+ * model m prohibits beyond Elle's table; returns how many. */
 static int add_isolde_prohibited(int m, uint8_t want[ISO_A_COUNT])
 {
     int added = 0;
@@ -156,6 +157,10 @@ static int add_isolde_prohibited(int m, uint8_t want[ISO_A_COUNT])
     if (iso_model_implies(m, model("parallel-snapshot-isolation"))) {
         added += !want[ISO_A_G_SINGLE] + !want[ISO_A_G_SINGLE_ITEM];
         want[ISO_A_G_SINGLE] = want[ISO_A_G_SINGLE_ITEM] = 1;
+    }
+    if (iso_model_implies(m, model("causal"))) {
+        added += !want[ISO_A_CAUSALITY_VIOLATION] + !want[ISO_A_FRACTURED_READ];
+        want[ISO_A_CAUSALITY_VIOLATION] = want[ISO_A_FRACTURED_READ] = 1;
     }
     return added;
 }
@@ -359,7 +364,10 @@ static void prohibited_unions_models(void **state)
 static void not_checked_models(void **state)
 {
     (void)state;
-    static const char *const none[] = {"linearizable", "sequential", "causal", "PRAM", "monotonic-reads",
+    /* Not checked on transactional histories: Elle gives them no anomaly,
+     * or (linearizable, sequential) they are models of single-object ops,
+     * whatever they imply (causal, issue 25). */
+    static const char *const none[] = {"linearizable", "sequential", "PRAM", "monotonic-reads",
                                        "monotonic-writes", "read-your-writes", "writes-follow-reads", "1SR",
                                        "session-serializable", "view-serializable", NULL};
     uint8_t want[MAX_MODELS];
@@ -369,12 +377,13 @@ static void not_checked_models(void **state)
         iso_models_prohibited(&m, 1, set);
         for (int a = 0; a < ISO_A_COUNT; a++) any |= set[a];
         const char *instead = iso_model_not_checked(m);
-        assert_int_equal(instead != NULL, !any);
+        if (!instead) assert_true(any); /* a model checked forbids something */
         assert_int_equal(instead != NULL, want[m]);
         if (instead) assert_null(strstr(instead, "no other model stands for it"));
     }
     assert_null(iso_model_not_checked(-1));
     assert_non_null(strstr(iso_model_not_checked(model("linearizable")), "-m register"));
+    assert_null(iso_model_not_checked(model("causal")));
 }
 
 static void anomalies_implying(void **state)
