@@ -109,6 +109,9 @@ static int show(const char *name)
     if (isolde_check_opts_validate(&o, NULL)) return unknown(name);
     if (canon) printf("%s (%s): a check with -c %s reports\n", name, canon, name);
     else printf("%s (an anomaly): a check with -c '' -a %s reports\n", name, name);
+    if (canon)
+        printf("    list-append: %s; rw-register: %s\n", isolde_model_coverage(name, "list-append"),
+               isolde_model_coverage(name, "rw-register"));
     const char *instead = canon ? isolde_model_not_checked(name) : NULL;
     if (!instead) {
         words(isolde_anomaly_name, &o);

@@ -47,11 +47,12 @@ int la_first_to_key(const la_state *st, size_t lo, size_t i)
 }
 
 /* Whether T3's read (items[0..n)) of a's key holds a's element: by
- * position where the key's reads are prefixes of its order, else by
- * looking. */
+ * position where the key's reads are prefixes of its order and the append
+ * has one, else by looking (an append of a transaction that never
+ * completed has no position, yet a read may show it). */
 int la_read_holds(const la_state *st, const la_append *a, const iso_val *items, size_t n)
 {
-    if (la_positional(&st->k[a->key])) return a->pos != ISO_NONE && a->pos < n;
+    if (la_positional(&st->k[a->key]) && a->pos != ISO_NONE) return a->pos < n;
     for (size_t i = 0; i < n; i++)
         if (la_find(st, a->key, items[i]) == a) return 1;
     return 0;
