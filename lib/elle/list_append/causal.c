@@ -176,7 +176,8 @@ static void entries(ca *c)
     for (size_t i = 0, lo = 0; i < c->st->n_ap; i++) {
         const la_append *a = &c->st->ap[i];
         if (i == 0 || c->st->ap[i - 1].txn != a->txn) lo = i;
-        if (c->proc[a->txn] == ISO_NONE || !la_positional(&c->st->k[a->key]) || !la_first_to_key(c->st, lo, i)) continue;
+        if (c->proc[a->txn] == ISO_NONE || !la_positional(&c->st->k[a->key]) || !la_first_to_key(c->st, lo, i))
+            continue;
         ISO_PUSH(c->ent, c->n_ent, cap, ((ca_ent){a->key, c->proc[a->txn], c->idx[a->txn], a->pos, 0, a->txn}));
     }
     qsort(c->ent, c->n_ent, sizeof *c->ent, by_ent);
