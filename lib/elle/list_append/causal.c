@@ -119,7 +119,7 @@ static ca_pair *edges(ca *c, size_t *n_edges)
         for (size_t i = 0; i < n_mine; i++) ISO_PUSH(e, n, cap, ((ca_pair){mine[i].w, t}));
     }
     iso_free(mine);
-    qsort(e, n, sizeof *e, by_a);
+    if (n) qsort(e, n, sizeof *e, by_a);
     *n_edges = n;
     return e;
 }
@@ -180,7 +180,7 @@ static void entries(ca *c)
             continue;
         ISO_PUSH(c->ent, c->n_ent, cap, ((ca_ent){a->key, c->proc[a->txn], c->idx[a->txn], a->pos, 0, a->txn}));
     }
-    qsort(c->ent, c->n_ent, sizeof *c->ent, by_ent);
+    if (c->n_ent) qsort(c->ent, c->n_ent, sizeof *c->ent, by_ent);
     for (size_t i = 0; i < c->n_ent; i++) {
         ca_ent *x = &c->ent[i], *before = i ? &c->ent[i - 1] : NULL;
         x->max_pos = x->pos;
