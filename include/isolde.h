@@ -293,14 +293,20 @@ ISOLDE_API const char *isolde_anomaly_name(size_t i);
  * for, and every anomaly implying one of those), 0 if not, -1 if o or
  * anomaly names something unknown. */
 ISOLDE_API int isolde_check_opts_forbid(const isolde_check_opts *o, const char *anomaly);
-/* NULL when a check with -c NAME (any of the 54 names) looks for some
- * anomaly in a transactional history, or NAME is no model; else the model
- * forbids none there (linearizable, sequential, causal, PRAM, the session
- * guarantees, 1SR, session-serializable, view-serializable: Elle's tables
- * give them none), so
- * such a check cannot say valid, and this says what checks it or implies
- * it instead (static words). */
+/* NULL when a check with -c NAME (any of the 54 names) checks the model
+ * in a transactional history, or NAME is no model; else it does not
+ * (PRAM, the session guarantees, 1SR, session-serializable,
+ * view-serializable: Elle's tables give them no anomaly; linearizable,
+ * sequential: models of single-object ops), so such a check cannot say
+ * valid, and this says what checks it or implies it instead (static
+ * words). */
 ISOLDE_API const char *isolde_model_not_checked(const char *name);
+/* How a check with -c NAME covers the model on workload ("list-append" or
+ * "rw-register"): "complete" (every violation the history reveals is
+ * reported), "sound only" (what is reported is a violation; valid means
+ * no violation isolde's method can see) or "not applicable" (not
+ * checked); NULL for an unknown name or workload. Static strings. */
+ISOLDE_API const char *isolde_model_coverage(const char *name, const char *workload);
 
 /* A check's result. Opaque. */
 typedef struct isolde_result isolde_result;

@@ -180,6 +180,13 @@ const char *isolde_model_not_checked(const char *name)
     return iso_model_not_checked(name ? iso_model_parse(name) : -1);
 }
 
+const char *isolde_model_coverage(const char *name, const char *workload)
+{
+    int m = name ? iso_model_parse(name) : -1;
+    int rw = !workload ? -1 : !strcmp(workload, "list-append") ? 0 : !strcmp(workload, "rw-register") ? 1 : -1;
+    return m < 0 || rw < 0 ? NULL : iso_coverage_name(iso_model_coverage(m, rw));
+}
+
 const char *isolde_model_name(size_t i) { return iso_model_name_at(i, NULL); }
 
 const char *isolde_model_canonical(const char *name)

@@ -38,13 +38,20 @@ int iso_model_implies(int a, int b);
  * implying one of those). */
 void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT]);
 
-/* NULL when a transactional check covers model m (it forbids some
- * anomaly); else, for the 10 models that are no transactional models
- * (linearizable and sequential, which imply causal but say more of single
- * objects; PRAM, the session guarantees, 1SR, session-serializable,
- * view-serializable), what checks them or implies them instead (static
- * words): a check of such a model alone can never say valid. */
+/* NULL when a transactional check covers model m; else, for the models
+ * Elle's tables give no anomaly (PRAM, the session guarantees, 1SR,
+ * session-serializable, view-serializable) and the models of single-object
+ * ops (linearizable, sequential), what checks them or implies them instead
+ * (static words): a check of such a model alone never says valid. */
 const char *iso_model_not_checked(int m);
+
+/* How completely a check covers model m on list-append (rw 0) or
+ * rw-register (rw 1): every violation the history reveals is reported
+ * (complete), what is reported is a violation (sound only), or it is not
+ * checked (not applicable); iso_coverage_name says which in words. */
+enum { ISO_COV_NA, ISO_COV_SOUND, ISO_COV_COMPLETE };
+int iso_model_coverage(int m, int rw);
+const char *iso_coverage_name(int c);
 
 /* Add to set every anomaly that implies one already in it (Elle's
  * all-anomalies-implying). */
