@@ -22,8 +22,8 @@
 # size, how the generator made it). OUT is $ISOLDE_ORACLE_OUT, else
 # BUILD/oracle-out. $ISOLDE_ORACLE_MODELS replaces the list of models,
 # $ISOLDE_ORACLE_WORKLOADS that of workloads. $ISOLDE_ORACLE_COMPLETE lists
-# WORKLOAD:MODEL pairs where isolde claims complete (default: rw-register's
-# by saturation, docs/MODELS.md): an incompl there fails the run.
+# WORKLOAD:MODEL pairs where isolde claims complete (default: those
+# `isolde models MODEL` says are complete): an incompl there fails the run.
 # Exit status 1 when the oracle fails its own checks, isolde gives no
 # verdict for a history, any history is UNSOUND, or one is incompl where
 # isolde claims complete.
@@ -37,10 +37,19 @@ models=${ISOLDE_ORACLE_MODELS:-"read-committed strong-session-read-committed str
 causal-cerone causal prefix parallel-snapshot-isolation snapshot-isolation strong-session-snapshot-isolation
 strong-snapshot-isolation serializable strong-session-serializable strict-serializable"}
 workloads=${ISOLDE_ORACLE_WORKLOADS:-"list-append rw-register"}
-complete=${ISOLDE_ORACLE_COMPLETE:-"rw-register:read-committed-be rw-register:read-atomic rw-register:causal-cerone
-rw-register:causal"}
+# What isolde claims complete, as `isolde models NAME` says it ("list-append: complete; ...").
+claims() {
+    for m in $models; do
+        "$isolde" models "$m" | sed -n 's/^ *list-append: \([a-z ]*\); rw-register: \([a-z ]*\)$/\1;\2/p' |
+            while IFS=';' read -r la rw; do
+                [ "$la" = complete ] && printf 'list-append:%s ' "$m"
+                [ "$rw" = complete ] && printf 'rw-register:%s ' "$m"
+            done
+    done
+}
 [ -x "$tool" ] || { echo "oracle: $tool not built (make tests)"; exit 1; }
 [ -x "$isolde" ] || { echo "oracle: $isolde not built"; exit 1; }
+complete=${ISOLDE_ORACLE_COMPLETE:-$(claims)}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 isolde_abs=$isolde
 case $isolde_abs in /*) ;; *) isolde_abs=$PWD/$isolde ;; esac

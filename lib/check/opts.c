@@ -137,13 +137,7 @@ int iso_request_of(const isolde_check_opts *o, iso_request *req, isolde_error *e
         return unknown_name(err, "consistency model", ns.bad, iso_model_name_at);
     if (o->anomalies && for_each_name(o->anomalies, add_anomaly, &ns))
         return unknown_name(err, "anomaly", ns.bad, iso_anomaly_name_at);
-    int models[ISO_MODEL_COUNT];
-    for (size_t i = 0; i < req->n_checked; i++) models[i] = req->checked[i].model;
-    iso_models_prohibited(models, req->n_checked, req->reportable);
-    uint8_t implying[ISO_A_COUNT];
-    memcpy(implying, req->asked, sizeof implying);
-    iso_anomalies_implying(implying);
-    for (int a = 0; a < ISO_A_COUNT; a++) req->reportable[a] |= implying[a];
+    iso_request_reportable(req);
     return 0;
 }
 

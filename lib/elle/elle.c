@@ -159,7 +159,9 @@ static int run(iso_ctx *ctx, uint8_t extra, isolde_error *err)
 }
 
 /* The request, with each model the workload's check does not cover
- * (iso_model_coverage) moved to the models not checked: never valid. */
+ * (iso_model_coverage) moved to the models not checked: never valid, and
+ * what it alone forbids no longer looked for (a model not checked forbids
+ * nothing, as iso_request_of has it). */
 static void cover(iso_request *q, const iso_workload_ops *wl)
 {
     int rw = strcmp(wl->name, "list-append") != 0;
@@ -168,7 +170,9 @@ static void cover(iso_request *q, const iso_workload_ops *wl)
         if (iso_model_coverage(q->checked[i].model, rw) == ISO_COV_NA) q->unchecked[q->n_unchecked++] = q->checked[i];
         else q->checked[kept++] = q->checked[i];
     }
+    if (kept == q->n_checked) return;
     q->n_checked = kept;
+    iso_request_reportable(q);
 }
 
 int iso_elle_check(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,

@@ -24,8 +24,8 @@ void iso_elle_not_checked(const struct iso_asked_model *m, iso_buf *out)
 {
     const char *instead = iso_model_not_checked(m->model);
     if (!instead) { /* checked on another workload (iso_model_coverage) */
-        iso_buf_puts(out, "isolde checks it on list-append histories only, so far (a verdict never says valid of "
-                          "it here)");
+        iso_buf_puts(out, "isolde checks it on the other transactional workload only, so far (a verdict never says "
+                          "valid of it here)");
         return;
     }
     iso_buf_printf(out, "isolde does not check it on transactional histories (a verdict never says valid of it); %s",

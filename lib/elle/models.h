@@ -77,6 +77,10 @@ typedef struct iso_request {
     uint8_t reportable[ISO_A_COUNT]; /* Elle's prohibited-anomaly-types */
 } iso_request;
 
+/* Fill req->reportable (Elle's prohibited-anomaly-types): what the models
+ * checked forbid plus every anomaly implying one asked for (-a). */
+void iso_request_reportable(iso_request *req);
+
 /* 1 when a check asked for req cannot be valid whatever it finds, with
  * why in why (NULL: not wanted): a model it names is not checked, or it
  * names nothing at all; 0 when it can. */
