@@ -36,7 +36,7 @@ static int run_all(struct sim *s, uint32_t id, txn *t)
 
 static struct sim *sim_at(int level)
 {
-    sim_params p = {level, 1, 1, 0, 0, 0};
+    sim_params p = {level, 1, 1, 0, 0, 0, 0};
     return sim_new(&p);
 }
 
@@ -47,7 +47,7 @@ static int write_skew_commits(int level)
     txn t1 = {0}, t2 = {0};
     make(&t1, "r0 r1 a0");
     make(&t2, "r0 r1 a1");
-    uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
+    uint32_t a = sim_begin(s, &t1, SIM_FRESH), b = sim_begin(s, &t2, SIM_FRESH);
     int n = 0;
     if (run_all(s, a, &t1) == TXN_OK && run_all(s, b, &t2) == TXN_OK) {
         n += sim_commit(s, a, 0) == TXN_OK;
@@ -76,12 +76,12 @@ static int lost_update(int level, uint32_t *len)
     make(&t1, "r0 a0");
     make(&t2, "r0 a0");
     t2.mops[1].value = 99;
-    uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
+    uint32_t a = sim_begin(s, &t1, SIM_FRESH), b = sim_begin(s, &t2, SIM_FRESH);
     run_all(s, a, &t1);
     run_all(s, b, &t2);
     int n = (sim_commit(s, a, 0) == TXN_OK) + (sim_commit(s, b, 0) == TXN_OK);
     make(&t3, "r0");
-    uint32_t c = sim_begin(s, &t3, 1);
+    uint32_t c = sim_begin(s, &t3, SIM_FRESH);
     run_all(s, c, &t3);
     assert_int_equal(sim_commit(s, c, 0), TXN_OK);
     *len = t3.mops[0].len;
@@ -111,7 +111,7 @@ static uint32_t dirty_len(int level)
     txn t1 = {0}, t2 = {0};
     make(&t1, "a0");
     make(&t2, "r0");
-    uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
+    uint32_t a = sim_begin(s, &t1, SIM_FRESH), b = sim_begin(s, &t2, SIM_FRESH);
     run_all(s, a, &t1);
     run_all(s, b, &t2);
     uint32_t len = t2.mops[0].len;
@@ -139,7 +139,7 @@ static void test_write_locks(void **state)
     txn t1 = {0}, t2 = {0};
     make(&t1, "a0");
     make(&t2, "a0");
-    uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
+    uint32_t a = sim_begin(s, &t1, SIM_FRESH), b = sim_begin(s, &t2, SIM_FRESH);
     assert_int_equal(sim_exec(s, a, 0), 0);
     assert_int_equal(sim_exec(s, b, 0), -1); /* no-wait: the second writer aborts */
     assert_string_equal(t2.error, "write lock held");
