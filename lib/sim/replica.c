@@ -44,16 +44,18 @@ struct rep_kind {
     uint8_t certify;        /* a write needs the key's last write seen; else pulled */
     uint8_t halves;         /* fractured-read: a commit applied a key at a time */
     uint8_t split;          /* partition-merge: the halves split, then merge */
+    uint8_t stall;          /* causality-violation: a slow link delivers a
+                               commit only with a later write of its keys */
 };
 
 static const struct rep_kind kinds[] = {
-    {SIM_RA, SITES, SITES, ORDER_PER_KEY, 0, 0, 0},
-    {SIM_CAUSAL, SITES, SITES, ORDER_CAUSAL, 0, 0, 0},
-    {SIM_PREFIX, SITES, 1, ORDER_LOG, 0, 0, 0},
-    {SIM_PSI, SITES, SITES, ORDER_CAUSAL, 1, 0, 0},
-    {SIM_FRACTURED, SITES, SITES, ORDER_CAUSAL, 1, 1, 0},
-    {SIM_CAUSALITY, SITES, SITES, ORDER_PER_KEY, 1, 0, 0},
-    {SIM_SPLIT, 2, 2, ORDER_CAUSAL, 1, 0, 1},
+    {SIM_RA, SITES, SITES, ORDER_PER_KEY, 0, 0, 0, 0},
+    {SIM_CAUSAL, SITES, SITES, ORDER_CAUSAL, 0, 0, 0, 0},
+    {SIM_PREFIX, SITES, 1, ORDER_LOG, 0, 0, 0, 0},
+    {SIM_PSI, SITES, SITES, ORDER_CAUSAL, 1, 0, 0, 0},
+    {SIM_FRACTURED, SITES, SITES, ORDER_CAUSAL, 1, 1, 0, 0},
+    {SIM_CAUSALITY, SITES, SITES, ORDER_PER_KEY, 1, 0, 0, 1},
+    {SIM_SPLIT, 2, 2, ORDER_CAUSAL, 1, 0, 1, 0},
 };
 
 struct rep_txn {          /* by transaction id */
@@ -241,13 +243,14 @@ void rep_settle(struct sim *s)
  * each commit and site (no draw is taken from the sim's sequence): 0 ..
  * --lag commits after it, or 2 .. 4 times --lag on a slow link (from each
  * site to the one after it), so that one site's commits overtake
- * another's. */
+ * another's; never on a stalled one (causality-violation). */
 static int64_t arrival(const struct sim *s, uint32_t w, int site)
 {
     const struct rep *r = s->rep;
     uint64_t h = s->p.seed * 0x9E3779B97F4A7C15ull ^ ((uint64_t)w << 2 | (uint64_t)site);
     uint32_t lag = (uint32_t)s->p.lag;
     int slow = r->k->sites == SITES && (r->t[w].site + 1) % SITES == site;
+    if (slow && r->k->stall) return INT64_MAX;
     return s->txns[w].cts + (slow ? 2 * lag + iso_rng_below(&h, 2 * lag + 1) : iso_rng_below(&h, lag + 1));
 }
 
@@ -285,17 +288,17 @@ static int catch_up(struct sim *s, int site, int o)
     return moved;
 }
 
-/* Per key: site applies the commits that have reached it and whose keys'
- * earlier writes it has, in commit order (so one pass frees a chain). */
+/* Per key: site applies the commits that have reached it, each after the
+ * earlier writes of its keys (which a commit brings along when they have
+ * not reached the site yet). */
 static void catch_up_keys(struct sim *s, int site)
 {
     struct rep_site *st = &s->rep->site[site];
     size_t kept = 0;
     for (size_t i = 0; i < st->n_wait; i++) {
         uint32_t w = st->wait[i];
-        if (applied(s->rep, site, w)) continue;
-        if (arrival(s, w, site) <= s->ts && key_blocker(s, site, w) == ISO_NONE) apply(s->rep, site, w);
-        else st->wait[kept++] = w;
+        if (!applied(s->rep, site, w) && arrival(s, w, site) <= s->ts) pull_txn(s, site, w);
+        if (!applied(s->rep, site, w)) st->wait[kept++] = w;
     }
     st->n_wait = kept;
 }
