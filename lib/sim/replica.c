@@ -11,8 +11,10 @@
  * at most, more on a slow link) and the level's order lets it: causal
  * (each origin's commits in order, each after every commit its writer's
  * site had applied), per key (each commit whole, after the earlier writes
- * of the keys it writes, in no other order), or one log (prefix: every
- * site applies every commit in commit order). A transaction sees what its
+ * of the keys it writes, in no other order; causality-violation's link
+ * from each site to the next delivers a commit only with a later write of
+ * its keys), or one log (prefix: every site applies every commit in
+ * commit order). A transaction sees what its
  * site had applied when it began, and its own writes. At commit, a write
  * of a key whose last write the transaction did not see aborts (certify:
  * PSI's no-conflict rule, first committer wins), or its site applies that

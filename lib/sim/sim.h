@@ -44,8 +44,9 @@ enum sim_level {
                         its site has the key's last write (Walter) */
     SIM_FRACTURED,   /* broken: PSI whose sites apply a commit one key at a
                         time, visible half done (fractured reads) */
-    SIM_CAUSALITY,   /* broken: PSI whose sites apply commits in no causal
-                        order (causality violations) */
+    SIM_CAUSALITY,   /* broken: PSI whose sites apply commits per key, in
+                        no causal order, one link stalled (causality
+                        violations) */
     SIM_SPLIT,       /* broken: SI that splits into two halves, each
                         committing what the other does not see, then
                         merges (long forks: PSI, not SI) */
