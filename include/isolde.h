@@ -113,7 +113,10 @@ typedef enum isolde_format {
     ISOLDE_FORMAT_ONELITE,   /* OneLite: header line, then one completed txn per line */
     ISOLDE_FORMAT_ISOCHECK,  /* IsoCheck: JSON lines with '#' comment lines */
     ISOLDE_FORMAT_JEPSEN_LOG, /* old jepsen.log text lines: "INFO jepsen.util - 2 :ok :read 4" */
-    ISOLDE_FORMAT_JEPSEN_TXT  /* Jepsen's history.txt: "3 <TAB> :invoke <TAB> :read <TAB> nil" */
+    ISOLDE_FORMAT_JEPSEN_TXT, /* Jepsen's history.txt: "3 <TAB> :invoke <TAB> :read <TAB> nil" */
+    ISOLDE_FORMAT_PLUME,     /* Plume's text (PolySI, AWDIT): "r(KEY,VALUE,SESSION,TXN)" lines */
+    ISOLDE_FORMAT_DBCOP,     /* dbcop's history (PolySI): bincode of sessions of transactions */
+    ISOLDE_FORMAT_AWDIT      /* AWDIT's test format: "r KEY VALUE" lines, '-' and '=' lines between */
 } isolde_format;
 
 /* What the operations of a history mean. */
@@ -195,6 +198,16 @@ ISOLDE_API void isolde_history_free(isolde_history *h);
 ISOLDE_API size_t isolde_history_op_count(const isolde_history *h);
 /* The format the history was read as (after detection). */
 ISOLDE_API isolde_format isolde_history_format(const isolde_history *h);
+/* Write h to out in format f: its ops one a line as Elle's JSON lines
+ * (JSONL), elle-cli's JSON array (JSON) or Jepsen's EDN (EDN); its client
+ * transactions as Plume's text (PLUME) or dbcop's bincode (DBCOP), which
+ * hold committed and aborted transactions of reads and writes of integer
+ * registers in sessions, and no time (docs/FORMATS.md). What f cannot hold
+ * is an error naming the op and what it is, before anything is written:
+ * USAGE (also for a format isolde does not write), IO (a short write),
+ * NOMEM. */
+ISOLDE_API isolde_status isolde_history_write(const isolde_history *h, isolde_format f, FILE *out,
+                                              isolde_error *err);
 
 /* Names of formats ("edn", "jsonl", ...) and workloads ("list-append",
  * "cas-register", ...), and back; unknown names are ISOLDE_ERR_USAGE. */

@@ -2,7 +2,9 @@
  * history/detect.c -- guess a history's format from its first bytes: '#' comment
  * lines (IsoCheck), a {"history": ...} header (OneLite), JSON arrays and
  * objects (a '"' key), history.txt's tab-separated op lines, jepsen.log
- * text lines, and EDN for everything else.
+ * text lines, the research checkers' formats (dbcop's bincode by its
+ * header; Plume's "r(" and AWDIT's "r 1 2" lines, or a line of '=' or
+ * '-'), and EDN for everything else.
  */
 #include "history/read.h"
 
@@ -83,6 +85,28 @@ static isolde_format detect_array(const char *p, size_t j, size_t len, const cha
     return ISOLDE_FORMAT_EDN;
 }
 
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* At i: a line of Plume's ("r(1,2,0,0)") or AWDIT's ("r 1 2", or a line
+ * of '=' or '-' alone): that format, else AUTO. */
+static isolde_format detect_ops(const char *p, size_t i, size_t len, const char **why)
+{
+    char c = p[i], d = i + 1 < len ? p[i + 1] : 0, e = i + 2 < len ? p[i + 2] : 0;
+    if ((c == 'r' || c == 'w') && d == '(' && is_digit(e))
+        return *why = "its first line begins as r( or w( and a number", ISOLDE_FORMAT_PLUME;
+    if ((c == 'r' || c == 'w') && (d == ' ' || d == '\t')) {
+        size_t j = i + 1;
+        while (j < len && (p[j] == ' ' || p[j] == '\t')) j++;
+        if (j < len && is_digit(p[j])) return *why = "its first line is r or w, a blank and a number", ISOLDE_FORMAT_AWDIT;
+    }
+    if (c != '=' && c != '-') return ISOLDE_FORMAT_AUTO;
+    size_t j = i;
+    while (j < len && p[j] == c) j++;
+    while (j < len && (p[j] == ' ' || p[j] == '\t' || p[j] == '\r')) j++;
+    if (j == len || p[j] == '\n') return *why = "its first line is a line of '=' or '-' alone", ISOLDE_FORMAT_AWDIT;
+    return ISOLDE_FORMAT_AUTO;
+}
+
 /* Any other first byte: jepsen.log's text lines, or EDN. */
 static isolde_format detect_other(const char *p, size_t i, size_t len, const char **why)
 {
@@ -90,6 +114,8 @@ static isolde_format detect_other(const char *p, size_t i, size_t len, const cha
     static const char *const marks[] = {"its first byte is '('", "its first byte is ';'", "its first byte is ':'"};
     const char *mark = p[i] ? strchr(firsts, p[i]) : NULL;
     if (mark) return *why = marks[mark - firsts], ISOLDE_FORMAT_EDN;
+    isolde_format ops = detect_ops(p, i, len, why);
+    if (ops != ISOLDE_FORMAT_AUTO) return ops;
     if (contains(p + i, len - i < LOG_PROBE ? len - i : LOG_PROBE, "jepsen.util"))
         return *why = "'jepsen.util' is in its first 64 KiB", ISOLDE_FORMAT_JEPSEN_LOG;
     *why = "no other format's mark is at its start; EDN is the default";
@@ -100,6 +126,8 @@ isolde_format iso_detect_format(const char *p, size_t len, const char **why)
 {
     const char *ignored;
     if (!why) why = &ignored;
+    if (iso_detect_binary(p, len) != ISOLDE_FORMAT_AUTO)
+        return *why = "it begins as dbcop's bincode header", ISOLDE_FORMAT_DBCOP;
     size_t i = skip_ws(p, 0, len);
     if (i == len) return *why = "it is empty", ISOLDE_FORMAT_EDN;
     if (txt_line(p, i, len)) return *why = "its first line is an index, a tab, a :type and a tab", ISOLDE_FORMAT_JEPSEN_TXT;

@@ -13,6 +13,7 @@
  * serve other files isolde reads (a transaction order): `what` names them.
  */
 #include "history/input.h"
+#include "history/read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +52,7 @@ int iso_input_text(const char *name, const char *what, const char *buf, size_t l
         return iso_fail(err, ISOLDE_ERR_PARSE, name, 1, 1,
                         "UTF-16 is not supported: convert the file to UTF-8 (iconv -f UTF-16 -t UTF-8)");
     const unsigned char *nul = memchr(p, 0, n);
+    if (nul && strcmp(what, "a history") == 0 && iso_detect_binary(buf, len) != ISOLDE_FORMAT_AUTO) return 0;
     if (nul)
         return iso_fail(err, ISOLDE_ERR_PARSE, name, 0, 0,
                         "binary data (a NUL byte at offset %zu), not %s", (size_t)(nul - p), what);

@@ -41,6 +41,9 @@ static const struct format {
     [ISOLDE_FORMAT_ISOCHECK] = {"isocheck", iso_read_json, 1, "IsoCheck JSON lines", iso_json_cut},
     [ISOLDE_FORMAT_JEPSEN_LOG] = {"jepsen-log", iso_read_jepsen_log, 1, "jepsen.log text lines", NULL},
     [ISOLDE_FORMAT_JEPSEN_TXT] = {"jepsen-txt", iso_read_jepsen_txt, 1, "Jepsen's history.txt", NULL},
+    [ISOLDE_FORMAT_PLUME] = {"plume", iso_read_plume, 0, "Plume's text", NULL},
+    [ISOLDE_FORMAT_DBCOP] = {"dbcop", iso_read_dbcop, 0, "dbcop's bincode", NULL},
+    [ISOLDE_FORMAT_AWDIT] = {"awdit", iso_read_awdit, 0, "AWDIT's test format", NULL},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
@@ -117,8 +120,8 @@ static char line_start(const char *data, size_t len, unsigned long line)
  * tried and why. */
 static void name_the_guess(const isolde_history *h, const char *why, const char *data, size_t len, isolde_error *err)
 {
-    int by_lines = h->format == ISOLDE_FORMAT_JEPSEN_LOG || h->format == ISOLDE_FORMAT_JEPSEN_TXT;
-    if (err->code != ISOLDE_ERR_PARSE || h->n_ops || !why || by_lines) return;
+    int values = formats[h->format].cut != NULL; /* JSON or EDN: a format of values */
+    if (err->code != ISOLDE_ERR_PARSE || h->n_ops || !why || !values) return;
     long line = err->line - (long)h->line_base;
     char c = line > 0 ? line_start(data, len, (unsigned long)line) : 0;
     if (!c || strchr("{[(#", c)) return;
@@ -203,7 +206,7 @@ static int read_buffer(const char *name, const char *data, size_t len, isolde_fo
                        int mapped, isolde_history **out, isolde_error *err)
 {
     size_t kept;
-    if (iso_input_text(name, "a history", data, len, err)) return -1;
+    if (format != ISOLDE_FORMAT_DBCOP && iso_input_text(name, "a history", data, len, err)) return -1;
     data = skip_bom(data, &len);
     if (read_kept(name, data, len, format, mapped, 1, &kept, out, err)) return -1;
     note_no_client(*out, data, kept);
