@@ -263,7 +263,7 @@ static void test_data_cases(void **state)
 {
     (void)state;
     static const char *const dirs[] = {"tests/data/read", "tests/data/read/bad", "tests/data/read/ints",
-                                       "tests/data/read/noops"};
+                                       "tests/data/read/noops", "tests/data/read/awdit"};
     int bad = 0;
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) bad += tc_each(dirs[i], tc_file_each, NULL);
     if (bad) fail_msg("%d of the cases of tests/data/read disagree with their headers (named above)", bad);
