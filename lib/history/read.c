@@ -365,9 +365,13 @@ static int append(void *arg, isolde_error *err)
     const char *why = NULL; /* set when this append decides the format */
     if (h->format == ISOLDE_FORMAT_AUTO && !h->n_ops) {
         isolde_history *fresh = history_for(h->name, ISOLDE_FORMAT_AUTO, data, c->len, &why);
-        h->format = fresh->format;
+        isolde_format f = fresh->format;
         h->cas_fail_false = fresh->cas_fail_false;
         isolde_history_free(fresh);
+        if (!formats[f].lines) /* as isolde_history_new refuses it */
+            return iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0, "a %s history (%s) cannot grow line by line",
+                            formats[f].name, why);
+        h->format = f;
     }
     isolde_history *h2 = iso_history_new(h->name, h->format);
     h2->line_base = h->line_base;
