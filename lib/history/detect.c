@@ -126,8 +126,10 @@ isolde_format iso_detect_format(const char *p, size_t len, const char **why)
 {
     const char *ignored;
     if (!why) why = &ignored;
-    if (iso_detect_binary(p, len) != ISOLDE_FORMAT_AUTO)
-        return *why = "it begins as dbcop's bincode header", ISOLDE_FORMAT_DBCOP;
+    isolde_format binary = iso_detect_binary(p, len);
+    if (binary != ISOLDE_FORMAT_AUTO)
+        return *why = binary == ISOLDE_FORMAT_DBCOP ? "it begins as dbcop's bincode header"
+                                                    : "it begins as Cobra's log (a start record, then another)", binary;
     size_t i = skip_ws(p, 0, len);
     if (i == len) return *why = "it is empty", ISOLDE_FORMAT_EDN;
     if (txt_line(p, i, len)) return *why = "its first line is an index, a tab, a :type and a tab", ISOLDE_FORMAT_JEPSEN_TXT;

@@ -253,8 +253,13 @@ int iso_input_open(const char *path, const char *what, iso_input *in, isolde_err
     if (fd < 0) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
     struct stat st;
     int rc = fstat(fd, &st) != 0 ? iso_fail(err, ISOLDE_ERR_IO, in->name, 0, 0, "cannot stat: %s", strerror(errno))
-           : S_ISDIR(st.st_mode) ? iso_fail(err, ISOLDE_ERR_IO, in->name, 0, 0, "cannot read: is a directory")
+           : S_ISDIR(st.st_mode) && strcmp(what, "a history") != 0
+               ? iso_fail(err, ISOLDE_ERR_IO, in->name, 0, 0, "cannot read: is a directory")
            : 0;
+    if (rc == 0 && !std && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return iso_input_dir(path, in, err) ? (iso_free(in->buf), in->buf = NULL, -1) : 0;
+    }
     if (rc == 0 && (std || !map_file(fd, &st, in))) rc = read_stream(fd, in, err); /* stdin: from where it is */
     if (!std) close(fd);
     if (rc == 0 && gzip_magic(in->buf, in->len)) rc = gunzip(in, err);

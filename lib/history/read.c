@@ -44,6 +44,7 @@ static const struct format {
     [ISOLDE_FORMAT_PLUME] = {"plume", iso_read_plume, 0, "Plume's text", NULL},
     [ISOLDE_FORMAT_DBCOP] = {"dbcop", iso_read_dbcop, 0, "dbcop's bincode", NULL},
     [ISOLDE_FORMAT_AWDIT] = {"awdit", iso_read_awdit, 0, "AWDIT's test format", NULL},
+    [ISOLDE_FORMAT_COBRA] = {"cobra", iso_read_cobra, 0, "Cobra's logs", NULL},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
@@ -206,7 +207,7 @@ static int read_buffer(const char *name, const char *data, size_t len, isolde_fo
                        int mapped, isolde_history **out, isolde_error *err)
 {
     size_t kept;
-    if (format != ISOLDE_FORMAT_DBCOP && iso_input_text(name, "a history", data, len, err)) return -1;
+    if (format != ISOLDE_FORMAT_DBCOP && format != ISOLDE_FORMAT_COBRA && iso_input_text(name, "a history", data, len, err)) return -1;
     data = skip_bom(data, &len);
     if (read_kept(name, data, len, format, mapped, 1, &kept, out, err)) return -1;
     note_no_client(*out, data, kept);

@@ -162,6 +162,7 @@ isolde_format iso_detect_binary(const char *buf, size_t len)
 {
     const unsigned char *p = (const unsigned char *)buf;
     size_t at = HEADER;
+    if (iso_cobra_looks(buf, len)) return ISOLDE_FORMAT_COBRA;
     if (len < HEADER + 32 || !memchr(p, 0, HEADER)) return ISOLDE_FORMAT_AUTO;
     if (probe_string(p, len, &at, len, 0) && probe_string(p, len, &at, DATE_MAX, 1) &&
         probe_string(p, len, &at, DATE_MAX, 1) && len - at >= 8)

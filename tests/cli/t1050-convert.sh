@@ -8,6 +8,7 @@
 # dbcop and back is the same bytes (dbcop keeps an aborted transaction's
 # reads, Plume drops them). What a target cannot hold is refused
 # with the op and why, exit 3, and no file is left; usage errors exit 3.
+# Cobra's logs, a directory of them, read and converted.
 . tests/clilib.sh "$@"
 gen=$build/bench/gen_history
 
@@ -116,6 +117,26 @@ test_case "an unreadable input: its error, exit 3" <<'T'
 printf 'r(1,1,0,0)\nr(1,x,0,0)\n' >"$tmp/bad.txt"
 expect_status 3 "$isolde" convert "$tmp/bad.txt" -t jsonl
 expect_err 'bad.txt:2:5: unexpected .x., expected the value'
+T
+
+test_case "Cobra's logs: a directory, one session a .log file (other files ignored)" <<'T'
+expect_status 1 "$isolde" check -c serializable tests/data/read/cobra-dir
+expect_out 'G2-item'
+expect_out 'checked: 6 client ops, in 3 transactions'
+expect_status 0 "$isolde" check -c snapshot-isolation tests/data/read/cobra-dir
+"$isolde" convert tests/data/read/cobra-dir -t plume -o "$tmp/cobra.txt"
+same_verdicts tests/data/read/cobra-dir "$tmp/cobra.txt"
+T
+
+test_case "a directory with no log, and a log's error named by its file and byte" <<'T'
+mkdir "$tmp/empty"
+expect_status 3 "$isolde" check "$tmp/empty"
+expect_err "is a directory, with no .log file"
+mkdir "$tmp/logs"
+cp tests/data/read/cobra-dir/T2.log "$tmp/logs/"
+cp tests/data/read/bad/cobra-open.log "$tmp/logs/T9.log"
+expect_status 3 "$isolde" check "$tmp/logs"
+expect_err "logs/T9.log: at byte 34: the log ends inside a transaction"
 T
 
 test_case "isolde --help and the man page list convert" <<'T'
