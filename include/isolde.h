@@ -117,7 +117,8 @@ typedef enum isolde_format {
     ISOLDE_FORMAT_PLUME,     /* Plume's text (PolySI, AWDIT): "r(KEY,VALUE,SESSION,TXN)" lines */
     ISOLDE_FORMAT_DBCOP,     /* dbcop's history (PolySI): bincode of sessions of transactions */
     ISOLDE_FORMAT_AWDIT,     /* AWDIT's test format: "r KEY VALUE" lines, '-' and '=' lines between */
-    ISOLDE_FORMAT_COBRA      /* Cobra's logs: a directory of binary .log files, one a session */
+    ISOLDE_FORMAT_COBRA,     /* Cobra's logs: a directory of binary .log files, one a session */
+    ISOLDE_FORMAT_CHRONOS    /* Chronos / Aion (TimeKiller): a JSON array of transactions with timestamps */
 } isolde_format;
 
 /* What the operations of a history mean. */

@@ -3,8 +3,10 @@
  * lines (IsoCheck), a {"history": ...} header (OneLite), JSON arrays and
  * objects (a '"' key), history.txt's tab-separated op lines, jepsen.log
  * text lines, the research checkers' formats (dbcop's bincode by its
- * header; Plume's "r(" and AWDIT's "r 1 2" lines, or a line of '=' or
- * '-'), and EDN for everything else.
+ * header, Cobra's logs by their first records; Plume's "r(" and AWDIT's
+ * "r 1 2" lines, or a line of '=' or '-'; Chronos's array of objects whose
+ * first key is "sid", "tid", "sts", "cts" or "ops"), and EDN for
+ * everything else.
  */
 #include "history/read.h"
 
@@ -79,6 +81,10 @@ static isolde_format detect_array(const char *p, size_t j, size_t len, const cha
     if (j < len && p[j] == ']') return *why = "it is an empty array", ISOLDE_FORMAT_JSON;
     if (j < len && p[j] == '{') {
         j = skip_ws(p, j + 1, len);
+        static const char *const chronos[] = {"\"sid\"", "\"tid\"", "\"sts\"", "\"cts\"", "\"ops\""};
+        for (size_t k = 0; k < sizeof chronos / sizeof chronos[0]; k++)
+            if (has_at(p, j, len, chronos[k]))
+                return *why = "it begins with '[' and an object whose first key is Chronos's", ISOLDE_FORMAT_CHRONOS;
         if (j < len && p[j] == '"') return *why = "it begins with '[' and a JSON object", ISOLDE_FORMAT_JSON;
     }
     *why = "it begins with '[' but no JSON object";

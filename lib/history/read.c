@@ -45,6 +45,7 @@ static const struct format {
     [ISOLDE_FORMAT_DBCOP] = {"dbcop", iso_read_dbcop, 0, "dbcop's bincode", NULL},
     [ISOLDE_FORMAT_AWDIT] = {"awdit", iso_read_awdit, 0, "AWDIT's test format", NULL},
     [ISOLDE_FORMAT_COBRA] = {"cobra", iso_read_cobra, 0, "Cobra's logs", NULL},
+    [ISOLDE_FORMAT_CHRONOS] = {"chronos", iso_read_chronos, 0, "Chronos's JSON", NULL},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 

@@ -18,6 +18,7 @@ int iso_read_plume(isolde_history *h, const char *buf, size_t len, isolde_error 
 int iso_read_dbcop(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 int iso_read_awdit(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 int iso_read_cobra(isolde_history *h, const char *buf, size_t len, isolde_error *err);
+int iso_read_chronos(isolde_history *h, const char *buf, size_t len, isolde_error *err);
 /* Whether buf begins as a Cobra log, or a directory's logs (read_cobra.c). */
 int iso_cobra_looks(const char *buf, size_t len);
 /* Whether buf[0, len), read as values of a format (JSON values and '#'

@@ -19,6 +19,7 @@ void iso_sess_init(iso_sess *s, isolde_history *h)
     s->r = iso_atom(&h->store, ISO_TAG_KW, "r", 1);
     s->w = iso_atom(&h->store, ISO_TAG_KW, "w", 1);
     s->txn = iso_atom(&h->store, ISO_TAG_KW, "txn", 3);
+    s->t0 = s->t1 = -1;
 }
 
 void iso_sess_free(iso_sess *s)
@@ -61,45 +62,52 @@ int iso_sess_end(iso_sess *s, uint32_t session, int type, uint32_t line, uint32_
     if (2 * (s->n_txns + 1) > ISO_MAX_OPS)
         return iso_fail(err, ISOLDE_ERR_LIMIT, s->h->name, line, col,
                         "more than %zu transactions (2 ops each: at most %zu ops)", ISO_MAX_OPS / 2, ISO_MAX_OPS);
-    iso_sess_txn t = {session, line, col, iso_seq(&s->h->store, ISO_SEQ_VEC, s->mops, s->n_mops), (uint8_t)type};
+    iso_sess_txn t = {session, line, col, iso_seq(&s->h->store, ISO_SEQ_VEC, s->mops, s->n_mops), s->t0, s->t1,
+                      (uint8_t)type};
     ISO_PUSH(s->txns, s->n_txns, s->cap_txns, t);
     s->n_mops = 0;
+    s->t0 = s->t1 = -1;
     return 0;
 }
 
-/* A transaction's place in the layout: its round (its rank in its
- * session), then its session. */
+/* An op's place in the layout: its key (a time, or a round), then a
+ * completion after an invocation, then its session. */
 struct slot {
-    uint32_t round, session, txn;
+    int64_t at;
+    uint32_t completion, session, txn;
 };
 
 static int cmp_slot(const void *a, const void *b)
 {
     const struct slot *x = a, *y = b;
-    if (x->round != y->round) return x->round < y->round ? -1 : 1;
-    return x->session < y->session ? -1 : x->session > y->session;
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    if (x->completion != y->completion) return x->completion < y->completion ? -1 : 1;
+    if (x->session != y->session) return x->session < y->session ? -1 : 1;
+    return x->txn < y->txn ? -1 : x->txn > y->txn;
 }
 
-static void add(iso_sess *s, const iso_sess_txn *t, int type)
+static void add(iso_sess *s, const struct slot *at)
 {
     isolde_history *h = s->h;
-    iso_op op = {.index = (int64_t)h->n_ops, .time = -1, .value = t->value, .line = t->line, .col = t->col,
-                 .type = (uint32_t)type};
+    const iso_sess_txn *t = &s->txns[at->txn];
+    iso_op op = {.index = (int64_t)h->n_ops, .time = at->completion ? t->t1 : t->t0, .value = t->value,
+                 .line = t->line, .col = t->col, .type = at->completion ? t->type : ISO_OP_INVOKE};
     iso_history_add_op(h, &op, iso_int(t->session), s->txn, ISO_NIL, NULL); /* (iso_sess_end kept the count) */
 }
 
 void iso_sess_emit(iso_sess *s)
 {
     uint32_t *rank = iso_xcalloc(s->ids.n + 1, sizeof *rank);
-    struct slot *slots = iso_xmalloc((s->n_txns + 1) * sizeof *slots);
-    for (size_t i = 0; i < s->n_txns; i++)
-        slots[i] = (struct slot){rank[s->txns[i].session]++, s->txns[i].session, (uint32_t)i};
-    qsort(slots, s->n_txns, sizeof *slots, cmp_slot);
-    s->h->dense_index = 1;
-    for (size_t a = 0, b; a < s->n_txns; a = b) {
-        for (b = a; b < s->n_txns && slots[b].round == slots[a].round; b++) add(s, &s->txns[slots[b].txn], ISO_OP_INVOKE);
-        for (size_t i = a; i < b; i++) add(s, &s->txns[slots[i].txn], s->txns[slots[i].txn].type);
+    struct slot *slots = iso_xmalloc((2 * s->n_txns + 1) * sizeof *slots);
+    for (size_t i = 0; i < s->n_txns; i++) {
+        const iso_sess_txn *t = &s->txns[i];
+        int64_t round = rank[t->session]++, timed = t->t0 >= 0;
+        slots[2 * i] = (struct slot){timed ? t->t0 : 2 * round, 0, t->session, (uint32_t)i};
+        slots[2 * i + 1] = (struct slot){timed ? t->t1 : 2 * round + 1, 1, t->session, (uint32_t)i};
     }
+    qsort(slots, 2 * s->n_txns, sizeof *slots, cmp_slot);
+    s->h->dense_index = 1;
+    for (size_t i = 0; i < 2 * s->n_txns; i++) add(s, &slots[i]);
     iso_free(slots);
     iso_free(rank);
 }

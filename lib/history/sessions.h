@@ -8,7 +8,8 @@
  * [:r k v] / [:w k v]. These formats hold no time: the ops are laid out
  * round by round (every session's first transaction invoked, then all of
  * them completed, then every session's second ...), so that session order
- * is kept and transactions of one round are concurrent (docs/FORMATS.md).
+ * is kept and transactions of one round are concurrent (docs/FORMATS.md);
+ * a format with times (Chronos's) is laid out by them.
  */
 #ifndef ISO_HISTORY_SESSIONS_H
 #define ISO_HISTORY_SESSIONS_H
@@ -19,6 +20,7 @@ typedef struct iso_sess_txn {
     uint32_t session;   /* dense session id */
     uint32_t line, col; /* where it begins in the input (0: a binary input) */
     iso_val value;      /* the vector of its micro-ops */
+    int64_t t0, t1;     /* its start and commit times (iso_sess_timed), else -1 */
     uint8_t type;       /* ISO_OP_OK or ISO_OP_FAIL */
 } iso_sess_txn;
 
@@ -30,6 +32,7 @@ typedef struct iso_sess {
     iso_val *mops;      /* the micro-ops of the transaction being built */
     size_t n_mops, cap_mops;
     iso_val r, w, txn;  /* the keywords :r, :w and :txn */
+    int64_t t0, t1;     /* the times of the transaction being built */
 } iso_sess;
 
 void iso_sess_init(iso_sess *s, isolde_history *h);
@@ -47,7 +50,17 @@ int iso_sess_mop(iso_sess *s, int write, iso_val key, iso_val value, isolde_erro
  * ISO_OP_OK or ISO_OP_FAIL, found at line:col. 0, or -1 (err: LIMIT) when
  * the history would pass ISO_MAX_OPS ops. */
 int iso_sess_end(iso_sess *s, uint32_t session, int type, uint32_t line, uint32_t col, isolde_error *err);
-/* Add the transactions to the history as ops, round by round. */
+/* The transaction being built starts at t0 and commits at t1 (a format
+ * with times: its ops are then laid out by time, iso_sess_emit). */
+static inline void iso_sess_times(iso_sess *s, int64_t t0, int64_t t1)
+{
+    s->t0 = t0;
+    s->t1 = t1;
+}
+/* Add the transactions to the history as ops: round by round, or when
+ * they have times, in time order (invocations at their start, completions
+ * at their commit, an invocation before a completion at the same time, so
+ * that transactions that touch stay concurrent), each op with its time. */
 void iso_sess_emit(iso_sess *s);
 
 /* What the text formats' readers share, on a cursor over one line (its

@@ -8,7 +8,8 @@
 # dbcop and back is the same bytes (dbcop keeps an aborted transaction's
 # reads, Plume drops them). What a target cannot hold is refused
 # with the op and why, exit 3, and no file is left; usage errors exit 3.
-# Cobra's logs, a directory of them, read and converted.
+# Cobra's logs, a directory of them, read and converted; Chronos's
+# timestamps kept as the ops' times.
 . tests/clilib.sh "$@"
 gen=$build/bench/gen_history
 
@@ -137,6 +138,13 @@ cp tests/data/read/cobra-dir/T2.log "$tmp/logs/"
 cp tests/data/read/bad/cobra-open.log "$tmp/logs/T9.log"
 expect_status 3 "$isolde" check "$tmp/logs"
 expect_err "logs/T9.log: at byte 34: the log ends inside a transaction"
+T
+
+test_case "Chronos's JSON: its timestamps are the ops' times (P * 65536 + L), kept through JSON lines" <<'T'
+"$isolde" convert tests/data/read/chronos-write-skew.json -t jsonl -o "$tmp/ch.jsonl"
+grep -q '"index":0,"time":6553600,"type":"invoke","process":0' "$tmp/ch.jsonl"
+grep -q '"index":5,"time":7012354,"type":"ok","process":0' "$tmp/ch.jsonl"
+same_verdicts tests/data/read/chronos-write-skew.json "$tmp/ch.jsonl"
 T
 
 test_case "isolde --help and the man page list convert" <<'T'
