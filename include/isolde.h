@@ -153,8 +153,8 @@ typedef struct isolde_read_opts {
 
 ISOLDE_API void isolde_read_opts_init(isolde_read_opts *o);
 
-/* Read the file at path ("-": standard input; gzip data is inflated when
- * the library has zlib) (o may be NULL: defaults). On success *out is a
+/* Read the file at path ("-": standard input; a directory: Cobra's logs,
+ * a session a .log file; gzip data is inflated when the library has zlib) (o may be NULL: defaults). On success *out is a
  * new history (free with isolde_history_free). Errors: IO (cannot open or
  * read; a mapped file that shrank while it was read), PARSE (with the
  * position of the first bad byte), LIMIT (docs/FORMATS.md), NOMEM, USAGE
@@ -694,6 +694,10 @@ ISOLDE_API void isolde_url_hide_password(char *url);
  *    isolde_version_number, isolde_feature, isolde_feature_name,
  *    isolde_checker_option, isolde_result_findings (isolde_finding_fn),
  *    isolde_fault_opts.
+ *  - Added (issue 26): the research checkers' formats ISOLDE_FORMAT_PLUME,
+ *    _DBCOP, _AWDIT, _COBRA, _CHRONOS (after the others), and
+ *    isolde_history_write; isolde_history_read_file reads a directory as
+ *    Cobra's logs.
  */
 
 #ifdef __cplusplus

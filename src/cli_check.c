@@ -93,7 +93,8 @@ static const cli_opt check_opts[] = {
      "comma-separated anomalies to look for as well (e.g. G1,G2; isolde models)", 0, 0, NULL, 0},
     {'s', "cycle-search-timeout", CLI_LONG, C(opts.cycle_search_timeout_ms), "MS",
      "cycle search: time budget per strongly connected component, within --timeout (1000; 0 for no limit)", 0, LMAX, NULL, 0},
-    {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log, jepsen-txt, plume, dbcop, awdit",
+    {'f', "format", CLI_CALL, C(read.format), "F",
+     "auto, edn, json, jsonl, onelite, isocheck, jepsen-log, jepsen-txt, plume, dbcop, awdit, cobra, chronos",
      0, 0, cli_set_format, 0},
     {'d', "directory", CLI_STRING, C(dir), "DIR",
      "write one text file per anomaly type, a picture (.dot, .svg) per cycle, results.json and index.html "

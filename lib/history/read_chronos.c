@@ -1,7 +1,7 @@
 /*
- * history/read_chronos.c -- the JSON histories of Chronos and Aion
- * (TimeKiller, ICDE 2024 and 2025: timestamp-based checkers of snapshot
- * isolation and serializability): one JSON array of committed
+ * history/read_chronos.c -- the JSON histories of Chronos and Aion (the
+ * TimeKiller checker: timestamp-based checking of snapshot isolation and
+ * serializability): one JSON array of committed
  * transactions,
  *   {"sid": S, "tid": T, "sts": {"p": P, "l": L}, "cts": {"p": P, "l": L},
  *    "ops": [{"t": "r" | "w" | "read" | "write", "k": KEY, "v": VALUE}, ...]}

@@ -48,6 +48,15 @@ cmp "$tmp/c1" "$tmp/c4"
 T
 done
 
+for f in plume-write-skew.txt dbcop-lost-update.bincode awdit-g1c.txt cobra-dir chronos-write-skew.json; do
+    for t in plume dbcop jsonl json edn; do
+        test_case "tests/data/read/$f through $t: the same verdicts" <<'T'
+"$isolde" convert "tests/data/read/$f" -t $t -o "$tmp/r.$t"
+same_verdicts "tests/data/read/$f" "$tmp/r.$t"
+T
+    done
+done
+
 test_case "an anomalous history stays anomalous through Plume" <<'T'
 test "$(verdict "$tmp/h3.plume" serializable | cut -c1)" = 1
 T
