@@ -130,7 +130,7 @@ static uint64_t le(const unsigned char *p, int n)
 static int frames(struct cb *c, const char *dir, size_t len)
 {
     for (size_t at = 0; at < len;) {
-        if (len - at < 6 || memcmp(c->p + at, ISO_DIR_MARK, 2) != 0 || le(c->p + at + 2, 4) > len - at - 6 - 8)
+        if (len - at < 14 || memcmp(c->p + at, ISO_DIR_MARK, 2) != 0 || le(c->p + at + 2, 4) > len - at - 14)
             return iso_fail(c->err, ISOLDE_ERR_PARSE, dir, 0, 0, "not a directory's logs (at byte %zu)", at);
         size_t n = (size_t)le(c->p + at + 2, 4);
         snprintf(c->file, sizeof c->file, "%s/%.*s", dir, (int)(n < 400 ? n : 400), (const char *)c->p + at + 6);
