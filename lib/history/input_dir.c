@@ -5,9 +5,10 @@
  * each as a frame of ISO_DIR_MARK, the name's length (4 bytes, little-
  * endian), the name, the file's length (8 bytes) and its bytes, one after
  * another in memory (read_cobra.c reads them). Only memory is held while an
- * allocation may unwind: the names are listed (scandir's memory, freed
- * before anything of the guard's is made) and a file's room is made before
- * it is opened, and a file is read at most to the size it had then.
+ * allocation may unwind: the names are counted in one pass over the
+ * directory, copied into the room made for them in a second, and a file's
+ * room is made before it is opened; a file is read at most to the size it
+ * had then.
  */
 #include "history/input.h"
 
@@ -25,25 +26,47 @@ static int is_log(const struct dirent *d)
     return n > 4 && strcmp(d->d_name + n - 4, ".log") == 0;
 }
 
-/* The names of dir's logs, sorted, as one block of the guard's: "a\0b\0". */
-static char *log_names(const char *dir, size_t *n, isolde_error *err)
+/* The names of dir's logs: how many (*n) and their bytes with their NULs
+ * (*bytes), copied into out[0, cap) as far as they fit when out is set.
+ * Nothing is allocated from the guard while the directory is open. */
+static int scan(const char *dir, char *out, size_t cap, size_t *bytes, size_t *n, isolde_error *err)
 {
-    struct dirent **list;
-    int k = scandir(dir, &list, is_log, alphasort);
-    if (k < 0) return iso_fail(err, ISOLDE_ERR_IO, dir, 0, 0, "cannot list: %s", strerror(errno)), NULL;
-    size_t bytes = 1;
-    for (int i = 0; i < k; i++) bytes += strlen(list[i]->d_name) + 1;
-    char *names = malloc(bytes), *p = names;
-    if (names) *names = '\0';
-    for (int i = 0; names && i < k; i++) p = stpcpy(p, list[i]->d_name) + 1;
-    for (int i = 0; i < k; i++) free(list[i]);
-    free(list);
-    if (!names) return iso_fail(err, ISOLDE_ERR_NOMEM, dir, 0, 0, "no memory for its file names"), NULL;
-    char *out = iso_xmalloc(bytes); /* may unwind: the malloc'd copy would leak, so copy it first */
-    memcpy(out, names, bytes);
-    free(names);
-    *n = (size_t)k;
-    return out;
+    DIR *d = opendir(dir);
+    if (!d) return iso_fail(err, ISOLDE_ERR_IO, dir, 0, 0, "cannot list: %s", strerror(errno));
+    *bytes = *n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!is_log(e)) continue;
+        size_t m = strlen(e->d_name) + 1;
+        if (out && *bytes + m <= cap) memcpy(out + *bytes, e->d_name, m);
+        *bytes += m;
+        ++*n;
+    }
+    closedir(d);
+    return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names of dir's logs, sorted (*n of them), in the guard's memory
+ * (the list, and *block their bytes: both to free): counted, room made,
+ * then copied by a second pass over the directory. */
+static const char **log_names(const char *dir, size_t *n, char **block, isolde_error *err)
+{
+    size_t bytes, again, n2;
+    if (scan(dir, NULL, 0, &bytes, n, err)) return NULL;
+    char *names = *block = iso_xmalloc(bytes + 1);
+    const char **list = iso_xmalloc((*n + 1) * sizeof *list);
+    if (scan(dir, names, bytes, &again, &n2, err) ||
+        ((again != bytes || n2 != *n) && iso_fail(err, ISOLDE_ERR_IO, dir, 0, 0, "its files changed while it was read"))) {
+        iso_free(list);
+        return NULL;
+    }
+    for (size_t i = 0, at = 0; i < *n; at += strlen(names + at) + 1) list[i++] = names + at;
+    qsort(list, *n, sizeof *list, cmp_name);
+    return list;
 }
 
 static void put(iso_input *in, size_t *cap, const void *p, size_t n)
@@ -88,13 +111,13 @@ static int frame(iso_input *in, size_t *cap, const char *dir, const char *name, 
 
 int iso_input_dir(const char *dir, iso_input *in, isolde_error *err)
 {
-    size_t n, cap = 0;
-    char *names = log_names(dir, &n, err);
-    if (!names) return -1;
-    int rc = 0;
-    const char *p = names;
-    for (size_t i = 0; i < n && !rc; i++, p += strlen(p) + 1) rc = frame(in, &cap, dir, p, err);
+    size_t n = 0, cap = 0;
+    char *block = NULL;
+    const char **names = log_names(dir, &n, &block, err);
+    int rc = names ? 0 : -1;
+    for (size_t i = 0; i < n && !rc; i++) rc = frame(in, &cap, dir, names[i], err);
     iso_free(names);
+    iso_free(block);
     if (!rc && !in->len)
         rc = iso_fail(err, ISOLDE_ERR_IO, dir, 0, 0, "cannot read: is a directory, with no .log file in it (Cobra's logs)");
     return rc;
