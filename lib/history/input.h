@@ -17,6 +17,7 @@ typedef struct iso_input {
     size_t len;
     int mapped;        /* buf is a mapping (munmap it after the call) */
     int bus_guard;     /* the calling guard catches bus faults while it reads buf */
+    int dir;           /* buf is a directory's logs (iso_input_dir) */
 } iso_input;
 
 /* Open path, which should hold what ("a history", for messages), into in

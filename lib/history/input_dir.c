@@ -115,6 +115,7 @@ int iso_input_dir(const char *dir, iso_input *in, isolde_error *err)
     char *block = NULL;
     const char **names = log_names(dir, &n, &block, err);
     int rc = names ? 0 : -1;
+    in->dir = 1;
     for (size_t i = 0; i < n && !rc; i++) rc = frame(in, &cap, dir, names[i], err);
     iso_free(names);
     iso_free(block);

@@ -265,6 +265,12 @@ static int read_file(void *arg, isolde_error *err)
     struct file_call *c = arg;
     isolde_read_opts o;
     if (read_opts(c->user, &o, err) || iso_input_open(c->path, "a history", &c->in, err)) return -1;
+    if (c->in.dir && o.format != ISOLDE_FORMAT_AUTO && o.format != ISOLDE_FORMAT_COBRA) {
+        iso_free(c->in.buf); /* a directory's logs are memory, never a mapping */
+        c->in.buf = NULL;
+        return iso_fail(err, ISOLDE_ERR_USAGE, c->in.name, 0, 0, "a directory is read as Cobra's logs, not as %s",
+                        formats[o.format].name);
+    }
     int r = read_buffer(c->in.name, c->in.buf ? c->in.buf : "", c->in.len, o.format, c->in.mapped, c->out, err);
     iso_input_done(&c->in);
     if (!c->in.mapped) {

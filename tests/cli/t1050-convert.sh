@@ -147,6 +147,8 @@ cp tests/data/read/cobra-dir/T2.log "$tmp/logs/"
 cp tests/data/read/bad/cobra-open.log "$tmp/logs/T9.log"
 expect_status 3 "$isolde" check "$tmp/logs"
 expect_err "logs/T9.log: at byte 34: the log ends inside a transaction"
+expect_status 3 "$isolde" check -f jsonl tests/data/read/cobra-dir
+expect_err "cobra-dir: a directory is read as Cobra's logs, not as jsonl"
 T
 
 test_case "Chronos's JSON: its timestamps are the ops' times (P * 65536 + L), kept through JSON lines" <<'T'
