@@ -112,6 +112,14 @@ expect_status 1 "$isolde" check -c read-committed "$tmp/f.bincode"
 expect_out 'G1a'
 T
 
+test_case "a nemesis's ops are left out of Plume and dbcop, kept in JSON lines" <<'T'
+printf '%s\n' '{:type :info, :process :nemesis, :f :start-partition, :value nil}' '{:type :ok, :process 0, :value [[:w 1 3]]}' >"$tmp/nem.edn"
+"$isolde" convert "$tmp/nem.edn" -t plume >"$tmp/nem.txt"
+test "$(cat "$tmp/nem.txt")" = 'w(1,3,0,0)'
+"$isolde" convert "$tmp/nem.edn" -t jsonl >"$tmp/nem.jsonl"
+grep -q '"process":"nemesis"' "$tmp/nem.jsonl"
+T
+
 test_case "usage: no -t, an unknown format, a format not written, two inputs" <<'T'
 expect_status 3 "$isolde" convert "$tmp/h1.jsonl"
 expect_err 'give the format to write (-t FORMAT)'
