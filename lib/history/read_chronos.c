@@ -11,7 +11,9 @@
  * timestamps are kept in the history (the commit order they give is the
  * database's version order, evidence as --transaction-order is), and the
  * ops are laid out by them (sessions.c): real time is the timestamps'
- * order. A read of null or of 0 reads the initial state (TimeKiller's
+ * order, a commit before a start at the same time. A session's
+ * transactions must not overlap (TimeKiller's SESSION violation): one
+ * process cannot run two at once, so that is an error. A read of null or of 0 reads the initial state (TimeKiller's
  * --initial_value; its examples use 0), so a write of 0 is an error.
  * Invariant: each transaction is checked whole, at its position, before
  * the next is read.
@@ -29,7 +31,26 @@ struct cr {
     iso_rd rd;
     iso_sess s;
     uint32_t line, col; /* the transaction being read */
+    struct cr_last { int64_t t1; uint32_t line; } *last; /* a session's last commit and its line */
+    size_t cap_last;
 };
+
+/* A session's transactions must not overlap: each starts at or after the
+ * commit of the one before it (else it could not be one process's). */
+static int in_order(struct cr *c, uint32_t session, int64_t t0, int64_t t1)
+{
+    size_t old = c->cap_last;
+    ISO_GROW(c->last, c->cap_last, (size_t)session + 1);
+    for (size_t i = old; i < c->cap_last; i++) c->last[i] = (struct cr_last){-1, 0};
+    struct cr_last *l = &c->last[session];
+    if (t0 < l->t1)
+        return iso_rd_fail_at(&c->rd, c->line, c->col,
+                              "it starts before its session's transaction at line %lu committed (Chronos calls that "
+                              "a SESSION violation): a session's transactions cannot overlap",
+                              (unsigned long)l->line);
+    *l = (struct cr_last){t1, c->line};
+    return 0;
+}
 
 static int bad(struct cr *c, const char *what)
 {
@@ -103,8 +124,10 @@ static int transaction(struct cr *c, iso_val txn)
     size_t n = iso_seq_len(st, ops);
     for (size_t i = 0; i < n; i++)
         if (op(c, iso_seq_item(st, ops, i))) return -1;
+    uint32_t session = iso_sess_id(&c->s, sid);
+    if (in_order(c, session, t0, t1)) return -1;
     iso_sess_times(&c->s, t0, t1);
-    return iso_sess_end(&c->s, iso_sess_id(&c->s, sid), ISO_OP_OK, c->line, c->col, c->rd.err);
+    return iso_sess_end(&c->s, session, ISO_OP_OK, c->line, c->col, c->rd.err);
 }
 
 static int expect(iso_rd *rd, char ch, const char *what)
@@ -146,6 +169,7 @@ int iso_read_chronos(isolde_history *h, const char *buf, size_t len, isolde_erro
     h->workload_hint = ISOLDE_WORKLOAD_RW_REGISTER;
     int rc = read_array(&c);
     if (!rc) iso_sess_emit(&c.s);
+    iso_free(c.last);
     iso_sess_free(&c.s);
     iso_rd_release(&c.rd);
     return rc;

@@ -70,8 +70,9 @@ int iso_sess_end(iso_sess *s, uint32_t session, int type, uint32_t line, uint32_
     return 0;
 }
 
-/* An op's place in the layout: its key (a time, or a round), then a
- * completion after an invocation, then its session. */
+/* An op's place in the layout: its key (twice its time, plus one for an
+ * invocation, so that a commit comes before a start at the same time; or
+ * twice its round, plus one for a completion), then its session. */
 struct slot {
     int64_t at;
     uint32_t completion, session, txn;
@@ -101,9 +102,9 @@ void iso_sess_emit(iso_sess *s)
     struct slot *slots = iso_xmalloc((2 * s->n_txns + 1) * sizeof *slots);
     for (size_t i = 0; i < s->n_txns; i++) {
         const iso_sess_txn *t = &s->txns[i];
-        int64_t round = rank[t->session]++, timed = t->t0 >= 0;
-        slots[2 * i] = (struct slot){timed ? t->t0 : 2 * round, 0, t->session, (uint32_t)i};
-        slots[2 * i + 1] = (struct slot){timed ? t->t1 : 2 * round + 1, 1, t->session, (uint32_t)i};
+        int64_t round = rank[t->session]++, timed = t->t0 >= 0; /* times are below 2^62 */
+        slots[2 * i] = (struct slot){timed ? 2 * t->t0 + 1 : 2 * round, 0, t->session, (uint32_t)i};
+        slots[2 * i + 1] = (struct slot){timed ? 2 * t->t1 : 2 * round + 1, 1, t->session, (uint32_t)i};
     }
     qsort(slots, 2 * s->n_txns, sizeof *slots, cmp_slot);
     s->h->dense_index = 1;

@@ -59,8 +59,9 @@ static inline void iso_sess_times(iso_sess *s, int64_t t0, int64_t t1)
 }
 /* Add the transactions to the history as ops: round by round, or when
  * they have times, in time order (invocations at their start, completions
- * at their commit, an invocation before a completion at the same time, so
- * that transactions that touch stay concurrent), each op with its time. */
+ * at their commit, a completion before an invocation at the same time: a
+ * transaction that starts at another's commit time follows it, as a
+ * session's next one does), each op with its time. */
 void iso_sess_emit(iso_sess *s);
 
 /* What the text formats' readers share, on a cursor over one line (its

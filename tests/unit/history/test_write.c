@@ -83,6 +83,28 @@ static isolde_history *read_n(const char *p, size_t n, isolde_format f)
     return h;
 }
 
+/* A format with times is laid out by them, a commit before a start at
+ * the same time: a session's next transaction may start at the commit
+ * time of the one before it, while another session's starts before it. */
+static void test_times(void **state)
+{
+    (void)state;
+    isolde_history *h = tu_read("[{\"sid\":1,\"sts\":{\"p\":1,\"l\":0},\"cts\":{\"p\":2,\"l\":0},\"ops\":[]},\n"
+                                " {\"sid\":1,\"sts\":{\"p\":2,\"l\":0},\"cts\":{\"p\":3,\"l\":0},\"ops\":[]},\n"
+                                " {\"sid\":2,\"sts\":{\"p\":1,\"l\":5},\"cts\":{\"p\":2,\"l\":0},\"ops\":[]}]",
+                                ISOLDE_FORMAT_CHRONOS);
+    static const int types[] = {ISO_OP_INVOKE, ISO_OP_INVOKE, ISO_OP_OK, ISO_OP_OK, ISO_OP_INVOKE, ISO_OP_OK};
+    static const int64_t procs[] = {0, 1, 0, 1, 0, 0};
+    static const int64_t times[] = {65536, 65541, 131072, 131072, 131072, 196608};
+    assert_int_equal(h->n_ops, 6);
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(h->ops[i].type, types[i]);
+        assert_true(iso_op_process(h, &h->ops[i]) == iso_int(procs[i]));
+        assert_int_equal(h->ops[i].time, times[i]);
+    }
+    isolde_history_free(h);
+}
+
 /* h written in f into a new block of *n bytes (free it). */
 static char *written(const isolde_history *h, isolde_format f, size_t *n, isolde_status *s)
 {
@@ -130,6 +152,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_out_of_memory),
         cmocka_unit_test(test_rounds),
+        cmocka_unit_test(test_times),
         cmocka_unit_test(test_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
