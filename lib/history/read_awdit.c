@@ -14,7 +14,6 @@
 #include "history/read.h"
 #include "history/sessions.h"
 
-#include <string.h>
 
 struct aw {
     iso_rd rd;
@@ -73,8 +72,9 @@ static int op_line(struct aw *a)
 }
 
 /* The cursor's line, not blank. */
-static int one_line(struct aw *a)
+static int one_line(void *arg)
 {
+    struct aw *a = arg;
     if (separator(&a->rd, '-')) return end_txn(a);
     if (!separator(&a->rd, '=')) return op_line(a);
     if (end_txn(a)) return -1;
@@ -83,29 +83,14 @@ static int one_line(struct aw *a)
     return 0;
 }
 
-static int read_lines(struct aw *a, const char *buf, size_t len)
-{
-    iso_rd *rd = &a->rd;
-    for (size_t start = 0, line = rd->h->line_base + 1; start < len; line++) {
-        const char *nl = memchr(buf + start, '\n', len - start);
-        size_t end = nl ? (size_t)(nl - buf) : len;
-        rd->pos = rd->line_start = start;
-        rd->line = line;
-        rd->len = end;
-        iso_sess_blanks(rd);
-        if (!iso_rd_eof(rd) && one_line(a)) return -1;
-        start = end + 1;
-    }
-    return end_txn(a);
-}
-
 int iso_read_awdit(isolde_history *h, const char *buf, size_t len, isolde_error *err)
 {
     struct aw a = {0};
     iso_rd_init(&a.rd, h, buf, len, err);
     iso_sess_init(&a.s, h);
     h->workload_hint = ISOLDE_WORKLOAD_RW_REGISTER;
-    int rc = read_lines(&a, buf, len);
+    int rc = iso_sess_lines(&a.rd, buf, len, one_line, &a);
+    if (!rc) rc = end_txn(&a);
     if (!rc) iso_sess_emit(&a.s);
     iso_sess_free(&a.s);
     iso_rd_release(&a.rd);

@@ -15,7 +15,6 @@
 #include "history/read.h"
 #include "history/sessions.h"
 
-#include <string.h>
 
 #define ABORTED UINT32_MAX /* the txn of a TXN -1 line: a failed one of its own */
 
@@ -73,8 +72,9 @@ static int txn_field(iso_rd *rd, uint64_t *txn, int *minus)
 }
 
 /* The operation on the cursor's line (not blank). */
-static int op_line(struct pl *p)
+static int op_line(void *arg)
 {
+    struct pl *p = arg;
     iso_rd *rd = &p->rd;
     uint32_t line = iso_rd_u32(rd->line), col = iso_rd_u32((size_t)iso_rd_col(rd));
     char c = rd->p[rd->pos];
@@ -98,22 +98,6 @@ static int op_line(struct pl *p)
     if (t < 0) return -1;
     struct pl_ev e = {(uint32_t)t, c == 'w', iso_sess_uint(&p->s, f[0]), f[1] ? iso_sess_uint(&p->s, f[1]) : ISO_NIL};
     ISO_PUSH(p->ev, p->n_ev, p->cap_ev, e);
-    return 0;
-}
-
-static int read_lines(struct pl *p, const char *buf, size_t len)
-{
-    iso_rd *rd = &p->rd;
-    for (size_t start = 0, line = rd->h->line_base + 1; start < len; line++) {
-        const char *nl = memchr(buf + start, '\n', len - start);
-        size_t end = nl ? (size_t)(nl - buf) : len;
-        rd->pos = rd->line_start = start;
-        rd->line = line;
-        rd->len = end;
-        iso_sess_blanks(rd);
-        if (!iso_rd_eof(rd) && op_line(p)) return -1;
-        start = end + 1;
-    }
     return 0;
 }
 
@@ -147,7 +131,7 @@ int iso_read_plume(isolde_history *h, const char *buf, size_t len, isolde_error 
     iso_sess_init(&p.s, h);
     iso_keys_init(&p.ids, &h->store);
     h->workload_hint = ISOLDE_WORKLOAD_RW_REGISTER;
-    int rc = read_lines(&p, buf, len);
+    int rc = iso_sess_lines(&p.rd, buf, len, op_line, &p);
     if (!rc) rc = group(&p);
     if (!rc) iso_sess_emit(&p.s);
     iso_keys_free(&p.ids);

@@ -121,6 +121,21 @@ void iso_sess_blanks(iso_rd *rd)
         rd->pos++;
 }
 
+int iso_sess_lines(iso_rd *rd, const char *buf, size_t len, int (*fn)(void *arg), void *arg)
+{
+    for (size_t start = 0, line = rd->h->line_base + 1; start < len; line++) {
+        const char *nl = memchr(buf + start, '\n', len - start);
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        rd->pos = rd->line_start = start;
+        rd->line = line;
+        rd->len = end;
+        iso_sess_blanks(rd);
+        if (!iso_rd_eof(rd) && fn(arg)) return -1;
+        start = end + 1;
+    }
+    return 0;
+}
+
 static int line_ends(iso_rd *rd, const char *what)
 {
     return iso_rd_fail(rd, "the line ends where %s was expected", what);

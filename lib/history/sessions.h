@@ -69,6 +69,10 @@ void iso_sess_emit(iso_sess *s);
  * words, for the error); an unsigned decimal integer of at most max. Each
  * 0, or -1 with the error at the cursor (the line's end named as such). */
 void iso_sess_blanks(iso_rd *rd);
+/* fn(arg) on each line of buf[0, len) that is not blank, the cursor on its
+ * first byte that is not a blank, its len the line's end: 0, or the first
+ * failure's -1. */
+int iso_sess_lines(iso_rd *rd, const char *buf, size_t len, int (*fn)(void *arg), void *arg);
 int iso_sess_byte(iso_rd *rd, char c, const char *what);
 int iso_sess_number(iso_rd *rd, uint64_t max, const char *what, uint64_t *out);
 
