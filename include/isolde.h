@@ -113,7 +113,12 @@ typedef enum isolde_format {
     ISOLDE_FORMAT_ONELITE,   /* OneLite: header line, then one completed txn per line */
     ISOLDE_FORMAT_ISOCHECK,  /* IsoCheck: JSON lines with '#' comment lines */
     ISOLDE_FORMAT_JEPSEN_LOG, /* old jepsen.log text lines: "INFO jepsen.util - 2 :ok :read 4" */
-    ISOLDE_FORMAT_JEPSEN_TXT  /* Jepsen's history.txt: "3 <TAB> :invoke <TAB> :read <TAB> nil" */
+    ISOLDE_FORMAT_JEPSEN_TXT, /* Jepsen's history.txt: "3 <TAB> :invoke <TAB> :read <TAB> nil" */
+    ISOLDE_FORMAT_PLUME,     /* Plume's text (PolySI, AWDIT): "r(KEY,VALUE,SESSION,TXN)" lines */
+    ISOLDE_FORMAT_DBCOP,     /* dbcop's history (PolySI): bincode of sessions of transactions */
+    ISOLDE_FORMAT_AWDIT,     /* AWDIT's test format: "r KEY VALUE" lines, '-' and '=' lines between */
+    ISOLDE_FORMAT_COBRA,     /* Cobra's logs: a directory of binary .log files, one a session */
+    ISOLDE_FORMAT_CHRONOS    /* Chronos / Aion (TimeKiller): a JSON array of transactions with timestamps */
 } isolde_format;
 
 /* What the operations of a history mean. */
@@ -148,8 +153,8 @@ typedef struct isolde_read_opts {
 
 ISOLDE_API void isolde_read_opts_init(isolde_read_opts *o);
 
-/* Read the file at path ("-": standard input; gzip data is inflated when
- * the library has zlib) (o may be NULL: defaults). On success *out is a
+/* Read the file at path ("-": standard input; a directory: Cobra's logs,
+ * a session a .log file; gzip data is inflated when the library has zlib) (o may be NULL: defaults). On success *out is a
  * new history (free with isolde_history_free). Errors: IO (cannot open or
  * read; a mapped file that shrank while it was read), PARSE (with the
  * position of the first bad byte), LIMIT (docs/FORMATS.md), NOMEM, USAGE
@@ -195,6 +200,16 @@ ISOLDE_API void isolde_history_free(isolde_history *h);
 ISOLDE_API size_t isolde_history_op_count(const isolde_history *h);
 /* The format the history was read as (after detection). */
 ISOLDE_API isolde_format isolde_history_format(const isolde_history *h);
+/* Write h to out in format f: its ops one a line as Elle's JSON lines
+ * (JSONL), elle-cli's JSON array (JSON) or Jepsen's EDN (EDN); its client
+ * transactions as Plume's text (PLUME) or dbcop's bincode (DBCOP), which
+ * hold committed and aborted transactions of reads and writes of integer
+ * registers in sessions, and no time (docs/FORMATS.md). What f cannot hold
+ * is an error naming the op and what it is, before anything is written:
+ * USAGE (also for a format isolde does not write), IO (a short write),
+ * NOMEM. */
+ISOLDE_API isolde_status isolde_history_write(const isolde_history *h, isolde_format f, FILE *out,
+                                              isolde_error *err);
 
 /* Names of formats ("edn", "jsonl", ...) and workloads ("list-append",
  * "cas-register", ...), and back; unknown names are ISOLDE_ERR_USAGE. */
@@ -685,6 +700,10 @@ ISOLDE_API void isolde_url_hide_password(char *url);
  *    isolde_version_number, isolde_feature, isolde_feature_name,
  *    isolde_checker_option, isolde_result_findings (isolde_finding_fn),
  *    isolde_fault_opts.
+ *  - Added (issue 26): the research checkers' formats ISOLDE_FORMAT_PLUME,
+ *    _DBCOP, _AWDIT, _COBRA, _CHRONOS (after the others), and
+ *    isolde_history_write; isolde_history_read_file reads a directory as
+ *    Cobra's logs.
  */
 
 #ifdef __cplusplus

@@ -162,6 +162,11 @@ int cli_forbids(const char *model, const char *type);
 void cli_json_string(FILE *out, const char *s);
 /* Print an error as file:line:col: message, or isolde: message. */
 void cli_print_error(const isolde_error *e);
+/* The history's warnings on stderr, as file:line:col: warning: ... */
+void cli_print_warnings(const isolde_history *h);
+/* -f's value (a format's name) into the isolde_format at at: 0, or -1
+ * having said it is none (CLI_CALL). */
+int cli_set_format(void *at, const char *v);
 /* Whether stdout took all that was written to it (flushed now): 0, or
  * -1 having said why not on stderr (once: its error is cleared). A
  * command that could not write its output exits EXIT_ERROR. */
@@ -245,6 +250,7 @@ int cmd_scenario(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_proxy(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 void cmd_check_help(FILE *out, cli_style st);
 void cmd_run_help(FILE *out, cli_style st);
 void cmd_models_help(FILE *out, cli_style st);
@@ -253,5 +259,6 @@ void cmd_scenario_help(FILE *out, cli_style st);
 void cmd_campaign_help(FILE *out, cli_style st);
 void cmd_proxy_help(FILE *out, cli_style st);
 void cmd_serve_help(FILE *out, cli_style st);
+void cmd_convert_help(FILE *out, cli_style st);
 
 #endif

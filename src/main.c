@@ -26,6 +26,8 @@ static const struct command {
      cmd_scenario_help},
     {"campaign", "BACKEND [options]", "every level x workload x seed, checked against the ladder of models",
      cmd_campaign, cmd_campaign_help},
+    {"convert", "IN -t FORMAT [-o OUT]", "a history in another format (Elle's, Plume's, dbcop's)", cmd_convert,
+     cmd_convert_help},
     {"models", "[NAME...]", "the model and anomaly names; what each one forbids", cmd_models,
      cmd_models_help},
     {"proxy", "--link L=T... [--control A]", "a TCP proxy with faults (partition, delay, drop)", cmd_proxy,
