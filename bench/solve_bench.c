@@ -92,16 +92,17 @@ static void run_txn(struct key *keys, uint32_t n_keys, uint32_t t, uint32_t ops,
 
 /* The known and chosen edges of key k: setup first, pairs as choices. */
 static void key_edges(const struct key *k, struct vec *known, struct vec *sides, size_t **start, size_t *n_start,
-                      size_t *cap_start)
+                      size_t *cap_start, int swap)
 {
     for (uint32_t i = 1; i < k->n_w; i++) {
         push(known, k->w[0].t, k->w[i].t, SOLVE_DEP);
         for (uint32_t r = 0; r < k->w[0].n_readers; r++) push(known, k->w[0].readers[r], k->w[i].t, SOLVE_ANTI);
     }
     for (uint32_t i = 1; i < k->n_w; i++)
-        for (uint32_t j = i + 1; j < k->n_w; j++)
-            for (int side = 0; side < 2; side++) {
-                uint32_t a = side ? j : i, b = side ? i : j;
+        for (uint32_t j = i + 1; j < k->n_w; j++) {
+            uint32_t flip = swap ? rnd(2) : 0;
+            for (uint32_t side = 0; side < 2; side++) {
+                uint32_t a = side ^ flip ? j : i, b = side ^ flip ? i : j;
                 if (*n_start + 2 > *cap_start) {
                     *cap_start = *cap_start ? 2 * *cap_start : 1024;
                     *start = realloc(*start, *cap_start * sizeof **start);
@@ -112,13 +113,14 @@ static void key_edges(const struct key *k, struct vec *known, struct vec *sides,
                 for (uint32_t r = 0; r < k->w[a].n_readers; r++)
                     push(sides, k->w[a].readers[r], k->w[b].t, SOLVE_ANTI);
             }
+        }
 }
 
 int main(int argc, char **argv)
 {
     uint32_t n = argc > 1 ? (uint32_t)atoi(argv[1]) : 10000;
     enum solve_model model = argc > 2 && !strcmp(argv[2], "si") ? SOLVE_SI : SOLVE_SER;
-    int skew = argc > 3 && !strcmp(argv[3], "skew");
+    int skew = argc > 3 && !strcmp(argv[3], "skew"), swap = !getenv("SOLVE_BENCH_ORDERED");
     uint32_t sessions = argc > 4 ? (uint32_t)atoi(argv[4]) : 20, n_keys = argc > 5 ? (uint32_t)atoi(argv[5]) : n / 5;
     if (n < 10 || sessions < 1 || n_keys < 2) return fprintf(stderr, "usage: solve_bench N [ser|si] [skew]\n"), 2;
     struct key *keys = calloc(n_keys, sizeof *keys);
@@ -138,7 +140,7 @@ int main(int argc, char **argv)
         add_writer(&keys[1], n), add_writer(&keys[0], n + 1);
     }
     size_t *start = NULL, n_start = 0, cap_start = 0;
-    for (uint32_t k = 0; k < n_keys; k++) key_edges(&keys[k], &known, &sides, &start, &n_start, &cap_start);
+    for (uint32_t k = 0; k < n_keys; k++) key_edges(&keys[k], &known, &sides, &start, &n_start, &cap_start, swap);
     start = realloc(start, (n_start + 1) * sizeof *start);
     start[n_start] = sides.n;
     struct solve_input in = {model, total, known.e, known.n, (uint32_t)(n_start / 2), start, sides.e, sides.n,

@@ -8,7 +8,9 @@
  * found with pruning alone (no solver): each choice left out in turn,
  * kept out when pruning still proves the rest invalid.
  * Invariant: every cycle listed was found in the graph of its case's
- * sides, so a reader can check each on its own.
+ * sides, so a reader can check each on its own; it is the shortest
+ * through its first edge of a choice (breadth-first), as Elle shows the
+ * shortest cycles it can.
  */
 #include <string.h>
 
@@ -84,6 +86,19 @@ static int next_case(const uint32_t *core, uint8_t *side, uint8_t *lit_on, uint3
     return 0;
 }
 
+/* The cycle found made as short as it can be through its first edge of a
+ * choice (of a known edge when it has none): a proof a person reads. */
+static void shorten(const struct group *g, const uint8_t *lit_on, struct search *s)
+{
+    uint32_t e = s->cycle[0];
+    for (uint32_t k = 0; k < s->n_cycle; k++)
+        if (g->own[s->cycle[k]] != ISO_NONE) {
+            e = s->cycle[k];
+            break;
+        }
+    search_short_cycle(g, lit_on, e, s);
+}
+
 void proof_build(const struct group *g, const struct solve_input *in, const uint32_t *core, uint32_t n_core,
                  struct search *s, struct solve_result *r)
 {
@@ -92,6 +107,7 @@ void proof_build(const struct group *g, const struct solve_input *in, const uint
     uint32_t depth = 0;
     for (;;) {
         if (search_cycle(g, lit_on, NULL, 0, NULL, 0, s)) {
+            shorten(g, lit_on, s);
             add_case(&b, core, side, depth, s);
             int more = next_case(core, side, lit_on, &depth);
             if (more && r->n_cases == SOLVE_MAX_CASES) r->proof_truncated = 1;

@@ -53,8 +53,19 @@ static void enable_forced(struct round *r)
         if (is_active(r, i) && r->forced[i] != SOLVE_SIDE_NONE) r->lit_on[2 * i + r->forced[i]] = 1;
 }
 
-/* One round: 1 invalid, 0 nothing forced, 2 something forced. The
- * forcings found are applied at its end (ranks hold for the whole round). */
+/* Whether every edge of literal l climbs in rank (taking it keeps the
+ * ranks a topological order). */
+static int climbs(const struct round *r, uint32_t l)
+{
+    const struct group *g = r->g;
+    for (uint32_t k = g->lit_off[l]; k < g->lit_off[l + 1]; k++)
+        if (r->s->rank[g->from[g->lit_edge[k]]] >= r->s->rank[g->to[g->lit_edge[k]]]) return 0;
+    return 1;
+}
+
+/* One round: 1 invalid, 0 nothing forced, 2 something forced. A side
+ * forced whose edges climb in rank is taken at once (the ranks still
+ * hold); the others at the round's end. */
 static int one_round(struct round *r, uint8_t *next, uint64_t work_limit)
 {
     const struct group *g = r->g;
@@ -66,7 +77,15 @@ static int one_round(struct round *r, uint8_t *next, uint64_t work_limit)
         if (!is_active(r, i) || r->forced[i] != SOLVE_SIDE_NONE) continue;
         int c0 = closes_cycle(r, 2 * i), c1 = closes_cycle(r, 2 * i + 1);
         if (c0 && c1) return 1;
-        if (c0 || c1) next[i] = c0 ? 1 : 0;
+        if (!c0 && !c1) continue;
+        uint8_t side = c0 ? 1 : 0;
+        if (!climbs(r, 2 * i + side)) {
+            next[i] = side;
+            continue;
+        }
+        r->forced[i] = side;
+        r->lit_on[2 * i + side] = 1;
+        rc = 2;
     }
     for (uint32_t i = 0; i < g->n_choices; i++)
         if (next[i] != SOLVE_SIDE_NONE) {

@@ -3,8 +3,12 @@
  * through ccadical.h) with acyclicity added lazily, and the unsat core of
  * an invalid group.
  *
- * Encoding: choice i has x_i (true: side 0) and an activation a_i; side s
- * of choice i is taken when a_i holds and x_i says s. A cycle of the
+ * Each model's graph is searched once and every cycle its search closes
+ * is forbidden (many clauses a round, not one).
+ *
+ * Encoding: choice i has x_i (true: its preferred side, set_preferences)
+ * and an activation a_i; side s of choice i is taken when a_i holds and
+ * x_i says s. A cycle of the
  * chosen graph is forbidden by one clause: some choice on it is inactive
  * or on its other side. Deciding assumes every a_i (and the sides pruning
  * forced); a subset S of the choices is tested by assuming a_i for i in S
@@ -36,17 +40,47 @@ struct sat {
     const struct group *g;
     struct search *s;
     uint8_t *lit_on;
+    uint8_t *prefer; /* per choice: the side x_i stands for */
     int *assume;
     uint32_t n_assume;
     uint64_t learned, max_learned, refinements, max_refinements, calls;
     double seconds;
     int known_cycle; /* the known edges alone closed a cycle */
+    uint64_t found;  /* cycles forbidden after the last model */
 };
 
 enum { SAT_UNKNOWN = 0, SAT_YES = 10, SAT_NO = 20 };
 
-static int var_x(const struct sat *t, uint32_t i) { (void)t; return (int)i + 1; }
 static int var_a(const struct sat *t, uint32_t i) { return (int)(t->g->n_choices + i) + 1; }
+
+/* The literal true when choice i takes side s: x_i for its preferred side
+ * (CaDiCaL tries a variable true first), -x_i for the other. */
+static int side_lit(const struct sat *t, uint32_t i, uint32_t s)
+{
+    return s == t->prefer[i] ? (int)i + 1 : -((int)i + 1);
+}
+
+/* Each choice prefers the side with more of its edges going forward in a
+ * topological order of the known and forced edges: in an execution that
+ * is valid, those usually agree with it, and the first model is close to
+ * a witness (fewer cycles to forbid). */
+static void set_preferences(struct sat *t, const uint8_t *forced)
+{
+    const struct group *g = t->g;
+    for (uint32_t i = 0; i < g->n_choices; i++) t->lit_on[2 * i] = t->lit_on[2 * i + 1] = 0;
+    for (uint32_t i = 0; i < g->n_choices; i++)
+        if (forced && forced[i] != SOLVE_SIDE_NONE) t->lit_on[2 * i + forced[i]] = 1;
+    int ranked = search_rank(g, t->lit_on, t->s) == 0;
+    for (uint32_t i = 0; i < g->n_choices; i++) {
+        long forward = 0;
+        for (uint32_t s = 0; ranked && s < 2; s++)
+            for (uint32_t k = g->lit_off[2 * i + s]; k < g->lit_off[2 * i + s + 1]; k++) {
+                uint32_t e = g->lit_edge[k];
+                forward += (t->s->rank[g->from[e]] < t->s->rank[g->to[e]]) == (s == 0) ? 1 : -1;
+            }
+        t->prefer[i] = forward < 0;
+    }
+}
 
 static void count_learned(void *state, int *clause)
 {
@@ -60,26 +94,33 @@ static void release_cd(void *cd) { ccadical_release(cd); }
 static void read_model(struct sat *t)
 {
     for (uint32_t i = 0; i < t->g->n_choices; i++) {
-        int on = ccadical_val(t->cd, var_a(t, i)) > 0, x = ccadical_val(t->cd, var_x(t, i)) > 0;
-        t->lit_on[2 * i] = (uint8_t)(on && x);
-        t->lit_on[2 * i + 1] = (uint8_t)(on && !x);
+        int on = ccadical_val(t->cd, var_a(t, i)) > 0, zero = ccadical_val(t->cd, side_lit(t, i, 0)) > 0;
+        t->lit_on[2 * i] = (uint8_t)(on && zero);
+        t->lit_on[2 * i + 1] = (uint8_t)(on && !zero);
     }
 }
 
-/* Forbid the cycle found; 0 when it has no choice's edge (known edges alone
- * close it: nothing to add, nothing can help). */
-static int forbid_cycle(struct sat *t)
+/* Forbid the cycle found (each of search_cycles); a cycle of known edges
+ * alone (nothing to add, nothing can help) stops the search. */
+static int forbid_cycle(void *arg, const struct search *s)
 {
+    struct sat *t = arg;
     int n = 0;
-    for (uint32_t k = 0; k < t->s->n_cycle; k++) {
-        uint32_t own = t->g->own[t->s->cycle[k]];
+    for (uint32_t k = 0; k < s->n_cycle; k++) {
+        uint32_t own = t->g->own[s->cycle[k]];
         if (own == ISO_NONE) continue;
         ccadical_add(t->cd, -var_a(t, own / 2));
-        ccadical_add(t->cd, own % 2 ? var_x(t, own / 2) : -var_x(t, own / 2));
+        ccadical_add(t->cd, -side_lit(t, own / 2, own % 2));
         n++;
     }
-    if (n) ccadical_add(t->cd, 0);
-    return n;
+    if (!n) {
+        t->known_cycle = 1;
+        return 0;
+    }
+    ccadical_add(t->cd, 0);
+    t->refinements++;
+    t->found++;
+    return t->refinements < t->max_refinements;
 }
 
 /* Solve under t->assume, forbidding cycles as they come: SAT_YES (t->lit_on
@@ -97,12 +138,10 @@ static int lazy_solve(struct sat *t)
         t->calls++;
         if (r != SAT_YES) return r == SAT_NO ? SAT_NO : SAT_UNKNOWN;
         read_model(t);
-        if (!search_cycle(t->g, t->lit_on, NULL, 0, NULL, 0, t->s)) return SAT_YES;
-        if (!forbid_cycle(t)) {
-            t->known_cycle = 1;
-            return SAT_NO;
-        }
-        t->refinements++;
+        t->found = 0;
+        search_cycles(t->g, t->lit_on, t->s, forbid_cycle, t);
+        if (t->known_cycle) return SAT_NO;
+        if (!t->found) return SAT_YES;
     }
 }
 
@@ -113,7 +152,7 @@ static void set_assumptions(struct sat *t, const uint8_t *in, const uint8_t *for
     for (uint32_t i = 0; i < t->g->n_choices; i++) {
         t->assume[t->n_assume++] = in[i] ? var_a(t, i) : -var_a(t, i);
         if (forced && forced[i] != SOLVE_SIDE_NONE)
-            t->assume[t->n_assume++] = forced[i] ? -var_x(t, i) : var_x(t, i);
+            t->assume[t->n_assume++] = side_lit(t, i, forced[i]);
     }
 }
 
@@ -193,7 +232,9 @@ void sat_solve(const struct group *g, const uint8_t *forced, int known_invalid, 
 {
     struct sat t = {.g = g, .s = s, .max_learned = b->conflicts, .max_refinements = b->refinements};
     t.lit_on = iso_xcalloc(2 * (size_t)g->n_choices + 1, 1);
+    t.prefer = iso_xmalloc((size_t)g->n_choices + 1);
     t.assume = iso_xmalloc((2 * (size_t)g->n_choices + 1) * sizeof *t.assume);
+    set_preferences(&t, known_invalid ? NULL : forced);
     t.cd = ccadical_init();
     iso_guard_on_unwind(release_cd, t.cd);
     ccadical_set_option(t.cd, "quiet", 1);
@@ -205,6 +246,7 @@ void sat_solve(const struct group *g, const uint8_t *forced, int known_invalid, 
     ccadical_release(t.cd);
     out->refinements = t.refinements, out->calls = t.calls, out->seconds = t.seconds;
     iso_free(t.lit_on);
+    iso_free(t.prefer);
     iso_free(t.assume);
 }
 

@@ -68,9 +68,12 @@ static void clear_stack(struct search *s, uint32_t top)
     for (uint32_t i = 0; i <= top; i++) s->pos[s->stack[i]] = 0;
 }
 
-/* Depth-first from root; 1 when a cycle was found (in s->cycle). */
+/* Depth-first from root; 1 when a cycle was found (in s->cycle). With
+ * each (not NULL), every cycle closed by an edge back into the stack is
+ * handed to it in s->cycle and the search goes on while each returns
+ * nonzero: 1 when it returned 0. */
 static int dfs_from(const struct group *g, const uint8_t *lit_on, uint32_t root, const uint32_t *rank,
-                    uint32_t bound, struct search *s)
+                    uint32_t bound, struct search *s, int (*each)(void *arg, const struct search *s), void *arg)
 {
     uint32_t top = 0;
     s->stack[0] = root;
@@ -91,6 +94,7 @@ static int dfs_from(const struct group *g, const uint8_t *lit_on, uint32_t root,
         uint32_t w = g->to[e];
         if (s->pos[w]) {
             take_cycle(s, top, w, e);
+            if (each && each(arg, s)) continue;
             clear_stack(s, top);
             return 1;
         }
@@ -102,21 +106,34 @@ static int dfs_from(const struct group *g, const uint8_t *lit_on, uint32_t root,
     }
 }
 
-int search_cycle(const struct group *g, const uint8_t *lit_on, const uint32_t *starts, uint32_t n_starts,
-                 const uint32_t *rank, uint32_t bound, struct search *s)
+static void next_epoch(const struct group *g, struct search *s)
 {
     if (++s->epoch == 0) { /* wrapped: forget every old stamp */
         memset(s->stamp, 0, ((size_t)g->n_states + 1) * sizeof *s->stamp);
         s->epoch = 1;
     }
+}
+
+int search_cycle(const struct group *g, const uint8_t *lit_on, const uint32_t *starts, uint32_t n_starts,
+                 const uint32_t *rank, uint32_t bound, struct search *s)
+{
+    next_epoch(g, s);
     uint32_t n = starts ? n_starts : g->n_states;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = starts ? starts[i] : i;
         if (s->stamp[v] == s->epoch || (rank && rank[v] > bound)) continue;
-        if (dfs_from(g, lit_on, v, rank, bound, s)) return 1;
+        if (dfs_from(g, lit_on, v, rank, bound, s, NULL, NULL)) return 1;
     }
     s->n_cycle = 0;
     return 0;
+}
+
+void search_cycles(const struct group *g, const uint8_t *lit_on, struct search *s,
+                   int (*each)(void *arg, const struct search *s), void *arg)
+{
+    next_epoch(g, s);
+    for (uint32_t v = 0; v < g->n_states; v++)
+        if (s->stamp[v] != s->epoch && dfs_from(g, lit_on, v, NULL, 0, s, each, arg)) return;
 }
 
 int search_rank(const struct group *g, const uint8_t *lit_on, struct search *s)
@@ -137,4 +154,42 @@ int search_rank(const struct group *g, const uint8_t *lit_on, struct search *s)
     if (tail == g->n_states) return 0;
     memset(indeg, 0, (size_t)g->n_states * sizeof *indeg);
     return -1;
+}
+
+/* The path found back from v to root, by parent edges, reversed into
+ * s->cycle after e. */
+static void take_path(const struct group *g, struct search *s, uint32_t e)
+{
+    uint32_t n = 1;
+    for (uint32_t v = g->from[e]; v != g->to[e]; v = g->from[s->cursor[v]]) s->cycle[n++] = s->cursor[v];
+    s->cycle[0] = e;
+    for (uint32_t i = 1, j = n - 1; i < j; i++, j--) {
+        uint32_t x = s->cycle[i];
+        s->cycle[i] = s->cycle[j], s->cycle[j] = x;
+    }
+    s->n_cycle = n;
+}
+
+int search_short_cycle(const struct group *g, const uint8_t *lit_on, uint32_t e, struct search *s)
+{
+    next_epoch(g, s);
+    uint32_t head = 0, tail = 0, goal = g->from[e];
+    s->queue[tail++] = g->to[e];
+    s->stamp[g->to[e]] = s->epoch;
+    while (head < tail) {
+        uint32_t v = s->queue[head++];
+        if (v == goal) {
+            take_path(g, s, e);
+            return 1;
+        }
+        for (uint32_t f = g->off[v]; f < g->off[v + 1]; f++) {
+            uint32_t w = g->to[f];
+            s->work++;
+            if (!enabled(g, lit_on, f) || s->stamp[w] == s->epoch) continue;
+            s->stamp[w] = s->epoch;
+            s->cursor[w] = f; /* the edge that reached w */
+            s->queue[tail++] = w;
+        }
+    }
+    return 0;
 }

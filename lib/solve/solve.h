@@ -77,7 +77,7 @@ struct solve_budget {
     uint64_t prune_work;  /* edges visited by pruning per group */
 };
 #define SOLVE_DEFAULT_CONFLICTS 200000
-#define SOLVE_DEFAULT_REFINEMENTS 20000
+#define SOLVE_DEFAULT_REFINEMENTS 200000
 #define SOLVE_DEFAULT_PRUNE_WORK 200000000
 
 /* All borrowed for the call. Choice c's side s (0: a first, 1: b first)

@@ -72,6 +72,14 @@ void search_release(struct search *s);
  * the cycle's edges go to s->cycle. */
 int search_cycle(const struct group *g, const uint8_t *lit_on, const uint32_t *starts, uint32_t n_starts,
                  const uint32_t *rank, uint32_t bound, struct search *s);
+/* The shortest cycle through edge e (taken as enabled), into s->cycle,
+ * e first; 0 when there is none. */
+int search_short_cycle(const struct group *g, const uint8_t *lit_on, uint32_t e, struct search *s);
+/* Every state searched once; each cycle closed by an edge back into the
+ * search's stack handed to each (in s->cycle) while it returns nonzero:
+ * many cycles in one pass, each a real one. */
+void search_cycles(const struct group *g, const uint8_t *lit_on, struct search *s,
+                   int (*each)(void *arg, const struct search *s), void *arg);
 /* Topological ranks of the enabled edges into s->rank; -1 if they hold a
  * cycle. */
 int search_rank(const struct group *g, const uint8_t *lit_on, struct search *s);

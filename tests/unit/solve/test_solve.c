@@ -93,6 +93,36 @@ static void textbook_cases(void **st)
     assert_true(n >= 7);
 }
 
+/* elle-cli issue 47 with real time: the proof is the two cases of the one
+ * choice, each the shortest cycle (two edges) its order closes. */
+static void issue47_proof(void **st)
+{
+    (void)st;
+    struct poly p;
+    struct expect x;
+    read_case("tests/data/solve/elle-cli-47-strict.poly", &p, &x);
+    struct solve_input in = poly_input(&p, SOLVE_SER);
+    struct solve_result r;
+    assert_int_equal(solve_run(&in, &r, NULL), 0);
+    if (!solve_has_sat() && r.verdict == SOLVE_UNKNOWN) skip();
+    assert_int_equal(r.verdict, SOLVE_INVALID);
+    assert_int_equal(r.n_core, 1);
+    assert_int_equal(r.n_cases, 2);
+    for (uint32_t k = 0; k < 2; k++) {
+        assert_int_equal(r.cases[k].n_assign, 1);
+        assert_int_equal(r.assign[r.cases[k].first_assign].side, k);
+        assert_int_equal(r.cases[k].n_steps, 2);
+    }
+    const struct solve_step *a = &r.step[r.cases[0].first_step], *b = &r.step[r.cases[1].first_step];
+    /* T0 first: T2 -rw-> T1 (the side's), T1 -rt-> T2 (known) */
+    assert_int_equal(a[0].from, 2), assert_int_equal(a[0].to, 1), assert_int_equal(a[0].kind, SOLVE_ANTI);
+    assert_int_equal(a[1].choice, UINT32_MAX), assert_int_equal(a[1].edge, 1);
+    /* T1 first: T1 -ww-> T0 (the side's), T0 -rt-> T1 (known) */
+    assert_int_equal(b[0].from, 1), assert_int_equal(b[0].to, 0), assert_int_equal(b[0].choice, 0);
+    assert_int_equal(b[1].choice, UINT32_MAX), assert_int_equal(b[1].edge, 0);
+    solve_result_release(&r);
+}
+
 /* ---- random polygraphs ------------------------------------------------- */
 
 static uint64_t next_rand(uint64_t *s)
@@ -211,19 +241,22 @@ static void same_answer_twice(void **st)
     }
 }
 
-/* A ring of choices that pruning cannot settle; with one refinement
- * allowed the answer is unknown ("budget"), and names the group. */
+/* Two choices every assignment of which closes a cycle, though no side
+ * does alone (pruning cannot tell): with one cycle forbidden allowed the
+ * answer is unknown ("budget") and names the group; with the default
+ * budget, invalid with both choices as the core. */
 static void budget_runs_out(void **st)
 {
     (void)st;
+    static const uint32_t sides[4][2][2] = {{{0, 1}, {2, 3}}, {{1, 0}, {3, 2}}, {{1, 0}, {2, 3}}, {{0, 1}, {3, 2}}};
     struct poly p;
     memset(&p, 0, sizeof p);
-    p.n = 8;
-    for (uint32_t i = 0; i < 8; i++) {
-        poly_side(&p, 0);
-        poly_side_edge(&p, i, (i + 1) % 8, SOLVE_DEP);
-        poly_side(&p, 1);
-        poly_side_edge(&p, (i + 1) % 8, i, SOLVE_DEP);
+    p.n = 4;
+    for (int c = 0; c < 2; c++) {
+        for (int side = 0; side < 2; side++) {
+            poly_side(&p, side);
+            for (int k = 0; k < 2; k++) poly_side_edge(&p, sides[2 * c + side][k][0], sides[2 * c + side][k][1], 0);
+        }
         poly_end_choice(&p);
     }
     struct solve_input in = poly_input(&p, SOLVE_SER);
@@ -232,11 +265,17 @@ static void budget_runs_out(void **st)
     assert_int_equal(solve_run(&in, &r, NULL), 0);
     assert_int_equal(r.verdict, SOLVE_UNKNOWN);
     assert_string_equal(r.why, solve_has_sat() ? "budget" : "built without CaDiCaL");
-    assert_int_equal(r.n_group_txns, 8);
+    assert_int_equal(r.n_group_txns, 4);
+    assert_int_equal(r.stats.n_pruned, 0);
     solve_result_release(&r);
     in.budget.refinements = 0;
     assert_int_equal(solve_run(&in, &r, NULL), 0);
-    assert_int_equal(r.verdict, solve_has_sat() ? SOLVE_VALID : SOLVE_UNKNOWN);
+    assert_int_equal(r.verdict, solve_has_sat() ? SOLVE_INVALID : SOLVE_UNKNOWN);
+    if (solve_has_sat()) {
+        assert_int_equal(r.n_core, 2);
+        assert_true(r.core_minimal);
+        check_invalid(&p, SOLVE_SER, &r);
+    }
     solve_result_release(&r);
 }
 
@@ -269,7 +308,7 @@ static void refused(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(textbook_cases), cmocka_unit_test(oracle_random), cmocka_unit_test(groups_apart),
+        cmocka_unit_test(textbook_cases), cmocka_unit_test(issue47_proof), cmocka_unit_test(oracle_random), cmocka_unit_test(groups_apart),
         cmocka_unit_test(same_answer_twice), cmocka_unit_test(budget_runs_out), cmocka_unit_test(refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
