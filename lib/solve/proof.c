@@ -16,15 +16,17 @@
 
 #include "solve/solve_int.h"
 
-uint32_t proof_prune_core(const struct group *g, struct search *s, uint64_t work_limit, uint32_t *core)
+uint32_t proof_prune_core(const struct group *g, const uint8_t *suspects, struct search *s, uint64_t work_limit,
+                          uint32_t *core)
 {
     uint32_t m = g->n_choices, n = 0;
     uint8_t *in = iso_xmalloc((size_t)m + 1), *forced = iso_xmalloc((size_t)m + 1);
-    memset(in, 1, m);
+    memcpy(in, suspects, m);
     for (uint32_t i = 0; i < m; i++) {
+        if (!in[i]) continue;
         in[i] = 0;
         memset(forced, SOLVE_SIDE_NONE, m);
-        if (!prune(g, in, forced, s, work_limit)) in[i] = 1;
+        if (!prune(g, in, forced, s, work_limit, NULL)) in[i] = 1;
     }
     for (uint32_t i = 0; i < m; i++)
         if (in[i]) core[n++] = i;

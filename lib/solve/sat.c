@@ -50,6 +50,9 @@ struct sat {
 };
 
 enum { SAT_UNKNOWN = 0, SAT_YES = 10, SAT_NO = 20 };
+/* The most cycles forbidden after one model: enough to settle a round's
+ * worth, few enough that one bad model does not spend the budget. */
+#define SAT_CYCLES_PER_MODEL 4096
 
 static int var_a(const struct sat *t, uint32_t i) { return (int)(t->g->n_choices + i) + 1; }
 
@@ -63,7 +66,9 @@ static int side_lit(const struct sat *t, uint32_t i, uint32_t s)
 /* Each choice prefers the side with more of its edges going forward in a
  * topological order of the known and forced edges: in an execution that
  * is valid, those usually agree with it, and the first model is close to
- * a witness (fewer cycles to forbid). */
+ * a witness (fewer cycles to forbid). For snapshot isolation only the
+ * dependencies count: a state entered by an anti edge has only such edges
+ * in, none of them known, and ranks among the first. */
 static void set_preferences(struct sat *t, const uint8_t *forced)
 {
     const struct group *g = t->g;
@@ -76,6 +81,7 @@ static void set_preferences(struct sat *t, const uint8_t *forced)
         for (uint32_t s = 0; ranked && s < 2; s++)
             for (uint32_t k = g->lit_off[2 * i + s]; k < g->lit_off[2 * i + s + 1]; k++) {
                 uint32_t e = g->lit_edge[k];
+                if (g->shift && (g->state[g->to[e]] & 1)) continue;
                 forward += (t->s->rank[g->from[e]] < t->s->rank[g->to[e]]) == (s == 0) ? 1 : -1;
             }
         t->prefer[i] = forward < 0;
@@ -120,7 +126,7 @@ static int forbid_cycle(void *arg, const struct search *s)
     ccadical_add(t->cd, 0);
     t->refinements++;
     t->found++;
-    return t->refinements < t->max_refinements;
+    return t->refinements < t->max_refinements && t->found < SAT_CYCLES_PER_MODEL;
 }
 
 /* Solve under t->assume, forbidding cycles as they come: SAT_YES (t->lit_on
@@ -190,20 +196,22 @@ static void shrink(struct sat *t, uint8_t *in, struct sat_out *out)
     }
 }
 
-/* The core of a group known invalid. */
-static void find_core(struct sat *t, struct sat_out *out)
+/* The core of a group known invalid, among suspects (NULL: all). */
+static void find_core(struct sat *t, const uint8_t *suspects, struct sat_out *out)
 {
     uint8_t *in = iso_xmalloc((size_t)t->g->n_choices + 1);
-    memset(in, 1, t->g->n_choices);
+    if (suspects) memcpy(in, suspects, t->g->n_choices);
+    else memset(in, 1, t->g->n_choices);
     set_assumptions(t, in, NULL);
     int r = lazy_solve(t);
     out->core = iso_xmalloc(((size_t)t->g->n_choices + 1) * sizeof *out->core);
     if (r == SAT_NO) {
         out->n_core = take_failed(t, in, out->core);
         shrink(t, in, out);
-    } else { /* undecided within the budget: every choice, unshrunk */
-        for (uint32_t i = 0; i < t->g->n_choices; i++) out->core[i] = i;
-        out->n_core = t->g->n_choices;
+    } else { /* undecided within the budget: the suspects, unshrunk */
+        out->n_core = 0;
+        for (uint32_t i = 0; i < t->g->n_choices; i++)
+            if (in[i]) out->core[out->n_core++] = i;
         out->core_minimal = 0;
     }
     iso_free(in);
@@ -227,21 +235,21 @@ static void decide(struct sat *t, const uint8_t *forced, struct sat_out *out)
     }
 }
 
-void sat_solve(const struct group *g, const uint8_t *forced, int known_invalid, const struct solve_budget *b,
+void sat_solve(const struct group *g, const uint8_t *forced, const uint8_t *suspects, const struct solve_budget *b,
                struct search *s, struct sat_out *out)
 {
     struct sat t = {.g = g, .s = s, .max_learned = b->conflicts, .max_refinements = b->refinements};
     t.lit_on = iso_xcalloc(2 * (size_t)g->n_choices + 1, 1);
     t.prefer = iso_xmalloc((size_t)g->n_choices + 1);
     t.assume = iso_xmalloc((2 * (size_t)g->n_choices + 1) * sizeof *t.assume);
-    set_preferences(&t, known_invalid ? NULL : forced);
+    set_preferences(&t, suspects ? NULL : forced);
     t.cd = ccadical_init();
     iso_guard_on_unwind(release_cd, t.cd);
     ccadical_set_option(t.cd, "quiet", 1);
     ccadical_set_learn(t.cd, &t, INT_MAX, count_learned);
     out->verdict = SOLVE_INVALID;
-    if (!known_invalid) decide(&t, forced, out);
-    if (out->verdict == SOLVE_INVALID) find_core(&t, out);
+    if (!suspects) decide(&t, forced, out);
+    if (out->verdict == SOLVE_INVALID) find_core(&t, suspects, out);
     iso_guard_on_unwind(NULL, NULL);
     ccadical_release(t.cd);
     out->refinements = t.refinements, out->calls = t.calls, out->seconds = t.seconds;
@@ -254,10 +262,10 @@ void sat_solve(const struct group *g, const uint8_t *forced, int known_invalid, 
 
 int solve_has_sat(void) { return 0; }
 
-void sat_solve(const struct group *g, const uint8_t *forced, int known_invalid, const struct solve_budget *b,
+void sat_solve(const struct group *g, const uint8_t *forced, const uint8_t *suspects, const struct solve_budget *b,
                struct search *s, struct sat_out *out)
 {
-    (void)g, (void)forced, (void)known_invalid, (void)b, (void)s;
+    (void)g, (void)forced, (void)suspects, (void)b, (void)s;
     out->verdict = SOLVE_UNKNOWN;
     out->why = "built without CaDiCaL";
 }

@@ -73,23 +73,26 @@ static void decide_group(struct run *u, const struct group *g, uint8_t *forced, 
                          struct sat_out *out)
 {
     memset(forced, SOLVE_SIDE_NONE, g->n_choices);
-    int bad = prune(g, NULL, forced, s, u->b.prune_work);
+    uint8_t *suspects = iso_xmalloc((size_t)g->n_choices + 1);
+    int bad = prune(g, NULL, forced, s, u->b.prune_work, suspects);
     uint32_t n_forced = 0;
     for (uint32_t i = 0; i < g->n_choices; i++) n_forced += forced[i] != SOLVE_SIDE_NONE;
     u->r->stats.n_pruned += n_forced;
-    if (!bad && n_forced == g->n_choices) bad = forced_cycle(g, forced, s);
+    if (!bad && n_forced == g->n_choices && forced_cycle(g, forced, s)) { /* the work limit left it unchecked */
+        bad = 1;
+        memset(suspects, 1, g->n_choices);
+    }
     if (!bad && n_forced == g->n_choices) {
         out->verdict = SOLVE_VALID;
-        return;
+    } else if (!bad || solve_has_sat()) {
+        sat_solve(g, forced, bad ? suspects : NULL, &u->b, s, out);
+        if (!bad && out->verdict != SOLVE_UNKNOWN) u->r->stats.n_solved += g->n_choices - n_forced;
+    } else {
+        out->verdict = SOLVE_INVALID;
+        out->core = iso_xmalloc(((size_t)g->n_choices + 1) * sizeof *out->core);
+        out->n_core = proof_prune_core(g, suspects, s, s->work + u->b.prune_work, out->core);
     }
-    if (!bad || solve_has_sat()) {
-        sat_solve(g, forced, bad, &u->b, s, out);
-        if (out->verdict != SOLVE_UNKNOWN) u->r->stats.n_solved += g->n_choices - n_forced;
-        return;
-    }
-    out->verdict = SOLVE_INVALID;
-    out->core = iso_xmalloc(((size_t)g->n_choices + 1) * sizeof *out->core);
-    out->n_core = proof_prune_core(g, s, s->work + u->b.prune_work, out->core);
+    iso_free(suspects);
 }
 
 /* What the group's answer adds to the result. */

@@ -45,9 +45,16 @@
  * wherever pruning alone does not decide.
  *
  * Memory: every allocation goes through core/alloc.h (a guard's pool);
- * nothing is allocated per element on hot paths; the solver allocates
- * nothing of the library's while a CaDiCaL instance lives (CaDiCaL's own
- * memory is C++'s, which the guard cannot free). Includes core/ only.
+ * nothing is allocated per element on hot paths. While a CaDiCaL instance
+ * lives, the guard's unwind slot (iso_guard_on_unwind) holds its release:
+ * call solve_run with the slot free, as report/'s writers ask. CaDiCaL's
+ * own memory is C++'s: running out of it there ends the process
+ * (std::bad_alloc), which no guard can catch. Includes core/ only.
+ *
+ * For the caller (rw-register): give each choice's likelier order as side
+ * 0 where it knows one (the earlier writer first); the solver prefers, per
+ * choice, the side whose edges agree with a topological order of the
+ * known edges, and a witness is then usually its first model.
  */
 #ifndef ISO_SOLVE_H
 #define ISO_SOLVE_H

@@ -17,6 +17,7 @@
 
 /* A group: the state graph of the components solved together, in CSR. */
 struct group {
+    uint32_t shift;      /* as the split's: 1 for snapshot isolation */
     uint32_t n_states;
     uint32_t *state;     /* local -> global state, ascending */
     uint32_t *off;       /* n_states + 1 */
@@ -88,8 +89,11 @@ int search_rank(const struct group *g, const uint8_t *lit_on, struct search *s);
  * (NULL: all). forced[i] is SOLVE_SIDE_NONE or the side forced (kept
  * across calls). Returns 1 when the active choices cannot be made acyclic
  * (known and forced edges close a cycle, or both sides of a choice do), 0
- * otherwise (also when the work limit stopped it: what it forced stands). */
-int prune(const struct group *g, const uint8_t *active, uint8_t *forced, struct search *s, uint64_t work_limit);
+ * otherwise (also when the work limit stopped it: what it forced stands).
+ * With culprits (not NULL) and 1 returned, culprits[i] marks the choices
+ * the contradiction rests on: those alone cannot be made acyclic. */
+int prune(const struct group *g, const uint8_t *active, uint8_t *forced, struct search *s, uint64_t work_limit,
+          uint8_t *culprits);
 
 /* sat.c: the group with its forced sides, decided; the core of an invalid
  * one. */
@@ -103,15 +107,16 @@ struct sat_out {
     uint64_t refinements, calls;
     double seconds;
 };
-/* known_invalid: pruning already proved the group invalid (only the core
- * is wanted). */
-void sat_solve(const struct group *g, const uint8_t *forced, int known_invalid, const struct solve_budget *b,
+/* suspects (not NULL): pruning already proved the group invalid with
+ * these choices alone (only the core is wanted, found among them). */
+void sat_solve(const struct group *g, const uint8_t *forced, const uint8_t *suspects, const struct solve_budget *b,
                struct search *s, struct sat_out *out);
 
 /* proof.c: the cases of core (local choices) into r's proof arrays. */
 void proof_build(const struct group *g, const struct solve_input *in, const uint32_t *core, uint32_t n_core,
                  struct search *s, struct solve_result *r);
-/* The core by deletion with pruning alone (no solver). */
-uint32_t proof_prune_core(const struct group *g, struct search *s, uint64_t work_limit, uint32_t *core);
+/* The core by deletion with pruning alone (no solver), among suspects. */
+uint32_t proof_prune_core(const struct group *g, const uint8_t *suspects, struct search *s, uint64_t work_limit,
+                          uint32_t *core);
 
 #endif

@@ -245,6 +245,7 @@ static uint32_t local_edges(const struct split *s, struct group *g, int fill)
 void split_group(struct split *s, uint32_t gi, struct group *g)
 {
     memset(g, 0, sizeof *g);
+    g->shift = s->shift;
     uint32_t lo = s->grp_state_off[gi], hi = s->grp_state_off[gi + 1];
     g->n_states = hi - lo;
     g->state = iso_xmalloc(((size_t)g->n_states + 1) * sizeof *g->state);
