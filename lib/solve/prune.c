@@ -28,6 +28,12 @@ struct reasons {
     uint32_t conflict_start, conflict_len, conflict_choice;
 };
 
+/* The most edges one side's test looks at: a side whose cycle is further
+ * away is left to the solver (whose first model takes the sides that
+ * agree with the ranks), so pruning costs at most this per choice and
+ * round, and settles the choices between writers close together. */
+#define PRUNE_TEST_WORK 65536
+
 struct round {
     const struct group *g;
     const uint8_t *active;
@@ -54,7 +60,9 @@ static int closes_cycle(struct round *r, uint32_t l)
         r->starts[n++] = g->to[e];
     }
     r->lit_on[l] = 1;
+    r->s->stop_at = r->s->work + PRUNE_TEST_WORK;
     int found = search_cycle(g, r->lit_on, r->starts, n, r->s->rank, bound, r->s);
+    r->s->stop_at = UINT64_MAX;
     r->lit_on[l] = 0;
     return found;
 }

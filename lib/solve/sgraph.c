@@ -27,6 +27,7 @@ void search_init(struct search *s, uint32_t n_states)
 {
     size_t n = (size_t)n_states + 1;
     memset(s, 0, sizeof *s);
+    s->stop_at = UINT64_MAX;
     s->stamp = iso_xcalloc(n, sizeof *s->stamp);
     s->pos = iso_xcalloc(n, sizeof *s->pos);
     s->stack = iso_xmalloc(n * sizeof *s->stack);
@@ -89,7 +90,10 @@ static int dfs_from(const struct group *g, const uint8_t *lit_on, uint32_t root,
             continue;
         }
         uint32_t e = s->cursor[top]++;
-        s->work++;
+        if (++s->work > s->stop_at) { /* gave up: as if none */
+            clear_stack(s, top);
+            return 0;
+        }
         if (!enabled(g, lit_on, e)) continue;
         uint32_t w = g->to[e];
         if (s->pos[w]) {
@@ -119,7 +123,7 @@ int search_cycle(const struct group *g, const uint8_t *lit_on, const uint32_t *s
 {
     next_epoch(g, s);
     uint32_t n = starts ? n_starts : g->n_states;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n && s->work <= s->stop_at; i++) {
         uint32_t v = starts ? starts[i] : i;
         if (s->stamp[v] == s->epoch || (rank && rank[v] > bound)) continue;
         if (dfs_from(g, lit_on, v, rank, bound, s, NULL, NULL)) return 1;

@@ -113,7 +113,8 @@ static void record_group(struct run *u, const struct group *g, const uint8_t *fo
         r->core = iso_xmalloc(((size_t)out->n_core + 1) * sizeof *r->core);
         for (uint32_t k = 0; k < out->n_core; k++) r->core[k] = g->choice[out->core[k]];
         r->n_core = out->n_core, r->core_minimal = out->core_minimal;
-        proof_build(g, u->in, out->core, out->n_core, s, r);
+        if (out->core_minimal || out->n_core <= SOLVE_MAX_CASES) proof_build(g, u->in, out->core, out->n_core, s, r);
+        else r->proof_truncated = 1; /* a large core not shrunk: its cases would tell nothing */
     }
 }
 

@@ -145,9 +145,12 @@ struct solve_stats {
  *            those sides are acyclic (for the model).
  *   INVALID: the first group (by its smallest transaction) that cannot be
  *            made acyclic: core[0 .. n_core) its choices that together
- *            cannot (minimal when the solver shrank it within the budget;
- *            empty when known edges alone close a cycle), and the proof's
- *            cases, which cover every assignment of the core.
+ *            cannot (core_minimal when the solver shrank it within the
+ *            budget; empty when known edges alone close a cycle), and the
+ *            proof's cases, which cover every assignment of the core
+ *            (unless proof_truncated: past SOLVE_MAX_CASES cases, or no
+ *            cases at all for a core of more than SOLVE_MAX_CASES choices
+ *            that the budget left unshrunk).
  *   UNKNOWN: why (a static string: "budget", "built without CaDiCaL"), the
  *            first group that was not decided.
  * group_txns[0 .. n_group_txns) is that group's transactions (INVALID,

@@ -43,6 +43,7 @@ struct search {
     uint32_t *cycle;  /* the cycle's edges, in order */
     uint32_t n_cycle;
     uint64_t work;    /* edges looked at, summed */
+    uint64_t stop_at; /* search_cycle gives up (finds none) past this work */
 };
 
 /* The whole input's state graph, its components and groups (split.c). */
