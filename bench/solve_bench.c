@@ -13,11 +13,13 @@
  *
  * usage: solve_bench N [ser|si] [skew] [SESSIONS [KEYS]]
  * prints the choices, how many were free, pruned and solved, the verdict,
- * the solver's and the whole call's time.
+ * the solver's and the whole call's time, and the process's CPU time and
+ * peak memory (the generator's included).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "core/phase.h"
 #include "solve/solve.h"
@@ -148,13 +150,18 @@ int main(int argc, char **argv)
     struct solve_result r;
     isolde_error err = {0};
     if (solve_run(&in, &r, &err) < 0) return fprintf(stderr, "solve_bench: %s\n", err.msg), 3;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                 (double)ru.ru_stime.tv_usec / 1e6;
     const char *verdict = r.verdict == SOLVE_VALID ? "valid" : r.verdict == SOLVE_INVALID ? "invalid" : "unknown";
     printf("%u txns %s%s: %zu known edges, %u choices (%zu side edges): %u free, %u pruned, %u solved, %u groups; "
-           "%s%s%s; core %u, %u cases; solver %.3f s (%llu calls, %llu cycles forbidden), all %.3f s\n",
+           "%s%s%s; core %u, %u cases; solver %.3f s (%llu calls, %llu cycles forbidden), all %.3f s; "
+           "process cpu %.2f s, peak %ld MB\n",
            total, model == SOLVE_SI ? "si" : "ser", skew ? " skew" : "", known.n, r.stats.n_choices, sides.n,
            r.stats.n_free, r.stats.n_pruned, r.stats.n_solved, r.stats.n_groups, verdict, r.why ? ": " : "",
            r.why ? r.why : "", r.n_core, r.n_cases, r.stats.solver_seconds, (unsigned long long)r.stats.solver_calls,
-           (unsigned long long)r.stats.refinements, r.stats.seconds);
+           (unsigned long long)r.stats.refinements, r.stats.seconds, cpu, ru.ru_maxrss / 1024);
     solve_result_release(&r);
     return 0;
 }
