@@ -12,6 +12,8 @@
  * snapshot isolation holds).
  *
  * usage: solve_bench N [ser|si] [skew] [SESSIONS [KEYS]]
+ * (SOLVE_BENCH_REFINEMENTS, SOLVE_BENCH_PRUNE_WORK: budgets other than the
+ * defaults)
  * prints the choices, how many were free, pruned and solved, the verdict,
  * the solver's and the whole call's time, and the process's CPU time and
  * peak memory (the generator's included).
@@ -147,6 +149,8 @@ int main(int argc, char **argv)
     start[n_start] = sides.n;
     struct solve_input in = {model, total, known.e, known.n, (uint32_t)(n_start / 2), start, sides.e, sides.n,
                              {0, 0, 0}};
+    if (getenv("SOLVE_BENCH_REFINEMENTS")) in.budget.refinements = strtoull(getenv("SOLVE_BENCH_REFINEMENTS"), NULL, 10);
+    if (getenv("SOLVE_BENCH_PRUNE_WORK")) in.budget.prune_work = strtoull(getenv("SOLVE_BENCH_PRUNE_WORK"), NULL, 10);
     struct solve_result r;
     isolde_error err = {0};
     if (solve_run(&in, &r, &err) < 0) return fprintf(stderr, "solve_bench: %s\n", err.msg), 3;
