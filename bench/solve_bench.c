@@ -120,6 +120,15 @@ static void key_edges(const struct key *k, struct vec *known, struct vec *sides,
         }
 }
 
+static void free_all(struct key *keys, uint32_t n_keys)
+{
+    for (uint32_t k = 0; k < n_keys; k++) {
+        for (uint32_t i = 0; i < keys[k].n_w; i++) free(keys[k].w[i].readers);
+        free(keys[k].w);
+    }
+    free(keys);
+}
+
 int main(int argc, char **argv)
 {
     uint32_t n = argc > 1 ? (uint32_t)atoi(argv[1]) : 10000;
@@ -167,5 +176,7 @@ int main(int argc, char **argv)
            r.why ? r.why : "", r.n_core, r.n_cases, r.stats.solver_seconds, (unsigned long long)r.stats.solver_calls,
            (unsigned long long)r.stats.refinements, r.stats.seconds, cpu, ru.ru_maxrss / 1024);
     solve_result_release(&r);
+    free_all(keys, n_keys);
+    free(known.e), free(sides.e), free(start), free(last);
     return 0;
 }
