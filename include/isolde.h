@@ -62,7 +62,9 @@ ISOLDE_API int isolde_version_number(void);
 /* 1 if this library was built with the optional library name, 0 if not,
  * -1 if name is none of them: "zlib" (gzip histories), "sqlite" (the
  * sqlite backend), "libpq" (postgres), "mariadb" (mysql), "curl" (etcd),
- * "gvc" (Graphviz: -d's pictures as SVG too). isolde_feature_name(i): the
+ * "gvc" (Graphviz: -d's pictures as SVG too), "cadical" (the SAT solver
+ * that decides serializability and snapshot isolation exactly when version
+ * orders are unknown). isolde_feature_name(i): the
  * i-th of those names, NULL past the last. */
 ISOLDE_API int isolde_feature(const char *name);
 ISOLDE_API const char *isolde_feature_name(size_t i);

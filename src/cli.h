@@ -83,7 +83,8 @@ enum { CLI_PARSED = 0, CLI_HELP = 1, CLI_VERSION = 2 };
  * prints a message and returns -1. */
 int cli_parse(int argc, char **argv, const char *cmd, const cli_table *tables, size_t n_tables,
               cli_unknown_fn unknown, void *unknown_arg, const char **pos, int *n_pos);
-/* "isolde VERSION" on stdout. */
+/* "isolde VERSION" on stdout, then "features: " and the optional libraries
+ * built in (isolde_feature), or "none". */
 void cli_version(void);
 /* " (did you mean NAME?)" on out when a name of name_at's (until NULL) is
  * close enough to word to be a typo of it (isolde_closest_name); 1 if so. */

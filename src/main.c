@@ -55,7 +55,7 @@ static void usage(FILE *out)
     }
     fputc('\n', out);
     cli_doc_item(out, CLI_TEXT, "--help, -h", "this text (isolde COMMAND --help: that command's)");
-    cli_doc_item(out, CLI_TEXT, "--version, -V", "print the version");
+    cli_doc_item(out, CLI_TEXT, "--version, -V", "print the version and the optional libraries built in");
     cli_doc_item(out, CLI_TEXT, "--man", "print the manual page (roff)");
     fprintf(out, "\nexit status: %s", exit_status);
 }
@@ -81,7 +81,7 @@ static void man(void)
     for (size_t i = 0; i < N_COMMANDS; i++) commands[i].help(stdout, CLI_ROFF);
     printf(".SH OPTIONS\n");
     cli_doc_item(stdout, CLI_ROFF, "-h, --help", "the commands (isolde COMMAND --help: that command's options)");
-    cli_doc_item(stdout, CLI_ROFF, "-V, --version", "print the version");
+    cli_doc_item(stdout, CLI_ROFF, "-V, --version", "print the version and the optional libraries built in");
     cli_doc_item(stdout, CLI_ROFF, "--man", "print this manual page");
     printf(".SH EXIT STATUS\n");
     cli_doc_text(stdout, CLI_ROFF, exit_status);

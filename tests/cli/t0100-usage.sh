@@ -121,6 +121,14 @@ for args in -V --version "check --version" "check -V" "run --version" "run sim -
 done
 T
 
+test_case "--version's features line names the optional libraries built in (cadical: the SAT solver)" <<'T'
+expect_status 0 "$isolde" --version
+expect_out '^features: '
+for f in zlib sqlite libpq mariadb gvc curl cadical; do
+    if have_feature "$f"; then expect_out "^features:.* $f\b"; else ! grep -q "^features:.* $f\b" "$tmp/out"; fi
+done
+T
+
 test_case "isolde help check is check's help; isolde help nosuch is an error" <<'T'
 expect_status 0 "$isolde" help check
 expect_out '^usage: isolde check'
