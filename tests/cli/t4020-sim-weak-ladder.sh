@@ -11,15 +11,19 @@
 . tests/clilib.sh "$@"
 oracle=$build/tests/tools/oracle/oracle
 
-# The models whose complete check is pending, per workload (MODEL, or
-# MODEL/LEVEL for one conviction row): their conviction rows are skipped
-# and their soundness rows accept unknown (2) as well as valid. Remove a
-# name when its complete check lands. (rw-register: prefix, parallel SI
-# and SI are sound only, Biswas & Enea's NP-complete levels, until issue
-# 26: today's SI check misses the long forks of partition-merge and
-# parallel-snapshot-isolation there, so those rows wait as well.)
-pending_la="read-atomic causal-cerone causal prefix parallel-snapshot-isolation"
-pending_rw="read-atomic causal-cerone causal prefix parallel-snapshot-isolation
+# The rows still pending, per workload (MODEL, or MODEL/LEVEL for one
+# conviction row): their conviction rows are skipped and their soundness
+# rows accept unknown (2) as well as valid. Remove a name when it passes.
+# list-append: causal-cerone and prefix are sound only there (no exact
+# causal past without sessions; long forks are no cycle type yet:
+# docs/MODELS.md). rw-register: prefix, parallel SI and SI are sound only,
+# Biswas & Enea's NP-complete levels, until issue 26; read-atomic and
+# causal-cerone are complete there, yet the sim's fractured-read and
+# causality-violation modes leave a few of 30 seeds (4 for fractured-read)
+# with no violation they find: whether those histories hold one is not yet
+# decided (too large for the oracle).
+pending_la="causal-cerone/causality-violation prefix/partition-merge"
+pending_rw="read-atomic/fractured-read causal-cerone/causality-violation prefix/partition-merge
 snapshot-isolation/partition-merge snapshot-isolation/parallel-snapshot-isolation"
 
 pending() { # WORKLOAD MODEL [LEVEL]: status 0 when that row's complete check is pending
