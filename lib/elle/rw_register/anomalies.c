@@ -5,7 +5,8 @@
  * garbage-read, an ok read of a value no transaction wrote to that key,
  * and the reads reads.c classes as future-read, not-my-own-write and
  * not-my-last-write (Elle's rw-register has no future-read, and calls the
- * other two internal, which it finds too).
+ * other two internal, which it finds too), the first of each type in a
+ * transaction.
  * All but internal (one per transaction) are kept as small records in
  * rw_state and rendered only when a report shows them: a transaction of n
  * such reads is n findings, each showing the whole transaction.
@@ -163,13 +164,24 @@ static uint8_t *read_flags(const iso_proof_ctx *pc, const rw_state *st)
     return f;
 }
 
+/* A read's class makes a finding once per transaction and type (its first
+ * such read), as internal is: each finding shows the whole transaction. */
+static void class_case(iso_ctx *ctx, rw_state *st, uint32_t txn, uint32_t j, uint8_t *seen)
+{
+    int type = class_anomaly(st->rclass[st->mop_off[txn] + j]);
+    uint8_t bit = type == ISO_A_FUTURE_READ ? 1 : type == ISO_A_NOT_MY_OWN_WRITE ? 2 : 4;
+    if (type < 0 || (*seen & bit)) return;
+    *seen |= bit;
+    read_case(ctx, st, txn, j, type);
+}
+
 static void read_anomalies(iso_ctx *ctx, rw_state *st, const uint8_t *flags, uint32_t txn)
 {
     const uint32_t *mv = st->mop + st->mop_off[txn];
     uint32_t n = st->mop_off[txn + 1] - st->mop_off[txn];
+    uint8_t seen = 0;
     for (uint32_t j = 0; j < n; j++) {
-        int own = class_anomaly(st->rclass[st->mop_off[txn] + j]);
-        if (own >= 0) read_case(ctx, st, txn, j, own);
+        class_case(ctx, st, txn, j, &seen);
         if ((mv[j] & RW_MOP_W) || !flags[mv[j]]) continue;
         if (flags[mv[j]] & RD_GARBAGE) read_case(ctx, st, txn, j, ISO_A_GARBAGE_READ);
         if (flags[mv[j]] & RD_ABORTED) read_case(ctx, st, txn, j, ISO_A_G1A);
