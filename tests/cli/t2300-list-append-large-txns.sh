@@ -172,7 +172,7 @@ T
 
 test_case "rw-explain: a G-single through two transactions of 200k keys, explained" <<'T'
 big rw-explain 200000 rw-register 1
-fact 'types: G-single-item'
+fact 'types: G-single-item,fractured-read'
 grep -q '"type":"wr","key":199999' "$tmp/out"
 T
 
