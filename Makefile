@@ -29,9 +29,14 @@ LDLIBS   += -lpthread -lm
 #   zlib     gzip histories read          sqlite   the SQLite driver
 #   libpq    the PostgreSQL driver        mariadb  the MariaDB / MySQL driver
 #   gvc      -d's cycle pictures as SVG   curl     the etcd driver
+#   cadical  the SAT solver of lib/solve/ (exact serializability and snapshot
+#            isolation when version orders are unknown)
 # Graphviz's libgvc comes with its dot layout and core renderer linked in
-# as built-in plugins. PKG_CONFIG=false finds none, as WITHOUT=all does.
-FEATURES    := zlib sqlite libpq mariadb gvc curl
+# as built-in plugins. CaDiCaL (Debian's libcadical-dev: a static C++
+# library and ccadical.h, no .pc file) is found by compiling and linking a
+# call to it instead (test_cadical). PKG_CONFIG=false finds none, as
+# WITHOUT=all does.
+FEATURES    := zlib sqlite libpq mariadb gvc curl cadical
 PKG_CONFIG  ?= pkg-config
 pc_zlib     := zlib
 pc_sqlite   := sqlite3
@@ -45,27 +50,35 @@ def_libpq   := LIBPQ
 def_mariadb := MARIADB
 def_gvc     := GVC
 def_curl    := CURL
+def_cadical := CADICAL
 deb_zlib    := zlib1g-dev
 deb_sqlite  := libsqlite3-dev
 deb_libpq   := libpq-dev
 deb_mariadb := libmariadb-dev
 deb_gvc     := libgraphviz-dev
 deb_curl    := libcurl4-openssl-dev
+deb_cadical := libcadical-dev
+libs_cadical := -lcadical -lstdc++ -lm
 comma       := ,
 WITHOUT_ASKED := $(subst $(comma), ,$(WITHOUT))
 ifneq ($(filter-out all $(FEATURES),$(WITHOUT_ASKED)),)
   $(error WITHOUT=$(WITHOUT): no feature $(filter-out all $(FEATURES),$(WITHOUT_ASKED)) (the features: $(FEATURES); or all))
 endif
 have = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo yes)
+# A feature without a .pc file: a program that calls it compiles and links
+# (with PKG_CONFIG=false, as every other feature, it is not looked for).
+test_cadical = $(if $(filter false,$(PKG_CONFIG)),,$(shell printf '#include <ccadical.h>\nint main(void) { \
+    ccadical_release(ccadical_init()); return 0; }\n' | $(CC) -x c - -o /dev/null $(libs_cadical) 2>/dev/null && echo yes))
+found = $(if $(pc_$(1)),$(call have,$(pc_$(1))),$(test_$(1)))
 LEFT_OUT  := $(if $(filter all,$(WITHOUT_ASKED)),$(FEATURES),$(filter $(WITHOUT_ASKED),$(FEATURES)))
-FOUND     := $(strip $(foreach f,$(filter-out $(LEFT_OUT),$(FEATURES)),$(if $(call have,$(pc_$(f))),$(f))))
+FOUND     := $(strip $(foreach f,$(filter-out $(LEFT_OUT),$(FEATURES)),$(if $(call found,$(f)),$(f))))
 NOT_FOUND := $(filter-out $(FOUND) $(LEFT_OUT),$(FEATURES))
 ifneq ($(filter gvc,$(FOUND)),)
   libs_gvc := -L$(shell $(PKG_CONFIG) --variable=libdir libgvc)/graphviz -lgvplugin_dot_layout -lgvplugin_core \
               -Wl,-rpath,$(shell $(PKG_CONFIG) --variable=libdir libgvc)/graphviz
 endif
-FEATURE_CPPFLAGS := $(foreach f,$(FOUND),-DISO_HAVE_$(def_$(f)) $(shell $(PKG_CONFIG) --cflags $(pc_$(f))))
-FEATURE_LIBS     := $(foreach f,$(FOUND),$(shell $(PKG_CONFIG) --libs $(pc_$(f))) $(libs_$(f)))
+FEATURE_CPPFLAGS := $(foreach f,$(FOUND),-DISO_HAVE_$(def_$(f)) $(if $(pc_$(f)),$(shell $(PKG_CONFIG) --cflags $(pc_$(f)))))
+FEATURE_LIBS     := $(foreach f,$(FOUND),$(if $(pc_$(f)),$(shell $(PKG_CONFIG) --libs $(pc_$(f)))) $(libs_$(f)))
 CPPFLAGS += $(FEATURE_CPPFLAGS)
 LDLIBS   += $(FEATURE_LIBS)
 # The line after the build: what it has, and how to change that.
@@ -84,13 +97,14 @@ CMOCKA_WHY  := skipped: the unit tests, no cmocka (libcmocka-dev: make deps as r
 CORE_SRC     := $(sort $(wildcard lib/core/*.c))
 HISTORY_SRC  := $(sort $(wildcard lib/history/*.c))
 GRAPH_SRC    := $(sort $(wildcard lib/graph/*.c))
+SOLVE_SRC    := $(sort $(wildcard lib/solve/*.c))
 RESULT_SRC   := $(sort $(wildcard lib/result/*.c))
 REPORT_SRC   := $(sort $(wildcard lib/report/*.c))
 ELLE_SRC     := $(sort $(wildcard lib/elle/*.c lib/elle/*/*.c))
 LINEAR_SRC   := $(sort $(wildcard lib/linear/*.c))
 JEPSEN_SRC   := $(sort $(wildcard lib/jepsen/*.c))
 CHECK_SRC    := $(sort $(wildcard lib/check/*.c))
-CHECKER_SRC  := $(CORE_SRC) $(HISTORY_SRC) $(GRAPH_SRC) $(RESULT_SRC) $(REPORT_SRC) \
+CHECKER_SRC  := $(CORE_SRC) $(HISTORY_SRC) $(GRAPH_SRC) $(SOLVE_SRC) $(RESULT_SRC) $(REPORT_SRC) \
                 $(ELLE_SRC) $(LINEAR_SRC) $(JEPSEN_SRC) $(CHECK_SRC)
 CHECKER_HDR  := $(wildcard $(addsuffix *.h,$(sort $(dir $(CHECKER_SRC)))))
 TXN_SRC      := $(sort $(wildcard lib/txn/*.c))
@@ -105,7 +119,7 @@ CLI_SRC  := $(sort $(wildcard src/*.c))
 # Unit tests mirror lib/'s folders: tests/unit/<folder>/test_x.c builds to
 # $(BUILD)/tests/unit/<folder>/test_x (tests/run-unit.sh runs them by path).
 TEST_SRC := $(sort $(shell find tests/unit -name 'test_*.c' 2>/dev/null))
-TEST_HDR := $(wildcard tests/unit/*.h tests/tools/case.h)
+TEST_HDR := $(wildcard tests/unit/*.h tests/unit/*/*.h tests/tools/case.h)
 TOOL_SRC := $(sort $(wildcard tests/tools/*.c bench/*.c))
 # The brute-force oracle (tests/tools/oracle/, one program of several files).
 ORACLE_SRC := $(sort $(wildcard tests/tools/oracle/*.c))
@@ -332,7 +346,7 @@ tests: $(TESTS) $(TOOLS) $(BUILD)/isolde $(BUILD)/tests/isolde $(BUILD)/features
 	@$(if $(HAVE_CMOCKA),rm -f $(UNIT_SKIPPED),echo '$(CMOCKA_WHY)' | tee $(UNIT_SKIPPED))
 
 # What the build and the tests need on any machine.
-BASE_PKGS := build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev libgraphviz-dev python3
+BASE_PKGS := build-essential pkg-config libcmocka-dev libsqlite3-dev zlib1g-dev libgraphviz-dev libcadical-dev python3
 
 # make deps: what the build and every test need (BASE_PKGS, SERVER_PKGS,
 # BROWSER_PKGS, npm's playwright-core), installed as root on Debian, one

@@ -95,7 +95,9 @@ int main(int argc, char **argv)
     uint32_t nc = iso_scc(&g, 0xff, comp);
     t0 = mark("scc (all edges)", t0, nc);
     iso_search_req req;
-    iso_search_request(&req, ISO_EDGE_PROCESS | ISO_EDGE_REALTIME);
+    uint8_t want[ISO_A_COUNT] = {0};
+    for (int ty = 0; ty < ISO_N_CYCLE_TYPES; ty++) want[ty] = 1;
+    iso_search_request(&req, ISO_EDGE_PROCESS | ISO_EDGE_REALTIME, want);
     req.timeout_ms = 1000;
     req.threads = 2;
     iso_search_out out = {0};

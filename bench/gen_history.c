@@ -9,7 +9,9 @@
  * commit, completion), so a client's invocation and completion are
  * interleaved with the other clients' ops. About 3% of transactions fail and
  * 1% end as info (taking effect or not); an info client continues as a new
- * process, as in Jepsen.
+ * process, as in Jepsen. With -I none does: such a transaction ends ok when
+ * it took effect, fail when it did not (for formats without unknown
+ * outcomes: Plume's, dbcop's), the rest unchanged.
  *
  * valid (default): every transaction takes effect atomically at its commit
  *   stage, inside its invoke/complete interval, and reads the state there:
@@ -30,7 +32,7 @@
  *   one per transaction.
  *
  *   gen_history [-m list-append|rw-register] [-n TXNS] [-p PROCS]
- *               [-k HOT_KEYS] [-f jsonl|edn] [-a] [-r RINGS] [-s SEED] > history
+ *               [-k HOT_KEYS] [-f jsonl|edn] [-a] [-I] [-r RINGS] [-s SEED] > history
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -65,7 +67,7 @@ struct proc {
 };
 
 struct gen {
-    int register_mode, edn, anomalous;
+    int register_mode, edn, anomalous, no_info;
     uint32_t nprocs, nhot, rings;
     uint64_t ntxns, invoked, busy, index, tick, rng, seed;
     uint32_t seq;                  /* visibility clock */
@@ -273,6 +275,7 @@ static void commit(struct gen *g, struct proc *p)
 {
     p->type = outcome(g, p);
     int applied = p->type == T_OK || (p->type == T_INFO && rnd(g, 2));
+    if (g->no_info && p->type == T_INFO) p->type = applied ? T_OK : T_FAIL;
     if (!applied || p->iso == I_DIRTY) return;
     uint32_t seq = ++g->seq;
     for (uint8_t i = 0; i < p->nm; i++) {
@@ -355,14 +358,14 @@ static void rings(struct gen *g)
 static void usage(void)
 {
     fputs("usage: gen_history [-m list-append|rw-register] [-n TXNS] [-p PROCS] [-k HOT_KEYS]\n"
-          "                   [-f jsonl|edn] [-a] [-r RINGS] [-s SEED] > history\n", stderr);
+          "                   [-f jsonl|edn] [-a] [-I] [-r RINGS] [-s SEED] > history\n", stderr);
     exit(2);
 }
 
 static void parse_args(struct gen *g, int argc, char **argv)
 {
     int c;
-    while ((c = getopt(argc, argv, "m:n:p:k:f:ar:s:")) != -1) {
+    while ((c = getopt(argc, argv, "m:n:p:k:f:aIr:s:")) != -1) {
         if (c == 'm' && strcmp(optarg, "list-append") && strcmp(optarg, "rw-register")) usage();
         if (c == 'f' && strcmp(optarg, "jsonl") && strcmp(optarg, "edn")) usage();
         switch (c) {
@@ -372,6 +375,7 @@ static void parse_args(struct gen *g, int argc, char **argv)
         case 'k': g->nhot = (uint32_t)strtoul(optarg, NULL, 10); break;
         case 'f': g->edn = strcmp(optarg, "edn") == 0; break;
         case 'a': g->anomalous = 1; break;
+        case 'I': g->no_info = 1; break;
         case 'r': g->rings = (uint32_t)strtoul(optarg, NULL, 10); break;
         case 's': g->rng = strtoull(optarg, NULL, 10); break;
         default: usage();

@@ -9,7 +9,10 @@
  * leaves the history as it was; the two-thread reader of one-op-per-line
  * formats, cut anywhere, agrees with the sequential one op for op (an
  * internal entry point: the public call takes it only for inputs of a MiB
- * and more).
+ * and more); a history read is written as Plume's text and as dbcop's
+ * bincode, or refused with a clean error, and what is written reads back
+ * and, once its sessions are numbered densely (a second round), writes back
+ * to the same bytes.
  */
 #include "fuzz.h"
 #include "core/alloc.h"
@@ -17,6 +20,8 @@
 #include "history/read_json.h"
 #include "history/split.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static isolde_format format;
@@ -129,6 +134,59 @@ static void split_reader_agrees(const char *data, size_t len)
     }
 }
 
+/* ---- the writers ------------------------------------------------------ */
+
+/* h written in f into a new block (*n bytes; free it), or NULL with the
+ * error checked. */
+static char *written(const isolde_history *h, isolde_format f, size_t *n)
+{
+    char *p = NULL;
+    FILE *m = open_memstream(&p, n);
+    if (!m) fuzz_fail("open_memstream failed");
+    isolde_error err = {0};
+    isolde_status s = isolde_history_write(h, f, m, &err);
+    fclose(m);
+    if (s == ISOLDE_OK) return p;
+    fuzz_check_error("isolde_history_write", s, &err, NULL);
+    free(p);
+    return NULL;
+}
+
+/* data[0, n) read as f and written again (NULL when it was refused). */
+static char *rewritten(const char *data, size_t n, isolde_format f, size_t *out_n)
+{
+    isolde_read_opts o;
+    isolde_read_opts_init(&o);
+    o.format = f;
+    isolde_history *h = NULL;
+    isolde_error err = {0};
+    isolde_status s = isolde_history_read_mem("fuzz-written", data, n, &o, &h, &err);
+    if (s != ISOLDE_OK)
+        fuzz_fail("%s written by isolde does not read back: %ld:%ld: %s", isolde_format_name(f), err.line, err.col,
+                  err.msg);
+    char *p = written(h, f, out_n);
+    isolde_history_free(h);
+    if (!p) fuzz_fail("%s written by isolde, read back, is refused", isolde_format_name(f));
+    return p;
+}
+
+static void writers_agree(const isolde_history *h)
+{
+    static const isolde_format targets[] = {ISOLDE_FORMAT_PLUME, ISOLDE_FORMAT_DBCOP};
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        size_t n1, n2, n3;
+        char *a = written(h, targets[i], &n1);
+        if (!a) continue;
+        char *b = rewritten(a, n1, targets[i], &n2), *c = rewritten(b, n2, targets[i], &n3);
+        if (n2 != n3 || memcmp(b, c, n2) != 0)
+            fuzz_fail("%s written, read and written twice differs (%zu bytes, then %zu)", isolde_format_name(targets[i]),
+                      n2, n3);
+        free(a);
+        free(b);
+        free(c);
+    }
+}
+
 /* ---- the target ------------------------------------------------------- */
 
 static void test(const uint8_t *bytes, size_t len)
@@ -148,6 +206,7 @@ static void test(const uint8_t *bytes, size_t len)
         if (f == ISOLDE_FORMAT_AUTO || (format != ISOLDE_FORMAT_AUTO && f != format))
             fuzz_fail("read as %s, asked for %s", isolde_format_name(f), isolde_format_name(format));
         whole = (long)isolde_history_op_count(h);
+        writers_agree(h);
         isolde_history_free(h);
     }
     appends_agree(data, len, whole);

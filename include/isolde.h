@@ -62,7 +62,9 @@ ISOLDE_API int isolde_version_number(void);
 /* 1 if this library was built with the optional library name, 0 if not,
  * -1 if name is none of them: "zlib" (gzip histories), "sqlite" (the
  * sqlite backend), "libpq" (postgres), "mariadb" (mysql), "curl" (etcd),
- * "gvc" (Graphviz: -d's pictures as SVG too). isolde_feature_name(i): the
+ * "gvc" (Graphviz: -d's pictures as SVG too), "cadical" (the SAT solver
+ * that decides serializability and snapshot isolation exactly when version
+ * orders are unknown). isolde_feature_name(i): the
  * i-th of those names, NULL past the last. */
 ISOLDE_API int isolde_feature(const char *name);
 ISOLDE_API const char *isolde_feature_name(size_t i);
@@ -113,7 +115,12 @@ typedef enum isolde_format {
     ISOLDE_FORMAT_ONELITE,   /* OneLite: header line, then one completed txn per line */
     ISOLDE_FORMAT_ISOCHECK,  /* IsoCheck: JSON lines with '#' comment lines */
     ISOLDE_FORMAT_JEPSEN_LOG, /* old jepsen.log text lines: "INFO jepsen.util - 2 :ok :read 4" */
-    ISOLDE_FORMAT_JEPSEN_TXT  /* Jepsen's history.txt: "3 <TAB> :invoke <TAB> :read <TAB> nil" */
+    ISOLDE_FORMAT_JEPSEN_TXT, /* Jepsen's history.txt: "3 <TAB> :invoke <TAB> :read <TAB> nil" */
+    ISOLDE_FORMAT_PLUME,     /* Plume's text (PolySI, AWDIT): "r(KEY,VALUE,SESSION,TXN)" lines */
+    ISOLDE_FORMAT_DBCOP,     /* dbcop's history (PolySI): bincode of sessions of transactions */
+    ISOLDE_FORMAT_AWDIT,     /* AWDIT's test format: "r KEY VALUE" lines, '-' and '=' lines between */
+    ISOLDE_FORMAT_COBRA,     /* Cobra's logs: a directory of binary .log files, one a session */
+    ISOLDE_FORMAT_CHRONOS    /* Chronos / Aion (TimeKiller): a JSON array of transactions with timestamps */
 } isolde_format;
 
 /* What the operations of a history mean. */
@@ -148,8 +155,8 @@ typedef struct isolde_read_opts {
 
 ISOLDE_API void isolde_read_opts_init(isolde_read_opts *o);
 
-/* Read the file at path ("-": standard input; gzip data is inflated when
- * the library has zlib) (o may be NULL: defaults). On success *out is a
+/* Read the file at path ("-": standard input; a directory: Cobra's logs,
+ * a session a .log file; gzip data is inflated when the library has zlib) (o may be NULL: defaults). On success *out is a
  * new history (free with isolde_history_free). Errors: IO (cannot open or
  * read; a mapped file that shrank while it was read), PARSE (with the
  * position of the first bad byte), LIMIT (docs/FORMATS.md), NOMEM, USAGE
@@ -195,6 +202,16 @@ ISOLDE_API void isolde_history_free(isolde_history *h);
 ISOLDE_API size_t isolde_history_op_count(const isolde_history *h);
 /* The format the history was read as (after detection). */
 ISOLDE_API isolde_format isolde_history_format(const isolde_history *h);
+/* Write h to out in format f: its ops one a line as Elle's JSON lines
+ * (JSONL), elle-cli's JSON array (JSON) or Jepsen's EDN (EDN); its client
+ * transactions as Plume's text (PLUME) or dbcop's bincode (DBCOP), which
+ * hold committed and aborted transactions of reads and writes of integer
+ * registers in sessions, and no time (docs/FORMATS.md). What f cannot hold
+ * is an error naming the op and what it is, before anything is written:
+ * USAGE (also for a format isolde does not write), IO (a short write),
+ * NOMEM. */
+ISOLDE_API isolde_status isolde_history_write(const isolde_history *h, isolde_format f, FILE *out,
+                                              isolde_error *err);
 
 /* Names of formats ("edn", "jsonl", ...) and workloads ("list-append",
  * "cas-register", ...), and back; unknown names are ISOLDE_ERR_USAGE. */
@@ -293,14 +310,20 @@ ISOLDE_API const char *isolde_anomaly_name(size_t i);
  * for, and every anomaly implying one of those), 0 if not, -1 if o or
  * anomaly names something unknown. */
 ISOLDE_API int isolde_check_opts_forbid(const isolde_check_opts *o, const char *anomaly);
-/* NULL when a check with -c NAME (any of the 54 names) looks for some
- * anomaly in a transactional history, or NAME is no model; else the model
- * forbids none there (linearizable, sequential, causal, PRAM, the session
- * guarantees, 1SR, session-serializable, view-serializable: Elle's tables
- * give them none), so
- * such a check cannot say valid, and this says what checks it or implies
- * it instead (static words). */
+/* NULL when a check with -c NAME (any of the 54 names) checks the model
+ * in a transactional history, or NAME is no model; else it does not
+ * (PRAM, the session guarantees, 1SR, session-serializable,
+ * view-serializable: Elle's tables give them no anomaly; linearizable,
+ * sequential: models of single-object ops), so such a check cannot say
+ * valid, and this says what checks it or implies it instead (static
+ * words). */
 ISOLDE_API const char *isolde_model_not_checked(const char *name);
+/* How a check with -c NAME covers the model on workload ("list-append" or
+ * "rw-register"): "complete" (every violation the history reveals is
+ * reported), "sound only" (what is reported is a violation; valid means
+ * no violation isolde's method can see) or "not applicable" (not
+ * checked); NULL for an unknown name or workload. Static strings. */
+ISOLDE_API const char *isolde_model_coverage(const char *name, const char *workload);
 
 /* A check's result. Opaque. */
 typedef struct isolde_result isolde_result;
@@ -679,6 +702,10 @@ ISOLDE_API void isolde_url_hide_password(char *url);
  *    isolde_version_number, isolde_feature, isolde_feature_name,
  *    isolde_checker_option, isolde_result_findings (isolde_finding_fn),
  *    isolde_fault_opts.
+ *  - Added (issue 26): the research checkers' formats ISOLDE_FORMAT_PLUME,
+ *    _DBCOP, _AWDIT, _COBRA, _CHRONOS (after the others), and
+ *    isolde_history_write; isolde_history_read_file reads a directory as
+ *    Cobra's logs.
  */
 
 #ifdef __cplusplus

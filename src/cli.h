@@ -83,7 +83,8 @@ enum { CLI_PARSED = 0, CLI_HELP = 1, CLI_VERSION = 2 };
  * prints a message and returns -1. */
 int cli_parse(int argc, char **argv, const char *cmd, const cli_table *tables, size_t n_tables,
               cli_unknown_fn unknown, void *unknown_arg, const char **pos, int *n_pos);
-/* "isolde VERSION" on stdout. */
+/* "isolde VERSION" on stdout, then "features: " and the optional libraries
+ * built in (isolde_feature), or "none". */
 void cli_version(void);
 /* " (did you mean NAME?)" on out when a name of name_at's (until NULL) is
  * close enough to word to be a typo of it (isolde_closest_name); 1 if so. */
@@ -162,6 +163,11 @@ int cli_forbids(const char *model, const char *type);
 void cli_json_string(FILE *out, const char *s);
 /* Print an error as file:line:col: message, or isolde: message. */
 void cli_print_error(const isolde_error *e);
+/* The history's warnings on stderr, as file:line:col: warning: ... */
+void cli_print_warnings(const isolde_history *h);
+/* -f's value (a format's name) into the isolde_format at at: 0, or -1
+ * having said it is none (CLI_CALL). */
+int cli_set_format(void *at, const char *v);
 /* Whether stdout took all that was written to it (flushed now): 0, or
  * -1 having said why not on stderr (once: its error is cleared). A
  * command that could not write its output exits EXIT_ERROR. */
@@ -245,6 +251,7 @@ int cmd_scenario(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_proxy(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 void cmd_check_help(FILE *out, cli_style st);
 void cmd_run_help(FILE *out, cli_style st);
 void cmd_models_help(FILE *out, cli_style st);
@@ -253,5 +260,6 @@ void cmd_scenario_help(FILE *out, cli_style st);
 void cmd_campaign_help(FILE *out, cli_style st);
 void cmd_proxy_help(FILE *out, cli_style st);
 void cmd_serve_help(FILE *out, cli_style st);
+void cmd_convert_help(FILE *out, cli_style st);
 
 #endif

@@ -32,7 +32,7 @@ int cli_set_workload(void *at, const char *v)
     return -1;
 }
 
-static int set_format(void *at, const char *v)
+int cli_set_format(void *at, const char *v)
 {
     if (isolde_format_parse(v, at) == ISOLDE_OK) return 0;
     fprintf(stderr, "isolde: unknown format '%s'\n", v);
@@ -86,15 +86,16 @@ static const cli_opt check_opts[] = {
      0, 0, cli_set_workload, 0},
     {'c', "consistency-models", CLI_STRING, C(opts.models), "L",
      "comma-separated models (default strict-serializable; '' checks none, only -a, and without -a is unknown); "
-     "any of Elle's 54 names (isolde models lists them; one that forbids nothing isolde looks for is not "
+     "any of Elle's 54 names or read-committed-be (isolde models lists them; one that forbids nothing isolde looks for is not "
      "checked: never valid)",
      0, 0, NULL, 0},
     {'a', "anomalies", CLI_STRING, C(opts.anomalies), "L",
      "comma-separated anomalies to look for as well (e.g. G1,G2; isolde models)", 0, 0, NULL, 0},
     {'s', "cycle-search-timeout", CLI_LONG, C(opts.cycle_search_timeout_ms), "MS",
      "cycle search: time budget per strongly connected component, within --timeout (1000; 0 for no limit)", 0, LMAX, NULL, 0},
-    {'f', "format", CLI_CALL, C(read.format), "F", "auto, edn, json, jsonl, onelite, isocheck, jepsen-log, jepsen-txt",
-     0, 0, set_format, 0},
+    {'f', "format", CLI_CALL, C(read.format), "F",
+     "auto, edn, json, jsonl, onelite, isocheck, jepsen-log, jepsen-txt, plume, dbcop, awdit, cobra, chronos",
+     0, 0, cli_set_format, 0},
     {'d', "directory", CLI_STRING, C(dir), "DIR",
      "write one text file per anomaly type, a picture (.dot, .svg) per cycle, results.json and index.html "
      "into DIR, the first 100 findings of a type at most (several files: into DIR/<file>/)", 0, 0, NULL, 0},
@@ -201,8 +202,7 @@ static int dir_writable(const char *dir)
     return -1;
 }
 
-/* The history's warnings on stderr, as file:line:col: warning: ... */
-static void print_warnings(const isolde_history *h)
+void cli_print_warnings(const isolde_history *h)
 {
     isolde_error w[8];
     size_t n = 0;
@@ -457,7 +457,7 @@ int cli_check_history(cli_check *c, const isolde_history *h)
     const char *name = c->files[c->at];
     isolde_result *r = NULL;
     isolde_error err;
-    print_warnings(h);
+    cli_print_warnings(h);
     isolde_check_opts o;
     char *block = library_opts(c, &o);
     if (!block) return EXIT_ERROR;

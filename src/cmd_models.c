@@ -1,7 +1,7 @@
 /* cmd_models.c -- `isolde models [NAME...]`: every consistency model name
  * -c takes and every anomaly name -a takes; with names, what a check with
- * each one reports as a violation (for a model that forbids none, what to
- * use instead). All from the library's own tables. */
+ * each one reports as a violation (for a model not checked, what to use
+ * instead). All from the library's own tables. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +13,10 @@ enum { WIDTH = 78 };
 void cmd_models_help(FILE *out, cli_style st)
 {
     cli_doc_usage(out, st, "isolde models [NAME...]");
-    cli_doc_text(out, st, "Lists the consistency models `isolde check -c` takes (Elle's 54 names for 36\n"
-                          "models) and the anomalies `-a` takes. With names, prints for each what a check\n"
-                          "with `-c NAME` (a model) or `-c '' -a NAME` (an anomaly) reports as a violation.\n");
+    cli_doc_text(out, st, "Lists the consistency models `isolde check -c` takes (Elle's 54 names and\n"
+                          "read-committed-be, 37 models) and the anomalies `-a` takes. With names, prints\n"
+                          "for each what a check with `-c NAME` (a model) or `-c '' -a NAME` (an anomaly)\n"
+                          "reports as a violation.\n");
     cli_doc_item(out, st, "-h, --help", "this text");
     cli_doc_item(out, st, "-V, --version", "print the version");
 }
@@ -67,8 +68,8 @@ static void list_models(void)
         printf("\n");
     }
     char text[1024];
-    size_t n = (size_t)snprintf(text, sizeof text, "These forbid no anomaly isolde looks for in transactional "
-                                                   "histories (isolde models NAME says what to use instead):");
+    size_t n = (size_t)snprintf(text, sizeof text, "These isolde does not check on transactional histories "
+                                                   "(isolde models NAME says what to use instead):");
     for (size_t i = 0; i < n_models; i++)
         if (isolde_model_not_checked(isolde_model_name(i)) && n < sizeof text)
             n += (size_t)snprintf(text + n, sizeof text - n, " %s", isolde_model_name(i));
@@ -109,14 +110,17 @@ static int show(const char *name)
     if (isolde_check_opts_validate(&o, NULL)) return unknown(name);
     if (canon) printf("%s (%s): a check with -c %s reports\n", name, canon, name);
     else printf("%s (an anomaly): a check with -c '' -a %s reports\n", name, name);
+    if (canon)
+        printf("    list-append: %s; rw-register: %s\n", isolde_model_coverage(name, "list-append"),
+               isolde_model_coverage(name, "rw-register"));
     const char *instead = canon ? isolde_model_not_checked(name) : NULL;
     if (!instead) {
         words(isolde_anomaly_name, &o);
         return 0;
     }
     char text[1024];
-    snprintf(text, sizeof text, "nothing: %s forbids no anomaly isolde looks for in transactional histories, "
-                                "so a check of it never says valid (unknown, when nothing else is found); %s.",
+    snprintf(text, sizeof text, "nothing: isolde does not check %s on transactional histories, so a check of it "
+                                "never says valid (unknown, when nothing else is found); %s.",
              name, instead);
     paragraph(text);
     return 0;

@@ -26,6 +26,8 @@ static const struct command {
      cmd_scenario_help},
     {"campaign", "BACKEND [options]", "every level x workload x seed, checked against the ladder of models",
      cmd_campaign, cmd_campaign_help},
+    {"convert", "IN -t FORMAT [-o OUT]", "a history in another format (Elle's, Plume's, dbcop's)", cmd_convert,
+     cmd_convert_help},
     {"models", "[NAME...]", "the model and anomaly names; what each one forbids", cmd_models,
      cmd_models_help},
     {"proxy", "--link L=T... [--control A]", "a TCP proxy with faults (partition, delay, drop)", cmd_proxy,
@@ -53,7 +55,7 @@ static void usage(FILE *out)
     }
     fputc('\n', out);
     cli_doc_item(out, CLI_TEXT, "--help, -h", "this text (isolde COMMAND --help: that command's)");
-    cli_doc_item(out, CLI_TEXT, "--version, -V", "print the version");
+    cli_doc_item(out, CLI_TEXT, "--version, -V", "print the version and the optional libraries built in");
     cli_doc_item(out, CLI_TEXT, "--man", "print the manual page (roff)");
     fprintf(out, "\nexit status: %s", exit_status);
 }
@@ -79,7 +81,7 @@ static void man(void)
     for (size_t i = 0; i < N_COMMANDS; i++) commands[i].help(stdout, CLI_ROFF);
     printf(".SH OPTIONS\n");
     cli_doc_item(stdout, CLI_ROFF, "-h, --help", "the commands (isolde COMMAND --help: that command's options)");
-    cli_doc_item(stdout, CLI_ROFF, "-V, --version", "print the version");
+    cli_doc_item(stdout, CLI_ROFF, "-V, --version", "print the version and the optional libraries built in");
     cli_doc_item(stdout, CLI_ROFF, "--man", "print this manual page");
     printf(".SH EXIT STATUS\n");
     cli_doc_text(stdout, CLI_ROFF, exit_status);

@@ -223,7 +223,14 @@ int cli_suggest(FILE *out, const char *word, isolde_name_at name_at, void *arg)
 
 void cli_version(void)
 {
-    printf("isolde %s\n", isolde_version());
+    printf("isolde %s\nfeatures:", isolde_version());
+    int any = 0;
+    for (size_t i = 0; isolde_feature_name(i); i++)
+        if (isolde_feature(isolde_feature_name(i)) == 1) {
+            printf(" %s", isolde_feature_name(i));
+            any = 1;
+        }
+    printf("%s\n", any ? "" : " none");
 }
 
 /* s for roff: backslashes and minus signs escaped, a line that would

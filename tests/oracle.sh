@@ -12,27 +12,44 @@
 #   unk/ov     isolde unknown, the oracle valid; unk/oi: the oracle invalid
 #   incompl    isolde valid, the oracle invalid: isolde is incomplete
 #   unsnd-rc   isolde invalid, the oracle valid at the model but invalid at
-#              read-committed, which Elle's models DAG puts below every model
-#              here but causal: sound for Elle's name, not for the definition
+#              read-committed, which isolde's models DAG puts below every model
+#              here (Elle's and, since issue 25, causal): sound for the name,
+#              not for the definition alone
 #   UNSOUND    isolde invalid, the oracle valid, even at read-committed
 # Each disagreeing history is kept as OUT/disagree/WORKLOAD/MODEL/CLASS/
 # SIZE-NNNNN.jsonl (SIZE: its micro-ops, so a listing shows the smallest
 # first), with OUT/disagree/summary.tsv (workload, model, class, file,
 # size, how the generator made it). OUT is $ISOLDE_ORACLE_OUT, else
-# BUILD/oracle-out. $ISOLDE_ORACLE_MODELS replaces the list of models.
+# BUILD/oracle-out. $ISOLDE_ORACLE_MODELS replaces the list of models,
+# $ISOLDE_ORACLE_WORKLOADS that of workloads. $ISOLDE_ORACLE_COMPLETE lists
+# WORKLOAD:MODEL pairs where isolde claims complete (default: those
+# `isolde models MODEL` says are complete): an incompl there fails the run.
 # Exit status 1 when the oracle fails its own checks, isolde gives no
-# verdict for a history, or any history is UNSOUND.
+# verdict for a history, any history is UNSOUND, or one is incompl where
+# isolde claims complete.
 build=${1:-build}
 n=${2:-500}
 seed=${3:-1}
 tool=$build/tests/tools/oracle/oracle
 isolde=${ISOLDE:-$build/isolde}
 out=${ISOLDE_ORACLE_OUT:-$build/oracle-out}
-models=${ISOLDE_ORACLE_MODELS:-"read-committed strong-session-read-committed strong-read-committed read-atomic
+models=${ISOLDE_ORACLE_MODELS:-"read-committed strong-session-read-committed strong-read-committed read-committed-be read-atomic
 causal-cerone causal prefix parallel-snapshot-isolation snapshot-isolation strong-session-snapshot-isolation
 strong-snapshot-isolation serializable strong-session-serializable strict-serializable"}
+workloads=${ISOLDE_ORACLE_WORKLOADS:-"list-append rw-register"}
+# What isolde claims complete, as `isolde models NAME` says it ("list-append: complete; ...").
+claims() {
+    for m in $models; do
+        "$isolde" models "$m" | sed -n 's/^ *list-append: \([a-z ]*\); rw-register: \([a-z ]*\)$/\1;\2/p' |
+            while IFS=';' read -r la rw; do
+                [ "$la" = complete ] && printf 'list-append:%s ' "$m"
+                [ "$rw" = complete ] && printf 'rw-register:%s ' "$m"
+            done
+    done
+}
 [ -x "$tool" ] || { echo "oracle: $tool not built (make tests)"; exit 1; }
 [ -x "$isolde" ] || { echo "oracle: $isolde not built"; exit 1; }
+complete=${ISOLDE_ORACLE_COMPLETE:-$(claims)}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 isolde_abs=$isolde
 case $isolde_abs in /*) ;; *) isolde_abs=$PWD/$isolde ;; esac
@@ -50,7 +67,7 @@ summary=$out/disagree/summary.tsv
 : >"$summary"
 printf '%-13s %-34s %5s %5s %5s %5s %6s %6s %7s %8s %7s\n' workload model n ov oi agree unk/ov unk/oi \
     incompl unsnd-rc UNSOUND
-for wl in list-append rw-register; do
+for wl in $workloads; do
     for m in $models; do
         d=$out/histories/$wl/$m
         mkdir -p "$d"
@@ -68,7 +85,7 @@ for wl in list-append rw-register; do
                 if ((v == "true") == ($5 == "valid") && v != "unknown") { agree++; next }
                 if (v == "unknown") { if ($5 == "valid") uv++; else ui++; next }
                 if (v == "true") { cls = "incomplete"; inc++ }
-                else if ($6 == "invalid" && m != "causal") { cls = "unsound-rc"; urc++ }
+                else if ($6 == "invalid") { cls = "unsound-rc"; urc++ }
                 else { cls = "UNSOUND"; uns++ }
                 file = sprintf("%s/%s/%03d-%s", dis, cls, $2, $1)
                 system("mkdir -p \"" dis "/" cls "\" && cp \"" d "/" $1 "\" \"" file "\"")
@@ -84,6 +101,9 @@ for wl in list-append rw-register; do
             echo "oracle: isolde gave no verdict for ${10} histories of $d:"; head -n 5 "$d/isolde.err"; bad=1
         fi
         [ "$9" -gt 0 ] && bad=1
+        case " $(echo $complete) " in
+        *" $wl:$m "*) [ "$7" -gt 0 ] && { echo "oracle: isolde claims complete at $m ($wl) but missed $7"; bad=1; } ;;
+        esac
     done
 done
 echo "oracle: disagreements kept in $out/disagree (summary.tsv), $(($(date +%s) - start)) s"

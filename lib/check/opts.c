@@ -137,13 +137,7 @@ int iso_request_of(const isolde_check_opts *o, iso_request *req, isolde_error *e
         return unknown_name(err, "consistency model", ns.bad, iso_model_name_at);
     if (o->anomalies && for_each_name(o->anomalies, add_anomaly, &ns))
         return unknown_name(err, "anomaly", ns.bad, iso_anomaly_name_at);
-    int models[ISO_MODEL_COUNT];
-    for (size_t i = 0; i < req->n_checked; i++) models[i] = req->checked[i].model;
-    iso_models_prohibited(models, req->n_checked, req->reportable);
-    uint8_t implying[ISO_A_COUNT];
-    memcpy(implying, req->asked, sizeof implying);
-    iso_anomalies_implying(implying);
-    for (int a = 0; a < ISO_A_COUNT; a++) req->reportable[a] |= implying[a];
+    iso_request_reportable(req);
     return 0;
 }
 
@@ -178,6 +172,13 @@ int isolde_check_opts_forbid(const isolde_check_opts *o, const char *anomaly)
 const char *isolde_model_not_checked(const char *name)
 {
     return iso_model_not_checked(name ? iso_model_parse(name) : -1);
+}
+
+const char *isolde_model_coverage(const char *name, const char *workload)
+{
+    int m = name ? iso_model_parse(name) : -1;
+    int rw = !workload ? -1 : !strcmp(workload, "list-append") ? 0 : !strcmp(workload, "rw-register") ? 1 : -1;
+    return m < 0 || rw < 0 ? NULL : iso_coverage_name(iso_model_coverage(m, rw));
 }
 
 const char *isolde_model_name(size_t i) { return iso_model_name_at(i, NULL); }

@@ -1,8 +1,9 @@
 /*
  * core/version.c -- what this library is: its version (the header's
  * version block, made from the Makefile's VERSION) and the optional
- * libraries it was built with, each found by pkg-config at build time
- * (ISO_HAVE_<LIB>), by the name the build gives it.
+ * libraries it was built with, each found at build time (by pkg-config,
+ * or CaDiCaL by a test program: ISO_HAVE_<LIB>), by the name the build
+ * gives it.
  */
 #include "isolde.h"
 
@@ -41,9 +42,15 @@ int isolde_version_number(void) { return ISOLDE_VERSION_NUMBER; }
 #else
 #define GVC 0
 #endif
+#ifdef ISO_HAVE_CADICAL
+#define CADICAL 1
+#else
+#define CADICAL 0
+#endif
 
 static const struct { const char *name; int built; } features[] = {
     {"zlib", ZLIB}, {"sqlite", SQLITE}, {"libpq", LIBPQ}, {"mariadb", MARIADB}, {"curl", CURL}, {"gvc", GVC},
+    {"cadical", CADICAL},
 };
 #define N_FEATURES (sizeof features / sizeof features[0])
 

@@ -68,6 +68,15 @@ static const uint8_t direct[][2] = {
     {A(INCOMPATIBLE_ORDER), A(G1A)}, {A(FUTURE_READ), A(G1C)}, {A(DIRTY_UPDATE), A(G1A)},
     {A(LOST_UPDATE), A(WRITE_SKEW)}, {A(LOST_UPDATE), A(G2_ITEM)},
     {A(WRITE_SKEW), A(G2)},
+    /* issue 25: a fractured read misses a write of a transaction it read
+     * from, so of its causal past; read committed in Biswas and Enea's
+     * sense (with session order) is implied by causal consistency with
+     * session order; a read after the reader's own write that does not
+     * return that write disagrees with it (Elle's internal) */
+    {A(FRACTURED_READ), A(CAUSALITY_VIOLATION)},
+    {A(CAUSALITY_VIOLATION), A(CAUSALITY_VIOLATION_PROCESS)},
+    {A(NON_MONOTONIC_READ), A(CAUSALITY_VIOLATION_PROCESS)},
+    {A(NOT_MY_OWN_WRITE), A(INTERNAL)}, {A(NOT_MY_LAST_WRITE), A(INTERNAL)},
 };
 #undef A
 

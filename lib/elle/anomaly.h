@@ -47,6 +47,11 @@
     X(INTERNAL, "internal") X(FUTURE_READ, "future-read") X(LOST_UPDATE, "lost-update") \
     X(CYCLIC_VERSIONS, "cyclic-versions") X(GARBAGE_READ, "garbage-read") \
     X(PREDICATE_READ_MISS, "predicate-read-miss") \
+    /* issue 25: the weak models' violations, found by saturating the commit order */ \
+    X(FRACTURED_READ, "fractured-read") X(CAUSALITY_VIOLATION, "causality-violation") \
+    X(CAUSALITY_VIOLATION_PROCESS, "causality-violation-process") \
+    X(NON_MONOTONIC_READ, "non-monotonic-read") \
+    X(NOT_MY_OWN_WRITE, "not-my-own-write") X(NOT_MY_LAST_WRITE, "not-my-last-write") \
     /* bookkeeping results */ \
     X(EMPTY_TRANSACTION_GRAPH, "empty-transaction-graph") \
     X(CYCLE_SEARCH_TIMEOUT, "cycle-search-timeout") \

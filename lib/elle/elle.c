@@ -96,7 +96,7 @@ static void add_search_findings(iso_ctx *ctx, const iso_search_out *out)
 
 static void search_request(iso_search_req *req, const iso_ctx *ctx, uint8_t extra)
 {
-    iso_search_request(req, extra);
+    iso_search_request(req, extra, ctx->req->reportable);
     memcpy(req->data_order, ctx->pc.wl->data_order, sizeof req->data_order);
     req->timeout_ms = ctx->opts->cycle_search_timeout_ms;
     req->total_ms = ctx->opts->timeout_ms;
@@ -158,9 +158,28 @@ static int run(iso_ctx *ctx, uint8_t extra, isolde_error *err)
     return 0;
 }
 
-int iso_elle_check(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
-                   const iso_request *req, const iso_workload_ops *wl, isolde_result **r, isolde_error *err)
+/* The request, with each model the workload's check does not cover
+ * (iso_model_coverage) moved to the models not checked: never valid, and
+ * what it alone forbids no longer looked for (a model not checked forbids
+ * nothing, as iso_request_of has it). */
+static void cover(iso_request *q, const iso_workload_ops *wl)
 {
+    int rw = strcmp(wl->name, "list-append") != 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < q->n_checked; i++) {
+        if (iso_model_coverage(q->checked[i].model, rw) == ISO_COV_NA) q->unchecked[q->n_unchecked++] = q->checked[i];
+        else q->checked[kept++] = q->checked[i];
+    }
+    if (kept == q->n_checked) return;
+    q->n_checked = kept;
+    iso_request_reportable(q);
+}
+
+int iso_elle_check(const isolde_history *h, const isolde_check_opts *o, const iso_checker_opts *co,
+                   const iso_request *asked, const iso_workload_ops *wl, isolde_result **r, isolde_error *err)
+{
+    iso_request q = *asked, *req = &q;
+    cover(req, wl);
     iso_ctx ctx = {.pc = {.h = h, .wl = wl}, .opts = o, .co = co, .req = req};
     if (run(&ctx, order_edges(req->reportable), err)) {
         ctx_free(&ctx);

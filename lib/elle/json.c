@@ -3,8 +3,8 @@
  * anomaly-types, anomalies (every finding's JSON), not, also-not; for
  * -d's results.json what -d shows of each type (report.h), with
  * "not-shown" counting the rest; then isolde's fields saying what the
- * verdict covers (models-checked, anomalies-asked, models-not-checked,
- * unknown-reason), which Elle's readers ignore. A key of the map, and each
+ * verdict covers (models-checked, models-sound-only, anomalies-asked,
+ * models-not-checked, unknown-reason), which Elle's readers ignore. A key of the map, and each
  * anomaly type, on a line of its own; the separators are compact
  * ("key":value, a,b), as in every JSON isolde writes.
  */
@@ -22,8 +22,23 @@ static void json_names(FILE *out, const char *key, const char **names, size_t n)
 
 void iso_elle_not_checked(const struct iso_asked_model *m, iso_buf *out)
 {
-    iso_buf_printf(out, "it forbids no anomaly isolde looks for in transactional histories, so a check of it "
-                        "could find nothing; %s", iso_model_not_checked(m->model));
+    const char *instead = iso_model_not_checked(m->model);
+    if (!instead) { /* checked on another workload (iso_model_coverage) */
+        iso_buf_puts(out, "isolde checks it on the other transactional workload only, so far (a verdict never says "
+                          "valid of it here)");
+        return;
+    }
+    iso_buf_printf(out, "isolde does not check it on transactional histories (a verdict never says valid of it); %s",
+                   instead);
+}
+
+size_t iso_elle_sound_only(const iso_txn_result *t, const char **names)
+{
+    int rw = strcmp(t->pc.wl->name, "list-append") != 0;
+    size_t n = 0;
+    for (size_t i = 0; i < t->req.n_checked; i++)
+        if (iso_model_coverage(t->req.checked[i].model, rw) == ISO_COV_SOUND) names[n++] = t->req.checked[i].name;
+    return n;
 }
 
 static void json_list(iso_buf *b, const char *key, const char *const *names, size_t n)
@@ -40,6 +55,8 @@ void iso_elle_request_json(const isolde_result *r, iso_buf *b)
     size_t n = 0;
     for (size_t i = 0; i < q->n_checked; i++) names[n++] = q->checked[i].name;
     json_list(b, "models-checked", names, n);
+    n = iso_elle_sound_only(r->payload, names);
+    if (n) json_list(b, "models-sound-only", names, n);
     n = 0;
     for (int a = 0; a < ISO_A_COUNT; a++)
         if (q->asked[a]) names[n++] = iso_anomaly_name(a);

@@ -1,10 +1,14 @@
 /*
- * elle/models.h -- Elle's consistency models: the 54 accepted names, the 36
+ * elle/models.h -- Elle's consistency models: the 55 accepted names, the 37
  * canonical models, what each model proscribes, and the not / also-not
  * boundary of a set of observed anomalies (elle.md section 1).
  *
- * isolde's one addition: garbage-read is proscribed by read-uncommitted
- * (PL-1), so every model from read-uncommitted up rules it out.
+ * isolde's additions: garbage-read is proscribed by read-uncommitted
+ * (PL-1), so every model from read-uncommitted up rules it out; and issue
+ * 25's read-committed-be (Biswas and Enea's read committed), the weak
+ * models' own violations (fractured-read, causality-violation and its
+ * -process form, non-monotonic-read, not-my-own-write, not-my-last-write)
+ * and causal, which now forbids them (docs/MODELS.md).
  */
 #ifndef ISO_ELLE_MODELS_H
 #define ISO_ELLE_MODELS_H
@@ -14,14 +18,14 @@
 #include "core/core.h"
 #include "elle/anomaly.h"
 
-#define ISO_MODEL_COUNT 36 /* canonical models */
+#define ISO_MODEL_COUNT 37 /* canonical models */
 
 /* Canonical model id for any accepted name (friendly or canonical); -1 if
  * unknown. */
 int iso_model_parse(const char *name);
 int iso_model_count(void);                 /* canonical models */
 /* The i-th accepted name (the canonical ones first, then Elle's other
- * names), NULL past the 54th; arg unused (an iso_name_at). */
+ * names), NULL past the 55th; arg unused (an iso_name_at). */
 const char *iso_model_name_at(size_t i, void *arg);
 const char *iso_model_friendly(int m);     /* name used in not / also-not */
 const char *iso_model_canonical(int m);
@@ -34,13 +38,20 @@ int iso_model_implies(int a, int b);
  * implying one of those). */
 void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT]);
 
-/* NULL when model m forbids some anomaly (a transactional check covers
- * it); else, for the 11 models Elle's tables give no anomaly (linearizable,
- * sequential, causal, PRAM, the session guarantees, 1SR,
- * session-serializable, view-serializable), what checks them or implies
- * them instead (static words): a check of such a model alone can find
- * nothing, so it can never say valid. */
+/* NULL when a transactional check covers model m; else, for the models
+ * Elle's tables give no anomaly (PRAM, the session guarantees, 1SR,
+ * session-serializable, view-serializable) and the models of single-object
+ * ops (linearizable, sequential), what checks them or implies them instead
+ * (static words): a check of such a model alone never says valid. */
 const char *iso_model_not_checked(int m);
+
+/* How completely a check covers model m on list-append (rw 0) or
+ * rw-register (rw 1): every violation the history reveals is reported
+ * (complete), what is reported is a violation (sound only), or it is not
+ * checked (not applicable); iso_coverage_name says which in words. */
+enum { ISO_COV_NA, ISO_COV_SOUND, ISO_COV_COMPLETE };
+int iso_model_coverage(int m, int rw);
+const char *iso_coverage_name(int c);
 
 /* Add to set every anomaly that implies one already in it (Elle's
  * all-anomalies-implying). */
@@ -65,6 +76,10 @@ typedef struct iso_request {
     uint8_t asked[ISO_A_COUNT];      /* as -a names them */
     uint8_t reportable[ISO_A_COUNT]; /* Elle's prohibited-anomaly-types */
 } iso_request;
+
+/* Fill req->reportable (Elle's prohibited-anomaly-types): what the models
+ * checked forbid plus every anomaly implying one asked for (-a). */
+void iso_request_reportable(iso_request *req);
 
 /* 1 when a check asked for req cannot be valid whatever it finds, with
  * why in why (NULL: not wanted): a model it names is not checked, or it

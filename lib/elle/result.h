@@ -45,9 +45,13 @@ size_t iso_elle_shown_of(const isolde_result *r, size_t k);
 void iso_elle_not_shown(const isolde_result *r, const size_t *shown, const char *sep, iso_buf *out);
 /* json.c: why model m of a request is not checked, and what to use instead. */
 void iso_elle_not_checked(const struct iso_asked_model *m, iso_buf *out);
+/* The models checked that are sound only on the result's workload
+ * (iso_model_coverage), as named, into names; how many. */
+size_t iso_elle_sound_only(const iso_txn_result *t, const char **names);
 /* json.c: what a transactional verdict covers, as fields of its JSON map
  * (the --json result and the HTML page's data): ,"models-checked":[...]
- * always; ,"anomalies-asked":[...] when -a named some;
+ * always; ,"models-sound-only":[...] when some of them are checked soundly
+ * only; ,"anomalies-asked":[...] when -a named some;
  * ,"models-not-checked":[{"model":M,"reason":R},...] when a model was not
  * checked; ,"unknown-reason":S when that makes the verdict unknown. */
 void iso_elle_request_json(const isolde_result *r, iso_buf *b);

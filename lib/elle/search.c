@@ -1,7 +1,7 @@
 /*
  * elle/search.c -- what a check asks of the cycle search (graph/cycle.h),
- * in Elle's vocabulary: the cycle types in Elle's anomaly-depth order, the
- * implications that make a type redundant once another is found, and
+ * in Elle's vocabulary: the forbidden cycle types in Elle's anomaly-depth
+ * order, and
  * Elle's cycle-exists specs (the subgraph each model keeps acyclic) with
  * their redundancy rule; and the names proofs give those specs.
  */
@@ -92,19 +92,16 @@ static uint32_t redundant_after(size_t i)
     return bits;
 }
 
-void iso_search_request(iso_search_req *req, uint8_t order_edges)
+void iso_search_request(iso_search_req *req, uint8_t order_edges, const uint8_t want[ISO_A_COUNT])
 {
     memset(req, 0, sizeof *req);
     for (size_t t = 0; t < N_SEARCH; t++) {
         int type = search_order[t], var = type % 3;
-        if ((var == ISO_CV_PROCESS && !(order_edges & ISO_EDGE_PROCESS)) ||
+        if (!want[type] || (var == ISO_CV_PROCESS && !(order_edges & ISO_EDGE_PROCESS)) ||
             (var == ISO_CV_REALTIME && !(order_edges & ISO_EDGE_REALTIME)))
             continue;
         req->order[req->n_order++] = type;
     }
-    for (int a = 0; a < ISO_N_CYCLE_TYPES; a++)
-        for (int b = 0; b < ISO_N_CYCLE_TYPES; b++)
-            if (iso_anomaly_implies(a, b)) req->implies[a] |= 1u << b;
     for (size_t i = 0; i < N_CE; i++)
         req->exists[req->n_exists++] = (iso_exists_spec){ce_specs[i].type, ce_specs[i].n, ce_specs[i].rw,
                                                          ce_specs[i].ext, redundant_after(i)};

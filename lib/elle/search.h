@@ -9,10 +9,11 @@
 #include "elle/anomaly.h"
 #include "graph/cycle.h"
 
-/* The request for every cycle type whose variant the order edges allow
- * (ISO_EDGE_PROCESS, ISO_EDGE_REALTIME) and every cycle-exists spec;
- * timeout, data order and threads are the caller's to fill. */
-void iso_search_request(iso_search_req *req, uint8_t order_edges);
+/* The request for every cycle type of want whose variant the order edges
+ * allow (ISO_EDGE_PROCESS, ISO_EDGE_REALTIME), in Elle's order, and every
+ * cycle-exists spec; timeout, data order and threads are the caller's to
+ * fill. */
+void iso_search_request(iso_search_req *req, uint8_t order_edges, const uint8_t want[ISO_A_COUNT]);
 
 /* For a *-cycle-exists anomaly: the friendly name of the model it rules
  * out, and the subgraph whose strongly connected component proves it (e.g.

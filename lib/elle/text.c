@@ -1,7 +1,7 @@
 /*
  * elle/text.c -- the text report of a transactional result: the verdict,
  * how many ops were checked, what the verdict covers (the models checked,
- * the anomalies asked for, the models not checked and why, why it is
+ * those of them checked soundly only, when it is valid, the anomalies asked for, the models not checked and why, why it is
  * unknown if that is why), the anomaly types, the weakest models ruled out
  * (not) and the stronger ones (also-not), then up to max_examples proofs
  * per type.
@@ -45,6 +45,14 @@ static void coverage_lines(FILE *out, const isolde_result *r)
     size_t n = 0;
     for (size_t i = 0; i < q->n_checked; i++) names[n++] = q->checked[i].name;
     names_line(out, "models checked", names, n);
+    n = iso_elle_sound_only(r->payload, names);
+    if (n && r->validity == ISOLDE_VALID) {
+        iso_buf s = {0};
+        for (size_t i = 0; i < n; i++) iso_buf_printf(&s, "%s%s", i ? ", " : "", names[i]);
+        iso_buf_puts(&s, ": valid means no violation isolde's method can see (docs/MODELS.md)");
+        wrapped(out, "sound only", iso_buf_cstr(&s), 4);
+        iso_buf_free(&s);
+    }
     n = 0;
     for (int a = 0; a < ISO_A_COUNT; a++)
         if (q->asked[a]) names[n++] = iso_anomaly_name(a);

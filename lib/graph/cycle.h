@@ -7,8 +7,8 @@
  * (plain; -process or -realtime when such an edge is used). The 24 ids
  * ISO_CYCLE(base, variant) are also the anomaly ids of those names
  * (elle/anomaly.h keeps them aligned), but nothing here knows anomalies or
- * models: the caller says which types to look for, most severe first, which
- * types a type found makes redundant, and which subgraphs must be acyclic.
+ * models: the caller says which types to look for, most severe first, and
+ * which subgraphs must be acyclic.
  *
  * Within every strongly connected component, a breadth-first search over
  * (vertex, path state) finds a cycle of each requested type, then the
@@ -77,12 +77,10 @@ typedef struct iso_cycle_timeout {
 
 #define ISO_MAX_EXISTS 16
 typedef struct iso_search_req {
-    /* Cycle types to search, in this order; implies[t] bit u: once a
-     * cycle of type t is found in a component, type u is not searched
-     * there. */
+    /* Cycle types to search, in this order: each in every component
+     * (one cycle of each type found there). */
     int order[ISO_N_CYCLE_TYPES];
     int n_order;
-    uint32_t implies[ISO_N_CYCLE_TYPES];
     /* On a timeout, the subgraphs to test, in this order. */
     iso_exists_spec exists[ISO_MAX_EXISTS];
     int n_exists;

@@ -123,9 +123,10 @@ void cyc_lead_table(const iso_search_req *req, uint8_t lead[32])
     static const uint8_t dflt[3] = {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW};
     const uint8_t *order = req->data_order[0] ? req->data_order : dflt;
     for (unsigned b = 0; b < 32; b++) {
-        lead[b] = b & ISO_EDGE_PROCESS ? ISO_EDGE_PROCESS : b & ISO_EDGE_REALTIME;
+        uint8_t data = 0;
         for (int i = 2; i >= 0; i--)
-            if (b & order[i]) lead[b] = order[i];
+            if (b & order[i]) data = order[i];
+        lead[b] = (uint8_t)(data | (b & (ISO_EDGE_PROCESS | ISO_EDGE_REALTIME)));
     }
 }
 
@@ -386,9 +387,13 @@ static void slots_for(cyc_search *S, const cyc_spec *sp)
  * labelled x, it closes a walk of sp's type; 0 when it does not. */
 static uint8_t closes(const cyc_search *S, const cyc_spec *sp, uint8_t x, uint8_t bits)
 {
-    uint8_t l = S->lead[bits & 31] & sp->allow, s0 = cyc_first(x) & sp->keep;
-    uint8_t s = cyc_step(s0, l) & sp->keep;
-    return l && !dead(sp, s0) && !dead(sp, s) && cyc_state_type(s) == sp->type ? l : 0;
+    uint8_t s0 = cyc_first(x) & sp->keep;
+    if (dead(sp, s0)) return 0;
+    for (uint8_t lb = S->lead[bits & 31] & sp->allow; lb; lb &= (uint8_t)(lb - 1)) {
+        uint8_t l = lb & (uint8_t)-lb, s = cyc_step(s0, l) & sp->keep;
+        if (!dead(sp, s) && cyc_state_type(s) == sp->type) return l;
+    }
+    return 0;
 }
 
 /* Transactions that write after hub h and read hub h2, ascending

@@ -39,11 +39,14 @@ typedef struct cyc_spec {
     uint8_t cidx[256];/* state (masked by keep) -> compact index < 64 */
 } cyc_spec;
 
-/* The relation an edge stands for in a cycle: Elle's explainer tries the
- * workload's data relations in its order, then process and real-time
- * order, and names a pair by the first that explains it. Searching by it
- * finds exactly the cycles Elle's classifier accepts. lead[bits] is that
- * relation for every combination of the five edge bits. */
+/* The relations an edge may stand for in a cycle: of its data relations,
+ * the one Elle's explainer names it by (the workload's order: the first
+ * that explains it), so that searching by it finds exactly the cycles
+ * Elle's classifier accepts; and besides, process and real-time order when
+ * the pair has them: a pair that is both rw and process order is in the
+ * strong-session graph as process order whatever its data (the bug of
+ * docs/MODELS.md's findings). lead[bits] is that set of labels for every
+ * combination of the five edge bits; a walk takes one label per edge. */
 void cyc_lead_table(const iso_search_req *req, uint8_t lead[32]);
 
 /* Returns 0 if the type cannot be produced (predicate types). */

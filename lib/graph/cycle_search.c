@@ -2,10 +2,12 @@
  * graph/cycle_search.c -- the cycle search driver: components, the requested
  * order of types, the time budgets with their fallback, threads.
  *
- * As in Elle (txn.clj cycle-cases-in-scc), each non-trivial component is
- * searched for every wanted cycle type in the order asked, skipping a type
- * that one already found there makes redundant; one cycle per type and
- * component. isolde then shortens what it found (cycle_bfs.c), up to a
+ * Each non-trivial component is searched for every wanted cycle type in
+ * the order asked, one cycle per type and component, but for the process
+ * and real-time variants of a type found there (a plain cycle is one of
+ * each). Elle's cycle-cases-in-scc skips every type one it found implies;
+ * isolde reports every other forbidden type it finds a cycle of (issue 25
+ * item 5, docs/DEVIATIONS.md). isolde then shortens what it found (cycle_bfs.c), up to a
  * work cap, so reported cycles are shortest unless the cap or a budget
  * ended that first. A search that cannot finish in its budget ends the
  * component's search as Elle's does: a timeout, and every requested
@@ -83,14 +85,17 @@ static const cyc_spec *spec_of(int type)
     return iso_is_cycle_type(type) && spec_ok[type] ? &specs[type] : NULL;
 }
 
-static int implied(const iso_search_req *req, const int *found, int type)
+/* Whether a cycle found of the same base and a variant no stronger (plain
+ * before -process before -realtime) shows type's already: a G1c cycle is
+ * one of G1c-realtime's. */
+static int variant_found(const iso_search_req *req, const int *found, int type)
 {
     for (int t = 0; t < req->n_order; t++)
-        if (found[t] && (req->implies[req->order[t]] >> type & 1)) return 1;
+        if (found[t] && req->order[t] / 3 == type / 3 && req->order[t] % 3 <= type % 3) return 1;
     return 0;
 }
 
-/* Pass 1: in the order asked, a first walk of each type not yet implied.
+/* Pass 1: in the order asked, a first walk of each type.
  * Returns 0 when the budget ran out (o->timeout says during which type). */
 static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
                       int *found, comp_out *o)
@@ -98,7 +103,7 @@ static int find_types(cyc_search *S, const iso_search_req *req, cyc_walk *walks,
     for (int t = 0; t < req->n_order; t++) {
         int type = req->order[t];
         const cyc_spec *sp = spec_of(type);
-        if (implied(req, found, type) || !sp) continue;
+        if (!sp || variant_found(req, found, type)) continue;
         if (S->deadline > 0 && iso_now() >= S->deadline) S->timed_out = 1;
         int r = S->timed_out ? CYC_TIMEOUT : cyc_search_type(S, sp, &walks[t]);
         if (r == CYC_FOUND) found[t] = 1;
@@ -129,6 +134,45 @@ static void shorten(cyc_search *S, const iso_search_req *req, cyc_walk *walks, c
     }
 }
 
+/* Whether w, reduced, visits no transaction twice (a hub is no
+ * transaction): a cycle. A walk that is none is two or more cycles of
+ * other types sharing a transaction (a G-single-item cycle twice makes a
+ * "G-nonadjacent-item" walk), which are reported as themselves; Elle's
+ * search, too, finds only cycles. seen: k zeroed slots, left zeroed. */
+static int simple_cycle(cyc_walk *w, int type, uint8_t *seen)
+{
+    cyc_walk_reduce(w, type);
+    uint32_t i = 0;
+    for (; i < w->len && !seen[w->v[i]]; i++) seen[w->v[i]] = 1;
+    for (uint32_t j = 0; j < w->len; j++) seen[w->v[j]] = 0;
+    return i == w->len;
+}
+
+/* Each type's walk as a cycle: the shortened one, or else the first one
+ * found when only that one is a cycle. */
+static void add_cycles(comp_out *o, const cyc_local *L, const iso_search_req *req, cyc_walk *walks,
+                       cyc_walk *firsts, const int *found)
+{
+    uint8_t *seen = iso_xcalloc(L->k ? L->k : 1, 1);
+    for (int t = 0; t < req->n_order; t++) {
+        int type = req->order[t];
+        if (found[t] && simple_cycle(&walks[t], type, seen)) add_cycle(o, L, type, &walks[t]);
+        else if (found[t] && simple_cycle(&firsts[t], type, seen)) add_cycle(o, L, type, &firsts[t]);
+        cyc_walk_free(&walks[t]);
+        cyc_walk_free(&firsts[t]);
+    }
+    iso_free(seen);
+}
+
+static void walk_copy(cyc_walk *to, const cyc_walk *from)
+{
+    to->len = to->cap = from->len;
+    to->v = iso_xmalloc((from->len ? from->len : 1) * sizeof *to->v);
+    to->e = iso_xmalloc(from->len ? from->len : 1);
+    memcpy(to->v, from->v, from->len * sizeof *to->v);
+    memcpy(to->e, from->e, from->len);
+}
+
 static void search_component(const jobs *J, size_t i, double deadline, comp_out *o)
 {
     cyc_local L;
@@ -138,20 +182,17 @@ static void search_component(const jobs *J, size_t i, double deadline, comp_out 
                     J->mask);
     cyc_search S;
     cyc_search_init(&S, &L, deadline, J->lead);
-    cyc_walk walks[ISO_N_CYCLE_TYPES];
+    cyc_walk walks[ISO_N_CYCLE_TYPES], firsts[ISO_N_CYCLE_TYPES];
     int found[ISO_N_CYCLE_TYPES] = {0};
     memset(walks, 0, sizeof walks);
+    memset(firsts, 0, sizeof firsts);
     o->timeout.type = -1;
     if (!find_types(&S, req, walks, found, o)) cyc_exists_all(&S, req, &o->exists, &o->n_exists, &o->cap_exists);
+    for (int t = 0; t < req->n_order; t++)
+        if (found[t]) walk_copy(&firsts[t], &walks[t]);
     shorten(&S, req, walks, found);
     o->timed_out = S.timed_out;
-    for (int t = 0; t < req->n_order; t++) {
-        if (found[t]) {
-            cyc_walk_reduce(&walks[t], req->order[t]);
-            add_cycle(o, &L, req->order[t], &walks[t]);
-        }
-        cyc_walk_free(&walks[t]);
-    }
+    add_cycles(o, &L, req, walks, firsts, found);
     cyc_search_free(&S);
     cyc_local_free(&L);
 }

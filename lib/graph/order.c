@@ -4,7 +4,10 @@
  *
  * Both walk the history's events (op positions) once, through a map from
  * op position to transaction. Process order links consecutive ok
- * transactions of one process. Real-time order is Elle's linear-size
+ * transactions of one process, and an ok transaction to an info one its
+ * process began after it: that one, if it committed, did so after it; an
+ * info transaction precedes nothing, since it may take effect at any time
+ * after it began (Jepsen gives its process a new id). Real-time order is Elle's linear-size
  * transitive reduction (paper section 5.1): a frontier of completed ok
  * transactions not yet followed by another completed one; every invocation
  * gets an edge from each frontier member, and a completion of B retires the
@@ -41,10 +44,13 @@ void iso_process_edges(const isolde_history *h, const iso_txns *t, iso_edges *ou
     uint32_t *ev = event_map(h, t);
     for (size_t p = 0; p < h->n_ops; p++) {
         uint32_t b = ev[p];
-        if (b == ISO_NONE || t->t[b].cmp != p || t->t[b].type != ISO_OP_OK) continue;
-        uint32_t *at = &last[iso_txn_op(h, &t->t[b])->process];
+        if (b == ISO_NONE) continue;
+        const iso_txn *x = &t->t[b];
+        int ok = x->cmp == p && x->type == ISO_OP_OK, info = x->type == ISO_OP_INFO && start_of(x) == p;
+        if (!ok && !info) continue;
+        uint32_t *at = &last[iso_txn_op(h, x)->process];
         if (*at != ISO_NONE) iso_edges_add(out, *at, b, ISO_EDGE_PROCESS);
-        *at = b;
+        if (ok) *at = b;
     }
     iso_free(ev);
     iso_free(last);

@@ -10,7 +10,8 @@
 #include "graph/graph.h"
 #include "history/txn.h"
 
-/* Process order: consecutive ok transactions of one process. */
+/* Process order: consecutive ok transactions of one process, and an ok one
+ * to an info one of its process begun after it (none out of an info one). */
 void iso_process_edges(const isolde_history *h, const iso_txns *t, iso_edges *out);
 /* Real-time order as a linear-size transitive reduction (Elle paper 5.1):
  * a (ok) completed before b (ok or info) was invoked. As windows (free

@@ -2,7 +2,11 @@
  * history/detect.c -- guess a history's format from its first bytes: '#' comment
  * lines (IsoCheck), a {"history": ...} header (OneLite), JSON arrays and
  * objects (a '"' key), history.txt's tab-separated op lines, jepsen.log
- * text lines, and EDN for everything else.
+ * text lines, the research checkers' formats (dbcop's bincode by its
+ * header, Cobra's logs by their first records; Plume's "r(" and AWDIT's
+ * "r 1 2" lines, or a line of '=' or '-'; Chronos's array of objects whose
+ * first key is "sid", "tid", "sts", "cts" or "ops"), and EDN for
+ * everything else.
  */
 #include "history/read.h"
 
@@ -77,10 +81,36 @@ static isolde_format detect_array(const char *p, size_t j, size_t len, const cha
     if (j < len && p[j] == ']') return *why = "it is an empty array", ISOLDE_FORMAT_JSON;
     if (j < len && p[j] == '{') {
         j = skip_ws(p, j + 1, len);
+        static const char *const chronos[] = {"\"sid\"", "\"tid\"", "\"sts\"", "\"cts\"", "\"ops\""};
+        for (size_t k = 0; k < sizeof chronos / sizeof chronos[0]; k++)
+            if (has_at(p, j, len, chronos[k]))
+                return *why = "it begins with '[' and an object whose first key is Chronos's", ISOLDE_FORMAT_CHRONOS;
         if (j < len && p[j] == '"') return *why = "it begins with '[' and a JSON object", ISOLDE_FORMAT_JSON;
     }
     *why = "it begins with '[' but no JSON object";
     return ISOLDE_FORMAT_EDN;
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* At i: a line of Plume's ("r(1,2,0,0)") or AWDIT's ("r 1 2", or a line
+ * of '=' or '-' alone): that format, else AUTO. */
+static isolde_format detect_ops(const char *p, size_t i, size_t len, const char **why)
+{
+    char c = p[i], d = i + 1 < len ? p[i + 1] : 0, e = i + 2 < len ? p[i + 2] : 0;
+    if ((c == 'r' || c == 'w') && d == '(' && is_digit(e))
+        return *why = "its first line begins as r( or w( and a number", ISOLDE_FORMAT_PLUME;
+    if ((c == 'r' || c == 'w') && (d == ' ' || d == '\t')) {
+        size_t j = i + 1;
+        while (j < len && (p[j] == ' ' || p[j] == '\t')) j++;
+        if (j < len && is_digit(p[j])) return *why = "its first line is r or w, a blank and a number", ISOLDE_FORMAT_AWDIT;
+    }
+    if (c != '=' && c != '-') return ISOLDE_FORMAT_AUTO;
+    size_t j = i;
+    while (j < len && p[j] == c) j++;
+    while (j < len && (p[j] == ' ' || p[j] == '\t' || p[j] == '\r')) j++;
+    if (j == len || p[j] == '\n') return *why = "its first line is a line of '=' or '-' alone", ISOLDE_FORMAT_AWDIT;
+    return ISOLDE_FORMAT_AUTO;
 }
 
 /* Any other first byte: jepsen.log's text lines, or EDN. */
@@ -90,6 +120,8 @@ static isolde_format detect_other(const char *p, size_t i, size_t len, const cha
     static const char *const marks[] = {"its first byte is '('", "its first byte is ';'", "its first byte is ':'"};
     const char *mark = p[i] ? strchr(firsts, p[i]) : NULL;
     if (mark) return *why = marks[mark - firsts], ISOLDE_FORMAT_EDN;
+    isolde_format ops = detect_ops(p, i, len, why);
+    if (ops != ISOLDE_FORMAT_AUTO) return ops;
     if (contains(p + i, len - i < LOG_PROBE ? len - i : LOG_PROBE, "jepsen.util"))
         return *why = "'jepsen.util' is in its first 64 KiB", ISOLDE_FORMAT_JEPSEN_LOG;
     *why = "no other format's mark is at its start; EDN is the default";
@@ -100,6 +132,10 @@ isolde_format iso_detect_format(const char *p, size_t len, const char **why)
 {
     const char *ignored;
     if (!why) why = &ignored;
+    isolde_format binary = iso_detect_binary(p, len);
+    if (binary != ISOLDE_FORMAT_AUTO)
+        return *why = binary == ISOLDE_FORMAT_DBCOP ? "it begins as dbcop's bincode header"
+                                                    : "it begins as Cobra's log (a start record, then another)", binary;
     size_t i = skip_ws(p, 0, len);
     if (i == len) return *why = "it is empty", ISOLDE_FORMAT_EDN;
     if (txt_line(p, i, len)) return *why = "its first line is an index, a tab, a :type and a tab", ISOLDE_FORMAT_JEPSEN_TXT;

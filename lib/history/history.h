@@ -11,6 +11,11 @@
  *   read_edn.c     EDN (read_edn.h); read_json.c JSON and JSON lines (read_json.h);
  *   read_onelite.c, read_jepsen_log.c   the other formats (read_jepsen_log.c:
  *                  Jepsen's text op lines, history.txt and jepsen.log)
+ *   read_plume.c, read_dbcop.c, read_awdit.c, read_cobra.c, read_chronos.c
+ *                  the research checkers' formats, sessions of register
+ *                  transactions made into ops by sessions.c (sessions.h);
+ *                  input_dir.c a directory of Cobra's logs
+ *   write.c        a history written in a format (isolde convert)
  *   read_split.c   one-op-per-line input in parts on two threads (split.h)
  *   merge.c        a history read separately copied to the end of another
  *   mop.h          the micro-op fast path shared by the EDN and JSON readers

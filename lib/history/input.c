@@ -13,6 +13,7 @@
  * serve other files isolde reads (a transaction order): `what` names them.
  */
 #include "history/input.h"
+#include "history/read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +52,7 @@ int iso_input_text(const char *name, const char *what, const char *buf, size_t l
         return iso_fail(err, ISOLDE_ERR_PARSE, name, 1, 1,
                         "UTF-16 is not supported: convert the file to UTF-8 (iconv -f UTF-16 -t UTF-8)");
     const unsigned char *nul = memchr(p, 0, n);
+    if (nul && strcmp(what, "a history") == 0 && iso_detect_binary(buf, len) != ISOLDE_FORMAT_AUTO) return 0;
     if (nul)
         return iso_fail(err, ISOLDE_ERR_PARSE, name, 0, 0,
                         "binary data (a NUL byte at offset %zu), not %s", (size_t)(nul - p), what);
@@ -251,8 +253,13 @@ int iso_input_open(const char *path, const char *what, iso_input *in, isolde_err
     if (fd < 0) return iso_fail(err, ISOLDE_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
     struct stat st;
     int rc = fstat(fd, &st) != 0 ? iso_fail(err, ISOLDE_ERR_IO, in->name, 0, 0, "cannot stat: %s", strerror(errno))
-           : S_ISDIR(st.st_mode) ? iso_fail(err, ISOLDE_ERR_IO, in->name, 0, 0, "cannot read: is a directory")
+           : S_ISDIR(st.st_mode) && strcmp(what, "a history") != 0
+               ? iso_fail(err, ISOLDE_ERR_IO, in->name, 0, 0, "cannot read: is a directory")
            : 0;
+    if (rc == 0 && !std && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return iso_input_dir(path, in, err) ? (iso_free(in->buf), in->buf = NULL, -1) : 0;
+    }
     if (rc == 0 && (std || !map_file(fd, &st, in))) rc = read_stream(fd, in, err); /* stdin: from where it is */
     if (!std) close(fd);
     if (rc == 0 && gzip_magic(in->buf, in->len)) rc = gunzip(in, err);

@@ -41,6 +41,11 @@ static const struct format {
     [ISOLDE_FORMAT_ISOCHECK] = {"isocheck", iso_read_json, 1, "IsoCheck JSON lines", iso_json_cut},
     [ISOLDE_FORMAT_JEPSEN_LOG] = {"jepsen-log", iso_read_jepsen_log, 1, "jepsen.log text lines", NULL},
     [ISOLDE_FORMAT_JEPSEN_TXT] = {"jepsen-txt", iso_read_jepsen_txt, 1, "Jepsen's history.txt", NULL},
+    [ISOLDE_FORMAT_PLUME] = {"plume", iso_read_plume, 0, "Plume's text", NULL},
+    [ISOLDE_FORMAT_DBCOP] = {"dbcop", iso_read_dbcop, 0, "dbcop's bincode", NULL},
+    [ISOLDE_FORMAT_AWDIT] = {"awdit", iso_read_awdit, 0, "AWDIT's test format", NULL},
+    [ISOLDE_FORMAT_COBRA] = {"cobra", iso_read_cobra, 0, "Cobra's logs", NULL},
+    [ISOLDE_FORMAT_CHRONOS] = {"chronos", iso_read_chronos, 0, "Chronos's JSON", NULL},
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
@@ -117,8 +122,8 @@ static char line_start(const char *data, size_t len, unsigned long line)
  * tried and why. */
 static void name_the_guess(const isolde_history *h, const char *why, const char *data, size_t len, isolde_error *err)
 {
-    int by_lines = h->format == ISOLDE_FORMAT_JEPSEN_LOG || h->format == ISOLDE_FORMAT_JEPSEN_TXT;
-    if (err->code != ISOLDE_ERR_PARSE || h->n_ops || !why || by_lines) return;
+    int values = formats[h->format].cut != NULL; /* JSON or EDN: a format of values */
+    if (err->code != ISOLDE_ERR_PARSE || h->n_ops || !why || !values) return;
     long line = err->line - (long)h->line_base;
     char c = line > 0 ? line_start(data, len, (unsigned long)line) : 0;
     if (!c || strchr("{[(#", c)) return;
@@ -203,7 +208,7 @@ static int read_buffer(const char *name, const char *data, size_t len, isolde_fo
                        int mapped, isolde_history **out, isolde_error *err)
 {
     size_t kept;
-    if (iso_input_text(name, "a history", data, len, err)) return -1;
+    if (format != ISOLDE_FORMAT_DBCOP && format != ISOLDE_FORMAT_COBRA && iso_input_text(name, "a history", data, len, err)) return -1;
     data = skip_bom(data, &len);
     if (read_kept(name, data, len, format, mapped, 1, &kept, out, err)) return -1;
     note_no_client(*out, data, kept);
@@ -260,6 +265,12 @@ static int read_file(void *arg, isolde_error *err)
     struct file_call *c = arg;
     isolde_read_opts o;
     if (read_opts(c->user, &o, err) || iso_input_open(c->path, "a history", &c->in, err)) return -1;
+    if (c->in.dir && o.format != ISOLDE_FORMAT_AUTO && o.format != ISOLDE_FORMAT_COBRA) {
+        iso_free(c->in.buf); /* a directory's logs are memory, never a mapping */
+        c->in.buf = NULL;
+        return iso_fail(err, ISOLDE_ERR_USAGE, c->in.name, 0, 0, "a directory is read as Cobra's logs, not as %s",
+                        formats[o.format].name);
+    }
     int r = read_buffer(c->in.name, c->in.buf ? c->in.buf : "", c->in.len, o.format, c->in.mapped, c->out, err);
     iso_input_done(&c->in);
     if (!c->in.mapped) {
@@ -362,9 +373,13 @@ static int append(void *arg, isolde_error *err)
     const char *why = NULL; /* set when this append decides the format */
     if (h->format == ISOLDE_FORMAT_AUTO && !h->n_ops) {
         isolde_history *fresh = history_for(h->name, ISOLDE_FORMAT_AUTO, data, c->len, &why);
-        h->format = fresh->format;
+        isolde_format f = fresh->format;
         h->cas_fail_false = fresh->cas_fail_false;
         isolde_history_free(fresh);
+        if (!formats[f].lines) /* as isolde_history_new refuses it */
+            return iso_fail(err, ISOLDE_ERR_USAGE, h->name, 0, 0, "a %s history (%s) cannot grow line by line",
+                            formats[f].name, why);
+        h->format = f;
     }
     isolde_history *h2 = iso_history_new(h->name, h->format);
     h2->line_base = h->line_base;

@@ -9,6 +9,8 @@
  * conflicting writer aborts), SI and above apply first-committer-wins,
  * serializable adds SSI (ssi.c), strict-serializable validates its
  * reads (nothing it read has changed: serial order = commit order).
+ * The replicated levels (replica.c) read what the transaction's site had
+ * applied when it began, and validate as their level says.
  * An add (TXN_ADD) reads the key as a register read would, then writes
  * the sum; a sum below 0 aborts (a bank's transfer that would overdraw).
  */
@@ -17,7 +19,9 @@
 
 const char *const sim_level_names[SIM_N_LEVELS + 1] = {
     "read-uncommitted", "read-committed", "snapshot-isolation", "serializable",
-    "strict-serializable", "lost-update", "no-validate", "dirty-read", "double-add", "long-fork", NULL};
+    "strict-serializable", "lost-update", "no-validate", "dirty-read", "double-add", "long-fork",
+    "read-atomic", "causal", "prefix", "parallel-snapshot-isolation", "fractured-read", "causality-violation",
+    "partition-merge", NULL};
 
 int sim_level_parse(const char *name)
 {
@@ -32,6 +36,7 @@ struct sim *sim_new(const sim_params *p)
     s->p = *p;
     if (s->p.level != SIM_SER) s->p.stale = 0;
     s->rng = p->seed ^ 0x5133ull;
+    s->rep = rep_new(p->level);
     return s;
 }
 
@@ -45,23 +50,24 @@ void sim_free(struct sim *s)
     iso_free(s->elems);
     iso_free(s->active);
     iso_free(s->chain);
+    rep_free(s->rep);
     iso_free(s);
 }
 
-static uint32_t begin(struct sim *s, txn *t, int64_t snap, int replica);
+static uint32_t begin(struct sim *s, txn *t, int64_t snap, int replica, int client);
 
-uint32_t sim_begin(struct sim *s, txn *t, int fresh)
+uint32_t sim_begin(struct sim *s, txn *t, int client)
 {
     int64_t snap = s->ts;
-    if (!fresh && s->p.stale > 0) snap -= iso_rng_below(&s->rng, (uint32_t)s->p.stale + 1);
-    return begin(s, t, snap, 0);
+    if (client != SIM_FRESH && s->p.stale > 0) snap -= iso_rng_below(&s->rng, (uint32_t)s->p.stale + 1);
+    return begin(s, t, snap, 0, client);
 }
 
 int64_t sim_last_commit(const struct sim *s) { return s->ts; }
 
-uint32_t sim_begin_replica(struct sim *s, txn *t, int64_t snap) { return begin(s, t, snap, 1); }
+uint32_t sim_begin_replica(struct sim *s, txn *t, int64_t snap) { return begin(s, t, snap, 1, 0); }
 
-static uint32_t begin(struct sim *s, txn *t, int64_t snap, int replica)
+static uint32_t begin(struct sim *s, txn *t, int64_t snap, int replica, int client)
 {
     uint32_t id = (uint32_t)s->n_txns;
     ISO_GROW(s->txns, s->cap_txns, s->n_txns + 1);
@@ -69,6 +75,7 @@ static uint32_t begin(struct sim *s, txn *t, int64_t snap, int replica)
     s->txns[id] = (struct sim_txn){snap < s->floor ? s->floor : snap, 0, t, 0, SIM_ACTIVE, 0, 0, (uint8_t)replica};
     ISO_PUSH(s->active, s->n_active, s->cap_active, id);
     txn_clear_reads(t);
+    if (s->rep) rep_begin(s, id, client);
     return id;
 }
 
@@ -119,14 +126,21 @@ static uint32_t replica_visible(const struct sim *s, const struct sim_key *k, in
     return v;
 }
 
+/* The committed version of k a read by id sees, by level. */
+static uint32_t visible(const struct sim *s, uint32_t id, const struct sim_key *k)
+{
+    const struct sim_txn *tx = &s->txns[id];
+    if (s->p.level == SIM_RU || s->p.level == SIM_RC) return k->head;
+    if (s->p.level == SIM_LONG_FORK) return replica_visible(s, k, tx->snap, id);
+    if (s->rep && !tx->replica) return rep_visible(s, id, k);
+    return sim_visible(s, k, tx->snap);
+}
+
 static void do_read(struct sim *s, uint32_t id, uint32_t i, struct sim_key *k)
 {
-    struct sim_txn *tx = &s->txns[id];
-    txn *t = tx->t;
+    txn *t = s->txns[id].t;
     int64_t key = t->mops[i].key;
-    int relaxed = s->p.level == SIM_RU || s->p.level == SIM_RC;
-    uint32_t v = relaxed ? k->head : s->p.level == SIM_LONG_FORK ? replica_visible(s, k, tx->snap, id)
-                                                                 : sim_visible(s, k, tx->snap);
+    uint32_t v = visible(s, id, k);
     uint32_t d = dirty_writer(s, id, k);
     int64_t val = 0;
     int found = v != ISO_NONE;
@@ -217,6 +231,7 @@ static int validate(struct sim *s, uint32_t id)
     const struct sim_txn *tx = &s->txns[id];
     int lvl = s->p.level;
     if (tx->replica) return 0;
+    if (s->rep) return rep_validate(s, id);
     if (lvl == SIM_RU || lvl == SIM_RC || lvl == SIM_LOST_UPDATE || lvl == SIM_NO_VALIDATE)
         return 0;
     for (uint32_t i = 0; i < tx->t->n; i++) {
@@ -263,18 +278,26 @@ static void install(struct sim *s, uint32_t id, int64_t key)
 static int commit(struct sim *s, uint32_t id)
 {
     if (validate(s, id) < 0)
-        return abort_txn(s, id, "serialization-failure", "first committer wins: a key changed after its snapshot");
+        return abort_txn(s, id, "serialization-failure",
+                         s->rep ? "first committer wins: a key's last write is not among what it saw"
+                                : "first committer wins: a key changed after its snapshot");
     const txn *t = s->txns[id].t;
     s->ts++;
     s->txns[id].cts = s->ts;
     s->txns[id].state = SIM_COMMITTED;
+    uint32_t v0 = (uint32_t)s->n_vers;
     for (uint32_t i = 0; i < t->n; i++)
         if (first_write_of(t, i)) install(s, id, t->mops[i].key);
+    if (s->rep) rep_committed(s, id, v0);
     release(s, id);
     return 0;
 }
 
-void sim_settle(struct sim *s) { s->floor = s->ts; }
+void sim_settle(struct sim *s)
+{
+    s->floor = s->ts;
+    if (s->rep) rep_settle(s);
+}
 
 int sim_commit(struct sim *s, uint32_t id, int knobs)
 {

@@ -1,7 +1,7 @@
 /*
  * sim/sim_int.h -- the simulated database's state, shared by store.c (keys
- * and versions), sim.c (transactions and the levels) and ssi.c
- * (serializable snapshot isolation).
+ * and versions), sim.c (transactions and the levels), ssi.c
+ * (serializable snapshot isolation) and replica.c (the replicated levels).
  */
 #ifndef ISO_RUN_SIM_INT_H
 #define ISO_RUN_SIM_INT_H
@@ -55,6 +55,7 @@ struct sim {
     size_t n_active, cap_active;
     uint32_t *chain;             /* scratch: a list's version chain */
     size_t cap_chain;
+    struct rep *rep;             /* the replicated levels' sites, or NULL */
 };
 
 /* store.c: key's state (made on first use). */
@@ -68,5 +69,24 @@ int ssi_read(struct sim *s, uint32_t id, struct sim_key *k);
 /* Before id commits: rw conflicts with the readers of the keys it wrote,
  * then the pivot test; -1 if id must abort. */
 int ssi_commit(struct sim *s, uint32_t id);
+
+/* The replicated levels (replica.c). rep_new: the sites of level, or NULL
+ * for a level that has none. */
+struct rep *rep_new(int level);
+void rep_free(struct rep *r);
+/* Transaction id begins for client (SIM_FRESH: everything, every site
+ * caught up first): it sees what its site has applied. */
+void rep_begin(struct sim *s, uint32_t id, int client);
+/* The newest version of k that id sees, or ISO_NONE. */
+uint32_t rep_visible(const struct sim *s, uint32_t id, const struct sim_key *k);
+/* Before id commits its writes: -1 if it must abort (a key's last write
+ * not seen, where the level forbids that), else 0, its site having
+ * applied every earlier write of the keys it writes. */
+int rep_validate(struct sim *s, uint32_t id);
+/* After id committed, its versions installed from index v0 on: its site
+ * applies it, the others will; then the sites apply what is due. */
+void rep_committed(struct sim *s, uint32_t id, uint32_t v0);
+/* Every site applies every commit. */
+void rep_settle(struct sim *s);
 
 #endif

@@ -71,10 +71,10 @@ expect_err "did you mean strict-serializable?"
 not test -e "$tmp/never.jsonl"
 T
 
-test_case "models lists all 54 model names and every anomaly name" <<'T'
+test_case "models lists all 55 model names (Elle's and read-committed-be) and every anomaly name" <<'T'
 expect_status 0 "$isolde" models
-expect_out "^consistency models .*: 54 names for 36 models$"
-test "$(sed -n '2,37p' "$tmp/out" | tr -s ' ,' '\n\n' | grep -c .)" = 54
+expect_out "^consistency models .*: 55 names for 37 models$"
+test "$(sed -n '2,38p' "$tmp/out" | tr -s ' ,' '\n\n' | grep -c .)" = 55
 expect_out "^  PL-3  *conflict-serializable, serializable$"
 sed -n '/^anomalies/,$p' "$tmp/out" | grep -qw G-single-item-realtime
 sed -n '/^anomalies/,$p' "$tmp/out" | grep -qw garbage-read
@@ -83,19 +83,29 @@ T
 test_case "models NAME: what -c NAME or -a NAME reports" <<'T'
 expect_status 0 "$isolde" models read-committed G1
 expect_out "^read-committed (PL-2): a check with -c read-committed reports$"
-sed -n '2p' "$tmp/out" | grep -qw G1c
+expect_out "^    list-append: sound only; rw-register: sound only$"
+sed -n '3p' "$tmp/out" | grep -qw G1c
 not grep -qw G2-item "$tmp/out"
 expect_out "^G1 (an anomaly): a check with -c '' -a G1 reports$"
+T
+
+test_case "models NAME: complete, sound only or not applicable per workload (issue 25)" <<'T'
+expect_status 0 "$isolde" models read-atomic causal PRAM
+expect_out "^read-atomic (read-atomic): a check with -c read-atomic reports$"
+expect_out "^    list-append: complete; rw-register: complete$"
+expect_out "^    list-append: sound only; rw-register: complete$"
+expect_out "^    list-append: not applicable; rw-register: not applicable$"
+grep -qw causality-violation "$tmp/out"
 T
 
 test_case "models NAME of a model that forbids nothing: says so and what to use instead (issue 23)" <<'T'
 expect_status 0 "$isolde" models sequential
 expect_out "^sequential (sequential): a check with -c sequential reports$"
-expect_out "^    nothing: sequential forbids no anomaly isolde looks for in transactional$"
+expect_out "^    nothing: isolde does not check sequential on transactional histories, so a$"
 grep -q 'cas-register' "$tmp/out"
 test "$(wc -l <"$tmp/out")" -gt 2
 expect_status 0 "$isolde" models
-expect_out "^    These forbid no anomaly isolde looks for in transactional histories$"
+expect_out "^    These isolde does not check on transactional histories (isolde models NAME$"
 T
 
 test_case "models: an unknown name is an error with the closest of each kind" <<'T'
@@ -108,6 +118,14 @@ for args in -V --version "check --version" "check -V" "run --version" "run sim -
             "scenario -V" "scenario lost-update sim --version" "campaign -V" "campaign sim --version"; do
     expect_status 0 "$isolde" $args
     expect_out '^isolde [0-9][0-9.]*$'
+done
+T
+
+test_case "--version's features line names the optional libraries built in (cadical: the SAT solver)" <<'T'
+expect_status 0 "$isolde" --version
+expect_out '^features: '
+for f in zlib sqlite libpq mariadb gvc curl cadical; do
+    if have_feature "$f"; then expect_out "^features:.* $f\b"; else ! grep -q "^features:.* $f\b" "$tmp/out"; fi
 done
 T
 

@@ -16,7 +16,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 print("types: " + ",".join(d.get("anomaly-types", [])))
 for kind, found in d.get("anomalies", {}).items():
-    if kind not in ("duplicate-elements", "lost-update", "future-read", "internal", "G1b", "dirty-update"):
+    if kind not in ("duplicate-elements", "lost-update", "future-read", "internal", "G1b", "dirty-update",
+                    "not-my-own-write", "not-my-last-write"):
         continue
     for f in found:
         parts = [kind]
@@ -163,14 +164,15 @@ big rw-onekey 200000 rw-register 2
 fact 'types: empty-transaction-graph'
 T
 
-test_case "rw-pairs: 200k pairs [r k nil] [w k v] in one transaction: internal" <<'T'
+test_case "rw-pairs: 200k pairs [r k nil] [w k v] in one transaction: internal, and not-my-own-write once" <<'T'
 big rw-pairs 200000 rw-register 1
-fact 'types: empty-transaction-graph,internal'
+fact 'types: empty-transaction-graph,internal,not-my-own-write'
+test "$(grep -c '^not-my-own-write ' "$tmp/facts")" = 1
 T
 
 test_case "rw-explain: a G-single through two transactions of 200k keys, explained" <<'T'
 big rw-explain 200000 rw-register 1
-fact 'types: G-single-item'
+fact 'types: G-single-item,fractured-read'
 grep -q '"type":"wr","key":199999' "$tmp/out"
 T
 

@@ -70,13 +70,15 @@ env -u LD_LIBRARY_PATH "$tmp/use-shared"
 ldd "$tmp/use-shared" | grep -q "libisolde.so.0 => $tmp/prefix/lib/libisolde.so.0"
 T
 
-test_case "isolde.pc lists only the libraries isolde links (libpq, libmariadb and libcurl only with their drivers; zlib reads gzip histories, libgvc draws SVG)" <<'T'
+test_case "isolde.pc lists only the libraries isolde links (libpq, libmariadb and libcurl only with their drivers, libcadical only when built with it; zlib reads gzip histories, libgvc draws SVG)" <<'T'
 libs=$(sed -n 's/^Libs.private: //p' "$tmp/prefix/lib/pkgconfig/isolde.pc")
 "$isolde" run --help >"$tmp/backends"
 pq=$(grep -c '^postgres:' "$tmp/backends" || true)
 my=$(grep -c '^mysql:' "$tmp/backends" || true)
 et=$(grep -c '^etcd:' "$tmp/backends" || true)
+sat=$("$isolde" --version | grep -c '^features:.* cadical' || true)
 for l in $libs; do
+    case "$l:$sat" in -lcadical:1|-lstdc++:1) continue ;; esac # CaDiCaL, lib/solve's (C++: its runtime too)
     case "$l:$pq:$my:$et" in
     -lgvc:*|-lcgraph:*|-lcdt:*|-lgvplugin_dot_layout:*|-lgvplugin_core:*|-L*/graphviz:*|-Wl,-rpath,*/graphviz:*) ;; # libgvc: -d's SVG
     -lpthread:*|-lm:*|-lsqlite3:*|-lz:*|-lpq:1:*|-lmariadb:*:1:*|-lcurl:*:*:1|-L*:*:1:*) ;;

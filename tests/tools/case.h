@@ -23,10 +23,14 @@
 
 /* The keys, in the order tests/data/README describes them. EDGE is the
  * rw-register unit test's alone (an edge of the dependency graph, which
- * only the library shows); every other key both sides check. */
-enum case_key { CK_CHECK, CK_STATUS, CK_TYPES, CK_NOT, CK_COUNT, CK_OUT, CK_JSON, CK_ERROR, CK_EDGE, CK_N };
+ * only the library shows); ORACLE is t2700's (the brute-force oracle's
+ * verdict where isolde, sound only there, answers otherwise); every other
+ * key both sides check. */
+enum case_key {
+    CK_CHECK, CK_STATUS, CK_TYPES, CK_NOT, CK_COUNT, CK_OUT, CK_JSON, CK_ERROR, CK_EDGE, CK_ORACLE, CK_N
+};
 static const char *const case_key_names[CK_N] = {"check", "status", "types", "not", "count",
-                                                 "out", "json", "error", "edge"};
+                                                 "out", "json", "error", "edge", "oracle"};
 
 typedef struct case_line {
     int key;     /* enum case_key */
@@ -211,6 +215,8 @@ static inline int case_run_check(case_file *cf, size_t b, size_t e)
         }
         if (l->key == CK_STATUS && (strlen(l->value) != 1 || !strchr("0123", l->value[0])))
             return case_refuse(cf, l->line, "status: 0, 1, 2 or 3, not \"%s\"", l->value);
+        if (l->key == CK_ORACLE && strcmp(l->value, "valid") && strcmp(l->value, "invalid"))
+            return case_refuse(cf, l->line, "oracle: valid or invalid, not \"%s\"", l->value);
     }
     const case_line *st = case_find(cf, b, e, CK_STATUS), *er = case_find(cf, b, e, CK_ERROR);
     int line = cf->lines[b].line;
@@ -386,7 +392,7 @@ static inline int case_compare_line(FILE *out, const case_file *cf, const case_l
     case CK_COUNT: return case_compare_count(out, cf, l, g);
     case CK_OUT: return strstr(g->text, l->value) ? 0 : case_differs(out, cf, l, "not in the text report");
     case CK_JSON: return strstr(g->json, l->value) ? 0 : case_differs(out, cf, l, "not in the JSON result");
-    default: return 0; /* check:, and edge: (the rw-register unit test's) */
+    default: return 0; /* check:, edge: (the rw-register unit test's), oracle: (t2700's) */
     }
 }
 

@@ -396,6 +396,10 @@ static void keys_job(iso_ctx *side, void *arg)
         la_txn_anomalies(side, st, t, m, n);
     }
     la_key_anomalies(side, st);
+    uint8_t *fractured = iso_xcalloc(side->pc.txns.n + 1, 1);
+    la_fractured_reads(side, st, fractured);
+    la_causality(side, st, fractured);
+    iso_free(fractured);
 }
 
 static int analyze(iso_ctx *ctx, isolde_error *err)

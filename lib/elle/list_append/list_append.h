@@ -9,6 +9,8 @@
  *   anomalies.c     G1a, G1b, garbage-read, internal, future-read,
  *                   duplicate-elements, incompatible-order, dirty-update,
  *                   lost-update
+ *   fractured.c     fractured-read (read atomic's violation)
+ *   causal.c        causality-violation (causal's)
  *   mops.c          micro-op access
  *
  * list_append_int.h is the state the files share (it stays in the folder).

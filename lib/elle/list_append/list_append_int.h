@@ -168,10 +168,45 @@ void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint
  * the lost-update groups. */
 void la_key_anomalies(iso_ctx *ctx, la_state *st);
 void la_anomalies_free(la_state *st);
+/* fractured.c: read atomic's fractured reads, one per ok reader, when
+ * the check reports them (orders known); fractured (NULL, or one byte per
+ * txn) marks the readers. */
+void la_fractured_reads(iso_ctx *ctx, const la_state *st, uint8_t *fractured);
+/* A transaction's reads, one pass each (fractured.c): per key the stamp
+ * of the pass that saw its shortest state (a read's items before the
+ * transaction's own appends to the key, which it must end in), the read's
+ * micro-op and that state's length; own_ep / own_n: the transaction's
+ * appends to the key so far; seen_ep: per txn, free for the caller. */
+typedef struct la_scan {
+    uint32_t ep;
+    uint32_t *read_ep, *read_j, *read_len, *own_ep, *own_n, *seen_ep;
+} la_scan;
+void la_scan_init(la_scan *sc, const la_state *st, size_t n_txns);
+void la_scan_free(la_scan *sc);
+/* A new pass over micro-ops m[0..n) of transaction t. */
+void la_scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n);
+/* The first append (index into st->ap) of transaction w, or n_ap; whether
+ * st->ap[i] is its writer's first append to its key (the writer's appends
+ * start at lo). */
+size_t la_first_append(const la_state *st, uint32_t w);
+int la_first_to_key(const la_state *st, size_t lo, size_t i);
+/* Whether a read (items[0..n)) of a's key holds a's element. */
+int la_read_holds(const la_state *st, const la_append *a, const iso_val *items, size_t n);
+/* causal.c: causality violations under causal (session order and reads,
+ * transitively), one per ok reader not marked fractured. */
+void la_causality(iso_ctx *ctx, const la_state *st, const uint8_t *fractured);
 /* Every read of key is a prefix of its version order, element for element. */
 static inline int la_trusted(const la_key *k)
 {
     return !k->incompatible && !k->copy && !k->single_only;
+}
+
+/* Every read of key is a prefix of its version order or of its only
+ * append (so an append is in a read when its position is below the
+ * read's length). */
+static inline int la_positional(const la_key *k)
+{
+    return !k->incompatible && !k->copy;
 }
 
 /* The key's version order, len items (valid until the store grows). */

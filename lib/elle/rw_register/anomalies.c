@@ -2,7 +2,11 @@
  * elle/rw_register/anomalies.c -- rw-register anomalies found without
  * cycles, as Elle's rw-register finds them: internal, G1a, G1b, lost-update
  * (ok transactions only; cyclic-versions are versions.c's); plus isolde's
- * garbage-read, an ok read of a value no transaction wrote to that key.
+ * garbage-read, an ok read of a value no transaction wrote to that key,
+ * and the reads reads.c classes as future-read, not-my-own-write and
+ * not-my-last-write (Elle's rw-register has no future-read, and calls the
+ * other two internal, which it finds too), the first of each type in a
+ * transaction.
  * All but internal (one per transaction) are kept as small records in
  * rw_state and rendered only when a report shows them: a transaction of n
  * such reads is n findings, each showing the whole transaction.
@@ -23,8 +27,40 @@ static void read_text(const iso_proof_ctx *pc, iso_fb *o, iso_val k, iso_val v)
 
 /* ---- per-read anomalies: G1a, G1b, garbage-read --------------------------- */
 
+/* The version txn last wrote to key before its micro-op j (one exists). */
+static uint32_t own_before(const rw_state *st, uint32_t txn, uint32_t key, uint32_t j)
+{
+    uint32_t own = ISO_NONE;
+    for (uint32_t m = st->mop_off[txn]; m < st->mop_off[txn] + j; m++)
+        if ((st->mop[m] & RW_MOP_W) && st->ver[st->mop[m] & ~RW_MOP_W].key == key) own = st->mop[m] & ~RW_MOP_W;
+    return own;
+}
+
+/* The words of a read after the reader's own write of the key (own) that
+ * shows something else, and the JSON's "expected". */
+static void after_own_text(const iso_proof_ctx *pc, iso_fb *o, int type, iso_val k, iso_val own)
+{
+    iso_buf_puts(&o->text, type == ISO_A_NOT_MY_LAST_WRITE ? ", an earlier write of its own, though T1 had since "
+                                                              "written key " : ", though T1 had written key ");
+    iso_fb_val(pc, o, k);
+    iso_buf_puts(&o->text, " = ");
+    iso_fb_val(pc, o, own);
+    iso_buf_puts(&o->text, type == ISO_A_NOT_MY_LAST_WRITE ? " last: a read after a transaction's writes returns "
+                                                              "the last of them."
+                                                            : " itself: a read after a transaction's own write "
+                                                              "returns that write.");
+}
+
+/* The writer a read finding names as T2: G1a's and G1b's, and
+ * not-my-own-write's when another transaction wrote the value. */
+static uint32_t named_writer(const rw_ver *x, int type, uint32_t reader)
+{
+    if (type == ISO_A_GARBAGE_READ || type == ISO_A_FUTURE_READ || type == ISO_A_NOT_MY_LAST_WRITE) return ISO_NONE;
+    return x->writer == reader ? ISO_NONE : x->writer;
+}
+
 /* Render read finding i of the given type: T1's read [r k v], written by
- * T2 (G1a, G1b) or by nobody (garbage-read). */
+ * T2 (G1a, G1b, not-my-own-write) or by nobody (garbage-read). */
 static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type)
 {
     const rw_state *st = pc->wl_state;
@@ -32,10 +68,25 @@ static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type)
     const rw_ver *x = &st->ver[st->mop[st->mop_off[r->txn] + r->mop]];
     size_t nm;
     iso_val mop = rw_txn_mops(pc, r->txn, &nm)[r->mop], k = st->keys.vals[x->key];
-    uint32_t writer = type == ISO_A_GARBAGE_READ ? ISO_NONE : x->writer, tx[2] = {r->txn, writer};
+    uint32_t writer = named_writer(x, type, r->txn), tx[2] = {r->txn, writer};
     iso_fb_let(pc, o, tx, writer == ISO_NONE ? 1 : 2);
     read_text(pc, o, k, x->val);
-    if (type == ISO_A_G1A) {
+    if (type == ISO_A_NOT_MY_OWN_WRITE || type == ISO_A_NOT_MY_LAST_WRITE) {
+        iso_val own = st->ver[own_before(st, r->txn, x->key, r->mop)].val;
+        if (writer != ISO_NONE) iso_buf_puts(&o->text, ", which T2 wrote");
+        after_own_text(pc, o, type, k, own);
+        iso_fb_field_op(pc, o, "op", r->txn);
+        iso_fb_field(pc, o, "mop", mop);
+        iso_fb_field(pc, o, "expected", own);
+        if (writer != ISO_NONE) iso_fb_field_op(pc, o, "writer", writer);
+        iso_fb_close(o);
+        return;
+    }
+    if (type == ISO_A_FUTURE_READ) {
+        iso_buf_puts(&o->text, ", a value T1 itself writes to ");
+        iso_fb_val(pc, o, k);
+        iso_buf_puts(&o->text, " only later: a read of the future.");
+    } else if (type == ISO_A_G1A) {
         iso_buf_puts(&o->text, ", which T2 wrote, but T2 failed: T1 read aborted state.");
     } else if (type == ISO_A_G1B) {
         iso_buf_puts(&o->text, ", which T2 wrote, but T2 then wrote key ");
@@ -67,13 +118,34 @@ static void render_garbage(const iso_proof_ctx *pc, size_t i, iso_fb *o)
 {
     render_read(pc, i, o, ISO_A_GARBAGE_READ);
 }
+static void render_future(const iso_proof_ctx *pc, size_t i, iso_fb *o) { render_read(pc, i, o, ISO_A_FUTURE_READ); }
+static void render_not_own(const iso_proof_ctx *pc, size_t i, iso_fb *o)
+{
+    render_read(pc, i, o, ISO_A_NOT_MY_OWN_WRITE);
+}
+static void render_not_last(const iso_proof_ctx *pc, size_t i, iso_fb *o)
+{
+    render_read(pc, i, o, ISO_A_NOT_MY_LAST_WRITE);
+}
 
 /* Micro-op j of txn, a read, is a finding of type. */
 static void read_case(iso_ctx *ctx, rw_state *st, uint32_t txn, uint32_t j, int type)
 {
+    static const struct { int type; iso_render_fn fn; } fns[] = {
+        {ISO_A_G1A, render_g1a}, {ISO_A_G1B, render_g1b}, {ISO_A_GARBAGE_READ, render_garbage},
+        {ISO_A_FUTURE_READ, render_future}, {ISO_A_NOT_MY_OWN_WRITE, render_not_own},
+        {ISO_A_NOT_MY_LAST_WRITE, render_not_last}};
+    size_t i = 0;
+    while (fns[i].type != type) i++;
     ISO_PUSH(st->rdf, st->n_rdf, st->cap_rdf, ((rw_rdf){txn, j}));
-    iso_render_fn fn = type == ISO_A_G1A ? render_g1a : type == ISO_A_G1B ? render_g1b : render_garbage;
-    iso_findings_add_pending(&ctx->findings, type, fn, st->n_rdf - 1);
+    iso_findings_add_pending(&ctx->findings, type, fns[i].fn, st->n_rdf - 1);
+}
+
+/* The finding a read's class makes, or -1. */
+static int class_anomaly(uint8_t c)
+{
+    return c == RW_R_FUTURE ? ISO_A_FUTURE_READ : c == RW_R_NOT_OWN ? ISO_A_NOT_MY_OWN_WRITE
+         : c == RW_R_NOT_LAST ? ISO_A_NOT_MY_LAST_WRITE : -1;
 }
 
 /* Per version, whether a read of it is an anomaly: a byte each, so the
@@ -92,11 +164,24 @@ static uint8_t *read_flags(const iso_proof_ctx *pc, const rw_state *st)
     return f;
 }
 
+/* A read's class makes a finding once per transaction and type (its first
+ * such read), as internal is: each finding shows the whole transaction. */
+static void class_case(iso_ctx *ctx, rw_state *st, uint32_t txn, uint32_t j, uint8_t *seen)
+{
+    int type = class_anomaly(st->rclass[st->mop_off[txn] + j]);
+    uint8_t bit = type == ISO_A_FUTURE_READ ? 1 : type == ISO_A_NOT_MY_OWN_WRITE ? 2 : 4;
+    if (type < 0 || (*seen & bit)) return;
+    *seen |= bit;
+    read_case(ctx, st, txn, j, type);
+}
+
 static void read_anomalies(iso_ctx *ctx, rw_state *st, const uint8_t *flags, uint32_t txn)
 {
     const uint32_t *mv = st->mop + st->mop_off[txn];
     uint32_t n = st->mop_off[txn + 1] - st->mop_off[txn];
+    uint8_t seen = 0;
     for (uint32_t j = 0; j < n; j++) {
+        class_case(ctx, st, txn, j, &seen);
         if ((mv[j] & RW_MOP_W) || !flags[mv[j]]) continue;
         if (flags[mv[j]] & RD_GARBAGE) read_case(ctx, st, txn, j, ISO_A_GARBAGE_READ);
         if (flags[mv[j]] & RD_ABORTED) read_case(ctx, st, txn, j, ISO_A_G1A);

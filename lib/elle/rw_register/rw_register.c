@@ -5,6 +5,7 @@
  * explain any such edge on demand.
  */
 #include "elle/rw_register/rw_register_int.h"
+#include "elle/rw_register/weak.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -291,16 +292,21 @@ static void index_ok_writers(iso_ctx *ctx, rw_state *st)
     }
 }
 
-/* ww and rw edges of the reduced version graph: a version's readers get
- * rw edges to the writers of all its successors, in one group (a hub when
- * large: a version with many successors known only to follow it). */
+/* wr edges: every read of an ok transaction that shows an ok
+ * transaction's final write -- its external read as Elle's, and also a
+ * second read of the key and a read after its own write that shows
+ * another's (Adya's wr: each read reads some version; reads.c); ww and rw
+ * edges of the reduced version graph: a version's readers get rw edges to
+ * the writers of all its successors, in one group (a hub when large: a
+ * version with many successors known only to follow it). */
 static void add_edges(iso_ctx *ctx, const rw_state *st)
 {
-    for (size_t t = 0; t < ctx->pc.txns.n; t++) {
+    for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
         if (ctx->pc.txns.t[t].type != ISO_OP_OK) continue;
-        for (uint32_t i = st->ext_off[t]; i < st->ext_off[t + 1]; i++) {
-            uint32_t w = st->ext[i].rd == ISO_NONE ? ISO_NONE : st->okw[st->ext[i].rd];
-            if (w != ISO_NONE && w != t) iso_edges_add(&ctx->edges, w, (uint32_t)t, ISO_EDGE_WR);
+        for (uint32_t m = st->mop_off[t]; m < st->mop_off[t + 1]; m++) {
+            uint32_t w = rw_read_writer(&ctx->pc, st, m);
+            w = w == ISO_NONE ? ISO_NONE : st->okw[st->mop[m] & ~RW_MOP_W];
+            if (w != ISO_NONE && w != t) iso_edges_add(&ctx->edges, w, t, ISO_EDGE_WR);
         }
     }
     uint32_t *wr = NULL;
@@ -339,6 +345,7 @@ static void orders_job(iso_ctx *ctx, void *arg)
 static void anomalies_job(iso_ctx *side, void *arg)
 {
     rw_find_anomalies(side, ((rw_orders *)arg)->st);
+    rw_weak_check(side, ((rw_orders *)arg)->st);
 }
 
 static int orders_and_anomalies(iso_ctx *ctx, rw_state *st, isolde_error *err)
@@ -359,6 +366,7 @@ static int analyze(iso_ctx *ctx, isolde_error *err)
     iso_phase("rw: versions");
     index_readers(ctx, st);
     index_ok_writers(ctx, st);
+    rw_classify_reads(&ctx->pc, st);
     iso_phase("rw: readers");
     return orders_and_anomalies(ctx, st, err);
 }
@@ -413,18 +421,36 @@ struct step {
     iso_buf *text, *json;
 };
 
+/* The first read of b (as a micro-op index in b) that shows version v
+ * (reads.c), or ISO_NONE. */
+static uint32_t read_of(const iso_proof_ctx *pc, const rw_state *st, uint32_t b, uint32_t v)
+{
+    for (uint32_t m = st->mop_off[b]; m < st->mop_off[b + 1]; m++)
+        if (!(st->mop[m] & RW_MOP_W) && (st->mop[m] & ~RW_MOP_W) == v && rw_read_writer(pc, st, m) != ISO_NONE)
+            return m - st->mop_off[b];
+    return ISO_NONE;
+}
+
+void rw_explain_wr(const iso_proof_ctx *pc, uint32_t v, uint32_t b, uint32_t bm, const char *ta, const char *tb,
+                   iso_buf *text, iso_buf *json)
+{
+    const rw_state *st = pc->wl_state;
+    const rw_ver *x = &st->ver[v];
+    iso_val key = st->keys.vals[x->key];
+    iso_edge_text_read(pc, text, read_rank(pc, b, x->key, bm), "%1 wrote key %K = %A, which was read by %2",
+                       "%1 wrote key %K = %A, which %2's %N read of it returned", ta, tb, key, x->val, x->val);
+    iso_edge_json(pc, json, "wr", key, NULL, x->val, NULL, x->wmop, bm);
+}
+
 static int explain_key(const struct step *s, const rw_ext *ea, const rw_ext *eb)
 {
     const iso_proof_ctx *pc = s->pc;
     const rw_state *st = pc->wl_state;
     iso_val key = st->keys.vals[ea->key];
     if (s->bit == ISO_EDGE_WR) {
-        if (ea->wr == ISO_NONE || eb->rd != ea->wr) return 0;
-        iso_val v = st->ver[ea->wr].val;
-        iso_edge_text_read(pc, s->text, read_rank(pc, s->b, ea->key, eb->rd_mop),
-                           "%1 wrote key %K = %A, which was read by %2",
-                           "%1 wrote key %K = %A, which %2's %N read of it returned", s->ta, s->tb, key, v, v);
-        iso_edge_json(pc, s->json, "wr", key, NULL, v, NULL, ea->wr_mop, eb->rd_mop);
+        uint32_t bm = ea->wr == ISO_NONE ? ISO_NONE : read_of(pc, st, s->b, ea->wr);
+        if (bm == ISO_NONE) return 0;
+        rw_explain_wr(pc, ea->wr, s->b, bm, s->ta, s->tb, s->text, s->json);
         return 1;
     }
     uint32_t va = s->bit == ISO_EDGE_WW ? ea->wr : ea->rd;
@@ -483,6 +509,9 @@ static void state_free(void *p)
     iso_free(st->rdf);
     iso_free(st->lost);
     iso_free(st->lu_txns);
+    iso_free(st->rclass);
+    iso_free(st->committed);
+    rw_weak_free(st->weak);
     iso_free(st);
 }
 

@@ -74,6 +74,20 @@ typedef struct rw_lost {
     uint32_t ver, txns, n;
 } rw_lost;
 
+/* What a read of an ok transaction shows (reads.c), per micro-op. */
+enum rw_rclass {
+    RW_R_NONE = 0,  /* a write, or a micro-op of a transaction not ok */
+    RW_R_EXT,       /* before the reader wrote the key: another's final write, or the initial state */
+    RW_R_OWN,       /* after its own write of the key: that write */
+    RW_R_NOT_OWN,   /* after its own write: another's version or nil (not-my-own-write) */
+    RW_R_NOT_LAST,  /* after its own writes: an earlier one of them (not-my-last-write) */
+    RW_R_FUTURE,    /* before writing the key: its own write of it (future-read) */
+    RW_R_BAD,       /* garbage, aborted or intermediate (garbage-read, G1a, G1b) */
+    RW_R_UNKNOWN    /* nil on a key some transaction wrote nil to: ambiguous */
+};
+
+struct rw_weak; /* the weak models' checks (weak.h) */
+
 typedef struct rw_state {
     iso_keys keys;          /* key value -> dense id */
     iso_name_atoms read_name, write_name; /* "r" and "w" */
@@ -99,6 +113,9 @@ typedef struct rw_state {
     size_t n_lost, cap_lost;
     uint32_t *lu_txns;
     size_t n_lu_txns;
+    uint8_t *rclass;        /* per micro-op: enum rw_rclass */
+    uint8_t *committed;     /* per txn: ok, or :info and shown by an ok read */
+    struct rw_weak *weak;   /* the weak models' findings, rendered on demand */
 } rw_state;
 
 /* mops.c: micro-op i of a value: kind, key and value; -1 if malformed. */
@@ -113,6 +130,20 @@ const iso_val *rw_txn_mops(const iso_proof_ctx *pc, uint32_t txn, size_t *n);
 int rw_version_graph(iso_ctx *ctx, rw_state *st, isolde_error *err);
 /* Whether a -> b is in the reduced version graph. */
 int rw_reduced_has(const rw_state *st, uint32_t a, uint32_t b);
+
+/* reads.c: st->rclass and st->committed, after the versions' writers are
+ * known. */
+void rw_classify_reads(const iso_proof_ctx *pc, rw_state *st);
+/* The writer a read (micro-op m, RW_R_EXT or RW_R_NOT_OWN) shows: a
+ * transaction that did not fail, or ISO_NONE for the initial state or an
+ * unreadable version. */
+uint32_t rw_read_writer(const iso_proof_ctx *pc, const rw_state *st, uint32_t m);
+
+/* rw_register.c: the wr step "Ta wrote key k = v, which was read by Tb"
+ * of version v and b's read of it, micro-op index bm (text and Elle's
+ * JSON step). */
+void rw_explain_wr(const iso_proof_ctx *pc, uint32_t v, uint32_t b, uint32_t bm, const char *ta, const char *tb,
+                   iso_buf *text, iso_buf *json);
 
 /* anomalies.c */
 void rw_find_anomalies(iso_ctx *ctx, rw_state *st);

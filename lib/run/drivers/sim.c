@@ -24,6 +24,7 @@ struct sim_config {
     double abort_rate, info_rate;
     long stale;
     long lose;        /* a crash loses the last N acknowledged commits */
+    long lag;         /* replicated levels: how late a site applies another's commits */
 };
 
 struct client {
@@ -31,7 +32,8 @@ struct client {
     uint32_t id;   /* sim txn id while busy */
     uint32_t pos;  /* micro-ops run */
     int busy;
-    int slot;      /* its flight slot; -1: the final reads */
+    int slot;      /* its flight slot and client number (its site in the
+                      replicated levels); -1: the final reads */
     int64_t process;
     int minority;  /* partitioned off with the others of its node (odd clients) */
 };
@@ -97,7 +99,7 @@ static void record(struct sim_runner *r, int type, const struct client *c)
 static void setup(struct sim_runner *r, struct client *c)
 {
     if (!r->gen->setup || !r->gen->setup(&r->g, &c->t)) return;
-    uint32_t id = sim_begin(r->sim, &c->t, 1);
+    uint32_t id = sim_begin(r->sim, &c->t, SIM_FRESH);
     int rc = 0;
     for (uint32_t i = 0; i < c->t.n && rc == 0; i++) rc = sim_exec(r->sim, id, i);
     if (rc == 0) rc = sim_commit(r->sim, id, 0);
@@ -240,7 +242,7 @@ static int step(struct sim_runner *r, struct client *c)
         txn_flight_start(r->flight, r->n_clients, c->slot, &c->t);
         if (refused(r, c)) return 1;
         int stale = r->nem.on == FAULT_PARTITION && c->minority;
-        c->id = stale ? sim_begin_replica(r->sim, &c->t, r->nem.snap) : sim_begin(r->sim, &c->t, 0);
+        c->id = stale ? sim_begin_replica(r->sim, &c->t, r->nem.snap) : sim_begin(r->sim, &c->t, c->slot);
         c->busy = 1;
         c->pos = 0;
     } else if (c->pos < c->t.n) {
@@ -283,7 +285,7 @@ static void final_reads(struct sim_runner *r, struct client *c)
     c->process = r->next_process++;
     while (!stopped(r) && r->gen->final(&r->g, &c->t)) {
         record(r, ISO_OP_INVOKE, c);
-        c->id = sim_begin(r->sim, &c->t, 1);
+        c->id = sim_begin(r->sim, &c->t, SIM_FRESH);
         int rc = 0;
         for (uint32_t i = 0; i < c->t.n && rc == 0; i++) rc = sim_exec(r->sim, c->id, i);
         finish(r, c, rc < 0 ? TXN_FAIL : sim_commit(r->sim, c->id, 0));
@@ -324,7 +326,7 @@ static int sim_loop(const run_env *env, int fd, isolde_run_stats *st, isolde_err
     gen_params gp;
     gen_params_of(o, &gp);
     sim_params sp = {sim_level_parse(env->isolation), gp.list_append, o->seed, cf->stale,
-                     cf->abort_rate, cf->info_rate};
+                     cf->abort_rate, cf->info_rate, cf->lag};
     iso_buf out = {0};
     struct sim_runner r = {.o = o, .fd = fd, .out = &out, .st = st, .gen = gen_ops_for(o->workload),
                            .lose = cf->lose};
@@ -358,6 +360,8 @@ static const run_option options[] = {
         1 << 20),
     OPT("lose", ISOLDE_OPTION_INT, "N", "0", "broken: a crash (--nemesis crash) loses the last N acknowledged commits",
         lose, 0, 1 << 30),
+    OPT("lag", ISOLDE_OPTION_INT, "N", "8", "replicated levels: a site applies another's commits up to N commits late",
+        lag, 0, 1 << 20),
 };
 
 const run_driver run_driver_sim = {

@@ -213,7 +213,9 @@ static void orders(struct or_facts *f)
             if (t->m[j].f != OR_READ) f->writes[t->m[j].key] |= 1u << i;
         for (int s = 0; s < h->n; s++) {
             const struct or_txn *u = &h->t[s];
-            if (s != i && u->proc == t->proc && u->inv < t->inv) f->so[i] |= 1u << s;
+            /* session order: from an ok transaction to a later one of its process; none out of an
+             * info one, which may take effect at any time after it began (docs/MODELS.md) */
+            if (s != i && u->proc == t->proc && u->inv < t->inv && u->type == OR_OK) f->so[i] |= 1u << s;
             if (u->type == OR_OK && u->cmp < t->inv) f->rt[i] |= 1u << s;
         }
     }

@@ -116,7 +116,7 @@ struct or_facts {
     tset ok, info;              /* ok and info transactions */
     tset writes[OR_MAXK];       /* transactions writing each key (any outcome) */
     tset conflict[OR_MAXT];     /* others writing a key it writes */
-    tset so[OR_MAXT];           /* session (process) predecessors */
+    tset so[OR_MAXT];           /* session predecessors: ok transactions of its process before it */
     tset rt[OR_MAXT];           /* real-time predecessors: completed ok before it began */
     int nreads;
     struct or_read rd[OR_MAXR]; /* in transaction, then micro-op order */

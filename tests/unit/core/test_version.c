@@ -21,13 +21,18 @@ static void features_say_what_was_built(void **state)
     (void)state;
     size_t n = 0;
     for (const char *f; (f = isolde_feature_name(n)); n++) assert_in_range(isolde_feature(f), 0, 1);
-    assert_int_equal(n, 6);
+    assert_int_equal(n, 7);
     assert_int_equal(isolde_feature("no-such"), -1);
     assert_int_equal(isolde_feature(NULL), -1);
 #ifdef ISO_HAVE_ZLIB
     assert_int_equal(isolde_feature("zlib"), 1);
 #else
     assert_int_equal(isolde_feature("zlib"), 0);
+#endif
+#ifdef ISO_HAVE_CADICAL
+    assert_int_equal(isolde_feature("cadical"), 1);
+#else
+    assert_int_equal(isolde_feature("cadical"), 0);
 #endif
     int sqlite = 0; /* the sqlite backend is there exactly when the feature is */
     for (size_t i = 0; isolde_backend_at(i); i++) sqlite |= strcmp(isolde_backend_at(i)->name, "sqlite") == 0;

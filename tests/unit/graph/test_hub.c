@@ -35,9 +35,16 @@ static void add_pairs(iso_edges *es, const uint32_t *rd, size_t nr, const uint32
             if (rd[i] != wr[j]) iso_edges_add(es, rd[i], wr[j], A);
 }
 
+static const uint8_t *every_type(void)
+{
+    static uint8_t all[ISO_A_COUNT];
+    for (int t = 0; t < ISO_N_CYCLE_TYPES; t++) all[t] = 1;
+    return all;
+}
+
 static void want_all(iso_search_req *q, uint8_t order_edges)
 {
-    iso_search_request(q, order_edges);
+    iso_search_request(q, order_edges, every_type());
     q->threads = 1;
 }
 

@@ -55,13 +55,15 @@ static void test_process(void **st)
     done(&x, inv(&x, 0), 0, ISO_OP_FAIL); /* fail: no part */
     done(&x, inv(&x, 1), 1, ISO_OP_OK);   /* another process */
     uint32_t d = inv(&x, 0); done(&x, d, 0, ISO_OP_OK);
-    done(&x, inv(&x, 0), 0, ISO_OP_INFO); /* info: no part */
+    uint32_t e = inv(&x, 0); done(&x, e, 0, ISO_OP_INFO); /* info: after d, before nothing */
     uint32_t f = inv(&x, 0); done(&x, f, 0, ISO_OP_OK);
+    uint32_t g = inv(&x, 2); done(&x, g, 2, ISO_OP_INFO); /* first of its process: no edge */
     iso_txns t = {x.t, x.n};
     iso_edges es = {0};
     iso_process_edges(x.h, &t, &es);
-    assert_int_equal(es.n, 2);
+    assert_int_equal(es.n, 3);
     assert_true(has(&es, a, d, ISO_EDGE_PROCESS));
+    assert_true(has(&es, d, e, ISO_EDGE_PROCESS));
     assert_true(has(&es, d, f, ISO_EDGE_PROCESS));
     iso_edges_free(&es);
     isolde_history_free(x.h);
@@ -203,7 +205,9 @@ static void test_windows_match_edges(void **st)
             same_partition(ce, cw, x.n);
         }
         iso_search_req q;
-        iso_search_request(&q, ISO_EDGE_PROCESS | ISO_EDGE_REALTIME);
+        uint8_t want[ISO_A_COUNT] = {0};
+        for (int ty = 0; ty < ISO_N_CYCLE_TYPES; ty++) want[ty] = 1;
+        iso_search_request(&q, ISO_EDGE_PROCESS | ISO_EDGE_REALTIME, want);
         iso_search_out oe = {0}, ow = {0};
         iso_search_cycles(&ge, &q, &oe);
         iso_search_cycles(&gw, &q, &ow);

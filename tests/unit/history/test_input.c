@@ -29,6 +29,30 @@ static void write_file(const char *text, size_t n)
     close(fd);
 }
 
+/* A directory of Cobra's logs read with every allocation failing after
+ * the first n, for every n until it reads: ISOLDE_ERR_NOMEM each time,
+ * nothing of it kept (scandir's list, which is not the guard's memory, is
+ * freed by the guard: the sanitizer build's leak check sees it), and at
+ * last the whole history. */
+static void test_dir_out_of_memory(void **state)
+{
+    (void)state;
+    for (unsigned long n = 1;; n++) {
+        isolde_history *h = NULL;
+        isolde_error err = {0};
+        iso_alloc_fail_after(n);
+        isolde_status s = isolde_history_read_file("tests/data/read/cobra-dir", NULL, &h, &err);
+        iso_alloc_fail_after(0);
+        if (s == ISOLDE_OK) {
+            assert_int_equal(isolde_history_op_count(h), 6);
+            isolde_history_free(h);
+            return;
+        }
+        assert_int_equal(s, ISOLDE_ERR_NOMEM);
+        assert_null(h);
+    }
+}
+
 /* The OOM handler, used as the moment between mapping and reading: the
  * first allocation of the read fails on purpose, the file is cut to
  * nothing, and the allocation is tried again. */
@@ -246,6 +270,7 @@ static void test_gzip(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dir_out_of_memory),
         cmocka_unit_test(test_truncated_while_read),
         cmocka_unit_test(test_other_bus_faults_stay_fatal),
         cmocka_unit_test(test_not_text),

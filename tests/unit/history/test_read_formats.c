@@ -213,8 +213,13 @@ static void test_file_errors(void **state)
     assert_string_equal(err.file, FIXTURES "no-such-file.edn");
     assert_int_equal(err.line, 0);
     assert_non_null(strstr(err.msg, "cannot open"));
-    assert_int_equal(isolde_history_read_file(FIXTURES "bad", tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err), ISOLDE_ERR_IO);
-    assert_non_null(strstr(err.msg, "directory"));
+    assert_int_equal(isolde_history_read_file(FIXTURES "noops", tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err), ISOLDE_ERR_IO);
+    assert_non_null(strstr(err.msg, "is a directory, with no .log file"));
+    /* a directory of logs is Cobra's history, a session a log */
+    assert_int_equal(isolde_history_read_file(FIXTURES "cobra-dir", tu_fmt(ISOLDE_FORMAT_AUTO), &h, &err), ISOLDE_OK);
+    assert_int_equal(isolde_history_format(h), ISOLDE_FORMAT_COBRA);
+    assert_int_equal(isolde_history_op_count(h), 6);
+    isolde_history_free(h);
     assert_int_equal(isolde_history_read_mem("m", "{}", 2, tu_fmt((isolde_format)99), &h, &err), ISOLDE_ERR_USAGE);
     assert_non_null(strstr(err.msg, "unknown history format"));
 }
@@ -263,7 +268,7 @@ static void test_data_cases(void **state)
 {
     (void)state;
     static const char *const dirs[] = {"tests/data/read", "tests/data/read/bad", "tests/data/read/ints",
-                                       "tests/data/read/noops"};
+                                       "tests/data/read/noops", "tests/data/read/awdit"};
     int bad = 0;
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) bad += tc_each(dirs[i], tc_file_each, NULL);
     if (bad) fail_msg("%d of the cases of tests/data/read disagree with their headers (named above)", bad);

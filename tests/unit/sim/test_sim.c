@@ -4,6 +4,8 @@
  * over 150 seeds, the checker finds the history sound at its own level,
  * finds at some seed the anomaly the next level forbids, and the level
  * still commits a real share of its transactions. Broken modes are caught.
+ * The replicated levels' broken modes, directly: a fractured read and a
+ * causality violation (t4020-sim-weak-ladder judges them by the oracle).
  */
 #include "testutil.h"
 #include "run/run.h"
@@ -36,7 +38,7 @@ static int run_all(struct sim *s, uint32_t id, txn *t)
 
 static struct sim *sim_at(int level)
 {
-    sim_params p = {level, 1, 1, 0, 0, 0};
+    sim_params p = {level, 1, 1, 0, 0, 0, 0};
     return sim_new(&p);
 }
 
@@ -47,7 +49,7 @@ static int write_skew_commits(int level)
     txn t1 = {0}, t2 = {0};
     make(&t1, "r0 r1 a0");
     make(&t2, "r0 r1 a1");
-    uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
+    uint32_t a = sim_begin(s, &t1, SIM_FRESH), b = sim_begin(s, &t2, SIM_FRESH);
     int n = 0;
     if (run_all(s, a, &t1) == TXN_OK && run_all(s, b, &t2) == TXN_OK) {
         n += sim_commit(s, a, 0) == TXN_OK;
@@ -76,12 +78,12 @@ static int lost_update(int level, uint32_t *len)
     make(&t1, "r0 a0");
     make(&t2, "r0 a0");
     t2.mops[1].value = 99;
-    uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
+    uint32_t a = sim_begin(s, &t1, SIM_FRESH), b = sim_begin(s, &t2, SIM_FRESH);
     run_all(s, a, &t1);
     run_all(s, b, &t2);
     int n = (sim_commit(s, a, 0) == TXN_OK) + (sim_commit(s, b, 0) == TXN_OK);
     make(&t3, "r0");
-    uint32_t c = sim_begin(s, &t3, 1);
+    uint32_t c = sim_begin(s, &t3, SIM_FRESH);
     run_all(s, c, &t3);
     assert_int_equal(sim_commit(s, c, 0), TXN_OK);
     *len = t3.mops[0].len;
@@ -111,7 +113,7 @@ static uint32_t dirty_len(int level)
     txn t1 = {0}, t2 = {0};
     make(&t1, "a0");
     make(&t2, "r0");
-    uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
+    uint32_t a = sim_begin(s, &t1, SIM_FRESH), b = sim_begin(s, &t2, SIM_FRESH);
     run_all(s, a, &t1);
     run_all(s, b, &t2);
     uint32_t len = t2.mops[0].len;
@@ -139,7 +141,7 @@ static void test_write_locks(void **state)
     txn t1 = {0}, t2 = {0};
     make(&t1, "a0");
     make(&t2, "a0");
-    uint32_t a = sim_begin(s, &t1, 1), b = sim_begin(s, &t2, 1);
+    uint32_t a = sim_begin(s, &t1, SIM_FRESH), b = sim_begin(s, &t2, SIM_FRESH);
     assert_int_equal(sim_exec(s, a, 0), 0);
     assert_int_equal(sim_exec(s, b, 0), -1); /* no-wait: the second writer aborts */
     assert_string_equal(t2.error, "write lock held");
@@ -147,6 +149,58 @@ static void test_write_locks(void **state)
     txn_release(&t1);
     txn_release(&t2);
     sim_free(s);
+}
+
+/* Replicated levels (--lag 0): each client's transaction, begun and run
+ * to its commit in turn (client i at site i mod 3); the lengths of the
+ * last one's reads, into len. */
+static void in_turn(int level, const char *const *ops, const int *client, int n, uint32_t *len)
+{
+    struct sim *s = sim_at(level);
+    txn t = {0};
+    for (int i = 0; i < n; i++) {
+        make(&t, ops[i]);
+        uint32_t id = sim_begin(s, &t, client[i]);
+        assert_int_equal(run_all(s, id, &t), TXN_OK);
+        assert_int_equal(sim_commit(s, id, 0), TXN_OK);
+    }
+    for (uint32_t i = 0; i < t.n; i++) len[i] = t.mops[i].len;
+    txn_release(&t);
+    sim_free(s);
+}
+
+/* Site 0 commits appends to keys 0 and 1; site 2 reads both at once:
+ * fractured-read has applied one key, parallel SI both. */
+static void test_fractured_read(void **state)
+{
+    (void)state;
+    const char *ops[] = {"a0 a1", "r0 r1"};
+    const int client[] = {0, 2};
+    uint32_t len[2];
+    in_turn(SIM_FRACTURED, ops, client, 2, len);
+    assert_int_equal(len[0], 1);
+    assert_int_equal(len[1], 0);
+    in_turn(SIM_PSI, ops, client, 2, len);
+    assert_int_equal(len[0], 1);
+    assert_int_equal(len[1], 1);
+}
+
+/* Site 0 appends to key 0; site 2 reads it and appends to key 1; site 1
+ * reads key 1, then key 0: causality-violation (whose link from site 0 to
+ * site 1 is stalled) shows key 1's append without key 0's, which caused
+ * it; parallel SI shows both. */
+static void test_causality_violation(void **state)
+{
+    (void)state;
+    const char *ops[] = {"a0", "r0 a1", "r1 r0"};
+    const int client[] = {0, 2, 1};
+    uint32_t len[2];
+    in_turn(SIM_CAUSALITY, ops, client, 3, len);
+    assert_int_equal(len[0], 1);
+    assert_int_equal(len[1], 0);
+    in_turn(SIM_PSI, ops, client, 3, len);
+    assert_int_equal(len[0], 1);
+    assert_int_equal(len[1], 1);
 }
 
 static void test_level_names(void **state)
@@ -382,6 +436,8 @@ int main(void)
         cmocka_unit_test(test_lost_update),
         cmocka_unit_test(test_dirty_reads),
         cmocka_unit_test(test_write_locks),
+        cmocka_unit_test(test_fractured_read),
+        cmocka_unit_test(test_causality_violation),
         cmocka_unit_test(test_level_names),
         cmocka_unit_test(test_same_seed_same_bytes),
         cmocka_unit_test(test_info_knob),

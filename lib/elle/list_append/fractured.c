@@ -1,0 +1,197 @@
+/*
+ * elle/list_append/fractured.c -- fractured reads (read atomic's violation,
+ * Cerone et al. CONCUR 2015; issue 25): an ok transaction T3 observed an
+ * append of T1 (its element is in one of T3's external reads), yet an
+ * external read of T3 of a key T1 appended to holds none of T1's appends
+ * to that key. Under read atomic every transaction T3 observes is visible
+ * to it as a whole, and a read of a key shows every visible append to it,
+ * so no execution explains the two reads together.
+ *
+ * One finding per reader (the first T1 and key in micro-op order), so the
+ * findings stay linear in the history. Where a key's reads are prefixes of
+ * its version order, an element is in a read when its position is below
+ * the read's length; elsewhere the read is searched for it.
+ */
+#include "elle/list_append/list_append_int.h"
+
+#include <string.h>
+
+
+/* The found violation: reader t, writer w, the read that observed w (mop
+ * j_obs, element at), and the read of the missed key (mop j_miss) with w's
+ * first append to it (ap index). */
+typedef struct fr_case {
+    uint32_t t, w;
+    size_t j_obs, at, j_miss, ap;
+} fr_case;
+
+/* The first append (index into st->ap) of transaction w, or n_ap. */
+size_t la_first_append(const la_state *st, uint32_t w)
+{
+    size_t lo = 0, hi = st->n_ap;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->ap[mid].txn < w) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Whether st->ap[i] is its writer's first append to its key (the
+ * writer's appends start at lo). */
+int la_first_to_key(const la_state *st, size_t lo, size_t i)
+{
+    for (size_t p = lo; p < i; p++)
+        if (st->ap[p].key == st->ap[i].key) return 0;
+    return 1;
+}
+
+/* Whether T3's read (items[0..n)) of a's key holds a's element: by
+ * position where the key's reads are prefixes of its order and the append
+ * has one, else by looking (an append of a transaction that never
+ * completed has no position, yet a read may show it). */
+int la_read_holds(const la_state *st, const la_append *a, const iso_val *items, size_t n)
+{
+    if (la_positional(&st->k[a->key]) && a->pos != ISO_NONE) return a->pos < n;
+    for (size_t i = 0; i < n; i++)
+        if (la_find(st, a->key, items[i]) == a) return 1;
+    return 0;
+}
+
+void la_scan_init(la_scan *sc, const la_state *st, size_t n_txns)
+{
+    size_t nk = st->keys.n + 1;
+    *sc = (la_scan){0, iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(nk, sizeof(uint32_t)),
+                    iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(nk, sizeof(uint32_t)),
+                    iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(n_txns ? n_txns : 1, sizeof(uint32_t))};
+}
+
+void la_scan_free(la_scan *sc)
+{
+    iso_free(sc->read_ep);
+    iso_free(sc->read_j);
+    iso_free(sc->read_len);
+    iso_free(sc->own_ep);
+    iso_free(sc->own_n);
+    iso_free(sc->seen_ep);
+}
+
+/* The length of the state read j shows before t's own appends to key
+ * (own of them so far), or -1 when it does not end in them. */
+static long state_len(const la_state *st, const iso_store *s, uint32_t t, iso_val mop, uint32_t key, size_t own)
+{
+    size_t len;
+    const iso_val *items = la_read_items(s, mop_val(s, mop), &len);
+    if (own > len) return -1;
+    for (size_t i = len - own; i < len; i++) {
+        const la_append *a = la_find(st, key, items[i]);
+        if (!a || a->txn != t) return -1;
+    }
+    return (long)(len - own);
+}
+
+void la_scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n)
+{
+    sc->ep++;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+        if (key == ISO_NONE) continue;
+        if (sc->own_ep[key] != sc->ep) sc->own_ep[key] = sc->ep, sc->own_n[key] = 0;
+        if (la_mop_kind(st, m[j]) == LA_APPEND) {
+            sc->own_n[key]++;
+            continue;
+        }
+        long len = state_len(st, s, t, m[j], key, sc->own_n[key]);
+        if (len < 0 || (sc->read_ep[key] == sc->ep && (uint32_t)len >= sc->read_len[key])) continue;
+        sc->read_ep[key] = sc->ep, sc->read_j[key] = (uint32_t)j, sc->read_len[key] = (uint32_t)len;
+    }
+}
+
+/* Whether writer w, observed by c->t, appended to a key whose shortest
+ * external read by c->t holds none of w's appends to it (c filled). */
+static int misses(const la_state *st, const iso_store *s, const la_scan *sc, const iso_val *m, fr_case *c)
+{
+    size_t lo = la_first_append(st, c->w);
+    for (size_t i = lo; i < st->n_ap && st->ap[i].txn == c->w; i++) {
+        const la_append *a = &st->ap[i];
+        if (sc->read_ep[a->key] != sc->ep || !la_first_to_key(st, lo, i)) continue;
+        size_t len;
+        const iso_val *items = la_read_items(s, mop_val(s, m[sc->read_j[a->key]]), &len);
+        if (!la_read_holds(st, a, items, sc->read_len[a->key])) {
+            c->j_miss = sc->read_j[a->key];
+            c->ap = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The first fractured read of transaction c->t, if any (c filled). */
+static int find_case(const la_state *st, const iso_proof_ctx *pc, la_scan *sc, const iso_val *m, size_t n,
+                     fr_case *c)
+{
+    const iso_store *s = &pc->h->store;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+        if (key == ISO_NONE || la_mop_kind(st, m[j]) != LA_READ) continue; /* internal ones observe too */
+        size_t len;
+        const iso_val *items = la_read_items(s, mop_val(s, m[j]), &len);
+        for (size_t i = 0; i < len; i++) {
+            const la_append *a = la_find(st, key, items[i]);
+            if (!a || a->txn == c->t || a->type == ISO_OP_FAIL || sc->seen_ep[a->txn] == sc->ep) continue;
+            sc->seen_ep[a->txn] = sc->ep;
+            c->w = a->txn, c->j_obs = j, c->at = i;
+            if (misses(st, s, sc, m, c)) return 1;
+        }
+    }
+    return 0;
+}
+
+static void render_case(iso_ctx *ctx, const la_state *st, const iso_val *m, const fr_case *c)
+{
+    const iso_proof_ctx *pc = &ctx->pc;
+    const iso_store *s = &pc->h->store;
+    size_t n;
+    const iso_val *items = la_read_items(s, mop_val(s, m[c->j_obs]), &n);
+    iso_val missed = la_value(st, &st->ap[c->ap]);
+    uint32_t tx[2] = {c->t, c->w};
+    iso_fb f = {{0}, {0}};
+    iso_fb_let(pc, &f, tx, 2);
+    iso_buf_puts(&f.text, "T1 observed T2's append of ");
+    iso_fb_val(pc, &f, items[c->at]);
+    iso_buf_puts(&f.text, " to key ");
+    iso_fb_val(pc, &f, mop_key(s, m[c->j_obs]));
+    iso_buf_puts(&f.text, ", yet read key ");
+    iso_fb_val(pc, &f, mop_key(s, m[c->j_miss]));
+    iso_buf_puts(&f.text, " as ");
+    iso_fb_val(pc, &f, mop_val(s, m[c->j_miss]));
+    iso_buf_puts(&f.text, ", which does not contain T2's append of ");
+    iso_fb_val(pc, &f, missed);
+    iso_buf_puts(&f.text, ": a fractured read (read atomic makes all of T2's appends visible to T1, or none).");
+    iso_fb_field_op(pc, &f, "op", c->t);
+    iso_fb_field_op(pc, &f, "writer", c->w);
+    iso_fb_field(pc, &f, "observed-mop", m[c->j_obs]);
+    iso_fb_field(pc, &f, "mop", m[c->j_miss]);
+    iso_fb_field(pc, &f, "element", missed);
+    iso_fb_emit(&ctx->findings, &f, ISO_A_FRACTURED_READ);
+}
+
+void la_fractured_reads(iso_ctx *ctx, const la_state *st, uint8_t *fractured)
+{
+    if (!ctx->req->reportable[ISO_A_FRACTURED_READ]) return;
+    la_scan sc;
+    la_scan_init(&sc, st, ctx->pc.txns.n);
+    for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
+        const iso_txn *tx = &ctx->pc.txns.t[t];
+        if (tx->type != ISO_OP_OK || tx->cmp == ISO_NONE) continue;
+        size_t n;
+        const iso_val *m = la_txn_mops(&ctx->pc, t, &n);
+        la_scan_txn(st, &ctx->pc.h->store, &sc, t, m, n);
+        fr_case c = {.t = t};
+        if (find_case(st, &ctx->pc, &sc, m, n, &c)) {
+            render_case(ctx, st, m, &c);
+            if (fractured) fractured[t] = 1;
+        }
+    }
+    la_scan_free(&sc);
+}

@@ -1,0 +1,199 @@
+/*
+ * solve/sgraph.c -- searches over a group's state graph, looking only at
+ * the enabled edges (known, or whose literal is on): a cycle reachable
+ * from given states (iterative depth-first search: a group may hold 10^6
+ * states), and topological ranks (Kahn). Invariant: the scratch (struct
+ * search) is sized for the group once; a search allocates nothing.
+ */
+#include <string.h>
+
+#include "solve/solve_int.h"
+
+void group_release(struct group *g)
+{
+    iso_free(g->state);
+    iso_free(g->off);
+    iso_free(g->from);
+    iso_free(g->to);
+    iso_free(g->own);
+    iso_free(g->src);
+    iso_free(g->choice);
+    iso_free(g->lit_off);
+    iso_free(g->lit_edge);
+    memset(g, 0, sizeof *g);
+}
+
+void search_init(struct search *s, uint32_t n_states)
+{
+    size_t n = (size_t)n_states + 1;
+    memset(s, 0, sizeof *s);
+    s->stop_at = UINT64_MAX;
+    s->stamp = iso_xcalloc(n, sizeof *s->stamp);
+    s->pos = iso_xcalloc(n, sizeof *s->pos);
+    s->stack = iso_xmalloc(n * sizeof *s->stack);
+    s->cursor = iso_xmalloc(n * sizeof *s->cursor);
+    s->rank = iso_xmalloc(n * sizeof *s->rank);
+    s->queue = iso_xmalloc(n * sizeof *s->queue);
+    s->cycle = iso_xmalloc(n * sizeof *s->cycle);
+}
+
+void search_release(struct search *s)
+{
+    iso_free(s->stamp);
+    iso_free(s->pos);
+    iso_free(s->stack);
+    iso_free(s->cursor);
+    iso_free(s->rank);
+    iso_free(s->queue);
+    iso_free(s->cycle);
+    memset(s, 0, sizeof *s);
+}
+
+static int enabled(const struct group *g, const uint8_t *lit_on, uint32_t e)
+{
+    return g->own[e] == ISO_NONE || lit_on[g->own[e]];
+}
+
+/* The stack from w's position up, then edge e back to w: the cycle. */
+static void take_cycle(struct search *s, uint32_t top, uint32_t w, uint32_t e)
+{
+    uint32_t n = 0;
+    for (uint32_t i = s->pos[w] - 1; i < top; i++) s->cycle[n++] = s->cursor[i] - 1;
+    s->cycle[n++] = e;
+    s->n_cycle = n;
+}
+
+/* Unwind the stack (positions cleared) after a cycle was found. */
+static void clear_stack(struct search *s, uint32_t top)
+{
+    for (uint32_t i = 0; i <= top; i++) s->pos[s->stack[i]] = 0;
+}
+
+/* Depth-first from root; 1 when a cycle was found (in s->cycle). With
+ * each (not NULL), every cycle closed by an edge back into the stack is
+ * handed to it in s->cycle and the search goes on while each returns
+ * nonzero: 1 when it returned 0. */
+static int dfs_from(const struct group *g, const uint8_t *lit_on, uint32_t root, const uint32_t *rank,
+                    uint32_t bound, struct search *s, int (*each)(void *arg, const struct search *s), void *arg)
+{
+    uint32_t top = 0;
+    s->stack[0] = root;
+    s->cursor[0] = g->off[root];
+    s->pos[root] = 1;
+    s->stamp[root] = s->epoch;
+    for (;;) {
+        uint32_t v = s->stack[top];
+        if (s->cursor[top] == g->off[v + 1]) {
+            s->pos[v] = 0;
+            if (top == 0) return 0;
+            top--;
+            continue;
+        }
+        uint32_t e = s->cursor[top]++;
+        if (++s->work > s->stop_at) { /* gave up: as if none */
+            clear_stack(s, top);
+            return 0;
+        }
+        if (!enabled(g, lit_on, e)) continue;
+        uint32_t w = g->to[e];
+        if (s->pos[w]) {
+            take_cycle(s, top, w, e);
+            if (each && each(arg, s)) continue;
+            clear_stack(s, top);
+            return 1;
+        }
+        if (s->stamp[w] == s->epoch || (rank && rank[w] > bound)) continue;
+        s->stamp[w] = s->epoch;
+        s->pos[w] = ++top + 1;
+        s->stack[top] = w;
+        s->cursor[top] = g->off[w];
+    }
+}
+
+static void next_epoch(const struct group *g, struct search *s)
+{
+    if (++s->epoch == 0) { /* wrapped: forget every old stamp */
+        memset(s->stamp, 0, ((size_t)g->n_states + 1) * sizeof *s->stamp);
+        s->epoch = 1;
+    }
+}
+
+int search_cycle(const struct group *g, const uint8_t *lit_on, const uint32_t *starts, uint32_t n_starts,
+                 const uint32_t *rank, uint32_t bound, struct search *s)
+{
+    next_epoch(g, s);
+    uint32_t n = starts ? n_starts : g->n_states;
+    for (uint32_t i = 0; i < n && s->work <= s->stop_at; i++) {
+        uint32_t v = starts ? starts[i] : i;
+        if (s->stamp[v] == s->epoch || (rank && rank[v] > bound)) continue;
+        if (dfs_from(g, lit_on, v, rank, bound, s, NULL, NULL)) return 1;
+    }
+    s->n_cycle = 0;
+    return 0;
+}
+
+void search_cycles(const struct group *g, const uint8_t *lit_on, struct search *s,
+                   int (*each)(void *arg, const struct search *s), void *arg)
+{
+    next_epoch(g, s);
+    for (uint32_t v = 0; v < g->n_states; v++)
+        if (s->stamp[v] != s->epoch && dfs_from(g, lit_on, v, NULL, 0, s, each, arg)) return;
+}
+
+int search_rank(const struct group *g, const uint8_t *lit_on, struct search *s)
+{
+    uint32_t *indeg = s->pos; /* borrowed: zero outside searches, zero again after */
+    for (uint32_t e = 0; e < g->n_edges; e++)
+        if (enabled(g, lit_on, e)) indeg[g->to[e]]++;
+    uint32_t head = 0, tail = 0;
+    for (uint32_t v = 0; v < g->n_states; v++)
+        if (indeg[v] == 0) s->queue[tail++] = v;
+    while (head < tail) {
+        uint32_t v = s->queue[head];
+        s->rank[v] = head++;
+        for (uint32_t e = g->off[v]; e < g->off[v + 1]; e++)
+            if (enabled(g, lit_on, e) && --indeg[g->to[e]] == 0) s->queue[tail++] = g->to[e];
+    }
+    s->work += g->n_edges;
+    if (tail == g->n_states) return 0;
+    memset(indeg, 0, (size_t)g->n_states * sizeof *indeg);
+    return -1;
+}
+
+/* The path found back from v to root, by parent edges, reversed into
+ * s->cycle after e. */
+static void take_path(const struct group *g, struct search *s, uint32_t e)
+{
+    uint32_t n = 1;
+    for (uint32_t v = g->from[e]; v != g->to[e]; v = g->from[s->cursor[v]]) s->cycle[n++] = s->cursor[v];
+    s->cycle[0] = e;
+    for (uint32_t i = 1, j = n - 1; i < j; i++, j--) {
+        uint32_t x = s->cycle[i];
+        s->cycle[i] = s->cycle[j], s->cycle[j] = x;
+    }
+    s->n_cycle = n;
+}
+
+int search_short_cycle(const struct group *g, const uint8_t *lit_on, uint32_t e, struct search *s)
+{
+    next_epoch(g, s);
+    uint32_t head = 0, tail = 0, goal = g->from[e];
+    s->queue[tail++] = g->to[e];
+    s->stamp[g->to[e]] = s->epoch;
+    while (head < tail) {
+        uint32_t v = s->queue[head++];
+        if (v == goal) {
+            take_path(g, s, e);
+            return 1;
+        }
+        for (uint32_t f = g->off[v]; f < g->off[v + 1]; f++) {
+            uint32_t w = g->to[f];
+            s->work++;
+            if (!enabled(g, lit_on, f) || s->stamp[w] == s->epoch) continue;
+            s->stamp[w] = s->epoch;
+            s->cursor[w] = f; /* the edge that reached w */
+            s->queue[tail++] = w;
+        }
+    }
+    return 0;
+}
