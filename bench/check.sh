@@ -126,6 +126,22 @@ for n in 10000 100000 1000000; do
     done
 done
 
+# list-append's weak models (issue 25): read-atomic (fractured reads) and
+# causal on the 1M-transaction valid history, each beside
+# strict-serializable's check of the same file just before it. Target:
+# each within 2x of strict-serializable's wall time and 1 GB.
+f=$(history list-append 1000000 jsonl valid) && for c in read-atomic causal; do
+    set -- $(timed "$isolde" check -m list-append -c strict-serializable "$f")
+    base=$1
+    set -- $(timed "$isolde" check -m list-append -c "$c" "$f")
+    res=MISSED; awk -v w="$1" -v b="$base" -v kb="$3" 'BEGIN { exit !(w <= 2 * b && kb <= 1048576) }' && res=MET
+    [ "$4" = 0 ] || res=WRONG
+    [ "$res" = MET ] || failed=1
+    printf 'list-append 1000000, -c %s: %s s wall (strict-serializable %s s), %s s cpu, peak %s MB, verdict %s' \
+        "$c" "$1" "$base" "$2" $(($3 / 1024)) "$(verdict_name "$4")"
+    echo " (target: <= 2x and 1 GB) $res"
+done
+
 if [ -f "$huge" ]; then
     cat "$huge" > /dev/null
     set -- $(timed "$isolde" check -m list-append -c strict-serializable "$huge")
