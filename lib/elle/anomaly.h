@@ -52,6 +52,7 @@
     X(CAUSALITY_VIOLATION_PROCESS, "causality-violation-process") \
     X(NON_MONOTONIC_READ, "non-monotonic-read") \
     X(NOT_MY_OWN_WRITE, "not-my-own-write") X(NOT_MY_LAST_WRITE, "not-my-last-write") \
+    X(LONG_FORK, "long-fork") \
     /* bookkeeping results */ \
     X(EMPTY_TRANSACTION_GRAPH, "empty-transaction-graph") \
     X(CYCLE_SEARCH_TIMEOUT, "cycle-search-timeout") \

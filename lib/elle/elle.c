@@ -122,6 +122,9 @@ static void search_graph(iso_ctx *ctx, uint8_t extra, iso_rt *rt)
     search_request(&req, ctx, extra);
     iso_search_cycles(&g, &req, out);
     iso_phase("cycle search");
+    /* From SI up the search's G-single and G-nonadjacent cover every such cycle */
+    if (ctx->req->reportable[ISO_A_LONG_FORK] && !ctx->req->reportable[ISO_A_G_NONADJACENT]) iso_long_forks(&g, out);
+    iso_phase("long forks");
     add_search_findings(ctx, out);
     iso_graph_free(&g);
     iso_rt_free(rt);

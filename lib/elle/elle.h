@@ -69,6 +69,11 @@ typedef struct iso_ctx {
     const iso_request *req;      /* what the check was asked for */
 } iso_ctx;
 
+/* Long forks (elle/long_fork.c): a cycle of WW ∪ WR ∪ (WR ; RW) in g's
+ * data edges, one per component of such cycles, pushed onto out as cycles
+ * of type long-fork (each edge one bit: hubs folded into rw). */
+void iso_long_forks(const iso_graph *g, iso_search_out *out);
+
 struct iso_workload_ops {
     const char *name;
     /* The order in which explain() names an edge that carries several data

@@ -168,6 +168,7 @@ static const uint8_t proscribed[][2] = {
      * through the DAG, all of causal-cerone's); Biswas and Enea's read
      * committed reads that go back in the version order. */
     {M(READ_ATOMIC), A(FRACTURED_READ)}, {M(CAUSAL_CERONE), A(CAUSALITY_VIOLATION)},
+    {M(PREFIX), A(LONG_FORK)},
     {M(CAUSAL), A(CAUSALITY_VIOLATION_PROCESS)},
     {M(RC_BE), A(NON_MONOTONIC_READ)}, {M(RC_BE), A(NOT_MY_OWN_WRITE)}, {M(RC_BE), A(NOT_MY_LAST_WRITE)},
     {M(PL_2_99), A(G1)}, {M(PL_2_99), A(G2_ITEM)},

@@ -502,7 +502,8 @@ static void clear_issue25(int m, const uint8_t want_m[MAX_MODELS], uint8_t got_m
 {
     static const int isolde_types[] = {ISO_A_FRACTURED_READ, ISO_A_CAUSALITY_VIOLATION,
                                        ISO_A_CAUSALITY_VIOLATION_PROCESS, ISO_A_NON_MONOTONIC_READ,
-                                       ISO_A_NOT_MY_OWN_WRITE, ISO_A_NOT_MY_LAST_WRITE, ISO_A_GARBAGE_READ};
+                                       ISO_A_NOT_MY_OWN_WRITE, ISO_A_NOT_MY_LAST_WRITE, ISO_A_LONG_FORK,
+                                       ISO_A_GARBAGE_READ};
     int causal = model("causal"), via = iso_model_implies(m, causal);
     uint8_t by_causal[ISO_A_COUNT];
     iso_models_prohibited(&causal, 1, by_causal);
