@@ -89,6 +89,7 @@ static void proof_words(void **state)
 {
     (void)state;
     tc_dir("tests/data/proof");
+    tc_dir("tests/data/literature"); /* the literature's histories (tests/cli/t2700) */
 }
 
 int main(void)
