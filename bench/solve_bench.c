@@ -24,16 +24,11 @@
 #include <sys/resource.h>
 
 #include "core/phase.h"
+#include "core/rng.h"
 #include "solve/solve.h"
 
 static uint64_t rng = 88172645463325252ull;
-static uint32_t rnd(uint32_t n)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
-}
+static uint32_t rnd(uint32_t n) { return iso_rng_below(&rng, n); }
 
 struct vec {
     struct solve_edge *e;

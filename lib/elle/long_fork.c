@@ -79,21 +79,13 @@ static void shortest_back(lf *x, uint32_t s)
     x->seen = tail;
 }
 
-/* The data graph's bits on a -> b (transactions). */
-static uint8_t data_bits(const iso_graph *g, uint32_t a, uint32_t b)
-{
-    for (uint32_t i = g->off[a]; i < g->off[a + 1]; i++)
-        if (g->dst[i] == b) return g->bits[i];
-    return 0;
-}
-
 /* The bit edge a -> b of the cycle stands for: a and b state vertices of
  * transactions, hub whether a hub came between them. */
 static uint8_t step_bit(const lf *x, uint32_t a, uint32_t b, int hub)
 {
     if (hub) return ISO_EDGE_RW;
     if (b & 1) return ISO_EDGE_WR;
-    if (!(a & 1) || (data_bits(x->g, a / 2, b / 2) & ISO_EDGE_WW)) return ISO_EDGE_WW;
+    if (!(a & 1) || (iso_graph_row_bits(x->g, a / 2, b / 2) & ISO_EDGE_WW)) return ISO_EDGE_WW;
     return ISO_EDGE_RW;
 }
 
