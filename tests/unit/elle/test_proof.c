@@ -50,14 +50,21 @@ static void show(void *arg, size_t i, const char *text, const char *json)
     assert_string_equal(json, want);
 }
 
+/* N findings of G1a: every tenth rendered when found, the rest pending
+ * (render_padded: the even ones 1 MB). */
+static void add_findings(iso_txn_result *t)
+{
+    for (size_t i = 0; i < N; i++) {
+        if (i % 10 == 0) iso_findings_add_text(&t->findings, ISO_A_G1A, "found", "{}");
+        else iso_findings_add_pending(&t->findings, ISO_A_G1A, render_padded, i);
+    }
+}
+
 static void shows_all_in_order_a_few_at_a_time(void **state)
 {
     (void)state;
     iso_txn_result t = {.threads = 2};
-    for (size_t i = 0; i < N; i++) {
-        if (i % 10 == 0) iso_findings_add_text(&t.findings, ISO_A_G1A, "found", "{}");
-        else iso_findings_add_pending(&t.findings, ISO_A_G1A, render_padded, i);
-    }
+    add_findings(&t);
     seen s = {0, &t, 5};
     assert_int_equal(iso_elle_show(&t, 5, N - 5, 0, show, &s), N - 5);
     assert_int_equal(s.n, N - 5);
@@ -74,10 +81,7 @@ static void stops_after_the_budget(void **state)
 {
     (void)state;
     iso_txn_result t = {.threads = 2};
-    for (size_t i = 0; i < N; i++) {
-        if (i % 10 == 0) iso_findings_add_text(&t.findings, ISO_A_G1A, "found", "{}");
-        else iso_findings_add_pending(&t.findings, ISO_A_G1A, render_padded, i);
-    }
+    add_findings(&t);
     seen s = {0, &t, 5};
     assert_int_equal(iso_elle_show(&t, 5, N - 5, 3 * BIG, show, &s), 8);
     assert_int_equal(s.n, 8);
