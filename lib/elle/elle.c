@@ -123,7 +123,7 @@ static void search_graph(iso_ctx *ctx, uint8_t extra, iso_rt *rt)
     iso_search_cycles(&g, &req, out);
     iso_phase("cycle search");
     /* From SI up the search's G-single and G-nonadjacent cover every such cycle */
-    if (ctx->req->reportable[ISO_A_LONG_FORK] && !ctx->req->reportable[ISO_A_G_NONADJACENT]) iso_long_forks(&g, out);
+    if (ctx->req->reportable[ISO_A_LONG_FORK] && !ctx->req->reportable[ISO_A_G_NONADJACENT]) iso_long_forks(&g, &ctx->pc, out);
     iso_phase("long forks");
     add_search_findings(ctx, out);
     iso_graph_free(&g);

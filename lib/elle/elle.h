@@ -72,7 +72,7 @@ typedef struct iso_ctx {
 /* Long forks (elle/long_fork.c): a cycle of WW ∪ WR ∪ (WR ; RW) in g's
  * data edges, one per component of such cycles, pushed onto out as cycles
  * of type long-fork (each edge one bit: hubs folded into rw). */
-void iso_long_forks(const iso_graph *g, iso_search_out *out);
+void iso_long_forks(const iso_graph *g, const iso_proof_ctx *pc, iso_search_out *out);
 
 struct iso_workload_ops {
     const char *name;
@@ -87,6 +87,11 @@ struct iso_workload_ops {
     void (*explain)(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit,
                     const char *ta, const char *tb, iso_buf *text, iso_buf *json);
     void (*free)(void *state);
+    /* Whether a -ww-> b is an order of versions some read shows (NULL:
+     * every ww edge is). list-append's edge into an append no read shows
+     * is Adya's inference (such appends follow the versions read), which
+     * the models of visibility (prefix) do not force. */
+    int (*ww_shown)(const iso_proof_ctx *pc, uint32_t a, uint32_t b);
 };
 
 /* Check h as workload wl, asked for req (check/opts.c makes it of o's

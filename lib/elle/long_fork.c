@@ -13,7 +13,10 @@
  * through its first vertex, each step an edge of the data graph (hubs
  * left out: reader -rw-> writer), unless it has no rw edge (a G0 or G1c,
  * which the search reports). Only edges the history proves are used, so
- * what is reported is a violation on either workload. With one rw edge
+ * what is reported is a violation on either workload: list-append's ww
+ * edge into an append no read shows (Adya's inference: it follows every
+ * version read) is not one, as prefix lets a transaction be ordered
+ * before another it is not visible to (ops' ww_shown). With one rw edge
  * it is a G-single whose rw follows a wr (T3 saw T2, which T1's write
  * precedes, yet not T1's write), with two or more the long fork proper.
  */
@@ -24,6 +27,7 @@
 
 typedef struct lf {
     const iso_graph *g;
+    const iso_proof_ctx *pc;
     uint32_t ntx;  /* transactions: state vertices 2t, 2t + 1; hubs after */
     iso_graph sg;  /* the state graph */
     uint32_t *comp, *prev, *queue, *path;
@@ -31,6 +35,12 @@ typedef struct lf {
 } lf;
 
 static uint32_t hub_vertex(const lf *x, uint32_t h) { return 2 * x->ntx + (h - x->ntx); }
+
+/* Whether v -> u is a ww edge some read shows. */
+static int ww(const lf *x, uint32_t v, uint32_t u, uint8_t bits)
+{
+    return (bits & ISO_EDGE_WW) && (!x->pc->wl->ww_shown || x->pc->wl->ww_shown(x->pc, v, u));
+}
 
 /* The state graph's edges out of transaction v's row. */
 static void txn_edges(const lf *x, uint32_t v, iso_edges *es)
@@ -43,7 +53,7 @@ static void txn_edges(const lf *x, uint32_t v, iso_edges *es)
             continue;
         }
         for (uint32_t s = 0; s < 2; s++) {
-            if (b & ISO_EDGE_WW) iso_edges_add(es, 2 * v + s, 2 * u, ISO_EDGE_WW);
+            if (ww(x, v, u, b)) iso_edges_add(es, 2 * v + s, 2 * u, ISO_EDGE_WW);
             if (b & ISO_EDGE_WR) iso_edges_add(es, 2 * v + s, 2 * u + 1, ISO_EDGE_WR);
         }
         if (b & ISO_EDGE_RW) iso_edges_add(es, 2 * v + 1, 2 * u, ISO_EDGE_RW);
@@ -85,7 +95,7 @@ static uint8_t step_bit(const lf *x, uint32_t a, uint32_t b, int hub)
 {
     if (hub) return ISO_EDGE_RW;
     if (b & 1) return ISO_EDGE_WR;
-    if (!(a & 1) || (iso_graph_row_bits(x->g, a / 2, b / 2) & ISO_EDGE_WW)) return ISO_EDGE_WW;
+    if (!(a & 1) || ww(x, a / 2, b / 2, iso_graph_row_bits(x->g, a / 2, b / 2))) return ISO_EDGE_WW;
     return ISO_EDGE_RW;
 }
 
@@ -120,9 +130,9 @@ static void add_cycle(lf *x, uint32_t s, iso_search_out *out)
     ISO_PUSH(out->cycles, out->n_cycles, out->cap_cycles, c);
 }
 
-void iso_long_forks(const iso_graph *g, iso_search_out *out)
+void iso_long_forks(const iso_graph *g, const iso_proof_ctx *pc, iso_search_out *out)
 {
-    lf x = {.g = g, .ntx = iso_graph_txns(g)};
+    lf x = {.g = g, .pc = pc, .ntx = iso_graph_txns(g)};
     build(&x);
     uint32_t n = x.sg.n;
     x.comp = iso_xmalloc(((size_t)n + 1) * sizeof *x.comp);

@@ -373,6 +373,20 @@ static void add_append_edges(iso_ctx *ctx, la_state *st)
     iso_free(hub);
 }
 
+/* Whether some read shows b's append to a key right after a's (the ops'
+ * ww_shown). */
+static int ww_shown(const iso_proof_ctx *pc, uint32_t a, uint32_t b)
+{
+    const la_state *st = pc->wl_state;
+    for (size_t i = la_first_append(st, b); i < st->n_ap && st->ap[i].txn == b; i++) {
+        const la_append *ap = &st->ap[i];
+        if (!is_writer(ap) || ap->pos == ISO_NONE || ap->pos == 0) continue;
+        uint32_t w = st->at[st->k[ap->key].slot0 + ap->pos - 1];
+        if (w != ISO_NONE && st->ap[w].txn == a) return 1;
+    }
+    return 0;
+}
+
 /* Once the version orders are known, the reads' edges and anomalies on one
  * side, and each ok transaction on its own and then each key on the other,
  * need nothing of each other: the latter run on a second thread with a side
@@ -542,4 +556,4 @@ static void state_free(void *p)
 
 /* Elle's list-append explainer tries ww, then wr, then rw. */
 const iso_workload_ops iso_list_append_ops = {
-    "list-append", {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW}, analyze, explain, state_free};
+    "list-append", {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW}, analyze, explain, state_free, ww_shown};

@@ -517,4 +517,4 @@ static void state_free(void *p)
 
 /* Elle's rw-register explainer tries wr, then ww, then rw. */
 const iso_workload_ops iso_rw_register_ops = {
-    "rw-register", {ISO_EDGE_WR, ISO_EDGE_WW, ISO_EDGE_RW}, analyze, explain, state_free};
+    "rw-register", {ISO_EDGE_WR, ISO_EDGE_WW, ISO_EDGE_RW}, analyze, explain, state_free, NULL};
