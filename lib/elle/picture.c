@@ -223,6 +223,23 @@ void iso_picture_free(iso_picture *p)
     memset(p, 0, sizeof *p);
 }
 
+/* b's memory cut to what it holds. */
+static void buf_fit(iso_buf *b)
+{
+    if (b->p) b->p = iso_xrealloc(b->p, b->cap = b->n + 1);
+}
+
+iso_picture *iso_picture_keep(iso_picture *p)
+{
+    iso_picture *k = iso_xmalloc(sizeof *k);
+    *k = *p;
+    memset(p, 0, sizeof *p);
+    k->v = iso_xrealloc(k->v, (k->cap_v = k->n ? k->n : 1) * sizeof *k->v);
+    k->e = iso_xrealloc(k->e, (k->cap_e = k->n_e ? k->n_e : 1) * sizeof *k->e);
+    for (size_t i = 0; i < k->n_e; i++) buf_fit(&k->e[i].types), buf_fit(&k->e[i].words);
+    return k;
+}
+
 void iso_picture_note(const iso_picture *p, iso_buf *out)
 {
     if (!p->comp_n) return;

@@ -55,6 +55,10 @@ uint32_t iso_picture_txn(iso_picture *p, uint32_t txn);
  * step already). */
 void iso_picture_edge(iso_picture *p, uint32_t a, uint32_t b, const char *type, const char *words);
 
+/* p moved to the heap to be kept (with a finding), its memory no more
+ * than it holds; *p is left zeroed. */
+iso_picture *iso_picture_keep(iso_picture *p);
+
 /* What the picture leaves out, in words ("" for a cycle). */
 void iso_picture_note(const iso_picture *p, iso_buf *out);
 

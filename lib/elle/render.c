@@ -2,8 +2,6 @@
 #include "elle/render.h"
 #include "elle/picture.h"
 
-#include <string.h>
-
 void iso_pc_val_text(const iso_proof_ctx *pc, iso_val v, iso_buf *out) { iso_val_edn(&pc->h->store, v, out); }
 void iso_pc_val_json(const iso_proof_ctx *pc, iso_val v, iso_buf *out) { iso_val_json(&pc->h->store, v, out); }
 
@@ -132,8 +130,5 @@ void iso_fb_emit(iso_findings *s, iso_fb *f, int type)
 void iso_fb_emit_picture(iso_findings *s, iso_fb *f, int type, iso_picture *pic)
 {
     iso_fb_emit(s, f, type);
-    iso_picture *kept = iso_xmalloc(sizeof *kept);
-    *kept = *pic;
-    memset(pic, 0, sizeof *pic);
-    s->f[s->n - 1].pic = kept;
+    s->f[s->n - 1].pic = iso_picture_keep(pic);
 }
