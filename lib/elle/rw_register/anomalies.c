@@ -63,8 +63,9 @@ static uint32_t named_writer(const rw_ver *x, int type, uint32_t reader)
 }
 
 /* Render not-my-own-write or not-my-last-write finding i (type), its
- * steps drawn into pic (NULL: none): T1's read [r k v], written by T2 or
- * by T1 itself, after T1's own later write of k. */
+ * steps drawn into pic (NULL: none): T1's read [r k v] after its own write
+ * of k, of T2's write (not-my-own-write) or of an earlier one of T1's own
+ * (not-my-last-write). */
 static void render_own(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type, iso_picture *pic)
 {
     const rw_state *st = pc->wl_state;
