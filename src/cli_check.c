@@ -97,11 +97,11 @@ static const cli_opt check_opts[] = {
      "auto, edn, json, jsonl, onelite, isocheck, jepsen-log, jepsen-txt, plume, dbcop, awdit, cobra, chronos",
      0, 0, cli_set_format, 0},
     {'d', "directory", CLI_STRING, C(dir), "DIR",
-     "write one text file per anomaly type, a picture (.dot, .svg) per cycle, results.json and index.html "
+     "write one text file per anomaly type, a picture (.dot, .svg) per cycle or proof, results.json and index.html "
      "into DIR, the first 100 findings of a type at most (several files: into DIR/<file>/)", 0, 0, NULL, 0},
     {0, "html", CLI_STRING, C(html), "FILE",
      "write the report as one self-contained HTML page: verdict, proofs (the first 100 of a type at most), "
-     "cycle pictures, a timeline (several files: FILE-<file>.html)", 0, 0, NULL, 0},
+     "pictures, a timeline (several files: FILE-<file>.html)", 0, 0, NULL, 0},
     {0, "json", CLI_FLAG, C(json), NULL,
      "print the result as JSON, Elle's keys (several files: one object per line, with \"file\")", 0, 0,
      NULL, 1},

@@ -394,7 +394,7 @@
   };
 
   Report.prototype.txnsOf = function (f) {
-    if (f.pic) return f.pic.v.slice();
+    if (f.pic) return f.pic.v.filter(function (t) { return t !== null; });
     if (!this.tl) return [];
     var self = this, seen = new Set();
     opIndices(f.json, []).forEach(function (x) { var t = self.txnOfIndex(x); if (t >= 0) seen.add(t); });
@@ -473,9 +473,11 @@
     return 'process ' + tl.lanes[tl.lane[t]] + ', index ' + (tl.cmp[t] >= 0 ? tl.cmp[t] : tl.inv[t]);
   };
 
-  /* A cycle or component, laid out on a circle. */
+  /* A finding's picture (a cycle, a component, a proof's steps), laid
+   * out on a circle; a null transaction is the initial state. */
   Report.prototype.picture = function (pic) {
     var wrap = el('div', 'pic'), n = pic.v.length, self = this;
+    var name = function (i) { return pic.v[i] === null ? 'init' : 'T' + (i + 1); };
     if (pic.note) add(wrap, el('div', 'muted', pic.note));
     if (!n) return wrap;
     var R = n === 1 ? 0 : Math.max(90, n * 60 / (2 * Math.PI)), W = 2 * R + 260, H = 2 * R + 80, cx = W / 2, cy = H / 2;
@@ -488,16 +490,17 @@
     });
     pic.e.forEach(function (e) { add(s, edge(pos[e[0]], pos[e[1]], e[2], e[3], e[0] === e[1])); });
     pic.v.forEach(function (t, i) {
-      var g = put(s, svg('g', {'class': 'node', 'data-txn': t}));
-      add(g, svg('title', {}, self.tl ? self.txnName(t) + '\n' + self.ops.get(t) : 'T' + (i + 1)));
-      add(g, svg('rect', {x: pos[i][0] - 22, y: pos[i][1] - 12, width: 44, height: 24, rx: 5, fill: '#efe6ff', stroke: COLOURS.hl}));
-      add(g, svg('text', {x: pos[i][0], y: pos[i][1] + 4, 'text-anchor': 'middle'}, 'T' + (i + 1)));
+      var g = put(s, svg('g', {'class': 'node', 'data-txn': t === null ? 'init' : t}));
+      add(g, svg('title', {}, t === null ? 'the initial state' : self.tl ? self.txnName(t) + '\n' + self.ops.get(t) : name(i)));
+      add(g, svg('rect', {x: pos[i][0] - 22, y: pos[i][1] - 12, width: 44, height: 24, rx: t === null ? 12 : 5, fill: '#efe6ff', stroke: COLOURS.hl}));
+      add(g, svg('text', {x: pos[i][0], y: pos[i][1] + 4, 'text-anchor': 'middle'}, name(i)));
+      if (t === null) return;
       g.style.cursor = 'pointer';
       g.addEventListener('click', function () { if (self.timeline) self.timeline.pick(t); });
     });
     add(wrap, s);
     var ul = put(wrap, el('ul'));
-    pic.e.forEach(function (e) { add(ul, el('li', null, 'T' + (e[0] + 1) + ' \u2192 T' + (e[1] + 1) + ' (' + e[2] + '): ' + e[3])); });
+    pic.e.forEach(function (e) { add(ul, el('li', null, name(e[0]) + ' \u2192 ' + name(e[1]) + ' (' + e[2] + '): ' + e[3])); });
     return wrap;
   };
 

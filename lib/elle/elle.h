@@ -87,6 +87,9 @@ struct iso_workload_ops {
     void (*explain)(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit,
                     const char *ta, const char *tb, iso_buf *text, iso_buf *json);
     void (*free)(void *state);
+    /* The picture of pending finding f (source ISO_FS_RENDER), built beside
+     * its proof, into p (zeroed): 1, or 0 when it has none. NULL: none has. */
+    int (*picture)(const iso_proof_ctx *pc, const iso_finding *f, struct iso_picture *p);
     /* Whether a -ww-> b is an order of versions some read shows (NULL:
      * every ww edge is). list-append's edge into an append no read shows
      * is Adya's inference (such appends follow the versions read), which

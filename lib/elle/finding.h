@@ -6,7 +6,8 @@
  * with Elle's keys -- either when it is found, or later, when a report
  * shows it (elle/proof.c): by its workload's renderer, or from the cycle
  * search's output for the findings the search produced. Renderers only
- * read the proof context, so several threads may render at once.
+ * read the proof context, so several threads may render at once. A
+ * finding rendered when found may keep its picture (elle/picture.h).
  */
 #ifndef ISO_ELLE_FINDING_H
 #define ISO_ELLE_FINDING_H
@@ -14,6 +15,7 @@
 #include "core/core.h"
 
 struct iso_proof_ctx;
+struct iso_picture;
 
 /* A finding as it is built: its text for people and its JSON object, side
  * by side (elle/render.h has the builders). */
@@ -41,6 +43,7 @@ typedef struct iso_finding {
     char *json;           /* one JSON object with Elle's keys for this type */
     iso_render_fn render; /* ISO_FS_RENDER */
     size_t arg;
+    struct iso_picture *pic; /* ISO_FS_TEXT: its picture, or NULL (owned) */
 } iso_finding;
 
 static inline int iso_finding_pending(const iso_finding *f) { return !f->text; }
@@ -61,6 +64,8 @@ void iso_findings_add_pending(iso_findings *s, int type, iso_render_fn render, s
 void iso_findings_add_search(iso_findings *s, int type, int source, size_t arg);
 /* Move every finding of from to the end of to (from is left empty). */
 void iso_findings_join(iso_findings *to, iso_findings *from);
+/* What one finding owns, freed. */
+void iso_finding_free(iso_finding *f);
 void iso_findings_free(iso_findings *s);
 
 #endif

@@ -34,7 +34,7 @@ static void show_finding(void *arg, size_t i, const char *text, const char *json
     iso_picture p;
     if (iso_picture_of(&s->t->pc, &s->t->findings.f[s->first + i], &p)) {
         iso_buf_puts(b, ",\"pic\":");
-        iso_picture_json(&s->t->pc, &p, b);
+        iso_picture_json(&p, b);
         iso_picture_free(&p);
     }
     iso_buf_puts(b, "}");

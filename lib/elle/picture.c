@@ -1,11 +1,13 @@
 /*
- * elle/picture.c -- the picture of a finding: a cycle as found, or for a
- * component (cycle-exists, timeout) its shortest cycles found within a
- * work budget, united (elle/picture.h); and its DOT and JSON, every
- * label in the proof's words and escaped for the format.
+ * elle/picture.c -- the picture of a finding (elle/picture.h): a cycle as
+ * found, a component's (cycle-exists, timeout) shortest cycles found
+ * within a work budget, united, each edge explained as the proof explains
+ * it; or the steps a renderer added beside its proof; and its DOT and
+ * JSON, every label in the proof's words and escaped for the format.
  *
  * Invariant: a component's picture holds at most ISO_PIC_MAX_CYCLES cycles
- * and ISO_PIC_MAX_V transactions, found in at most PIC_WORK edge visits.
+ * and ISO_PIC_MAX_V transactions, found in at most PIC_WORK edge visits;
+ * an edge holds a step (type and words) at most once.
  */
 #include "elle/picture.h"
 #include "elle/proof.h"
@@ -14,7 +16,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-enum { PIC_WORK = 1 << 22, LABEL_MAX = 240, WRAP = 64 };
+enum { PIC_WORK = 1 << 22, LABEL_MAX = 480, WRAP = 64 };
 
 static const struct { int bit; const char *name; } edge_names[] = {
     {ISO_EDGE_WW, "ww"}, {ISO_EDGE_WR, "wr"}, {ISO_EDGE_RW, "rw"},
@@ -22,22 +24,88 @@ static const struct { int bit; const char *name; } edge_names[] = {
 };
 #define N_EDGE_NAMES (sizeof edge_names / sizeof edge_names[0])
 
-static void pic_alloc(iso_picture *p, uint32_t n, uint32_t n_e)
+/* A label's text ("" when empty). */
+static const char *str(const iso_buf *b) { return b->p ? b->p : ""; }
+
+/* Position of txn in p, or ISO_NONE. */
+static uint32_t pic_find(const iso_picture *p, uint32_t txn)
 {
-    p->v = iso_xmalloc((n ? n : 1) * sizeof *p->v);
-    p->a = iso_xmalloc((n_e ? n_e : 1) * sizeof *p->a);
-    p->b = iso_xmalloc((n_e ? n_e : 1) * sizeof *p->b);
-    p->bits = iso_xmalloc(n_e ? n_e : 1);
+    for (uint32_t i = 0; i < p->n; i++)
+        if (p->v[i] == txn) return i;
+    return ISO_NONE;
 }
 
-static void pic_cycle(const iso_cycle *c, iso_picture *p)
+uint32_t iso_picture_txn(iso_picture *p, uint32_t txn)
 {
-    pic_alloc(p, c->len, c->len);
-    p->n = p->n_e = c->len;
-    for (uint32_t i = 0; i < c->len; i++) {
-        p->v[i] = c->v[i];
-        p->a[i] = i, p->b[i] = (i + 1) % c->len, p->bits[i] = c->e[i];
+    uint32_t i = pic_find(p, txn);
+    if (i != ISO_NONE) return i;
+    ISO_PUSH(p->v, p->n, p->cap_v, txn);
+    return p->n - 1;
+}
+
+/* The edge x -> y (positions) of p, or p->n_e. */
+static size_t edge_find(const iso_picture *p, uint32_t x, uint32_t y)
+{
+    size_t k = 0;
+    while (k < p->n_e && (p->e[k].a != x || p->e[k].b != y)) k++;
+    return k;
+}
+
+/* Whether edge e holds the step type / words: its types and its lines
+ * pair up in order. */
+static int has_step(const iso_pic_edge *e, const char *type, const char *words)
+{
+    const char *t = str(&e->types), *w = str(&e->words);
+    size_t nt = strlen(type), nw = strlen(words);
+    for (;;) {
+        const char *te = strchr(t, ','), *we = strchr(w, '\n');
+        size_t lt = te ? (size_t)(te - t) : strlen(t), lw = we ? (size_t)(we - w) : strlen(w);
+        if (lt == nt && lw == nw && !memcmp(t, type, nt) && !memcmp(w, words, nw)) return 1;
+        if (!te || !we) return 0;
+        t = te + 1, w = we + 1;
     }
+}
+
+/* Step x -> y (positions) of type, in words. */
+static void add_step(iso_picture *p, uint32_t x, uint32_t y, const char *type, const char *words)
+{
+    size_t k = edge_find(p, x, y);
+    if (k == p->n_e) ISO_PUSH(p->e, p->n_e, p->cap_e, ((iso_pic_edge){x, y, {0}, {0}}));
+    iso_pic_edge *e = &p->e[k];
+    if (e->types.n && has_step(e, type, words)) return;
+    if (e->types.n) iso_buf_puts(&e->types, ","), iso_buf_puts(&e->words, "\n");
+    iso_buf_puts(&e->types, type);
+    iso_buf_puts(&e->words, words);
+}
+
+void iso_picture_edge(iso_picture *p, uint32_t a, uint32_t b, const char *type, const char *words)
+{
+    uint32_t x = iso_picture_txn(p, a);
+    add_step(p, x, iso_picture_txn(p, b), type, words);
+}
+
+/* Edge x -> y (positions) carrying bits, a step per bit explained as the
+ * cycle's proof explains it. */
+static void add_bits(const iso_proof_ctx *pc, iso_picture *p, uint32_t x, uint32_t y, uint8_t bits)
+{
+    char ta[16], tb[16];
+    snprintf(ta, sizeof ta, "T%" PRIu32, x + 1);
+    snprintf(tb, sizeof tb, "T%" PRIu32, y + 1);
+    iso_buf words = {0}, json = {0};
+    for (size_t k = 0; k < N_EDGE_NAMES; k++) {
+        if (!(bits & edge_names[k].bit)) continue;
+        words.n = json.n = 0;
+        iso_explain_edge(pc, p->v[x], p->v[y], edge_names[k].bit, ta, tb, &words, &json);
+        add_step(p, x, y, edge_names[k].name, iso_buf_cstr(&words));
+    }
+    iso_buf_free(&words);
+    iso_buf_free(&json);
+}
+
+static void pic_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_picture *p)
+{
+    for (uint32_t i = 0; i < c->len; i++) iso_picture_txn(p, c->v[i]);
+    for (uint32_t i = 0; i < c->len; i++) add_bits(pc, p, i, (i + 1) % c->len, c->e[i]);
 }
 
 /* The BFS state for shortest cycles in a subgraph (positions in s->v). */
@@ -84,37 +152,25 @@ static uint8_t sub_bits(const iso_subgraph *s, uint32_t x, uint32_t y)
     return 0;
 }
 
-/* Position of subgraph vertex x in p, added when missing (-1: p is full). */
-static int64_t pic_vertex(iso_picture *p, const iso_subgraph *s, uint32_t x)
-{
-    for (uint32_t i = 0; i < p->n; i++)
-        if (p->v[i] == s->v[x]) return i;
-    if (p->n == ISO_PIC_MAX_V) return -1;
-    p->v[p->n] = s->v[x];
-    return p->n++;
-}
-
 /* Add cycle c (len positions of s) to p, unless it would not fit or p
  * has it already (a rotation found from another start). */
-static void pic_add_cycle(iso_picture *p, const iso_subgraph *s, const uint32_t *c, uint32_t len)
+static void pic_add_cycle(const iso_proof_ctx *pc, iso_picture *p, const iso_subgraph *s, const uint32_t *c,
+                          uint32_t len)
 {
-    uint32_t n0 = p->n, e0 = p->n_e, fresh = 0;
+    uint32_t fresh_v = 0, fresh = 0;
+    for (uint32_t i = 0; i < len; i++) fresh_v += pic_find(p, s->v[c[i]]) == ISO_NONE;
+    if (p->n + fresh_v > ISO_PIC_MAX_V) return;
     for (uint32_t i = 0; i < len; i++) {
-        int64_t x = pic_vertex(p, s, c[i]), y = pic_vertex(p, s, c[(i + 1) % len]);
-        if (x < 0 || y < 0) { p->n = n0, p->n_e = e0; return; }
-        uint32_t k = 0;
-        while (k < p->n_e && (p->a[k] != x || p->b[k] != y)) k++;
-        if (k < p->n_e) continue;
-        p->a[p->n_e] = (uint32_t)x, p->b[p->n_e] = (uint32_t)y;
-        p->bits[p->n_e++] = sub_bits(s, c[i], c[(i + 1) % len]);
+        uint32_t x = iso_picture_txn(p, s->v[c[i]]), y = iso_picture_txn(p, s->v[c[(i + 1) % len]]);
+        if (edge_find(p, x, y) < p->n_e) continue;
+        add_bits(pc, p, x, y, sub_bits(s, c[i], c[(i + 1) % len]));
         fresh = 1;
     }
     p->cycles += fresh;
 }
 
-static void pic_component(const iso_subgraph *s, iso_picture *p)
+static void pic_component(const iso_proof_ctx *pc, const iso_subgraph *s, iso_picture *p)
 {
-    pic_alloc(p, ISO_PIC_MAX_V, ISO_PIC_MAX_V * ISO_PIC_MAX_CYCLES);
     p->comp_n = s->n;
     if (!s->off) return;
     p->comp_e = s->off[s->n];
@@ -123,7 +179,7 @@ static void pic_component(const iso_subgraph *s, iso_picture *p)
     uint32_t *c = iso_xmalloc(s->n * sizeof *c);
     for (uint32_t x = 0; x < s->n && p->cycles < ISO_PIC_MAX_CYCLES && b.work < PIC_WORK; x++) {
         uint32_t len = shortest_through(&b, x, c);
-        if (len && len <= ISO_PIC_MAX_V) pic_add_cycle(p, s, c, len);
+        if (len && len <= ISO_PIC_MAX_V) pic_add_cycle(pc, p, s, c, len);
     }
     iso_free(c);
     iso_free(b.parent);
@@ -131,24 +187,57 @@ static void pic_component(const iso_subgraph *s, iso_picture *p)
     iso_free(b.queue);
 }
 
+/* A copy of picture from (a finding's, kept with it) into p. */
+static void pic_copy(const iso_picture *from, iso_picture *p)
+{
+    for (uint32_t i = 0; i < from->n; i++) iso_picture_txn(p, from->v[i]);
+    for (size_t k = 0; k < from->n_e; k++) {
+        const iso_pic_edge *e = &from->e[k];
+        ISO_PUSH(p->e, p->n_e, p->cap_e, ((iso_pic_edge){e->a, e->b, {0}, {0}}));
+        iso_buf_put(&p->e[k].types, e->types.p, e->types.n);
+        iso_buf_put(&p->e[k].words, e->words.p, e->words.n);
+    }
+}
+
 int iso_picture_of(const iso_proof_ctx *pc, const iso_finding *f, iso_picture *p)
 {
     memset(p, 0, sizeof *p);
     const iso_search_out *s = pc->search;
-    if (f->source == ISO_FS_CYCLE) pic_cycle(&s->cycles[f->arg], p);
-    else if (f->source == ISO_FS_EXISTS) pic_component(&s->exists[f->arg].scc, p);
-    else if (f->source == ISO_FS_TIMEOUT) pic_component(&s->timeouts[f->arg].comp, p);
+    if (f->source == ISO_FS_CYCLE) pic_cycle(pc, &s->cycles[f->arg], p);
+    else if (f->source == ISO_FS_EXISTS) pic_component(pc, &s->exists[f->arg].scc, p);
+    else if (f->source == ISO_FS_TIMEOUT) pic_component(pc, &s->timeouts[f->arg].comp, p);
+    else if (f->source == ISO_FS_TEXT && f->pic) pic_copy(f->pic, p);
+    else if (f->source == ISO_FS_RENDER && pc->wl && pc->wl->picture) return pc->wl->picture(pc, f, p);
     else return 0;
     return 1;
 }
 
 void iso_picture_free(iso_picture *p)
 {
+    for (size_t k = 0; k < p->n_e; k++) {
+        iso_buf_free(&p->e[k].types);
+        iso_buf_free(&p->e[k].words);
+    }
     iso_free(p->v);
-    iso_free(p->a);
-    iso_free(p->b);
-    iso_free(p->bits);
+    iso_free(p->e);
     memset(p, 0, sizeof *p);
+}
+
+/* b's memory cut to what it holds. */
+static void buf_fit(iso_buf *b)
+{
+    if (b->p) b->p = iso_xrealloc(b->p, b->cap = b->n + 1);
+}
+
+iso_picture *iso_picture_keep(iso_picture *p)
+{
+    iso_picture *k = iso_xmalloc(sizeof *k);
+    *k = *p;
+    memset(p, 0, sizeof *p);
+    k->v = iso_xrealloc(k->v, (k->cap_v = k->n ? k->n : 1) * sizeof *k->v);
+    k->e = iso_xrealloc(k->e, (k->cap_e = k->n_e ? k->n_e : 1) * sizeof *k->e);
+    for (size_t i = 0; i < k->n_e; i++) buf_fit(&k->e[i].types), buf_fit(&k->e[i].words);
+    return k;
 }
 
 void iso_picture_note(const iso_picture *p, iso_buf *out)
@@ -159,26 +248,6 @@ void iso_picture_note(const iso_picture *p, iso_buf *out)
     if (!p->cycles) iso_buf_puts(out, ": too large to draw; no short cycle was found within the drawing budget");
     else iso_buf_printf(out, "; drawn: the %" PRIu32 " shortest cycle%s found (%" PRIu32 " transactions)",
                         p->cycles, p->cycles == 1 ? "" : "s", p->n);
-}
-
-/* Edge i's types ("ww,rw") into types and its words, one line per type,
- * into words. */
-static void edge_words(const iso_proof_ctx *pc, const iso_picture *p, uint32_t i, iso_buf *types,
-                       iso_buf *words)
-{
-    char ta[16], tb[16];
-    snprintf(ta, sizeof ta, "T%" PRIu32, p->a[i] + 1);
-    snprintf(tb, sizeof tb, "T%" PRIu32, p->b[i] + 1);
-    iso_buf json = {0};
-    types->n = words->n = 0;
-    for (size_t k = 0; k < N_EDGE_NAMES; k++) {
-        if (!(p->bits[i] & edge_names[k].bit)) continue;
-        iso_buf_printf(types, "%s%s", types->n ? "," : "", edge_names[k].name);
-        if (words->n) iso_buf_puts(words, "\n");
-        json.n = 0;
-        iso_explain_edge(pc, p->v[p->a[i]], p->v[p->b[i]], edge_names[k].bit, ta, tb, words, &json);
-    }
-    iso_buf_free(&json);
 }
 
 /* s as the inside of a DOT quoted string: quotes and backslashes escaped,
@@ -201,9 +270,20 @@ static void dot_text(iso_buf *out, const char *s, int left)
     if (left) iso_buf_puts(out, "\\l");
 }
 
+/* Vertex i's name in the proof ("T3"), or "the initial state". */
+static void vertex_label(const iso_proof_ctx *pc, const iso_picture *p, uint32_t i, iso_buf *out)
+{
+    if (p->v[i] == ISO_NONE) {
+        iso_buf_puts(out, "the initial state");
+        return;
+    }
+    iso_buf_printf(out, "T%" PRIu32 " = ", i + 1);
+    iso_pc_op_text(pc, p->v[i], out);
+}
+
 void iso_picture_dot(const iso_proof_ctx *pc, const iso_picture *p, const char *title, iso_buf *out)
 {
-    iso_buf t = {0}, w = {0};
+    iso_buf t = {0};
     iso_buf_puts(out, "digraph isolde {\n  label=\"");
     dot_text(out, title, 0);
     iso_picture_note(p, &t);
@@ -212,44 +292,44 @@ void iso_picture_dot(const iso_proof_ctx *pc, const iso_picture *p, const char *
                       "  edge [fontname=\"sans-serif\", fontsize=10];\n");
     for (uint32_t i = 0; i < p->n; i++) {
         t.n = 0;
-        iso_buf_printf(&t, "T%" PRIu32 " = ", i + 1);
-        iso_pc_op_text(pc, p->v[i], &t);
+        vertex_label(pc, p, i, &t);
         iso_buf_printf(out, "  T%" PRIu32 " [label=\"", i + 1);
         dot_text(out, iso_buf_cstr(&t), 1);
-        iso_buf_puts(out, "\"];\n");
+        iso_buf_puts(out, p->v[i] == ISO_NONE ? "\", shape=ellipse];\n" : "\"];\n");
     }
-    for (uint32_t i = 0; i < p->n_e; i++) {
-        edge_words(pc, p, i, &t, &w);
-        iso_buf_printf(out, "  T%" PRIu32 " -> T%" PRIu32 " [label=\"", p->a[i] + 1, p->b[i] + 1);
-        dot_text(out, iso_buf_cstr(&t), 0);
+    for (size_t k = 0; k < p->n_e; k++) {
+        const iso_pic_edge *e = &p->e[k];
+        iso_buf_printf(out, "  T%" PRIu32 " -> T%" PRIu32 " [label=\"", e->a + 1, e->b + 1);
+        dot_text(out, str(&e->types), 0);
         iso_buf_puts(out, "\\n");
-        dot_text(out, iso_buf_cstr(&w), 0);
+        dot_text(out, str(&e->words), 0);
         iso_buf_puts(out, "\"];\n");
     }
     iso_buf_puts(out, "}\n");
     iso_buf_free(&t);
-    iso_buf_free(&w);
 }
 
-void iso_picture_json(const iso_proof_ctx *pc, const iso_picture *p, iso_buf *out)
+void iso_picture_json(const iso_picture *p, iso_buf *out)
 {
-    iso_buf t = {0}, w = {0};
     iso_buf_puts(out, "{\"v\":[");
-    for (uint32_t i = 0; i < p->n; i++) iso_buf_printf(out, "%s%" PRIu32, i ? "," : "", p->v[i]);
+    for (uint32_t i = 0; i < p->n; i++) {
+        if (i) iso_buf_puts(out, ",");
+        if (p->v[i] == ISO_NONE) iso_buf_puts(out, "null");
+        else iso_buf_printf(out, "%" PRIu32, p->v[i]);
+    }
     iso_buf_puts(out, "],\"e\":[");
-    for (uint32_t i = 0; i < p->n_e; i++) {
-        edge_words(pc, p, i, &t, &w);
-        iso_buf_printf(out, "%s[%" PRIu32 ",%" PRIu32 ",", i ? "," : "", p->a[i], p->b[i]);
-        iso_json_string(out, t.p ? t.p : "", t.n);
+    for (size_t k = 0; k < p->n_e; k++) {
+        const iso_pic_edge *e = &p->e[k];
+        iso_buf_printf(out, "%s[%" PRIu32 ",%" PRIu32 ",", k ? "," : "", e->a, e->b);
+        iso_json_string(out, str(&e->types), e->types.n);
         iso_buf_puts(out, ",");
-        iso_json_string(out, w.p ? w.p : "", w.n);
+        iso_json_string(out, str(&e->words), e->words.n);
         iso_buf_puts(out, "]");
     }
-    t.n = 0;
+    iso_buf t = {0};
     iso_picture_note(p, &t);
     iso_buf_puts(out, "],\"note\":");
-    iso_json_string(out, t.p ? t.p : "", t.n);
+    iso_json_string(out, iso_buf_cstr(&t), t.n);
     iso_buf_puts(out, "}");
     iso_buf_free(&t);
-    iso_buf_free(&w);
 }

@@ -1,5 +1,6 @@
 /* elle/render.c -- a finding's text proof and JSON object, built together. */
 #include "elle/render.h"
+#include "elle/picture.h"
 
 void iso_pc_val_text(const iso_proof_ctx *pc, iso_val v, iso_buf *out) { iso_val_edn(&pc->h->store, v, out); }
 void iso_pc_val_json(const iso_proof_ctx *pc, iso_val v, iso_buf *out) { iso_val_json(&pc->h->store, v, out); }
@@ -124,4 +125,10 @@ void iso_fb_emit(iso_findings *s, iso_fb *f, int type)
     iso_findings_add_text(s, type, iso_buf_cstr(&f->text), iso_buf_cstr(&f->json));
     iso_buf_free(&f->text);
     iso_buf_free(&f->json);
+}
+
+void iso_fb_emit_picture(iso_findings *s, iso_fb *f, int type, iso_picture *pic)
+{
+    iso_fb_emit(s, f, type);
+    s->f[s->n - 1].pic = iso_picture_keep(pic);
 }

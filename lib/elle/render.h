@@ -31,6 +31,9 @@ void iso_fb_field_ops(const iso_proof_ctx *pc, iso_fb *f, const char *name, cons
                       size_t n);
 /* Close the JSON object, add the finding to s, and free the buffers. */
 void iso_fb_emit(iso_findings *s, iso_fb *f, int type);
+/* iso_fb_emit, the finding keeping picture pic (elle/picture.h: built
+ * beside its proof), which is moved into it (*pic is left zeroed). */
+void iso_fb_emit_picture(iso_findings *s, iso_fb *f, int type, struct iso_picture *pic);
 /* Close the JSON object (a renderer's last step, iso_render_fn). */
 void iso_fb_close(iso_fb *f);
 

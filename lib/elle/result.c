@@ -96,7 +96,7 @@ static void group(iso_txn_result *t, iso_findings *f, const int *order, int nt, 
     for (size_t j = 0; j < f->n; j++) {
         iso_finding *x = &f->f[j];
         if (keep[x->type]) t->findings.f[start[x->type]++] = *x;
-        else { iso_free(x->text); iso_free(x->json); }
+        else iso_finding_free(x);
     }
     iso_free(f->f);
     *f = (iso_findings){0};

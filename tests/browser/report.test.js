@@ -15,7 +15,10 @@
  * fault and its heal as one band), playground (web/index.html runs every
  * sample through the checker in WebAssembly), many (a type with more findings
  * than the page holds: 100 shown ten at a time, and how many more there
- * were), large (a 1M-transaction report opens within 10 s). Screenshots go to OUT. Prints "ok NAME" or "FAIL NAME: why"
+ * were), proof (a finding that is no plain cycle, rw-register's
+ * fractured-read, drawn as its proof reads: its transactions, the initial
+ * state, a labelled edge per step), large (a 1M-transaction report opens
+ * within 10 s). Screenshots go to OUT. Prints "ok NAME" or "FAIL NAME: why"
  * per check; exits 1 on a failure.
  */
 'use strict';
@@ -224,6 +227,26 @@ async function many(browser, file) {
   await page.close();
 }
 
+async function proof(browser, file) {
+  const { page, errors } = await open(browser, file);
+  const f = page.locator('.finding[data-type="fractured-read"]').first();
+  const nodes = await f.locator('svg.cycle .node').count();
+  const init = await f.locator('svg.cycle .node[data-txn="init"] text').textContent();
+  check('proof: its transactions and the initial state are drawn', nodes === 3 && init === 'init', nodes + ' nodes, the initial state ' + init);
+  const edges = await f.locator('.pic li').allTextContents();
+  const drawn = edges.length === 3 && edges.includes('T1 \u2192 T2 (wr): T1 wrote key :y = 1, which was read by T2') &&
+    edges.some((e) => e.startsWith('T1 \u2192 init (co): T2 read key :x = nil, the initial state, though T1 wrote :x too')) &&
+    edges.includes('init \u2192 T1 (co): the initial state precedes every write');
+  check('proof: each step an edge, labelled with its type and the proof\'s words', drawn, JSON.stringify(edges));
+  await f.locator('.anomaly').click();
+  const hl = await page.evaluate(() => Array.from(window.isoldeReport.timeline.hl).sort());
+  check('proof: clicking it highlights its two transactions', JSON.stringify(hl) === '[0,1]', JSON.stringify(hl));
+  await f.locator('svg.cycle .node[data-txn="init"]').click();
+  await f.screenshot({ path: path.join(out, 'proof-picture.png') });
+  check('proof: no error in the page', errors.length === 0, errors.join('; '));
+  await page.close();
+}
+
 async function large(browser, file) {
   const { page, errors, ms } = await open(browser, file);
   const n = await page.evaluate(() => window.isoldeReport.tl.lane.length);
@@ -251,6 +274,7 @@ async function large(browser, file) {
     if (cases.playground) await playground(browser, cases.playground, 'playground');
     if (cases.playground_http) await playground(browser, cases.playground_http, 'playground (isolde serve)');
     if (cases.many) await many(browser, cases.many);
+    if (cases.proof) await proof(browser, cases.proof);
     if (cases.large) await large(browser, cases.large);
   } finally {
     await browser.close();

@@ -10,7 +10,8 @@
 # findings than the page holds says how many more; the playground
 # (web/index.html, the checker in WebAssembly; from disk and through
 # isolde serve web/) finds what every sample
-# holds; a 1M-transaction report opens within 10 s. Screenshots:
+# holds; a finding that is no plain cycle (a fractured read) is drawn as
+# its proof reads; a 1M-transaction report opens within 10 s. Screenshots:
 # BUILD/test-output/browser/.
 # Skipped when chromium or playwright-core is missing, failed under CI=true.
 . tests/clilib.sh "$@"
@@ -61,8 +62,9 @@ awk 'BEGIN { for (t = 0; t < 2; t++) {
     for (i = 0; i < 1500; i++) printf "%s[:r %d %s]", i ? " " : "", i, t ? "1" : "nil"
     print "]}" } }' >"$tmp/many.edn"
 "$isolde" check -m rw-register --html "$tmp/many.html" "$tmp/many.edn" >/dev/null || true
+"$isolde" check -m rw-register -c read-atomic --html "$tmp/proof.html" tests/data/rw_register/fractured-read.edn >/dev/null 2>&1 || true
 # (mktemp's directory has no space: the cases are one word each)
-cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html lin=$tmp/lin.html lin_states=$tmp/lin-states.html lin_long=$tmp/lin-long.html run=$tmp/run.html nemesis=$tmp/nemesis.html many=$tmp/many.html"
+cases="g2=$tmp/g2.html hostile=$tmp/hostile.html hostile_dir=$tmp/h/index.html lin=$tmp/lin.html lin_states=$tmp/lin-states.html lin_long=$tmp/lin-long.html run=$tmp/run.html nemesis=$tmp/nemesis.html many=$tmp/many.html proof=$tmp/proof.html"
 [ -f "$tmp/h/G2-item/0.svg" ] && cases="$cases hostile_svg=$tmp/h/G2-item/0.svg"
 # The playground needs the checker in WebAssembly: made (or brought up to
 # date) here when emscripten is installed (make playground, about a minute
@@ -94,7 +96,7 @@ if [ -x "$gen" ]; then
     cases="$cases large=$tmp/h1m.html"
 fi
 
-test_case "the reports in chromium: highlight, hostile keys, linearizability, playground, findings not shown, 1M transactions" <<'T'
+test_case "the reports in chromium: highlight, hostile keys, linearizability, playground, findings not shown, a proof's picture, 1M transactions" <<'T'
 CHROMIUM="$chromium" node tests/browser/report.test.js "$shots" $cases >"$shots/results.txt" 2>&1 || { cat "$shots/results.txt"; false; }
 T
 [ -n "$serve_pid" ] && kill -INT "$serve_pid"

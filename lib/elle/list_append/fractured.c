@@ -10,9 +10,12 @@
  * One finding per reader (the first T1 and key in micro-op order), so the
  * findings stay linear in the history. Where a key's reads are prefixes of
  * its version order, an element is in a read when its position is below
- * the read's length; elsewhere the read is searched for it.
+ * the read's length; elsewhere the read is searched for it. Each finding
+ * keeps its picture (elle/picture.h): T2 -wr-> T1, the append observed,
+ * and T1 -misses-> T2, the read without T2's append, in the proof's words.
  */
 #include "elle/list_append/list_append_int.h"
+#include "elle/picture.h"
 
 #include <string.h>
 
@@ -147,6 +150,22 @@ static int find_case(const la_state *st, const iso_proof_ctx *pc, la_scan *sc, c
     return 0;
 }
 
+/* Case c's picture into pic: its words are text's bytes [obs, yet) (T1
+ * observed ...) and [miss, end) (read key ...). */
+static void draw_case(const fr_case *c, const iso_buf *text, size_t obs, size_t yet, size_t miss, size_t end,
+                      iso_picture *pic)
+{
+    iso_buf w = {0};
+    iso_picture_txn(pic, c->t);
+    iso_buf_put(&w, text->p + obs, yet - obs);
+    iso_picture_edge(pic, c->w, c->t, "wr", iso_buf_cstr(&w));
+    w.n = 0;
+    iso_buf_puts(&w, "T1 ");
+    iso_buf_put(&w, text->p + miss, end - miss);
+    iso_picture_edge(pic, c->t, c->w, "misses", iso_buf_cstr(&w));
+    iso_buf_free(&w);
+}
+
 static void render_case(iso_ctx *ctx, const la_state *st, const iso_val *m, const fr_case *c)
 {
     const iso_proof_ctx *pc = &ctx->pc;
@@ -157,23 +176,28 @@ static void render_case(iso_ctx *ctx, const la_state *st, const iso_val *m, cons
     uint32_t tx[2] = {c->t, c->w};
     iso_fb f = {{0}, {0}};
     iso_fb_let(pc, &f, tx, 2);
+    size_t obs = f.text.n;
     iso_buf_puts(&f.text, "T1 observed T2's append of ");
     iso_fb_val(pc, &f, items[c->at]);
     iso_buf_puts(&f.text, " to key ");
     iso_fb_val(pc, &f, mop_key(s, m[c->j_obs]));
+    size_t yet = f.text.n;
     iso_buf_puts(&f.text, ", yet read key ");
+    size_t miss = yet + strlen(", yet ");
     iso_fb_val(pc, &f, mop_key(s, m[c->j_miss]));
     iso_buf_puts(&f.text, " as ");
     iso_fb_val(pc, &f, mop_val(s, m[c->j_miss]));
     iso_buf_puts(&f.text, ", which does not contain T2's append of ");
     iso_fb_val(pc, &f, missed);
+    iso_picture pic = {0};
+    draw_case(c, &f.text, obs, yet, miss, f.text.n, &pic);
     iso_buf_puts(&f.text, ": a fractured read (read atomic makes all of T2's appends visible to T1, or none).");
     iso_fb_field_op(pc, &f, "op", c->t);
     iso_fb_field_op(pc, &f, "writer", c->w);
     iso_fb_field(pc, &f, "observed-mop", m[c->j_obs]);
     iso_fb_field(pc, &f, "mop", m[c->j_miss]);
     iso_fb_field(pc, &f, "element", missed);
-    iso_fb_emit(&ctx->findings, &f, ISO_A_FRACTURED_READ);
+    iso_fb_emit_picture(&ctx->findings, &f, ISO_A_FRACTURED_READ, &pic);
 }
 
 void la_fractured_reads(iso_ctx *ctx, const la_state *st, uint8_t *fractured)

@@ -556,4 +556,4 @@ static void state_free(void *p)
 
 /* Elle's list-append explainer tries ww, then wr, then rw. */
 const iso_workload_ops iso_list_append_ops = {
-    "list-append", {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW}, analyze, explain, state_free, ww_shown};
+    "list-append", {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW}, analyze, explain, state_free, NULL, ww_shown};

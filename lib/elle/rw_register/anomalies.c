@@ -6,12 +6,15 @@
  * and the reads reads.c classes as future-read, not-my-own-write and
  * not-my-last-write (Elle's rw-register has no future-read, and calls the
  * other two internal, which it finds too), the first of each type in a
- * transaction.
+ * transaction; these two are drawn (elle/picture.h): the read that misses
+ * the transaction's own write as an edge to itself, and the write it read
+ * instead, when another's, as a wr edge.
  * All but internal (one per transaction) are kept as small records in
  * rw_state and rendered only when a report shows them: a transaction of n
  * such reads is n findings, each showing the whole transaction.
  */
 #include "elle/rw_register/rw_register_int.h"
+#include "elle/picture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +62,41 @@ static uint32_t named_writer(const rw_ver *x, int type, uint32_t reader)
     return x->writer == reader ? ISO_NONE : x->writer;
 }
 
+/* Render not-my-own-write or not-my-last-write finding i (type), its
+ * steps drawn into pic (NULL: none): T1's read [r k v] after its own write
+ * of k, of T2's write (not-my-own-write) or of an earlier one of T1's own
+ * (not-my-last-write). */
+static void render_own(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type, iso_picture *pic)
+{
+    const rw_state *st = pc->wl_state;
+    const rw_rdf *r = &st->rdf[i];
+    const rw_ver *x = &st->ver[st->mop[st->mop_off[r->txn] + r->mop]];
+    size_t nm;
+    iso_val mop = rw_txn_mops(pc, r->txn, &nm)[r->mop], k = st->keys.vals[x->key];
+    uint32_t writer = named_writer(x, type, r->txn), tx[2] = {r->txn, writer};
+    iso_val own = st->ver[own_before(st, r->txn, x->key, r->mop)].val;
+    iso_fb_let(pc, o, tx, writer == ISO_NONE ? 1 : 2);
+    size_t at = o->text.n;
+    read_text(pc, o, k, x->val);
+    if (writer != ISO_NONE) iso_buf_puts(&o->text, ", which T2 wrote");
+    iso_buf wr = {0};
+    iso_buf_put(&wr, o->text.p + at, o->text.n - at);
+    after_own_text(pc, o, type, k, own);
+    if (pic) {
+        iso_picture_txn(pic, r->txn);
+        if (writer != ISO_NONE) iso_picture_edge(pic, writer, r->txn, "wr", iso_buf_cstr(&wr));
+        iso_picture_edge(pic, r->txn, r->txn, "misses", o->text.p + at);
+    }
+    iso_buf_free(&wr);
+    iso_fb_field_op(pc, o, "op", r->txn);
+    iso_fb_field(pc, o, "mop", mop);
+    iso_fb_field(pc, o, "expected", own);
+    if (writer != ISO_NONE) iso_fb_field_op(pc, o, "writer", writer);
+    iso_fb_close(o);
+}
+
 /* Render read finding i of the given type: T1's read [r k v], written by
- * T2 (G1a, G1b, not-my-own-write) or by nobody (garbage-read). */
+ * T2 (G1a, G1b) or by nobody (garbage-read, future-read). */
 static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type)
 {
     const rw_state *st = pc->wl_state;
@@ -71,17 +107,6 @@ static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type)
     uint32_t writer = named_writer(x, type, r->txn), tx[2] = {r->txn, writer};
     iso_fb_let(pc, o, tx, writer == ISO_NONE ? 1 : 2);
     read_text(pc, o, k, x->val);
-    if (type == ISO_A_NOT_MY_OWN_WRITE || type == ISO_A_NOT_MY_LAST_WRITE) {
-        iso_val own = st->ver[own_before(st, r->txn, x->key, r->mop)].val;
-        if (writer != ISO_NONE) iso_buf_puts(&o->text, ", which T2 wrote");
-        after_own_text(pc, o, type, k, own);
-        iso_fb_field_op(pc, o, "op", r->txn);
-        iso_fb_field(pc, o, "mop", mop);
-        iso_fb_field(pc, o, "expected", own);
-        if (writer != ISO_NONE) iso_fb_field_op(pc, o, "writer", writer);
-        iso_fb_close(o);
-        return;
-    }
     if (type == ISO_A_FUTURE_READ) {
         iso_buf_puts(&o->text, ", a value T1 itself writes to ");
         iso_fb_val(pc, o, k);
@@ -121,11 +146,23 @@ static void render_garbage(const iso_proof_ctx *pc, size_t i, iso_fb *o)
 static void render_future(const iso_proof_ctx *pc, size_t i, iso_fb *o) { render_read(pc, i, o, ISO_A_FUTURE_READ); }
 static void render_not_own(const iso_proof_ctx *pc, size_t i, iso_fb *o)
 {
-    render_read(pc, i, o, ISO_A_NOT_MY_OWN_WRITE);
+    render_own(pc, i, o, ISO_A_NOT_MY_OWN_WRITE, NULL);
 }
 static void render_not_last(const iso_proof_ctx *pc, size_t i, iso_fb *o)
 {
-    render_read(pc, i, o, ISO_A_NOT_MY_LAST_WRITE);
+    render_own(pc, i, o, ISO_A_NOT_MY_LAST_WRITE, NULL);
+}
+
+int rw_read_picture(const iso_proof_ctx *pc, const iso_finding *f, iso_picture *p)
+{
+    int type = f->render == render_not_own ? ISO_A_NOT_MY_OWN_WRITE
+             : f->render == render_not_last ? ISO_A_NOT_MY_LAST_WRITE : -1;
+    if (type < 0) return 0;
+    iso_fb o = {{0}, {0}};
+    render_own(pc, f->arg, &o, type, p);
+    iso_buf_free(&o.text);
+    iso_buf_free(&o.json);
+    return 1;
 }
 
 /* Micro-op j of txn, a read, is a finding of type. */

@@ -515,6 +515,15 @@ static void state_free(void *p)
     iso_free(st);
 }
 
+/* The picture of a pending finding: a weak model's, or a read's that
+ * misses its own write. */
+static int picture(const iso_proof_ctx *pc, const iso_finding *f, struct iso_picture *p)
+{
+    if (f->render != rw_weak_render) return rw_read_picture(pc, f, p);
+    rw_weak_picture(pc, f->arg, p);
+    return 1;
+}
+
 /* Elle's rw-register explainer tries wr, then ww, then rw. */
 const iso_workload_ops iso_rw_register_ops = {
-    "rw-register", {ISO_EDGE_WR, ISO_EDGE_WW, ISO_EDGE_RW}, analyze, explain, state_free, NULL};
+    "rw-register", {ISO_EDGE_WR, ISO_EDGE_WW, ISO_EDGE_RW}, analyze, explain, state_free, picture, NULL};

@@ -147,6 +147,9 @@ void rw_explain_wr(const iso_proof_ctx *pc, uint32_t v, uint32_t b, uint32_t bm,
 
 /* anomalies.c */
 void rw_find_anomalies(iso_ctx *ctx, rw_state *st);
+/* The picture of pending finding f when it is a not-my-own-write or a
+ * not-my-last-write (iso_workload_ops.picture), else 0. */
+int rw_read_picture(const iso_proof_ctx *pc, const iso_finding *f, struct iso_picture *p);
 /* qsort's comparison of two uint64_t. */
 int rw_cmp_u64(const void *a, const void *b);
 

@@ -132,7 +132,9 @@ void rw_paths_free(rw_paths *ps);
  * f: the level's pass (its ranks). */
 void rw_causal_path(const rw_wk *wk, int level, const rw_forced *f, rw_paths *ps, rw_co *c, struct rw_weak *w);
 
-/* weak_proof.c: iso_render_fn of finding i. */
+/* weak_proof.c: iso_render_fn of finding i; and its picture, the
+ * proof's steps (a forced step's premise drawn step by step), into p. */
 void rw_weak_render(const iso_proof_ctx *pc, size_t i, iso_fb *o);
+void rw_weak_picture(const iso_proof_ctx *pc, size_t i, struct iso_picture *p);
 
 #endif

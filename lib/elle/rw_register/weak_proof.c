@@ -12,9 +12,13 @@
  * and a forced one {"type":"co", "key", "value" (T2's write), "value'"
  * (what the reader read instead), "reader", "read-mop-index", "because"
  * (the steps of the premise)}; a read of the initial state has
- * "initial-state": true and no "cycle".
+ * "initial-state": true and no "cycle". The picture (elle/picture.h) draws
+ * every step with its words, a forced one as "co" (to "the initial state"
+ * when it ends there, and back: the initial state precedes every write)
+ * and the steps of its premise each as its own edge.
  */
 #include "elle/rw_register/weak.h"
+#include "elle/picture.h"
 #include "elle/proof.h"
 
 #include <stdio.h>
@@ -40,7 +44,14 @@ typedef struct proof {
     int level;
     names nm;
     iso_buf why;       /* one step's words */
+    iso_picture *pic;  /* the steps drawn, or NULL */
 } proof;
+
+/* Step a -> b of type drawn, in the words words. */
+static void draw(proof *p, uint32_t a, uint32_t b, const char *type, const char *words)
+{
+    if (p->pic) iso_picture_edge(p->pic, a, b, type, words);
+}
 
 /* A version's key and value as text / JSON, by the micro-op (m, of txn t)
  * that wrote or read it. */
@@ -72,7 +83,9 @@ static void step_edge(proof *p, uint32_t a, uint32_t b, uint32_t l, iso_buf *jso
     char ta[16], tb[16];
     snprintf(ta, sizeof ta, "T%zu", name_of(&p->nm, a));
     snprintf(tb, sizeof tb, "T%zu", name_of(&p->nm, b));
+    size_t at = p->why.n;
     iso_explain_edge(p->pc, a, b, l == RW_L_SO ? ISO_EDGE_PROCESS : ISO_EDGE_WR, ta, tb, &p->why, json);
+    draw(p, a, b, l == RW_L_SO ? "process" : "wr", iso_buf_cstr(&p->why) + at);
 }
 
 /* The premise of pair c in words (into p->why) and steps (json). */
@@ -83,7 +96,9 @@ static void premise(proof *p, const rw_co *c, iso_buf *json)
         char ta[16], tc[16];
         snprintf(ta, sizeof ta, "T%zu", name_of(&p->nm, c->t2));
         snprintf(tc, sizeof tc, "T%zu", name_of(&p->nm, c->t3));
+        size_t at = p->why.n;
         rw_explain_wr(p->pc, (uint32_t)(ver_at(st, c->t3, c->b) - st->ver), c->t3, c->b, ta, tc, &p->why, json);
+        draw(p, c->t2, c->t3, "wr", iso_buf_cstr(&p->why) + at);
         return;
     }
     const uint32_t *path = p->w->ids + c->b + 1;
@@ -162,9 +177,10 @@ static void step_forced(proof *p, const rw_co *c, iso_buf *json)
     iso_buf_free(&words);
 }
 
-/* The Let: lines of every transaction named. */
+/* The Let: lines of every transaction named (the picture's too). */
 static void let(proof *p, iso_fb *o)
 {
+    for (size_t i = 0; p->pic && i < p->nm.n; i++) iso_picture_txn(p->pic, p->nm.t[i]);
     iso_buf_puts(&o->text, "Let:\n");
     for (size_t i = 0; i < p->nm.n; i++) {
         iso_buf_printf(&o->text, "  T%zu = ", i + 1);
@@ -204,7 +220,10 @@ static void render_cycle(proof *p, const rw_wfind *x, iso_fb *o)
         p->why.n = 0;
         if (i) iso_buf_puts(&steps, ",");
         if (l[i] == RW_L_WR || l[i] == RW_L_SO) step_edge(p, a, b, l[i], &steps);
-        else step_forced(p, &p->w->co[p->level][l[i]], &steps);
+        else {
+            step_forced(p, &p->w->co[p->level][l[i]], &steps);
+            draw(p, a, b, "co", iso_buf_cstr(&p->why));
+        }
         line(p, o, ta, tb, i + 1 == x->n);
     }
     iso_fb_key(o, "steps");
@@ -223,6 +242,8 @@ static void render_initial(proof *p, const rw_wfind *x, iso_fb *o)
     iso_buf_puts(&o->json, "true");
     p->why.n = 0;
     step_forced(p, c, &steps);
+    draw(p, c->t2, ISO_NONE, "co", iso_buf_cstr(&p->why));
+    draw(p, ISO_NONE, c->t2, "co", "the initial state precedes every write");
     line(p, o, "T1", "the initial state", 0);
     iso_buf_puts(&o->text, "  - However, the initial state precedes every write: a contradiction!\n");
     iso_fb_key(o, "steps");
@@ -230,11 +251,12 @@ static void render_initial(proof *p, const rw_wfind *x, iso_fb *o)
     iso_buf_free(&steps);
 }
 
-void rw_weak_render(const iso_proof_ctx *pc, size_t i, iso_fb *o)
+/* Finding i's proof into o, its steps drawn into pic (NULL: none). */
+static void prove(const iso_proof_ctx *pc, size_t i, iso_fb *o, iso_picture *pic)
 {
     const rw_state *st = pc->wl_state;
     const rw_wfind *x = &st->weak->f[i];
-    proof p = {pc, st, st->weak, x->level, {0}, {0}};
+    proof p = {pc, st, st->weak, x->level, {0}, {0}, pic};
     static const char *const type[RW_LV_N] = {"non-monotonic-read", "fractured-read", "causality-violation",
                                               "causality-violation-process"};
     iso_buf_printf(&o->json, "{\"type\":\"%s\"", x->base ? "G1c-process" : type[x->level]);
@@ -244,4 +266,14 @@ void rw_weak_render(const iso_proof_ctx *pc, size_t i, iso_fb *o)
     iso_fb_close(o);
     iso_free(p.nm.t);
     iso_buf_free(&p.why);
+}
+
+void rw_weak_render(const iso_proof_ctx *pc, size_t i, iso_fb *o) { prove(pc, i, o, NULL); }
+
+void rw_weak_picture(const iso_proof_ctx *pc, size_t i, iso_picture *pic)
+{
+    iso_fb o = {{0}, {0}};
+    prove(pc, i, &o, pic);
+    iso_buf_free(&o.text);
+    iso_buf_free(&o.json);
 }
