@@ -62,12 +62,10 @@ static int cmp_pair(const void *pa, const void *pb)
  * the initial state), sorted; returns whether hb left a txn unranked. */
 static int pairs(fx *f, int level, char *out, size_t cap)
 {
-    static void (*const rules[RW_LV_N])(const rw_wk *, rw_forced *) = {rw_forced_rc, rw_forced_ra, rw_forced_ccc,
-                                                                        rw_forced_cc};
     rw_wk wk;
     rw_forced fo = {0};
     rw_wk_init(&wk, &f->ctx.pc, f->ctx.pc.wl_state);
-    rules[level](&wk, &fo);
+    rw_forced_of(&wk, level, &fo);
     if (fo.n > 1) qsort(fo.co, fo.n, sizeof *fo.co, cmp_pair);
     size_t at = 0;
     out[0] = 0;
