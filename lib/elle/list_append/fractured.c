@@ -239,8 +239,8 @@ static void first_observations(const la_state *st, const iso_store *s, mav_scan 
     }
 }
 
-/* Whether read j observes a writer first that a later read misses (c
- * filled). */
+/* Whether read j observes a writer first that it or a later read misses
+ * (c filled). */
 static int misses_later(const la_state *st, const iso_store *s, const mav_scan *v, const iso_val *m, size_t j,
                         fr_case *c)
 {
@@ -260,7 +260,8 @@ static int misses_later(const la_state *st, const iso_store *s, const mav_scan *
 /* The first non-monotonic read of transaction c->t (by its observing
  * read), if any (c filled): backwards over its micro-ops, each writer's
  * first observation against the shortest state of each key read after
- * it. */
+ * it, or by it (a read showing a writer's append but not its first one to
+ * the key: no execution shows that list). */
 static int find_mav(const la_state *st, const iso_proof_ctx *pc, la_scan *sc, mav_scan *v, const iso_val *m,
                     size_t n, fr_case *c)
 {
@@ -271,12 +272,11 @@ static int find_mav(const la_state *st, const iso_proof_ctx *pc, la_scan *sc, ma
     first_observations(st, s, v, m, n, c->t);
     int found = 0;
     for (size_t j = n; j-- > 0;) {
+        uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+        if (v->len[j] >= 0 && (v->later_ep[key] != v->ep || (uint32_t)v->len[j] < v->later_len[key]))
+            v->later_ep[key] = v->ep, v->later_j[key] = (uint32_t)j, v->later_len[key] = (uint32_t)v->len[j];
         fr_case x = {.t = c->t};
         if (misses_later(st, s, v, m, j, &x)) *c = x, found = 1;
-        if (v->len[j] < 0) continue;
-        uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
-        if (v->later_ep[key] == v->ep && (uint32_t)v->len[j] >= v->later_len[key]) continue;
-        v->later_ep[key] = v->ep, v->later_j[key] = (uint32_t)j, v->later_len[key] = (uint32_t)v->len[j];
     }
     return found;
 }
@@ -295,7 +295,7 @@ static void render_case(iso_ctx *ctx, const la_state *st, const iso_val *m, cons
     iso_fb_val(pc, &f, items[c->at]);
     iso_buf_puts(&f.text, " to key ");
     iso_fb_val(pc, &f, mop_key(s, m[c->j_obs]));
-    iso_buf_puts(&f.text, type == ISO_A_NON_MONOTONIC_READ ? ", yet later read key " : ", yet read key ");
+    iso_buf_puts(&f.text, c->j_miss > c->j_obs ? ", yet later read key " : ", yet read key ");
     iso_fb_val(pc, &f, mop_key(s, m[c->j_miss]));
     iso_buf_puts(&f.text, " as ");
     iso_fb_val(pc, &f, mop_val(s, m[c->j_miss]));
