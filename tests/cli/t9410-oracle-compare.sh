@@ -25,9 +25,10 @@ test_case "the claims come from isolde models: read-atomic is complete on both w
 "$isolde" models read-atomic | grep -q 'list-append: complete; rw-register: complete'
 T
 
-test_case "monotonic-atomic-view is in the comparison, claimed complete on rw-register" <<'T'
-"$isolde" models monotonic-atomic-view | grep -q 'rw-register: complete'
+test_case "monotonic-atomic-view is in the comparison, claimed complete on both workloads" <<'T'
+"$isolde" models monotonic-atomic-view | grep -q 'list-append: complete; rw-register: complete'
 oracle_run 300 1 monotonic-atomic-view || { cat "$tmp/out"; false; }
+grep -q '^list-append   monotonic-atomic-view ' "$tmp/out"
 grep -q '^rw-register   monotonic-atomic-view ' "$tmp/out"
 T
 

@@ -317,22 +317,23 @@ static bool fracture(struct sim *s, const struct or_facts *f)
 }
 
 /* A read of key x that misses a writer of x an earlier read of its
- * transaction observed (a writer of both keys the earlier read saw). */
+ * transaction saw (a writer of both keys): one such triple at random. */
 static bool non_monotonic(struct sim *s, const struct or_facts *f)
 {
-    int rj = pick_read(s, false);
-    if (rj < 0) return false;
-    int t = rj / OR_MAXM, j2 = rj % OR_MAXM, x = s->h->t[t].m[j2].key;
-    for (int j1 = 0; j1 < j2; j1++) {
-        const struct or_mop *m = &s->h->t[t].m[j1];
-        tset both = m->f == OR_READ ? s->view[t][j1] & f->writes[m->key] & f->writes[x] : 0;
-        for (int w = 0; both; w++)
-            if (both >> w & 1) {
-                s->view[t][j2] &= ~(1u << w);
-                return true;
+    const struct or_hist *h = s->h;
+    int cand[OR_MAXR * OR_MAXT], n = 0;
+    for (int t = 0; t < h->n; t++)
+        for (int j2 = 0; h->t[t].type == OR_OK && j2 < h->t[t].nm; j2++)
+            for (int j1 = 0; j1 < j2 && h->t[t].m[j2].f == OR_READ; j1++) {
+                const struct or_mop *m = &h->t[t].m[j1];
+                tset both = m->f == OR_READ ? s->view[t][j1] & f->writes[m->key] & f->writes[h->t[t].m[j2].key] : 0;
+                for (int w = 0; w < h->n && n < OR_MAXR * OR_MAXT; w++)
+                    if ((both >> w & 1) && w != t) cand[n++] = (t * OR_MAXM + j2) * OR_MAXT + w;
             }
-    }
-    return false;
+    if (!n) return false;
+    int c = cand[or_rnd(s->r, n)], w = c % OR_MAXT, t = c / OR_MAXT / OR_MAXM, j2 = c / OR_MAXT % OR_MAXM;
+    s->view[t][j2] &= ~(1u << w);
+    return true;
 }
 
 /* A writer some ok read shows becomes :fail. */
