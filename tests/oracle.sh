@@ -33,7 +33,7 @@ seed=${3:-1}
 tool=$build/tests/tools/oracle/oracle
 isolde=${ISOLDE:-$build/isolde}
 out=${ISOLDE_ORACLE_OUT:-$build/oracle-out}
-models=${ISOLDE_ORACLE_MODELS:-"read-committed strong-session-read-committed strong-read-committed read-committed-be read-atomic
+models=${ISOLDE_ORACLE_MODELS:-"read-committed strong-session-read-committed strong-read-committed read-committed-be monotonic-atomic-view read-atomic
 causal-cerone causal prefix parallel-snapshot-isolation snapshot-isolation strong-session-snapshot-isolation
 strong-snapshot-isolation serializable strong-session-serializable strict-serializable"}
 workloads=${ISOLDE_ORACLE_WORKLOADS:-"list-append rw-register"}

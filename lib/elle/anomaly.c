@@ -69,13 +69,17 @@ static const uint8_t direct[][2] = {
     {A(LOST_UPDATE), A(WRITE_SKEW)}, {A(LOST_UPDATE), A(G2_ITEM)},
     {A(WRITE_SKEW), A(G2)},
     /* issue 25: a fractured read misses a write of a transaction it read
-     * from, so of its causal past; read committed in Biswas and Enea's
-     * sense (with session order) is implied by causal consistency with
-     * session order; a read after the reader's own write that does not
-     * return that write disagrees with it (Elle's internal) */
+     * from, so of its causal past; a non-monotonic read (monotonic atomic
+     * view's violation) is a fractured read whose missed read follows the
+     * observing one, and the -process form when session order orders its
+     * transactions (read committed in Biswas and Enea's sense, implied by
+     * causal consistency with session order); a read after the reader's
+     * own write that does not return that write disagrees with it (Elle's
+     * internal) */
     {A(FRACTURED_READ), A(CAUSALITY_VIOLATION)},
     {A(CAUSALITY_VIOLATION), A(CAUSALITY_VIOLATION_PROCESS)},
-    {A(NON_MONOTONIC_READ), A(CAUSALITY_VIOLATION_PROCESS)},
+    {A(NON_MONOTONIC_READ), A(FRACTURED_READ)}, {A(NON_MONOTONIC_READ), A(NON_MONOTONIC_READ_PROCESS)},
+    {A(NON_MONOTONIC_READ_PROCESS), A(CAUSALITY_VIOLATION_PROCESS)},
     {A(NOT_MY_OWN_WRITE), A(INTERNAL)}, {A(NOT_MY_LAST_WRITE), A(INTERNAL)},
 };
 #undef A

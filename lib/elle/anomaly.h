@@ -50,7 +50,7 @@
     /* issue 25: the weak models' violations, found by saturating the commit order */ \
     X(FRACTURED_READ, "fractured-read") X(CAUSALITY_VIOLATION, "causality-violation") \
     X(CAUSALITY_VIOLATION_PROCESS, "causality-violation-process") \
-    X(NON_MONOTONIC_READ, "non-monotonic-read") \
+    X(NON_MONOTONIC_READ, "non-monotonic-read") X(NON_MONOTONIC_READ_PROCESS, "non-monotonic-read-process") \
     X(NOT_MY_OWN_WRITE, "not-my-own-write") X(NOT_MY_LAST_WRITE, "not-my-last-write") \
     X(LONG_FORK, "long-fork") \
     /* bookkeeping results */ \

@@ -25,6 +25,13 @@ test_case "the claims come from isolde models: read-atomic is complete on both w
 "$isolde" models read-atomic | grep -q 'list-append: complete; rw-register: complete'
 T
 
+test_case "monotonic-atomic-view is in the comparison, claimed complete on both workloads" <<'T'
+"$isolde" models monotonic-atomic-view | grep -q 'list-append: complete; rw-register: complete'
+oracle_run 300 1 monotonic-atomic-view || { cat "$tmp/out"; false; }
+grep -q '^list-append   monotonic-atomic-view ' "$tmp/out"
+grep -q '^rw-register   monotonic-atomic-view ' "$tmp/out"
+T
+
 test_case "a complete claim that misses fails the run (serializable claimed complete on rw-register)" <<'T'
 ISOLDE_ORACLE_COMPLETE=rw-register:serializable
 export ISOLDE_ORACLE_COMPLETE

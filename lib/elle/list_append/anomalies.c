@@ -1,8 +1,9 @@
 /*
  * elle/list_append/anomalies.c -- list-append anomalies found without cycles: G1a
  * (aborted read), G1b (intermediate read), garbage-read, internal,
- * future-read, duplicate-elements, incompatible-order, dirty-update and
- * lost-update, each rendered for people and as Elle's JSON. Those that may
+ * future-read, duplicate-elements, incompatible-order (between two reads,
+ * or between a read and the order its writer appended in), dirty-update
+ * and lost-update, each rendered for people and as Elle's JSON. Those that may
  * come many to an op (all but internal, future-read: one per transaction,
  * and incompatible-order: one per key) are kept as small records in
  * la_state and rendered only when a report shows them, so that memory
@@ -15,8 +16,9 @@
 
 /* ---- reads of other transactions' writes --------------------------------- */
 
-/* Render read finding i: "T1 read key k = v<mid>element<tail>". */
-static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *f, const char *mid, const char *tail)
+/* Read finding i's words up to its element, "T1 read key k = v<mid>element";
+ * returns the read's items. */
+static const iso_val *read_head(const iso_proof_ctx *pc, size_t i, iso_fb *f, const char *mid)
 {
     const la_state *st = pc->wl_state;
     const la_rdf *g = &st->rdf[i];
@@ -31,12 +33,26 @@ static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *f, const char
     iso_fb_val(pc, f, mop_val(s, g->mop));
     iso_buf_puts(&f->text, mid);
     iso_fb_val(pc, f, items[g->at]);
-    iso_buf_puts(&f->text, tail);
+    return items;
+}
+
+/* Read finding i's JSON fields; closes f. */
+static void read_fields(const iso_proof_ctx *pc, size_t i, iso_fb *f, const iso_val *items)
+{
+    const la_rdf *g = &((const la_state *)pc->wl_state)->rdf[i];
     iso_fb_field_op(pc, f, "op", g->reader);
     iso_fb_field(pc, f, "mop", g->mop);
     if (g->writer != ISO_NONE) iso_fb_field_op(pc, f, "writer", g->writer);
     iso_fb_field(pc, f, "element", items[g->at]);
     iso_fb_close(f);
+}
+
+/* Render read finding i: "T1 read key k = v<mid>element<tail>". */
+static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *f, const char *mid, const char *tail)
+{
+    const iso_val *items = read_head(pc, i, f, mid);
+    iso_buf_puts(&f->text, tail);
+    read_fields(pc, i, f, items);
 }
 
 /* iso_render_fn of each kind of read finding. */
@@ -56,11 +72,59 @@ static void render_g1b(const iso_proof_ctx *pc, size_t i, iso_fb *f)
                 ", but T2 appended to that key again after it: T1 read an intermediate state.");
 }
 
+/* incompatible-order within one read: the element at follows its writer's
+ * element before it in the read, yet is not that writer's next append. */
+static void render_runs(const iso_proof_ctx *pc, size_t i, iso_fb *f)
+{
+    const la_rdf *g = &((const la_state *)pc->wl_state)->rdf[i];
+    const iso_val *items = read_head(pc, i, f, ", in which T2's append of ");
+    iso_buf_puts(&f->text, " directly follows its append of ");
+    iso_fb_val(pc, f, items[g->at - 1]);
+    iso_buf_puts(&f->text, ", though T2 did not append it next: no version of the key has that value (a version "
+                           "lists each writer's appends in the order it made them).");
+    iso_fb_field(pc, f, "previous", items[g->at - 1]);
+    read_fields(pc, i, f, items);
+}
+
 static void add_read_finding(iso_ctx *ctx, la_state *st, la_rdf g, int type)
 {
     ISO_PUSH(st->rdf, st->n_rdf, st->cap_rdf, g);
-    iso_render_fn fn = type == ISO_A_G1A ? render_g1a : type == ISO_A_G1B ? render_g1b : render_garbage;
+    iso_render_fn fn = type == ISO_A_G1A               ? render_g1a
+                       : type == ISO_A_G1B             ? render_g1b
+                       : type == ISO_A_GARBAGE_READ    ? render_garbage
+                                                       : render_runs;
     iso_findings_add_pending(&ctx->findings, type, fn, st->n_rdf - 1);
+}
+
+/* Whether a is its writer's next append to its key after prev, of the
+ * same writer (a writer's appends sit in st->ap in program order). */
+static int next_append(const la_append *prev, const la_append *a)
+{
+    if (a <= prev) return 0;
+    for (const la_append *x = prev + 1; x < a; x++)
+        if (x->key == a->key) return 0;
+    return 1;
+}
+
+/* incompatible-order within one ok read of key: in a run of one other
+ * writer's elements each must be its next append to the key, as in every
+ * version. Where the key's reads are all prefixes of its order, the
+ * longest stands for them all, once. */
+static void run_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key, const iso_val *items,
+                      size_t n)
+{
+    la_key *k = &st->k[key];
+    if (la_trusted(k) && (k->runs_checked || n < k->len)) return;
+    k->runs_checked = la_trusted(k);
+    const la_append *prev = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const la_append *a = la_find(st, key, items[i]);
+        if (a && prev && a->txn == prev->txn && a->txn != t && !next_append(prev, a)) {
+            add_read_finding(ctx, st, (la_rdf){t, a->txn, i, mop}, ISO_A_INCOMPATIBLE_ORDER);
+            return;
+        }
+        prev = a;
+    }
 }
 
 /* G1a, G1b, garbage-read for one ok read of key with elements items[0..n). */
@@ -107,8 +171,9 @@ static void render_dups(const iso_proof_ctx *pc, size_t i, iso_fb *f)
 }
 
 /* duplicate-elements: a read that lists one element more than once; the
- * repeated elements in order of first appearance, each with its count. */
-static void duplicate_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, const iso_val *items, size_t n)
+ * repeated elements in order of first appearance, each with its count.
+ * Whether there were any. */
+static int duplicate_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, const iso_val *items, size_t n)
 {
     la_dups d = {t, st->n_dups, 0, mop};
     uint32_t *first = iso_xmalloc((n ? n : 1) * sizeof *first);
@@ -120,16 +185,18 @@ static void duplicate_cases(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop,
     iso_free(first);
     iso_free(count);
     d.n = st->n_dups - d.at;
-    if (!d.n) return;
+    if (!d.n) return 0;
     ISO_PUSH(st->dupr, st->n_dupr, st->cap_dupr, d);
     iso_findings_add_pending(&ctx->findings, ISO_A_DUPLICATE_ELEMENTS, render_dups, st->n_dupr - 1);
+    return 1;
 }
 
 void la_read_anomalies(iso_ctx *ctx, la_state *st, uint32_t t, iso_val mop, uint32_t key,
                        const iso_val *items, size_t n, const la_append *last, int ok)
 {
     if (ok) read_cases(ctx, st, t, mop, key, items, n, last);
-    if (!la_trusted(&st->k[key])) duplicate_cases(ctx, st, t, mop, items, n);
+    int dups = !la_trusted(&st->k[key]) && duplicate_cases(ctx, st, t, mop, items, n);
+    if (ok && !dups) run_cases(ctx, st, t, mop, key, items, n); /* a repeated element is that alone */
 }
 
 /* ---- within one transaction ----------------------------------------------- */

@@ -7,6 +7,15 @@
  * to it as a whole, and a read of a key shows every visible append to it,
  * so no execution explains the two reads together.
  *
+ * When the read that misses T1 comes after the one that observed it, the
+ * fractured read is a non-monotonic read, monotonic atomic view's
+ * violation (Bailis et al., VLDB 2014: once T3 observed T1, its later
+ * reads show T1's writes or later ones; Biswas and Enea's read committed
+ * axiom over a commit order without session order, lifted to lists: a
+ * read of x shows exactly the appenders of x before its last one, so T1,
+ * read before, must be among them). It is reported as that, and the
+ * reader's fractured read in the other order only when it has no such.
+ *
  * One finding per reader (the first T1 and key in micro-op order), so the
  * findings stay linear in the history. Where a key's reads are prefixes of
  * its version order, an element is in a read when its position is below
@@ -27,6 +36,25 @@ typedef struct fr_case {
     uint32_t t, w;
     size_t j_obs, at, j_miss, ap;
 } fr_case;
+
+/* Per key, the read a check compares with: stamped ep, its micro-op and
+ * the length of its state (before the reader's own appends). */
+typedef struct fr_reads {
+    uint32_t ep;
+    const uint32_t *rd_ep, *rd_j, *rd_len;
+} fr_reads;
+
+/* Monotonic atomic view's scan of one reader: per writer its first
+ * observation (micro-op, element); per key the shortest state read after
+ * the point a backward walk has reached; per micro-op its read's state
+ * length (-1: none). */
+typedef struct mav_scan {
+    uint32_t ep;
+    uint32_t *obs_ep, *obs_j, *obs_at;
+    uint32_t *later_ep, *later_j, *later_len;
+    long *len;
+    size_t cap;
+} mav_scan;
 
 /* The first append (index into st->ap) of transaction w, or n_ap. */
 size_t la_first_append(const la_state *st, uint32_t w)
@@ -93,11 +121,15 @@ static long state_len(const la_state *st, const iso_store *s, uint32_t t, iso_va
     return (long)(len - own);
 }
 
-void la_scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n)
+/* The pass of la_scan_txn; len (NULL, or room for n) receives each
+ * micro-op's state length, -1 where it has none. */
+static void scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n,
+                     long *lens)
 {
     sc->ep++;
     for (size_t j = 0; j < n; j++) {
         uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+        if (lens) lens[j] = -1;
         if (key == ISO_NONE) continue;
         if (sc->own_ep[key] != sc->ep) sc->own_ep[key] = sc->ep, sc->own_n[key] = 0;
         if (la_mop_kind(st, m[j]) == LA_APPEND) {
@@ -105,28 +137,41 @@ void la_scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t
             continue;
         }
         long len = state_len(st, s, t, m[j], key, sc->own_n[key]);
+        if (lens) lens[j] = len;
         if (len < 0 || (sc->read_ep[key] == sc->ep && (uint32_t)len >= sc->read_len[key])) continue;
         sc->read_ep[key] = sc->ep, sc->read_j[key] = (uint32_t)j, sc->read_len[key] = (uint32_t)len;
     }
 }
 
-/* Whether writer w, observed by c->t, appended to a key whose shortest
- * external read by c->t holds none of w's appends to it (c filled). */
-static int misses(const la_state *st, const iso_store *s, const la_scan *sc, const iso_val *m, fr_case *c)
+void la_scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n)
+{
+    scan_txn(st, s, sc, t, m, n, NULL);
+}
+
+/* Whether writer w, observed by c->t, appended to a key whose read r holds
+ * none of w's appends to it (c filled). */
+static int misses(const la_state *st, const iso_store *s, const fr_reads *r, const iso_val *m, fr_case *c)
 {
     size_t lo = la_first_append(st, c->w);
     for (size_t i = lo; i < st->n_ap && st->ap[i].txn == c->w; i++) {
         const la_append *a = &st->ap[i];
-        if (sc->read_ep[a->key] != sc->ep || !la_first_to_key(st, lo, i)) continue;
+        if (r->rd_ep[a->key] != r->ep || !la_first_to_key(st, lo, i)) continue;
         size_t len;
-        const iso_val *items = la_read_items(s, mop_val(s, m[sc->read_j[a->key]]), &len);
-        if (!la_read_holds(st, a, items, sc->read_len[a->key])) {
-            c->j_miss = sc->read_j[a->key];
+        const iso_val *items = la_read_items(s, mop_val(s, m[r->rd_j[a->key]]), &len);
+        if (!la_read_holds(st, a, items, r->rd_len[a->key])) {
+            c->j_miss = r->rd_j[a->key];
             c->ap = i;
             return 1;
         }
     }
     return 0;
+}
+
+/* The writer of read j's element i that t observed through it, or NULL. */
+static const la_append *observed(const la_state *st, uint32_t t, uint32_t key, const iso_val *items, size_t i)
+{
+    const la_append *a = la_find(st, key, items[i]);
+    return a && a->txn != t && a->type != ISO_OP_FAIL ? a : NULL;
 }
 
 /* The first fractured read of transaction c->t, if any (c filled). */
@@ -139,12 +184,13 @@ static int find_case(const la_state *st, const iso_proof_ctx *pc, la_scan *sc, c
         if (key == ISO_NONE || la_mop_kind(st, m[j]) != LA_READ) continue; /* internal ones observe too */
         size_t len;
         const iso_val *items = la_read_items(s, mop_val(s, m[j]), &len);
+        fr_reads r = {sc->ep, sc->read_ep, sc->read_j, sc->read_len};
         for (size_t i = 0; i < len; i++) {
-            const la_append *a = la_find(st, key, items[i]);
-            if (!a || a->txn == c->t || a->type == ISO_OP_FAIL || sc->seen_ep[a->txn] == sc->ep) continue;
+            const la_append *a = observed(st, c->t, key, items, i);
+            if (!a || sc->seen_ep[a->txn] == sc->ep) continue;
             sc->seen_ep[a->txn] = sc->ep;
             c->w = a->txn, c->j_obs = j, c->at = i;
-            if (misses(st, s, sc, m, c)) return 1;
+            if (misses(st, s, &r, m, c)) return 1;
         }
     }
     return 0;
@@ -166,7 +212,96 @@ static void draw_case(const fr_case *c, const iso_buf *text, size_t obs, size_t 
     iso_buf_free(&w);
 }
 
-static void render_case(iso_ctx *ctx, const la_state *st, const iso_val *m, const fr_case *c)
+
+/* ---- monotonic atomic view ------------------------------------------------------ */
+
+static void mav_init(mav_scan *v, const la_state *st, size_t n_txns)
+{
+    size_t nk = st->keys.n + 1, nt = n_txns ? n_txns : 1;
+    *v = (mav_scan){0, iso_xcalloc(nt, sizeof(uint32_t)), iso_xcalloc(nt, sizeof(uint32_t)),
+                    iso_xcalloc(nt, sizeof(uint32_t)), iso_xcalloc(nk, sizeof(uint32_t)),
+                    iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(nk, sizeof(uint32_t)), NULL, 0};
+}
+
+static void mav_free(mav_scan *v)
+{
+    iso_free(v->obs_ep);
+    iso_free(v->obs_j);
+    iso_free(v->obs_at);
+    iso_free(v->later_ep);
+    iso_free(v->later_j);
+    iso_free(v->later_len);
+    iso_free(v->len);
+}
+
+/* The key and items of micro-op j when it is a read, else ISO_NONE. */
+static uint32_t read_of(const la_state *st, const iso_store *s, iso_val mop, const iso_val **items, size_t *n)
+{
+    uint32_t key = iso_keys_find(&st->keys, mop_key(s, mop));
+    if (key == ISO_NONE || la_mop_kind(st, mop) != LA_READ) return ISO_NONE;
+    *items = la_read_items(s, mop_val(s, mop), n);
+    return key;
+}
+
+/* Each writer's first observation by c->t. */
+static void first_observations(const la_state *st, const iso_store *s, mav_scan *v, const iso_val *m, size_t n,
+                               uint32_t t)
+{
+    for (size_t j = 0; j < n; j++) {
+        const iso_val *items;
+        size_t len;
+        uint32_t key = read_of(st, s, m[j], &items, &len);
+        for (size_t i = 0; key != ISO_NONE && i < len; i++) {
+            const la_append *a = observed(st, t, key, items, i);
+            if (!a || v->obs_ep[a->txn] == v->ep) continue;
+            v->obs_ep[a->txn] = v->ep, v->obs_j[a->txn] = (uint32_t)j, v->obs_at[a->txn] = (uint32_t)i;
+        }
+    }
+}
+
+/* Whether read j observes a writer first that it or a later read misses
+ * (c filled). */
+static int misses_later(const la_state *st, const iso_store *s, const mav_scan *v, const iso_val *m, size_t j,
+                        fr_case *c)
+{
+    const iso_val *items;
+    size_t len;
+    uint32_t key = read_of(st, s, m[j], &items, &len);
+    fr_reads r = {v->ep, v->later_ep, v->later_j, v->later_len};
+    for (size_t i = 0; key != ISO_NONE && i < len; i++) {
+        const la_append *a = observed(st, c->t, key, items, i);
+        if (!a || v->obs_j[a->txn] != j || v->obs_at[a->txn] != i) continue;
+        c->w = a->txn, c->j_obs = j, c->at = i;
+        if (misses(st, s, &r, m, c)) return 1;
+    }
+    return 0;
+}
+
+/* The first non-monotonic read of transaction c->t (by its observing
+ * read), if any (c filled): backwards over its micro-ops, each writer's
+ * first observation against the shortest state of each key read after
+ * it, or by it (a read showing a writer's append but not its first one to
+ * the key: no execution shows that list). */
+static int find_mav(const la_state *st, const iso_proof_ctx *pc, la_scan *sc, mav_scan *v, const iso_val *m,
+                    size_t n, fr_case *c)
+{
+    const iso_store *s = &pc->h->store;
+    ISO_GROW(v->len, v->cap, n + 1);
+    scan_txn(st, s, sc, c->t, m, n, v->len);
+    v->ep++;
+    first_observations(st, s, v, m, n, c->t);
+    int found = 0;
+    for (size_t j = n; j-- > 0;) {
+        uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
+        if (v->len[j] >= 0 && (v->later_ep[key] != v->ep || (uint32_t)v->len[j] < v->later_len[key]))
+            v->later_ep[key] = v->ep, v->later_j[key] = (uint32_t)j, v->later_len[key] = (uint32_t)v->len[j];
+        fr_case x = {.t = c->t};
+        if (misses_later(st, s, v, m, j, &x)) *c = x, found = 1;
+    }
+    return found;
+}
+
+static void render_case(iso_ctx *ctx, const la_state *st, const iso_val *m, const fr_case *c, int type)
 {
     const iso_proof_ctx *pc = &ctx->pc;
     const iso_store *s = &pc->h->store;
@@ -182,7 +317,7 @@ static void render_case(iso_ctx *ctx, const la_state *st, const iso_val *m, cons
     iso_buf_puts(&f.text, " to key ");
     iso_fb_val(pc, &f, mop_key(s, m[c->j_obs]));
     size_t yet = f.text.n;
-    iso_buf_puts(&f.text, ", yet read key ");
+    iso_buf_puts(&f.text, c->j_miss > c->j_obs ? ", yet later read key " : ", yet read key ");
     size_t miss = yet + strlen(", yet ");
     iso_fb_val(pc, &f, mop_key(s, m[c->j_miss]));
     iso_buf_puts(&f.text, " as ");
@@ -191,31 +326,49 @@ static void render_case(iso_ctx *ctx, const la_state *st, const iso_val *m, cons
     iso_fb_val(pc, &f, missed);
     iso_picture pic = {0};
     draw_case(c, &f.text, obs, yet, miss, f.text.n, &pic);
-    iso_buf_puts(&f.text, ": a fractured read (read atomic makes all of T2's appends visible to T1, or none).");
+    iso_buf_puts(&f.text, type == ISO_A_NON_MONOTONIC_READ
+                              ? ": a non-monotonic read (once T1 observed T2, monotonic atomic view makes all of "
+                                "T2's appends visible to T1's later reads)."
+                              : ": a fractured read (read atomic makes all of T2's appends visible to T1, or none).");
     iso_fb_field_op(pc, &f, "op", c->t);
     iso_fb_field_op(pc, &f, "writer", c->w);
     iso_fb_field(pc, &f, "observed-mop", m[c->j_obs]);
     iso_fb_field(pc, &f, "mop", m[c->j_miss]);
     iso_fb_field(pc, &f, "element", missed);
-    iso_fb_emit_picture(&ctx->findings, &f, ISO_A_FRACTURED_READ, &pic);
+    iso_fb_emit_picture(&ctx->findings, &f, type, &pic);
+}
+
+/* Reader t's non-monotonic read, else its fractured read, as the
+ * request reports them; whether one was found. */
+static int check_reader(iso_ctx *ctx, const la_state *st, la_scan *sc, mav_scan *v, uint32_t t)
+{
+    const uint8_t *rep = ctx->req->reportable;
+    size_t n;
+    const iso_val *m = la_txn_mops(&ctx->pc, t, &n);
+    fr_case c = {.t = t};
+    if (rep[ISO_A_NON_MONOTONIC_READ] && find_mav(st, &ctx->pc, sc, v, m, n, &c)) {
+        render_case(ctx, st, m, &c, ISO_A_NON_MONOTONIC_READ);
+        return 1;
+    }
+    if (!rep[ISO_A_FRACTURED_READ]) return 0;
+    if (!rep[ISO_A_NON_MONOTONIC_READ]) la_scan_txn(st, &ctx->pc.h->store, sc, t, m, n);
+    if (!find_case(st, &ctx->pc, sc, m, n, &c)) return 0;
+    render_case(ctx, st, m, &c, ISO_A_FRACTURED_READ);
+    return 1;
 }
 
 void la_fractured_reads(iso_ctx *ctx, const la_state *st, uint8_t *fractured)
 {
-    if (!ctx->req->reportable[ISO_A_FRACTURED_READ]) return;
+    if (!ctx->req->reportable[ISO_A_FRACTURED_READ] && !ctx->req->reportable[ISO_A_NON_MONOTONIC_READ]) return;
     la_scan sc;
+    mav_scan v;
     la_scan_init(&sc, st, ctx->pc.txns.n);
+    mav_init(&v, st, ctx->pc.txns.n);
     for (uint32_t t = 0; t < ctx->pc.txns.n; t++) {
         const iso_txn *tx = &ctx->pc.txns.t[t];
         if (tx->type != ISO_OP_OK || tx->cmp == ISO_NONE) continue;
-        size_t n;
-        const iso_val *m = la_txn_mops(&ctx->pc, t, &n);
-        la_scan_txn(st, &ctx->pc.h->store, &sc, t, m, n);
-        fr_case c = {.t = t};
-        if (find_case(st, &ctx->pc, &sc, m, n, &c)) {
-            render_case(ctx, st, m, &c);
-            if (fractured) fractured[t] = 1;
-        }
+        if (check_reader(ctx, st, &sc, &v, t) && fractured) fractured[t] = 1;
     }
+    mav_free(&v);
     la_scan_free(&sc);
 }

@@ -46,6 +46,7 @@ typedef struct la_key {
     uint8_t incompatible; /* two reads are not prefix-compatible */
     uint8_t single_only;  /* order came from the key's only append */
     uint8_t has_fail;     /* a failed transaction appended to this key */
+    uint8_t runs_checked; /* the order's runs of one writer were checked (anomalies.c) */
     uint32_t clean;       /* order[0..clean) were appended by ok/info txns */
     /* Elle's dirty-update orders over all client ops, failed ones too: */
     iso_val full_v;       /* longest read by any completed txn, or nil */
@@ -70,8 +71,9 @@ typedef struct la_lu {
 /* Findings kept for rendering when a report shows them (anomalies.c):
  * an element a read should not have seen (G1a, garbage-read, G1b: the
  * reader, the element's writer or ISO_NONE, the read micro-op and the
- * element's index in the read), and a lost-update group (key, value read,
- * its transactions in la_state.pend_txns). */
+ * element's index in the read; incompatible-order: the element out of its
+ * writer's order), and a lost-update group (key, value read, its
+ * transactions in la_state.pend_txns). */
 typedef struct la_rdf { uint32_t reader, writer; size_t at; iso_val mop; } la_rdf;
 typedef struct la_lost { uint32_t key, txns, n; iso_val value; } la_lost;
 /* A duplicate-elements read (reader, the read micro-op, its duplicated

@@ -9,12 +9,15 @@
  * isolation (and for -a of their violations). A level that holds implies
  * the weaker ones (causal implies
  * causal-cerone, read committed in Biswas and Enea's sense and read
- * atomic; causal-cerone implies read atomic), so the strongest level asked
- * runs first and, when it finds nothing, is the only one; when it finds a
- * violation the weaker ones run too, and a level's findings are kept only
- * when no weaker level found one (as Elle keeps an anomaly only when none
- * it implies was found): a fractured read is reported as that, not also
- * as the causality violation it is too.
+ * atomic; causal-cerone implies read atomic; read committed and read atomic
+ * imply monotonic atomic view), so the strongest level asked runs first
+ * and, when it finds nothing, is the only one; when it finds a violation
+ * the weaker ones run too, and a level's findings are kept only when no
+ * weaker level found one (as Elle keeps an anomaly only when none it
+ * implies was found): a fractured read is reported as that, not also as
+ * the causality violation it is too. Monotonic atomic view runs wherever
+ * read committed does, so that what read committed reports
+ * (non-monotonic-read-process) is what needs session order.
  */
 #include "elle/rw_register/weak.h"
 #include "graph/scc.h"
@@ -22,10 +25,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int level_type[RW_LV_N] = {ISO_A_NON_MONOTONIC_READ, ISO_A_FRACTURED_READ, ISO_A_CAUSALITY_VIOLATION,
+static const int level_type[RW_LV_N] = {ISO_A_NON_MONOTONIC_READ, ISO_A_NON_MONOTONIC_READ_PROCESS,
+                                        ISO_A_FRACTURED_READ, ISO_A_CAUSALITY_VIOLATION,
                                         ISO_A_CAUSALITY_VIOLATION_PROCESS};
 
 int rw_level_sessions(int level) { return level == RW_LV_RC || level == RW_LV_CC; }
+
+int rw_level_type(int level) { return level_type[level]; }
+
+void rw_forced_of(const rw_wk *wk, int level, rw_forced *f)
+{
+    static void (*const rules[RW_LV_N])(const rw_wk *, rw_forced *) = {rw_forced_rc, rw_forced_rc, rw_forced_ra,
+                                                                        rw_forced_ccc, rw_forced_cc};
+    rules[level](wk, f);
+}
 
 uint32_t rw_weak_keep(struct rw_weak *w, const uint32_t *ids, const uint32_t *lbl, size_t n)
 {
@@ -235,10 +248,8 @@ static void paths(const rw_wk *wk, pass *p, struct rw_weak *w)
 
 static void run(const rw_wk *wk, pass *p, int level, struct rw_weak *w)
 {
-    static void (*const rules[RW_LV_N])(const rw_wk *, rw_forced *) = {rw_forced_rc, rw_forced_ra, rw_forced_ccc,
-                                                                        rw_forced_cc};
     *p = (pass){1, level, {0}, w->n_f, 0, 0};
-    rules[level](wk, &p->f);
+    rw_forced_of(wk, level, &p->f);
     if (p->f.n > 1) qsort(p->f.co, p->f.n, sizeof *p->f.co, cmp_co);
     iso_graph g;
     level_graph(wk, level, &p->f, &g);
@@ -255,12 +266,14 @@ static void run(const rw_wk *wk, pass *p, int level, struct rw_weak *w)
 static int clean(const pass *p) { return p->ran && !p->n_found && !p->f.unranked; }
 
 /* The findings of the passes that a weaker pass's findings do not imply:
- * RA's and RC's; CCC's when RA found none; CC's when none of the others
- * did. Cycles of wr and so alone once, from the first pass with them. */
+ * MAV's; RA's and RC's when MAV found none; CCC's when neither MAV nor RA
+ * did; CC's when none of the others did. Cycles of wr and so alone once,
+ * from the first pass with them. */
 static void emit(iso_ctx *ctx, struct rw_weak *w, pass *p)
 {
-    int any_weak = p[RW_LV_RC].n_found + p[RW_LV_RA].n_found + p[RW_LV_CCC].n_found > 0, base_done = 0;
-    int keep[RW_LV_N] = {1, 1, !p[RW_LV_RA].n_found, !any_weak};
+    int mav = p[RW_LV_MAV].n_found > 0, base_done = 0;
+    int any_weak = mav || p[RW_LV_RC].n_found + p[RW_LV_RA].n_found + p[RW_LV_CCC].n_found > 0;
+    int keep[RW_LV_N] = {1, !mav, !mav, !mav && !p[RW_LV_RA].n_found, !any_weak};
     for (int l = 0; l < RW_LV_N; l++) {
         if (!p[l].ran) continue;
         for (size_t i = p[l].first; i < p[l].first + p[l].n_found; i++) {
@@ -275,7 +288,9 @@ static void emit(iso_ctx *ctx, struct rw_weak *w, pass *p)
     }
 }
 
-/* The levels in the order they run: the strongest asked first. */
+/* The levels in the order they run: the strongest asked first. MAV's
+ * graph is RC's without session order, its forced pairs the same: when RC
+ * ran and found nothing, MAV has nothing to find. */
 static void plan(const rw_wk *wk, const int *want, pass *p, struct rw_weak *w)
 {
     if (want[RW_LV_CC]) {
@@ -285,6 +300,7 @@ static void plan(const rw_wk *wk, const int *want, pass *p, struct rw_weak *w)
     if (want[RW_LV_CCC]) run(wk, &p[RW_LV_CCC], RW_LV_CCC, w);
     if (want[RW_LV_RA] && !clean(&p[RW_LV_CCC])) run(wk, &p[RW_LV_RA], RW_LV_RA, w);
     if (want[RW_LV_RC]) run(wk, &p[RW_LV_RC], RW_LV_RC, w);
+    if (want[RW_LV_MAV] && !clean(&p[RW_LV_RC])) run(wk, &p[RW_LV_MAV], RW_LV_MAV, w);
 }
 
 /* Whether the request runs level l: -a names its violation, or a model
@@ -296,7 +312,8 @@ static void plan(const rw_wk *wk, const int *want, pass *p, struct rw_weak *w)
  * times the check, only when asked below SI or by -c causal. */
 static int wanted(const iso_request *req, int l)
 {
-    static const char *const level_model[RW_LV_N] = {"read-committed-be", "read-atomic", "causal-cerone", "causal"};
+    static const char *const level_model[RW_LV_N] = {"monotonic-atomic-view", "read-committed-be", "read-atomic",
+                                                     "causal-cerone", "causal"};
     int lm = iso_model_parse(level_model[l]), si = iso_model_parse("snapshot-isolation");
     if (!req->reportable[level_type[l]]) return 0;
     if (req->asked[level_type[l]]) return 1;
@@ -313,6 +330,7 @@ void rw_weak_check(iso_ctx *ctx, rw_state *st)
     int want[RW_LV_N], any = 0;
     for (int l = 0; l < RW_LV_N; l++) any |= want[l] = wanted(ctx->req, l);
     if (!any) return;
+    want[RW_LV_MAV] |= want[RW_LV_RC]; /* what RC reports needs session order */
     rw_wk wk;
     pass p[RW_LV_N] = {{0}};
     rw_wk_init(&wk, &ctx->pc, st);

@@ -2,8 +2,8 @@
  * elle/rw_register/weak.h -- the weak models' checks of rw-register
  * histories, by saturation (Biswas and Enea, OOPSLA 2019; the algorithms
  * of AWDIT, Møldrup and Pavlogiannis, PLDI 2025): complete for Biswas and
- * Enea's read committed (read-committed-be), read atomic, causal-cerone
- * and causal, without any version-order evidence.
+ * Enea's read committed (read-committed-be), monotonic atomic view, read
+ * atomic, causal-cerone and causal, without any version-order evidence.
  *
  * Each level holds iff some commit order co -- a total order of the
  * committed transactions containing wr (and session order so, for the
@@ -17,7 +17,8 @@
  * others, only what acyclicity needs.
  *
  *   level  type of its violation            premise(t2, t3)
- *   RC     non-monotonic-read (so in co)    t3 read from t2 before it read x
+ *   MAV    non-monotonic-read               t3 read from t2 before it read x
+ *   RC     non-monotonic-read-process       the same, so in co (read-committed-be)
  *   RA     fractured-read                   t3 read from t2 (its observations: first reads of keys)
  *   CCC    causality-violation              t2 (wr)+ t3           (causal-cerone)
  *   CC     causality-violation-process      t2 (wr u so)+ t3, so in co (causal)
@@ -25,7 +26,7 @@
  *   weak.c        which levels a request needs, the graph of each, its
  *                 components and a cycle through a forced pair in each
  *   weak_rules.c  what the levels share (sessions, observations, written
- *                 keys) and the forced pairs of RC and RA
+ *                 keys) and the forced pairs of RC (MAV's too) and RA
  *   weak_causal.c the forced pairs of CC (vector clocks over sessions)
  *                 and CCC (frontiers of writers per key), and the causal
  *                 paths their proofs show
@@ -39,11 +40,14 @@
 
 #include "elle/rw_register/rw_register_int.h"
 
-enum rw_level { RW_LV_RC, RW_LV_RA, RW_LV_CCC, RW_LV_CC, RW_LV_N };
+/* MAV and RC force the same pairs: RC's order extends session order too
+ * (Bailis et al.'s monotonic atomic view is Biswas and Enea's read
+ * committed axiom over an order without it). */
+enum rw_level { RW_LV_MAV, RW_LV_RC, RW_LV_RA, RW_LV_CCC, RW_LV_CC, RW_LV_N };
 
 /* A forced pair t2 <co t1: t3's read of x (its micro-op a) shows t1's
  * write (t1 ISO_NONE: the initial state, which no pair can follow), and
- * the premise holds: RC, RA: t3's read b (micro-op index) shows t2's
+ * the premise holds: MAV, RC, RA: t3's read b (micro-op index) shows t2's
  * write; CC, CCC: b is the offset in rw_weak.ids of the causal path from
  * t2 to t3 (its length, then its transactions), ISO_NONE until a proof
  * needs it. */
@@ -100,6 +104,11 @@ struct rw_weak {
 void rw_weak_check(iso_ctx *ctx, rw_state *st);
 void rw_weak_free(struct rw_weak *w);
 int rw_level_sessions(int level);
+/* The anomaly type of a level's violation (of a cycle through a forced
+ * pair, or of a read of the initial state forced after a write). */
+int rw_level_type(int level);
+/* The pairs a level forces, into f. */
+void rw_forced_of(const rw_wk *wk, int level, rw_forced *f);
 /* Append n ids (and, when lbl, their labels) to w; returns their offset. */
 uint32_t rw_weak_keep(struct rw_weak *w, const uint32_t *ids, const uint32_t *lbl, size_t n);
 

@@ -5,7 +5,7 @@
  * of commits every execution the level allows must have. A wr or so step
  * is the workload's (or the history's) explanation of that edge; a forced
  * step names the reader whose reads force it and why the level forces it
- * (RC, RA: the read of the earlier writer; causal: the path in the causal
+ * (MAV, RC, RA: the read of the earlier writer; causal: the path in the causal
  * past). A read of the initial state forced after a write ends on the
  * initial state, which precedes every write. JSON: {"type", "cycle" (ops,
  * the first again at the end), "steps"} with Elle's wr and process steps
@@ -92,7 +92,7 @@ static void step_edge(proof *p, uint32_t a, uint32_t b, uint32_t l, iso_buf *jso
 static void premise(proof *p, const rw_co *c, iso_buf *json)
 {
     const rw_state *st = p->st;
-    if (p->level == RW_LV_RC || p->level == RW_LV_RA) {
+    if (p->level != RW_LV_CC && p->level != RW_LV_CCC) {
         char ta[16], tc[16];
         snprintf(ta, sizeof ta, "T%zu", name_of(&p->nm, c->t2));
         snprintf(tc, sizeof tc, "T%zu", name_of(&p->nm, c->t3));
@@ -118,9 +118,11 @@ static void premise(proof *p, const rw_co *c, iso_buf *json)
 /* The words of each level's rule: %1 the earlier writer (t2), %2 who
  * wrote what t3 read (", written by T1" or ", the initial state"), %3 the
  * reader, %K the key, %A the value read, %P the premise's steps. */
+#define NON_MONOTONIC \
+    "%3 read key %K = %A%2, after it had read a write of %1 (%P), though %1 wrote %K too: a later read may not " \
+    "return a version older than one the transaction already saw, so %1's write of %K comes first"
 static const char *const rule[RW_LV_N] = {
-    "%3 read key %K = %A%2, after it had read a write of %1 (%P), though %1 wrote %K too: a later read may not "
-    "return a version older than one the transaction already saw, so %1's write of %K comes first",
+    NON_MONOTONIC, NON_MONOTONIC,
     "%3 read key %K = %A%2, though %1 wrote %K too and %3 observed %1 (%P): a transaction sees all of "
     "another's writes or none, so %1's write of %K comes first",
     "%3 read key %K = %A%2, though %1 wrote %K too and %1 is in %3's causal past (%P): every write in a "
@@ -129,6 +131,7 @@ static const char *const rule[RW_LV_N] = {
     "transaction's causal past, its process's earlier transactions included, is visible to it, so %1's write "
     "of %K comes first",
 };
+#undef NON_MONOTONIC
 
 static void rule_text(proof *p, const rw_co *c, const iso_buf *pre, iso_buf *text)
 {
@@ -257,9 +260,8 @@ static void prove(const iso_proof_ctx *pc, size_t i, iso_fb *o, iso_picture *pic
     const rw_state *st = pc->wl_state;
     const rw_wfind *x = &st->weak->f[i];
     proof p = {pc, st, st->weak, x->level, {0}, {0}, pic};
-    static const char *const type[RW_LV_N] = {"non-monotonic-read", "fractured-read", "causality-violation",
-                                              "causality-violation-process"};
-    iso_buf_printf(&o->json, "{\"type\":\"%s\"", x->base ? "G1c-process" : type[x->level]);
+    int type = x->base ? ISO_A_G1C_PROCESS : rw_level_type(x->level);
+    iso_buf_printf(&o->json, "{\"type\":\"%s\"", iso_anomaly_name(type));
     if (x->n) render_cycle(&p, x, o);
     else render_initial(&p, x, o);
     if (o->text.n && o->text.p[o->text.n - 1] == '\n') o->text.p[--o->text.n] = 0;

@@ -13,6 +13,8 @@
  * writes x, t2 != t1: t2 <co t1. Both meet each pair (t3, t2) through
  * the smaller of t2's written keys and t3's read keys, so the work is
  * O(n^1.5 log n) for n micro-ops (AWDIT's bound, with a binary search).
+ * Monotonic atomic view forces read committed's pairs (its order just
+ * does not extend session order).
  */
 #include "elle/rw_register/weak.h"
 
@@ -132,7 +134,7 @@ uint32_t rw_hb_preds(const rw_wk *wk, int level, uint32_t t, uint32_t *p, uint32
     if (rw_level_sessions(level) && wk->sidx[t] > 0) /* unstamped: it may be a writer too */
         p[n++] = wk->stx[wk->soff[wk->sess[t]] + wk->sidx[t] - 1];
     if (wk->pc->txns.t[t].type != ISO_OP_OK) return n;
-    if (level == RW_LV_RC) { /* every read in wr */
+    if (level == RW_LV_RC || level == RW_LV_MAV) { /* every read in wr */
         for (uint32_t m = st->mop_off[t]; m < st->mop_off[t + 1]; m++)
             if (st->rclass[m] == RW_R_EXT) n = add_pred(p, n, stamp, t, rw_read_writer(wk->pc, st, m));
         return n;

@@ -6,7 +6,8 @@
  *
  * Simulations by model, each valid at it by construction:
  *   rc    each read sees its own prefix of AR (Adya PL-2)
- *   rcm   the same, prefixes growing within a transaction (Biswas & Enea RC)
+ *   rcm   the same, prefixes growing within a transaction (Biswas & Enea RC;
+ *         without session order, monotonic atomic view)
  *   ra    each transaction sees an arbitrary set of AR-earlier transactions
  *   cc    ... closed transitively
  *   psi   ... and containing every AR-earlier writer of a key it writes
@@ -21,8 +22,10 @@
  * an aborted read (a visible writer's completion turned to :fail), an
  * intermediate read, a mangled read (an element dropped, swapped,
  * duplicated, or a value nobody wrote), an internal read that misses its
- * own write, and for strong targets the same simulation without session
- * or real-time order (stale reads). Histories simulated at another model
+ * own write, a non-monotonic read (for monotonic-atomic-view: a read that
+ * misses a writer an earlier read of its transaction observed), and for
+ * strong targets the same simulation without session or real-time order
+ * (stale reads). Histories simulated at another model
  * give lost updates, write skew, long forks and causality violations.
  */
 #include <string.h>
@@ -313,6 +316,26 @@ static bool fracture(struct sim *s, const struct or_facts *f)
     return true;
 }
 
+/* A read of key x that misses a writer of x an earlier read of its
+ * transaction saw (a writer of both keys): one such triple at random. */
+static bool non_monotonic(struct sim *s, const struct or_facts *f)
+{
+    const struct or_hist *h = s->h;
+    int cand[OR_MAXR * OR_MAXT], n = 0;
+    for (int t = 0; t < h->n; t++)
+        for (int j2 = 0; h->t[t].type == OR_OK && j2 < h->t[t].nm; j2++)
+            for (int j1 = 0; j1 < j2 && h->t[t].m[j2].f == OR_READ; j1++) {
+                const struct or_mop *m = &h->t[t].m[j1];
+                tset both = m->f == OR_READ ? s->view[t][j1] & f->writes[m->key] & f->writes[h->t[t].m[j2].key] : 0;
+                for (int w = 0; w < h->n && n < OR_MAXR * OR_MAXT; w++)
+                    if ((both >> w & 1) && w != t) cand[n++] = (t * OR_MAXM + j2) * OR_MAXT + w;
+            }
+    if (!n) return false;
+    int c = cand[or_rnd(s->r, n)], w = c % OR_MAXT, t = c / OR_MAXT / OR_MAXM, j2 = c / OR_MAXT % OR_MAXM;
+    s->view[t][j2] &= ~(1u << w);
+    return true;
+}
+
 /* A writer some ok read shows becomes :fail. */
 static bool aborted(struct sim *s)
 {
@@ -391,6 +414,7 @@ static void simulate(struct sim *s, const char *fault)
     set_pos(s);
     views(s, &f);
     if (!strcmp(fault, "fracture") && !fracture(s, &f)) fault = "mangle";
+    if (!strcmp(fault, "non-monotonic") && !non_monotonic(s, &f)) fault = "mangle";
     compute_reads(s);
     if (!strcmp(fault, "aborted") && !aborted(s)) fault = "mangle";
     if (!strcmp(fault, "intermediate") && !intermediate(s)) fault = "mangle";
@@ -404,6 +428,7 @@ static const struct { const char *model; int mode; bool session, strict; } at_mo
     {"strong-session-read-committed", G_RC, true, false},
     {"strong-read-committed", G_RC, true, true},
     {"read-committed-be", G_RCM, true, false},
+    {"monotonic-atomic-view", G_RCM, false, false},
     {"read-atomic", G_RA, false, false},
     {"causal-cerone", G_CC, false, false},
     {"causal", G_CC, true, false},
@@ -436,6 +461,7 @@ void or_gen(struct or_hist *h, int wl, const char *target, struct or_rng *r, cha
     static const double ps[] = {0.1, 0.4, 0.7, 0.9};
     struct sim s = {.h = h, .r = r, .p = ps[or_rnd(r, 4)], .split = chance(r, 0.3)};
     int at = find_at(target), roll = or_rnd(r, 100);
+    bool mav = !strcmp(target, "monotonic-atomic-view"); /* rcm without session order */
     const char *fault = "";
     memset(h, 0, sizeof *h);
     h->wl = wl;
@@ -446,10 +472,12 @@ void or_gen(struct or_hist *h, int wl, const char *target, struct or_rng *r, cha
     } else if (roll >= 75 && (s.session || s.strict) && chance(r, 0.3)) {
         fault = s.strict ? "stale" : "no-session";
         s.session = s.strict && chance(r, 0.5), s.strict = false;
+    } else if (roll >= 75 && mav && chance(r, 0.5)) {
+        fault = "non-monotonic";
     } else if (roll >= 75) {
         fault = faults[or_rnd(r, 5)];
     }
-    if (s.mode == G_RCM) s.session = true;
+    if (s.mode == G_RCM && !mav) s.session = true;
     /* Biswas & Enea's RA and CC lifted to lists ask for one order of each
      * key's appends, which ra and cc simulations do not keep */
     if (wl == OR_LA && (!strcmp(target, "ra-be") || !strcmp(target, "cc-be"))) *valid_by_construction = false;

@@ -14,7 +14,12 @@
  * follow reads), which only SESSION gives. The paper's own six models
  * (with SESSION) go by its abbreviations, Biswas and Enea's by *-be, and
  * both serve to cross-check the oracle (their theorem: for registers the
- * two frames agree on RA, CC, PC, SI and SER).
+ * two frames agree on RA, CC, PC, SI and SER). monotonic-atomic-view
+ * (Bailis et al., VLDB 2014: once a transaction observed another, its later
+ * reads return that one's versions or later ones) is Biswas and Enea's
+ * Read Committed axiom over a commit order with neither session order nor
+ * INT: the axiom is that definition, co's order of a key's writers the
+ * "later" of its versions.
  */
 #include <string.h>
 
@@ -56,6 +61,7 @@ static const struct or_model models[] = {
     {"pc-be", MODEL_CO, CO_SO | CO_INT, CO_PC, "Biswas & Enea's Prefix"},
     {"si-be", MODEL_CO, CO_SO | CO_INT, CO_SI, "Biswas & Enea's Prefix and Conflict"},
     {"ser-be", MODEL_CO, CO_SO | CO_INT, CO_SER, "Biswas & Enea's Serializability"},
+    {"monotonic-atomic-view", MODEL_CO, 0, CO_RC, "Bailis et al.'s MAV: B&E's Read Committed without SO"},
 };
 
 const struct or_model *or_model_at(int i)

@@ -1,11 +1,14 @@
 /*
  * test_weak.c -- the weak models' saturation (lib/elle/rw_register/weak*.c):
  * the pairs t2 <co t1 each level forces on small histories, exactly --
- * read order for read committed, observations for read atomic, the causal
+ * read order for read committed and monotonic atomic view (the same
+ * pairs), observations for read atomic, the causal
  * past through wr alone (causal-cerone) and through session order too
  * (causal), AWDIT's reductions (only a chain's last writer in the past,
  * a writer covering the writers before it) -- and the transactions a cycle
- * of hb leaves unranked. The verdicts they lead to are the data cases'
+ * of hb leaves unranked -- and which level's name a violation gets
+ * (non-monotonic-read without session order, its -process form only when
+ * the cycle needs it). The verdicts they lead to are the data cases'
  * (tests/data/rw_register) and the oracle's (tests/oracle.sh).
  */
 #include "testutil.h"
@@ -62,12 +65,10 @@ static int cmp_pair(const void *pa, const void *pb)
  * the initial state), sorted; returns whether hb left a txn unranked. */
 static int pairs(fx *f, int level, char *out, size_t cap)
 {
-    static void (*const rules[RW_LV_N])(const rw_wk *, rw_forced *) = {rw_forced_rc, rw_forced_ra, rw_forced_ccc,
-                                                                        rw_forced_cc};
     rw_wk wk;
     rw_forced fo = {0};
     rw_wk_init(&wk, &f->ctx.pc, f->ctx.pc.wl_state);
-    rules[level](&wk, &fo);
+    rw_forced_of(&wk, level, &fo);
     if (fo.n > 1) qsort(fo.co, fo.n, sizeof *fo.co, cmp_pair);
     size_t at = 0;
     out[0] = 0;
@@ -106,6 +107,8 @@ static void read_order(void **state)
                                   "{:process 2 :type :ok :value [[:r :x 0] [:r :y 1]]}\n";
     expect_pairs(later, RW_LV_RC, "1<0@2");
     expect_pairs(earlier, RW_LV_RC, "");
+    expect_pairs(later, RW_LV_MAV, "1<0@2");
+    expect_pairs(earlier, RW_LV_MAV, "");
     expect_pairs(later, RW_LV_RA, "1<0@2");
     expect_pairs(earlier, RW_LV_RA, "1<0@2");
 }
@@ -177,6 +180,57 @@ static void cycle_of_hb_unranked(void **state)
     done(f);
 }
 
+/* The anomaly types isolde_check reports for edn under models, as
+ * "a b ..." (valid: ""). */
+static void types_of(const char *edn, const char *models, char *out, size_t cap)
+{
+    isolde_history *h = tu_read(edn, ISOLDE_FORMAT_EDN);
+    isolde_check_opts o;
+    isolde_result *r = NULL;
+    isolde_error err = {0};
+    isolde_check_opts_init(&o);
+    o.workload = ISOLDE_WORKLOAD_RW_REGISTER;
+    o.models = models;
+    assert_int_equal(isolde_check(h, &o, &r, &err), 0);
+    size_t at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < isolde_result_type_count(r) && at < cap; i++)
+        at += (size_t)snprintf(out + at, cap - at, "%s%s", i ? " " : "", isolde_result_type(r, i));
+    isolde_result_free(r);
+    isolde_history_free(h);
+}
+
+static void expect_types(const char *edn, const char *models, const char *want)
+{
+    char got[256];
+    types_of(edn, models, got, sizeof got);
+    if (strcmp(got, want)) fail_msg("-c %s: types '%s', want '%s'", models, got, want);
+}
+
+/* A non-monotonic read whose cycle needs session order (T0 before T1 in
+ * process 0) is read-committed-be's -process form, which monotonic atomic
+ * view allows; one whose cycle needs none (T1 read T0's x) is
+ * non-monotonic-read under both, the weaker level's finding kept alone. */
+static void session_order_names_the_process_form(void **state)
+{
+    (void)state;
+    static const char so[] = "{:process 0 :type :invoke :value [[:w :x 1]]}\n"
+                             "{:process 0 :type :ok :value [[:w :x 1]]}\n"
+                             "{:process 0 :type :invoke :value [[:w :x 2] [:w :y 2]]}\n"
+                             "{:process 0 :type :ok :value [[:w :x 2] [:w :y 2]]}\n"
+                             "{:process 1 :type :invoke :value [[:r :y nil] [:r :x nil]]}\n"
+                             "{:process 1 :type :ok :value [[:r :y 2] [:r :x 1]]}\n";
+    static const char wr[] = "{:process 0 :type :ok :value [[:w :x 0]]}\n"
+                             "{:process 1 :type :ok :value [[:r :x 0] [:w :x 1] [:w :y 1]]}\n"
+                             "{:process 2 :type :ok :value [[:r :y 1] [:r :x 0]]}\n";
+    expect_types(so, "read-committed-be", "non-monotonic-read-process");
+    expect_types(so, "monotonic-atomic-view", "");
+    expect_types(so, "read-atomic", "");
+    expect_types(wr, "read-committed-be", "non-monotonic-read");
+    expect_types(wr, "monotonic-atomic-view", "non-monotonic-read");
+    expect_types(wr, "read-atomic", "non-monotonic-read");
+}
+
 static uint64_t rng(uint64_t *s)
 {
     *s ^= *s << 13;
@@ -186,7 +240,7 @@ static uint64_t rng(uint64_t *s)
 }
 
 /* Arbitrary shapes (outcomes, repeated keys and values, reads of values
- * nobody wrote, reads after own writes) through isolde_check at the four
+ * nobody wrote, reads after own writes) through isolde_check at the five
  * weak models, every finding written as JSON and text: a verdict, never a
  * crash (the sanitizer build runs this too). */
 static void random_shapes_at_weak_models(void **state)
@@ -212,7 +266,7 @@ static void random_shapes_at_weak_models(void **state)
         isolde_check_opts o;
         isolde_check_opts_init(&o);
         o.workload = ISOLDE_WORKLOAD_RW_REGISTER;
-        o.models = "causal,read-committed-be,read-atomic,causal-cerone";
+        o.models = "causal,read-committed-be,read-atomic,causal-cerone,monotonic-atomic-view";
         h = tu_read(iso_buf_cstr(&b), ISOLDE_FORMAT_EDN);
         if (h && isolde_check(h, &o, &r, &err) == 0) {
             FILE *null = fopen("/dev/null", "w");
@@ -235,6 +289,7 @@ int main(void)
         cmocka_unit_test(causal_past_through_sessions),
         cmocka_unit_test(last_writer_of_a_session),
         cmocka_unit_test(cycle_of_hb_unranked),
+        cmocka_unit_test(session_order_names_the_process_form),
         cmocka_unit_test(random_shapes_at_weak_models),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
