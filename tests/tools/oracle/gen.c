@@ -22,7 +22,9 @@
  * intermediate read, a mangled read (an element dropped, swapped,
  * duplicated, or a value nobody wrote), an internal read that misses its
  * own write, and for strong targets the same simulation without session
- * or real-time order (stale reads). Histories simulated at another model
+ * or real-time order (stale reads); for causal targets, a visibility made
+ * intransitive (a causality violation through two reads, without session
+ * order: T3 sees T2, which read T1's write, yet not T1). Histories simulated at another model
  * give lost updates, write skew, long forks and causality violations.
  */
 #include <string.h>
@@ -350,6 +352,36 @@ static bool intermediate(struct sim *s)
     return false;
 }
 
+/* Whether t reads a key w writes. */
+static bool reads_from_key(const struct sim *s, const struct or_facts *f, int t, int w)
+{
+    const struct or_txn *tx = &s->h->t[t];
+    for (int j = 0; j < tx->nm; j++)
+        if (tx->m[j].f == OR_READ && (f->writes[tx->m[j].key] >> w & 1)) return true;
+    return false;
+}
+
+/* One triple t1 <vis t2 <vis t3 with t1 <vis t3, each reading a key the
+ * one before writes and t3 one of t1's, chosen at random: t1 hidden from
+ * t3 (and, for t1 the last of t3's view to write such a key, each read
+ * of t3 stays a prefix of one order). */
+static bool intransitive(struct sim *s, const struct or_facts *f)
+{
+    const struct or_hist *h = s->h;
+    int n = 0, pick = -1;
+    for (int t3 = 0; t3 < h->n; t3++)
+        for (int t2 = 0; t2 < h->n && h->t[t3].type == OR_OK; t2++)
+            for (int t1 = 0; t1 < h->n && (s->vis[t3] >> t2 & 1); t1++)
+                if (t1 != t3 && (s->vis[t2] >> t1 & 1) && (s->vis[t3] >> t1 & 1) && reads_from_key(s, f, t2, t1) &&
+                    reads_from_key(s, f, t3, t2) && reads_from_key(s, f, t3, t1) && or_rnd(s->r, ++n) == 0)
+                    pick = (t3 * OR_MAXT + t2) * OR_MAXT + t1;
+    if (pick < 0) return false;
+    int t3 = pick / (OR_MAXT * OR_MAXT), t1 = pick % OR_MAXT;
+    s->vis[t3] &= ~(1u << t1);
+    for (int j = 0; j < OR_MAXM; j++) s->view[t3][j] &= ~(1u << t1);
+    return true;
+}
+
 static void mangle(struct sim *s, bool internal)
 {
     int rj = pick_read(s, internal);
@@ -391,6 +423,7 @@ static void simulate(struct sim *s, const char *fault)
     set_pos(s);
     views(s, &f);
     if (!strcmp(fault, "fracture") && !fracture(s, &f)) fault = "mangle";
+    if (!strcmp(fault, "intransitive") && !intransitive(s, &f)) fault = "mangle";
     compute_reads(s);
     if (!strcmp(fault, "aborted") && !aborted(s)) fault = "mangle";
     if (!strcmp(fault, "intermediate") && !intermediate(s)) fault = "mangle";
@@ -448,6 +481,8 @@ void or_gen(struct or_hist *h, int wl, const char *target, struct or_rng *r, cha
         s.session = s.strict && chance(r, 0.5), s.strict = false;
     } else if (roll >= 75) {
         fault = faults[or_rnd(r, 5)];
+        if (s.mode == G_CC && chance(r, 0.5)) /* from prefixes of AR: reads stay prefixes of one order */
+            fault = "intransitive", s.mode = chance(r, 0.7) ? G_PC : G_CC;
     }
     if (s.mode == G_RCM) s.session = true;
     /* Biswas & Enea's RA and CC lifted to lists ask for one order of each
