@@ -387,12 +387,21 @@ static void keep(const cv *c, const cv_aux *x, walk *w, uint32_t t)
     w->pool.n += n, w->live += n;
 }
 
+/* Whether a read of key of length len ends in an intermediate append of
+ * w's: Elle's G1b, reported as that. */
+static int intermediate_of(const cv *c, uint32_t key, uint32_t len, uint32_t w)
+{
+    const la_key *k = &c->st->k[key];
+    uint32_t at = len && len <= k->len ? c->st->at[k->slot0 + len - 1] : ISO_NONE;
+    return at != ISO_NONE && c->st->ap[at].txn == w && c->st->ap[at].intermediate;
+}
+
 /* The first read of t that misses an append of its causal past, reported. */
 static void check_reads(iso_ctx *ctx, cv *c, const cv_aux *x, const walk *w, uint32_t t)
 {
     for (uint32_t i = x->roff[t]; i < x->roff[t + 1]; i++) {
         const cv_ent *e = find(&w->cur, x->rd[i].key);
-        if (e && e->pos >= x->rd[i].len) {
+        if (e && e->pos >= x->rd[i].len && !intermediate_of(c, e->key, x->rd[i].len, e->txn)) {
             cv_report_missed(ctx, c, t, x->rd[i].j, e->txn, e->key);
             return;
         }
@@ -417,6 +426,52 @@ static void walk_all(iso_ctx *ctx, cv *c, cv_aux *x, const uint8_t *fractured)
     iso_free(w.cur.a);
     iso_free(w.tmp.a);
     iso_free(w.own.a);
+}
+
+/* ---- a transaction's appends apart or out of its order ---------------------------- */
+
+/* Of t's appends to a positional key, the first b a read shows whose
+ * previous one a is not just before it in the order (unread, or another
+ * append between, or after it): 1, else 0. */
+static int scattered(const cv *c, uint32_t t, size_t *a, size_t *b)
+{
+    const la_state *st = c->st;
+    size_t lo = la_first_append(st, t);
+    for (size_t i = lo; i < st->n_ap && st->ap[i].txn == t; i++) {
+        const la_append *y = &st->ap[i];
+        if (!la_positional(&st->k[y->key]) || y->pos == ISO_NONE) continue;
+        size_t p = i;
+        while (p-- > lo && st->ap[p].key != y->key) continue;
+        if (p < i && p >= lo && (st->ap[p].pos == ISO_NONE || st->ap[p].pos + 1 != y->pos)) {
+            *a = p, *b = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Each committed transaction whose appends to a key the version order
+ * shows apart or out of its order, reported with the longest read of the
+ * key (which shows it). CC's reads show each visible transaction's
+ * appends together, in its order. */
+static void check_writers(iso_ctx *ctx, const cv *c, const cv_aux *x)
+{
+    size_t nk = c->st->keys.n + 1;
+    uint32_t *by = iso_xmalloc(nk * sizeof *by), *len = iso_xcalloc(nk, sizeof *len), *j = iso_xmalloc(nk * sizeof *j);
+    memset(by, 0xff, nk * sizeof *by);
+    for (uint32_t t = 0; t < c->n; t++)
+        for (uint32_t i = x->roff[t]; i < x->roff[t + 1]; i++)
+            if (by[x->rd[i].key] == ISO_NONE || x->rd[i].len > len[x->rd[i].key])
+                by[x->rd[i].key] = t, len[x->rd[i].key] = x->rd[i].len, j[x->rd[i].key] = x->rd[i].j;
+    for (uint32_t t = 0; t < c->n; t++) {
+        size_t a, b;
+        if (!c->in[t] || !scattered(c, t, &a, &b)) continue;
+        uint32_t key = c->st->ap[b].key;
+        if (by[key] != ISO_NONE && len[key] > c->st->ap[b].pos) cv_report_scattered(ctx, c, a, b, by[key], j[key]);
+    }
+    iso_free(by);
+    iso_free(len);
+    iso_free(j);
 }
 
 static void aux_free(cv_aux *x)
@@ -460,6 +515,7 @@ void la_causality(iso_ctx *ctx, const la_state *st, const uint8_t *fractured)
     if (x.n_order < x.n_in) {
         cv_report_cycle(ctx, &c);
     } else {
+        check_writers(ctx, &c, &x);
         stale_reads(&c, &x);
         walk_all(ctx, &c, &x, fractured);
     }

@@ -38,6 +38,9 @@ void cv_report_missed(iso_ctx *ctx, cv *c, uint32_t t, uint32_t j, uint32_t w, u
  * predecessor), reported when it holds session order (a cycle without is
  * G0 or G1c, which the cycle search reports). */
 void cv_report_cycle(iso_ctx *ctx, const cv *c);
+/* Appends a and b (indexes into st->ap) of one transaction, b after a,
+ * which reader r's micro-op j shows apart or out of order. */
+void cv_report_scattered(iso_ctx *ctx, const cv *c, size_t a, size_t b, uint32_t r, uint32_t j);
 void cv_proof_free(cv *c);
 
 #endif

@@ -238,3 +238,31 @@ void cv_report_cycle(iso_ctx *ctx, const cv *c)
     iso_free(path.txn);
     iso_free(path.kind);
 }
+
+void cv_report_scattered(iso_ctx *ctx, const cv *c, size_t a, size_t b, uint32_t r, uint32_t j)
+{
+    const iso_store *s = &c->pc->h->store;
+    const la_append *x = &c->st->ap[a], *y = &c->st->ap[b];
+    uint32_t txns[2] = {y->txn, r};
+    size_t n;
+    const iso_val *m = la_txn_mops(c->pc, r, &n);
+    iso_fb f = {{0}, {0}};
+    iso_fb_let(c->pc, &f, txns, 2);
+    iso_buf_puts(&f.text, "T1 appended ");
+    iso_fb_val(c->pc, &f, la_value(c->st, x));
+    iso_buf_puts(&f.text, " and then ");
+    iso_fb_val(c->pc, &f, la_value(c->st, y));
+    iso_buf_puts(&f.text, " to key ");
+    iso_fb_val(c->pc, &f, mop_key(s, m[j]));
+    iso_buf_puts(&f.text, ", yet T2 read it as ");
+    iso_fb_val(c->pc, &f, mop_val(s, m[j]));
+    iso_buf_puts(&f.text, x->pos == ISO_NONE ? ", which shows the second without the first"
+                          : ", which does not show the second just after the first");
+    iso_buf_puts(&f.text, ": a causality violation (causal consistency shows a visible transaction's appends "
+                          "to a key together, in its order).");
+    iso_fb_field_op(c->pc, &f, "op", r);
+    iso_fb_field_op(c->pc, &f, "writer", y->txn);
+    iso_fb_field(c->pc, &f, "mop", m[j]);
+    iso_fb_field(c->pc, &f, "element", la_value(c->st, y));
+    iso_fb_emit(&ctx->findings, &f, ISO_A_CAUSALITY_VIOLATION);
+}
