@@ -216,7 +216,7 @@ static const struct { uint8_t model; const char *instead; } instead[] = {
  * shows). On list-append the cycles of a known version order; on
  * rw-register the weak models, by saturating the commit order their axioms
  * force (rw_register/weak*.c). Every other model checked is sound only. */
-static const uint8_t complete_la[] = {M(READ_ATOMIC)};
+static const uint8_t complete_la[] = {M(READ_ATOMIC), M(CAUSAL_CERONE), M(CAUSAL)};
 /* Not claimed on list-append: the read-committed family (Elle's, after
  * Adya's PL-2, forbids no internal inconsistency, which the axioms' INT
  * does), parallel SI, SI and serializable (about one history in 1500
