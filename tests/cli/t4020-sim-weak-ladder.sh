@@ -14,8 +14,7 @@ oracle=$build/tests/tools/oracle/oracle
 # The rows still pending, per workload (MODEL, or MODEL/LEVEL for one
 # conviction row): their conviction rows are skipped and their soundness
 # rows accept unknown (2) as well as valid. Remove a name when it passes.
-# list-append: causal-cerone is sound only there (no exact causal past
-# without sessions: docs/MODELS.md); prefix convicts partition-merge in
+# list-append: prefix convicts partition-merge in
 # most seeds (long-fork), not all: in some (seed 2) its forks close only
 # through ww edges (G-nonadjacent under SI), which prefix allows. rw-register: prefix, parallel SI and SI are sound only,
 # Biswas & Enea's NP-complete levels, until issue 26; read-atomic and
@@ -23,7 +22,7 @@ oracle=$build/tests/tools/oracle/oracle
 # causality-violation modes leave a few of 30 seeds (4 for fractured-read)
 # with no violation they find: whether those histories hold one is not yet
 # decided (too large for the oracle).
-pending_la="causal-cerone/causality-violation prefix/partition-merge"
+pending_la="prefix/partition-merge"
 pending_rw="read-atomic/fractured-read causal-cerone/causality-violation prefix/partition-merge
 snapshot-isolation/partition-merge snapshot-isolation/parallel-snapshot-isolation"
 
