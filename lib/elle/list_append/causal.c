@@ -37,6 +37,7 @@
  * only what needs session order).
  */
 #include "elle/list_append/causal.h"
+#include "graph/runs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -276,9 +277,7 @@ typedef struct ents {
 
 /* The frontiers of the transactions not yet past their last successor. */
 typedef struct walk {
-    ents pool;
-    size_t live;
-    uint32_t *off, *len;        /* per txn: its frontier, off ISO_NONE when none */
+    iso_runs runs;
     ents cur, tmp, own;
 } walk;
 
@@ -313,12 +312,11 @@ static void past(const cv *c, const cv_aux *x, walk *w, uint32_t t)
     w->cur.n = 0;
     for (uint32_t i = c->poff[t]; i < c->poff[t + 1]; i++) {
         uint32_t p = c->p[i];
+        size_t n;
         if (c->pk[i] == CV_WW) continue;
-        if (w->off[p] != ISO_NONE) merge_into(w, &w->cur, w->pool.a + w->off[p], w->len[p]);
-        if (--x->left[p] == 0 && w->off[p] != ISO_NONE) {
-            w->live -= w->len[p];
-            w->off[p] = ISO_NONE;
-        }
+        const cv_ent *run = iso_runs_get(&w->runs, p, &n);
+        if (run) merge_into(w, &w->cur, run, n);
+        if (--x->left[p] == 0) iso_runs_drop(&w->runs, p);
     }
 }
 
@@ -356,20 +354,6 @@ static void own(const cv *c, walk *w, uint32_t t)
     }
 }
 
-/* Move the live frontiers to the front once the dead take more room. */
-static void compact(const cv *c, walk *w)
-{
-    if (w->pool.n < 2 * w->live + ((size_t)1 << 16)) return;
-    size_t at = 0;
-    for (uint32_t t = 0; t < c->n; t++) {
-        if (w->off[t] == ISO_NONE) continue;
-        memmove(w->pool.a + at, w->pool.a + w->off[t], w->len[t] * sizeof *w->pool.a);
-        w->off[t] = (uint32_t)at;
-        at += w->len[t];
-    }
-    w->pool.n = at;
-}
-
 /* t's frontier: its past's and its own appends, less what no later read
  * can miss. */
 static void keep(const cv *c, const cv_aux *x, walk *w, uint32_t t)
@@ -379,12 +363,7 @@ static void keep(const cv *c, const cv_aux *x, walk *w, uint32_t t)
     size_t n = 0;
     for (size_t i = 0; i < w->cur.n; i++)
         if (read_later(x, w->cur.a[i].key, w->cur.a[i].pos, c->rank[t])) w->cur.a[n++] = w->cur.a[i];
-    if (!n) return;
-    compact(c, w);
-    ISO_GROW(w->pool.a, w->pool.cap, w->pool.n + n);
-    memcpy(w->pool.a + w->pool.n, w->cur.a, n * sizeof *w->cur.a);
-    w->off[t] = (uint32_t)w->pool.n, w->len[t] = (uint32_t)n;
-    w->pool.n += n, w->live += n;
+    if (n) iso_runs_put(&w->runs, t, w->cur.a, n);
 }
 
 /* Whether a read of key of length len ends in an intermediate append of
@@ -411,18 +390,14 @@ static void check_reads(iso_ctx *ctx, cv *c, const cv_aux *x, const walk *w, uin
 static void walk_all(iso_ctx *ctx, cv *c, cv_aux *x, const uint8_t *fractured)
 {
     walk w = {0};
-    w.off = iso_xmalloc(((size_t)c->n + 1) * sizeof *w.off);
-    w.len = iso_xmalloc(((size_t)c->n + 1) * sizeof *w.len);
-    memset(w.off, 0xff, ((size_t)c->n + 1) * sizeof *w.off);
+    iso_runs_init(&w.runs, c->n, sizeof(cv_ent));
     for (uint32_t i = 0; i < x->n_order; i++) {
         uint32_t t = x->order[i];
         past(c, x, &w, t);
         if (!fractured[t]) check_reads(ctx, c, x, &w, t);
         if (x->left[t]) keep(c, x, &w, t);
     }
-    iso_free(w.pool.a);
-    iso_free(w.off);
-    iso_free(w.len);
+    iso_runs_free(&w.runs);
     iso_free(w.cur.a);
     iso_free(w.tmp.a);
     iso_free(w.own.a);
