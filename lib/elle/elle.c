@@ -42,10 +42,12 @@ void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void
 /* ---- the graph and its cycles ---------------------------------------------- */
 
 /* Elle's additional-graphs: real-time order if any reportable anomaly is a
- * -realtime type, else process order if any is a -process type. */
+ * -realtime type, else process order if any is a -process type (or
+ * causal's causality-violation-process: session order is a dependency
+ * there, so a graph of it alone is not empty). */
 static uint8_t order_edges(const uint8_t reportable[ISO_A_COUNT])
 {
-    int rt = 0, proc = 0;
+    int rt = 0, proc = reportable[ISO_A_CAUSALITY_VIOLATION_PROCESS];
     for (int b = 0; b < ISO_CB_COUNT; b++) {
         rt |= reportable[ISO_CYCLE(b, ISO_CV_REALTIME)];
         proc |= reportable[ISO_CYCLE(b, ISO_CV_PROCESS)];
@@ -164,7 +166,8 @@ static int run(iso_ctx *ctx, uint8_t extra, isolde_error *err)
 /* The request, with each model the workload's check does not cover
  * (iso_model_coverage) moved to the models not checked: never valid, and
  * what it alone forbids no longer looked for (a model not checked forbids
- * nothing, as iso_request_of has it). */
+ * nothing, as iso_request_of has it); on list-append, nor what a model
+ * forbids only through implying one not checked there (iso_request.la). */
 static void cover(iso_request *q, const iso_workload_ops *wl)
 {
     int rw = strcmp(wl->name, "list-append") != 0;
@@ -173,8 +176,9 @@ static void cover(iso_request *q, const iso_workload_ops *wl)
         if (iso_model_coverage(q->checked[i].model, rw) == ISO_COV_NA) q->unchecked[q->n_unchecked++] = q->checked[i];
         else q->checked[kept++] = q->checked[i];
     }
-    if (kept == q->n_checked) return;
+    if (kept == q->n_checked && rw) return;
     q->n_checked = kept;
+    q->la = (uint8_t)!rw;
     iso_request_reportable(q);
 }
 

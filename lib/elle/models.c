@@ -220,7 +220,7 @@ static const struct { uint8_t model; const char *instead; } instead[] = {
  * shows). On list-append the cycles of a known version order; on
  * rw-register the weak models, by saturating the commit order their axioms
  * force (rw_register/weak*.c). Every other model checked is sound only. */
-static const uint8_t complete_la[] = {M(MAV), M(READ_ATOMIC)};
+static const uint8_t complete_la[] = {M(MAV), M(READ_ATOMIC), M(CAUSAL_CERONE), M(CAUSAL)};
 /* Not claimed on list-append: the read-committed family (Elle's, after
  * Adya's PL-2, forbids no internal inconsistency, which the axioms' INT
  * does), parallel SI, SI and serializable (about one history in 1500
@@ -236,43 +236,56 @@ static const uint8_t rw_only[] = {M(RC_BE)};
 
 #define N_OF(arr) (sizeof(arr) / sizeof((arr)[0]))
 
-/* Computed once by build_tables(). */
-static uint8_t implies[M_COUNT][M_COUNT];      /* reflexive, transitive */
-static uint8_t prohibits[M_COUNT][ISO_A_COUNT]; /* anomalies-prohibited-by [m] */
-static uint8_t rules_out[ISO_A_COUNT][M_COUNT]; /* anomalies->impossible-models [a] */
+/* Computed once by build_tables(), each twice: [0] as the tables say, [1]
+ * on list-append, where an implication into a model not applicable there
+ * (rw_only) does not hold: causal implies read-committed-be, which implies
+ * strong-session-read-committed on rw-register, but on list-append that
+ * forbids a G0-process through the order Elle gives appends no read shows,
+ * which causal (Cerone et al.'s CC) allows (an oracle finding). */
+static uint8_t implies_on[2][M_COUNT][M_COUNT];      /* reflexive, transitive */
+static uint8_t prohibits_on[2][M_COUNT][ISO_A_COUNT]; /* anomalies-prohibited-by [m] */
+static uint8_t rules_out_on[2][ISO_A_COUNT][M_COUNT]; /* anomalies->impossible-models [a] */
 static uint8_t by_friendly[M_COUNT];            /* model ids sorted by friendly name */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
-static void close_models(void)
+static int rw_only_model(int m)
 {
-    for (int m = 0; m < M_COUNT; m++) implies[m][m] = 1;
+    for (size_t i = 0; i < N_OF(rw_only); i++)
+        if (rw_only[i] == m) return 1;
+    return 0;
+}
+
+static void close_models(int la)
+{
+    uint8_t (*im)[M_COUNT] = implies_on[la];
+    for (int m = 0; m < M_COUNT; m++) im[m][m] = 1;
     for (size_t i = 0; i < N_OF(model_edges); i++)
-        implies[model_edges[i][0]][model_edges[i][1]] = 1;
+        if (!la || !rw_only_model(model_edges[i][1])) im[model_edges[i][0]][model_edges[i][1]] = 1;
     for (int k = 0; k < M_COUNT; k++)
         for (int i = 0; i < M_COUNT; i++)
-            if (implies[i][k])
-                for (int j = 0; j < M_COUNT; j++) implies[i][j] |= implies[k][j];
+            if (im[i][k])
+                for (int j = 0; j < M_COUNT; j++) im[i][j] |= im[k][j];
 }
 
 /* Every model implied by m contributes its direct proscriptions; then every
  * anomaly implying one of those is prohibited too. */
-static void build_prohibits(int m)
+static void build_prohibits(int la, int m)
 {
     uint8_t direct[ISO_A_COUNT] = {0};
     for (size_t i = 0; i < N_OF(proscribed); i++)
-        if (implies[m][proscribed[i][0]]) direct[proscribed[i][1]] = 1;
-    memcpy(prohibits[m], direct, sizeof direct);
-    iso_anomalies_implying(prohibits[m]);
+        if (implies_on[la][m][proscribed[i][0]]) direct[proscribed[i][1]] = 1;
+    memcpy(prohibits_on[la][m], direct, sizeof direct);
+    iso_anomalies_implying(prohibits_on[la][m]);
 }
 
 /* Observing a implies every b it implies; each model proscribing such a b
  * is impossible, and so is every model stronger than that one. */
-static void build_rules_out(int a)
+static void build_rules_out(int la, int a)
 {
     for (size_t i = 0; i < N_OF(proscribed); i++) {
         if (!iso_anomaly_implies(a, proscribed[i][1])) continue;
         for (int s = 0; s < M_COUNT; s++)
-            if (implies[s][proscribed[i][0]]) rules_out[a][s] = 1;
+            if (implies_on[la][s][proscribed[i][0]]) rules_out_on[la][a][s] = 1;
     }
 }
 
@@ -283,9 +296,11 @@ static int cmp_friendly(const void *x, const void *y)
 
 static void build_tables(void)
 {
-    close_models();
-    for (int m = 0; m < M_COUNT; m++) build_prohibits(m);
-    for (int a = 0; a < ISO_A_COUNT; a++) build_rules_out(a);
+    for (int la = 0; la < 2; la++) {
+        close_models(la);
+        for (int m = 0; m < M_COUNT; m++) build_prohibits(la, m);
+        for (int a = 0; a < ISO_A_COUNT; a++) build_rules_out(la, a);
+    }
     for (int m = 0; m < M_COUNT; m++) by_friendly[m] = (uint8_t)m;
     qsort(by_friendly, M_COUNT, sizeof by_friendly[0], cmp_friendly);
 }
@@ -330,17 +345,22 @@ int iso_model_implies(int a, int b)
 {
     if (!valid_model(a) || !valid_model(b)) return 0;
     ensure_tables();
-    return implies[a][b];
+    return implies_on[0][a][b];
 }
 
-void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT])
+static void prohibited_on(int la, const int *models, size_t n, uint8_t set[ISO_A_COUNT])
 {
     ensure_tables();
     memset(set, 0, ISO_A_COUNT);
     for (size_t i = 0; i < n; i++) {
         if (!valid_model(models[i])) continue;
-        for (int a = 0; a < ISO_A_COUNT; a++) set[a] |= prohibits[models[i]][a];
+        for (int a = 0; a < ISO_A_COUNT; a++) set[a] |= prohibits_on[la][models[i]][a];
     }
+}
+
+void iso_models_prohibited(const int *models, size_t n, uint8_t set[ISO_A_COUNT])
+{
+    prohibited_on(0, models, n, set);
 }
 
 const char *iso_model_not_checked(int m)
@@ -350,15 +370,14 @@ const char *iso_model_not_checked(int m)
     for (size_t i = 0; i < N_OF(instead); i++) /* not checked, whatever it implies */
         if (instead[i].model == m) return instead[i].instead;
     for (int a = 0; a < ISO_A_COUNT; a++)
-        if (prohibits[m][a]) return NULL;
+        if (prohibits_on[0][m][a]) return NULL;
     return "no other model stands for it"; /* every model Elle gives no anomaly has a row above */
 }
 
 int iso_model_coverage(int m, int rw)
 {
     if (!valid_model(m) || iso_model_not_checked(m)) return ISO_COV_NA;
-    for (size_t i = 0; !rw && i < N_OF(rw_only); i++)
-        if (rw_only[i] == m) return ISO_COV_NA;
+    if (!rw && rw_only_model(m)) return ISO_COV_NA;
     const uint8_t *complete = rw ? complete_rw : complete_la;
     size_t n = rw ? N_OF(complete_rw) : N_OF(complete_la);
     for (size_t i = 0; i < n; i++)
@@ -370,7 +389,7 @@ void iso_request_reportable(iso_request *req)
 {
     int models[ISO_MODEL_COUNT];
     for (size_t i = 0; i < req->n_checked; i++) models[i] = req->checked[i].model;
-    iso_models_prohibited(models, req->n_checked, req->reportable);
+    prohibited_on(req->la, models, req->n_checked, req->reportable);
     uint8_t implying[ISO_A_COUNT];
     memcpy(implying, req->asked, sizeof implying);
     iso_anomalies_implying(implying);
@@ -395,10 +414,10 @@ void iso_anomalies_implying(uint8_t set[ISO_A_COUNT])
 
 /* A model of the set is among the weakest when it implies no other member
  * (Elle's weakest-models; the minimal elements of the set). */
-static int is_weakest(const uint8_t in[M_COUNT], int m)
+static int is_weakest(int la, const uint8_t in[M_COUNT], int m)
 {
     for (int w = 0; w < M_COUNT; w++)
-        if (w != m && in[w] && implies[m][w]) return 0;
+        if (w != m && in[w] && implies_on[la][m][w]) return 0;
     return 1;
 }
 
@@ -406,18 +425,24 @@ void iso_models_boundary(const uint8_t found[ISO_A_COUNT],
                          const char ***not_, size_t *n_not,
                          const char ***also_not, size_t *n_also_not)
 {
+    iso_models_boundary_on(0, found, not_, n_not, also_not, n_also_not);
+}
+
+void iso_models_boundary_on(int la, const uint8_t found[ISO_A_COUNT], const char ***not_, size_t *n_not,
+                            const char ***also_not, size_t *n_also_not)
+{
     ensure_tables();
     uint8_t impossible[M_COUNT] = {0};
     for (int a = 0; a < ISO_A_COUNT; a++)
         if (found[a])
-            for (int m = 0; m < M_COUNT; m++) impossible[m] |= rules_out[a][m];
+            for (int m = 0; m < M_COUNT; m++) impossible[m] |= rules_out_on[la][a][m];
     *not_ = iso_xmalloc(M_COUNT * sizeof **not_);
     *also_not = iso_xmalloc(M_COUNT * sizeof **also_not);
     *n_not = *n_also_not = 0;
     for (int i = 0; i < M_COUNT; i++) {
         int m = by_friendly[i];
         if (!impossible[m]) continue;
-        if (is_weakest(impossible, m)) (*not_)[(*n_not)++] = friendly_names[m];
+        if (is_weakest(la, impossible, m)) (*not_)[(*n_not)++] = friendly_names[m];
         else (*also_not)[(*n_also_not)++] = friendly_names[m];
     }
 }

@@ -63,6 +63,10 @@ void iso_anomalies_implying(uint8_t set[ISO_A_COUNT]);
 void iso_models_boundary(const uint8_t found[ISO_A_COUNT],
                          const char ***not_, size_t *n_not,
                          const char ***also_not, size_t *n_also_not);
+/* The same on list-append (la 1), where no implication into a model not
+ * applicable there (read-committed-be) holds, or as the tables say (0). */
+void iso_models_boundary_on(int la, const uint8_t found[ISO_A_COUNT], const char ***not_, size_t *n_not,
+                            const char ***also_not, size_t *n_also_not);
 
 /* What a check was asked for (check/opts.c makes it): the models -c
  * names, each once, as named (static strings), split by whether a
@@ -74,11 +78,13 @@ typedef struct iso_request {
         unchecked[ISO_MODEL_COUNT];
     size_t n_checked, n_unchecked, n_asked;
     uint8_t asked[ISO_A_COUNT];      /* as -a names them */
+    uint8_t la;                      /* list-append: no implication into a model not applicable there */
     uint8_t reportable[ISO_A_COUNT]; /* Elle's prohibited-anomaly-types */
 } iso_request;
 
 /* Fill req->reportable (Elle's prohibited-anomaly-types): what the models
- * checked forbid plus every anomaly implying one asked for (-a). */
+ * checked forbid (on list-append when req->la) plus every anomaly implying
+ * one asked for (-a). */
 void iso_request_reportable(iso_request *req);
 
 /* 1 when a check asked for req cannot be valid whatever it finds, with

@@ -58,13 +58,13 @@ static int is_unknown_kind(int a)
 
 /* Elle's remove-redundant-cycle-exists: drop a fallback whose model the
  * other reportable anomalies already rule out. */
-static void drop_redundant_exists(uint8_t keep[ISO_A_COUNT])
+static void drop_redundant_exists(int la, uint8_t keep[ISO_A_COUNT])
 {
     uint8_t other[ISO_A_COUNT] = {0};
     for (int a = 0; a < ISO_A_COUNT; a++) other[a] = keep[a] && !is_cycle_exists(a);
     const char **no, **also;
     size_t nn, na;
-    iso_models_boundary(other, &no, &nn, &also, &na);
+    iso_models_boundary_on(la, other, &no, &nn, &also, &na);
     for (int a = ISO_A_PL_1_CYCLE_EXISTS; a <= ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS; a++) {
         const char *m = iso_cycle_exists_model(a);
         for (size_t i = 0; keep[a] && i < nn + na; i++)
@@ -116,7 +116,7 @@ isolde_result *iso_result_txn(const iso_request *req, iso_findings *f, iso_proof
     uint8_t found[ISO_A_COUNT] = {0}, keep[ISO_A_COUNT] = {0};
     for (size_t i = 0; i < f->n; i++) found[f->f[i].type] = 1;
     for (int a = 0; a < ISO_A_COUNT; a++) keep[a] = found[a] && (reportable[a] || is_unknown_kind(a));
-    drop_redundant_exists(keep);
+    drop_redundant_exists(req->la, keep);
     int order[ISO_A_COUNT], nt = 0, bad = 0;
     for (int a = 0; a < ISO_A_COUNT; a++) {
         if (!keep[a]) continue;
@@ -134,7 +134,7 @@ isolde_result *iso_result_txn(const iso_request *req, iso_findings *f, iso_proof
     t->pc = *pc;
     *pc = (iso_proof_ctx){0};
     t->threads = threads;
-    if (nt) iso_models_boundary(keep, &r->not_, &r->n_not, &r->also_not, &r->n_also_not);
+    if (nt) iso_models_boundary_on(req->la, keep, &r->not_, &r->n_not, &r->also_not, &r->n_also_not);
     return r;
 }
 

@@ -10,6 +10,8 @@
  *   cycle_local.c    a component as a graph of its own, hubs kept (cycle_int.h)
  *   cycle_bfs.c      the breadth-first search in one component
  *   cycle_exists.c   the cycle-exists fallback, subgraphs kept for pictures
+ *   runs.c        a run of entries per vertex in one pool (runs.h): the
+ *                 causal checks' frontiers while they walk
  *
  * Vertices are transaction ids (history/txn.h), then hubs: a hub h stands
  * for a group of edges "every reader -> every writer" (r -> h -> w, the

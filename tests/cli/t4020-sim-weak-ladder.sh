@@ -14,12 +14,11 @@ oracle=$build/tests/tools/oracle/oracle
 # The rows still pending, per workload (MODEL, or MODEL/LEVEL for one
 # conviction row): their conviction rows are skipped and their soundness
 # rows accept unknown (2) as well as valid. Remove a name when it passes.
-# list-append: causal-cerone is sound only there (no exact causal past
-# without sessions: docs/MODELS.md). rw-register: prefix and SI are sound
-# only, Biswas & Enea's NP-complete levels, until issue 26's exact solving;
-# partition-merge's forks there close only through write-write orders the
-# history does not fix.
-pending_la="causal-cerone/causality-violation"
+# rw-register: prefix and SI are sound only there, Biswas & Enea's
+# NP-complete levels, until issue 26's exact solving; partition-merge's
+# forks there close only through write-write orders the history does not
+# fix.
+pending_la=""
 pending_rw="prefix/partition-merge snapshot-isolation/partition-merge"
 
 pending() { # WORKLOAD MODEL [LEVEL]: status 0 when that row's complete check is pending

@@ -1,458 +1,504 @@
 /*
- * elle/list_append/causal.c -- causality violations under `causal`
- * (Cerone et al.'s CC with SESSION; issue 25): an ok transaction T3 whose
- * causal past -- session order and observation (its reads' elements'
- * writers), transitively -- holds a transaction T1 that appended to a key
- * T3 then read externally without T1's append. Reported as
- * causality-violation-process: the past used holds session order, so
- * causal forbids what is found here and causal-cerone (without SESSION)
- * need not (the same name rw-register's saturation gives such a case).
+ * elle/list_append/causal.c -- causal consistency on list-append (issue
+ * 25): `causal-cerone` (Cerone et al., CONCUR 2015: CC without SESSION)
+ * and `causal` (CC), complete where every read of a key is a prefix of
+ * its version order (elsewhere the history is invalid already:
+ * incompatible-order, duplicate-elements).
  *
- * With session order in the causal past, a transaction's past within one
- * process is a prefix of that process's ok transactions, so the past is a
- * vector: per process, how many of its transactions it holds. Vectors are
- * computed in a topological order of observation and session order (a
- * cycle there is G0/G1c-process, which the cycle search reports: then
- * nothing is decided here). A read of key x misses a process's prefix when
- * the greatest version position of those transactions' first appends to x
- * (unread: past every read) is not below the read's length. Only keys whose
- * reads are prefixes of one order are judged, and only ok transactions'
- * past is followed (an :info writer seen only through another is missed):
- * what is reported is a violation. Vectors take processes x transactions
- * words; beyond CA_MAX_WORDS nothing is decided (docs/MODELS.md). A check
- * whose models forbid G-single-process (strict-serializable, the strong
- * session models) finds these as cycles, and does not run this one.
+ * CC asks for a visibility VIS, transitive, contained in a total order AR,
+ * such that each read of x shows exactly the appends to x of the
+ * transactions visible to it, in AR order (its own after). The least VIS
+ * is the causal past hb: observation (the writer of any element a read
+ * shows -> the reader) and, for causal, session order, transitively. So a
+ * history is CC iff (1) hb and the version order of the appends reads show
+ * (consecutive ones, ww) have no cycle together, and (2) no transaction
+ * misses (an external read of x lacks) an append to x of one in its causal
+ * past. An append no read shows sits after every one read (CV_UNREAD),
+ * so any read misses it. Committed are the ok transactions and the :info
+ * ones an ok read shows an append of; :fail ones never are.
+ *
+ * (2) by one walk in a topological order of hb and ww that follows the
+ * history (Kahn's, the least transaction id first): each transaction's
+ * frontier is, per key, the greatest position of an append to it in its
+ * causal past or its own. A read of x of length len misses one iff that
+ * position is at least len. Only the maximum per key matters (the version
+ * order is known), and an entry (x, pos) is kept after transaction t only
+ * while a read of x no longer than pos comes later in the walk (none of
+ * t's successors can miss it otherwise): frontiers hold the keys being
+ * read stale, a few, whatever the width of hb. A frontier is dropped after
+ * its transaction's last successor. O((n + m) log n) and the frontiers'
+ * sizes, for n transactions and m micro-ops.
+ *
+ * One finding per reader (the first read that misses), as causality-
+ * violation, or causality-violation-process when the causal path needs
+ * session order (causal_proof.c); readers with a fractured read are left
+ * to that finding. A model forbidding G-single (or G-single-process) finds
+ * these as cycles in the search: then this check does not run (or reports
+ * only what needs session order).
  */
-#include "elle/list_append/list_append_int.h"
+#include "elle/list_append/causal.h"
+#include "graph/runs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define CA_MAX_WORDS ((size_t)1 << 24)
+/* An external read of a positional key: its micro-op j shows the first
+ * len appends of the key's order (before the reader's own). */
+typedef struct cv_read {
+    uint32_t key, len, j;
+} cv_read;
 
-/* One process's first appends to one key, in process order, with the
- * greatest position so far and whose it is. */
-typedef struct ca_ent {
-    uint32_t key, proc, idx, pos, max_pos, max_txn;
-} ca_ent;
+typedef struct cv_edge {
+    uint32_t a, b, kind;
+} cv_edge;
 
-typedef struct ca {
-    const la_state *st;
-    const iso_proof_ctx *pc;
-    size_t n, k;            /* transactions, processes */
-    uint32_t *proc, *idx;   /* per ok txn: process, index in its order; else ISO_NONE */
-    uint32_t *prev;         /* per ok txn: its session predecessor or ISO_NONE */
-    uint32_t *rank;         /* per ok txn: its row of vec */
-    uint32_t *seen, ep;     /* per txn: the pass that met it */
-    uint32_t *vec;          /* per ok txn (by rank) k counts: its causal past */
-    ca_ent *ent;
-    size_t n_ent;
-} ca;
+/* A frontier entry: txn appended to key at pos, the greatest position of
+ * an append to key in a causal past. */
+typedef struct cv_ent {
+    uint32_t key, pos, txn;
+} cv_ent;
 
-static int ok_txn(const iso_txn *t) { return t->type == ISO_OP_OK && t->cmp != ISO_NONE; }
+/* What the walk needs beside the graph: the reads, the successors, the
+ * order, and per key its reads by length with the last rank of one as
+ * short (stale: len << 32 | rank, ranks the running maximum). */
+typedef struct cv_aux {
+    cv_edge *e;
+    size_t n_e, cap_e;
+    cv_read *rd;
+    size_t n_rd, cap_rd;
+    uint32_t *roff, *stamp;
+    uint32_t *soff, *s, *left; /* successors (all kinds); hb successors not yet walked */
+    uint32_t *order, n_order, n_in;
+    uint32_t *koff;
+    uint64_t *stale;
+} cv_aux;
 
-typedef struct ca_pair { uint32_t a, b; } ca_pair;
-/* Writer w observed by t: t's micro-op j, item i. */
-typedef struct ca_obs { uint32_t w, t, j, i; } ca_obs;
+/* ---- the graph --------------------------------------------------------------------- */
 
-static int by_a(const void *x, const void *y)
+static void edge(cv_aux *x, uint32_t a, uint32_t b, uint32_t kind)
 {
-    const ca_pair *p = x, *q = y;
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    return (p->b > q->b) - (p->b < q->b);
+    ISO_PUSH(x->e, x->n_e, x->cap_e, ((cv_edge){a, b, kind}));
 }
 
-/* Process, index and session predecessor of each ok transaction, and its
- * rank (completion order); the number of ok ones. */
-static uint32_t sessions(ca *c)
+/* The writers of read value v of key that t observes, each once per t (an
+ * :info one is committed then). */
+static void observe(cv *c, cv_aux *x, uint32_t t, uint32_t key, iso_val v)
 {
-    const iso_txns *t = &c->pc->txns;
-    ca_pair *order = iso_xmalloc((c->n ? c->n : 1) * sizeof *order);
-    uint32_t n_ok = 0;
-    for (uint32_t i = 0; i < c->n; i++)
-        if (ok_txn(&t->t[i])) order[n_ok++] = (ca_pair){t->t[i].cmp, i};
-    qsort(order, n_ok, sizeof *order, by_a);
-    uint32_t *count = iso_xcalloc(c->k ? c->k : 1, sizeof *count);
-    uint32_t *last = iso_xmalloc((c->k ? c->k : 1) * sizeof *last);
-    memset(last, 0xff, c->k * sizeof *last);
-    for (uint32_t r = 0; r < n_ok; r++) {
-        uint32_t x = order[r].b, p = iso_txn_op(c->pc->h, &t->t[x])->process;
-        c->proc[x] = p, c->idx[x] = count[p]++, c->prev[x] = last[p], last[p] = x, c->rank[x] = r;
+    size_t len;
+    const iso_val *items = la_read_items(&c->pc->h->store, v, &len);
+    for (size_t i = 0; i < len; i++) {
+        const la_append *a = la_find(c->st, key, items[i]);
+        if (!a || a->txn == t || a->type == ISO_OP_FAIL || x->stamp[a->txn] == t + 1) continue;
+        x->stamp[a->txn] = t + 1;
+        c->in[a->txn] = 1;
+        edge(x, a->txn, t, CV_OBS);
     }
-    iso_free(order);
-    iso_free(count);
-    iso_free(last);
-    return n_ok;
 }
 
-/* The ok writers t observed (elements of its reads), each once, into *out
- * (n_out, cap kept), with where. */
-static void observed(ca *c, uint32_t t, ca_obs **out, size_t *n_out, size_t *cap)
+/* Ok transaction t's observations and its external reads of positional keys. */
+static void txn_reads(cv *c, cv_aux *x, la_scan *sc, uint32_t t)
 {
     const iso_store *s = &c->pc->h->store;
     size_t n;
     const iso_val *m = la_txn_mops(c->pc, t, &n);
-    *n_out = 0;
-    c->ep++;
-    for (size_t j = 0; j < n; j++) {
-        if (la_mop_kind(c->st, m[j]) != LA_READ) continue;
-        uint32_t key = iso_keys_find(&c->st->keys, mop_key(s, m[j]));
-        size_t len;
-        const iso_val *items = la_read_items(s, mop_val(s, m[j]), &len);
-        for (size_t i = 0; key != ISO_NONE && i < len; i++) {
-            const la_append *a = la_find(c->st, key, items[i]);
-            if (!a || a->txn == t || !ok_txn(&c->pc->txns.t[a->txn]) || c->seen[a->txn] == c->ep) continue;
-            c->seen[a->txn] = c->ep;
-            ISO_PUSH(*out, *n_out, *cap, ((ca_obs){a->txn, t, (uint32_t)j, (uint32_t)i}));
-        }
-    }
-}
-
-/* Every edge of the causal order's generators (writer -> observer,
- * session predecessor -> successor), sorted by source. */
-static ca_pair *edges(ca *c, size_t *n_edges)
-{
-    ca_pair *e = NULL;
-    ca_obs *mine = NULL;
-    size_t n = 0, cap = 0, n_mine = 0, cap_mine = 0;
-    for (uint32_t t = 0; t < c->n; t++) {
-        if (c->proc[t] == ISO_NONE) continue;
-        if (c->prev[t] != ISO_NONE) ISO_PUSH(e, n, cap, ((ca_pair){c->prev[t], t}));
-        observed(c, t, &mine, &n_mine, &cap_mine);
-        for (size_t i = 0; i < n_mine; i++) ISO_PUSH(e, n, cap, ((ca_pair){mine[i].w, t}));
-    }
-    iso_free(mine);
-    if (n) qsort(e, n, sizeof *e, by_a);
-    *n_edges = n;
-    return e;
-}
-
-/* Row t of the vectors joined with w's past and w itself. */
-static void join(ca *c, uint32_t t, uint32_t w)
-{
-    uint32_t *to = c->vec + (size_t)c->rank[t] * c->k, *from = c->vec + (size_t)c->rank[w] * c->k;
-    for (size_t p = 0; p < c->k; p++)
-        if (from[p] > to[p]) to[p] = from[p];
-    if (c->idx[w] + 1 > to[c->proc[w]]) to[c->proc[w]] = c->idx[w] + 1;
-}
-
-/* The vectors, in a topological order (Kahn's); 0 when the order has a
- * cycle, then *left holds the in-degrees left (the caller frees it). */
-static int pasts(ca *c, uint32_t n_ok, uint32_t **left)
-{
-    size_t n_e, *first = iso_xcalloc(c->n + 1, sizeof *first);
-    ca_pair *e = edges(c, &n_e);
-    uint32_t *indeg = iso_xcalloc(c->n + 1, sizeof *indeg);
-    uint32_t *queue = iso_xmalloc((c->n + 1) * sizeof *queue);
-    for (size_t i = 0; i < n_e; i++) first[e[i].a + 1]++, indeg[e[i].b]++;
-    for (size_t t = 0; t < c->n; t++) first[t + 1] += first[t];
-    size_t head = 0, tail = 0;
-    for (uint32_t t = 0; t < c->n; t++)
-        if (c->proc[t] != ISO_NONE && !indeg[t]) queue[tail++] = t;
-    while (head < tail) {
-        uint32_t w = queue[head++];
-        for (size_t i = first[w]; i < first[w + 1]; i++) {
-            join(c, e[i].b, w);
-            if (!--indeg[e[i].b]) queue[tail++] = e[i].b;
-        }
-    }
-    iso_free(first);
-    iso_free(e);
-    iso_free(queue);
-    *left = indeg;
-    return tail == n_ok;
-}
-
-static int by_ent(const void *x, const void *y)
-{
-    const ca_ent *p = x, *q = y;
-    if (p->key != q->key) return p->key < q->key ? -1 : 1;
-    if (p->proc != q->proc) return p->proc < q->proc ? -1 : 1;
-    return (p->idx > q->idx) - (p->idx < q->idx);
-}
-
-/* Each ok transaction's first append to each key whose reads are prefixes
- * of its order, by key, process and index, with running maxima. */
-static void entries(ca *c)
-{
-    size_t cap = 0;
-    for (size_t i = 0, lo = 0; i < c->st->n_ap; i++) {
-        const la_append *a = &c->st->ap[i];
-        if (i == 0 || c->st->ap[i - 1].txn != a->txn) lo = i;
-        if (c->proc[a->txn] == ISO_NONE || !la_positional(&c->st->k[a->key]) || !la_first_to_key(c->st, lo, i))
-            continue;
-        ISO_PUSH(c->ent, c->n_ent, cap, ((ca_ent){a->key, c->proc[a->txn], c->idx[a->txn], a->pos, 0, a->txn}));
-    }
-    if (c->n_ent) qsort(c->ent, c->n_ent, sizeof *c->ent, by_ent);
-    for (size_t i = 0; i < c->n_ent; i++) {
-        ca_ent *x = &c->ent[i], *before = i ? &c->ent[i - 1] : NULL;
-        x->max_pos = x->pos;
-        if (before && before->key == x->key && before->proc == x->proc && before->max_pos >= x->pos)
-            x->max_pos = before->max_pos, x->max_txn = before->max_txn;
-    }
-}
-
-/* The last entry of (key, proc) with idx < count, or NULL. */
-static const ca_ent *last_below(const ca *c, uint32_t key, uint32_t proc, uint32_t count)
-{
-    size_t lo = 0, hi = c->n_ent;
-    ca_ent probe = {key, proc, count, 0, 0, 0};
-    while (lo < hi) { /* first entry not below probe */
-        size_t mid = lo + (hi - lo) / 2;
-        if (by_ent(&c->ent[mid], &probe) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    if (!lo) return NULL;
-    const ca_ent *x = &c->ent[lo - 1];
-    return x->key == key && x->proc == proc ? x : NULL;
-}
-
-/* A transaction in t's causal past whose first append to key lies at or
- * past position len (a read of that length misses it), or ISO_NONE. */
-static uint32_t missed(const ca *c, uint32_t t, uint32_t key, size_t len)
-{
-    const uint32_t *v = c->vec + (size_t)c->rank[t] * c->k;
-    for (uint32_t p = 0; p < c->k; p++) {
-        const ca_ent *x = v[p] ? last_below(c, key, p, v[p]) : NULL;
-        if (x && x->max_pos >= len) return x->max_txn;
-    }
-    return ISO_NONE;
-}
-
-/* The path w -> ... -> t through the causal order, reversed into
- * path[0..n) (w first); at[i]: how path[i] reached path[i + 1]: the
- * micro-op and item of path[i + 1]'s read, or {ISO_NONE, 0} for session
- * order. */
-typedef struct ca_path {
-    uint32_t *txn;
-    ca_pair *at;
-    size_t n, cap, cap_at;
-} ca_path;
-
-static int covers(const ca *c, uint32_t p, uint32_t w)
-{
-    return p == w || c->vec[(size_t)c->rank[p] * c->k + c->proc[w]] > c->idx[w];
-}
-
-/* One step back from t towards w: a predecessor that holds w in its past
- * (or is w), and how (buf: scratch). */
-static uint32_t step_back(ca *c, uint32_t t, uint32_t w, ca_pair *how, ca_obs **buf, size_t *cap)
-{
-    size_t n_obs;
-    observed(c, t, buf, &n_obs, cap);
-    for (size_t i = 0; i < n_obs; i++)
-        if (covers(c, (*buf)[i].w, w)) {
-            *how = (ca_pair){(*buf)[i].j, (*buf)[i].i};
-            return (*buf)[i].w;
-        }
-    *how = (ca_pair){ISO_NONE, 0};
-    return c->prev[t]; /* the session predecessor holds it */
-}
-
-static void find_path(ca *c, uint32_t t, uint32_t w, ca_path *path)
-{
-    ca_obs *buf = NULL;
-    ca_pair how;
-    size_t cap = 0;
-    path->n = 0;
-    ISO_PUSH(path->txn, path->n, path->cap, t);
-    while (t != w) {
-        uint32_t p = step_back(c, t, w, &how, &buf, &cap);
-        size_t n_at = path->n - 1;
-        ISO_PUSH(path->at, n_at, path->cap_at, how);
-        ISO_PUSH(path->txn, path->n, path->cap, p);
-        t = p;
-    }
-    iso_free(buf);
-    for (size_t i = 0, j = path->n - 1; i < j; i++, j--) { /* w first */
-        uint32_t x = path->txn[i];
-        path->txn[i] = path->txn[j], path->txn[j] = x;
-    }
-    for (size_t i = 0, j = path->n - 2; path->n > 1 && i < j; i++, j--) {
-        ca_pair x = path->at[i];
-        path->at[i] = path->at[j], path->at[j] = x;
-    }
-}
-
-/* Step i of the path in words: how path[i + 1] follows path[i]; the
- * transactions are named T1 .. Tnames, round. */
-static void step_text(const ca *c, const ca_path *path, size_t i, size_t names, iso_fb *f)
-{
-    const iso_store *s = &c->pc->h->store;
-    size_t to = (i + 1) % names + 1;
-    if (path->at[i].a == ISO_NONE) {
-        iso_buf_printf(&f->text, "T%zu follows T%zu in its process", to, i + 1);
-        return;
-    }
-    size_t n, len;
-    const iso_val *m = la_txn_mops(c->pc, path->txn[i + 1], &n);
-    const iso_val *items = la_read_items(s, mop_val(s, m[path->at[i].a]), &len);
-    iso_buf_printf(&f->text, "T%zu observed T%zu's append of ", to, i + 1);
-    iso_fb_val(c->pc, f, items[path->at[i].b]);
-    iso_buf_puts(&f->text, " to key ");
-    iso_fb_val(c->pc, f, mop_key(s, m[path->at[i].a]));
-}
-
-/* W's first append to key (index into st->ap). */
-static size_t first_to(const la_state *st, uint32_t w, uint32_t key)
-{
-    size_t i = la_first_append(st, w);
-    while (st->ap[i].key != key) i++;
-    return i;
-}
-
-static void render(iso_ctx *ctx, const ca *c, const ca_path *path, iso_val read, uint32_t key)
-{
-    const iso_store *s = &c->pc->h->store;
-    iso_val missed_v = la_value(c->st, &c->st->ap[first_to(c->st, path->txn[0], key)]);
-    iso_fb f = {{0}, {0}};
-    iso_fb_let(c->pc, &f, path->txn, path->n);
-    iso_buf_printf(&f.text, "T1 is in T%zu's causal past: ", path->n);
-    for (size_t i = 0; i + 1 < path->n; i++) {
-        if (i) iso_buf_puts(&f.text, ", ");
-        step_text(c, path, i, path->n, &f);
-    }
-    iso_buf_printf(&f.text, "; yet T%zu read key ", path->n);
-    iso_fb_val(c->pc, &f, mop_key(s, read));
-    iso_buf_puts(&f.text, " as ");
-    iso_fb_val(c->pc, &f, mop_val(s, read));
-    iso_buf_puts(&f.text, ", which does not contain T1's append of ");
-    iso_fb_val(c->pc, &f, missed_v);
-    iso_buf_puts(&f.text, ": a causality violation (causal consistency makes every write in a "
-                          "transaction's causal past visible to it).");
-    iso_fb_field_op(c->pc, &f, "op", path->txn[path->n - 1]);
-    iso_fb_field_op(c->pc, &f, "writer", path->txn[0]);
-    iso_fb_field_ops(c->pc, &f, "path", path->txn, path->n);
-    iso_fb_field(c->pc, &f, "mop", read);
-    iso_fb_field(c->pc, &f, "element", missed_v);
-    iso_fb_emit(&ctx->findings, &f, ISO_A_CAUSALITY_VIOLATION_PROCESS);
-}
-
-/* A cycle of observation and session order among the transactions Kahn's
- * order left (indeg > 0: each has such a predecessor), walked back from
- * one of them until a transaction repeats, then turned into a path that
- * ends where it starts. */
-static void find_cycle(ca *c, const uint32_t *indeg, ca_path *back, ca_path *path)
-{
-    ca_obs *buf = NULL;
-    size_t cap = 0, n_obs, n_at = 0;
-    uint8_t *on = iso_xcalloc(c->n + 1, 1);
-    uint32_t t = 0;
-    while (c->proc[t] == ISO_NONE || !indeg[t]) t++;
-    for (back->n = 0; !on[t];) {
-        on[t] = 1;
-        ISO_PUSH(back->txn, back->n, back->cap, t);
-        observed(c, t, &buf, &n_obs, &cap);
-        ca_pair how = {ISO_NONE, 0};
-        uint32_t p = c->prev[t];
-        for (size_t i = 0; i < n_obs && (p == ISO_NONE || !indeg[p]); i++)
-            if (indeg[buf[i].w]) p = buf[i].w, how = (ca_pair){buf[i].j, buf[i].i};
-        ISO_PUSH(back->at, n_at, back->cap_at, how);
-        t = p;
-    }
-    iso_free(buf);
-    iso_free(on);
-    size_t from = 0, last = back->n - 1, n_fwd = 0;
-    while (back->txn[from] != t) from++;
-    path->n = 0;
-    ISO_PUSH(path->txn, path->n, path->cap, t);
-    for (size_t j = 0; j <= last - from; j++) {
-        ISO_PUSH(path->at, n_fwd, path->cap_at, back->at[last - j]);
-        ISO_PUSH(path->txn, path->n, path->cap, j < last - from ? back->txn[last - j] : t);
-    }
-}
-
-static void render_cycle(iso_ctx *ctx, const ca *c, const ca_path *path)
-{
-    size_t names = path->n - 1;
-    iso_fb f = {{0}, {0}};
-    iso_fb_let(c->pc, &f, path->txn, names);
-    iso_buf_puts(&f.text, "A cycle of observation and session order: ");
-    for (size_t i = 0; i < names; i++) {
-        if (i) iso_buf_puts(&f.text, ", ");
-        step_text(c, path, i, names, &f);
-    }
-    iso_buf_puts(&f.text, ": a causality violation (causal consistency's visibility is a partial order "
-                          "containing both).");
-    iso_fb_field_ops(c->pc, &f, "cycle", path->txn, path->n);
-    iso_fb_emit(&ctx->findings, &f, ISO_A_CAUSALITY_VIOLATION_PROCESS);
-}
-
-/* The first causality violation of ok transaction t, reported. */
-static void check_txn(iso_ctx *ctx, ca *c, la_scan *sc, uint32_t t, ca_path *path)
-{
-    const iso_store *s = &ctx->pc.h->store;
-    size_t n;
-    const iso_val *m = la_txn_mops(&ctx->pc, t, &n);
     la_scan_txn(c->st, s, sc, t, m, n);
     for (size_t j = 0; j < n; j++) {
-        uint32_t key = iso_keys_find(&c->st->keys, mop_key(s, m[j]));
-        if (key == ISO_NONE || la_mop_kind(c->st, m[j]) != LA_READ || sc->read_ep[key] != sc->ep ||
-            sc->read_j[key] != j || !la_positional(&c->st->k[key]))
-            continue;
-        uint32_t w = missed(c, t, key, sc->read_len[key]);
-        if (w == ISO_NONE) continue;
-        find_path(c, t, w, path);
-        render(ctx, c, path, m[j], key);
-        return;
+        uint32_t key = la_mop_kind(c->st, m[j]) == LA_READ ? iso_keys_find(&c->st->keys, mop_key(s, m[j])) : ISO_NONE;
+        if (key == ISO_NONE) continue;
+        if (sc->read_ep[key] == sc->ep && sc->read_j[key] == j && la_positional(&c->st->k[key]))
+            ISO_PUSH(x->rd, x->n_rd, x->cap_rd, ((cv_read){key, sc->read_len[key], (uint32_t)j}));
+        observe(c, x, t, key, mop_val(s, m[j]));
     }
 }
 
-static void path_free(ca_path *p)
-{
-    iso_free(p->txn);
-    iso_free(p->at);
-}
+static int ok_txn(const iso_txn *t) { return t->type == ISO_OP_OK && t->cmp != ISO_NONE; }
 
-static void check_all(iso_ctx *ctx, ca *c, const uint8_t *fractured)
+static void reads(cv *c, cv_aux *x)
 {
-    entries(c);
     la_scan sc;
-    ca_path path = {0};
     la_scan_init(&sc, c->st, c->n);
-    for (uint32_t t = 0; t < c->n; t++)
-        if (c->proc[t] != ISO_NONE && !fractured[t]) check_txn(ctx, c, &sc, t, &path);
+    for (uint32_t t = 0; t < c->n; t++) c->in[t] = ok_txn(&c->pc->txns.t[t]);
+    for (uint32_t t = 0; t < c->n; t++) {
+        x->roff[t] = (uint32_t)x->n_rd;
+        if (ok_txn(&c->pc->txns.t[t])) txn_reads(c, x, &sc, t);
+    }
+    x->roff[c->n] = (uint32_t)x->n_rd;
     la_scan_free(&sc);
-    path_free(&path);
 }
 
-static void report_cycle(iso_ctx *ctx, ca *c, const uint32_t *left)
+/* Session order: each process's committed transactions, in order. */
+static void sessions(cv *c, cv_aux *x)
 {
-    ca_path back = {0}, path = {0};
-    find_cycle(c, left, &back, &path);
-    render_cycle(ctx, c, &path);
-    path_free(&back);
-    path_free(&path);
+    size_t np = c->pc->h->procs.n + 1;
+    uint32_t *last = iso_xmalloc(np * sizeof *last);
+    memset(last, 0xff, np * sizeof *last);
+    for (uint32_t t = 0; t < c->n; t++) {
+        if (!c->in[t]) continue;
+        uint32_t p = iso_txn_op(c->pc->h, &c->pc->txns.t[t])->process;
+        if (last[p] != ISO_NONE) edge(x, last[p], t, CV_SO);
+        last[p] = t;
+    }
+    iso_free(last);
 }
 
-static void ca_free(ca *c)
+/* ww: consecutive appends of positional keys' orders, of two committed
+ * transactions. */
+static void versions(cv *c, cv_aux *x)
 {
-    iso_free(c->proc);
-    iso_free(c->idx);
-    iso_free(c->prev);
-    iso_free(c->rank);
-    iso_free(c->seen);
-    iso_free(c->vec);
-    iso_free(c->ent);
+    const la_state *st = c->st;
+    for (uint32_t key = 0; key < st->keys.n; key++) {
+        const la_key *k = &st->k[key];
+        for (uint32_t i = 1; la_positional(k) && i < k->len; i++) {
+            uint32_t a = st->at[k->slot0 + i - 1], b = st->at[k->slot0 + i];
+            if (a == ISO_NONE || b == ISO_NONE) continue;
+            uint32_t ta = st->ap[a].txn, tb = st->ap[b].txn;
+            if (ta != tb && c->in[ta] && c->in[tb]) edge(x, ta, tb, CV_WW);
+        }
+    }
+}
+
+/* The edges as predecessors (c->p, with kinds) and successors (x->s). */
+static void csr(cv *c, cv_aux *x)
+{
+    size_t n1 = (size_t)c->n + 2;
+    c->poff = iso_xcalloc(n1, sizeof *c->poff);
+    x->soff = iso_xcalloc(n1, sizeof *x->soff);
+    x->left = iso_xcalloc(n1, sizeof *x->left);
+    for (size_t i = 0; i < x->n_e; i++) {
+        c->poff[x->e[i].b + 2]++, x->soff[x->e[i].a + 2]++;
+        x->left[x->e[i].a] += x->e[i].kind != CV_WW;
+    }
+    for (size_t t = 2; t < n1; t++) c->poff[t] += c->poff[t - 1], x->soff[t] += x->soff[t - 1];
+    c->p = iso_xmalloc((x->n_e + 1) * sizeof *c->p);
+    c->pk = iso_xmalloc(x->n_e + 1);
+    x->s = iso_xmalloc((x->n_e + 1) * sizeof *x->s);
+    for (size_t i = 0; i < x->n_e; i++) {
+        uint32_t at = c->poff[x->e[i].b + 1]++;
+        c->p[at] = x->e[i].a, c->pk[at] = (uint8_t)x->e[i].kind;
+        x->s[x->soff[x->e[i].a + 1]++] = x->e[i].b;
+    }
+    iso_free(x->e);
+    x->e = NULL;
+}
+
+/* ---- the order: Kahn's, the least ready transaction first ------------------------ */
+
+static void heap_push(uint32_t *h, uint32_t *n, uint32_t v)
+{
+    uint32_t i = (*n)++;
+    for (; i && h[(i - 1) / 2] > v; i = (i - 1) / 2) h[i] = h[(i - 1) / 2];
+    h[i] = v;
+}
+
+static uint32_t heap_pop(uint32_t *h, uint32_t *n)
+{
+    uint32_t top = h[0], v = h[--*n], i = 0;
+    for (;;) {
+        uint32_t k = 2 * i + 1;
+        if (k >= *n) break;
+        if (k + 1 < *n && h[k + 1] < h[k]) k++;
+        if (h[k] >= v) break;
+        h[i] = h[k], i = k;
+    }
+    h[i] = v;
+    return top;
+}
+
+static void order(cv *c, cv_aux *x)
+{
+    uint32_t *indeg = iso_xmalloc(((size_t)c->n + 1) * sizeof *indeg), *heap = iso_xmalloc(((size_t)c->n + 1) * sizeof *heap);
+    uint32_t nh = 0;
+    x->order = iso_xmalloc(((size_t)c->n + 1) * sizeof *x->order);
+    c->rank = iso_xmalloc(((size_t)c->n + 1) * sizeof *c->rank);
+    memset(c->rank, 0xff, ((size_t)c->n + 1) * sizeof *c->rank);
+    x->n_order = x->n_in = 0;
+    for (uint32_t t = 0; t < c->n; t++) {
+        indeg[t] = c->poff[t + 1] - c->poff[t];
+        x->n_in += c->in[t];
+        if (c->in[t] && !indeg[t]) heap_push(heap, &nh, t);
+    }
+    while (nh) {
+        uint32_t t = heap_pop(heap, &nh);
+        c->rank[t] = x->n_order, x->order[x->n_order++] = t;
+        for (uint32_t i = x->soff[t]; i < x->soff[t + 1]; i++)
+            if (--indeg[x->s[i]] == 0) heap_push(heap, &nh, x->s[i]);
+    }
+    iso_free(indeg);
+    iso_free(heap);
+}
+
+/* ---- stale reads to come ------------------------------------------------------------ */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Per key its reads (len << 32 | rank) by length, ranks made the running
+ * maximum: the last rank of a read of the key no longer than len. */
+static void stale_reads(const cv *c, cv_aux *x)
+{
+    size_t nk = c->st->keys.n;
+    x->koff = iso_xcalloc(nk + 2, sizeof *x->koff);
+    x->stale = iso_xmalloc((x->n_rd + 1) * sizeof *x->stale);
+    for (size_t i = 0; i < x->n_rd; i++) x->koff[x->rd[i].key + 2]++;
+    for (size_t k = 2; k < nk + 2; k++) x->koff[k] += x->koff[k - 1];
+    for (uint32_t t = 0; t < c->n; t++)
+        for (uint32_t i = x->roff[t]; i < x->roff[t + 1]; i++)
+            x->stale[x->koff[x->rd[i].key + 1]++] = (uint64_t)x->rd[i].len << 32 | c->rank[t];
+    for (size_t k = 0; k < nk; k++) {
+        uint64_t *a = x->stale + x->koff[k];
+        size_t n = x->koff[k + 1] - x->koff[k];
+        if (n > 1) qsort(a, n, sizeof *a, cmp_u64);
+        for (size_t i = 1; i < n; i++)
+            if ((uint32_t)a[i] < (uint32_t)a[i - 1]) a[i] = (a[i] >> 32) << 32 | (uint32_t)a[i - 1];
+    }
+}
+
+/* Whether a read of key no longer than pos comes after rank r. */
+static int read_later(const cv_aux *x, uint32_t key, uint32_t pos, uint32_t r)
+{
+    size_t lo = x->koff[key], hi = x->koff[key + 1];
+    while (lo < hi) { /* the first read longer than pos */
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->stale[mid] >> 32 <= pos) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > x->koff[key] && (uint32_t)x->stale[lo - 1] > r;
+}
+
+/* ---- the walk ----------------------------------------------------------------------- */
+
+typedef struct ents {
+    cv_ent *a;
+    size_t n, cap;
+} ents;
+
+/* The frontiers of the transactions not yet past their last successor. */
+typedef struct walk {
+    iso_runs runs;
+    ents cur, tmp, own;
+} walk;
+
+/* out = a and b merged by key, the greater position of each key kept. */
+static void merge(const cv_ent *a, size_t na, const cv_ent *b, size_t nb, ents *out)
+{
+    size_t i = 0, j = 0;
+    ISO_GROW(out->a, out->cap, na + nb + 1);
+    out->n = 0;
+    while (i < na || j < nb) {
+        cv_ent e = j == nb || (i < na && a[i].key <= b[j].key) ? a[i++] : b[j++];
+        cv_ent *last = out->n ? &out->a[out->n - 1] : NULL;
+        if (last && last->key == e.key) {
+            if (e.pos > last->pos) *last = e;
+        } else {
+            out->a[out->n++] = e;
+        }
+    }
+}
+
+static void merge_into(walk *w, ents *into, const cv_ent *b, size_t nb)
+{
+    merge(into->a, into->n, b, nb, &w->tmp);
+    ents t = *into;
+    *into = w->tmp, w->tmp = t;
+}
+
+/* t's causal past's frontier into w->cur, each predecessor's frontier
+ * dropped after its last successor. */
+static void past(const cv *c, const cv_aux *x, walk *w, uint32_t t)
+{
+    w->cur.n = 0;
+    for (uint32_t i = c->poff[t]; i < c->poff[t + 1]; i++) {
+        uint32_t p = c->p[i];
+        size_t n;
+        if (c->pk[i] == CV_WW) continue;
+        const cv_ent *run = iso_runs_get(&w->runs, p, &n);
+        if (run) merge_into(w, &w->cur, run, n);
+        if (--x->left[p] == 0) iso_runs_drop(&w->runs, p);
+    }
+}
+
+static const cv_ent *find(const ents *e, uint32_t key)
+{
+    size_t lo = 0, hi = e->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (e->a[mid].key < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < e->n && e->a[lo].key == key ? &e->a[lo] : NULL;
+}
+
+/* t's own appends to positional keys, a frontier (by key, greatest position). */
+static void own(const cv *c, walk *w, uint32_t t)
+{
+    const la_state *st = c->st;
+    w->own.n = 0;
+    for (size_t i = la_first_append(st, t); i < st->n_ap && st->ap[i].txn == t; i++) {
+        const la_append *a = &st->ap[i];
+        /* a writer that never completed has no place in the order even where a read shows it */
+        if (!la_positional(&st->k[a->key]) || (a->pos == ISO_NONE && c->pc->txns.t[t].cmp == ISO_NONE)) continue;
+        cv_ent e = {a->key, a->pos == ISO_NONE ? CV_UNREAD : a->pos, t};
+        size_t at = w->own.n;
+        ISO_GROW(w->own.a, w->own.cap, at + 1);
+        while (at && w->own.a[at - 1].key > e.key) w->own.a[at] = w->own.a[at - 1], at--;
+        if (at && w->own.a[at - 1].key == e.key) {
+            memmove(w->own.a + at, w->own.a + at + 1, (w->own.n - at) * sizeof *w->own.a);
+            if (e.pos > w->own.a[at - 1].pos) w->own.a[at - 1] = e;
+            continue;
+        }
+        w->own.a[at] = e;
+        w->own.n++;
+    }
+}
+
+/* t's frontier: its past's and its own appends, less what no later read
+ * can miss. */
+static void keep(const cv *c, const cv_aux *x, walk *w, uint32_t t)
+{
+    own(c, w, t);
+    merge_into(w, &w->cur, w->own.a, w->own.n);
+    size_t n = 0;
+    for (size_t i = 0; i < w->cur.n; i++)
+        if (read_later(x, w->cur.a[i].key, w->cur.a[i].pos, c->rank[t])) w->cur.a[n++] = w->cur.a[i];
+    if (n) iso_runs_put(&w->runs, t, w->cur.a, n);
+}
+
+/* Whether a read of key of length len ends in an intermediate append of
+ * w's: Elle's G1b, reported as that. */
+static int intermediate_of(const cv *c, uint32_t key, uint32_t len, uint32_t w)
+{
+    const la_key *k = &c->st->k[key];
+    uint32_t at = len && len <= k->len ? c->st->at[k->slot0 + len - 1] : ISO_NONE;
+    return at != ISO_NONE && c->st->ap[at].txn == w && c->st->ap[at].intermediate;
+}
+
+/* The first read of t that misses an append of its causal past, reported. */
+static void check_reads(iso_ctx *ctx, cv *c, const cv_aux *x, const walk *w, uint32_t t)
+{
+    for (uint32_t i = x->roff[t]; i < x->roff[t + 1]; i++) {
+        const cv_ent *e = find(&w->cur, x->rd[i].key);
+        if (e && e->pos >= x->rd[i].len && !intermediate_of(c, e->key, x->rd[i].len, e->txn)) {
+            cv_report_missed(ctx, c, t, x->rd[i].j, e->txn, e->key);
+            return;
+        }
+    }
+}
+
+static void walk_all(iso_ctx *ctx, cv *c, cv_aux *x, const uint8_t *fractured)
+{
+    walk w = {0};
+    iso_runs_init(&w.runs, c->n, sizeof(cv_ent));
+    for (uint32_t i = 0; i < x->n_order; i++) {
+        uint32_t t = x->order[i];
+        past(c, x, &w, t);
+        if (!fractured[t]) check_reads(ctx, c, x, &w, t);
+        if (x->left[t]) keep(c, x, &w, t);
+    }
+    iso_runs_free(&w.runs);
+    iso_free(w.cur.a);
+    iso_free(w.tmp.a);
+    iso_free(w.own.a);
+}
+
+/* ---- a transaction's appends apart or out of its order ---------------------------- */
+
+/* Of t's appends to a positional key, the first b a read shows whose
+ * previous one a is not just before it in the order (unread, or another
+ * append between, or after it): 1, else 0. */
+static int scattered(const cv *c, uint32_t t, size_t *a, size_t *b)
+{
+    const la_state *st = c->st;
+    size_t lo = la_first_append(st, t);
+    for (size_t i = lo; i < st->n_ap && st->ap[i].txn == t; i++) {
+        const la_append *y = &st->ap[i];
+        if (!la_positional(&st->k[y->key]) || y->pos == ISO_NONE) continue;
+        size_t p = i;
+        while (p-- > lo && st->ap[p].key != y->key) continue;
+        if (p < i && p >= lo && (st->ap[p].pos == ISO_NONE || st->ap[p].pos + 1 != y->pos)) {
+            *a = p, *b = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Each committed transaction whose appends to a key the version order
+ * shows apart or out of its order, reported with the longest read of the
+ * key (which shows it). CC's reads show each visible transaction's
+ * appends together, in its order. */
+static void check_writers(iso_ctx *ctx, const cv *c, const cv_aux *x)
+{
+    size_t nk = c->st->keys.n + 1;
+    uint32_t *by = iso_xmalloc(nk * sizeof *by), *len = iso_xcalloc(nk, sizeof *len), *j = iso_xmalloc(nk * sizeof *j);
+    memset(by, 0xff, nk * sizeof *by);
+    for (uint32_t t = 0; t < c->n; t++)
+        for (uint32_t i = x->roff[t]; i < x->roff[t + 1]; i++)
+            if (by[x->rd[i].key] == ISO_NONE || x->rd[i].len > len[x->rd[i].key])
+                by[x->rd[i].key] = t, len[x->rd[i].key] = x->rd[i].len, j[x->rd[i].key] = x->rd[i].j;
+    for (uint32_t t = 0; t < c->n; t++) {
+        size_t a, b;
+        if (!c->in[t] || !scattered(c, t, &a, &b)) continue;
+        uint32_t key = c->st->ap[b].key;
+        if (by[key] != ISO_NONE && len[key] > c->st->ap[b].pos) cv_report_scattered(ctx, c, a, b, by[key], j[key]);
+    }
+    iso_free(by);
+    iso_free(len);
+    iso_free(j);
+}
+
+static void aux_free(cv_aux *x)
+{
+    iso_free(x->e);
+    iso_free(x->rd);
+    iso_free(x->roff);
+    iso_free(x->stamp);
+    iso_free(x->soff);
+    iso_free(x->s);
+    iso_free(x->left);
+    iso_free(x->order);
+    iso_free(x->koff);
+    iso_free(x->stale);
+}
+
+/* Which level runs: causal's (with session order) when it is asked and the
+ * search does not already find every violation as G-single-process;
+ * causal-cerone's when it is asked and G-single is not searched. -1: none. */
+static int level(const iso_request *req)
+{
+    if (req->reportable[ISO_A_G_SINGLE_PROCESS]) return -1;
+    if (req->reportable[ISO_A_CAUSALITY_VIOLATION_PROCESS]) return 1;
+    return req->reportable[ISO_A_CAUSALITY_VIOLATION] && !req->reportable[ISO_A_G_SINGLE] ? 0 : -1;
 }
 
 void la_causality(iso_ctx *ctx, const la_state *st, const uint8_t *fractured)
 {
-    /* A model forbidding G-single-process sees these as cycles (G1c-,
-     * G-single-process): the cycle search shows them. */
-    if (!ctx->req->reportable[ISO_A_CAUSALITY_VIOLATION_PROCESS] || ctx->req->reportable[ISO_A_G_SINGLE_PROCESS]) return;
-    size_t n = ctx->pc.txns.n, words = (n + 1) * sizeof(uint32_t);
-    ca c = {st, &ctx->pc, n, ctx->pc.h->procs.n, iso_xmalloc(words), iso_xmalloc(words), iso_xmalloc(words),
-            iso_xmalloc(words), iso_xcalloc(n + 1, sizeof(uint32_t)), 0, NULL, NULL, 0};
-    memset(c.proc, 0xff, words);
-    memset(c.prev, 0xff, words);
-    uint32_t n_ok = sessions(&c);
-    if ((size_t)n_ok * c.k <= CA_MAX_WORDS) {
-        c.vec = iso_xcalloc((size_t)n_ok * c.k + 1, sizeof *c.vec);
-        uint32_t *left = NULL;
-        if (pasts(&c, n_ok, &left)) check_all(ctx, &c, fractured);
-        else report_cycle(ctx, &c, left);
-        iso_free(left);
+    int so = level(ctx->req);
+    if (so < 0) return;
+    size_t n1 = ctx->pc.txns.n + 1;
+    cv c = {st, &ctx->pc, (uint32_t)ctx->pc.txns.n, so, iso_xcalloc(n1, 1), NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    cv_aux x = {0};
+    x.roff = iso_xmalloc((n1 + 1) * sizeof *x.roff);
+    x.stamp = iso_xcalloc(n1, sizeof *x.stamp);
+    reads(&c, &x);
+    if (so) sessions(&c, &x);
+    versions(&c, &x);
+    csr(&c, &x);
+    order(&c, &x);
+    if (x.n_order < x.n_in) {
+        cv_report_cycle(ctx, &c);
+    } else {
+        check_writers(ctx, &c, &x);
+        stale_reads(&c, &x);
+        walk_all(ctx, &c, &x, fractured);
     }
-    ca_free(&c);
+    aux_free(&x);
+    cv_proof_free(&c);
+    iso_free(c.in);
+    iso_free(c.poff);
+    iso_free(c.p);
+    iso_free(c.pk);
+    iso_free(c.rank);
 }

@@ -10,7 +10,8 @@
  *                   duplicate-elements, incompatible-order, dirty-update,
  *                   lost-update
  *   fractured.c     fractured-read (read atomic's violation)
- *   causal.c        causality-violation (causal's)
+ *   causal.c        causal-cerone's and causal's checks: causality-violation(-process)
+ *   causal_proof.c  their findings in words (causal.h what the two share)
  *   mops.c          micro-op access
  *
  * list_append_int.h is the state the files share (it stays in the folder).

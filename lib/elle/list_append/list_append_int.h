@@ -194,8 +194,9 @@ size_t la_first_append(const la_state *st, uint32_t w);
 int la_first_to_key(const la_state *st, size_t lo, size_t i);
 /* Whether a read (items[0..n)) of a's key holds a's element. */
 int la_read_holds(const la_state *st, const la_append *a, const iso_val *items, size_t n);
-/* causal.c: causality violations under causal (session order and reads,
- * transitively), one per ok reader not marked fractured. */
+/* causal.c: causality violations under causal-cerone (observation,
+ * transitively) and causal (and session order), one per ok reader not
+ * marked fractured, and cycles of those with session order. */
 void la_causality(iso_ctx *ctx, const la_state *st, const uint8_t *fractured);
 /* Every read of key is a prefix of its version order, element for element. */
 static inline int la_trusted(const la_key *k)

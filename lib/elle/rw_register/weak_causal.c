@@ -33,6 +33,7 @@
  * weak.c.
  */
 #include "elle/rw_register/weak.h"
+#include "graph/runs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -303,45 +304,8 @@ void rw_forced_cc(const rw_wk *wk, rw_forced *f)
 
 /* ---- causal-cerone: frontiers ----------------------------------------------------- */
 
-/* Frontier entries: key << 32 | writer, sorted. */
-typedef struct pool {
-    uint64_t *a;
-    size_t n, cap, live;
-    uint32_t *off, *len;     /* per txn: its frontier, off ISO_NONE when none */
-    uint32_t n_txn;
-} pool;
-
-/* Move the live frontiers to the front, once the dead take more room. */
-static void pool_compact(pool *p)
-{
-    if (p->n < 2 * p->live + (1u << 20)) return;
-    size_t at = 0;
-    for (uint32_t t = 0; t < p->n_txn; t++) {
-        if (p->off[t] == ISO_NONE) continue;
-        memmove(p->a + at, p->a + p->off[t], p->len[t] * sizeof *p->a);
-        p->off[t] = (uint32_t)at;
-        at += p->len[t];
-    }
-    p->n = at;
-}
-
-static void pool_put(pool *p, uint32_t t, const uint64_t *a, size_t n)
-{
-    pool_compact(p);
-    ISO_GROW(p->a, p->cap, p->n + n);
-    memcpy(p->a + p->n, a, n * sizeof *a);
-    p->off[t] = (uint32_t)p->n;
-    p->len[t] = (uint32_t)n;
-    p->n += n;
-    p->live += n;
-}
-
-static void pool_drop(pool *p, uint32_t t)
-{
-    if (p->off[t] == ISO_NONE) return;
-    p->live -= p->len[t];
-    p->off[t] = ISO_NONE;
-}
+/* Frontier entries: key << 32 | writer, sorted; a txn's frontier is its
+ * run in an iso_runs (graph/runs.h). */
 
 /* Growable scratch arrays of entries. */
 typedef struct ents {
@@ -362,7 +326,7 @@ static void merge(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, en
 }
 
 typedef struct front {
-    pool p;
+    iso_runs p;
     ents s, tmp, out, touch;   /* t's past, scratch, its own frontier, what it touches */
     uint32_t *last_read;       /* per key: the last rank of a transaction observing it */
     rw_obs *o;
@@ -375,11 +339,13 @@ static void past(const hb *g, front *fr, uint32_t *rem, uint32_t t)
     fr->s.n = 0;
     for (uint32_t i = g->poff[t]; i < g->poff[t + 1]; i++) {
         uint32_t p = g->p[i];
-        if (fr->p.off[p] != ISO_NONE) {
-            merge(fr->s.a, fr->s.n, fr->p.a + fr->p.off[p], fr->p.len[p], &fr->tmp);
+        size_t n;
+        const uint64_t *run = iso_runs_get(&fr->p, p, &n);
+        if (run) {
+            merge(fr->s.a, fr->s.n, run, n, &fr->tmp);
             ents x = fr->s; fr->s = fr->tmp; fr->tmp = x;
         }
-        if (--rem[p] == 0) pool_drop(&fr->p, p);
+        if (--rem[p] == 0) iso_runs_drop(&fr->p, p);
     }
 }
 
@@ -455,10 +421,7 @@ void rw_forced_ccc(const rw_wk *wk, rw_forced *f)
     hb g;
     hb_build(wk, RW_LV_CCC, &g, f);
     front fr = {{0}, {0}, {0}, {0}, {0}, NULL, iso_xmalloc(max_keys(wk) * sizeof(rw_obs))};
-    fr.p.n_txn = wk->n;
-    fr.p.off = iso_xmalloc(((size_t)wk->n + 1) * sizeof *fr.p.off);
-    fr.p.len = iso_xmalloc(((size_t)wk->n + 1) * sizeof *fr.p.len);
-    memset(fr.p.off, 0xff, ((size_t)wk->n + 1) * sizeof *fr.p.off);
+    iso_runs_init(&fr.p, wk->n, sizeof(uint64_t));
     fr.last_read = last_reads(wk, &g, f, fr.o);
     uint32_t *rem = remaining(wk, &g);
     for (uint32_t i = 0; i < g.n_order; i++) {
@@ -468,14 +431,12 @@ void rw_forced_ccc(const rw_wk *wk, rw_forced *f)
         if (!rem[t]) continue;
         touches(wk, &fr, t, no);
         own_frontier(&fr, i);
-        if (fr.out.n) pool_put(&fr.p, t, fr.out.a, fr.out.n);
+        if (fr.out.n) iso_runs_put(&fr.p, t, fr.out.a, fr.out.n);
     }
     iso_free(rem);
     iso_free(fr.last_read);
     iso_free(fr.o);
-    iso_free(fr.p.a);
-    iso_free(fr.p.off);
-    iso_free(fr.p.len);
+    iso_runs_free(&fr.p);
     iso_free(fr.s.a);
     iso_free(fr.tmp.a);
     iso_free(fr.out.a);

@@ -25,7 +25,9 @@
  * own write, a non-monotonic read (for monotonic-atomic-view: a read that
  * misses a writer an earlier read of its transaction observed), and for
  * strong targets the same simulation without session or real-time order
- * (stale reads). Histories simulated at another model
+ * (stale reads); for causal targets, a visibility made intransitive (a
+ * causality violation through two reads, without session order: T3 sees
+ * T2, which read T1's write, yet not T1). Histories simulated at another model
  * give lost updates, write skew, long forks and causality violations.
  */
 #include <string.h>
@@ -373,6 +375,50 @@ static bool intermediate(struct sim *s)
     return false;
 }
 
+/* Whether t reads a key w writes. */
+static bool reads_from_key(const struct sim *s, const struct or_facts *f, int t, int w)
+{
+    const struct or_txn *tx = &s->h->t[t];
+    for (int j = 0; j < tx->nm; j++)
+        if (tx->m[j].f == OR_READ && (f->writes[tx->m[j].key] >> w & 1)) return true;
+    return false;
+}
+
+/* Whether t1 is the last in AR of t3's view to write each key t3 reads
+ * that t1 writes (hiding it then keeps t3's reads prefixes of one order). */
+static bool last_seen_writer(const struct sim *s, const struct or_facts *f, int t3, int t1)
+{
+    const struct or_txn *tx = &s->h->t[t3];
+    for (int j = 0; j < tx->nm; j++) {
+        int k = tx->m[j].key;
+        if (tx->m[j].f != OR_READ || !(f->writes[k] >> t1 & 1)) continue;
+        for (int w = 0; w < s->h->n; w++)
+            if ((s->vis[t3] >> w & 1) && (f->writes[k] >> w & 1) && s->pos[w] > s->pos[t1]) return false;
+    }
+    return true;
+}
+
+/* One triple t1 <vis t2 <vis t3 with t1 <vis t3, each reading a key the
+ * one before writes and t3 one of t1's, t1 the last of t3's view to write
+ * those, chosen at random: t1 hidden from t3. */
+static bool intransitive(struct sim *s, const struct or_facts *f)
+{
+    const struct or_hist *h = s->h;
+    int n = 0, pick = -1;
+    for (int t3 = 0; t3 < h->n; t3++)
+        for (int t2 = 0; t2 < h->n && h->t[t3].type == OR_OK; t2++)
+            for (int t1 = 0; t1 < h->n && (s->vis[t3] >> t2 & 1); t1++)
+                if (t1 != t3 && (s->vis[t2] >> t1 & 1) && (s->vis[t3] >> t1 & 1) && reads_from_key(s, f, t2, t1) &&
+                    reads_from_key(s, f, t3, t2) && reads_from_key(s, f, t3, t1) && last_seen_writer(s, f, t3, t1) &&
+                    or_rnd(s->r, ++n) == 0)
+                    pick = (t3 * OR_MAXT + t2) * OR_MAXT + t1;
+    if (pick < 0) return false;
+    int t3 = pick / (OR_MAXT * OR_MAXT), t1 = pick % OR_MAXT;
+    s->vis[t3] &= ~(1u << t1);
+    for (int j = 0; j < OR_MAXM; j++) s->view[t3][j] &= ~(1u << t1);
+    return true;
+}
+
 static void mangle(struct sim *s, bool internal)
 {
     int rj = pick_read(s, internal);
@@ -398,9 +444,8 @@ static void mangle(struct sim *s, bool internal)
 
 /* ---- one history -------------------------------------------------------------------- */
 
-static void simulate(struct sim *s, const char *fault)
+static void run_sim(struct sim *s, struct or_facts *f)
 {
-    static struct or_facts f;
     gen_txns(s);
     gen_schedule(s);
     s->committed = 0;
@@ -408,11 +453,22 @@ static void simulate(struct sim *s, const char *fault)
         int type = s->h->t[i].type;
         if (type == OR_OK || (type == OR_INFO && chance(s->r, 0.5))) s->committed |= 1u << i;
     }
-    or_facts_init(&f, s->h);
+    or_facts_init(f, s->h);
     if (s->strict || chance(s->r, 0.5)) ar_realtime(s);
-    else ar_random(s, &f);
+    else ar_random(s, f);
     set_pos(s);
-    views(s, &f);
+    views(s, f);
+}
+
+static void simulate(struct sim *s, const char *fault)
+{
+    static struct or_facts f;
+    run_sim(s, &f);
+    /* an intransitive view needs a chain of three reads: simulate again until one has it */
+    for (int tries = 0; !strcmp(fault, "intransitive") && !intransitive(s, &f); tries++) {
+        if (tries == 50) fault = "mangle";
+        else run_sim(s, &f);
+    }
     if (!strcmp(fault, "fracture") && !fracture(s, &f)) fault = "mangle";
     if (!strcmp(fault, "non-monotonic") && !non_monotonic(s, &f)) fault = "mangle";
     compute_reads(s);
@@ -476,6 +532,8 @@ void or_gen(struct or_hist *h, int wl, const char *target, struct or_rng *r, cha
         fault = "non-monotonic";
     } else if (roll >= 75) {
         fault = faults[or_rnd(r, 5)];
+        if (s.mode == G_CC && chance(r, 0.5)) /* from prefixes of AR: reads stay prefixes of one order */
+            fault = "intransitive", s.mode = chance(r, 0.7) ? G_PC : G_CC;
     }
     if (s.mode == G_RCM && !mav) s.session = true;
     /* Biswas & Enea's RA and CC lifted to lists ask for one order of each

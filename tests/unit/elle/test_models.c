@@ -364,6 +364,34 @@ static void prohibited_unions_models(void **state)
     for (int a = 0; a < ISO_A_COUNT; a++) assert_int_equal(both[a], 0);
 }
 
+/* On list-append no implication into read-committed-be (not applicable
+ * there) holds: causal does not forbid G0-process, and a G0-process does
+ * not rule causal out; elsewhere both hold (oracle: Elle's order of unread
+ * appends closes a G0-process CC allows). */
+static void list_append_causal(void **state)
+{
+    (void)state;
+    iso_request q = {0};
+    q.checked[0].model = model("causal"), q.n_checked = 1;
+    iso_request_reportable(&q);
+    assert_true(q.reportable[anomaly("G0-process")]);
+    q.la = 1;
+    iso_request_reportable(&q);
+    assert_false(q.reportable[anomaly("G0-process")]);
+    assert_true(q.reportable[anomaly("G1a")] && q.reportable[anomaly("causality-violation-process")]);
+    uint8_t found[ISO_A_COUNT] = {0};
+    found[anomaly("G0-process")] = 1;
+    for (int la = 0; la < 2; la++) {
+        const char **nots, **alsos;
+        size_t n_not, n_also, causal = 0;
+        iso_models_boundary_on(la, found, &nots, &n_not, &alsos, &n_also);
+        for (size_t i = 0; i < n_not + n_also; i++) causal += !strcmp(i < n_not ? nots[i] : alsos[i - n_not], "causal");
+        assert_int_equal(causal, !la);
+        iso_free(nots);
+        iso_free(alsos);
+    }
+}
+
 /* The 10 models a transactional check cannot cover say what to use
  * instead (issue 23: -c linearizable on a G1c history said valid): those
  * Elle's tables give no anomaly, and linearizable and sequential, which
@@ -703,6 +731,7 @@ int main(void)
         cmocka_unit_test(prohibited_unions_models),
         cmocka_unit_test(anomalies_implying),
         cmocka_unit_test(not_checked_models),
+        cmocka_unit_test(list_append_causal),
         cmocka_unit_test(elle_md_table_b),
         cmocka_unit_test(elle_md_table_c),
         cmocka_unit_test(corpus_boundaries),
