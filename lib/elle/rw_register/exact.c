@@ -66,7 +66,7 @@ static void wr_edges(const iso_ctx *ctx, const rw_state *st, ex_poly *p)
         for (uint32_t m = st->mop_off[t]; m < st->mop_off[t + 1]; m++) {
             if (rw_read_writer(&ctx->pc, st, m) == ISO_NONE) continue;
             uint32_t v = st->mop[m] & ~RW_MOP_W;
-            known(p, st->okw[v], t, ISO_EDGE_WR, v, m - st->mop_off[t]);
+            known(p, p->wof[v], t, ISO_EDGE_WR, v, m - st->mop_off[t]);
         }
     }
 }
@@ -97,9 +97,9 @@ static void order_edges(key_ctx *k, ex_poly *p, uint32_t a)
             if (k->stamp[b - k->lo] == mark) continue;
             k->stamp[b - k->lo] = mark;
             if (k->widx[b - k->lo] == ISO_NONE) { k->queue[tail++] = b; continue; }
-            known(p, st->okw[a], st->okw[b], ISO_EDGE_WW, a, b);
+            known(p, p->wof[a], p->wof[b], ISO_EDGE_WW, a, b);
             for (uint32_t r = st->rd_off[a]; r < st->rd_off[a + 1]; r++)
-                known(p, st->rd[r], st->okw[b], ISO_EDGE_RW, a, b);
+                known(p, st->rd[r], p->wof[b], ISO_EDGE_RW, a, b);
         }
     }
 }
@@ -146,9 +146,9 @@ static int follows(const key_ctx *k, uint32_t i, uint32_t j) /* ok write j after
 static void side(ex_poly *p, const rw_state *st, uint32_t a, uint32_t b)
 {
     ISO_GROW(p->se, p->cap_se, p->n_se + 1 + (st->rd_off[a + 1] - st->rd_off[a]));
-    p->se[p->n_se++] = (struct solve_edge){st->okw[a], st->okw[b], SOLVE_DEP};
+    p->se[p->n_se++] = (struct solve_edge){p->wof[a], p->wof[b], SOLVE_DEP};
     for (uint32_t r = st->rd_off[a]; r < st->rd_off[a + 1]; r++)
-        if (st->rd[r] != st->okw[b]) p->se[p->n_se++] = (struct solve_edge){st->rd[r], st->okw[b], SOLVE_ANTI};
+        if (st->rd[r] != p->wof[b]) p->se[p->n_se++] = (struct solve_edge){st->rd[r], p->wof[b], SOLVE_ANTI};
 }
 
 /* A choice for every pair of ok writes of the key no evidence ordered,
@@ -161,7 +161,7 @@ static int choices(key_ctx *k, ex_poly *p)
             if (follows(k, i, j) || follows(k, j, i)) continue;
             if (p->n_ch >= EX_MAX_CHOICES || p->n_se >= EX_MAX_SIDE_EDGES) return -1;
             uint32_t a = k->wver[i], b = k->wver[j];
-            if (st->okw[b] < st->okw[a]) a = k->wver[j], b = k->wver[i];
+            if (p->wof[b] < p->wof[a]) a = k->wver[j], b = k->wver[i];
             ISO_GROW(p->pair, p->cap_ch, (size_t)2 * p->n_ch + 2);
             p->pair[2 * p->n_ch] = a;
             p->pair[2 * p->n_ch + 1] = b;
@@ -194,7 +194,7 @@ static int one_key(const rw_state *st, const uint32_t *roff, uint32_t key, ex_po
     k.widx = iso_xmalloc((size_t)k.m * sizeof *k.widx);
     k.wver = iso_xmalloc((size_t)k.m * sizeof *k.wver);
     for (uint32_t u = 0; u < k.m; u++) {
-        k.widx[u] = st->okw[k.lo + u] == ISO_NONE ? ISO_NONE : k.w;
+        k.widx[u] = p->wof[k.lo + u] == ISO_NONE ? ISO_NONE : k.w;
         if (k.widx[u] != ISO_NONE) k.wver[k.w++] = k.lo + u;
     }
     k.stamp = iso_xcalloc(k.m, sizeof *k.stamp);
@@ -222,6 +222,11 @@ static int build(const iso_ctx *ctx, const rw_state *st, ex_poly *p, uint32_t *b
     for (size_t v = 0; v < st->n_ver; v++) roff[v + 1] += roff[v];
     p->start = iso_xmalloc((p->cap_start = 16) * sizeof *p->start);
     p->start[0] = 0;
+    p->wof = iso_xmalloc((st->n_ver + 1) * sizeof *p->wof);
+    for (size_t v = 0; v < st->n_ver; v++) {
+        const rw_ver *x = &st->ver[v];
+        p->wof[v] = x->writer != ISO_NONE && x->wkind == RW_FINAL && st->committed[x->writer] ? x->writer : ISO_NONE;
+    }
     wr_edges(ctx, st, p);
     int rc = 0;
     for (uint32_t key = 0; key < st->keys.n && !rc; key++)
@@ -246,6 +251,7 @@ static void variant_edges(const iso_graph *g, int v, ex_poly *p)
 
 static void poly_free(ex_poly *p)
 {
+    iso_free(p->wof);
     iso_free(p->e);
     iso_free(p->why);
     iso_free(p->pair);
@@ -292,7 +298,7 @@ static int solve_one(iso_ctx *ctx, const iso_graph *g, ex_poly *p, int model, in
     if (solve_run(&in, &r, &err)) return 0; /* only out of memory: the guard's */
     int decided = r.verdict != SOLVE_UNKNOWN;
     if (r.verdict == SOLVE_INVALID) rw_exact_invalid(ctx, p, &r, model, variant);
-    else if (r.verdict == SOLVE_VALID) rw_exact_witness(ctx, &in, &r, rw_exact_name(model, variant));
+    else if (r.verdict == SOLVE_VALID) rw_exact_witness(ctx, p, &in, &r, rw_exact_name(model, variant));
     else if (solve_has_sat()) rw_exact_unknown(ctx, &r, model, variant);
     solve_result_release(&r);
     return decided;

@@ -12,8 +12,9 @@
  *
  * Known edges mirror the inference (rw_register.c): wr of every read, ww
  * and rw from each version to the first versions of ok writers the version
- * graph puts after it; a choice's side "u first" adds okw[u] -ww-> okw[v]
- * and readers(u) -rw-> okw[v]. Every edge is an edge of the dependency
+ * graph puts after it; a choice's side "u first" adds wof[u] -ww-> wof[v]
+ * and readers(u) -rw-> wof[v] (wof: the writer, ok or an :info one some
+ * ok read shows, st->committed). Every edge is an edge of the dependency
  * graph under any version order the side allows, so a cycle in every case
  * is a violation (sound); with every pair a choice, an acyclic choice is a
  * version order the model allows (complete, for the ok transactions).
@@ -34,6 +35,7 @@ typedef struct ex_why {
 
 /* The polygraph as built, and what the proof needs to tell it. */
 typedef struct ex_poly {
+    uint32_t *wof;             /* per version: its committed writer's final write (ok, or :info and read), else ISO_NONE */
     struct solve_edge *e;      /* known edges */
     ex_why *why;               /* per known edge */
     size_t n, cap;
@@ -57,7 +59,7 @@ void rw_exact_invalid(iso_ctx *ctx, const ex_poly *p, const struct solve_result 
 void rw_exact_unknown(iso_ctx *ctx, const struct solve_result *r, int model, int variant);
 /* The witness of a valid result (JSON, into ctx->pc.witness): a version
  * order per key and a transaction order that gives it. */
-void rw_exact_witness(iso_ctx *ctx, const struct solve_input *in, const struct solve_result *r, const char *model);
+void rw_exact_witness(iso_ctx *ctx, const ex_poly *p, const struct solve_input *in, const struct solve_result *r, const char *model);
 /* "serializable", "strict-serializable", ... of a model and variant. */
 const char *rw_exact_name(int model, int variant);
 

@@ -103,7 +103,7 @@ static void step_words(proof *x, const struct solve_step *s, iso_buf *text, iso_
 static void write_words(proof *x, uint32_t v, iso_buf *out)
 {
     const rw_ver *w = &x->st->ver[v];
-    iso_buf_printf(out, "T%zu's write of key ", name_of(&x->nm, x->st->okw[v]));
+    iso_buf_printf(out, "T%zu's write of key ", name_of(&x->nm, x->p->wof[v]));
     iso_pc_val_text(&x->ctx->pc, x->st->keys.vals[w->key], out);
     iso_buf_puts(out, " (");
     iso_pc_val_text(&x->ctx->pc, w->val, out);
@@ -129,7 +129,7 @@ static void one_case(proof *x, const struct solve_case *c, iso_buf *text, iso_bu
         uint32_t first = x->p->pair[2 * a->choice + a->side], then = x->p->pair[2 * a->choice + 1 - a->side];
         iso_buf_puts(text, i ? ", and " : "");
         write_words(x, first, text);
-        iso_buf_printf(text, " came before T%zu's", name_of(&x->nm, x->st->okw[then]));
+        iso_buf_printf(text, " came before T%zu's", name_of(&x->nm, x->p->wof[then]));
         iso_buf_printf(json, "%s{\"key\":", i ? "," : "");
         iso_pc_val_json(&x->ctx->pc, x->st->keys.vals[x->st->ver[first].key], json);
         iso_buf_puts(json, ",\"first\":");
@@ -200,8 +200,8 @@ static void whichever(proof *x, iso_buf *text)
     const struct solve_result *r = x->r;
     if (r->n_core == 1) {
         uint32_t a = x->p->pair[2 * r->core[0]], b = x->p->pair[2 * r->core[0] + 1];
-        iso_buf_printf(text, "\nThen, whichever order T%zu and T%zu wrote key ", name_of(&x->nm, x->st->okw[a]),
-                       name_of(&x->nm, x->st->okw[b]));
+        iso_buf_printf(text, "\nThen, whichever order T%zu and T%zu wrote key ", name_of(&x->nm, x->p->wof[a]),
+                       name_of(&x->nm, x->p->wof[b]));
         iso_pc_val_text(&x->ctx->pc, x->st->keys.vals[x->st->ver[a].key], text);
         iso_buf_puts(text, " in, a cycle follows:\n");
         return;
@@ -209,8 +209,8 @@ static void whichever(proof *x, iso_buf *text)
     iso_buf_printf(text, "\nThen, whichever orders the writers of these %u pairs took (", r->n_core);
     for (uint32_t i = 0; i < r->n_core; i++) {
         uint32_t a = x->p->pair[2 * r->core[i]], b = x->p->pair[2 * r->core[i] + 1];
-        iso_buf_printf(text, "%sT%zu and T%zu of ", i ? "; " : "", name_of(&x->nm, x->st->okw[a]),
-                       name_of(&x->nm, x->st->okw[b]));
+        iso_buf_printf(text, "%sT%zu and T%zu of ", i ? "; " : "", name_of(&x->nm, x->p->wof[a]),
+                       name_of(&x->nm, x->p->wof[b]));
         iso_pc_val_text(&x->ctx->pc, x->st->keys.vals[x->st->ver[a].key], text);
     }
     iso_buf_puts(text, r->n_core ? "), a cycle follows in every case:\n" : "), a cycle follows:\n");
@@ -221,7 +221,7 @@ void rw_exact_invalid(iso_ctx *ctx, const ex_poly *p, const struct solve_result 
     proof x = {ctx, ctx->pc.wl_state, p, r, {0}};
     iso_buf body = {0}, cases = {0}, text = {0}, json = {0};
     for (uint32_t i = 0; i < r->n_core; i++) /* the pairs first, then the cycles' others */
-        name_of(&x.nm, x.st->okw[p->pair[2 * r->core[i]]]), name_of(&x.nm, x.st->okw[p->pair[2 * r->core[i] + 1]]);
+        name_of(&x.nm, p->wof[p->pair[2 * r->core[i]]]), name_of(&x.nm, p->wof[p->pair[2 * r->core[i] + 1]]);
     for (uint32_t i = 0; i < r->n_step; i++) name_of(&x.nm, r->step[i].from);
     whichever(&x, &body);
     for (uint32_t c = 0; c < r->n_cases; c++) {
@@ -324,7 +324,7 @@ static uint32_t *ranks(const struct solve_input *in, const struct solve_result *
 }
 
 /* "version-order": each key's ok writes in the order of their writers' ranks. */
-static void version_order(const iso_ctx *ctx, const uint32_t *rank, iso_buf *j)
+static void version_order(const iso_ctx *ctx, const uint32_t *wof, const uint32_t *rank, iso_buf *j)
 {
     const rw_state *st = ctx->pc.wl_state;
     uint64_t *w = iso_xmalloc((st->n_ver + 1) * sizeof *w);
@@ -332,7 +332,7 @@ static void version_order(const iso_ctx *ctx, const uint32_t *rank, iso_buf *j)
     for (uint32_t key = 0, first = 1; key < st->keys.n; key++) {
         uint32_t lo = st->nil_ver[key], hi = key + 1 < st->keys.n ? st->nil_ver[key + 1] : (uint32_t)st->n_ver, n = 0;
         for (uint32_t v = lo; v < hi; v++)
-            if (st->okw[v] != ISO_NONE) w[n++] = (uint64_t)rank[st->okw[v]] << 32 | v;
+            if (wof[v] != ISO_NONE) w[n++] = (uint64_t)rank[wof[v]] << 32 | v;
         if (!n) continue;
         qsort(w, n, sizeof *w, rw_cmp_u64);
         iso_buf_puts(j, first ? "{\"key\":" : ",{\"key\":");
@@ -349,12 +349,12 @@ static void version_order(const iso_ctx *ctx, const uint32_t *rank, iso_buf *j)
     iso_free(w);
 }
 
-void rw_exact_witness(iso_ctx *ctx, const struct solve_input *in, const struct solve_result *r, const char *model)
+void rw_exact_witness(iso_ctx *ctx, const ex_poly *p, const struct solve_input *in, const struct solve_result *r, const char *model)
 {
     uint32_t *rank = ranks(in, r);
     iso_buf j = {0};
     iso_buf_printf(&j, "{\"model\":\"%s\"", model);
-    version_order(ctx, rank, &j);
+    version_order(ctx, p->wof, rank, &j);
     iso_buf_puts(&j, ",\"transaction-order\":{");
     for (uint32_t t = 0, first = 1; t < in->n_txns; t++) {
         if (ctx->pc.txns.t[t].type != ISO_OP_OK || rank[t] == UINT32_MAX) continue;
