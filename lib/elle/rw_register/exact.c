@@ -261,6 +261,16 @@ static void poly_free(ex_poly *p)
 
 /* ---- the check ---------------------------------------------------------- */
 
+/* Whether the polygraph has edges the search's graph lacks besides its
+ * choices: an :info writer some ok read shows (the search, as Elle's,
+ * takes ok writers only). */
+static int info_writers(const rw_state *st, const ex_poly *p)
+{
+    for (size_t v = 0; v < st->n_ver; v++)
+        if (p->wof[v] != st->okw[v]) return 1;
+    return 0;
+}
+
 /* Whether a finding the request reports is already there. */
 static int already_invalid(const iso_ctx *ctx)
 {
@@ -317,7 +327,7 @@ void rw_exact(iso_ctx *ctx, const iso_graph *g, uint8_t extra)
     ex_poly p = {0};
     uint32_t bad = 0;
     if (build(ctx, st, &p, &bad)) too_big(ctx, st, bad, model[0], variant[0]);
-    else if (!p.n_ch && strcmp(when, "always") != 0) ctx->pc.exact = 1; /* the search was exact */
+    else if (!p.n_ch && !info_writers(st, &p) && strcmp(when, "always") != 0) ctx->pc.exact = 1; /* the search was exact */
     else {
         int decided = 1;
         for (int i = 0; i < n && decided && !already_invalid(ctx); i++) decided = solve_one(ctx, g, &p, model[i], variant[i]);

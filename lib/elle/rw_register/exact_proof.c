@@ -122,7 +122,7 @@ static int case_type(const proof *x, const struct solve_case *c)
 /* One case: its assumptions, then its cycle step by step. */
 static void one_case(proof *x, const struct solve_case *c, iso_buf *text, iso_buf *json)
 {
-    iso_buf_puts(text, "  - if ");
+    iso_buf_puts(text, c->n_assign ? "  - if " : "  - the known edges alone");
     iso_buf_puts(json, "{\"assume\":[");
     for (uint32_t i = 0; i < c->n_assign; i++) {
         const struct solve_assign *a = &x->r->assign[c->first_assign + i];
@@ -198,6 +198,10 @@ static void let(proof *x, iso_buf *text)
 static void whichever(proof *x, iso_buf *text)
 {
     const struct solve_result *r = x->r;
+    if (r->n_core == 0) {
+        iso_buf_puts(text, "\nThen, with the committed :info transactions' writes, a cycle follows:\n");
+        return;
+    }
     if (r->n_core == 1) {
         uint32_t a = x->p->pair[2 * r->core[0]], b = x->p->pair[2 * r->core[0] + 1];
         iso_buf_printf(text, "\nThen, whichever order T%zu and T%zu wrote key ", name_of(&x->nm, x->p->wof[a]),
@@ -213,7 +217,7 @@ static void whichever(proof *x, iso_buf *text)
                        name_of(&x->nm, x->p->wof[b]));
         iso_pc_val_text(&x->ctx->pc, x->st->keys.vals[x->st->ver[a].key], text);
     }
-    iso_buf_puts(text, r->n_core ? "), a cycle follows in every case:\n" : "), a cycle follows:\n");
+    iso_buf_puts(text, "), a cycle follows in every case:\n");
 }
 
 void rw_exact_invalid(iso_ctx *ctx, const ex_poly *p, const struct solve_result *r, int model, int variant)
