@@ -14,6 +14,7 @@
  */
 #include "elle/rw_register/exact.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Bounds on what the solver is given (CaDiCaL's memory is C++'s: running
@@ -158,7 +159,10 @@ static int choices(key_ctx *k, ex_poly *p)
     const rw_state *st = k->st;
     for (uint32_t i = 0; i < k->w; i++)
         for (uint32_t j = i + 1; j < k->w; j++) {
-            if (follows(k, i, j) || follows(k, j, i)) continue;
+            if (follows(k, i, j) || follows(k, j, i)) {
+                p->n_ordered++;
+                continue;
+            }
             if (p->n_ch >= EX_MAX_CHOICES || p->n_se >= EX_MAX_SIDE_EDGES) return -1;
             uint32_t a = k->wver[i], b = k->wver[j];
             if (p->wof[b] < p->wof[a]) a = k->wver[j], b = k->wver[i];
@@ -306,6 +310,12 @@ static int solve_one(iso_ctx *ctx, const iso_graph *g, ex_poly *p, int model, in
     struct solve_result r;
     isolde_error err;
     if (solve_run(&in, &r, &err)) return 0; /* only out of memory: the guard's */
+    char label[200]; /* with ISOLDE_TIMING: what settled the pairs (the bench prints it) */
+    snprintf(label, sizeof label, "rw: exact %s: %llu pairs ordered by inference, %u not: %u free, %u pruned, %u solved "
+             "(%u groups, %u unknown); solver %.3f s", rw_exact_name(model, variant), (unsigned long long)p->n_ordered,
+             r.stats.n_choices, r.stats.n_free, r.stats.n_pruned,
+             r.stats.n_solved, r.stats.n_groups, r.stats.n_unknown_groups, r.stats.solver_seconds);
+    iso_phase(label);
     int decided = r.verdict != SOLVE_UNKNOWN;
     if (r.verdict == SOLVE_INVALID) rw_exact_invalid(ctx, p, &r, model, variant);
     else if (r.verdict == SOLVE_VALID) rw_exact_witness(ctx, p, &in, &r, rw_exact_name(model, variant));
@@ -326,7 +336,9 @@ void rw_exact(iso_ctx *ctx, const iso_graph *g, uint8_t extra)
     const rw_state *st = ctx->pc.wl_state;
     ex_poly p = {0};
     uint32_t bad = 0;
-    if (build(ctx, st, &p, &bad)) too_big(ctx, st, bad, model[0], variant[0]);
+    int big = build(ctx, st, &p, &bad);
+    iso_phase("rw: exact polygraph");
+    if (big) too_big(ctx, st, bad, model[0], variant[0]);
     else if (!p.n_ch && !info_writers(st, &p) && strcmp(when, "always") != 0) ctx->pc.exact = 1; /* the search was exact */
     else {
         int decided = 1;

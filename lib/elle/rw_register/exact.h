@@ -43,6 +43,7 @@ typedef struct ex_poly {
     uint32_t *pair;            /* choice c: versions pair[2c] (side 0 first) and pair[2c+1] */
     uint32_t n_ch;
     size_t cap_ch;
+    uint64_t n_ordered;        /* pairs of ok writes the inference ordered (for ISOLDE_TIMING) */
     size_t *start;             /* solve_input.side_start */
     size_t cap_start;
     struct solve_edge *se;     /* side edges: each side's ww first, then its rw */
