@@ -37,6 +37,14 @@ expect_err '--exact takes auto, always or never'
 expect_status 3 "$isolde" check -m rw-register --no-exact=1 "$h"
 T
 
+test_case "serializable: valid; exactly with CaDiCaL, else sound only (never an unsaid valid)" <<'T'
+expect_status 0 "$isolde" check -m rw-register -c serializable "$h"
+if have_feature cadical; then not grep -q 'sound only' "$tmp/out"; else expect_out 'sound only: serializable'; fi
+T
+
+# A valid verdict needs the solver (pruning alone leaves serializable's pair
+# open): without CaDiCaL it stays Elle's, sound only.
+needs_feature cadical
 test_case "serializable: valid, exactly (not sound only), with its witness in --json" <<'T'
 expect_status 0 "$isolde" check -m rw-register -c serializable --json "$h"
 not grep -q models-sound-only "$tmp/out"
@@ -57,6 +65,8 @@ expect_status 0 "$isolde" check -m rw-register -c serializable --transaction-ord
 not grep -q exact-witness "$tmp/out"
 not grep -q models-sound-only "$tmp/out"
 T
+
+needs_feature
 
 # 1500 concurrent writers of one key (and a read of one of them): 1124250
 # unordered pairs, past the 2^20 the solver is given: unknown, naming the
