@@ -113,10 +113,11 @@ static void write_words(proof *x, uint32_t v, iso_buf *out)
 /* The cycle type case c's steps make. */
 static int case_type(const proof *x, const struct solve_case *c)
 {
-    uint8_t bits[64];
-    uint32_t n = c->n_steps < 64 ? c->n_steps : 64;
-    for (uint32_t i = 0; i < n; i++) bits[i] = step_bit(x, &x->r->step[c->first_step + i]);
-    return n == c->n_steps ? iso_cycle_classify(bits, n) : ISO_CYCLE(ISO_CB_G2, ISO_CV_REALTIME);
+    uint8_t *bits = iso_xmalloc((size_t)c->n_steps + 1);
+    for (uint32_t i = 0; i < c->n_steps; i++) bits[i] = step_bit(x, &x->r->step[c->first_step + i]);
+    int type = iso_cycle_classify(bits, c->n_steps);
+    iso_free(bits);
+    return type;
 }
 
 /* One case: its assumptions, then its cycle step by step. */
