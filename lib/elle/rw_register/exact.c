@@ -287,11 +287,12 @@ static int already_invalid(const iso_ctx *ctx)
 static void too_big(iso_ctx *ctx, const rw_state *st, uint32_t key, int model, int variant)
 {
     iso_buf t = {0}, j = {0};
-    iso_buf_printf(&t, "The exact check of %s left this history undecided: key ", rw_exact_name(model, variant));
+    iso_buf_printf(&t, "The exact check of %s left this history undecided: its pairs of writes no evidence orders "
+                   "pass the %u the solver is given, counted key by key up to key ", rw_exact_name(model, variant),
+                   EX_MAX_CHOICES);
     iso_pc_val_text(&ctx->pc, st->keys.vals[key], &t);
-    iso_buf_printf(&t, " has more versions or unordered writer pairs than the solver is given (at most %u pairs "
-                   "in all); evidence options (--wfr-keys, --sequential-keys, --linearizable-keys, "
-                   "--transaction-order) order more of them.", EX_MAX_CHOICES);
+    iso_buf_puts(&t, " (or that key has more versions than the check handles); evidence options (--wfr-keys, "
+                 "--sequential-keys, --linearizable-keys, --transaction-order) order more of them.");
     iso_buf_puts(&j, "{\"type\":\"cycle-search-timeout\",\"exact\":\"too-large\",\"key\":");
     iso_pc_val_json(&ctx->pc, st->keys.vals[key], &j);
     iso_buf_puts(&j, "}");
