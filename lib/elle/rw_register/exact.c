@@ -22,6 +22,12 @@
 #define EX_MAX_REACH_BITS ((size_t)1 << 28)  /* per key: versions x ok writes */
 #define EX_MAX_CHOICES ((uint32_t)1 << 20)
 #define EX_MAX_SIDE_EDGES ((size_t)1 << 23)
+/* The solver's budget per group, 5x lib/solve's defaults: enough for the
+ * sim's 100k serializable and 10k SI histories (bench/exact.sh: valid in
+ * ~10 s and ~4 s, where the defaults end unknown), while its 100k SI one
+ * ends unknown at ~600 MB (1 GB at 10x). */
+#define EX_CONFLICTS 1000000
+#define EX_REFINEMENTS 1000000
 
 /* ---- which problems ------------------------------------------------------ */
 
@@ -307,7 +313,7 @@ static int solve_one(iso_ctx *ctx, const iso_graph *g, ex_poly *p, int model, in
 {
     variant_edges(g, variant, p);
     struct solve_input in = {(enum solve_model)model, (uint32_t)ctx->pc.txns.n, p->e, p->n, p->n_ch,
-                             p->n_ch ? p->start : NULL, p->se, p->n_se, {0, 0, 0}};
+                             p->n_ch ? p->start : NULL, p->se, p->n_se, {EX_CONFLICTS, EX_REFINEMENTS, 0}};
     struct solve_result r;
     isolde_error err;
     if (solve_run(&in, &r, &err)) return 0; /* only out of memory: the guard's */
