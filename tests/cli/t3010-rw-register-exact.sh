@@ -50,6 +50,8 @@ expect_status 0 "$isolde" check -m rw-register -c serializable --json "$h"
 not grep -q models-sound-only "$tmp/out"
 expect_out '"exact-witness":{"model":"serializable","version-order":\[{"key":"x","values":\[100,200\]}\]'
 expect_out '"transaction-order":{'
+expect_status 0 "$isolde" check -m rw-register -c serializable "$h"
+expect_out '^witness: the exact check found a version order per key that allows it'
 T
 
 test_case "-d DIR: witness.json and transaction-order.json, which --transaction-order re-checks" <<'T'
