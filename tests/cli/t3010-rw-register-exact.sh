@@ -83,9 +83,18 @@ expect_out 'pass the 1048576 the solver is given, counted key by key up to key "
 expect_status 0 "$isolde" check -m rw-register -c serializable --no-exact "$tmp/wide.jsonl"
 T
 
-test_case "isolde models says the exact check makes serializable complete on rw-register" <<'T'
+test_case "isolde models: serializable complete on rw-register through the exact check, and what that needs" <<'T'
 "$isolde" models serializable >"$tmp/out"
-if have_feature cadical; then expect_out 'rw-register: complete'; else expect_out 'rw-register: sound only'; fi
+if have_feature cadical; then
+    expect_out 'rw-register: complete$'
+    expect_out '^    rw-register is complete through the exact check'
+    expect_out 'makes the verdict unknown, never$'
+else
+    expect_out 'rw-register: sound only$'
+    expect_out '^    rw-register is sound only in this build: complete needs the cadical$'
+fi
+"$isolde" models causal >"$tmp/out"
+not grep -q 'exact check' "$tmp/out"
 T
 
 finish
