@@ -32,7 +32,8 @@
  * edge exists, in words and as Elle's JSON step, from the proof context
  * alone -- which is all that outlives the check, in the result.
  *
- * Rule: elle/ includes report/, result/, graph/, history/ and core/; it
+ * Rule: elle/ includes report/, result/, graph/, history/, solve/ (models.c:
+ * whether CaDiCaL is built in) and core/; it
  * never names a workload (the checker table, check/check.h, hands it
  * one), and the workloads include elle/, never the other way round.
  */
