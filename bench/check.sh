@@ -82,6 +82,9 @@ run() {
     f=$(history "$w" "$n" "$fmt" "$fl") || { echo "$w $n $fmt $fl: generator failed"; failed=1; return; }
     cat "$f" > /dev/null
     opt=-; [ $# -gt 0 ] && opt=lin-keys
+    # rw-register: Elle's inference, as issues 2 and 3 timed it (the exact
+    # check, on by default since issue 26, has its rows in bench/exact.sh)
+    [ "$w" = rw-register ] && set -- --no-exact "$@"
     set -- $(timed "$isolde" check -m "$w" -c strict-serializable "$@" "$f")
     row "$w" "$n" "$fmt" "$fl" "$f" "$opt" "$@"
     case $4 in 0|1|2) ;; *) echo "    stderr: $(head -c 300 "$errf")" ;; esac
@@ -112,7 +115,7 @@ for n in 10000 100000 1000000; do
     [ -s "$f" ] || { "$gen" -m rw-register -n "$n" -p 10 -s 42 > "$f.tmp" && mv "$f.tmp" "$f"; }
     cat "$f" > /dev/null
     for c in strict-serializable read-atomic causal; do
-        set -- $(timed "$isolde" check -m rw-register -c "$c" "$f")
+        set -- $(timed "$isolde" check -m rw-register -c "$c" --no-exact "$f")
         res="(no target)"
         if [ "$n" = 100000 ] && [ "$c" != strict-serializable ]; then
             res=MISSED; awk -v w="$1" 'BEGIN { exit !(w <= 3) }' && res=MET

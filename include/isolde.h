@@ -324,6 +324,11 @@ ISOLDE_API const char *isolde_model_not_checked(const char *name);
  * no violation isolde's method can see) or "not applicable" (not
  * checked); NULL for an unknown name or workload. Static strings. */
 ISOLDE_API const char *isolde_model_coverage(const char *name, const char *workload);
+/* What the coverage of -c NAME on workload rests on, when a build option
+ * or a check option changes it (rw-register's serializable, snapshot
+ * isolation and their strict and session forms: the exact check, which
+ * needs CaDiCaL); NULL otherwise. Static words. */
+ISOLDE_API const char *isolde_model_coverage_note(const char *name, const char *workload);
 
 /* A check's result. Opaque. */
 typedef struct isolde_result isolde_result;

@@ -74,6 +74,19 @@ static int pass_total(void *at, const char *v)
     long x;
     return cli_long("check", "--total", v, -9.2e18, 9.2e18, &x) ? -1 : cli_pass_add(at, "check", "total", v);
 }
+/* --exact[=WHEN] (bare: always) and --no-exact (at: the cli_pass). */
+static int pass_exact(void *at, const char *v)
+{
+    if (!v) v = "always";
+    if (strcmp(v, "auto") != 0 && strcmp(v, "always") != 0 && strcmp(v, "never") != 0)
+        return fprintf(stderr, "isolde check: --exact takes auto, always or never, not '%s'\n", v), -1;
+    return cli_pass_add(at, "check", "exact", v);
+}
+static int pass_no_exact(void *at, const char *v)
+{
+    (void)v;
+    return cli_pass_add(at, "check", "exact", "never");
+}
 static int set_threads(void *at, const char *v) { return set_int(at, v, "--threads", 0, 64); }
 
 #define C(f) offsetof(cli_check, f)
@@ -119,6 +132,12 @@ static const cli_opt check_opts[] = {
     {0, "realtime-versions", CLI_CALL, C(checker), NULL, NULL, 0, 0, pass_realtime, 1},
     {0, "transaction-order", CLI_PASS, C(checker), "FILE",
      "rw-register: JSON {completion index: commit rank}", 0, 0, NULL, 0},
+    {0, "exact", CLI_CALL, C(checker), "[=auto|always|never]",
+     "rw-register: decide serializable and snapshot isolation (and their strict and session forms) exactly, with "
+     "a SAT solver over the writer pairs no evidence orders: auto (default) when some are unordered, --exact "
+     "always, --no-exact never (Elle's verdict: sound only); needs the cadical feature, else what the solver "
+     "leaves stays sound only; its budget, run out, makes the verdict unknown", 0, 0, pass_exact, 0},
+    {0, "no-exact", CLI_CALL, C(checker), NULL, NULL, 0, 0, pass_no_exact, 1},
     {0, "timeout", CLI_LONG, C(opts.timeout_ms), "MS",
      "time budget of the whole search (linearizability, or the cycle search over all components); "
      "what it leaves unsearched is unknown (60000; 0 for no limit)", 0, LMAX, NULL, 0},

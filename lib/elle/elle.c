@@ -128,6 +128,7 @@ static void search_graph(iso_ctx *ctx, uint8_t extra, iso_rt *rt)
     if (ctx->req->reportable[ISO_A_LONG_FORK] && !ctx->req->reportable[ISO_A_G_NONADJACENT]) iso_long_forks(&g, &ctx->pc, out);
     iso_phase("long forks");
     add_search_findings(ctx, out);
+    if (ctx->exact) ctx->exact(ctx, &g, extra);
     iso_graph_free(&g);
     iso_rt_free(rt);
 }

@@ -32,7 +32,8 @@
  * edge exists, in words and as Elle's JSON step, from the proof context
  * alone -- which is all that outlives the check, in the result.
  *
- * Rule: elle/ includes report/, result/, graph/, history/ and core/; it
+ * Rule: elle/ includes report/, result/, graph/, history/, solve/ (models.c:
+ * whether CaDiCaL is built in) and core/; it
  * never names a workload (the checker table, check/check.h, hands it
  * one), and the workloads include elle/, never the other way round.
  */
@@ -57,6 +58,11 @@ typedef struct iso_proof_ctx {
     const iso_workload_ops *wl;
     void *wl_state;              /* freed by wl->free */
     iso_search_out *search;      /* the cycles pending findings point to */
+    /* The workload decided the version orders exactly (rw-register's
+     * exact check): its sound-only models are complete here; witness (a
+     * JSON object, or NULL) names the orders of a valid verdict. */
+    uint8_t exact;
+    char *witness;
 } iso_proof_ctx;
 
 /* The state of one check while it runs. */
@@ -67,6 +73,11 @@ typedef struct iso_ctx {
     iso_edges edges;             /* data edges from the workload */
     iso_findings findings;
     const iso_request *req;      /* what the check was asked for */
+    /* Set by a workload's analyze() that decides version orders exactly
+     * once the search is done (rw-register): called with the searched
+     * graph and the order edges it holds (ISO_EDGE_PROCESS / _REALTIME),
+     * it may add findings and set pc.exact / pc.witness. */
+    void (*exact)(struct iso_ctx *ctx, const iso_graph *g, uint8_t extra);
 } iso_ctx;
 
 /* Long forks (elle/long_fork.c): a cycle of WW ∪ WR ∪ (WR ; RW) in g's

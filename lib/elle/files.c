@@ -77,9 +77,27 @@ static int write_pictures(const shown *s, const char *dir, isolde_error *err)
     return rc;
 }
 
+/* The exact check's witness of a valid verdict: DIR/witness.json, and its
+ * transaction order alone as DIR/transaction-order.json, which
+ * --transaction-order reads back. */
+static int write_witness(const char *w, const char *dir, isolde_error *err)
+{
+    iso_buf b = {0};
+    iso_buf_printf(&b, "%s\n", w);
+    int rc = iso_report_write_file(dir, "witness.json", write_buf, &b, err);
+    const char *order = strstr(w, "\"transaction-order\":");
+    b.n = 0;
+    if (order) iso_buf_printf(&b, "%.*s\n", (int)(strlen(order) - strlen("\"transaction-order\":") - 1),
+                              order + strlen("\"transaction-order\":"));
+    if (!rc && order) rc = iso_report_write_file(dir, "transaction-order.json", write_buf, &b, err);
+    iso_buf_free(&b);
+    return rc;
+}
+
 int iso_elle_files(const isolde_result *r, const char *dir, isolde_error *err)
 {
     const iso_txn_result *t = r->payload;
+    if (t->pc.witness && write_witness(t->pc.witness, dir, err)) return -1;
     for (size_t k = 0, f = 0; k < r->n_types; f += r->type_counts[k++]) {
         char name[256];
         snprintf(name, sizeof name, "%s.txt", r->types[k]);

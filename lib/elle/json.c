@@ -36,8 +36,11 @@ size_t iso_elle_sound_only(const iso_txn_result *t, const char **names)
 {
     int rw = strcmp(t->pc.wl->name, "list-append") != 0;
     size_t n = 0;
-    for (size_t i = 0; i < t->req.n_checked; i++)
-        if (iso_model_coverage(t->req.checked[i].model, rw) == ISO_COV_SOUND) names[n++] = t->req.checked[i].name;
+    for (size_t i = 0; i < t->req.n_checked; i++) {
+        int m = t->req.checked[i].model, c = iso_model_coverage(m, rw);
+        if (c == ISO_COV_SOUND || (c == ISO_COV_COMPLETE && rw && iso_model_exact(m) && !t->pc.exact))
+            names[n++] = t->req.checked[i].name;
+    }
     return n;
 }
 
@@ -70,6 +73,8 @@ void iso_elle_request_json(const isolde_result *r, iso_buf *b)
         iso_json_string(b, why.p, why.n);
         iso_buf_puts(b, i + 1 < q->n_unchecked ? "}" : "}]");
     }
+    const char *witness = ((const iso_txn_result *)r->payload)->pc.witness;
+    if (witness) iso_buf_printf(b, ",\n \"exact-witness\":%s", witness);
     why.n = 0;
     if (r->validity == ISOLDE_UNKNOWN && iso_request_gap(q, &why)) {
         iso_buf_puts(b, ",\n \"unknown-reason\":");

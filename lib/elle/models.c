@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "solve/solve.h"
 
 /* The 37 canonical models: id, canonical name, friendly name (what Elle
  * prints in :not / :also-not: the inverse of canonical-model-names, with
@@ -226,6 +227,12 @@ static const uint8_t complete_la[] = {M(MAV), M(READ_ATOMIC), M(CAUSAL_CERONE), 
  * does), parallel SI, SI and serializable (about one history in 1500
  * missed: appends no read shows, docs/MODELS.md): sound only. */
 static const uint8_t complete_rw[] = {M(MAV), M(RC_BE), M(READ_ATOMIC), M(CAUSAL_CERONE), M(CAUSAL)};
+/* Complete on rw-register when the exact check decides them (issue 26:
+ * rw_register/exact.c, a SAT solver over the writer pairs no evidence
+ * orders): only in a build with CaDiCaL (solve_has_sat), and in a check
+ * that ran it (iso_proof_ctx.exact; --no-exact, a budget run out: sound
+ * only, or unknown). */
+static const uint8_t exact_rw[] = {M(PL_3), M(PL_SI), M(PL_SS), M(SS_SER), M(SS_SI), M(STRONG_SI)};
 /* Checked on rw-register only: list-append has no check of Biswas and
  * Enea's read committed, and the order list-append gives appends no read
  * shows (after the last read) can make a G0-process their axiom allows. */
@@ -382,7 +389,14 @@ int iso_model_coverage(int m, int rw)
     size_t n = rw ? N_OF(complete_rw) : N_OF(complete_la);
     for (size_t i = 0; i < n; i++)
         if (complete[i] == m) return ISO_COV_COMPLETE;
-    return ISO_COV_SOUND;
+    return rw && solve_has_sat() && iso_model_exact(m) ? ISO_COV_COMPLETE : ISO_COV_SOUND;
+}
+
+int iso_model_exact(int m)
+{
+    for (size_t i = 0; i < N_OF(exact_rw); i++)
+        if (exact_rw[i] == m) return 1;
+    return 0;
 }
 
 void iso_request_reportable(iso_request *req)

@@ -19,6 +19,7 @@ void iso_proof_ctx_free(iso_proof_ctx *pc)
     iso_txns_free(&pc->txns);
     if (pc->search) iso_search_out_free(pc->search);
     iso_free(pc->search);
+    iso_free(pc->witness);
     *pc = (iso_proof_ctx){0};
 }
 

@@ -32,6 +32,7 @@ typedef struct iso_checker_opts {
     /* rw-register: the version-order evidence it may use */
     int wfr_keys, sequential_keys, linearizable_keys;
     const char *transaction_order;  /* a file: JSON {completion index: rank} */
+    const char *exact;              /* "auto" (NULL), "always", "never": the exact check (rw_register/exact.h) */
     /* linearizability */
     const char *cas_fail;           /* "noop", "false"; NULL: the format's */
     const char *initial_value;      /* the registers' first value; NULL: nil */

@@ -49,12 +49,21 @@ static inline const isolde_option *tc_checker_option(const char *name)
 }
 
 /* --NAME [VALUE] for a checker's option NAME (--realtime-versions: the
- * linearizable-keys it stands for), as the CLI gives it. */
+ * linearizable-keys it stands for; --exact[=WHEN], --no-exact: exact=...),
+ * as the CLI gives it. */
 static inline int tc_checker_opt(tc_opts *o, const char *a, int *i)
 {
+    size_t n = o->check.n_checker_opts;
+    const char *exact = !strcmp(a, "--no-exact") ? "never" : !strcmp(a, "--exact") ? "always"
+                      : !strncmp(a, "--exact=", 8) ? a + 8 : NULL;
+    if (exact && n < TC_MAX_COPTS) {
+        snprintf(o->copt_text[n], sizeof o->copt_text[n], "exact=%s", exact);
+        o->copts[n] = o->copt_text[n];
+        o->check.n_checker_opts = n + 1;
+        return 0;
+    }
     const char *name = !strcmp(a, "--realtime-versions") ? "linearizable-keys" : a + 2;
     const isolde_option *opt = a[0] == '-' && a[1] == '-' ? tc_checker_option(name) : NULL;
-    size_t n = o->check.n_checker_opts;
     if (!opt || n == TC_MAX_COPTS) return -1;
     const char *v = opt->type == ISOLDE_OPTION_FLAG ? NULL : tc_value(o, i);
     if (opt->type != ISOLDE_OPTION_FLAG && !v) return -1;

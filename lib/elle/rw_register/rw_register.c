@@ -5,6 +5,7 @@
  * explain any such edge on demand.
  */
 #include "elle/rw_register/rw_register_int.h"
+#include "elle/rw_register/exact.h"
 #include "elle/rw_register/weak.h"
 
 #include <stdlib.h>
@@ -359,6 +360,7 @@ static int analyze(iso_ctx *ctx, isolde_error *err)
 {
     rw_state *st = iso_xcalloc(1, sizeof *st);
     ctx->pc.wl_state = st;
+    ctx->exact = rw_exact;
     iso_keys_init(&st->keys, &ctx->pc.h->store);
     iso_name_atoms_find(&ctx->pc.h->store, "r", &st->read_name);
     iso_name_atoms_find(&ctx->pc.h->store, "w", &st->write_name);

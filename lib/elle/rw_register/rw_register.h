@@ -10,9 +10,11 @@
  *   anomalies.c     internal, G1a, G1b, lost-update, garbage-read
  *   mops.c          micro-op access
  *   txn_order.c     the --transaction-order file
+ *   exact.c, exact_proof.c   serializable and SI decided exactly by lib/solve/
+ *                   when writer pairs stay unordered (exact.h)
  *
  * rw_register_int.h is the state the files share (it stays in the folder).
- * Rule: includes check/, report/, graph/, history/ and core/.
+ * Rule: includes check/, report/, graph/, history/, solve/ and core/.
  */
 #ifndef ISO_RW_REGISTER_H
 #define ISO_RW_REGISTER_H

@@ -91,7 +91,8 @@ static void checker_options_as_backends_are(void **state)
         names[i] = isolde_checker_option(ISOLDE_WORKLOAD_RW_REGISTER, i)->name;
     assert_string_equal(names[0], "wfr-keys");
     assert_string_equal(names[3], "transaction-order");
-    assert_null(names[4]);
+    assert_string_equal(names[4], "exact");
+    assert_null(names[5]);
     assert_string_equal(isolde_checker_option(ISOLDE_WORKLOAD_BANK, 0)->name, "total");
     assert_int_equal(isolde_checker_option(ISOLDE_WORKLOAD_BANK, 0)->type, ISOLDE_OPTION_INT);
     assert_string_equal(isolde_checker_option(ISOLDE_WORKLOAD_KV, 0)->name, "cas-fail");

@@ -40,7 +40,7 @@ static void fixture_init(fixture *x)
     x->h = tu_read(iso_buf_cstr(&text), ISOLDE_FORMAT_JSONL);
     iso_buf_free(&text);
     memset(&x->out, 0, sizeof x->out);
-    x->pc = (iso_proof_ctx){x->h, {0}, &fake_wl, NULL, &x->out};
+    x->pc = (iso_proof_ctx){x->h, {0}, &fake_wl, NULL, &x->out, 0, NULL};
     isolde_error err;
     assert_int_equal(iso_txns_pair(x->h, 0, &x->pc.txns, &err), 0);
     assert_int_equal(x->pc.txns.n, N);
