@@ -3,7 +3,8 @@
 # each as its proof reads -- the transactions of its Let:, and an edge per
 # step, labelled with the step's type and the proof's words, as the cycles'
 # pictures are (tests/cli/t6000): list-append's fractured-read (T2 -wr->
-# T1, T1 -misses-> T2); rw-register's fractured-read, causality-violation,
+# T1, T1 -misses-> T2) and causality violations (the causal path's wr and
+# process steps, the read that misses the first writer); rw-register's fractured-read, causality-violation,
 # causality-violation-process and non-monotonic-read (every step, a forced
 # one as co, its premise's steps each an edge, the initial state a node);
 # not-my-own-write and not-my-last-write (the read that misses the
@@ -36,6 +37,19 @@ grep -q 'T1 \[label="T1 = {:index 5, :type :ok, :process 2' "$tmp/la-fr.dot"
 grep -q 'T2 \[label="T2 = {:index 1, :type :ok, :process 0' "$tmp/la-fr.dot"
 grep -q 'T2 -> T1 \[label="wr\\nT1 observed T2'"'"'s append of 4 to key \\"x\\""\];' "$tmp/la-fr.dot"
 grep -q 'T1 -> T2 \[label="misses\\nT1 read key \\"y\\" as \[1 2\], which does not contain T2' "$tmp/la-fr.dot"
+T
+
+test_case "list-append causality-violation: the causal path (wr, wr) and the read that misses its first writer" <<'T'
+draw la-cv causality-violation 3 3 -m list-append -c causal-cerone "$la/causality-violation.jsonl"
+grep -q 'T1 -> T2 \[label="wr\\nT2 observed T1'"'"'s append of 1 to key \\"x\\""\];' "$tmp/la-cv.dot"
+grep -q 'T2 -> T3 \[label="wr\\nT3 observed T2'"'"'s append of 1 to key \\"y\\""\];' "$tmp/la-cv.dot"
+grep -q 'T3 -> T1 \[label="misses\\nT3 read key \\"x\\" as \[\], which does not contain T1' "$tmp/la-cv.dot"
+T
+
+test_case "list-append causality-violation-process: session order on the causal path" <<'T'
+draw la-cvp causality-violation-process 2 2 -m list-append -c causal "$la/causality-violation-session.jsonl"
+grep -q 'T1 -> T2 \[label="process\\nT2 follows T1 in its process"\];' "$tmp/la-cvp.dot"
+grep -q 'T2 -> T1 \[label="misses\\nT2 read key \\"x\\" as \[\], which does not contain T1' "$tmp/la-cvp.dot"
 T
 
 test_case "rw-register fractured-read: the premise's wr, the forced co to the initial state, and back" <<'T'

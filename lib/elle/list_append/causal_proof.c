@@ -11,6 +11,7 @@
  * violation), else causal's (causality-violation-process).
  */
 #include "elle/list_append/causal.h"
+#include "elle/picture.h"
 
 #include <string.h>
 
@@ -129,6 +130,33 @@ static void step_text(const cv *c, const cv_path *path, size_t i, size_t names, 
     }
 }
 
+/* The steps of path (its transactions in pic first, as the proof's Let:
+ * names them), step i's words text's bytes [at[2i], at[2i + 1]). */
+static void draw_path(const cv_path *path, size_t steps, const iso_buf *text, const size_t *at, iso_picture *pic)
+{
+    for (size_t i = 0; i < steps; i++) iso_picture_txn(pic, path->txn[i]);
+    iso_buf w = {0};
+    for (size_t i = 0; i < steps; i++) {
+        const char *type = path->kind[i] & CV_OBS ? "wr" : path->kind[i] & CV_SO ? "process" : "ww";
+        w.n = 0;
+        iso_buf_put(&w, text->p + at[2 * i], at[2 * i + 1] - at[2 * i]);
+        iso_picture_edge(pic, path->txn[i], path->txn[i + 1], type, iso_buf_cstr(&w));
+    }
+    iso_buf_free(&w);
+}
+
+/* The path's steps in words, separated by ", ", where each starts and ends
+ * in at (2 steps entries). */
+static void path_text(const cv *c, const cv_path *path, size_t steps, size_t names, iso_fb *f, size_t *at)
+{
+    for (size_t i = 0; i < steps; i++) {
+        if (i) iso_buf_puts(&f->text, ", ");
+        at[2 * i] = f->text.n;
+        step_text(c, path, i, names, f);
+        at[2 * i + 1] = f->text.n;
+    }
+}
+
 static int uses_so(const cv_path *path)
 {
     for (size_t i = 0; i + 1 < path->n; i++)
@@ -152,16 +180,19 @@ static void render_missed(iso_ctx *ctx, const cv *c, const cv_path *path, iso_va
     iso_fb f = {{0}, {0}};
     iso_fb_let(c->pc, &f, path->txn, path->n);
     iso_buf_printf(&f.text, "T1 is in T%zu's causal past: ", path->n);
-    for (size_t i = 0; i + 1 < path->n; i++) {
-        if (i) iso_buf_puts(&f.text, ", ");
-        step_text(c, path, i, path->n, &f);
-    }
+    size_t *at = iso_xmalloc(2 * path->n * sizeof *at);
+    path_text(c, path, path->n - 1, path->n, &f, at);
+    iso_picture pic = {0};
+    draw_path(path, path->n - 1, &f.text, at, &pic);
+    iso_free(at);
+    size_t yet = f.text.n + strlen("; yet ");
     iso_buf_printf(&f.text, "; yet T%zu read key ", path->n);
     iso_fb_val(c->pc, &f, mop_key(s, read));
     iso_buf_puts(&f.text, " as ");
     iso_fb_val(c->pc, &f, mop_val(s, read));
     iso_buf_puts(&f.text, ", which does not contain T1's append of ");
     iso_fb_val(c->pc, &f, missed);
+    iso_picture_edge(&pic, path->txn[path->n - 1], path->txn[0], "misses", f.text.p + yet);
     iso_buf_puts(&f.text, ": a causality violation (causal consistency makes every write in a "
                           "transaction's causal past visible to it).");
     iso_fb_field_op(c->pc, &f, "op", path->txn[path->n - 1]);
@@ -169,7 +200,7 @@ static void render_missed(iso_ctx *ctx, const cv *c, const cv_path *path, iso_va
     iso_fb_field_ops(c->pc, &f, "path", path->txn, path->n);
     iso_fb_field(c->pc, &f, "mop", read);
     iso_fb_field(c->pc, &f, "element", missed);
-    iso_fb_emit(&ctx->findings, &f, type);
+    iso_fb_emit_picture(&ctx->findings, &f, type, &pic);
 }
 
 void cv_report_missed(iso_ctx *ctx, cv *c, uint32_t t, uint32_t j, uint32_t w, uint32_t key)
@@ -225,15 +256,16 @@ void cv_report_cycle(iso_ctx *ctx, const cv *c)
         iso_fb f = {{0}, {0}};
         iso_fb_let(c->pc, &f, path.txn, names);
         iso_buf_puts(&f.text, "A cycle of observation, session order and the version order reads show: ");
-        for (size_t i = 0; i < names; i++) {
-            if (i) iso_buf_puts(&f.text, ", ");
-            step_text(c, &path, i, names, &f);
-        }
+        size_t *at = iso_xmalloc(2 * (names + 1) * sizeof *at);
+        path_text(c, &path, names, names, &f, at);
+        iso_picture pic = {0};
+        draw_path(&path, names, &f.text, at, &pic);
+        iso_free(at);
         iso_buf_puts(&f.text, ": a causality violation (causal consistency's visibility is a partial order "
                               "containing the first two, within a total order of the transactions that "
                               "every read's list follows).");
         iso_fb_field_ops(c->pc, &f, "cycle", path.txn, path.n);
-        iso_fb_emit(&ctx->findings, &f, ISO_A_CAUSALITY_VIOLATION_PROCESS);
+        iso_fb_emit_picture(&ctx->findings, &f, ISO_A_CAUSALITY_VIOLATION_PROCESS, &pic);
     }
     iso_free(path.txn);
     iso_free(path.kind);
@@ -248,6 +280,7 @@ void cv_report_scattered(iso_ctx *ctx, const cv *c, size_t a, size_t b, uint32_t
     const iso_val *m = la_txn_mops(c->pc, r, &n);
     iso_fb f = {{0}, {0}};
     iso_fb_let(c->pc, &f, txns, 2);
+    size_t from = f.text.n;
     iso_buf_puts(&f.text, "T1 appended ");
     iso_fb_val(c->pc, &f, la_value(c->st, x));
     iso_buf_puts(&f.text, " and then ");
@@ -258,11 +291,14 @@ void cv_report_scattered(iso_ctx *ctx, const cv *c, size_t a, size_t b, uint32_t
     iso_fb_val(c->pc, &f, mop_val(s, m[j]));
     iso_buf_puts(&f.text, x->pos == ISO_NONE ? ", which shows the second without the first"
                           : ", which does not show the second just after the first");
+    iso_picture pic = {0};
+    iso_picture_txn(&pic, y->txn);
+    iso_picture_edge(&pic, y->txn, r, "wr", f.text.p + from);
     iso_buf_puts(&f.text, ": a causality violation (causal consistency shows a visible transaction's appends "
                           "to a key together, in its order).");
     iso_fb_field_op(c->pc, &f, "op", r);
     iso_fb_field_op(c->pc, &f, "writer", y->txn);
     iso_fb_field(c->pc, &f, "mop", m[j]);
     iso_fb_field(c->pc, &f, "element", la_value(c->st, y));
-    iso_fb_emit(&ctx->findings, &f, ISO_A_CAUSALITY_VIOLATION);
+    iso_fb_emit_picture(&ctx->findings, &f, ISO_A_CAUSALITY_VIOLATION, &pic);
 }
