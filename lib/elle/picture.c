@@ -18,11 +18,6 @@
 
 enum { PIC_WORK = 1 << 22, LABEL_MAX = 480, WRAP = 64 };
 
-static const struct { int bit; const char *name; } edge_names[] = {
-    {ISO_EDGE_WW, "ww"}, {ISO_EDGE_WR, "wr"}, {ISO_EDGE_RW, "rw"},
-    {ISO_EDGE_PROCESS, "process"}, {ISO_EDGE_REALTIME, "realtime"},
-};
-#define N_EDGE_NAMES (sizeof edge_names / sizeof edge_names[0])
 
 /* A label's text ("" when empty). */
 static const char *str(const iso_buf *b) { return b->p ? b->p : ""; }
@@ -92,11 +87,11 @@ static void add_bits(const iso_proof_ctx *pc, iso_picture *p, uint32_t x, uint32
     snprintf(ta, sizeof ta, "T%" PRIu32, x + 1);
     snprintf(tb, sizeof tb, "T%" PRIu32, y + 1);
     iso_buf words = {0}, json = {0};
-    for (size_t k = 0; k < N_EDGE_NAMES; k++) {
-        if (!(bits & edge_names[k].bit)) continue;
+    for (int k = 0; k < ISO_EDGE_N; k++) {
+        if (!(bits & 1 << k)) continue;
         words.n = json.n = 0;
-        iso_explain_edge(pc, p->v[x], p->v[y], edge_names[k].bit, ta, tb, &words, &json);
-        add_step(p, x, y, edge_names[k].name, iso_buf_cstr(&words));
+        iso_explain_edge(pc, p->v[x], p->v[y], 1 << k, ta, tb, &words, &json);
+        add_step(p, x, y, iso_edge_name(1 << k), iso_buf_cstr(&words));
     }
     iso_buf_free(&words);
     iso_buf_free(&json);

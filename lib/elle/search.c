@@ -67,12 +67,10 @@ void iso_cycle_exists_subgraph(int type, iso_buf *out)
     const ce_spec *c = ce_spec_of(type);
     if (!c) return;
     uint8_t rels = (uint8_t)(c->n | (c->rw ? ISO_EDGE_RW : 0));
-    static const struct { uint8_t bit; const char *name; } names[] = {
-        {W, "ww"}, {R, "wr"}, {ISO_EDGE_RW, "rw"}, {P, "process"}, {T, "realtime"}};
     const char *sep = "";
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (rels & names[i].bit) {
-            iso_buf_printf(out, "%s%s", sep, names[i].name);
+    for (int k = 0; k < ISO_EDGE_N; k++)
+        if (rels & 1 << k) {
+            iso_buf_printf(out, "%s%s", sep, iso_edge_name(1 << k));
             sep = " ";
         }
     if (c->ext) iso_buf_puts(out, ", extended by rw");

@@ -186,6 +186,14 @@ void iso_graph_free(iso_graph *g)
     memset(g, 0, sizeof *g);
 }
 
+const char *iso_edge_name(int bit)
+{
+    static const char *const names[ISO_EDGE_N] = {"ww", "wr", "rw", "process", "realtime"};
+    for (int i = 0; i < ISO_EDGE_N; i++)
+        if (bit == 1 << i) return names[i];
+    return "?";
+}
+
 uint8_t iso_graph_row_bits(const iso_graph *g, uint32_t a, uint32_t b)
 {
     uint32_t lo = g->off[a], hi = g->off[a + 1];

@@ -40,6 +40,11 @@ enum iso_edge_bit {
     ISO_EDGE_REALTIME = 16 /* a completed before b was invoked (reduced) */
 };
 #define ISO_EDGE_DATA (ISO_EDGE_WW | ISO_EDGE_WR | ISO_EDGE_RW)
+#define ISO_EDGE_N 5 /* bits: 1 << 0 .. 1 << (ISO_EDGE_N - 1) */
+
+/* Edge bit bit's name as Elle writes it ("ww", "wr", "rw", "process",
+ * "realtime"), or "?". */
+const char *iso_edge_name(int bit);
 
 /* An edge as inference emits it: 8 bytes, the destination in the low 27
  * bits of dst_bits and the edge bits above (histories are limited to 2^27

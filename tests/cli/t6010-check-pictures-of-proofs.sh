@@ -8,7 +8,9 @@
 # causality-violation-process and non-monotonic-read (every step, a forced
 # one as co, its premise's steps each an edge, the initial state a node);
 # not-my-own-write and not-my-last-write (the read that misses the
-# transaction's own write, an edge to itself); long-fork (a cycle). --html
+# transaction's own write, an edge to itself); long-fork (a cycle);
+# rw-register's exact check (each case's cycle, what a case assumes marked
+# "if" and named by its case). --html
 # holds the same picture in the page's data.
 . tests/clilib.sh "$@"
 
@@ -97,6 +99,14 @@ T
 test_case "long-fork: its cycle is drawn" <<'T'
 draw lf long-fork 4 4 -m rw-register -c prefix tests/data/literature/long-fork-rw.jsonl
 grep -q 'T[0-9] -> T[0-9] \[label="rw\\n' "$tmp/lf.dot"
+T
+
+test_case "rw-register's exact check: each case's cycle, the orders a case assumes marked if and named by case" <<'T'
+draw ex G-single-item-realtime 4 5 -m rw-register -c strict-serializable tests/data/literature/elle-cli-47-crossed-reads.jsonl
+grep -q 'T3 -> T2 \[label="if rw\\ncase 1: T3 read key \\"x\\" = 100, and T2 set it to 200, which this case' "$tmp/ex.dot"
+grep -q 'T4 -> T1 \[label="if rw\\ncase 2: T4 read key \\"x\\" = 200, and T1 set it to 100, which this case' "$tmp/ex.dot"
+grep -q 'T2 -> T4 \[label="wr\\nT2 wrote key \\"x\\" = 200, which was read by T4"\];' "$tmp/ex.dot"
+grep -q 'T4 -> T3 \[label="realtime\\nT4 completed at index 9, before the invocation of T3, at index 10"\];' "$tmp/ex.dot"
 T
 
 test_case "--html: the page's data holds the picture, the initial state null" <<'T'

@@ -10,6 +10,7 @@
  * the case's assumed order), so the proof is checkable by hand.
  */
 #include "elle/rw_register/exact.h"
+#include "elle/picture.h"
 #include "elle/proof.h"
 
 #include <stdio.h>
@@ -44,6 +45,7 @@ typedef struct proof {
     const ex_poly *p;
     const struct solve_result *r;
     names nm;
+    iso_picture pic;      /* every case's cycle, its steps labelled by case */
 } proof;
 
 /* The edge bit a step stands for. */
@@ -120,6 +122,20 @@ static int case_type(const proof *x, const struct solve_case *c)
     return type;
 }
 
+/* Step s of case number c in the picture: its edge type; a step the case
+ * assumes "if" before its type and "case N:" before its words (a known
+ * step is drawn once, whichever cases take it). */
+static void draw_step(proof *x, ptrdiff_t c, const struct solve_step *s, const char *why)
+{
+    char type[32];
+    iso_buf words = {0};
+    snprintf(type, sizeof type, "%s%s", s->choice != UINT32_MAX ? "if " : "", iso_edge_name(step_bit(x, s)));
+    if (s->choice != UINT32_MAX) iso_buf_printf(&words, "case %td: ", c + 1);
+    iso_buf_puts(&words, why);
+    iso_picture_edge(&x->pic, s->from, s->to, type, iso_buf_cstr(&words));
+    iso_buf_free(&words);
+}
+
 /* One case: its assumptions, then its cycle step by step. */
 static void one_case(proof *x, const struct solve_case *c, iso_buf *text, iso_buf *json)
 {
@@ -156,6 +172,7 @@ static void one_case(proof *x, const struct solve_case *c, iso_buf *text, iso_bu
         int last = i + 1 == c->n_steps;
         iso_buf_printf(text, "      %sT%zu < T%zu, because %s%s\n", last ? "however, " : "", name_of(&x->nm, s->from),
                        name_of(&x->nm, s->to), iso_buf_cstr(&why), last ? ": a contradiction!" : ";");
+        draw_step(x, c - x->r->cases, s, iso_buf_cstr(&why));
     }
     iso_buf_free(&why);
     iso_buf_puts(json, "]}");
@@ -223,11 +240,12 @@ static void whichever(proof *x, iso_buf *text)
 
 void rw_exact_invalid(iso_ctx *ctx, const ex_poly *p, const struct solve_result *r, int model, int variant)
 {
-    proof x = {ctx, ctx->pc.wl_state, p, r, {0}};
+    proof x = {ctx, ctx->pc.wl_state, p, r, {0}, {0}};
     iso_buf body = {0}, cases = {0}, text = {0}, json = {0};
     for (uint32_t i = 0; i < r->n_core; i++) /* the pairs first, then the cycles' others */
         name_of(&x.nm, p->wof[p->pair[2 * r->core[i]]]), name_of(&x.nm, p->wof[p->pair[2 * r->core[i] + 1]]);
     for (uint32_t i = 0; i < r->n_step; i++) name_of(&x.nm, r->step[i].from);
+    for (size_t i = 0; i < x.nm.n; i++) iso_picture_txn(&x.pic, x.nm.t[i]);
     whichever(&x, &body);
     for (uint32_t c = 0; c < r->n_cases; c++) {
         iso_buf_puts(&cases, c ? "," : "");
@@ -244,6 +262,7 @@ void rw_exact_invalid(iso_ctx *ctx, const ex_poly *p, const struct solve_result 
     iso_buf_printf(&json, "{\"type\":\"%s\",\"exact\":\"%s\",\"core-minimal\":%s,\"cases\":[%s]}", iso_anomaly_name(type),
                    rw_exact_name(model, variant), r->core_minimal ? "true" : "false", iso_buf_cstr(&cases));
     iso_findings_add_text(&ctx->findings, type, iso_buf_cstr(&text), iso_buf_cstr(&json));
+    ctx->findings.f[ctx->findings.n - 1].pic = iso_picture_keep(&x.pic);
     iso_free(x.nm.t);
     iso_buf_free(&body);
     iso_buf_free(&cases);
