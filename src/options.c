@@ -172,7 +172,7 @@ static int one(int argc, char **argv, int *i, const char *cmd, const cli_table *
         if (r > 0 && took && !x.attached) ++*i;
         return r > 0 ? 1 : -1;
     }
-    int optional = o->arg && o->arg[0] == '['; /* "[=V]": a value only when attached (--name=V) */
+    int optional = o->arg && strncmp(o->arg, "[=", 2) == 0; /* "[=V]": a value only when attached (--name=V) */
     if (o->type == CLI_FLAG || ((o->type == CLI_PASS || o->type == CLI_CALL) && !o->arg) || (optional && !x.attached)) {
         if (x.attached && !x.is_short) {
             fprintf(stderr, "isolde %s: %s takes no value\n", cmd, a);
@@ -328,7 +328,7 @@ void cli_help(FILE *out, cli_style st, const cli_table *tables, size_t n_tables)
             char name[80], shrt[8] = "";
             if (o->short_name) snprintf(shrt, sizeof shrt, "-%c, ", o->short_name);
             else if (st == CLI_TEXT) snprintf(shrt, sizeof shrt, "    "); /* text aligns the long names */
-            snprintf(name, sizeof name, "%s--%s%s%s", shrt, o->long_name, o->arg && o->arg[0] != '[' ? " " : "",
+            snprintf(name, sizeof name, "%s--%s%s%s", shrt, o->long_name, o->arg && strncmp(o->arg, "[=", 2) != 0 ? " " : "",
                      o->arg ? o->arg : "");
             cli_doc_item(out, st, name, o->help);
         }

@@ -211,4 +211,11 @@ expect_status 3 sh -c '"$1" repair "$2" >/dev/full' sh "$isolde" "$tmp/v.jsonl"
 expect_err '^isolde: cannot write standard output: No space left on device$'
 T
 
+test_case "an option whose value's help starts with [ takes its value (proxy --link [FROM>TO@]L=T); only [=V] is an optional value (check --exact[=WHEN])" <<'T'
+expect_status 3 "$isolde" proxy --link 127.0.0.1:0
+expect_err 'not a link'
+expect_status 3 "$isolde" check --exact=sometimes tests/data/rw_register/serial.edn
+expect_status 0 "$isolde" check --exact tests/data/rw_register/serial.edn
+T
+
 finish
