@@ -75,31 +75,39 @@ struct append_call {
     size_t len;
 };
 
-/* The bytes kept; the lines they complete read into h. */
-static int append(void *arg, isolde_error *err)
+static int keep(void *arg, isolde_error *err)
 {
     struct append_call *c = arg;
     isolde_stream *s = c->s;
+    (void)err;
     iso_grow_for((void **)&s->bytes, &s->cap, s->n + c->len + 1, 1, s);
     memcpy(s->bytes + s->n, c->data, c->len);
     s->n += c->len;
-    size_t end = s->n;
-    while (end > s->done && s->bytes[end - 1] != '\n') end--;
-    if (end == s->done) return 0;
-    if (isolde_history_append_mem(s->h, s->bytes + s->done, end - s->done, err)) {
-        s->n = s->done; /* the bad line and what came with it are not kept */
-        return -1;
-    }
-    s->done = end;
-    s->st.ops = isolde_history_op_count(s->h);
     return 0;
 }
 
+/* The bytes kept (under a guard of their own), then the lines they
+ * complete read into h by the public call, outside it: its own guard keeps
+ * h as it was when it fails. */
 isolde_status isolde_stream_append(isolde_stream *s, const char *data, size_t len, isolde_error *err)
 {
     struct append_call c = {s, data, len};
-    s->st.bytes += len;
-    return iso_call(append, &c, err);
+    size_t before = s->n, end;
+    if (!data && len) {
+        iso_fail(err, ISOLDE_ERR_USAGE, s->name, 0, 0, "no data (NULL) of %zu bytes", len);
+        return ISOLDE_ERR_USAGE;
+    }
+    isolde_status rc = len ? iso_call(keep, &c, err) : ISOLDE_OK;
+    for (end = s->n; !rc && end > s->done && s->bytes[end - 1] != '\n';) end--;
+    if (!rc && end > s->done) rc = isolde_history_append_mem(s->h, s->bytes + s->done, end - s->done, err);
+    if (rc) {
+        s->n = before; /* what this call brought is not kept */
+        return rc;
+    }
+    s->done = end;
+    s->st.bytes = s->n;
+    s->st.ops = isolde_history_op_count(s->h);
+    return ISOLDE_OK;
 }
 
 /* ---- early checks ------------------------------------------------------- */

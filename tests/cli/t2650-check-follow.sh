@@ -71,7 +71,8 @@ else
     test_skip "--follow on the Elle corpus" "$corpus not found"
 fi
 
-# A writer that stops halfway, through a pipe, until the checker has said
+# A writer that stops halfway, through a FIFO (opened read-write, so that
+# a checker gone cannot block it), until the checker has said
 # an anomaly is certain (or 60 s have passed): the anomaly comes before
 # the writer's second half, and the report at the end is the batch's.
 test_case "a certain anomaly is printed while the writer is still writing" <<'T'
@@ -80,11 +81,11 @@ n=$(wc -l <"$tmp/h.jsonl")
 mkfifo "$tmp/pipe"
 "$isolde" check --follow "$tmp/pipe" >"$tmp/follow" 2>"$tmp/follow.err" &
 pid=$!
-exec 3>"$tmp/pipe"
-head -n $((n / 2)) "$tmp/h.jsonl" >&3
+exec 3<>"$tmp/pipe"
+timeout 60 head -n $((n / 2)) "$tmp/h.jsonl" >&3
 early=0
 wait_for "$tmp/follow.err" '^isolde: certain: ' || early=$?
-tail -n +$((n / 2 + 1)) "$tmp/h.jsonl" >&3
+timeout 60 tail -n +$((n / 2 + 1)) "$tmp/h.jsonl" >&3
 exec 3>&-
 st=0; wait $pid || st=$?
 [ $st = 1 ]
