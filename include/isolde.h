@@ -756,6 +756,9 @@ ISOLDE_API void isolde_url_hide_password(char *url);
  *    _DBCOP, _AWDIT, _COBRA, _CHRONOS (after the others), and
  *    isolde_history_write; isolde_history_read_file reads a directory as
  *    Cobra's logs.
+ *  - Added (issue 27): isolde_stream_open, _append, _poll, _finish,
+ *    _stats_get, _free (isolde_stream, isolde_stream_stats,
+ *    isolde_stream_fn): checking a history while it grows.
  */
 
 #ifdef __cplusplus
