@@ -4,8 +4,9 @@
  * not grown for --follow-timeout seconds), each certain anomaly and a
  * progress line on standard error as they come, and at the end the batch
  * check's own report of the whole history on standard output
- * (docs/ONLINE.md). Invariant: what is checked at the end is every byte
- * read, and nothing else.
+ * (docs/ONLINE.md); and `isolde run --live`, the run's history followed
+ * from the runner's progress callback. Invariant: what is checked at the
+ * end is every byte read, and nothing else.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -136,4 +137,50 @@ int cli_follow_file(cli_check *c, const cli_follow *f)
     int status = !block ? EXIT_ERROR : rc ? cli_check_failed(c, &err) : cli_check_history(c, h);
     isolde_history_free(h);
     return status;
+}
+
+int cli_live_open(cli_live *l, const cli_check *c, const char *path)
+{
+    isolde_error err;
+    isolde_read_opts ro;
+    isolde_read_opts_init(&ro);
+    ro.format = ISOLDE_FORMAT_JSONL;
+    memset(l, 0, sizeof *l);
+    l->fd = -1;
+    l->path = path;
+    l->block = cli_library_opts(c, &l->opts);
+    if (l->block && !isolde_stream_open(path, &ro, &l->opts, &l->s, &err)) return 0;
+    if (l->block) cli_print_error(&err);
+    cli_live_close(l);
+    return -1;
+}
+
+size_t cli_live_feed(cli_live *l)
+{
+    static char buf[1 << 16];
+    isolde_error err;
+    ssize_t got;
+    isolde_stream_stats st = {0};
+    if (l->fd < 0 && l->s) l->fd = open(l->path, O_RDONLY); /* once the run has made it */
+    if (l->fd < 0) return 0;
+    while ((got = read(l->fd, buf, sizeof buf)) > 0)
+        if (isolde_stream_append(l->s, buf, (size_t)got, &err)) break;
+    if (got > 0 || isolde_stream_poll(l->s, print_finding, NULL, &err)) {
+        cli_print_error(&err); /* the check at the end says it too */
+        isolde_stream_stats_get(l->s, &st);
+        isolde_stream_free(l->s);
+        l->s = NULL;
+        return st.findings;
+    }
+    isolde_stream_stats_get(l->s, &st);
+    return st.findings;
+}
+
+void cli_live_close(cli_live *l)
+{
+    isolde_stream_free(l->s);
+    free(l->block);
+    if (l->fd >= 0) close(l->fd);
+    memset(l, 0, sizeof *l);
+    l->fd = -1;
 }

@@ -4,7 +4,8 @@
 # level of the sim and on the Elle corpus's list-append histories; every
 # anomaly it calls certain early is among the final ones; a certain anomaly
 # is printed while the writer is still writing; a bad line mid-stream is an
-# error at its file:line:col.
+# error at its file:line:col. isolde run --live --stop-on-anomaly stops the
+# run at the first certain anomaly.
 . tests/clilib.sh "$@"
 
 # A history of the sim (list-append, checked by none): LEVEL SEED N FILE
@@ -104,6 +105,21 @@ expect_err "^$tmp/bad.jsonl:101:[0-9]*: "
 not grep -q . "$tmp/out"
 expect_status 3 "$isolde" check --follow - <"$tmp/bad.jsonl"
 expect_err "^<stdin>:101:[0-9]*: "
+T
+
+# isolde run --live --stop-on-anomaly: the run's history checked as it is
+# written, the run ended at the first certain anomaly (a run long enough to
+# be followed: the sim calls its progress ten times a second at most), its
+# history checked (exit 1); without it the same run goes to its end.
+test_case "run --live --stop-on-anomaly ends the run at the first certain anomaly" <<'T'
+expect_status 1 "$isolde" run sim -i read-committed -c serializable -n 3000000 --stop-on-anomaly -o "$tmp/live.jsonl"
+expect_err '^isolde: certain: '
+expect_err 'stop-on-anomaly: stopped at the first certain anomaly'
+expect_out '^history: .*live.jsonl (interrupted)$'
+expect_out '^valid?: false'
+[ $(wc -l <"$tmp/live.jsonl") -lt 6000000 ]
+expect_status 1 "$isolde" run sim -i read-committed -c serializable -n 3000 --live -o "$tmp/short.jsonl"
+not grep -q interrupted "$tmp/out"
 T
 
 test_case "--follow takes one file" <<'T'
