@@ -351,7 +351,7 @@ ISOLDE_API isolde_status isolde_check(const isolde_history *h, const isolde_chec
 typedef struct isolde_stream isolde_stream;
 
 typedef struct isolde_stream_stats {
-    size_t bytes;        /* appended */
+    size_t bytes;        /* appended and kept (today the stream keeps them all) */
     size_t ops;          /* in the complete lines read */
     size_t checked;      /* complete transactions at the last early check */
     size_t findings;     /* handed over by poll */

@@ -67,8 +67,8 @@ static void progress(const char *name, const isolde_stream *s)
 {
     isolde_stream_stats st;
     isolde_stream_stats_get(s, &st);
-    fprintf(stderr, "isolde: %s: %zu ops read, %zu transactions checked, %zu certain anomalies so far\n", name,
-            st.ops, st.checked, st.findings);
+    fprintf(stderr, "isolde: %s: %zu ops read (%.1f MB kept), %zu transactions checked, %zu certain anomalies so far\n",
+            name, st.ops, (double)st.bytes / 1e6, st.checked, st.findings);
 }
 
 /* Whether the input is over after a read that returned nothing: a pipe's

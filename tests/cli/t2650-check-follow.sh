@@ -55,7 +55,7 @@ st=0; "$isolde" check --follow - <"$tmp/rc.jsonl" >"$tmp/follow" 2>"$tmp/follow.
 [ $st = 1 ]
 cmp "$tmp/batch" "$tmp/follow"
 grep -q '^isolde: certain: ' "$tmp/follow.err"
-grep -q '^isolde: <stdin>: .* ops read, .* transactions checked, .* certain anomalies so far' "$tmp/follow.err"
+grep -q '^isolde: <stdin>: [0-9]* ops read ([0-9.]* MB kept), [0-9]* transactions checked, [1-9][0-9]* certain anomalies so far' "$tmp/follow.err"
 T
 
 shared=${ISOLDE_SHARED:-../shared}
