@@ -342,6 +342,56 @@ typedef struct isolde_result isolde_result;
 ISOLDE_API isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o,
                                       isolde_result **out, isolde_error *err);
 
+/* ---- checking a history while it grows ------------------------------ */
+
+/* A check that follows a history as it is written (docs/ONLINE.md):
+ * append its bytes as they come, poll for findings that no later line can
+ * undo, and at the end take the whole history -- read as
+ * isolde_history_read_mem reads those bytes -- to isolde_check for the
+ * batch's verdict. Only formats of one op per line grow (as
+ * isolde_history_new says). Early findings come for list-append only:
+ * every cycle, G1a, G1b, internal, dirty-update, duplicate-elements and
+ * incompatible-order among complete transactions, with only the edges
+ * some read shows. */
+typedef struct isolde_stream isolde_stream;
+
+typedef struct isolde_stream_stats {
+    size_t bytes;        /* appended and kept (today the stream keeps them all) */
+    size_t ops;          /* in the complete lines read */
+    size_t checked;      /* complete transactions at the last early check */
+    size_t findings;     /* handed over by poll */
+    size_t early_checks; /* early checks run */
+} isolde_stream_stats;
+
+/* A finding now certain: its anomaly type, its proof in words and its
+ * JSON (valid during the call only). fn must not call the library. */
+typedef void (*isolde_stream_fn)(void *arg, const char *type, const char *text, const char *json);
+
+/* A new stream: name for messages (the file's, as isolde_history_read_file
+ * names it), ro's format (may be NULL), co the check's options (may be
+ * NULL; its strings are borrowed until isolde_stream_free). */
+ISOLDE_API isolde_status isolde_stream_open(const char *name, const isolde_read_opts *ro,
+                                            const isolde_check_opts *co, isolde_stream **out,
+                                            isolde_error *err);
+/* Append data[0, len), any bytes: the lines they complete are read at
+ * once. Errors: PARSE (a bad line, at its file:line:col; the stream is as
+ * it was before the call), USAGE (a format that does not grow by lines),
+ * LIMIT, NOMEM. */
+ISOLDE_API isolde_status isolde_stream_append(isolde_stream *s, const char *data, size_t len,
+                                              isolde_error *err);
+/* When an early check is due (lines came since the last one, and twice its
+ * time has passed since it ended), run it and pass each certain finding
+ * not passed before to fn (may be NULL). Errors: NOMEM. */
+ISOLDE_API isolde_status isolde_stream_poll(isolde_stream *s, isolde_stream_fn fn, void *arg,
+                                            isolde_error *err);
+ISOLDE_API void isolde_stream_stats_get(const isolde_stream *s, isolde_stream_stats *out);
+/* The input is over: *out is the whole history (every byte appended, a
+ * last line without its newline too) as isolde_history_read_mem reads it;
+ * check it with isolde_check for the final verdict. The stream may then
+ * be freed (the history is the caller's). Errors: as the read's. */
+ISOLDE_API isolde_status isolde_stream_finish(isolde_stream *s, isolde_history **out, isolde_error *err);
+ISOLDE_API void isolde_stream_free(isolde_stream *s);
+
 /* ---- results -------------------------------------------------------- */
 
 typedef struct isolde_report_opts {
@@ -711,6 +761,9 @@ ISOLDE_API void isolde_url_hide_password(char *url);
  *    _DBCOP, _AWDIT, _COBRA, _CHRONOS (after the others), and
  *    isolde_history_write; isolde_history_read_file reads a directory as
  *    Cobra's logs.
+ *  - Added (issue 27): isolde_stream_open, _append, _poll, _finish,
+ *    _stats_get, _free (isolde_stream, isolde_stream_stats,
+ *    isolde_stream_fn): checking a history while it grows.
  */
 
 #ifdef __cplusplus

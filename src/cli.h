@@ -141,6 +141,38 @@ int cli_check_history(cli_check *c, const isolde_history *h);
 /* Read c->files[c->at] (as c->read says) and check it as
  * cli_check_history does. */
 int cli_check_file(cli_check *c);
+/* c's options as the library takes them: its checker options as
+ * "name=value" strings in a block the caller frees, which o points into
+ * (NULL: out of memory, said). */
+char *cli_library_opts(const cli_check *c, isolde_check_opts *o);
+
+/* ---- isolde check --follow (cli_follow.c) ---- */
+
+typedef struct cli_follow {
+    int on;          /* --follow */
+    double timeout;  /* --follow-timeout: seconds a regular file may stay idle */
+} cli_follow;
+void cli_follow_init(cli_follow *f);
+cli_table cli_follow_table(cli_follow *f);
+/* Check c->files[c->at] as it grows (docs/ONLINE.md); the exit status as
+ * cli_check_history's. */
+int cli_follow_file(cli_check *c, const cli_follow *f);
+
+/* isolde run --live: the run's history checked as it is written. */
+typedef struct cli_live {
+    isolde_stream *s;
+    const char *path;
+    int fd;            /* -1 until the run has made the file */
+    isolde_check_opts opts;
+    char *block;       /* the checker options' strings opts points into */
+} cli_live;
+/* Start following path, which the run writes, checked as c says: 0, or -1
+ * having said why not. */
+int cli_live_open(cli_live *l, const cli_check *c, const char *path);
+/* Read what was written since, check it as due, print each certain
+ * anomaly; returns how many were printed in all. */
+size_t cli_live_feed(cli_live *l);
+void cli_live_close(cli_live *l);
 /* A file that could not be checked: err printed, and with several files
  * and --json, a line {"file":..., "error":...} too. Returns EXIT_ERROR. */
 int cli_check_failed(const cli_check *c, const isolde_error *err);

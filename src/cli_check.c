@@ -280,10 +280,7 @@ static void warn_ignored(const cli_check *c, isolde_workload w, const char *file
     }
 }
 
-/* c's options as the library takes them: its checker options as
- * "name=value" strings in a block the caller frees (NULL: out of memory,
- * said). */
-static char *library_opts(const cli_check *c, isolde_check_opts *o)
+char *cli_library_opts(const cli_check *c, isolde_check_opts *o)
 {
     *o = c->opts;
     const char *const *strings = NULL;
@@ -297,7 +294,7 @@ int cli_check_validate(const cli_check *c, isolde_workload w)
 {
     isolde_error err;
     isolde_check_opts o;
-    char *block = library_opts(c, &o);
+    char *block = cli_library_opts(c, &o);
     int bad = !block || isolde_check_opts_validate(&o, &err);
     free(block);
     if (bad) {
@@ -478,7 +475,7 @@ int cli_check_history(cli_check *c, const isolde_history *h)
     isolde_error err;
     cli_print_warnings(h);
     isolde_check_opts o;
-    char *block = library_opts(c, &o);
+    char *block = cli_library_opts(c, &o);
     if (!block) return EXIT_ERROR;
     isolde_status rc = isolde_check(h, &o, &r, &err);
     free(block);

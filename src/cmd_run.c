@@ -43,7 +43,11 @@ struct run_cli {
     cli_backend be;
     const char *peers[CLI_MAX_URLS];
     int models_from_level; /* -c's models are the level -i asked for */
+    int live, stop_on_anomaly;
 };
+
+static cli_live live; /* --live: the history checked as it is written */
+static size_t live_found;
 
 static int add_read_url(void *at, const char *v)
 {
@@ -82,6 +86,12 @@ static const cli_opt run_opts[] = {
     {0, "seed", CLI_LONG, R(seed), "N", "random seed (1)", 0, 9e18, NULL, 0},
     {0, "reconnect", CLI_LONG, R(reconnect), "MS", "keep trying to connect for MS (30000)", 0, INT_MAX, NULL,
      0},
+    {0, "live", CLI_FLAG, R(live), NULL,
+     "check the history as it is written: each anomaly no later line can undo on stderr during the run "
+     "(list-append; docs/ONLINE.md)", 0, 0, NULL, 1},
+    {0, "stop-on-anomaly", CLI_FLAG, R(stop_on_anomaly), NULL,
+     "with --live: end the run at the first certain anomaly (no final reads), then check the history", 0, 0,
+     NULL, 1},
     {0, "time-limit", CLI_DOUBLE, R(o.time_limit), "S", "start no transaction after S seconds, wall clock, sim too (0: none)", 0,
      1e9, NULL, 0},
     {'o', "output", CLI_STRING, R(output), "FILE",
@@ -173,6 +183,17 @@ static void progress(void *arg, long done, long total, double secs)
     double rate = secs > 0 ? done / secs : 0;
     double eta = rate > 0 && total > done ? (total - done) / rate : 0;
     fprintf(stderr, "\r  %ld/%ld %ss  %.0f/s  ETA %.1f s  ", done, total, unit(r->o.workload), rate, eta);
+}
+
+/* --live: the progress line (on a terminal), then what was written since
+ * checked; --stop-on-anomaly stops the run at the first certain anomaly. */
+static void live_progress(void *arg, long done, long total, double secs)
+{
+    const cli_wait *w = arg;
+    const struct run_cli *r = w->owner;
+    if (w->on_line) progress(arg, done, total, secs);
+    live_found = cli_live_feed(&live);
+    if (live_found && r->stop_on_anomaly) stop_flag = 1;
 }
 
 /* A temporary file name beside $TMPDIR, for the sqlite database a run
@@ -277,6 +298,7 @@ static int run_and_check(struct run_cli *r, const char *path)
     isolde_run_stats st;
     isolde_error err;
     struct sigaction sa = {0}, old_int, old_term;
+    if ((r->live || r->stop_on_anomaly) && cli_live_open(&live, &r->check, path)) return EXIT_ERROR;
     sa.sa_handler = on_stop_signal;
     /* SIGTERM is often sent twice at once (timeout(1) signals the command
      * and its process group): it stays handled. A second ^C kills. */
@@ -286,10 +308,13 @@ static int run_and_check(struct run_cli *r, const char *path)
     static cli_wait wait;
     wait = (cli_wait){"run", isatty(STDERR_FILENO), r};
     if (wait.on_line) r->o.progress = progress;
+    if (live.s) r->o.progress = live_progress;
     r->o.waiting = cli_waiting;
     r->o.progress_arg = &wait;
     isolde_status s = isolde_run(&r->o, &st, &err);
-    if (r->o.progress) fprintf(stderr, "\r\033[K");
+    if (wait.on_line) fprintf(stderr, "\r\033[K");
+    if (live.s && live_found && r->stop_on_anomaly) fprintf(stderr, "isolde run: --stop-on-anomaly: stopped at the first certain anomaly\n");
+    cli_live_close(&live);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (s != ISOLDE_OK) {

@@ -200,6 +200,7 @@ struct check_call {
     const isolde_history *h;
     const isolde_check_opts *user;
     isolde_result **out;
+    int shown_edges; /* iso_check_shown */
 };
 
 /* A transactional check, asked for what o's -c and -a name; its errors
@@ -236,6 +237,7 @@ static int check(void *arg, isolde_error *err)
     isolde_check_opts o;
     iso_checker_opts co;
     if (iso_check_opts_copy(c->user, &o, err) || iso_checker_opts_of(&o, &co, err)) return -1;
+    co.shown_edges = c->shown_edges;
     const isolde_history *h = c->h;
     isolde_workload wl = o.workload;
     if (wl == ISOLDE_WORKLOAD_AUTO && detect_workload(h, &wl, err)) return -1;
@@ -244,12 +246,23 @@ static int check(void *arg, isolde_error *err)
     return 0;
 }
 
-isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
-                           isolde_error *err)
+static isolde_status check_with(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+                                int shown_edges, isolde_error *err)
 {
-    struct check_call c = {h, o, out};
+    struct check_call c = {h, o, out, shown_edges};
     *out = NULL;
     isolde_status s = iso_call(check, &c, err);
     if (s) *out = NULL;
     return s;
+}
+
+isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o, isolde_result **out,
+                           isolde_error *err)
+{
+    return check_with(h, o, out, 0, err);
+}
+
+int iso_check_shown(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err)
+{
+    return check_with(h, o, out, 1, err) ? -1 : 0;
 }

@@ -11,6 +11,8 @@
  *   checker_opts.c  the checkers' own options ("total=30"): their table,
  *             read into what the checkers are given
  *   empty.c   the result of a history with no client op, for any model
+ *   stream.c  checking a history while it grows (isolde_stream_*,
+ *             docs/ONLINE.md): early checks, the batch's final one
  *
  * One row per workload in ISO_CHECKERS; a new checker is a row here and
  * its entry (for a transactional workload, an iso_workload_ops; for a
@@ -75,5 +77,10 @@ int iso_request_of(const isolde_check_opts *o, iso_request *req, isolde_error *e
 /* The unknown result of a history with no client op, why saying why
  * (lin_model: the linearizability model's name; NULL: transactional). */
 isolde_result *iso_check_empty(const char *lin_model, const char *why);
+
+/* isolde_check with only the edges some read shows (list-append leaves
+ * out its inference into appends no read shows: iso_checker_opts's
+ * shown_edges), as an early check of a growing history needs; 0 or -1. */
+int iso_check_shown(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err);
 
 #endif

@@ -28,6 +28,29 @@ void iso_keys_free(iso_keys *k)
     memset(k, 0, sizeof *k);
 }
 
+static void *dup_block(const void *p, size_t n)
+{
+    if (!p) return NULL;
+    void *q = iso_xmalloc(n ? n : 1);
+    memcpy(q, p, n);
+    return q;
+}
+
+void iso_keys_copy(const iso_keys *k, iso_keys *out)
+{
+    *out = *k;
+    out->vals = dup_block(k->vals, k->cap * sizeof *k->vals);
+    out->slots = dup_block(k->slots, k->n_slots * sizeof *k->slots);
+    out->direct = dup_block(k->direct, k->n_direct * sizeof *k->direct);
+}
+
+void iso_keys_adopt(iso_keys *k, const void *owner)
+{
+    iso_adopt(k->vals, owner);
+    iso_adopt(k->slots, owner);
+    iso_adopt(k->direct, owner);
+}
+
 static void rehash(iso_keys *k)
 {
     size_t n = k->n_slots ? k->n_slots * 2 : 256;

@@ -23,5 +23,10 @@ void iso_keys_free(iso_keys *k);
 uint32_t iso_keys_intern(iso_keys *k, iso_val v);
 /* ISO_NONE if absent. */
 uint32_t iso_keys_find(const iso_keys *k, iso_val v);
+/* out: a copy of k in new blocks (to grow while k stays as it is, then
+ * take its place); iso_keys_adopt moves k's blocks into owner's pool
+ * (core/alloc.h's iso_adopt). */
+void iso_keys_copy(const iso_keys *k, iso_keys *out);
+void iso_keys_adopt(iso_keys *k, const void *owner);
 
 #endif

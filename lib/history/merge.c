@@ -85,11 +85,22 @@ static void copy_words(iso_store *s, const iso_store *s2, const struct shift *sh
     }
 }
 
-/* h2's process ids -> h's, its values interned into h (after its words). */
+/* h2's process ids -> h's, its values interned into h (after its words):
+ * the new ones into a copy of h's table that takes its place (kept with
+ * h's memory) once it is whole, so that memory running out leaves h's
+ * table as it was, not pointing at blocks the unwinding freed. */
 static uint32_t *processes(isolde_history *h, const isolde_history *h2, const struct shift *sh)
 {
     uint32_t *id = iso_xmalloc((h2->procs.n + 1) * sizeof *id);
-    for (size_t i = 0; i < h2->procs.n; i++) id[i] = iso_keys_intern(&h->procs, moved(h2->procs.vals[i], sh));
+    size_t i = 0;
+    for (; i < h2->procs.n && (id[i] = iso_keys_find(&h->procs, moved(h2->procs.vals[i], sh))) != ISO_NONE; i++) {}
+    if (i == h2->procs.n) return id;
+    iso_keys procs;
+    iso_keys_copy(&h->procs, &procs);
+    for (; i < h2->procs.n; i++) id[i] = iso_keys_intern(&procs, moved(h2->procs.vals[i], sh));
+    iso_keys_free(&h->procs);
+    iso_keys_adopt(&procs, h);
+    h->procs = procs;
     return id;
 }
 

@@ -41,6 +41,9 @@ typedef struct iso_checker_opts {
     int allow_negative_balances;    /* bank */
     long group_size;                /* long-fork: keys every read reads; 0: any */
     int linearizable;               /* set-full: a stale element is an error */
+    /* list-append: no ww / rw edge into an append no read shows (an early
+     * check of a growing history: check/stream.c); no option sets it */
+    int shown_edges;
 } iso_checker_opts;
 
 #define ISO_NO_TOTAL LONG_MIN       /* below every total an option takes */

@@ -335,7 +335,7 @@ static uint32_t *unobserved_hubs(iso_ctx *ctx, const la_state *st)
     memset(hub, 0xff, (size_t)nk * sizeof *hub); /* for now: the lone writer */
     for (size_t i = 0; i < st->n_ap; i++) {
         const la_append *a = &st->ap[i];
-        if (!is_writer(a) || a->pos != ISO_NONE) continue;
+        if (!is_writer(a) || a->pos != ISO_NONE || ctx->co->shown_edges) continue;
         nw[a->key]++;
         hub[a->key] = hub[a->key] == ISO_NONE || hub[a->key] == a->txn ? a->txn : LA_MANY;
     }
@@ -358,7 +358,7 @@ static void add_append_edges(iso_ctx *ctx, la_state *st)
     uint32_t *hub = unobserved_hubs(ctx, st);
     for (size_t i = 0; i < st->n_ap; i++) {
         const la_append *a = &st->ap[i];
-        if (!is_writer(a)) continue;
+        if (!is_writer(a) || (a->pos == ISO_NONE && ctx->co->shown_edges)) continue;
         uint32_t p = follows(st, a), slot = st->k[a->key].slot0 + p;
         uint32_t w = p ? st->at[slot - 1] : ISO_NONE;
         if (w != ISO_NONE && is_writer(&st->ap[w]) && st->ap[w].txn != a->txn)

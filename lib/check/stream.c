@@ -1,0 +1,273 @@
+/*
+ * check/stream.c -- checking a history while it grows (docs/ONLINE.md):
+ * the bytes appended are kept, each complete line read into a history at
+ * once (a bad line is an error as it arrives); now and then an early check
+ * of the settled prefix (the lines but the invocations still open, only
+ * the edges some read shows) hands over each finding that no later line
+ * can undo, once; at the end, the whole history as the batch reads it.
+ *
+ * Invariant: bytes[0, n) is everything appended; h holds the ops of
+ * bytes[0, done), done just after the last newline; seen holds the hash of
+ * every finding handed over.
+ */
+#include "check/check.h"
+#include "core/phase.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EARLY_PER_TYPE 100 /* findings of a type looked at per early check */
+
+struct isolde_stream {
+    char *name;
+    isolde_read_opts ro;
+    isolde_check_opts co;
+    isolde_history *h;
+    char *bytes;
+    size_t n, cap, done;
+    uint64_t *seen;
+    size_t n_seen, cap_seen;
+    size_t checked_ops;  /* h's ops at the last early check */
+    double next_at;      /* no early check before this time */
+    int early;           /* 0: early checks are off (not list-append, or one failed) */
+    isolde_stream_stats st;
+};
+
+/* ---- opening, appending ----------------------------------------------- */
+
+struct open_call {
+    const char *name;
+    const isolde_read_opts *ro;
+    const isolde_check_opts *co;
+    isolde_stream **out;
+};
+
+static int open_stream(void *arg, isolde_error *err)
+{
+    struct open_call *c = arg;
+    isolde_stream *s = iso_xcalloc(1, sizeof *s);
+    s->name = iso_xstrdup(c->name ? c->name : "");
+    isolde_read_opts_init(&s->ro);
+    if (c->ro) s->ro.format = c->ro->format;
+    isolde_check_opts_init(&s->co);
+    if (c->co) s->co = *c->co;
+    s->early = 1;
+    if (isolde_history_new(s->name, &s->ro, &s->h, err)) {
+        iso_free(s->name);
+        iso_free(s);
+        return -1;
+    }
+    *c->out = s;
+    return 0;
+}
+
+isolde_status isolde_stream_open(const char *name, const isolde_read_opts *ro, const isolde_check_opts *co,
+                                 isolde_stream **out, isolde_error *err)
+{
+    struct open_call c = {name, ro, co, out};
+    *out = NULL;
+    return iso_call(open_stream, &c, err);
+}
+
+struct append_call {
+    isolde_stream *s;
+    const char *data;
+    size_t len;
+};
+
+static int keep(void *arg, isolde_error *err)
+{
+    struct append_call *c = arg;
+    isolde_stream *s = c->s;
+    (void)err;
+    iso_grow_for((void **)&s->bytes, &s->cap, s->n + c->len + 1, 1, s);
+    memcpy(s->bytes + s->n, c->data, c->len);
+    s->n += c->len;
+    return 0;
+}
+
+/* The bytes kept (under a guard of their own), then the lines they
+ * complete read into h by the public call, outside it: its own guard keeps
+ * h as it was when it fails. */
+isolde_status isolde_stream_append(isolde_stream *s, const char *data, size_t len, isolde_error *err)
+{
+    struct append_call c = {s, data, len};
+    size_t before = s->n, end;
+    if (!data && len) {
+        iso_fail(err, ISOLDE_ERR_USAGE, s->name, 0, 0, "no data (NULL) of %zu bytes", len);
+        return ISOLDE_ERR_USAGE;
+    }
+    isolde_status rc = len ? iso_call(keep, &c, err) : ISOLDE_OK;
+    for (end = s->n; !rc && end > s->done && s->bytes[end - 1] != '\n';) end--;
+    if (!rc && end > s->done) rc = isolde_history_append_mem(s->h, s->bytes + s->done, end - s->done, err);
+    if (rc) {
+        s->n = before; /* what this call brought is not kept */
+        return rc;
+    }
+    s->done = end;
+    s->st.bytes = s->n;
+    s->st.ops = isolde_history_op_count(s->h);
+    return ISOLDE_OK;
+}
+
+/* ---- early checks ------------------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The lines (1-based, ascending) of the invocations still open; *n of
+ * them, and *complete the transactions that are not. */
+static uint32_t *open_lines(const isolde_stream *s, size_t *n, size_t *complete, isolde_error *err)
+{
+    iso_txns tx = {0};
+    if (iso_txns_pair(s->h, 0, &tx, err)) return NULL;
+    uint32_t *lines = iso_xmalloc((tx.n ? tx.n : 1) * sizeof *lines);
+    *n = 0;
+    for (size_t i = 0; i < tx.n; i++)
+        if (tx.t[i].cmp == ISO_NONE && tx.t[i].inv != ISO_NONE) lines[(*n)++] = s->h->ops[tx.t[i].inv].line;
+    *complete = tx.n - *n;
+    iso_txns_free(&tx);
+    qsort(lines, *n, sizeof *lines, cmp_u32);
+    return lines;
+}
+
+/* bytes[0, done) without the lines of skip[0, n) (ascending): the settled
+ * prefix, into a new block of *len bytes. */
+static char *settled_prefix(const isolde_stream *s, const uint32_t *skip, size_t n, size_t *len)
+{
+    char *out = iso_xmalloc(s->done + 1);
+    size_t at = 0, k = 0;
+    uint32_t line = 1;
+    for (size_t p = 0; p < s->done; line++) {
+        const char *nl = memchr(s->bytes + p, '\n', s->done - p);
+        size_t end = (size_t)(nl - s->bytes) + 1; /* every line of bytes[0, done) ends with one */
+        while (k < n && skip[k] < line) k++;
+        if (k == n || skip[k] != line) memcpy(out + at, s->bytes + p, end - p), at += end - p;
+        p = end;
+    }
+    *len = at;
+    return out;
+}
+
+/* The findings no later line can undo (docs/ONLINE.md): every cycle, and
+ * the direct anomalies that are facts about complete transactions. */
+static int certain(const char *type)
+{
+    int a = iso_anomaly_parse(type);
+    return (a >= 0 && a < ISO_A_G1A) || a == ISO_A_G1A || a == ISO_A_G1B || a == ISO_A_DIRTY_UPDATE ||
+           a == ISO_A_INCOMPATIBLE_ORDER || a == ISO_A_DUPLICATE_ELEMENTS || a == ISO_A_INTERNAL;
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h * 1099511628211u; /* the terminator, so that "ab" + "c" differs from "a" + "bc" */
+}
+
+struct hand_over {
+    isolde_stream *s;
+    const char *type;
+    isolde_stream_fn fn;
+    void *arg;
+};
+
+/* A finding of an early check: handed over unless it was before. */
+static void hand_over(void *arg, size_t i, const char *text, const char *json)
+{
+    struct hand_over *x = arg;
+    isolde_stream *s = x->s;
+    uint64_t h = fnv(fnv(14695981039346656037u, x->type), json);
+    (void)i;
+    for (size_t k = 0; k < s->n_seen; k++)
+        if (s->seen[k] == h) return;
+    iso_grow_for((void **)&s->seen, &s->cap_seen, s->n_seen + 1, sizeof *s->seen, s);
+    s->seen[s->n_seen++] = h;
+    s->st.findings++;
+    if (x->fn) x->fn(x->arg, x->type, text, json);
+}
+
+static int hand_over_all(isolde_stream *s, const isolde_result *r, isolde_stream_fn fn, void *arg, isolde_error *err)
+{
+    for (size_t i = 0; i < isolde_result_type_count(r); i++) {
+        struct hand_over x = {s, isolde_result_type(r, i), fn, arg};
+        if (certain(x.type) && isolde_result_findings(r, x.type, 0, EARLY_PER_TYPE, hand_over, &x, err)) return -1;
+    }
+    return 0;
+}
+
+/* The batch pipeline over the settled prefix, with only the edges some
+ * read shows; a history error or limit there turns early checks off (the
+ * final check will say it). Out of memory unwinds. */
+static int early_check(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde_error *err)
+{
+    isolde_error e;
+    size_t n_open = 0, complete = 0, len = 0;
+    uint32_t *skip = open_lines(s, &n_open, &complete, &e);
+    if (!skip) return s->early = 0;
+    char *bytes = settled_prefix(s, skip, n_open, &len);
+    iso_free(skip);
+    isolde_read_opts ro = s->ro;
+    ro.format = isolde_history_format(s->h);
+    isolde_history *p = NULL;
+    isolde_result *r = NULL;
+    if (isolde_history_read_mem(s->name, bytes, len, &ro, &p, &e) || iso_check_shown(p, &s->co, &r, &e))
+        s->early = 0;
+    iso_free(bytes);
+    if (r && isolde_result_workload(r) != ISOLDE_WORKLOAD_LIST_APPEND) s->early = 0;
+    int rc = s->early ? hand_over_all(s, r, fn, arg, err) : 0;
+    s->st.checked = complete;
+    isolde_result_free(r);
+    isolde_history_free(p);
+    return rc;
+}
+
+struct poll_call {
+    isolde_stream *s;
+    isolde_stream_fn fn;
+    void *arg;
+};
+
+static int poll(void *arg, isolde_error *err)
+{
+    struct poll_call *c = arg;
+    isolde_stream *s = c->s;
+    double t0 = iso_now();
+    if (!s->early || s->st.ops == s->checked_ops || t0 < s->next_at) return 0;
+    s->checked_ops = s->st.ops;
+    int rc = early_check(s, c->fn, c->arg, err);
+    double t1 = iso_now();
+    s->next_at = t1 + 2 * (t1 - t0);
+    s->st.early_checks++;
+    return rc;
+}
+
+isolde_status isolde_stream_poll(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde_error *err)
+{
+    struct poll_call c = {s, fn, arg};
+    return iso_call(poll, &c, err);
+}
+
+/* ---- the end ------------------------------------------------------------ */
+
+void isolde_stream_stats_get(const isolde_stream *s, isolde_stream_stats *out)
+{
+    *out = s->st;
+}
+
+isolde_status isolde_stream_finish(isolde_stream *s, isolde_history **out, isolde_error *err)
+{
+    return isolde_history_read_mem(s->name, s->bytes ? s->bytes : "", s->n, &s->ro, out, err);
+}
+
+void isolde_stream_free(isolde_stream *s)
+{
+    if (!s) return;
+    isolde_history_free(s->h);
+    iso_free(s->bytes);
+    iso_free(s->seen);
+    iso_free(s->name);
+    iso_free(s);
+}

@@ -1,0 +1,214 @@
+/* check/test_stream.c -- lib/check/stream.c, checking a history as it
+ * grows (docs/ONLINE.md): bytes in pieces of any size make the history the
+ * batch reads; an invocation still open is no transaction of an early
+ * check (its outcome may yet be a failure); a finding certain early is
+ * handed over once; a bad line is an error at its line, the stream as it
+ * was; running out of memory at any allocation is an error, never a leak. */
+#include "testutil.h"
+
+#include "core/alloc.h"
+
+/* T1 appends x 1 and y 1; T2 reads x [1] and y nil; T3 reads y [1]. With
+ * T1 ok, T1 -wr-> T2 -rw-> T1 is G-single; with T1 failed, T2's read is G1a
+ * and there is no cycle. T1's completion comes last: while it is open, an
+ * early check must not take T1 as a writer (an info one would close the
+ * G-single). The stream leaves its line out, and the pipeline too leaves an
+ * invocation without completion out of Elle's history+ (docs/ONLINE.md):
+ * this case fails only if both took it in. */
+static const char *const open_t1 =
+    "{\"index\":0,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"append\",\"x\",1],[\"append\",\"y\",1]]}\n"
+    "{\"index\":1,\"type\":\"invoke\",\"process\":2,\"f\":\"txn\",\"value\":[[\"r\",\"x\",null],[\"r\",\"y\",null]]}\n"
+    "{\"index\":2,\"type\":\"ok\",\"process\":2,\"f\":\"txn\",\"value\":[[\"r\",\"x\",[1]],[\"r\",\"y\",null]]}\n"
+    "{\"index\":3,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"r\",\"y\",null]]}\n"
+    "{\"index\":4,\"type\":\"ok\",\"process\":3,\"f\":\"txn\",\"value\":[[\"r\",\"y\",[1]]]}\n";
+static const char *const t1_fails =
+    "{\"index\":5,\"type\":\"fail\",\"process\":1,\"f\":\"txn\",\"value\":[[\"append\",\"x\",1],[\"append\",\"y\",1]]}\n";
+
+typedef struct seen {
+    int n, g1a, g_single;
+} seen;
+
+static void count(void *arg, const char *type, const char *text, const char *json)
+{
+    seen *s = arg;
+    (void)text;
+    (void)json;
+    s->n++;
+    s->g1a += !strcmp(type, "G1a");
+    s->g_single += !strncmp(type, "G-single", 8);
+}
+
+/* Poll until one more early check has run. */
+static void early_check(isolde_stream *s, seen *sn)
+{
+    isolde_stream_stats st;
+    isolde_stream_stats_get(s, &st);
+    size_t before = st.early_checks;
+    for (int i = 0; i < 1000 && st.early_checks == before; i++) {
+        assert_int_equal(isolde_stream_poll(s, count, sn, NULL), ISOLDE_OK);
+        isolde_stream_stats_get(s, &st);
+        if (st.early_checks == before) usleep(1000);
+    }
+    assert_true(st.early_checks > before);
+}
+
+static void an_open_invocation_is_left_out(void **state)
+{
+    (void)state;
+    isolde_stream *s = NULL;
+    seen sn = {0};
+    assert_int_equal(isolde_stream_open("h.jsonl", NULL, NULL, &s, NULL), ISOLDE_OK);
+    assert_int_equal(isolde_stream_append(s, open_t1, strlen(open_t1), NULL), ISOLDE_OK);
+    early_check(s, &sn);
+    assert_int_equal(sn.n, 0); /* as info, T1 would close a G-single */
+    assert_int_equal(isolde_stream_append(s, t1_fails, strlen(t1_fails), NULL), ISOLDE_OK);
+    early_check(s, &sn);
+    assert_int_equal(sn.g1a, 2); /* T2's read of x, T3's of y */
+    assert_int_equal(sn.g_single, 0);
+    const char *more = "{\"index\":6,\"type\":\"invoke\",\"process\":4,\"f\":\"txn\",\"value\":[[\"r\",\"z\",null]]}\n";
+    assert_int_equal(isolde_stream_append(s, more, strlen(more), NULL), ISOLDE_OK);
+    early_check(s, &sn);
+    assert_int_equal(sn.g1a, 2); /* each handed over once */
+    isolde_stream_stats st;
+    isolde_stream_stats_get(s, &st);
+    assert_int_equal(st.ops, 7);
+    assert_int_equal(st.findings, 2);
+    isolde_stream_free(s);
+}
+
+/* T2 appends x 2 and y 1; T3 reads x [1], appends x 3 and reads y [1].
+ * Inferring that the unread appends 2 and 3 follow [1] gives T3 -rw-> T2
+ * -wr-> T3, a G-single; but T4's read of x [1 3 2] shows T3 -ww-> T2, and the
+ * only cycle is a G1c. An early check uses only the edges reads show: no
+ * G-single is ever called certain. */
+static const char *const unread_appends =
+    "{\"index\":0,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"append\",\"x\",1]]}\n"
+    "{\"index\":1,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[[\"append\",\"x\",1]]}\n"
+    "{\"index\":2,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\",\"x\",null]]}\n"
+    "{\"index\":3,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\",\"x\",[1]]]}\n"
+    "{\"index\":4,\"type\":\"invoke\",\"process\":2,\"f\":\"txn\",\"value\":[[\"append\",\"x\",2],[\"append\",\"y\",1]]}\n"
+    "{\"index\":5,\"type\":\"ok\",\"process\":2,\"f\":\"txn\",\"value\":[[\"append\",\"x\",2],[\"append\",\"y\",1]]}\n"
+    "{\"index\":6,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"r\",\"x\",null],[\"append\",\"x\",3],[\"r\",\"y\",null]]}\n"
+    "{\"index\":7,\"type\":\"ok\",\"process\":3,\"f\":\"txn\",\"value\":[[\"r\",\"x\",[1]],[\"append\",\"x\",3],[\"r\",\"y\",[1]]]}\n";
+static const char *const shows_3_then_2 =
+    "{\"index\":8,\"type\":\"invoke\",\"process\":4,\"f\":\"txn\",\"value\":[[\"r\",\"x\",null]]}\n"
+    "{\"index\":9,\"type\":\"ok\",\"process\":4,\"f\":\"txn\",\"value\":[[\"r\",\"x\",[1,3,2]]]}\n";
+
+static void an_edge_into_an_unread_append_is_not_certain(void **state)
+{
+    (void)state;
+    isolde_stream *s = NULL;
+    seen sn = {0};
+    isolde_check_opts o;
+    isolde_check_opts_init(&o);
+    o.models = "serializable";
+    assert_int_equal(isolde_stream_open("h.jsonl", NULL, &o, &s, NULL), ISOLDE_OK);
+    assert_int_equal(isolde_stream_append(s, unread_appends, strlen(unread_appends), NULL), ISOLDE_OK);
+    early_check(s, &sn);
+    assert_int_equal(isolde_stream_append(s, shows_3_then_2, strlen(shows_3_then_2), NULL), ISOLDE_OK);
+    early_check(s, &sn);
+    assert_int_equal(sn.g_single, 0);
+    assert_true(sn.n >= 1); /* the G1c, once T4's read shows it */
+    isolde_history *h = NULL;
+    isolde_result *r = NULL;
+    assert_int_equal(isolde_stream_finish(s, &h, NULL), ISOLDE_OK);
+    isolde_stream_free(s);
+    assert_int_equal(isolde_check(h, &o, &r, NULL), ISOLDE_OK);
+    assert_int_equal(isolde_result_instance_count(r, "G-single"), 0);
+    assert_true(isolde_result_instance_count(r, "G1c") >= 1);
+    isolde_result_free(r);
+    isolde_history_free(h);
+}
+
+/* The whole text, a piece of `step` bytes at a time, polling between:
+ * finish gives the history read_mem gives, with its warnings. */
+static void pieces_make_the_batch_history(void **state)
+{
+    (void)state;
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s{\"index\":6,\"type\":\"invoke\"", open_t1, t1_fails); /* cut short */
+    for (size_t step = 1; step < 40; step += 3) {
+        isolde_stream *s = NULL;
+        assert_int_equal(isolde_stream_open("h.jsonl", NULL, NULL, &s, NULL), ISOLDE_OK);
+        for (size_t at = 0; at < strlen(text); at += step) {
+            size_t n = strlen(text) - at < step ? strlen(text) - at : step;
+            assert_int_equal(isolde_stream_append(s, text + at, n, NULL), ISOLDE_OK);
+            assert_int_equal(isolde_stream_poll(s, NULL, NULL, NULL), ISOLDE_OK);
+        }
+        isolde_history *h = NULL, *batch = NULL;
+        assert_int_equal(isolde_stream_finish(s, &h, NULL), ISOLDE_OK);
+        isolde_stream_free(s);
+        assert_int_equal(isolde_history_read_mem("h.jsonl", text, strlen(text), NULL, &batch, NULL), ISOLDE_OK);
+        assert_int_equal(isolde_history_op_count(h), 6);
+        assert_int_equal(isolde_history_op_count(h), isolde_history_op_count(batch));
+        size_t w1 = 0, w2 = 0;
+        isolde_error w[2];
+        assert_int_equal(isolde_history_warnings(h, w, 2, &w1, NULL), ISOLDE_OK);
+        assert_int_equal(isolde_history_warnings(batch, w, 2, &w2, NULL), ISOLDE_OK);
+        assert_int_equal(w1, 1); /* the last line cut short */
+        assert_int_equal(w1, w2);
+        isolde_history_free(h);
+        isolde_history_free(batch);
+    }
+}
+
+static void a_bad_line_is_an_error_at_its_line(void **state)
+{
+    (void)state;
+    isolde_stream *s = NULL;
+    isolde_error err = {0};
+    assert_int_equal(isolde_stream_open("h.jsonl", NULL, NULL, &s, NULL), ISOLDE_OK);
+    assert_int_equal(isolde_stream_append(s, open_t1, strlen(open_t1), NULL), ISOLDE_OK);
+    assert_int_equal(isolde_stream_append(s, "{\"index\":5,", 11, NULL), ISOLDE_OK); /* waits for its end */
+    assert_int_equal(isolde_stream_append(s, "\"type\":nul}\n", 12, &err), ISOLDE_ERR_PARSE);
+    assert_string_equal(err.file, "h.jsonl");
+    assert_int_equal(err.line, 6);
+    assert_true(err.col > 1);
+    assert_int_equal(isolde_stream_append(s, NULL, 3, NULL), ISOLDE_ERR_USAGE);
+    const char *rest = "\"type\":\"fail\",\"process\":1,\"f\":\"txn\",\"value\":[[\"append\",\"x\",1],[\"append\",\"y\",1]]}\n";
+    assert_int_equal(isolde_stream_append(s, rest, strlen(rest), NULL), ISOLDE_OK); /* as before the bad call */
+    isolde_stream_stats st;
+    isolde_stream_stats_get(s, &st);
+    assert_int_equal(st.ops, 6);
+    isolde_stream_free(s);
+}
+
+/* Every call of a stream's life with every allocation failing after the
+ * first n, for every n until all of it succeeds: NOMEM, never a crash or
+ * a leak (the sanitizer build's leak check). */
+static int stream_life(void)
+{
+    isolde_stream *s = NULL;
+    isolde_history *h = NULL;
+    seen sn = {0};
+    int rc = isolde_stream_open("h.jsonl", NULL, NULL, &s, NULL) ||
+             isolde_stream_append(s, open_t1, strlen(open_t1), NULL) || isolde_stream_poll(s, count, &sn, NULL) ||
+             isolde_stream_append(s, t1_fails, strlen(t1_fails), NULL) ||
+             isolde_stream_poll(s, count, &sn, NULL) || isolde_stream_finish(s, &h, NULL);
+    isolde_history_free(h);
+    isolde_stream_free(s);
+    return rc;
+}
+
+static void out_of_memory_anywhere(void **state)
+{
+    (void)state;
+    for (unsigned long n = 1;; n++) {
+        iso_alloc_fail_after(n);
+        int rc = stream_life();
+        iso_alloc_fail_after(0);
+        if (!rc) return;
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_open_invocation_is_left_out),
+        cmocka_unit_test(an_edge_into_an_unread_append_is_not_certain),
+        cmocka_unit_test(pieces_make_the_batch_history),
+        cmocka_unit_test(a_bad_line_is_an_error_at_its_line),
+        cmocka_unit_test(out_of_memory_anywhere),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
