@@ -4,8 +4,9 @@
 # 25, elle-cli's issue 47, the CockroachDB and Galera reports of Plume's
 # authors, Plume's 14 transactional anomalous patterns (TAPs) and the long
 # fork, and the SI violations PolySI found in MariaDB-Galera, YugabyteDB
-# and Dgraph (in its formats; README: sources). Each header has one
-# `check:` run per model: isolde must answer it (test_cases), and the brute-force oracle of tests/tools/oracle, which
+# and Dgraph (in its formats) and the histories of its unit tests (README:
+# sources). Each header has one `check:` run per model: isolde must answer
+# it (test_cases), and the brute-force oracle of tests/tools/oracle, which
 # decides each model by its axioms, must agree with every run's status:
 # valid for 0, invalid for 1 (2, unknown, claims nothing), or the run's
 # `oracle:` where isolde, sound only at that model, answers otherwise
