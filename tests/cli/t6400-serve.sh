@@ -34,11 +34,12 @@ printf 'hidden\n' >"$www/sub/.cache/index.html"
 ln -s .git/config "$www/innocent.txt"
 mkfifo "$www/pipe.txt"
 
-# start DIR: isolde serve on a free port in the background; sets $pid, $url.
+# start DIR: isolde serve on a free port in the background; sets $pid, $url
+# once it says it listens (up to 30 s: a loaded machine starts it late).
 start() {
     "$isolde" serve "$1" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
     pid=$!
-    for _ in $(seq 50); do grep -q '^isolde serve: http' "$tmp/serve.out" && break; sleep 0.1; done
+    for _ in $(seq 300); do grep -q '^isolde serve: http' "$tmp/serve.out" && break; sleep 0.1; done
     url=$(sed -n 's/^isolde serve: \(http:[^ ]*\) .*/\1/p' "$tmp/serve.out")
 }
 start "$www"
