@@ -167,16 +167,16 @@ static void random_part(struct poly *p, uint64_t *s, uint32_t base, uint32_t n, 
 static void oracle_random(void **st)
 {
     (void)st;
-    int seen[2][3] = {{0}};
+    int seen[3][3] = {{0}};
     for (uint64_t seed = 1; seed <= 3000; seed++) {
         uint64_t s = seed;
         struct poly p;
         memset(&p, 0, sizeof p);
         p.n = 2 + below(&s, 7);
         random_part(&p, &s, 0, p.n, below(&s, 11));
-        for (int m = 0; m < 2; m++) seen[m][check_answer(&p, (enum solve_model)m)]++;
+        for (int m = 0; m < 3; m++) seen[m][check_answer(&p, (enum solve_model)m)]++;
     }
-    for (int m = 0; m < 2; m++) {
+    for (int m = 0; m < 3; m++) {
         assert_true(seen[m][SOLVE_INVALID] > 300);
         if (solve_has_sat()) assert_true(seen[m][SOLVE_VALID] > 300);
     }
@@ -231,7 +231,7 @@ static void same_answer_twice(void **st)
         memset(&p, 0, sizeof p);
         p.n = 12;
         random_part(&p, &s, 0, 12, 12);
-        struct solve_input in = poly_input(&p, (enum solve_model)(seed % 2));
+        struct solve_input in = poly_input(&p, (enum solve_model)(seed % 3));
         struct solve_result a, b;
         assert_int_equal(solve_run(&in, &a, NULL), 0);
         assert_int_equal(solve_run(&in, &b, NULL), 0);
