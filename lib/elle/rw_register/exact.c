@@ -1,6 +1,6 @@
 /*
- * elle/rw_register/exact.c -- serializability and snapshot isolation
- * decided exactly on rw-register histories (exact.h): which problems the
+ * elle/rw_register/exact.c -- serializability, snapshot isolation and
+ * parallel snapshot isolation decided exactly on rw-register histories (exact.h): which problems the
  * request needs, the polygraph of the known edges and the unordered writer
  * pairs, lib/solve/'s verdict turned into a finding, an unknown, or a
  * witness.
@@ -40,15 +40,18 @@ static int strongest(const iso_request *q, int base)
     return -1;
 }
 
-/* The problems to solve (model SOLVE_SER / SOLVE_SI, variant) into m[],
- * v[]: serializable with the strongest order asked, and SI only where it
- * asks for an order serializable's problem does not have (a serializable
- * witness is one for SI too). */
-static int problems(const iso_request *q, int m[2], int v[2])
+/* The problems to solve (model SOLVE_SER / SOLVE_SI / SOLVE_PSI, variant)
+ * into m[], v[]: serializable with the strongest order asked, SI only
+ * where it asks for an order serializable's problem does not have (a
+ * serializable witness is one for SI too), and parallel SI (plain: Elle's
+ * has no session order) where neither does. */
+static int problems(const iso_request *q, int m[3], int v[3])
 {
     int ser = strongest(q, ISO_CB_G2), si = strongest(q, ISO_CB_G_NONADJACENT), n = 0;
+    int psi = strongest(q, ISO_CB_G_SINGLE);
     if (ser >= 0) m[n] = SOLVE_SER, v[n++] = ser;
     if (si > ser) m[n] = SOLVE_SI, v[n++] = si;
+    if (psi == ISO_CV_PLAIN && psi > si && psi > ser) m[n] = SOLVE_PSI, v[n++] = psi;
     return n;
 }
 
@@ -334,7 +337,7 @@ static int solve_one(iso_ctx *ctx, const iso_graph *g, ex_poly *p, int model, in
 void rw_exact(iso_ctx *ctx, const iso_graph *g, uint8_t extra)
 {
     const char *when = ctx->co->exact ? ctx->co->exact : "auto";
-    int model[2], variant[2], n = problems(ctx->req, model, variant);
+    int model[3], variant[3], n = problems(ctx->req, model, variant);
     if (!strcmp(when, "never") || n == 0 || already_invalid(ctx)) return;
     for (int i = 0; i < n; i++) /* an order the graph does not have: not decided here */
         if ((variant[i] == ISO_CV_PROCESS && !(extra & ISO_EDGE_PROCESS)) ||
