@@ -176,30 +176,45 @@ static uint32_t twin(const struct group *g, uint32_t v)
     return v + 1 < g->n_states && g->state[v + 1] == (x | 1) ? v + 1 : ISO_NONE;
 }
 
-int search_psi_through(const struct group *g, const uint8_t *lit_on, uint32_t e, const uint32_t *rank,
-                       uint32_t bound, struct search *s)
+/* Edge e's path to its tail's twin t (as search_psi_through); with
+ * again, the states stamped since the last new epoch are known not to
+ * reach t (a search for t that found nothing, the same edges enabled). */
+static int psi_search(const struct group *g, const uint8_t *lit_on, uint32_t e, uint32_t t, const uint32_t *rank,
+                      uint32_t bound, int again, struct search *s)
 {
-    uint32_t t = g->model == SOLVE_PSI ? twin(g, g->from[e]) : ISO_NONE;
-    if (t == ISO_NONE) return 0;
     struct bounds b = {rank, rank[t] > bound ? rank[t] : bound, t, NULL, NULL, 0};
-    next_epoch(g, s);
-    if (rank[g->to[e]] > b.bound || !dfs_from(g, lit_on, g->to[e], &b, s)) return 0;
+    if (!again) next_epoch(g, s);
+    uint32_t h = g->to[e];
+    if (rank[h] > b.bound || s->stamp[h] == s->epoch || !dfs_from(g, lit_on, h, &b, s)) return 0;
     memmove(s->cycle + 1, s->cycle, (size_t)s->n_cycle * sizeof *s->cycle);
     s->cycle[0] = e;
     s->n_cycle++;
     return 1;
 }
 
+int search_psi_through(const struct group *g, const uint8_t *lit_on, uint32_t e, const uint32_t *rank,
+                       uint32_t bound, struct search *s)
+{
+    uint32_t t = g->model == SOLVE_PSI ? twin(g, g->from[e]) : ISO_NONE;
+    return t != ISO_NONE && psi_search(g, lit_on, e, t, rank, bound, 0, s);
+}
+
 /* Every enabled anti edge's path to its tail's twin handed to each (NULL:
  * the first found ends it, 1). Ranks the graph (acyclic: the caller
- * found no cycle). */
+ * found no cycle). A state's anti edges share a target, so one epoch
+ * serves them until a path is found. */
 static int psi_paths(const struct group *g, const uint8_t *lit_on, struct search *s,
                      int (*each)(void *arg, const struct search *s), void *arg)
 {
     if (search_rank(g, lit_on, s) < 0) return 0;
+    uint32_t last = ISO_NONE;
     for (uint32_t e = 0; e < g->n_edges && s->work <= s->stop_at; e++) {
         if (!enabled(g, lit_on, e) || (g->state[g->to[e]] & 1) == (g->state[g->from[e]] & 1)) continue;
-        if (search_psi_through(g, lit_on, e, s->rank, 0, s) && !(each && each(arg, s))) return 1;
+        uint32_t t = twin(g, g->from[e]);
+        if (t == ISO_NONE) continue;
+        int found = psi_search(g, lit_on, e, t, s->rank, 0, t == last, s);
+        last = found ? ISO_NONE : t;
+        if (found && !(each && each(arg, s))) return 1;
     }
     return 0;
 }
