@@ -17,12 +17,24 @@
  * a dependency from either state of u to v's first state, an anti edge
  * only from u's first state; for parallel SI (state 2t + 1: t after the
  * one anti edge, solve.h) a dependency in each layer, an anti edge from
- * layer 0 to layer 1. Returns how many (into a[], b[]). */
+ * layer 0 to layer 1; for prefix (state 2t + 1: entered by a read) a
+ * dependency from either state of u to v's first state, a read to its
+ * second, an anti edge only from u's second. Returns how many (into a[],
+ * b[]). */
 static int expand(enum solve_model m, const struct solve_edge *e, uint32_t a[2], uint32_t b[2])
 {
     if (m == SOLVE_SER) {
         a[0] = e->from, b[0] = e->to;
         return 1;
+    }
+    if (m == SOLVE_PC && e->kind == SOLVE_ANTI) {
+        a[0] = 2 * e->from + 1, b[0] = 2 * e->to;
+        return 1;
+    }
+    if (m == SOLVE_PC) {
+        uint32_t read = e->kind == SOLVE_READ;
+        a[0] = 2 * e->from, a[1] = 2 * e->from + 1, b[0] = b[1] = 2 * e->to + read;
+        return 2;
     }
     if (e->kind == SOLVE_ANTI) {
         a[0] = 2 * e->from, b[0] = 2 * e->to + 1;

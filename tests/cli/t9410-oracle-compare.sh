@@ -49,12 +49,14 @@ expect_out 'isolde claims complete at parallel-snapshot-isolation (rw-register) 
 T
 
 needs_feature cadical
-test_case "parallel-snapshot-isolation is claimed complete on rw-register (the exact check) and misses none" <<'T'
+test_case "parallel-snapshot-isolation and prefix are claimed complete on rw-register (the exact check) and miss none" <<'T'
 "$isolde" models parallel-snapshot-isolation | grep -q 'rw-register: complete'
+"$isolde" models prefix | grep -q 'rw-register: complete'
 ISOLDE_ORACLE_WORKLOADS=rw-register
 export ISOLDE_ORACLE_WORKLOADS
-oracle_run 1000 11 parallel-snapshot-isolation || { cat "$tmp/out"; false; }
+oracle_run 1000 11 "parallel-snapshot-isolation prefix" || { cat "$tmp/out"; false; }
 grep -q '^rw-register   parallel-snapshot-isolation ' "$tmp/out"
+grep -q '^rw-register   prefix ' "$tmp/out"
 T
 needs_feature
 
