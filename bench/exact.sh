@@ -3,7 +3,10 @@
 # elle/rw_register/exact.h) on the sim's rw-register histories with no
 # evidence options: at 10k and 100k transactions, a serializable history
 # checked at serializable (valid), and a snapshot-isolation one checked at
-# serializable (its write skews: invalid) and at snapshot-isolation (valid).
+# serializable (its write skews: invalid) and at snapshot-isolation (valid);
+# and parallel SI and prefix: the sim's parallel-snapshot-isolation history
+# at parallel-snapshot-isolation (valid) and at prefix (its long forks:
+# invalid), the snapshot-isolation one at both (valid).
 # Targets: 10k decided in <= 5 s, 100k in <= 60 s, or unknown within the
 # budget (the component named). Each row prints the wall time, the verdict,
 # and (ISOLDE_TIMING's phase line) how many writer pairs the inference
@@ -19,7 +22,10 @@ status=0
 for n in 10000 100000; do
     limit=5; [ "$n" = 100000 ] && limit=60
     for row in "serializable serializable valid" "snapshot-isolation serializable invalid" \
-               "snapshot-isolation snapshot-isolation valid"; do
+               "snapshot-isolation snapshot-isolation valid" \
+               "parallel-snapshot-isolation parallel-snapshot-isolation valid" \
+               "parallel-snapshot-isolation prefix invalid" "snapshot-isolation parallel-snapshot-isolation valid" \
+               "snapshot-isolation prefix valid"; do
         set -- $row
         f=$dir/exact-$1-$n.jsonl
         # the sim's own check may say anything (exit 0-2): the file is what counts

@@ -133,7 +133,8 @@ static const cli_opt check_opts[] = {
     {0, "transaction-order", CLI_PASS, C(checker), "FILE",
      "rw-register: JSON {completion index: commit rank}", 0, 0, NULL, 0},
     {0, "exact", CLI_CALL, C(checker), "[=auto|always|never]",
-     "rw-register: decide serializable and snapshot isolation (and their strict and session forms) exactly, with "
+     "rw-register: decide serializable, snapshot isolation (and their strict and session forms), parallel "
+     "snapshot isolation and prefix exactly, with "
      "a SAT solver over the writer pairs no evidence orders: auto (default) when some are unordered, --exact "
      "always, --no-exact never (Elle's verdict: sound only); needs the cadical feature, else what the solver "
      "leaves stays sound only; its budget, run out, makes the verdict unknown", 0, 0, pass_exact, 0},

@@ -232,7 +232,8 @@ static const uint8_t complete_rw[] = {M(MAV), M(RC_BE), M(READ_ATOMIC), M(CAUSAL
  * orders): only in a build with CaDiCaL (solve_has_sat), and in a check
  * that ran it (iso_proof_ctx.exact; --no-exact, a budget run out: sound
  * only, or unknown). */
-static const uint8_t exact_rw[] = {M(PL_3), M(PL_SI), M(PL_SS), M(SS_SER), M(SS_SI), M(STRONG_SI)};
+static const uint8_t exact_rw[] = {M(PL_3), M(PL_SI), M(PL_SS), M(SS_SER), M(SS_SI), M(STRONG_SI), M(PSI),
+                                   M(PREFIX)};
 /* Checked on rw-register only: list-append has no check of Biswas and
  * Enea's read committed, and the order list-append gives appends no read
  * shows (after the last read) can make a G0-process their axiom allows. */

@@ -46,7 +46,7 @@ struct builder {
 static struct solve_step step_of(const struct builder *b, uint32_t e)
 {
     const struct group *g = b->g;
-    uint32_t shift = b->in->model == SOLVE_SI, src = g->src[e], own = g->own[e];
+    uint32_t shift = b->in->model != SOLVE_SER, src = g->src[e], own = g->own[e];
     struct solve_step st = {g->state[g->from[e]] >> shift, g->state[g->to[e]] >> shift, 0, ISO_NONE, 0, src};
     if (own == ISO_NONE) {
         st.kind = b->in->edges[src].kind;
@@ -108,7 +108,7 @@ void proof_build(const struct group *g, const struct solve_input *in, const uint
     uint8_t *lit_on = iso_xcalloc(2 * (size_t)g->n_choices + 1, 1), *side = iso_xmalloc((size_t)n_core + 1);
     uint32_t depth = 0;
     for (;;) {
-        if (search_cycle(g, lit_on, NULL, 0, NULL, 0, s)) {
+        if (search_forbidden(g, lit_on, s)) {
             shorten(g, lit_on, s);
             add_case(&b, core, side, depth, s);
             int more = next_case(core, side, lit_on, &depth);

@@ -6,7 +6,8 @@
  * side left (the group is invalid).
  *
  * Each round ranks the enabled edges topologically (they must be acyclic,
- * else the group is invalid); a side can close a cycle only through one of
+ * and for parallel SI hold no path 2u ~> 2u + 1, else the group is
+ * invalid); a side can close a cycle (or such a path) only through one of
  * its own edges, and a path of enabled edges only climbs in rank, so the
  * search from the side's heads never enters a state ranked above its
  * highest tail. Invariant: a side is forced only when the other closes a
@@ -62,6 +63,8 @@ static int closes_cycle(struct round *r, uint32_t l)
     r->lit_on[l] = 1;
     r->s->stop_at = r->s->work + PRUNE_TEST_WORK;
     int found = search_cycle(g, r->lit_on, r->starts, n, r->s->rank, bound, r->s);
+    for (uint32_t k = g->lit_off[l]; !found && k < g->lit_off[l + 1]; k++) /* parallel SI's paths */
+        found = search_psi_through(g, r->lit_on, g->lit_edge[k], r->s->rank, bound, r->s);
     r->s->stop_at = UINT64_MAX;
     r->lit_on[l] = 0;
     return found;
@@ -112,8 +115,8 @@ static int one_round(struct round *r, uint8_t *next, uint64_t work_limit)
     const struct group *g = r->g;
     enable_forced(r);
     size_t mark = r->why ? r->why->n : 0;
-    if (search_rank(g, r->lit_on, r->s) < 0) {
-        search_cycle(g, r->lit_on, NULL, 0, NULL, 0, r->s);
+    int cyclic = search_rank(g, r->lit_on, r->s) < 0;
+    if ((cyclic || g->model == SOLVE_PSI) && search_forbidden(g, r->lit_on, r->s)) { /* PSI: ranks kept if not */
         note_cycle(r, ISO_NONE);
         return conflict(r, ISO_NONE, mark);
     }

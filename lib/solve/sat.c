@@ -68,7 +68,9 @@ static int side_lit(const struct sat *t, uint32_t i, uint32_t s)
  * is valid, those usually agree with it, and the first model is close to
  * a witness (fewer cycles to forbid). For snapshot isolation only the
  * dependencies count: a state entered by an anti edge has only such edges
- * in, none of them known, and ranks among the first. */
+ * in, none of them known, and ranks among the first (parallel SI: layer
+ * 1's); for prefix, the edges from the states no read entered (one copy of
+ * each dependency, no anti edge). */
 static void set_preferences(struct sat *t, const uint8_t *forced)
 {
     const struct group *g = t->g;
@@ -81,7 +83,8 @@ static void set_preferences(struct sat *t, const uint8_t *forced)
         for (uint32_t s = 0; ranked && s < 2; s++)
             for (uint32_t k = g->lit_off[2 * i + s]; k < g->lit_off[2 * i + s + 1]; k++) {
                 uint32_t e = g->lit_edge[k];
-                if (g->shift && (g->state[g->to[e]] & 1)) continue;
+                if (g->model == SOLVE_PC ? (g->state[g->from[e]] & 1) : g->shift && (g->state[g->to[e]] & 1))
+                    continue;
                 forward += (t->s->rank[g->from[e]] < t->s->rank[g->to[e]]) == (s == 0) ? 1 : -1;
             }
         t->prefer[i] = forward < 0;

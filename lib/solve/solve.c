@@ -21,7 +21,7 @@ struct run {
 
 static int bad_edge(const struct solve_edge *e, uint32_t n)
 {
-    return e->from >= n || e->to >= n || e->from == e->to || e->kind > SOLVE_ANTI;
+    return e->from >= n || e->to >= n || e->from == e->to || e->kind > SOLVE_READ;
 }
 
 static int check_input(const struct solve_input *in, isolde_error *err)
@@ -29,6 +29,8 @@ static int check_input(const struct solve_input *in, isolde_error *err)
     if (in->n_txns > (UINT32_MAX >> 2) || in->n_edges > (UINT32_MAX >> 2) || in->n_side_edges > (UINT32_MAX >> 2) ||
         in->n_choices > (UINT32_MAX >> 3) || in->n_edges + in->n_side_edges > (UINT32_MAX >> 2))
         return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "solve: too many transactions, edges or choices");
+    if ((unsigned)in->model > SOLVE_PC)
+        return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "solve: no model %u", (unsigned)in->model);
     for (size_t i = 0; i < in->n_edges; i++)
         if (bad_edge(&in->edges[i], in->n_txns))
             return iso_fail(err, ISOLDE_ERR_USAGE, NULL, 0, 0, "solve: known edge %zu is not between two of the "
@@ -63,7 +65,7 @@ static int forced_cycle(const struct group *g, const uint8_t *forced, struct sea
 {
     uint8_t *lit_on = iso_xcalloc(2 * (size_t)g->n_choices + 1, 1);
     for (uint32_t i = 0; i < g->n_choices; i++) lit_on[2 * i + forced[i]] = 1;
-    int found = search_cycle(g, lit_on, NULL, 0, NULL, 0, s);
+    int found = search_forbidden(g, lit_on, s);
     iso_free(lit_on);
     return found;
 }

@@ -14,14 +14,28 @@
  *     of every edge acyclic;
  *   snapshot isolation (Cerone & Gotsman; PolySI, PVLDB 2023): some choice
  *     leaves (dep ; anti?)+ irreflexive: no cycle in which two anti edges
- *     follow each other (cyclically).
+ *     follow each other (cyclically);
+ *   parallel snapshot isolation (Cerone & Gotsman, without session order:
+ *     Elle's): some choice leaves (dep+ ; anti?) irreflexive: no cycle with
+ *     fewer than two anti edges;
+ *   prefix consistency (Cerone & Gotsman, without session order): some
+ *     choice leaves WW U WR U (WR ; RW) acyclic: no cycle in which an anti
+ *     edge follows anything but a read (SOLVE_READ).
  *
  * Both are decided on one "state graph": for serializability its vertices
  * are the transactions; for snapshot isolation a vertex is a transaction
  * and whether the edge that entered it was anti, so that an anti edge only
  * leaves a state entered by a dependency, and a cycle of states is exactly
- * a cycle of (dep ; anti?). Adding edges only adds cycles (monotone), which
- * makes the lazy encoding below exact.
+ * a cycle of (dep ; anti?). Parallel SI's forbidden cycles are no state
+ * graph's cycles (a loop that takes one anti edge could be taken twice),
+ * so its state graph has two layers, a vertex a transaction and whether
+ * the one anti edge was taken: dependencies in each layer, an anti edge
+ * from layer 0 to layer 1, nothing back. A forbidden cycle is then a
+ * cycle (dependencies only) or a path from 2t to 2t + 1 (one anti edge;
+ * sgraph.c seeks both). Prefix's is a state graph again: a vertex is a
+ * transaction and whether a read entered it, and an anti edge leaves only
+ * a state a read entered. Adding edges only adds forbidden cycles
+ * (monotone), which makes the lazy encoding below exact for each model.
  *
  * The work, in order (files):
  *   sgraph.c  the state graph (CSR), its strongly connected components and
@@ -64,8 +78,9 @@
 
 #include "isolde.h"
 
-enum solve_kind { SOLVE_DEP = 0, SOLVE_ANTI = 1 };
-enum solve_model { SOLVE_SER = 0, SOLVE_SI = 1 };
+/* SOLVE_READ: a dependency that is a read (wr), which prefix tells apart. */
+enum solve_kind { SOLVE_DEP = 0, SOLVE_ANTI = 1, SOLVE_READ = 2 };
+enum solve_model { SOLVE_SER = 0, SOLVE_SI = 1, SOLVE_PSI = 2, SOLVE_PC = 3 };
 enum solve_verdict { SOLVE_VALID = 0, SOLVE_INVALID = 1, SOLVE_UNKNOWN = 2 };
 
 /* "No side": a choice that no answer decided (solve_result.side). */

@@ -15,9 +15,13 @@
 #include "core/alloc.h"
 #include "solve/solve.h"
 
+/* The owner of a parallel-SI link (split.c): components only. */
+#define SPLIT_LINK (ISO_NONE - 1)
+
 /* A group: the state graph of the components solved together, in CSR. */
 struct group {
-    uint32_t shift;      /* as the split's: 1 for snapshot isolation */
+    enum solve_model model;
+    uint32_t shift;      /* as the split's: 1 for (parallel) snapshot isolation */
     uint32_t n_states;
     uint32_t *state;     /* local -> global state, ascending */
     uint32_t *off;       /* n_states + 1 */
@@ -48,6 +52,7 @@ struct search {
 
 /* The whole input's state graph, its components and groups (split.c). */
 struct split {
+    enum solve_model model;
     uint32_t shift;    /* state = transaction << shift (| 1: entered by anti) */
     uint32_t n_states;
     uint32_t *off, *to, *own, *src; /* CSR; own: ISO_NONE or choice c's side s as 2c + s */
@@ -74,14 +79,25 @@ void search_release(struct search *s);
  * the cycle's edges go to s->cycle. */
 int search_cycle(const struct group *g, const uint8_t *lit_on, const uint32_t *starts, uint32_t n_starts,
                  const uint32_t *rank, uint32_t bound, struct search *s);
-/* The shortest cycle through edge e (taken as enabled), into s->cycle,
- * e first; 0 when there is none. */
+/* The shortest forbidden cycle through edge e (taken as enabled), into
+ * s->cycle, e first; 0 when there is none. */
 int search_short_cycle(const struct group *g, const uint8_t *lit_on, uint32_t e, struct search *s);
 /* Every state searched once; each cycle closed by an edge back into the
  * search's stack handed to each (in s->cycle) while it returns nonzero:
- * many cycles in one pass, each a real one. */
-void search_cycles(const struct group *g, const uint8_t *lit_on, struct search *s,
-                   int (*each)(void *arg, const struct search *s), void *arg);
+ * many cycles in one pass, each a real one; for parallel SI, when there
+ * is none, each path 2t ~> 2t + 1 found (its anti edge first). Returns 1
+ * when each stopped it. */
+int search_cycles(const struct group *g, const uint8_t *lit_on, struct search *s,
+                  int (*each)(void *arg, const struct search *s), void *arg);
+/* Whether the enabled edges hold a forbidden cycle (the model's), into
+ * s->cycle: a cycle of the state graph, or for parallel SI a path 2t ~>
+ * 2t + 1 (solve.h). */
+int search_forbidden(const struct group *g, const uint8_t *lit_on, struct search *s);
+/* Parallel SI: whether edge e (from a layer-0 state 2u, taken as enabled)
+ * starts a path e ~> 2u + 1, visiting states of rank <= bound (or the
+ * target's rank) only; into s->cycle, e first. 0 for other models. */
+int search_psi_through(const struct group *g, const uint8_t *lit_on, uint32_t e, const uint32_t *rank,
+                       uint32_t bound, struct search *s);
 /* Topological ranks of the enabled edges into s->rank; -1 if they hold a
  * cycle. */
 int search_rank(const struct group *g, const uint8_t *lit_on, struct search *s);

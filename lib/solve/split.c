@@ -15,16 +15,34 @@
 /* The state edges of an input edge (u -> v): for serializability the edge
  * itself; for snapshot isolation (state 2t + 1: entered by an anti edge)
  * a dependency from either state of u to v's first state, an anti edge
- * only from u's first state. Returns how many (into a[], b[]). */
+ * only from u's first state; for parallel SI (state 2t + 1: t after the
+ * one anti edge, solve.h) a dependency in each layer, an anti edge from
+ * layer 0 to layer 1; for prefix (state 2t + 1: entered by a read) a
+ * dependency from either state of u to v's first state, a read to its
+ * second, an anti edge only from u's second. Returns how many (into a[],
+ * b[]). */
 static int expand(enum solve_model m, const struct solve_edge *e, uint32_t a[2], uint32_t b[2])
 {
     if (m == SOLVE_SER) {
         a[0] = e->from, b[0] = e->to;
         return 1;
     }
+    if (m == SOLVE_PC && e->kind == SOLVE_ANTI) {
+        a[0] = 2 * e->from + 1, b[0] = 2 * e->to;
+        return 1;
+    }
+    if (m == SOLVE_PC) {
+        uint32_t read = e->kind == SOLVE_READ;
+        a[0] = 2 * e->from, a[1] = 2 * e->from + 1, b[0] = b[1] = 2 * e->to + read;
+        return 2;
+    }
     if (e->kind == SOLVE_ANTI) {
         a[0] = 2 * e->from, b[0] = 2 * e->to + 1;
         return 1;
+    }
+    if (m == SOLVE_PSI) {
+        a[0] = 2 * e->from, a[1] = 2 * e->from + 1, b[0] = 2 * e->to, b[1] = 2 * e->to + 1;
+        return 2;
     }
     a[0] = 2 * e->from, a[1] = 2 * e->from + 1, b[0] = b[1] = 2 * e->to;
     return 2;
@@ -62,11 +80,27 @@ static void fill_edge(void *arg, const struct solve_edge *e, uint32_t own, uint3
     }
 }
 
+/* Parallel SI's links 2t + 1 -> 2t (SPLIT_LINK: in the components, never
+ * in a group): a forbidden path 2t ~> 2t + 1 and its link make a cycle,
+ * so every edge of one lies inside a component. */
+static void link_edges(const struct solve_input *in, struct fill *f)
+{
+    for (uint32_t t = 0; in->model == SOLVE_PSI && t < in->n_txns; t++) {
+        if (!f->at) {
+            f->sp->off[2 * t + 2]++;
+            continue;
+        }
+        uint32_t x = f->at[2 * t + 1]++;
+        f->sp->to[x] = 2 * t, f->sp->own[x] = SPLIT_LINK, f->sp->src[x] = ISO_NONE;
+    }
+}
+
 static void build_csr(const struct solve_input *in, struct split *sp)
 {
     struct fill f = {sp, in->model, NULL};
     sp->off = iso_xcalloc((size_t)sp->n_states + 1, sizeof *sp->off);
     each_edge(in, fill_edge, &f);
+    link_edges(in, &f);
     for (uint32_t v = 0; v < sp->n_states; v++) sp->off[v + 1] += sp->off[v];
     size_t m = sp->off[sp->n_states];
     sp->to = iso_xmalloc((m + 1) * sizeof *sp->to);
@@ -75,6 +109,7 @@ static void build_csr(const struct solve_input *in, struct split *sp)
     f.at = iso_xmalloc(((size_t)sp->n_states + 1) * sizeof *f.at);
     memcpy(f.at, sp->off, (size_t)sp->n_states * sizeof *f.at);
     each_edge(in, fill_edge, &f);
+    link_edges(in, &f);
     iso_free(f.at);
 }
 
@@ -200,7 +235,8 @@ static void make_groups(const struct solve_input *in, struct split *s)
 void split_build(const struct solve_input *in, struct split *s)
 {
     memset(s, 0, sizeof *s);
-    s->shift = in->model == SOLVE_SI;
+    s->model = in->model;
+    s->shift = in->model != SOLVE_SER;
     s->n_states = in->n_txns << s->shift;
     build_csr(in, s);
     s->comp = iso_xmalloc(((size_t)s->n_states + 1) * sizeof *s->comp);
@@ -229,9 +265,9 @@ static uint32_t local_edges(const struct split *s, struct group *g, int fill)
         if (fill) g->off[v] = m;
         for (uint32_t e = s->off[sv]; e < s->off[sv + 1]; e++) {
             uint32_t w = s->to[e];
-            if (s->comp[w] != s->comp[sv]) continue;
+            uint32_t own = s->own[e];
+            if (s->comp[w] != s->comp[sv] || own == SPLIT_LINK) continue;
             if (fill) {
-                uint32_t own = s->own[e];
                 g->from[m] = v, g->to[m] = s->loc[w], g->src[m] = s->src[e];
                 g->own[m] = own == ISO_NONE ? ISO_NONE : 2 * s->choice_loc[own / 2] + own % 2;
             }
@@ -246,6 +282,7 @@ void split_group(struct split *s, uint32_t gi, struct group *g)
 {
     memset(g, 0, sizeof *g);
     g->shift = s->shift;
+    g->model = s->model;
     uint32_t lo = s->grp_state_off[gi], hi = s->grp_state_off[gi + 1];
     g->n_states = hi - lo;
     g->state = iso_xmalloc(((size_t)g->n_states + 1) * sizeof *g->state);

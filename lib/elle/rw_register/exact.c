@@ -1,6 +1,6 @@
 /*
- * elle/rw_register/exact.c -- serializability and snapshot isolation
- * decided exactly on rw-register histories (exact.h): which problems the
+ * elle/rw_register/exact.c -- serializability, snapshot isolation,
+ * parallel snapshot isolation and prefix consistency decided exactly on rw-register histories (exact.h): which problems the
  * request needs, the polygraph of the known edges and the unordered writer
  * pairs, lib/solve/'s verdict turned into a finding, an unknown, or a
  * witness.
@@ -40,15 +40,20 @@ static int strongest(const iso_request *q, int base)
     return -1;
 }
 
-/* The problems to solve (model SOLVE_SER / SOLVE_SI, variant) into m[],
- * v[]: serializable with the strongest order asked, and SI only where it
- * asks for an order serializable's problem does not have (a serializable
- * witness is one for SI too). */
-static int problems(const iso_request *q, int m[2], int v[2])
+/* The problems to solve (model SOLVE_SER / SOLVE_SI / SOLVE_PSI /
+ * SOLVE_PC, variant) into m[], v[]: serializable with the strongest order
+ * asked, SI only where it asks for an order serializable's problem does
+ * not have (a serializable witness is one for SI too), and parallel SI and
+ * prefix (plain: Elle's have no session order; neither implies the other)
+ * where neither SER nor SI is asked. */
+static int problems(const iso_request *q, int m[4], int v[4])
 {
     int ser = strongest(q, ISO_CB_G2), si = strongest(q, ISO_CB_G_NONADJACENT), n = 0;
+    int psi = strongest(q, ISO_CB_G_SINGLE), weaker = ser < 0 && si < 0;
     if (ser >= 0) m[n] = SOLVE_SER, v[n++] = ser;
     if (si > ser) m[n] = SOLVE_SI, v[n++] = si;
+    if (psi == ISO_CV_PLAIN && weaker) m[n] = SOLVE_PSI, v[n++] = psi;
+    if (q->reportable[ISO_A_LONG_FORK] && weaker) m[n] = SOLVE_PC, v[n++] = ISO_CV_PLAIN;
     return n;
 }
 
@@ -60,7 +65,8 @@ static void known(ex_poly *p, uint32_t a, uint32_t b, uint8_t bit, uint32_t x, u
     size_t cap = p->cap;
     ISO_GROW(p->e, p->cap, p->n + 1);
     if (p->cap != cap) p->why = iso_xrealloc(p->why, p->cap * sizeof *p->why);
-    p->e[p->n] = (struct solve_edge){a, b, bit == ISO_EDGE_RW ? SOLVE_ANTI : SOLVE_DEP};
+    uint32_t kind = bit == ISO_EDGE_RW ? SOLVE_ANTI : bit == ISO_EDGE_WR ? SOLVE_READ : SOLVE_DEP;
+    p->e[p->n] = (struct solve_edge){a, b, kind};
     p->why[p->n++] = (ex_why){bit, x, y};
 }
 
@@ -334,7 +340,7 @@ static int solve_one(iso_ctx *ctx, const iso_graph *g, ex_poly *p, int model, in
 void rw_exact(iso_ctx *ctx, const iso_graph *g, uint8_t extra)
 {
     const char *when = ctx->co->exact ? ctx->co->exact : "auto";
-    int model[2], variant[2], n = problems(ctx->req, model, variant);
+    int model[4], variant[4], n = problems(ctx->req, model, variant);
     if (!strcmp(when, "never") || n == 0 || already_invalid(ctx)) return;
     for (int i = 0; i < n; i++) /* an order the graph does not have: not decided here */
         if ((variant[i] == ISO_CV_PROCESS && !(extra & ISO_EDGE_PROCESS)) ||

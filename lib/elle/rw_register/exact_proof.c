@@ -19,10 +19,12 @@
 
 const char *rw_exact_name(int model, int variant)
 {
-    static const char *const names[2][3] = {
+    static const char *const names[4][3] = {
         {"serializable", "strong-session-serializable", "strict-serializable"},
-        {"snapshot-isolation", "strong-session-snapshot-isolation", "strong-snapshot-isolation"}};
-    return names[model == SOLVE_SI][variant < 0 || variant > 2 ? 0 : variant];
+        {"snapshot-isolation", "strong-session-snapshot-isolation", "strong-snapshot-isolation"},
+        {"parallel-snapshot-isolation", "parallel-snapshot-isolation", "parallel-snapshot-isolation"},
+        {"prefix", "prefix", "prefix"}};
+    return names[model < 0 || model > SOLVE_PC ? 0 : model][variant < 0 || variant > 2 ? 0 : variant];
 }
 
 /* The transactions a proof names, T1 .. Tn in the order first named. */
@@ -195,11 +197,13 @@ static int common_type(const proof *x)
  * the request reports is common to every case. */
 static int exists_type(int model, int variant)
 {
-    static const int t[2][3] = {
+    static const int t[4][3] = {
         {ISO_A_PL_3_CYCLE_EXISTS, ISO_A_STRONG_SESSION_SERIALIZABLE_CYCLE_EXISTS, ISO_A_PL_SS_CYCLE_EXISTS},
         {ISO_A_PL_SI_CYCLE_EXISTS, ISO_A_STRONG_SESSION_SNAPSHOT_ISOLATION_CYCLE_EXISTS,
-         ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS}};
-    return t[model == SOLVE_SI][variant];
+         ISO_A_STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS},
+        {ISO_A_G_SINGLE, ISO_A_G_SINGLE_PROCESS, ISO_A_G_SINGLE_REALTIME},
+        {ISO_A_LONG_FORK, ISO_A_LONG_FORK, ISO_A_LONG_FORK}};
+    return t[model][variant];
 }
 
 static void let(proof *x, iso_buf *text)
@@ -294,10 +298,11 @@ void rw_exact_unknown(iso_ctx *ctx, const struct solve_result *r, int model, int
 
 /* ---- the witness of a valid verdict -------------------------------------- */
 
-/* Whether edge e counts for the model's order (SI: dependencies only). */
+/* Whether edge e counts for the model's order ((parallel) SI, prefix:
+ * dependencies only). */
 static int counts(const struct solve_input *in, const struct solve_edge *e)
 {
-    return in->model == SOLVE_SER || e->kind == SOLVE_DEP;
+    return in->model == SOLVE_SER || e->kind != SOLVE_ANTI;
 }
 
 static void add_out(const struct solve_input *in, const struct solve_edge *e, uint32_t *deg, uint32_t *off,

@@ -4,7 +4,9 @@
  * which knows nothing of the solver's state graph: it enumerates every
  * assignment of the choices and checks the model's definition on
  * adjacency bitmasks (serializable: the union of every edge acyclic;
- * snapshot isolation: dep U dep;anti acyclic, by Warshall's closure).
+ * snapshot isolation: dep U dep;anti acyclic, by Warshall's closure;
+ * parallel SI: dep+ acyclic and no anti edge back along it; prefix: dep U
+ * read;anti acyclic).
  * Also the checks of an answer: a witness is acyclic, a core cannot be
  * made acyclic (and, when minimal, no smaller part of it), and a proof's
  * cases are real cycles that cover every assignment of the core.
@@ -60,10 +62,11 @@ static inline struct solve_input poly_input(const struct poly *p, enum solve_mod
 
 typedef uint64_t poly_rows[POLY_MAX_TXNS];
 
-static inline void rows_add(uint64_t *dep, uint64_t *anti, const struct solve_edge *e)
+static inline void rows_add(uint64_t *dep, uint64_t *anti, uint64_t *read, const struct solve_edge *e)
 {
     if (e->kind == SOLVE_ANTI) anti[e->from] |= 1ull << e->to;
     else dep[e->from] |= 1ull << e->to;
+    if (e->kind == SOLVE_READ) read[e->from] |= 1ull << e->to;
 }
 
 /* Whether the relation's transitive closure has a cycle (Warshall). */
@@ -81,19 +84,29 @@ static inline int rows_cyclic(uint64_t *r, uint32_t n)
  * takes that side, anything else leaves the choice out. */
 static inline int oracle_cyclic(const struct poly *p, enum solve_model m, const uint8_t *side)
 {
-    poly_rows dep = {0}, anti = {0}, r = {0};
-    for (size_t i = 0; i < p->n_edges; i++) rows_add(dep, anti, &p->edges[i]);
+    poly_rows dep = {0}, anti = {0}, read = {0}, r = {0};
+    for (size_t i = 0; i < p->n_edges; i++) rows_add(dep, anti, read, &p->edges[i]);
     for (uint32_t c = 0; c < p->n_choices; c++) {
         if (side[c] > 1) continue;
         for (size_t j = p->side_start[2 * c + side[c]]; j < p->side_start[2 * c + side[c] + 1]; j++)
-            rows_add(dep, anti, &p->side_edges[j]);
+            rows_add(dep, anti, read, &p->side_edges[j]);
+    }
+    if (m == SOLVE_PSI) { /* dep+ ; anti? irreflexive */
+        if (rows_cyclic(dep, p->n)) return 1;
+        for (uint32_t i = 0; i < p->n; i++)
+            for (uint32_t k = 0; k < p->n; k++)
+                if ((dep[i] >> k & 1) && (anti[k] >> i & 1)) return 1;
+        return 0;
     }
     for (uint32_t i = 0; i < p->n; i++) {
         r[i] = dep[i];
-        if (m == SOLVE_SER) r[i] |= anti[i];
-        else
-            for (uint32_t k = 0; k < p->n; k++)
-                if (dep[i] >> k & 1) r[i] |= anti[k];
+        if (m == SOLVE_SER) {
+            r[i] |= anti[i];
+            continue;
+        }
+        const uint64_t *before = m == SOLVE_PC ? read : dep; /* PC: WW U WR U (WR ; RW) */
+        for (uint32_t k = 0; k < p->n; k++)
+            if (before[i] >> k & 1) r[i] |= anti[k];
     }
     return rows_cyclic(r, p->n);
 }
@@ -124,11 +137,13 @@ static inline const struct solve_edge *step_edge(const struct poly *p, const str
 }
 
 /* A case: its steps are input edges of its sides, a closed walk, and (SI)
- * no two anti edges in a row. */
+ * no two anti edges in a row, (parallel SI) at most one anti edge,
+ * (prefix) a read before every anti edge. */
 static inline void check_case(const struct poly *p, enum solve_model m, const struct solve_result *r, uint32_t k)
 {
     const struct solve_case *c = &r->cases[k];
     assert_true(c->n_steps >= 2);
+    uint32_t n_anti = 0;
     for (uint32_t j = 0; j < c->n_steps; j++) {
         const struct solve_step *s = &r->step[c->first_step + j], *t = &r->step[c->first_step + (j + 1) % c->n_steps];
         const struct solve_edge *e = step_edge(p, s);
@@ -137,6 +152,9 @@ static inline void check_case(const struct poly *p, enum solve_model m, const st
         assert_int_equal(e->kind, s->kind);
         assert_int_equal(s->to, t->from);
         if (m == SOLVE_SI) assert_false(s->kind == SOLVE_ANTI && t->kind == SOLVE_ANTI);
+        n_anti += s->kind == SOLVE_ANTI;
+        if (m == SOLVE_PSI) assert_true(n_anti <= 1);
+        if (m == SOLVE_PC) assert_false(t->kind == SOLVE_ANTI && s->kind != SOLVE_READ);
         if (s->choice == UINT32_MAX) continue;
         assert_true(s->edge >= p->side_start[2 * s->choice + s->side] &&
                     s->edge < p->side_start[2 * s->choice + s->side + 1]);
