@@ -14,12 +14,10 @@ oracle=$build/tests/tools/oracle/oracle
 # The rows still pending, per workload (MODEL, or MODEL/LEVEL for one
 # conviction row): their conviction rows are skipped and their soundness
 # rows accept unknown (2) as well as valid. Remove a name when it passes.
-# rw-register: prefix is sound only there (Biswas & Enea: NP-complete;
-# issue 26's exact check decides SI and serializable, not prefix), and
-# partition-merge's forks close only through write-write orders the
-# history does not fix.
+# None is pending: prefix on rw-register, the last, is decided exactly
+# since issue 26's exact check grew a prefix model.
 pending_la=""
-pending_rw="prefix/partition-merge"
+pending_rw=""
 
 pending() { # WORKLOAD MODEL [LEVEL]: status 0 when that row's complete check is pending
     p=$pending_rw
