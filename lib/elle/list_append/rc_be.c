@@ -279,20 +279,24 @@ static void session_cycles(iso_ctx *ctx, const la_state *st)
 
 /* ---- INT ---------------------------------------------------------------------------- */
 
-/* Whether read j of key (items[0..len)) ends with t's appends to key
- * before it, in order; else its type. 0: it does (or t has none). */
-static int own_case(const la_state *st, const iso_store *s, uint32_t t, const iso_val *m, size_t j, uint32_t key,
-                    const iso_val *items, size_t len)
+/* A transaction's appends so far, per key (stamped ep): the count and the
+ * last one's micro-op; per micro-op the key's append before it. */
+typedef struct rb_own {
+    uint32_t ep, *key_ep, *cnt, *last;
+    uint32_t *prev;
+    size_t cap;
+} rb_own;
+
+/* Whether read items[0..len) of key ends with t's appends to it so far,
+ * in order; else its type. 0: it does (or t has none). */
+static int own_case(const la_state *st, const iso_store *s, const rb_own *o, uint32_t t, const iso_val *m,
+                    uint32_t key, const iso_val *items, size_t len)
 {
-    size_t own = 0;
-    for (size_t i = 0; i < j; i++)
-        own += la_mop_kind(st, m[i]) == LA_APPEND && iso_keys_find(&st->keys, mop_key(s, m[i])) == key;
-    if (!own) return 0;
-    size_t at = own <= len ? len - own : 0;
-    int ends = own <= len;
-    for (size_t i = 0; i < j && ends; i++)
-        if (la_mop_kind(st, m[i]) == LA_APPEND && iso_keys_find(&st->keys, mop_key(s, m[i])) == key)
-            ends = iso_val_eq(s, items[at++], mop_val(s, m[i]));
+    if (o->key_ep[key] != o->ep || !o->cnt[key]) return 0;
+    int ends = o->cnt[key] <= len;
+    size_t at = len;
+    for (uint32_t j = o->last[key]; ends && j != ISO_NONE; j = o->prev[j])
+        ends = iso_val_eq(s, items[--at], mop_val(s, m[j]));
     if (ends) return 0;
     const la_append *last = len ? la_find(st, key, items[len - 1]) : NULL;
     return last && last->txn == t ? ISO_A_NOT_MY_LAST_WRITE : ISO_A_NOT_MY_OWN_WRITE;
@@ -310,29 +314,37 @@ static void render_own(iso_ctx *ctx, uint32_t t, iso_val mop, int type)
     iso_fb_val(pc, &f, mop_key(s, mop));
     iso_buf_puts(&f.text, " as ");
     iso_fb_val(pc, &f, mop_val(s, mop));
-    iso_buf_puts(&f.text, type == ISO_A_NOT_MY_LAST_WRITE ? ", which does not end with all of T1's own appends to it"
+    iso_buf_puts(&f.text, type == ISO_A_NOT_MY_LAST_WRITE ? ", which ends with an append of T1's own but not with "
+                                                            "all of T1's appends to it so far, in order"
                                                           : ", which does not end with T1's own appends to it");
     iso_picture_edge(&pic, t, t, type == ISO_A_NOT_MY_LAST_WRITE ? "not-last" : "not-own", f.text.p + from);
-    iso_buf_puts(&f.text, ": a read after a transaction's own appends shows them, the last last (Biswas and Enea's "
-                          "INT).");
+    iso_buf_puts(&f.text, ": a read after a transaction's own appends to a key ends with them, in order (Biswas "
+                          "and Enea's INT).");
     iso_fb_field_op(pc, &f, "op", t);
     iso_fb_field(pc, &f, "mop", mop);
     iso_fb_emit_picture(&ctx->findings, &f, type, &pic);
 }
 
-static void own_reads(iso_ctx *ctx, const la_state *st, uint32_t t)
+static void own_reads(iso_ctx *ctx, const la_state *st, rb_own *o, uint32_t t)
 {
     const iso_store *s = &ctx->pc.h->store;
     const uint8_t *rep = ctx->req->reportable;
     size_t n;
     const iso_val *m = la_txn_mops(&ctx->pc, t, &n);
+    ISO_GROW(o->prev, o->cap, n + 1);
+    o->ep++;
     uint8_t seen = 0;
-    for (size_t j = 0; j < n; j++) {
+    for (size_t j = 0; j < n && seen != 3; j++) {
         uint32_t key = iso_keys_find(&st->keys, mop_key(s, m[j]));
-        if (key == ISO_NONE || la_mop_kind(st, m[j]) != LA_READ) continue;
+        if (key == ISO_NONE) continue;
+        if (o->key_ep[key] != o->ep) o->key_ep[key] = o->ep, o->cnt[key] = 0, o->last[key] = ISO_NONE;
+        if (la_mop_kind(st, m[j]) == LA_APPEND) {
+            o->prev[j] = o->last[key], o->last[key] = (uint32_t)j, o->cnt[key]++;
+            continue;
+        }
         size_t len;
         const iso_val *items = la_read_items(s, mop_val(s, m[j]), &len);
-        int type = own_case(st, s, t, m, j, key, items, len);
+        int type = own_case(st, s, o, t, m, key, items, len);
         uint8_t bit = type == ISO_A_NOT_MY_LAST_WRITE ? 2 : 1;
         if (!type || !rep[type] || (seen & bit)) continue;
         seen |= bit;
@@ -340,11 +352,19 @@ static void own_reads(iso_ctx *ctx, const la_state *st, uint32_t t)
     }
 }
 
+static void own_writes(iso_ctx *ctx, const la_state *st)
+{
+    size_t nk = st->keys.n + 1;
+    rb_own o = {0, iso_xcalloc(nk, sizeof(uint32_t)), iso_xcalloc(nk, sizeof(uint32_t)),
+                iso_xcalloc(nk, sizeof(uint32_t)), NULL, 0};
+    for (uint32_t t = 0; t < ctx->pc.txns.n; t++)
+        if (ok_txn(&ctx->pc.txns.t[t])) own_reads(ctx, st, &o, t);
+    iso_free(o.key_ep), iso_free(o.cnt), iso_free(o.last), iso_free(o.prev);
+}
+
 void la_rc_be(iso_ctx *ctx, const la_state *st)
 {
     const uint8_t *rep = ctx->req->reportable;
-    if (rep[ISO_A_NOT_MY_OWN_WRITE] || rep[ISO_A_NOT_MY_LAST_WRITE])
-        for (uint32_t t = 0; t < ctx->pc.txns.n; t++)
-            if (ok_txn(&ctx->pc.txns.t[t])) own_reads(ctx, st, t);
+    if (rep[ISO_A_NOT_MY_OWN_WRITE] || rep[ISO_A_NOT_MY_LAST_WRITE]) own_writes(ctx, st);
     if (rep[ISO_A_NON_MONOTONIC_READ_PROCESS]) session_cycles(ctx, st);
 }
