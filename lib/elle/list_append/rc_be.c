@@ -317,7 +317,7 @@ static void render_own(iso_ctx *ctx, uint32_t t, iso_val mop, int type)
     iso_buf_puts(&f.text, type == ISO_A_NOT_MY_LAST_WRITE ? ", which ends with an append of T1's own but not with "
                                                             "all of T1's appends to it so far, in order"
                                                           : ", which does not end with T1's own appends to it");
-    iso_picture_edge(&pic, t, t, type == ISO_A_NOT_MY_LAST_WRITE ? "not-last" : "not-own", f.text.p + from);
+    iso_picture_edge(&pic, t, t, "misses", f.text.p + from);
     iso_buf_puts(&f.text, ": a read after a transaction's own appends to a key ends with them, in order (Biswas "
                           "and Enea's INT).");
     iso_fb_field_op(pc, &f, "op", t);
