@@ -56,6 +56,8 @@ typedef struct rb {
     uint32_t *ext;     /* per key: the longest external part's length */
     rb_edge *e;
     size_t n_e, cap_e;
+    long *lens;        /* scratch: a reader's state lengths */
+    size_t cap_lens;
 } rb;
 
 static int ok_txn(const iso_txn *t) { return t->type == ISO_OP_OK && t->cmp != ISO_NONE; }
@@ -81,7 +83,8 @@ static void reads_of(rb *x, la_scan *sc, uint32_t t)
     const iso_store *s = &x->pc->h->store;
     size_t n;
     const iso_val *m = la_txn_mops(x->pc, t, &n);
-    long *lens = iso_xmalloc((n + 1) * sizeof *lens);
+    ISO_GROW(x->lens, x->cap_lens, n + 1);
+    long *lens = x->lens;
     la_scan_lens(x->st, s, sc, t, m, n, lens);
     for (size_t j = 0; j < n; j++) {
         uint32_t key = iso_keys_find(&x->st->keys, mop_key(s, m[j]));
@@ -93,7 +96,6 @@ static void reads_of(rb *x, la_scan *sc, uint32_t t)
         x->in[w->txn] |= w->type != ISO_OP_FAIL;
         edge(x, w->txn, t, RB_WR, mop_key(s, m[j]), la_value(x->st, w), 0);
     }
-    iso_free(lens);
 }
 
 /* Per key, its shown appenders (committed, :info ones too) in order, then
@@ -261,7 +263,7 @@ static void cycles(iso_ctx *ctx, rb *x)
 
 static void session_cycles(iso_ctx *ctx, const la_state *st)
 {
-    rb x = {st, &ctx->pc, (uint32_t)ctx->pc.txns.n, NULL, NULL, NULL, 0, 0};
+    rb x = {st, &ctx->pc, (uint32_t)ctx->pc.txns.n, NULL, NULL, NULL, 0, 0, NULL, 0};
     x.in = iso_xcalloc(x.n + 1, 1);
     x.ext = iso_xcalloc(st->keys.n + 1, sizeof *x.ext);
     for (uint32_t t = 0; t < x.n; t++) x.in[t] = (uint8_t)ok_txn(&x.pc->txns.t[t]);
@@ -274,7 +276,7 @@ static void session_cycles(iso_ctx *ctx, const la_state *st)
     sessions(&x);
     if (x.n_e) qsort(x.e, x.n_e, sizeof *x.e, cmp_edge);
     if (x.n_e) cycles(ctx, &x);
-    iso_free(x.e), iso_free(x.ext), iso_free(x.in);
+    iso_free(x.lens), iso_free(x.e), iso_free(x.ext), iso_free(x.in);
 }
 
 /* ---- INT ---------------------------------------------------------------------------- */
