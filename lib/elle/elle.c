@@ -43,11 +43,12 @@ void iso_ctx_both(iso_ctx *ctx, iso_ctx_job main_job, iso_ctx_job side_job, void
 
 /* Elle's additional-graphs: real-time order if any reportable anomaly is a
  * -realtime type, else process order if any is a -process type (or
- * causal's causality-violation-process: session order is a dependency
- * there, so a graph of it alone is not empty). */
+ * causal's causality-violation-process or read-committed-be's
+ * non-monotonic-read-process: session order is a dependency there, so a
+ * graph of it alone is not empty). */
 static uint8_t order_edges(const uint8_t reportable[ISO_A_COUNT])
 {
-    int rt = 0, proc = reportable[ISO_A_CAUSALITY_VIOLATION_PROCESS];
+    int rt = 0, proc = reportable[ISO_A_CAUSALITY_VIOLATION_PROCESS] || reportable[ISO_A_NON_MONOTONIC_READ_PROCESS];
     for (int b = 0; b < ISO_CB_COUNT; b++) {
         rt |= reportable[ISO_CYCLE(b, ISO_CV_REALTIME)];
         proc |= reportable[ISO_CYCLE(b, ISO_CV_PROCESS)];

@@ -81,7 +81,7 @@ typedef struct iso_request {
         unchecked[ISO_MODEL_COUNT];
     size_t n_checked, n_unchecked, n_asked;
     uint8_t asked[ISO_A_COUNT];      /* as -a names them */
-    uint8_t la;                      /* list-append: no implication into a model not applicable there */
+    uint8_t la;                      /* list-append: its lattice (models.c, la_not_implied) */
     uint8_t reportable[ISO_A_COUNT]; /* Elle's prohibited-anomaly-types */
 } iso_request;
 

@@ -138,8 +138,9 @@ T
 
 test_case "la-pairs: 200k pairs [r k []] [append k v] in one transaction: internal at the second read" <<'T'
 big la-pairs 200000 list-append 1
-fact 'types: empty-transaction-graph,internal'
+fact 'types: empty-transaction-graph,internal,not-my-own-write'
 fact 'internal mop=["r",1,[]] expected=[0]'
+fact 'not-my-own-write mop=["r",1,[]]'
 T
 
 test_case "la-dups: four reads listing one element 1M times" <<'T'

@@ -4,7 +4,8 @@
 # step, labelled with the step's type and the proof's words, as the cycles'
 # pictures are (tests/cli/t6000): list-append's fractured-read (T2 -wr->
 # T1, T1 -misses-> T2) and causality violations (the causal path's wr and
-# process steps, the read that misses the first writer); rw-register's fractured-read, causality-violation,
+# process steps, the read that misses the first writer), non-monotonic-read-process
+# (its cycle through session order) and not-my-own-write; rw-register's fractured-read, causality-violation,
 # causality-violation-process and non-monotonic-read (every step, a forced
 # one as co, its premise's steps each an edge, the initial state a node);
 # not-my-own-write and not-my-last-write (the read that misses the
@@ -52,6 +53,18 @@ test_case "list-append causality-violation-process: session order on the causal 
 draw la-cvp causality-violation-process 2 2 -m list-append -c causal "$la/causality-violation-session.jsonl"
 grep -q 'T1 -> T2 \[label="process\\nT2 follows T1 in its process"\];' "$tmp/la-cvp.dot"
 grep -q 'T2 -> T1 \[label="misses\\nT2 read key \\"x\\" as \[\], which does not contain T1' "$tmp/la-cvp.dot"
+T
+
+test_case "list-append non-monotonic-read-process: the cycle through session order, each step's reason" <<'T'
+draw la-nmrp non-monotonic-read-process 3 3 -m list-append -c read-committed-be "$la/rc-be-cycle-through-process-order.jsonl"
+grep -q 'T1 -> T2 \[label="process\\nT1 < T2, because process 1 executed T1 before T2"\];' "$tmp/la-nmrp.dot"
+grep -q 'T2 -> T3 \[label="ww\\nT2 < T3, because T3 appended 2 to key \\"z\\" after T2 appended 1"\];' "$tmp/la-nmrp.dot"
+grep -q 'T3 -> T1 \[label="ww\\nT3 < T1, because T1 appended 2 to key \\"x\\", which no read of another' "$tmp/la-nmrp.dot"
+T
+
+test_case "list-append not-my-own-write: the own appends missed (a loop)" <<'T'
+draw la-nmow not-my-own-write 1 1 -m list-append -c read-committed-be "$la/rc-be-not-my-own-or-last-write.jsonl"
+grep -q 'T1 -> T1 \[label="misses\\nT1 read key \\"x\\" as \[\], which does not end with T1' "$tmp/la-nmow.dot"
 T
 
 test_case "rw-register fractured-read: the premise's wr, the forced co to the initial state, and back" <<'T'

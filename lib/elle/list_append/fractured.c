@@ -121,9 +121,7 @@ static long state_len(const la_state *st, const iso_store *s, uint32_t t, iso_va
     return (long)(len - own);
 }
 
-/* The pass of la_scan_txn; len (NULL, or room for n) receives each
- * micro-op's state length, -1 where it has none. */
-static void scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n,
+void la_scan_lens(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n,
                      long *lens)
 {
     sc->ep++;
@@ -145,7 +143,7 @@ static void scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32
 
 void la_scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n)
 {
-    scan_txn(st, s, sc, t, m, n, NULL);
+    la_scan_lens(st, s, sc, t, m, n, NULL);
 }
 
 /* Whether writer w, observed by c->t, appended to a key whose read r holds
@@ -287,7 +285,7 @@ static int find_mav(const la_state *st, const iso_proof_ctx *pc, la_scan *sc, ma
 {
     const iso_store *s = &pc->h->store;
     ISO_GROW(v->len, v->cap, n + 1);
-    scan_txn(st, s, sc, c->t, m, n, v->len);
+    la_scan_lens(st, s, sc, c->t, m, n, v->len);
     v->ep++;
     first_observations(st, s, v, m, n, c->t);
     int found = 0;

@@ -413,6 +413,7 @@ static void keys_job(iso_ctx *side, void *arg)
     uint8_t *fractured = iso_xcalloc(side->pc.txns.n + 1, 1);
     la_fractured_reads(side, st, fractured);
     la_causality(side, st, fractured);
+    la_rc_be(side, st);
     iso_free(fractured);
 }
 

@@ -187,6 +187,15 @@ void la_scan_init(la_scan *sc, const la_state *st, size_t n_txns);
 void la_scan_free(la_scan *sc);
 /* A new pass over micro-ops m[0..n) of transaction t. */
 void la_scan_txn(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n);
+/* The same, lens (NULL, or room for n) receiving each micro-op's state
+ * length: a read's length before t's own appends to its key, -1 where it
+ * does not end in them or is no read of a known key. */
+void la_scan_lens(const la_state *st, const iso_store *s, la_scan *sc, uint32_t t, const iso_val *m, size_t n,
+                  long *lens);
+/* Biswas and Enea's read committed beyond monotonic atomic view: INT and
+ * the cycles through session order of the commit order it forces
+ * (rc_be.c). */
+void la_rc_be(iso_ctx *ctx, const la_state *st);
 /* The first append (index into st->ap) of transaction w, or n_ap; whether
  * st->ap[i] is its writer's first append to its key (the writer's appends
  * start at lo). */
