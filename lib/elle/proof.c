@@ -192,3 +192,11 @@ size_t iso_elle_show(const iso_txn_result *t, size_t first, size_t n, size_t max
     iso_free(b.fb);
     return done;
 }
+
+size_t iso_name_of(iso_names *nm, uint32_t t)
+{
+    for (size_t i = 0; i < nm->n; i++)
+        if (nm->t[i] == t) return i + 1;
+    ISO_PUSH(nm->t, nm->n, nm->cap, t);
+    return nm->n;
+}

@@ -20,6 +20,15 @@ void iso_explain_cycle(const iso_proof_ctx *pc, const iso_cycle *c, iso_buf *tex
 void iso_explain_edge(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, const char *ta,
                       const char *tb, iso_buf *text, iso_buf *json);
 
+/* The transactions a proof names, T1 .. Tn in the order first named. */
+typedef struct iso_names {
+    uint32_t *t;
+    size_t n, cap;
+} iso_names;
+
+/* t's number in nm (1 for T1), named next when new. */
+size_t iso_name_of(iso_names *nm, uint32_t t);
+
 /* Show findings first .. first + n of t in order, each rendered just
  * before it is shown and dropped after (the findings stay as they are):
  * pending ones are rendered in batches, on t->threads threads when a batch

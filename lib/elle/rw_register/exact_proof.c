@@ -27,26 +27,13 @@ const char *rw_exact_name(int model, int variant)
     return names[model < 0 || model > SOLVE_PC ? 0 : model][variant < 0 || variant > 2 ? 0 : variant];
 }
 
-/* The transactions a proof names, T1 .. Tn in the order first named. */
-typedef struct names {
-    uint32_t *t;
-    size_t n, cap;
-} names;
-
-static size_t name_of(names *nm, uint32_t t)
-{
-    for (size_t i = 0; i < nm->n; i++)
-        if (nm->t[i] == t) return i + 1;
-    ISO_PUSH(nm->t, nm->n, nm->cap, t);
-    return nm->n;
-}
 
 typedef struct proof {
     iso_ctx *ctx;
     const rw_state *st;
     const ex_poly *p;
     const struct solve_result *r;
-    names nm;
+    iso_names nm;
     iso_picture pic;      /* every case's cycle, its steps labelled by case */
 } proof;
 
@@ -89,8 +76,8 @@ static void data_step(proof *x, const struct solve_step *s, uint8_t bit, uint32_
 static void step_words(proof *x, const struct solve_step *s, iso_buf *text, iso_buf *json)
 {
     char ta[16], tb[16];
-    snprintf(ta, sizeof ta, "T%zu", name_of(&x->nm, s->from));
-    snprintf(tb, sizeof tb, "T%zu", name_of(&x->nm, s->to));
+    snprintf(ta, sizeof ta, "T%zu", iso_name_of(&x->nm, s->from));
+    snprintf(tb, sizeof tb, "T%zu", iso_name_of(&x->nm, s->to));
     uint8_t bit = step_bit(x, s);
     if (s->choice != UINT32_MAX) {
         const uint32_t *pair = x->p->pair + 2 * s->choice;
@@ -107,7 +94,7 @@ static void step_words(proof *x, const struct solve_step *s, iso_buf *text, iso_
 static void write_words(proof *x, uint32_t v, iso_buf *out)
 {
     const rw_ver *w = &x->st->ver[v];
-    iso_buf_printf(out, "T%zu's write of key ", name_of(&x->nm, x->p->wof[v]));
+    iso_buf_printf(out, "T%zu's write of key ", iso_name_of(&x->nm, x->p->wof[v]));
     iso_pc_val_text(&x->ctx->pc, x->st->keys.vals[w->key], out);
     iso_buf_puts(out, " (");
     iso_pc_val_text(&x->ctx->pc, w->val, out);
@@ -148,7 +135,7 @@ static void one_case(proof *x, const struct solve_case *c, iso_buf *text, iso_bu
         uint32_t first = x->p->pair[2 * a->choice + a->side], then = x->p->pair[2 * a->choice + 1 - a->side];
         iso_buf_puts(text, i ? ", and " : "");
         write_words(x, first, text);
-        iso_buf_printf(text, " came before T%zu's", name_of(&x->nm, x->p->wof[then]));
+        iso_buf_printf(text, " came before T%zu's", iso_name_of(&x->nm, x->p->wof[then]));
         iso_buf_printf(json, "%s{\"key\":", i ? "," : "");
         iso_pc_val_json(&x->ctx->pc, x->st->keys.vals[x->st->ver[first].key], json);
         iso_buf_puts(json, ",\"first\":");
@@ -172,8 +159,8 @@ static void one_case(proof *x, const struct solve_case *c, iso_buf *text, iso_bu
         iso_buf_puts(json, i ? "," : "");
         step_words(x, s, &why, json);
         int last = i + 1 == c->n_steps;
-        iso_buf_printf(text, "      %sT%zu < T%zu, because %s%s\n", last ? "however, " : "", name_of(&x->nm, s->from),
-                       name_of(&x->nm, s->to), iso_buf_cstr(&why), last ? ": a contradiction!" : ";");
+        iso_buf_printf(text, "      %sT%zu < T%zu, because %s%s\n", last ? "however, " : "", iso_name_of(&x->nm, s->from),
+                       iso_name_of(&x->nm, s->to), iso_buf_cstr(&why), last ? ": a contradiction!" : ";");
         draw_step(x, c - x->r->cases, s, iso_buf_cstr(&why));
     }
     iso_buf_free(&why);
@@ -226,8 +213,8 @@ static void whichever(proof *x, iso_buf *text)
     }
     if (r->n_core == 1) {
         uint32_t a = x->p->pair[2 * r->core[0]], b = x->p->pair[2 * r->core[0] + 1];
-        iso_buf_printf(text, "\nThen, whichever order T%zu and T%zu wrote key ", name_of(&x->nm, x->p->wof[a]),
-                       name_of(&x->nm, x->p->wof[b]));
+        iso_buf_printf(text, "\nThen, whichever order T%zu and T%zu wrote key ", iso_name_of(&x->nm, x->p->wof[a]),
+                       iso_name_of(&x->nm, x->p->wof[b]));
         iso_pc_val_text(&x->ctx->pc, x->st->keys.vals[x->st->ver[a].key], text);
         iso_buf_puts(text, " in, a cycle follows:\n");
         return;
@@ -235,8 +222,8 @@ static void whichever(proof *x, iso_buf *text)
     iso_buf_printf(text, "\nThen, whichever orders the writers of these %u pairs took (", r->n_core);
     for (uint32_t i = 0; i < r->n_core; i++) {
         uint32_t a = x->p->pair[2 * r->core[i]], b = x->p->pair[2 * r->core[i] + 1];
-        iso_buf_printf(text, "%sT%zu and T%zu of ", i ? "; " : "", name_of(&x->nm, x->p->wof[a]),
-                       name_of(&x->nm, x->p->wof[b]));
+        iso_buf_printf(text, "%sT%zu and T%zu of ", i ? "; " : "", iso_name_of(&x->nm, x->p->wof[a]),
+                       iso_name_of(&x->nm, x->p->wof[b]));
         iso_pc_val_text(&x->ctx->pc, x->st->keys.vals[x->st->ver[a].key], text);
     }
     iso_buf_puts(text, "), a cycle follows in every case:\n");
@@ -247,8 +234,8 @@ void rw_exact_invalid(iso_ctx *ctx, const ex_poly *p, const struct solve_result 
     proof x = {ctx, ctx->pc.wl_state, p, r, {0}, {0}};
     iso_buf body = {0}, cases = {0}, text = {0}, json = {0};
     for (uint32_t i = 0; i < r->n_core; i++) /* the pairs first, then the cycles' others */
-        name_of(&x.nm, p->wof[p->pair[2 * r->core[i]]]), name_of(&x.nm, p->wof[p->pair[2 * r->core[i] + 1]]);
-    for (uint32_t i = 0; i < r->n_step; i++) name_of(&x.nm, r->step[i].from);
+        iso_name_of(&x.nm, p->wof[p->pair[2 * r->core[i]]]), iso_name_of(&x.nm, p->wof[p->pair[2 * r->core[i] + 1]]);
+    for (uint32_t i = 0; i < r->n_step; i++) iso_name_of(&x.nm, r->step[i].from);
     for (size_t i = 0; i < x.nm.n; i++) iso_picture_txn(&x.pic, x.nm.t[i]);
     whichever(&x, &body);
     for (uint32_t c = 0; c < r->n_cases; c++) {

@@ -23,26 +23,13 @@
 
 #include <stdio.h>
 
-/* The transactions a proof names, T1 .. Tn in the order first named. */
-typedef struct names {
-    uint32_t *t;
-    size_t n, cap;
-} names;
-
-static size_t name_of(names *nm, uint32_t t)
-{
-    for (size_t i = 0; i < nm->n; i++)
-        if (nm->t[i] == t) return i + 1;
-    ISO_PUSH(nm->t, nm->n, nm->cap, t);
-    return nm->n;
-}
 
 typedef struct proof {
     const iso_proof_ctx *pc;
     const rw_state *st;
     const struct rw_weak *w;
     int level;
-    names nm;
+    iso_names nm;
     iso_buf why;       /* one step's words */
     iso_picture *pic;  /* the steps drawn, or NULL */
 } proof;
@@ -71,18 +58,18 @@ static uint32_t write_of(const rw_state *st, uint32_t t, uint32_t key)
 /* Name every transaction a forced pair's proof mentions. */
 static void name_pair(proof *p, const rw_co *c)
 {
-    name_of(&p->nm, c->t2);
-    if (c->t1 != ISO_NONE) name_of(&p->nm, c->t1);
-    name_of(&p->nm, c->t3);
+    iso_name_of(&p->nm, c->t2);
+    if (c->t1 != ISO_NONE) iso_name_of(&p->nm, c->t1);
+    iso_name_of(&p->nm, c->t3);
     if (p->level != RW_LV_CC && p->level != RW_LV_CCC) return;
-    for (uint32_t i = 0; i < p->w->ids[c->b]; i++) name_of(&p->nm, p->w->ids[c->b + 1 + i]);
+    for (uint32_t i = 0; i < p->w->ids[c->b]; i++) iso_name_of(&p->nm, p->w->ids[c->b + 1 + i]);
 }
 
 static void step_edge(proof *p, uint32_t a, uint32_t b, uint32_t l, iso_buf *json)
 {
     char ta[16], tb[16];
-    snprintf(ta, sizeof ta, "T%zu", name_of(&p->nm, a));
-    snprintf(tb, sizeof tb, "T%zu", name_of(&p->nm, b));
+    snprintf(ta, sizeof ta, "T%zu", iso_name_of(&p->nm, a));
+    snprintf(tb, sizeof tb, "T%zu", iso_name_of(&p->nm, b));
     size_t at = p->why.n;
     iso_explain_edge(p->pc, a, b, l == RW_L_SO ? ISO_EDGE_PROCESS : ISO_EDGE_WR, ta, tb, &p->why, json);
     draw(p, a, b, l == RW_L_SO ? "process" : "wr", iso_buf_cstr(&p->why) + at);
@@ -94,8 +81,8 @@ static void premise(proof *p, const rw_co *c, iso_buf *json)
     const rw_state *st = p->st;
     if (p->level != RW_LV_CC && p->level != RW_LV_CCC) {
         char ta[16], tc[16];
-        snprintf(ta, sizeof ta, "T%zu", name_of(&p->nm, c->t2));
-        snprintf(tc, sizeof tc, "T%zu", name_of(&p->nm, c->t3));
+        snprintf(ta, sizeof ta, "T%zu", iso_name_of(&p->nm, c->t2));
+        snprintf(tc, sizeof tc, "T%zu", iso_name_of(&p->nm, c->t3));
         size_t at = p->why.n;
         rw_explain_wr(p->pc, (uint32_t)(ver_at(st, c->t3, c->b) - st->ver), c->t3, c->b, ta, tc, &p->why, json);
         draw(p, c->t2, c->t3, "wr", iso_buf_cstr(&p->why) + at);
@@ -138,10 +125,10 @@ static void rule_text(proof *p, const rw_co *c, const iso_buf *pre, iso_buf *tex
     const rw_state *st = p->st;
     const rw_ver *rd = ver_at(st, c->t3, c->a);
     char n1[16], n2[40], n3[16];
-    snprintf(n1, sizeof n1, "T%zu", name_of(&p->nm, c->t2));
+    snprintf(n1, sizeof n1, "T%zu", iso_name_of(&p->nm, c->t2));
     if (c->t1 == ISO_NONE) snprintf(n2, sizeof n2, ", the initial state");
-    else snprintf(n2, sizeof n2, ", written by T%zu", name_of(&p->nm, c->t1));
-    snprintf(n3, sizeof n3, "T%zu", name_of(&p->nm, c->t3));
+    else snprintf(n2, sizeof n2, ", written by T%zu", iso_name_of(&p->nm, c->t1));
+    snprintf(n3, sizeof n3, "T%zu", iso_name_of(&p->nm, c->t3));
     for (const char *s = rule[p->level]; *s; s++) {
         if (*s != '%') { iso_buf_put(text, s, 1); continue; }
         switch (*++s) {
@@ -204,7 +191,7 @@ static void render_cycle(proof *p, const rw_wfind *x, iso_fb *o)
 {
     const uint32_t *v = p->w->ids + x->at, *l = p->w->lbl + x->at;
     iso_buf steps = {0};
-    for (uint32_t i = 0; i < x->n; i++) name_of(&p->nm, v[i]);
+    for (uint32_t i = 0; i < x->n; i++) iso_name_of(&p->nm, v[i]);
     for (uint32_t i = 0; i < x->n; i++)
         if (l[i] != RW_L_WR && l[i] != RW_L_SO) name_pair(p, &p->w->co[p->level][l[i]]);
     let(p, o);
@@ -218,8 +205,8 @@ static void render_cycle(proof *p, const rw_wfind *x, iso_fb *o)
     for (uint32_t i = 0; i < x->n; i++) {
         uint32_t a = v[i], b = v[(i + 1) % x->n];
         char ta[16], tb[16];
-        snprintf(ta, sizeof ta, "T%zu", name_of(&p->nm, a));
-        snprintf(tb, sizeof tb, "T%zu", name_of(&p->nm, b));
+        snprintf(ta, sizeof ta, "T%zu", iso_name_of(&p->nm, a));
+        snprintf(tb, sizeof tb, "T%zu", iso_name_of(&p->nm, b));
         p->why.n = 0;
         if (i) iso_buf_puts(&steps, ",");
         if (l[i] == RW_L_WR || l[i] == RW_L_SO) step_edge(p, a, b, l[i], &steps);
