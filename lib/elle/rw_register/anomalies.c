@@ -62,6 +62,33 @@ static uint32_t named_writer(const rw_ver *x, int type, uint32_t reader)
     return x->writer == reader ? ISO_NONE : x->writer;
 }
 
+/* What a read finding's proof names: the read (its transaction, micro-op
+ * mop, key k, version x) and the writer it names (ISO_NONE: none). */
+typedef struct read_finding {
+    const rw_rdf *r;
+    const rw_ver *x;
+    iso_val mop, k;
+    uint32_t writer;
+} read_finding;
+
+/* Read finding i of type into f, its Let: and "T1 read key k = v" into
+ * o; returns where those words start in o's text. */
+static size_t open_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type, read_finding *f)
+{
+    const rw_state *st = pc->wl_state;
+    size_t nm;
+    f->r = &st->rdf[i];
+    f->x = &st->ver[st->mop[st->mop_off[f->r->txn] + f->r->mop]];
+    f->mop = rw_txn_mops(pc, f->r->txn, &nm)[f->r->mop];
+    f->k = st->keys.vals[f->x->key];
+    f->writer = named_writer(f->x, type, f->r->txn);
+    uint32_t tx[2] = {f->r->txn, f->writer};
+    iso_fb_let(pc, o, tx, f->writer == ISO_NONE ? 1 : 2);
+    size_t at = o->text.n;
+    read_text(pc, o, f->k, f->x->val);
+    return at;
+}
+
 /* Render not-my-own-write or not-my-last-write finding i (type), its
  * steps drawn into pic (NULL: none): T1's read [r k v] after its own write
  * of k, of T2's write (not-my-own-write) or of an earlier one of T1's own
@@ -69,15 +96,13 @@ static uint32_t named_writer(const rw_ver *x, int type, uint32_t reader)
 static void render_own(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type, iso_picture *pic)
 {
     const rw_state *st = pc->wl_state;
-    const rw_rdf *r = &st->rdf[i];
-    const rw_ver *x = &st->ver[st->mop[st->mop_off[r->txn] + r->mop]];
-    size_t nm;
-    iso_val mop = rw_txn_mops(pc, r->txn, &nm)[r->mop], k = st->keys.vals[x->key];
-    uint32_t writer = named_writer(x, type, r->txn), tx[2] = {r->txn, writer};
+    read_finding f;
+    size_t at = open_read(pc, i, o, type, &f);
+    const rw_rdf *r = f.r;
+    const rw_ver *x = f.x;
+    iso_val mop = f.mop, k = f.k;
+    uint32_t writer = f.writer;
     iso_val own = st->ver[own_before(st, r->txn, x->key, r->mop)].val;
-    iso_fb_let(pc, o, tx, writer == ISO_NONE ? 1 : 2);
-    size_t at = o->text.n;
-    read_text(pc, o, k, x->val);
     if (writer != ISO_NONE) iso_buf_puts(&o->text, ", which T2 wrote");
     iso_buf wr = {0};
     iso_buf_put(&wr, o->text.p + at, o->text.n - at);
@@ -100,13 +125,12 @@ static void render_own(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type, i
 static void render_read(const iso_proof_ctx *pc, size_t i, iso_fb *o, int type)
 {
     const rw_state *st = pc->wl_state;
-    const rw_rdf *r = &st->rdf[i];
-    const rw_ver *x = &st->ver[st->mop[st->mop_off[r->txn] + r->mop]];
-    size_t nm;
-    iso_val mop = rw_txn_mops(pc, r->txn, &nm)[r->mop], k = st->keys.vals[x->key];
-    uint32_t writer = named_writer(x, type, r->txn), tx[2] = {r->txn, writer};
-    iso_fb_let(pc, o, tx, writer == ISO_NONE ? 1 : 2);
-    read_text(pc, o, k, x->val);
+    read_finding f;
+    open_read(pc, i, o, type, &f);
+    const rw_rdf *r = f.r;
+    const rw_ver *x = f.x;
+    iso_val mop = f.mop, k = f.k;
+    uint32_t writer = f.writer;
     if (type == ISO_A_FUTURE_READ) {
         iso_buf_puts(&o->text, ", a value T1 itself writes to ");
         iso_fb_val(pc, o, k);
