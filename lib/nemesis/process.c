@@ -128,10 +128,24 @@ static void wait_gone(const pid_t *pids, size_t n)
     }
 }
 
+/* Until pid has stopped (SIGSTOP is delivered asynchronously: a parent
+ * still running could fork a child the walk below misses, an orphan left
+ * holding the server's shared memory), is gone, or 2 s have passed. */
+static void wait_stopped(pid_t pid)
+{
+    struct timespec ts = {0, 1000000L};
+    char state = 0;
+    pid_t ppid;
+    for (int tries = 0; tries < 2000; tries++) {
+        if (proc_stat(pid, &state, &ppid) < 0 || state == 'T' || state == 't' || state == 'Z') return;
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* Send sig to the server's tree; the value lists the pids it reached, -1
- * when there was none. The parent is stopped first, so that the tree
- * stays as it was read (it forks no more) and its children are still its
- * own when they are found. */
+ * when there was none. The parent is stopped first, and waited for, so
+ * that the tree stays as it was read (it forks no more) and its children
+ * are still its own when they are found. */
 static int signal_tree(nem_ctx *n, int sig, iso_buf *value)
 {
     pid_t root = server_pid(n->o);
@@ -140,6 +154,7 @@ static int signal_tree(nem_ctx *n, int sig, iso_buf *value)
         iso_buf_puts(value, "\"no server process\"");
         return -1;
     }
+    wait_stopped(root);
     tree(n, root);
     size_t hit = 0;
     for (size_t i = 0; i < n->n_stopped; i++)

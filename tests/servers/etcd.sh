@@ -36,7 +36,6 @@ urls() { cat "$D/urls"; }
 
 start() {
     mkdir -p "$D"
-    : >"$D/ports"
     ic=""
     routes=""
     for i in 1 2 3; do

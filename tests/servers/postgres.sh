@@ -71,9 +71,14 @@ SQL
 # stay a zombie where PID 1 reaps no orphans, and PostgreSQL takes its pid
 # in postmaster.pid for a live server; the processes are gone (the kill
 # nemesis waits for that), so the lock file is stale.
+# A start that fails says why on stderr (the server log's last lines: the
+# run records the exit status, the test shows stderr).
 restart() {
     rm -f "$D/data/postmaster.pid" "$D"/.s.PGSQL.*.lock
-    as_pg "$BIN/pg_ctl" -D "$D/data" -l "$D/server.log" -w start >/dev/null
+    as_pg "$BIN/pg_ctl" -D "$D/data" -l "$D/server.log" -w start >/dev/null && return 0
+    echo "postgres.sh restart: the server did not start; $D/server.log ends:" >&2
+    tail -n 15 "$D/server.log" >&2
+    return 1
 }
 
 # A hot standby of the server in DIR (pg_basebackup -R, streaming), in
