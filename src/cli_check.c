@@ -133,11 +133,12 @@ static const cli_opt check_opts[] = {
     {0, "transaction-order", CLI_PASS, C(checker), "FILE",
      "rw-register: JSON {completion index: commit rank}", 0, 0, NULL, 0},
     {0, "exact", CLI_CALL, C(checker), "[=auto|always|never]",
-     "rw-register: decide serializable, snapshot isolation (and their strict and session forms), parallel "
-     "snapshot isolation and prefix exactly, with "
-     "a SAT solver over the writer pairs no evidence orders: auto (default) when some are unordered, --exact "
-     "always, --no-exact never (Elle's verdict: sound only); needs the cadical feature, else what the solver "
-     "leaves stays sound only; its budget, run out, makes the verdict unknown", 0, 0, pass_exact, 0},
+     "decide serializable, snapshot isolation (and their strict and session forms), parallel snapshot "
+     "isolation and (rw-register) prefix exactly, with a SAT solver over the orders no evidence gives "
+     "(rw-register: writer pairs; list-append: appends no read shows): auto (default) when some are "
+     "unordered, --exact always, --no-exact never (Elle's verdict: sound only); needs the cadical feature, "
+     "else what the solver leaves stays sound only; its budget, run out, makes the verdict unknown",
+     0, 0, pass_exact, 0},
     {0, "no-exact", CLI_CALL, C(checker), NULL, NULL, 0, 0, pass_no_exact, 1},
     {0, "timeout", CLI_LONG, C(opts.timeout_ms), "MS",
      "time budget of the whole search (linearizability, or the cycle search over all components); "

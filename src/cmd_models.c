@@ -113,8 +113,10 @@ static int show(const char *name)
     if (canon)
         printf("    list-append: %s; rw-register: %s\n", isolde_model_coverage(name, "list-append"),
                isolde_model_coverage(name, "rw-register"));
-    const char *note = canon ? isolde_model_coverage_note(name, "rw-register") : NULL;
-    if (note) paragraph(note);
+    for (int rw = 0; canon && rw < 2; rw++) {
+        const char *note = isolde_model_coverage_note(name, rw ? "rw-register" : "list-append");
+        if (note) paragraph(note);
+    }
     const char *instead = canon ? isolde_model_not_checked(name) : NULL;
     if (!instead) {
         words(isolde_anomaly_name, &o);

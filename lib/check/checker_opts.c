@@ -40,8 +40,9 @@ static const struct checker_option {
     {{{"transaction-order", STRING, "FILE", NULL, "JSON {completion index: commit rank}"},
       AT(transaction_order), 0, 0, NULL}, W(RW_REGISTER)},
     {{{"exact", STRING, "auto|always|never", "auto", "serializable and snapshot isolation decided exactly (a SAT "
-       "solver over the writer pairs no evidence orders): when some are unordered, always, or never"},
-      AT(exact), 0, 0, exact_whens}, W(RW_REGISTER)},
+       "solver over the writer pairs no evidence orders, the appends no read shows): when some are unordered, "
+       "always, or never"},
+      AT(exact), 0, 0, exact_whens}, W(RW_REGISTER) | W(LIST_APPEND)},
     {{{"cas-fail", STRING, "noop|false", NULL, "a failed cas did not happen / returned false (default: "
        "per format: jepsen.log's returned false, the others' did not happen)"},
       AT(cas_fail), 0, 0, cas_fails}, W(CAS_REGISTER) | W(KV)},

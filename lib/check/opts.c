@@ -181,16 +181,25 @@ const char *isolde_model_coverage(const char *name, const char *workload)
     return m < 0 || rw < 0 ? NULL : iso_coverage_name(iso_model_coverage(m, rw));
 }
 
+#define EXACT_COMPLETE(wl, what)                                                                               \
+    wl " is complete through the exact check (a SAT solver, CaDiCaL, over " what ", within a deterministic "       \
+       "budget): a component the budget leaves undecided makes the verdict unknown, never valid; --no-exact makes " \
+       "it sound only"
+#define EXACT_SOUND(wl, what)                                                                                  \
+    wl " is sound only in this build: complete needs the cadical feature (libcadical-dev), with which the exact " \
+       "check decides " what
+
 const char *isolde_model_coverage_note(const char *name, const char *workload)
 {
+    static const char *const notes[2][2] = {
+        {EXACT_SOUND("list-append", "the orders of appends no read shows"),
+         EXACT_COMPLETE("list-append", "the orders of appends no read shows")},
+        {EXACT_SOUND("rw-register", "the writer pairs no evidence orders"),
+         EXACT_COMPLETE("rw-register", "the writer pairs no evidence orders")}};
     int m = name ? iso_model_parse(name) : -1;
-    if (m < 0 || !workload || strcmp(workload, "rw-register") != 0 || !iso_model_exact(m)) return NULL;
-    if (iso_model_coverage(m, 1) == ISO_COV_COMPLETE)
-        return "rw-register is complete through the exact check (a SAT solver, CaDiCaL, over the writer pairs "
-               "no evidence orders, within a deterministic budget): a component the budget leaves undecided makes "
-               "the verdict unknown, never valid; --no-exact makes it sound only";
-    return "rw-register is sound only in this build: complete needs the cadical feature (libcadical-dev), with "
-           "which the exact check decides the writer pairs no evidence orders";
+    int rw = !workload ? -1 : !strcmp(workload, "list-append") ? 0 : !strcmp(workload, "rw-register") ? 1 : -1;
+    if (m < 0 || rw < 0 || !iso_model_exact(m, rw)) return NULL;
+    return notes[rw][iso_model_coverage(m, rw) == ISO_COV_COMPLETE];
 }
 
 const char *isolde_model_name(size_t i) { return iso_model_name_at(i, NULL); }

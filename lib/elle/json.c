@@ -38,7 +38,7 @@ size_t iso_elle_sound_only(const iso_txn_result *t, const char **names)
     size_t n = 0;
     for (size_t i = 0; i < t->req.n_checked; i++) {
         int m = t->req.checked[i].model, c = iso_model_coverage(m, rw);
-        if (c == ISO_COV_SOUND || (c == ISO_COV_COMPLETE && rw && iso_model_exact(m) && !t->pc.exact))
+        if (c == ISO_COV_SOUND || (c == ISO_COV_COMPLETE && iso_model_exact(m, rw) && !t->pc.exact))
             names[n++] = t->req.checked[i].name;
     }
     return n;

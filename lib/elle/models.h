@@ -52,9 +52,9 @@ const char *iso_model_not_checked(int m);
 enum { ISO_COV_NA, ISO_COV_SOUND, ISO_COV_COMPLETE };
 int iso_model_coverage(int m, int rw);
 const char *iso_coverage_name(int c);
-/* Whether m's completeness on rw-register rests on the exact check
- * (rw_register/exact.h): complete only where a check ran it. */
-int iso_model_exact(int m);
+/* Whether m's completeness on rw-register (rw) or list-append rests on
+ * the exact check (elle/exact.h): complete only where a check ran it. */
+int iso_model_exact(int m, int rw);
 
 /* Add to set every anomaly that implies one already in it (Elle's
  * all-anomalies-implying). */

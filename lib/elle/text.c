@@ -53,9 +53,13 @@ static void coverage_lines(FILE *out, const isolde_result *r)
         wrapped(out, "sound only", iso_buf_cstr(&s), 4);
         iso_buf_free(&s);
     }
-    if (((const iso_txn_result *)r->payload)->pc.witness && r->validity == ISOLDE_VALID)
-        wrapped(out, "witness", "the exact check found a version order per key that allows it (--json's "
-                "exact-witness; -d DIR/witness.json, and DIR/transaction-order.json for --transaction-order)", 4);
+    const char *witness = ((const iso_txn_result *)r->payload)->pc.witness;
+    if (witness && r->validity == ISOLDE_VALID)
+        wrapped(out, "witness", strstr(witness, "\"transaction-order\"")
+                ? "the exact check found a version order per key that allows it (--json's exact-witness; -d "
+                  "DIR/witness.json, and DIR/transaction-order.json for --transaction-order)"
+                : "the exact check found a version order per key that allows it (--json's exact-witness; -d "
+                  "DIR/witness.json)", 4);
     n = 0;
     for (int a = 0; a < ISO_A_COUNT; a++)
         if (q->asked[a]) names[n++] = iso_anomaly_name(a);

@@ -421,6 +421,7 @@ static int analyze(iso_ctx *ctx, isolde_error *err)
 {
     la_state *st = iso_xcalloc(1, sizeof *st);
     ctx->pc.wl_state = st;
+    if (!ctx->co->shown_edges) ctx->exact = la_exact; /* --follow's early checks: the edges reads show */
     iso_keys_init(&st->keys, &ctx->pc.h->store);
     iso_name_atoms_find(&ctx->pc.h->store, "append", &st->append_name);
     iso_name_atoms_find(&ctx->pc.h->store, "r", &st->read_name);

@@ -229,4 +229,8 @@ static inline const iso_val *la_order(const la_state *st, const la_key *k)
     return iso_is_seq(k->order_v) ? iso_seq_words(st->keys.store, k->order_v) : NULL;
 }
 
+/* exact.c: the hook iso_ctx.exact names (serializable, SI and parallel SI
+ * decided over the orders of appends no read shows). */
+void la_exact(iso_ctx *ctx, const iso_graph *g, uint8_t extra);
+
 #endif

@@ -1,16 +1,11 @@
 /*
- * elle/rw_register/exact.c -- serializability, snapshot isolation,
- * parallel snapshot isolation and prefix consistency decided exactly on rw-register histories (exact.h): which problems the
- * request needs, the polygraph of the known edges and the unordered writer
- * pairs, lib/solve/'s verdict turned into a finding, an unknown, or a
- * witness.
+ * elle/rw_register/exact.c -- rw-register's polygraph (exact.h): the
+ * known edges the inference draws and the unordered pairs of ok writers,
+ * solved by elle/exact.c.
  *
- * Invariant: nothing is claimed that the solver did not decide: a valid
- * result marks the check exact (ctx->pc.exact), an invalid one adds a
- * finding with its proof, an unknown one (budget, or a polygraph past the
- * bounds below) a cycle-search-timeout naming the component; a build
- * without CaDiCaL that pruning does not settle changes nothing (sound
- * only, as before).
+ * Invariant: every edge is an edge of the dependency graph under any
+ * version order its side allows; a polygraph past the bounds below is
+ * unknown, naming the key, never solved in part.
  */
 #include "elle/rw_register/exact.h"
 
@@ -22,52 +17,14 @@
 #define EX_MAX_REACH_BITS ((size_t)1 << 28)  /* per key: versions x ok writes */
 #define EX_MAX_CHOICES ((uint32_t)1 << 20)
 #define EX_MAX_SIDE_EDGES ((size_t)1 << 23)
-/* The solver's budget per group, 5x lib/solve's defaults: enough for the
- * sim's 100k serializable and 10k SI histories (bench/exact.sh: valid in
- * ~10 s and ~4 s, where the defaults end unknown), while its 100k SI one
- * ends unknown at ~600 MB (1 GB at 10x). */
-#define EX_CONFLICTS 1000000
-#define EX_REFINEMENTS 1000000
-
-/* ---- which problems ------------------------------------------------------ */
-
-/* The strongest variant (ISO_CV_*) of cycle base b the request reports, or
- * -1. */
-static int strongest(const iso_request *q, int base)
-{
-    for (int v = ISO_CV_REALTIME; v >= ISO_CV_PLAIN; v--)
-        if (q->reportable[ISO_CYCLE(base, v)]) return v;
-    return -1;
-}
-
-/* The problems to solve (model SOLVE_SER / SOLVE_SI / SOLVE_PSI /
- * SOLVE_PC, variant) into m[], v[]: serializable with the strongest order
- * asked, SI only where it asks for an order serializable's problem does
- * not have (a serializable witness is one for SI too), and parallel SI and
- * prefix (plain: Elle's have no session order; neither implies the other)
- * where neither SER nor SI is asked. */
-static int problems(const iso_request *q, int m[4], int v[4])
-{
-    int ser = strongest(q, ISO_CB_G2), si = strongest(q, ISO_CB_G_NONADJACENT), n = 0;
-    int psi = strongest(q, ISO_CB_G_SINGLE), weaker = ser < 0 && si < 0;
-    if (ser >= 0) m[n] = SOLVE_SER, v[n++] = ser;
-    if (si > ser) m[n] = SOLVE_SI, v[n++] = si;
-    if (psi == ISO_CV_PLAIN && weaker) m[n] = SOLVE_PSI, v[n++] = psi;
-    if (q->reportable[ISO_A_LONG_FORK] && weaker) m[n] = SOLVE_PC, v[n++] = ISO_CV_PLAIN;
-    return n;
-}
-
 /* ---- the polygraph ------------------------------------------------------- */
 
 static void known(ex_poly *p, uint32_t a, uint32_t b, uint8_t bit, uint32_t x, uint32_t y)
 {
-    if (a == b || a == ISO_NONE || b == ISO_NONE) return;
-    size_t cap = p->cap;
-    ISO_GROW(p->e, p->cap, p->n + 1);
-    if (p->cap != cap) p->why = iso_xrealloc(p->why, p->cap * sizeof *p->why);
-    uint32_t kind = bit == ISO_EDGE_RW ? SOLVE_ANTI : bit == ISO_EDGE_WR ? SOLVE_READ : SOLVE_DEP;
-    p->e[p->n] = (struct solve_edge){a, b, kind};
-    p->why[p->n++] = (ex_why){bit, x, y};
+    long i = iso_exact_known(&p->x, a, b, bit);
+    if (i < 0) return;
+    ISO_GROW(p->why, p->cap_why, (size_t)i + 1);
+    p->why[i] = (ex_why){x, y};
 }
 
 /* wr: every read of an ok transaction that shows an ok writer's final
@@ -158,10 +115,9 @@ static int follows(const key_ctx *k, uint32_t i, uint32_t j) /* ok write j after
 /* One side of the choice "version a before version b". */
 static void side(ex_poly *p, const rw_state *st, uint32_t a, uint32_t b)
 {
-    ISO_GROW(p->se, p->cap_se, p->n_se + 1 + (st->rd_off[a + 1] - st->rd_off[a]));
-    p->se[p->n_se++] = (struct solve_edge){p->wof[a], p->wof[b], SOLVE_DEP};
-    for (uint32_t r = st->rd_off[a]; r < st->rd_off[a + 1]; r++)
-        if (st->rd[r] != p->wof[b]) p->se[p->n_se++] = (struct solve_edge){st->rd[r], p->wof[b], SOLVE_ANTI};
+    iso_exact_side_edge(&p->x, p->wof[a], p->wof[b], SOLVE_DEP);
+    for (uint32_t r = st->rd_off[a]; r < st->rd_off[a + 1]; r++) iso_exact_side_edge(&p->x, st->rd[r], p->wof[b], SOLVE_ANTI);
+    iso_exact_side_end(&p->x);
 }
 
 /* A choice for every pair of ok writes of the key no evidence ordered,
@@ -172,21 +128,15 @@ static int choices(key_ctx *k, ex_poly *p)
     for (uint32_t i = 0; i < k->w; i++)
         for (uint32_t j = i + 1; j < k->w; j++) {
             if (follows(k, i, j) || follows(k, j, i)) {
-                p->n_ordered++;
+                p->x.n_ordered++;
                 continue;
             }
-            if (p->n_ch >= EX_MAX_CHOICES || p->n_se >= EX_MAX_SIDE_EDGES) return -1;
+            if (p->x.n_ch >= EX_MAX_CHOICES || p->x.n_se >= EX_MAX_SIDE_EDGES) return -1;
             uint32_t a = k->wver[i], b = k->wver[j];
             if (p->wof[b] < p->wof[a]) a = k->wver[j], b = k->wver[i];
-            ISO_GROW(p->pair, p->cap_ch, (size_t)2 * p->n_ch + 2);
-            p->pair[2 * p->n_ch] = a;
-            p->pair[2 * p->n_ch + 1] = b;
-            ISO_GROW(p->start, p->cap_start, (size_t)2 * p->n_ch + 3);
+            iso_exact_choice(&p->x, a, b, p->wof[a], p->wof[b]);
             side(p, st, a, b);
-            p->start[2 * p->n_ch + 1] = p->n_se;
             side(p, st, b, a);
-            p->start[2 * p->n_ch + 2] = p->n_se;
-            p->n_ch++;
         }
     return 0;
 }
@@ -236,8 +186,6 @@ static int build(const iso_ctx *ctx, const rw_state *st, ex_poly *p, uint32_t *b
     uint32_t *roff = iso_xcalloc(st->n_ver + 2, sizeof *roff);
     for (size_t i = 0; i < st->n_red; i++) roff[st->red[i].a + 1]++;
     for (size_t v = 0; v < st->n_ver; v++) roff[v + 1] += roff[v];
-    p->start = iso_xmalloc((p->cap_start = 16) * sizeof *p->start);
-    p->start[0] = 0;
     p->wof = iso_xmalloc((st->n_ver + 1) * sizeof *p->wof);
     for (size_t v = 0; v < st->n_ver; v++) {
         const rw_ver *x = &st->ver[v];
@@ -248,31 +196,15 @@ static int build(const iso_ctx *ctx, const rw_state *st, ex_poly *p, uint32_t *b
     for (uint32_t key = 0; key < st->keys.n && !rc; key++)
         if ((rc = one_key(st, roff, key, p))) *bad = key;
     iso_free(roff);
-    p->n_data = p->n;
+    p->x.n_data = p->x.n;
     return rc;
-}
-
-/* The order edges of variant v after the data edges: process order from
- * g's rows, or real-time order from its windows. */
-static void variant_edges(const iso_graph *g, int v, ex_poly *p)
-{
-    p->n = p->n_data;
-    uint32_t n = iso_graph_txns(g);
-    for (uint32_t a = 0; v == ISO_CV_PROCESS && a < n; a++)
-        for (uint32_t i = g->off[a]; i < g->off[a + 1]; i++)
-            if (g->dst[i] < n && (g->bits[i] & ISO_EDGE_PROCESS)) known(p, a, g->dst[i], ISO_EDGE_PROCESS, 0, 0);
-    for (uint32_t a = 0; v == ISO_CV_REALTIME && g->rt && a < n; a++)
-        for (uint32_t r = g->rt->lo[a]; r < g->rt->hi[a]; r++) known(p, a, g->rt->order[r], ISO_EDGE_REALTIME, 0, 0);
 }
 
 static void poly_free(ex_poly *p)
 {
     iso_free(p->wof);
-    iso_free(p->e);
     iso_free(p->why);
-    iso_free(p->pair);
-    iso_free(p->start);
-    iso_free(p->se);
+    iso_exact_free(&p->x);
 }
 
 /* ---- the check ---------------------------------------------------------- */
@@ -287,20 +219,12 @@ static int info_writers(const rw_state *st, const ex_poly *p)
     return 0;
 }
 
-/* Whether a finding the request reports is already there. */
-static int already_invalid(const iso_ctx *ctx)
-{
-    for (size_t i = 0; i < ctx->findings.n; i++)
-        if (ctx->req->reportable[ctx->findings.f[i].type]) return 1;
-    return 0;
-}
-
 /* A polygraph past the bounds: unknown, naming the key. */
 static void too_big(iso_ctx *ctx, const rw_state *st, uint32_t key, int model, int variant)
 {
     iso_buf t = {0}, j = {0};
     iso_buf_printf(&t, "The exact check of %s left this history undecided: its pairs of writes no evidence orders "
-                   "pass the %u the solver is given, counted key by key up to key ", rw_exact_name(model, variant),
+                   "pass the %u the solver is given, counted key by key up to key ", iso_exact_name(model, variant),
                    EX_MAX_CHOICES);
     iso_pc_val_text(&ctx->pc, st->keys.vals[key], &t);
     iso_buf_puts(&t, " (or that key has more versions than the check handles); evidence options (--wfr-keys, "
@@ -313,51 +237,17 @@ static void too_big(iso_ctx *ctx, const rw_state *st, uint32_t key, int model, i
     iso_buf_free(&j);
 }
 
-/* Solve problem (model, variant); 1 when it was decided (valid or
- * invalid), 0 when not. */
-static int solve_one(iso_ctx *ctx, const iso_graph *g, ex_poly *p, int model, int variant)
-{
-    variant_edges(g, variant, p);
-    struct solve_input in = {(enum solve_model)model, (uint32_t)ctx->pc.txns.n, p->e, p->n, p->n_ch,
-                             p->n_ch ? p->start : NULL, p->se, p->n_se, {EX_CONFLICTS, EX_REFINEMENTS, 0}};
-    struct solve_result r;
-    isolde_error err;
-    if (solve_run(&in, &r, &err)) return 0; /* only out of memory: the guard's */
-    char label[200]; /* with ISOLDE_TIMING: what settled the pairs (the bench prints it) */
-    snprintf(label, sizeof label, "rw: exact %s: %llu pairs ordered by inference, %u not: %u free, %u pruned, %u solved "
-             "(%u groups, %u unknown); solver %.3f s", rw_exact_name(model, variant), (unsigned long long)p->n_ordered,
-             r.stats.n_choices, r.stats.n_free, r.stats.n_pruned,
-             r.stats.n_solved, r.stats.n_groups, r.stats.n_unknown_groups, r.stats.solver_seconds);
-    iso_phase(label);
-    int decided = r.verdict != SOLVE_UNKNOWN;
-    if (r.verdict == SOLVE_INVALID) rw_exact_invalid(ctx, p, &r, model, variant);
-    else if (r.verdict == SOLVE_VALID) rw_exact_witness(ctx, p, &in, &r, rw_exact_name(model, variant));
-    else if (solve_has_sat()) rw_exact_unknown(ctx, &r, model, variant);
-    solve_result_release(&r);
-    return decided;
-}
-
 void rw_exact(iso_ctx *ctx, const iso_graph *g, uint8_t extra)
 {
-    const char *when = ctx->co->exact ? ctx->co->exact : "auto";
-    int model[4], variant[4], n = problems(ctx->req, model, variant);
-    if (!strcmp(when, "never") || n == 0 || already_invalid(ctx)) return;
-    for (int i = 0; i < n; i++) /* an order the graph does not have: not decided here */
-        if ((variant[i] == ISO_CV_PROCESS && !(extra & ISO_EDGE_PROCESS)) ||
-            (variant[i] == ISO_CV_REALTIME && !(extra & ISO_EDGE_REALTIME)))
-            return;
+    int model[4], variant[4], n = iso_exact_problems(ctx, extra, model, variant);
+    if (n == 0) return;
     const rw_state *st = ctx->pc.wl_state;
     ex_poly p = {0};
     uint32_t bad = 0;
     int big = build(ctx, st, &p, &bad);
     iso_phase("rw: exact polygraph");
     if (big) too_big(ctx, st, bad, model[0], variant[0]);
-    else if (!p.n_ch && !info_writers(st, &p) && strcmp(when, "always") != 0) ctx->pc.exact = 1; /* the search was exact */
-    else {
-        int decided = 1;
-        for (int i = 0; i < n && decided && !already_invalid(ctx); i++) decided = solve_one(ctx, g, &p, model[i], variant[i]);
-        ctx->pc.exact = (uint8_t)decided;
-    }
+    else iso_exact_run(ctx, g, &p.x, &rw_exact_words, model, variant, n, !info_writers(st, &p));
     poly_free(&p);
     iso_phase("rw: exact");
 }
