@@ -7,8 +7,10 @@
 # and parallel SI and prefix: the sim's parallel-snapshot-isolation history
 # at parallel-snapshot-isolation (valid) and at prefix (its long forks:
 # invalid), the snapshot-isolation one at both (valid).
-# Targets: 10k decided in <= 5 s, 100k in <= 60 s, or unknown within the
-# budget (the component named). Each row prints the wall time, the verdict,
+# Targets (issue 26, the first three rows: serializable and SI): 10k
+# decided in <= 5 s, 100k in <= 60 s, or unknown within the budget (the
+# component named); the parallel SI and prefix rows (issue 25) are
+# measured, with no time target. Each row prints the wall time, the verdict,
 # and (ISOLDE_TIMING's phase line) how many writer pairs the inference
 # ordered, and of the rest how many were free, pruned and solved, with the
 # solver's time. Exits 1 on a wrong verdict or a missed target.
@@ -37,7 +39,8 @@ for n in 10000 100000; do
         took=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.2f", $2 - $1 }')
         got=$(case $rc in 0) echo valid ;; 1) echo invalid ;; 2) echo unknown ;; *) echo error ;; esac)
         res=MET
-        awk -v t="$took" -v l="$limit" 'BEGIN { exit !(t > l) }' && { res=MISSED; status=1; }
+        case $2 in parallel-snapshot-isolation|prefix) res=measured ;; esac
+        [ "$res" = MET ] && awk -v t="$took" -v l="$limit" 'BEGIN { exit !(t > l) }' && { res=MISSED; status=1; }
         [ "$got" = "$3" ] || [ "$got" = unknown ] || { res=WRONG; status=1; }
         printf 'rw-register sim %s, %s txns, -c %s: %s s, %s (want %s) %s\n' "$1" "$n" "$2" "$took" "$got" "$3" "$res"
         sed -n 's/^isolde: rw: exact [a-z-]*: \(.*\)  *[0-9.]* s .*/    \1/p' "$dir/exact.err"

@@ -24,6 +24,7 @@
  *   files.c     its files of a directory: one per anomaly type, as Elle's
  *               :directory, and a picture per cycle
  *   picture.c   the picture of a cycle or of a bounded component
+ *   exact.c     the exact check of a workload's polygraph (exact.h)
  *   list_append/, rw_register/   the workloads
  *
  * A workload (elle/<name>/) implements iso_workload_ops: analyze() reads
@@ -33,7 +34,7 @@
  * alone -- which is all that outlives the check, in the result.
  *
  * Rule: elle/ includes report/, result/, graph/, history/, solve/ (models.c:
- * whether CaDiCaL is built in) and core/; it
+ * whether CaDiCaL is built in; exact.c: the solving) and core/; it
  * never names a workload (the checker table, check/check.h, hands it
  * one), and the workloads include elle/, never the other way round.
  */
@@ -48,6 +49,8 @@
 #include "result/result.h"
 
 typedef struct iso_workload_ops iso_workload_ops;
+/* A group of edges readers[0 .. nr) -> writers[0 .. nw) (iso_workload_ops.unread_groups). */
+typedef void (*iso_group_fn)(void *arg, const uint32_t *readers, size_t nr, const uint32_t *writers, size_t nw);
 
 /* What the proofs of a transactional result need, and all that the result
  * keeps of its check: the history (borrowed: it must outlive the result),
@@ -102,10 +105,18 @@ struct iso_workload_ops {
      * its proof, into p (zeroed): 1, or 0 when it has none. NULL: none has. */
     int (*picture)(const iso_proof_ctx *pc, const iso_finding *f, struct iso_picture *p);
     /* Whether a -ww-> b is an order of versions some read shows (NULL:
-     * every ww edge is). list-append's edge into an append no read shows
-     * is Adya's inference (such appends follow the versions read), which
-     * the models of visibility (prefix) do not force. */
+     * every ww edge is): 0 no, 1 yes, 2 yes and b's own read shows a's
+     * write (a is visible to b, as through a wr edge). list-append's edge
+     * into an append no read shows is Adya's inference (such appends follow
+     * the versions read), which the models of visibility (prefix) do not
+     * force. */
     int (*ww_shown)(const iso_proof_ctx *pc, uint32_t a, uint32_t b);
+    /* The rw edges every read of a key makes into the key's appends no read
+     * shows, whatever version it read, one group a key: emit(arg, readers,
+     * nr, writers, nw) (NULL: none). The graph draws them from the last
+     * version's readers only, the others' following through ww_shown's
+     * exception, which prefix does not take. */
+    void (*unread_groups)(const iso_proof_ctx *pc, iso_group_fn emit, void *arg);
 };
 
 /* Check h as workload wl, asked for req (check/opts.c makes it of o's

@@ -6,7 +6,9 @@
  * A long fork is such a cycle; parallel SI allows it, prefix and SI do not.
  *
  * Found in a state graph: a transaction entered by a wr edge (state 1) may
- * leave by rw, one entered otherwise (state 0) may not; a hub (a group of
+ * leave by rw, one entered otherwise (state 0) may not (a ww edge whose
+ * writer's own read shows the write before it is a wr edge here: the
+ * write is visible to it); a hub (a group of
  * rw pairs, graph.h) is entered from state 1 only and leads to state 0.
  * A cycle there is a cycle of the relation, and back: each component of
  * the state graph with a cycle gives one finding, the shortest cycle
@@ -16,7 +18,10 @@
  * what is reported is a violation on either workload: list-append's ww
  * edge into an append no read shows (Adya's inference: it follows every
  * version read) is not one, as prefix lets a transaction be ordered
- * before another it is not visible to (ops' ww_shown). With one rw edge
+ * before another it is not visible to (ops' ww_shown); the rw edges into
+ * such an append from every read of its key are (ops' unread_groups, one
+ * hub a key: the graph draws them from the last version's readers only,
+ * the rest through that ww edge). With one rw edge
  * it is a G-single whose rw follows a wr (T3 saw T2, which T1's write
  * precedes, yet not T1's write), with two or more the long fork proper.
  */
@@ -36,10 +41,12 @@ typedef struct lf {
 
 static uint32_t hub_vertex(const lf *x, uint32_t h) { return 2 * x->ntx + (h - x->ntx); }
 
-/* Whether v -> u is a ww edge some read shows. */
+/* Whether v -> u is a ww edge some read shows: 0, 1, or 2 when u's own
+ * read shows v's write (ops' ww_shown: v is visible to u). */
 static int ww(const lf *x, uint32_t v, uint32_t u, uint8_t bits)
 {
-    return (bits & ISO_EDGE_WW) && (!x->pc->wl->ww_shown || x->pc->wl->ww_shown(x->pc, v, u));
+    if (!(bits & ISO_EDGE_WW)) return 0;
+    return x->pc->wl->ww_shown ? x->pc->wl->ww_shown(x->pc, v, u) : 1;
 }
 
 /* The state graph's edges out of transaction v's row. */
@@ -52,12 +59,29 @@ static void txn_edges(const lf *x, uint32_t v, iso_edges *es)
             iso_edges_add(es, 2 * v + 1, hub_vertex(x, u), ISO_EDGE_RW);
             continue;
         }
+        int shown = ww(x, v, u, b);
         for (uint32_t s = 0; s < 2; s++) {
-            if (ww(x, v, u, b)) iso_edges_add(es, 2 * v + s, 2 * u, ISO_EDGE_WW);
+            if (shown) iso_edges_add(es, 2 * v + s, 2 * u + (shown == 2), ISO_EDGE_WW);
             if (b & ISO_EDGE_WR) iso_edges_add(es, 2 * v + s, 2 * u + 1, ISO_EDGE_WR);
         }
         if (b & ISO_EDGE_RW) iso_edges_add(es, 2 * v + 1, 2 * u, ISO_EDGE_RW);
     }
+}
+
+/* One group of the workload's unread_groups: a hub of its own, entered
+ * from a reader's state 1, leading to each writer's state 0. */
+struct groups {
+    lf *x;
+    iso_edges *es;
+    uint32_t n; /* hubs so far */
+};
+
+static void group(void *arg, const uint32_t *rd, size_t nr, const uint32_t *wr, size_t nw)
+{
+    struct groups *gs = arg;
+    uint32_t h = 2 * gs->x->ntx + gs->x->g->n_hubs + gs->n++;
+    for (size_t i = 0; i < nr; i++) iso_edges_add(gs->es, 2 * rd[i] + 1, h, ISO_EDGE_RW);
+    for (size_t i = 0; i < nw; i++) iso_edges_add(gs->es, h, 2 * wr[i], ISO_EDGE_RW);
 }
 
 static void build(lf *x)
@@ -67,7 +91,9 @@ static void build(lf *x)
     for (uint32_t h = x->ntx; h < x->g->n; h++)
         for (uint32_t i = x->g->off[h]; i < x->g->off[h + 1]; i++)
             if (x->g->dst[i] < x->ntx) iso_edges_add(&es, hub_vertex(x, h), 2 * x->g->dst[i], ISO_EDGE_RW);
-    iso_graph_build_consume(&x->sg, 2 * x->ntx + x->g->n_hubs, &es);
+    struct groups gs = {x, &es, 0};
+    if (x->pc->wl->unread_groups) x->pc->wl->unread_groups(x->pc, group, &gs);
+    iso_graph_build_consume(&x->sg, 2 * x->ntx + x->g->n_hubs + gs.n, &es);
 }
 
 /* Breadth first from s within its component (of two vertices or more)
@@ -94,7 +120,7 @@ static void shortest_back(lf *x, uint32_t s)
 static uint8_t step_bit(const lf *x, uint32_t a, uint32_t b, int hub)
 {
     if (hub) return ISO_EDGE_RW;
-    if (b & 1) return ISO_EDGE_WR;
+    if (b & 1) return iso_graph_row_bits(x->g, a / 2, b / 2) & ISO_EDGE_WR ? ISO_EDGE_WR : ISO_EDGE_WW;
     if (!(a & 1) || ww(x, a / 2, b / 2, iso_graph_row_bits(x->g, a / 2, b / 2))) return ISO_EDGE_WW;
     return ISO_EDGE_RW;
 }

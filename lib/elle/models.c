@@ -221,7 +221,7 @@ static const struct { uint8_t model; const char *instead; } instead[] = {
  * shows). On list-append the cycles of a known version order; on
  * rw-register the weak models, by saturating the commit order their axioms
  * force (rw_register/weak*.c). Every other model checked is sound only. */
-static const uint8_t complete_la[] = {M(MAV), M(RC_BE), M(READ_ATOMIC), M(CAUSAL_CERONE), M(CAUSAL)};
+static const uint8_t complete_la[] = {M(MAV), M(RC_BE), M(READ_ATOMIC), M(CAUSAL_CERONE), M(CAUSAL), M(PREFIX)};
 /* Not claimed on list-append: the read-committed family (Elle's, after
  * Adya's PL-2, forbids no internal inconsistency, which the axioms' INT
  * does); parallel SI, SI and serializable only through the exact check

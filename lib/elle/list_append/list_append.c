@@ -373,18 +373,79 @@ static void add_append_edges(iso_ctx *ctx, la_state *st)
     iso_free(hub);
 }
 
+/* Whether one of txn t's reads of key shows its first n elements. */
+static int reads_past(const iso_proof_ctx *pc, uint32_t t, uint32_t key, uint32_t n)
+{
+    const la_state *st = pc->wl_state;
+    const iso_store *s = &pc->h->store;
+    size_t nm, len;
+    const iso_val *m = la_txn_mops(pc, t, &nm);
+    for (size_t j = 0; j < nm; j++)
+        if (la_mop_kind(st, m[j]) == LA_READ && iso_keys_find(&st->keys, mop_key(s, m[j])) == key &&
+            (la_read_items(s, mop_val(s, m[j]), &len), len >= n))
+            return 1;
+    return 0;
+}
+
 /* Whether some read shows b's append to a key right after a's (the ops'
- * ww_shown). */
+ * ww_shown): 2 when b's own read shows a's append (a is visible to b). */
 static int ww_shown(const iso_proof_ctx *pc, uint32_t a, uint32_t b)
 {
     const la_state *st = pc->wl_state;
-    for (size_t i = la_first_append(st, b); i < st->n_ap && st->ap[i].txn == b; i++) {
+    int shown = 0;
+    for (size_t i = la_first_append(st, b); i < st->n_ap && st->ap[i].txn == b && shown < 2; i++) {
         const la_append *ap = &st->ap[i];
         if (!is_writer(ap) || ap->pos == ISO_NONE || ap->pos == 0) continue;
         uint32_t w = st->at[st->k[ap->key].slot0 + ap->pos - 1];
-        if (w != ISO_NONE && st->ap[w].txn == a) return 1;
+        if (w != ISO_NONE && st->ap[w].txn == a) shown = 1 + reads_past(pc, b, ap->key, ap->pos);
     }
-    return 0;
+    return shown;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Reader t, one of the key's writers kw[0 .. nw): to each of the others. */
+static void pairs_from(uint32_t t, const uint32_t *kw, uint32_t nw, iso_group_fn emit, void *arg)
+{
+    for (uint32_t j = 0; j < nw; j++)
+        if (kw[j] != t) emit(arg, &t, 1, &kw[j], 1);
+}
+
+/* The ops' unread_groups: per key, every reader of any version of it ->
+ * the transactions of its appends no read shows (ok or info, as the
+ * graph's); a reader that is one of them reaches the others pair by pair. */
+static void unread_groups(const iso_proof_ctx *pc, iso_group_fn emit, void *arg)
+{
+    const la_state *st = pc->wl_state;
+    uint32_t nk = (uint32_t)st->keys.n, *off = iso_xcalloc((size_t)nk + 2, sizeof *off);
+    for (size_t i = 0; i < st->n_ap; i++)
+        if (is_writer(&st->ap[i]) && st->ap[i].pos == ISO_NONE) off[st->ap[i].key + 2]++;
+    for (uint32_t k = 0; k <= nk; k++) off[k + 1] += off[k];
+    uint32_t *w = iso_xmalloc(((size_t)off[nk + 1] + 1) * sizeof *w), *nw = iso_xcalloc((size_t)nk + 1, sizeof *nw);
+    for (size_t i = 0; i < st->n_ap; i++) { /* appends are in transaction order: each key's writers ascend */
+        const la_append *a = &st->ap[i];
+        uint32_t *kw = w + off[a->key + 1];
+        if (is_writer(a) && a->pos == ISO_NONE && (!nw[a->key] || kw[nw[a->key] - 1] != a->txn)) kw[nw[a->key]++] = a->txn;
+    }
+    uint32_t *rd = iso_xmalloc(((size_t)st->rd_off[st->n_slots + 1] + 1) * sizeof *rd);
+    for (uint32_t k = 0; k < nk; k++) {
+        const uint32_t *kw = w + off[k + 1];
+        size_t nr = 0;
+        for (uint32_t r = st->rd_off[st->k[k].slot0]; nw[k] && r < st->rd_off[st->k[k].slot0 + st->k[k].len + 1]; r++) {
+            uint32_t t = st->rd[r];
+            if (bsearch(&t, kw, nw[k], sizeof *kw, cmp_u32)) pairs_from(t, kw, nw[k], emit, arg);
+            else rd[nr++] = t;
+        }
+        if (nr) emit(arg, rd, nr, kw, nw[k]);
+    }
+    iso_free(off);
+    iso_free(w);
+    iso_free(nw);
+    iso_free(rd);
 }
 
 /* Once the version orders are known, the reads' edges and anomalies on one
@@ -473,6 +534,28 @@ static iso_read_rank read_rank(const iso_proof_ctx *pc, uint32_t txn, uint32_t k
     return r;
 }
 
+/* When v's append to key (an element) is one no read shows: a's first read
+ * of the key, which misses it whatever version it read (the rw edges of
+ * ops' unread_groups), and in *last that read's last element (nil when
+ * empty); -1 when a read none or the append was read. */
+static long unread_miss(const iso_proof_ctx *pc, uint32_t a, uint32_t key, iso_val v, iso_val *last)
+{
+    const la_state *st = pc->wl_state;
+    const iso_store *s = &pc->h->store;
+    const la_append *w = la_find(st, key, v);
+    if (!w || w->pos != ISO_NONE) return -1;
+    size_t n;
+    const iso_val *m = la_txn_mops(pc, a, &n);
+    for (size_t j = 0; j < n; j++) {
+        if (la_mop_kind(st, m[j]) != LA_READ || iso_keys_find(&st->keys, mop_key(s, m[j])) != key) continue;
+        size_t len;
+        const iso_val *items = la_read_items(s, mop_val(s, m[j]), &len);
+        *last = len ? items[len - 1] : ISO_NIL;
+        return (long)j;
+    }
+    return -1;
+}
+
 static int explain_append(const iso_proof_ctx *pc, uint32_t a, int bit, size_t j,
                           iso_val kv, iso_val v, const char *ta, const char *tb,
                           iso_buf *text, iso_buf *json)
@@ -492,8 +575,9 @@ static int explain_append(const iso_proof_ctx *pc, uint32_t a, int bit, size_t j
     uint32_t slot = prev_slot(st, key, v);
     int found = 0;
     for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1] && !found; r++) found = st->rd[r] == a;
-    if (!found) return 0;
-    long am = mop_index_of(pc, a, LA_READ, key, prev, has_prev ? 1 : 2);
+    long am = found ? mop_index_of(pc, a, LA_READ, key, prev, has_prev ? 1 : 2) : unread_miss(pc, a, key, v, &prev);
+    if (am < 0) return 0;
+    has_prev = found ? has_prev : !iso_val_eq(&pc->h->store, prev, ISO_NIL);
     iso_read_rank rank = read_rank(pc, a, key, am);
     if (has_prev)
         iso_edge_text_read(pc, text, rank, "%1 did not observe %2's append of %B to key %K",
@@ -558,4 +642,5 @@ static void state_free(void *p)
 
 /* Elle's list-append explainer tries ww, then wr, then rw. */
 const iso_workload_ops iso_list_append_ops = {
-    "list-append", {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW}, analyze, explain, state_free, NULL, ww_shown};
+    "list-append", {ISO_EDGE_WW, ISO_EDGE_WR, ISO_EDGE_RW}, analyze, explain, state_free, NULL, ww_shown,
+    unread_groups};

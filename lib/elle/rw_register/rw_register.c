@@ -528,4 +528,4 @@ static int picture(const iso_proof_ctx *pc, const iso_finding *f, struct iso_pic
 
 /* Elle's rw-register explainer tries wr, then ww, then rw. */
 const iso_workload_ops iso_rw_register_ops = {
-    "rw-register", {ISO_EDGE_WR, ISO_EDGE_WW, ISO_EDGE_RW}, analyze, explain, state_free, picture, NULL};
+    "rw-register", {ISO_EDGE_WR, ISO_EDGE_WW, ISO_EDGE_RW}, analyze, explain, state_free, picture, NULL, NULL};
