@@ -96,7 +96,8 @@ static void checker_options_as_backends_are(void **state)
     assert_string_equal(isolde_checker_option(ISOLDE_WORKLOAD_BANK, 0)->name, "total");
     assert_int_equal(isolde_checker_option(ISOLDE_WORKLOAD_BANK, 0)->type, ISOLDE_OPTION_INT);
     assert_string_equal(isolde_checker_option(ISOLDE_WORKLOAD_KV, 0)->name, "cas-fail");
-    assert_null(isolde_checker_option(ISOLDE_WORKLOAD_LIST_APPEND, 0));
+    assert_string_equal(isolde_checker_option(ISOLDE_WORKLOAD_LIST_APPEND, 0)->name, "exact");
+    assert_null(isolde_checker_option(ISOLDE_WORKLOAD_LIST_APPEND, 1));
     assert_null(isolde_checker_option(ISOLDE_WORKLOAD_AUTO, 0));
     assert_null(isolde_checker_option((isolde_workload)99, 0));
     isolde_check_opts o;

@@ -22,7 +22,7 @@ static void explain(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, co
     iso_buf_printf(text, "%s wrote \"q\" \\ <b> before %s", ta, tb);
     iso_buf_puts(json, "{}");
 }
-static const iso_workload_ops fake_wl = {"fake", {0}, NULL, explain, NULL, NULL, NULL};
+static const iso_workload_ops fake_wl = {"fake", {0}, NULL, explain, NULL, NULL, NULL, NULL};
 
 typedef struct fixture {
     isolde_history *h;
