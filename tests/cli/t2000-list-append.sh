@@ -59,9 +59,12 @@ assert c["steps"][0]["value"] == "elle.list-append/init", c
 PY
 T
 
+# strict-serializable is complete on list-append in a build with CaDiCaL (the exact check), sound
+# only without: as `isolde models` says.
 test_case 'JSON of a valid history is {"valid?": true} and the models it covers' <<'T'
+sound=$("$isolde" models strict-serializable | awk '/^    list-append: sound only/ { n++ } END { print n + 0 }')
 expect_status 0 "$isolde" check --json examples/valid.jsonl
-python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); assert r == {"valid?": True, "models-checked": ["strict-serializable"], "models-sound-only": ["strict-serializable"]}, r' "$tmp/out"
+python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); w = {"valid?": True, "models-checked": ["strict-serializable"]}; w.update({"models-sound-only": ["strict-serializable"]} if sys.argv[2] != "0" else {}); assert r == w, r' "$tmp/out" "$sound"
 T
 
 # docs/DEVIATIONS.md: not and also-not come from the anomaly types reported.
