@@ -78,7 +78,8 @@ typedef enum isolde_status {
     ISOLDE_ERR_USAGE,    /* a bad argument or option (unknown model, bad value) */
     ISOLDE_ERR_LIMIT,    /* the input exceeds a limit isolde sets (size, nesting) */
     ISOLDE_ERR_NOMEM,    /* memory ran out */
-    ISOLDE_ERR_INTERNAL  /* a broken invariant: a bug in isolde */
+    ISOLDE_ERR_INTERNAL, /* a broken invariant: a bug in isolde */
+    ISOLDE_ERR_CANCELLED /* another thread cancelled the call (isolde_stream_cancel) */
 } isolde_status;
 
 /* Where and why something failed. line and col are 1-based, 0 when the
@@ -384,6 +385,12 @@ ISOLDE_API isolde_status isolde_stream_append(isolde_stream *s, const char *data
  * not passed before to fn (may be NULL). Errors: NOMEM. */
 ISOLDE_API isolde_status isolde_stream_poll(isolde_stream *s, isolde_stream_fn fn, void *arg,
                                             isolde_error *err);
+/* From any thread, while another may be in isolde_stream_poll: the early
+ * check in progress stops at its next phase (poll returns ISOLDE_OK, all
+ * it allocated freed) and no later poll runs one. Appending and finish
+ * still work: for a caller that stops following and wants the final
+ * verdict, or none, now. */
+ISOLDE_API void isolde_stream_cancel(isolde_stream *s);
 ISOLDE_API void isolde_stream_stats_get(const isolde_stream *s, isolde_stream_stats *out);
 /* The input is over: *out is the whole history (every byte appended, a
  * last line without its newline too) as isolde_history_read_mem reads it;

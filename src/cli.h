@@ -10,6 +10,8 @@
 #ifndef ISO_CLI_H
 #define ISO_CLI_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -158,20 +160,31 @@ cli_table cli_follow_table(cli_follow *f);
  * cli_check_history's. */
 int cli_follow_file(cli_check *c, const cli_follow *f);
 
-/* isolde run --live: the run's history checked as it is written. */
+/* isolde run --live: the run's history checked as it is written, on a
+ * thread of its own at the lowest priority (the stream is that thread's
+ * alone; the run's threads read found), or, for --stop-on-anomaly, by
+ * the run's progress callback itself (the run waits for each early check:
+ * it stops at the first anomaly, however fast it goes). */
 typedef struct cli_live {
     isolde_stream *s;
     const char *path;
     int fd;            /* -1 until the run has made the file */
     isolde_check_opts opts;
     char *block;       /* the checker options' strings opts points into */
+    pthread_t thread;
+    int running;
+    atomic_int stop;   /* set by cli_live_close */
+    atomic_size_t found; /* certain anomalies printed so far */
 } cli_live;
-/* Start following path, which the run writes, checked as c says: 0, or -1
- * having said why not. */
-int cli_live_open(cli_live *l, const cli_check *c, const char *path);
-/* Read what was written since, check it as due, print each certain
- * anomaly; returns how many were printed in all. */
-size_t cli_live_feed(cli_live *l);
+/* Start following path, which the run writes, checked as c says: what was
+ * written read, checked as due and each certain anomaly printed, on a
+ * thread (threaded) or at each cli_live_found: 0, or -1 having said why
+ * not. */
+int cli_live_open(cli_live *l, const cli_check *c, const char *path, int threaded);
+/* How many certain anomalies were printed so far (not threaded: after
+ * reading and checking what was written since). */
+size_t cli_live_found(cli_live *l);
+/* Stop the thread (after the early check it may be in) and free. */
 void cli_live_close(cli_live *l);
 /* A file that could not be checked: err printed, and with several files
  * and --json, a line {"file":..., "error":...} too. Returns EXIT_ERROR. */

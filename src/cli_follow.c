@@ -5,8 +5,8 @@
  * progress line on standard error as they come, and at the end the batch
  * check's own report of the whole history on standard output
  * (docs/ONLINE.md); and `isolde run --live`, the run's history followed
- * from the runner's progress callback. Invariant: what is checked at the
- * end is every byte read, and nothing else.
+ * by a thread of its own while the run goes. Invariant: what is checked
+ * at the end is every byte read, and nothing else.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -139,45 +141,74 @@ int cli_follow_file(cli_check *c, const cli_follow *f)
     return status;
 }
 
-int cli_live_open(cli_live *l, const cli_check *c, const char *path)
+/* Read what the run wrote since, check it as due, print each certain
+ * anomaly; 0, or -1 when the stream failed (the check at the end says
+ * why too). */
+static int live_feed(cli_live *l)
+{
+    static char buf[1 << 16];
+    isolde_error err;
+    ssize_t got;
+    isolde_stream_stats st = {0};
+    if (l->fd < 0) l->fd = open(l->path, O_RDONLY); /* once the run has made it */
+    if (l->fd < 0) return 0;
+    while ((got = read(l->fd, buf, sizeof buf)) > 0 && !atomic_load(&l->stop))
+        if (isolde_stream_append(l->s, buf, (size_t)got, &err)) break;
+    int rc = got > 0 && !atomic_load(&l->stop) ? -1 : isolde_stream_poll(l->s, print_finding, NULL, &err) ? -1 : 0;
+    if (rc) cli_print_error(&err);
+    isolde_stream_stats_get(l->s, &st);
+    atomic_store(&l->found, st.findings);
+    return rc;
+}
+
+/* The thread: feed every 20 ms until stopped or the stream fails, at the
+ * lowest priority (the run's throughput first: what it leaves is the
+ * early checks'). */
+static void *live_thread(void *arg)
+{
+    cli_live *l = arg;
+    struct timespec pause = {0, 20 * 1000000L};
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+    while (!atomic_load(&l->stop) && live_feed(l) == 0) nanosleep(&pause, NULL);
+    return NULL;
+}
+
+int cli_live_open(cli_live *l, const cli_check *c, const char *path, int threaded)
 {
     isolde_error err;
     isolde_read_opts ro;
     isolde_read_opts_init(&ro);
     ro.format = ISOLDE_FORMAT_JSONL;
     memset(l, 0, sizeof *l);
+    atomic_init(&l->stop, 0);
+    atomic_init(&l->found, 0);
     l->fd = -1;
     l->path = path;
     l->block = cli_library_opts(c, &l->opts);
-    if (l->block && !isolde_stream_open(path, &ro, &l->opts, &l->s, &err)) return 0;
-    if (l->block) cli_print_error(&err);
+    if (threaded) l->opts.threads = 1; /* one core: the run has the others */
+    if (l->block && !isolde_stream_open(path, &ro, &l->opts, &l->s, &err)) {
+        if (!threaded) return 0;
+        l->running = pthread_create(&l->thread, NULL, live_thread, l) == 0;
+        if (l->running) return 0;
+        fprintf(stderr, "isolde run: --live: cannot start its thread\n");
+    } else if (l->block) {
+        cli_print_error(&err);
+    }
     cli_live_close(l);
     return -1;
 }
 
-size_t cli_live_feed(cli_live *l)
+size_t cli_live_found(cli_live *l)
 {
-    static char buf[1 << 16];
-    isolde_error err;
-    ssize_t got;
-    isolde_stream_stats st = {0};
-    if (l->fd < 0 && l->s) l->fd = open(l->path, O_RDONLY); /* once the run has made it */
-    if (l->fd < 0) return 0;
-    while ((got = read(l->fd, buf, sizeof buf)) > 0)
-        if (isolde_stream_append(l->s, buf, (size_t)got, &err)) break;
-    if (got > 0 || isolde_stream_poll(l->s, print_finding, NULL, &err)) {
-        cli_print_error(&err); /* the check at the end says it too */
-        isolde_stream_stats_get(l->s, &st);
-        isolde_stream_free(l->s);
-        l->s = NULL;
-        return st.findings;
-    }
-    isolde_stream_stats_get(l->s, &st);
-    return st.findings;
+    if (!l->running && l->s && !atomic_load(&l->stop) && live_feed(l)) atomic_store(&l->stop, 1);
+    return atomic_load(&l->found);
 }
 
 void cli_live_close(cli_live *l)
 {
+    atomic_store(&l->stop, 1);
+    isolde_stream_cancel(l->s);
+    if (l->running) pthread_join(l->thread, NULL);
     isolde_stream_free(l->s);
     free(l->block);
     if (l->fd >= 0) close(l->fd);

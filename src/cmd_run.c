@@ -192,7 +192,7 @@ static void live_progress(void *arg, long done, long total, double secs)
     const cli_wait *w = arg;
     const struct run_cli *r = w->owner;
     if (w->on_line) progress(arg, done, total, secs);
-    live_found = cli_live_feed(&live);
+    live_found = cli_live_found(&live);
     if (live_found && r->stop_on_anomaly) stop_flag = 1;
 }
 
@@ -298,7 +298,8 @@ static int run_and_check(struct run_cli *r, const char *path)
     isolde_run_stats st;
     isolde_error err;
     struct sigaction sa = {0}, old_int, old_term;
-    if ((r->live || r->stop_on_anomaly) && cli_live_open(&live, &r->check, path)) return EXIT_ERROR;
+    if ((r->live || r->stop_on_anomaly) && cli_live_open(&live, &r->check, path, !r->stop_on_anomaly))
+        return EXIT_ERROR;
     sa.sa_handler = on_stop_signal;
     /* SIGTERM is often sent twice at once (timeout(1) signals the command
      * and its process group): it stays handled. A second ^C kills. */

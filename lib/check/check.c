@@ -200,7 +200,7 @@ struct check_call {
     const isolde_history *h;
     const isolde_check_opts *user;
     isolde_result **out;
-    int shown_edges; /* iso_check_shown */
+    int shown_edges; /* iso_check_early */
 };
 
 /* A transactional check, asked for what o's -c and -a name; its errors
@@ -262,7 +262,7 @@ isolde_status isolde_check(const isolde_history *h, const isolde_check_opts *o, 
     return check_with(h, o, out, 0, err);
 }
 
-int iso_check_shown(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err)
+int iso_check_early(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err)
 {
     return check_with(h, o, out, 1, err) ? -1 : 0;
 }

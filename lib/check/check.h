@@ -78,9 +78,10 @@ int iso_request_of(const isolde_check_opts *o, iso_request *req, isolde_error *e
  * (lin_model: the linearizability model's name; NULL: transactional). */
 isolde_result *iso_check_empty(const char *lin_model, const char *why);
 
-/* isolde_check with only the edges some read shows (list-append leaves
- * out its inference into appends no read shows: iso_checker_opts's
- * shown_edges), as an early check of a growing history needs; 0 or -1. */
-int iso_check_shown(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err);
+/* isolde_check as an early check of a growing history needs it
+ * (iso_checker_opts's shown_edges): only the edges some read shows
+ * (list-append leaves out its inference into appends no read shows), and
+ * no transaction of an invocation still open; 0 or -1. */
+int iso_check_early(const isolde_history *h, const isolde_check_opts *o, isolde_result **out, isolde_error *err);
 
 #endif

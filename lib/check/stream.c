@@ -2,9 +2,9 @@
  * check/stream.c -- checking a history while it grows (docs/ONLINE.md):
  * the bytes appended are kept, each complete line read into a history at
  * once (a bad line is an error as it arrives); now and then an early check
- * of the settled prefix (the lines but the invocations still open, only
- * the edges some read shows) hands over each finding that no later line
- * can undo, once; at the end, the whole history as the batch reads it.
+ * of that history (no transaction of an invocation still open, only the
+ * edges some read shows) hands over each finding that no later line can
+ * undo, once; at the end, the whole history as the batch reads it.
  *
  * Invariant: bytes[0, n) is everything appended; h holds the ops of
  * bytes[0, done), done just after the last newline; seen holds the hash of
@@ -13,6 +13,7 @@
 #include "check/check.h"
 #include "core/phase.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ struct isolde_stream {
     size_t checked_ops;  /* h's ops at the last early check */
     double next_at;      /* no early check before this time */
     int early;           /* 0: early checks are off (not list-append, or one failed) */
+    atomic_int cancel;   /* isolde_stream_cancel: stop the early check, and early checks */
     isolde_stream_stats st;
 };
 
@@ -52,6 +54,7 @@ static int open_stream(void *arg, isolde_error *err)
     isolde_check_opts_init(&s->co);
     if (c->co) s->co = *c->co;
     s->early = 1;
+    atomic_init(&s->cancel, 0);
     if (isolde_history_new(s->name, &s->ro, &s->h, err)) {
         iso_free(s->name);
         iso_free(s);
@@ -112,44 +115,17 @@ isolde_status isolde_stream_append(isolde_stream *s, const char *data, size_t le
 
 /* ---- early checks ------------------------------------------------------- */
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The lines (1-based, ascending) of the invocations still open; *n of
- * them, and *complete the transactions that are not. */
-static uint32_t *open_lines(const isolde_stream *s, size_t *n, size_t *complete, isolde_error *err)
+/* How many transactions of h are complete (-1 when h cannot be paired:
+ * the final check will say why). */
+static long complete_txns(const isolde_stream *s)
 {
     iso_txns tx = {0};
-    if (iso_txns_pair(s->h, 0, &tx, err)) return NULL;
-    uint32_t *lines = iso_xmalloc((tx.n ? tx.n : 1) * sizeof *lines);
-    *n = 0;
-    for (size_t i = 0; i < tx.n; i++)
-        if (tx.t[i].cmp == ISO_NONE && tx.t[i].inv != ISO_NONE) lines[(*n)++] = s->h->ops[tx.t[i].inv].line;
-    *complete = tx.n - *n;
+    isolde_error e;
+    if (iso_txns_pair(s->h, 0, &tx, &e)) return -1;
+    long n = 0;
+    for (size_t i = 0; i < tx.n; i++) n += tx.t[i].cmp != ISO_NONE;
     iso_txns_free(&tx);
-    qsort(lines, *n, sizeof *lines, cmp_u32);
-    return lines;
-}
-
-/* bytes[0, done) without the lines of skip[0, n) (ascending): the settled
- * prefix, into a new block of *len bytes. */
-static char *settled_prefix(const isolde_stream *s, const uint32_t *skip, size_t n, size_t *len)
-{
-    char *out = iso_xmalloc(s->done + 1);
-    size_t at = 0, k = 0;
-    uint32_t line = 1;
-    for (size_t p = 0; p < s->done; line++) {
-        const char *nl = memchr(s->bytes + p, '\n', s->done - p);
-        size_t end = (size_t)(nl - s->bytes) + 1; /* every line of bytes[0, done) ends with one */
-        while (k < n && skip[k] < line) k++;
-        if (k == n || skip[k] != line) memcpy(out + at, s->bytes + p, end - p), at += end - p;
-        p = end;
-    }
-    *len = at;
-    return out;
+    return n;
 }
 
 /* The findings no later line can undo (docs/ONLINE.md): every cycle, and
@@ -198,29 +174,20 @@ static int hand_over_all(isolde_stream *s, const isolde_result *r, isolde_stream
     return 0;
 }
 
-/* The batch pipeline over the settled prefix, with only the edges some
- * read shows; a history error or limit there turns early checks off (the
- * final check will say it). Out of memory unwinds. */
+/* The batch pipeline over the history read so far, as an early check
+ * (iso_check_early: only the edges some read shows, no transaction of an
+ * invocation still open); a history error or limit there turns early
+ * checks off (the final check will say it). Out of memory unwinds. */
 static int early_check(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde_error *err)
 {
     isolde_error e;
-    size_t n_open = 0, complete = 0, len = 0;
-    uint32_t *skip = open_lines(s, &n_open, &complete, &e);
-    if (!skip) return s->early = 0;
-    char *bytes = settled_prefix(s, skip, n_open, &len);
-    iso_free(skip);
-    isolde_read_opts ro = s->ro;
-    ro.format = isolde_history_format(s->h);
-    isolde_history *p = NULL;
+    long complete = complete_txns(s);
     isolde_result *r = NULL;
-    if (isolde_history_read_mem(s->name, bytes, len, &ro, &p, &e) || iso_check_shown(p, &s->co, &r, &e))
-        s->early = 0;
-    iso_free(bytes);
+    if (complete < 0 || iso_check_early(s->h, &s->co, &r, &e)) s->early = 0;
     if (r && isolde_result_workload(r) != ISOLDE_WORKLOAD_LIST_APPEND) s->early = 0;
     int rc = s->early ? hand_over_all(s, r, fn, arg, err) : 0;
-    s->st.checked = complete;
+    if (complete >= 0) s->st.checked = (size_t)complete;
     isolde_result_free(r);
-    isolde_history_free(p);
     return rc;
 }
 
@@ -235,7 +202,8 @@ static int poll(void *arg, isolde_error *err)
     struct poll_call *c = arg;
     isolde_stream *s = c->s;
     double t0 = iso_now();
-    if (!s->early || s->st.ops == s->checked_ops || t0 < s->next_at) return 0;
+    if (!s->early || atomic_load(&s->cancel) || s->st.ops == s->checked_ops || t0 < s->next_at) return 0;
+    iso_guard_cancel_on(&s->cancel);
     s->checked_ops = s->st.ops;
     int rc = early_check(s, c->fn, c->arg, err);
     double t1 = iso_now();
@@ -247,7 +215,14 @@ static int poll(void *arg, isolde_error *err)
 isolde_status isolde_stream_poll(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde_error *err)
 {
     struct poll_call c = {s, fn, arg};
-    return iso_call(poll, &c, err);
+    isolde_status rc = iso_call(poll, &c, err);
+    if (rc == ISOLDE_ERR_CANCELLED) s->early = 0;
+    return rc == ISOLDE_ERR_CANCELLED ? ISOLDE_OK : rc;
+}
+
+void isolde_stream_cancel(isolde_stream *s)
+{
+    if (s) atomic_store(&s->cancel, 1);
 }
 
 /* ---- the end ------------------------------------------------------------ */

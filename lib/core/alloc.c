@@ -16,6 +16,7 @@
 #include "core/alloc.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -49,6 +50,8 @@ struct iso_guard {
     int bus_fault;     /* one did: the call fails with ISOLDE_ERR_IO */
     void (*undo)(void *arg); /* run when it unwinds (iso_guard_on_unwind) */
     void *undo_arg;
+    const atomic_int *cancel; /* set by another thread: unwind at the next iso_cancel_point */
+    int cancelled;     /* it did: the call fails with ISOLDE_ERR_CANCELLED */
 };
 
 static _Thread_local struct iso_guard *current;
@@ -342,8 +345,9 @@ static int unwound(isolde_error *err, const struct iso_guard *g)
 {
     if (!err) return -1;
     memset(err, 0, sizeof *err);
-    err->code = g->bus_fault ? ISOLDE_ERR_IO : ISOLDE_ERR_NOMEM;
-    if (g->bus_fault) snprintf(err->msg, sizeof err->msg, "the file shrank while it was read (SIGBUS)");
+    err->code = g->cancelled ? ISOLDE_ERR_CANCELLED : g->bus_fault ? ISOLDE_ERR_IO : ISOLDE_ERR_NOMEM;
+    if (g->cancelled) snprintf(err->msg, sizeof err->msg, "cancelled");
+    else if (g->bus_fault) snprintf(err->msg, sizeof err->msg, "the file shrank while it was read (SIGBUS)");
     else snprintf(err->msg, sizeof err->msg, "out of memory (asked for %zu bytes)", g->asked);
     return -1;
 }
@@ -390,7 +394,7 @@ int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg)
         fn(arg);
         return 0;
     }
-    struct iso_guard local = {.pool = g->pool, .bus = g->bus};
+    struct iso_guard local = {.pool = g->pool, .bus = g->bus, .cancel = g->cancel};
     struct iso_guard *outer = current;
     int rc = 0;
     current = &local;
@@ -398,7 +402,8 @@ int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg)
         fn(arg);
     } else {
         __atomic_store_n(&g->failed, 1, __ATOMIC_RELAXED);
-        if (local.bus_fault) __atomic_store_n(&g->bus_fault, 1, __ATOMIC_RELAXED);
+        if (local.cancelled) __atomic_store_n(&g->cancelled, 1, __ATOMIC_RELAXED);
+        else if (local.bus_fault) __atomic_store_n(&g->bus_fault, 1, __ATOMIC_RELAXED);
         else g->asked = local.asked;
         rc = -1;
     }
@@ -409,4 +414,16 @@ int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg)
 void iso_guard_raise(void)
 {
     if (current) longjmp(current->jb, 1);
+}
+
+void iso_guard_cancel_on(const atomic_int *flag)
+{
+    if (current) current->cancel = flag;
+}
+
+void iso_cancel_point(void)
+{
+    if (!current || !current->cancel || !atomic_load(current->cancel)) return;
+    current->cancelled = 1;
+    longjmp(current->jb, 1);
 }

@@ -21,6 +21,7 @@
 #ifndef ISO_CORE_ALLOC_H
 #define ISO_CORE_ALLOC_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,6 +83,14 @@ int iso_guard_enter(struct iso_guard *g, void (*fn)(void *arg), void *arg);
 /* Unwind the calling thread's guard as if memory had run out (after a
  * thread of it did). Does not return when a guard is active. */
 void iso_guard_raise(void);
+/* From now on, the calling thread's guard (and the workers it starts)
+ * unwinds at the next iso_cancel_point once *flag is set (by any thread):
+ * the call fails with ISOLDE_ERR_CANCELLED, all it allocated freed. flag
+ * must outlive the guard; outside any guard it does nothing. */
+void iso_guard_cancel_on(const atomic_int *flag);
+/* Where a long computation may stop when cancelled (core/phase.c's
+ * iso_phase is one: every phase boundary). */
+void iso_cancel_point(void);
 /* While set, fn(arg) runs when the calling thread's guard unwinds (memory
  * ran out, or a bus fault): for what is not memory but is held across
  * allocations, such as an open file. One at a time; fn NULL clears it.

@@ -72,7 +72,7 @@ isolde_status iso_call(int (*fn)(void *arg, isolde_error *err), void *arg, isold
 const char *isolde_status_name(isolde_status s)
 {
     static const char *const names[] = {"ok", "parse error", "i/o error", "usage error",
-                                        "limit exceeded", "out of memory", "internal error"};
+                                        "limit exceeded", "out of memory", "internal error", "cancelled"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown status";
 }
 

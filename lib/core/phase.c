@@ -3,6 +3,7 @@
  * start from their caller's (core/parallel.c), and the peak printed is
  * never below the resident size printed beside it. */
 #include "core/phase.h"
+#include "core/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ void iso_phase_set_clock(double t) { last = t; }
 void iso_phase(const char *name)
 {
     static _Thread_local int on = -1;
+    iso_cancel_point();
     if (on < 0) on = getenv("ISOLDE_TIMING") != NULL;
     if (!on) return;
     double now = iso_now();

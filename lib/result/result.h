@@ -41,8 +41,10 @@ typedef struct iso_checker_opts {
     int allow_negative_balances;    /* bank */
     long group_size;                /* long-fork: keys every read reads; 0: any */
     int linearizable;               /* set-full: a stale element is an error */
-    /* list-append: no ww / rw edge into an append no read shows (an early
-     * check of a growing history: check/stream.c); no option sets it */
+    /* An early check of a growing history (check/stream.c; no option sets
+     * it): list-append draws no ww / rw edge into an append no read shows,
+     * and an invocation without completion is no transaction (it is still
+     * open: its outcome is to come) */
     int shown_edges;
 } iso_checker_opts;
 
