@@ -361,7 +361,8 @@ typedef struct isolde_stream_stats {
     size_t ops;          /* in the complete lines read */
     size_t checked;      /* complete transactions at the last early check */
     size_t findings;     /* handed over by poll */
-    size_t early_checks; /* early checks run */
+    size_t early_checks; /* early checks run (of the whole history so far) */
+    size_t window_checks; /* early checks of the last ops alone, between them */
 } isolde_stream_stats;
 
 /* A finding now certain: its anomaly type, its proof in words and its

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #define EARLY_PER_TYPE 100 /* findings of a type looked at per early check */
+#define WINDOW_MIN_OPS 100000 /* a window check looks this many ops further back than its new ones */
 
 struct isolde_stream {
     char *name;
@@ -29,7 +30,9 @@ struct isolde_stream {
     uint64_t *seen;
     size_t n_seen, cap_seen;
     size_t checked_ops;  /* h's ops at the last early check */
+    size_t window_ops;   /* h's ops at the last window check */
     double next_at;      /* no early check before this time */
+    double next_window_at; /* no window check before this time */
     int early;           /* 0: early checks are off (not list-append, or one failed) */
     atomic_int cancel;   /* isolde_stream_cancel: stop the early check, and early checks */
     isolde_stream_stats st;
@@ -150,12 +153,35 @@ struct hand_over {
     void *arg;
 };
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A finding's identity across checks of different extents (a window, the
+ * whole history), which may tell one anomaly from another transaction on:
+ * its type and the ops it names (every "index" in its JSON), as a set. */
+static uint64_t identity(const char *type, const char *json)
+{
+    int64_t idx[64];
+    size_t n = 0;
+    for (const char *p = strstr(json, "\"index\":"); p && n < 64; p = strstr(p + 1, "\"index\":"))
+        idx[n++] = strtoll(p + 8, NULL, 10);
+    if (n == 64) return fnv(fnv(14695981039346656037u, type), json); /* too many to sort here: as it is */
+    qsort(idx, n, sizeof *idx, cmp_i64);
+    uint64_t h = fnv(14695981039346656037u, type);
+    for (size_t i = 0; i < n; i++)
+        if (!i || idx[i] != idx[i - 1]) h = (h ^ (uint64_t)idx[i]) * 1099511628211u;
+    return h;
+}
+
 /* A finding of an early check: handed over unless it was before. */
 static void hand_over(void *arg, size_t i, const char *text, const char *json)
 {
     struct hand_over *x = arg;
     isolde_stream *s = x->s;
-    uint64_t h = fnv(fnv(14695981039346656037u, x->type), json);
+    uint64_t h = identity(x->type, json);
     (void)i;
     for (size_t k = 0; k < s->n_seen; k++)
         if (s->seen[k] == h) return;
@@ -191,6 +217,76 @@ static int early_check(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde_
     return rc;
 }
 
+/* The byte offset in bytes[0, done) where line `line` (1-based) starts. */
+static size_t line_offset(const isolde_stream *s, size_t line)
+{
+    size_t p = s->done, k = s->h->line_base + 1; /* p starts line k (one past the last) */
+    while (k > line && p > 0) {
+        p--;
+        while (p > 0 && s->bytes[p - 1] != '\n') p--;
+        k--;
+    }
+    return p;
+}
+
+/* The lines of ops h->ops[from ..) as a history text of its own, less each
+ * completion whose invocation comes before them (its transaction is not
+ * in the window); *len bytes. */
+static char *window_text(const isolde_stream *s, size_t from, size_t *len)
+{
+    const isolde_history *h = s->h;
+    uint8_t *open = iso_xcalloc(h->procs.n + 1, 1); /* per process: an invocation of it in the window */
+    uint32_t *skip = iso_xmalloc((h->n_ops - from + 1) * sizeof *skip);
+    size_t n_skip = 0;
+    for (size_t i = from; i < h->n_ops; i++) {
+        const iso_op *o = &h->ops[i];
+        if (o->type == ISO_OP_INVOKE) open[o->process] = 1;
+        else if (!open[o->process]) skip[n_skip++] = o->line;
+        else open[o->process] = 0;
+    }
+    size_t off = line_offset(s, h->ops[from].line), at = 0, k = 0, line = h->ops[from].line;
+    char *out = iso_xmalloc(s->done - off + 1);
+    for (size_t p = off; p < s->done; line++) {
+        const char *nl = memchr(s->bytes + p, '\n', s->done - p);
+        size_t end = (size_t)(nl - s->bytes) + 1; /* every line of bytes[0, done) ends with one */
+        if (k < n_skip && skip[k] == line) k++;
+        else memcpy(out + at, s->bytes + p, end - p), at += end - p;
+        p = end;
+    }
+    iso_free(open);
+    iso_free(skip);
+    *len = at;
+    return out;
+}
+
+/* An early check of the last ops alone (those since the last window check
+ * and WINDOW_MIN_OPS before them): what it finds among them is
+ * certain as the whole history's early check's is (docs/ONLINE.md), and it
+ * costs what the window does, not the history. Only for ops that carry
+ * their :index (a window read alone numbers its ops from 0). */
+static int window_check(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde_error *err)
+{
+    size_t n = s->h->n_ops, want = n - s->window_ops + WINDOW_MIN_OPS;
+    s->window_ops = n;
+    if (s->h->dense_index || want >= n) return 0;
+    size_t len = 0;
+    char *bytes = window_text(s, n - want, &len);
+    isolde_read_opts ro = s->ro;
+    ro.format = isolde_history_format(s->h);
+    isolde_history *w = NULL;
+    isolde_result *r = NULL;
+    isolde_error e;
+    int rc = 0;
+    if (!isolde_history_read_mem(s->name, bytes, len, &ro, &w, &e) && !iso_check_early(w, &s->co, &r, &e) &&
+        isolde_result_workload(r) == ISOLDE_WORKLOAD_LIST_APPEND)
+        rc = hand_over_all(s, r, fn, arg, err);
+    iso_free(bytes);
+    isolde_result_free(r);
+    isolde_history_free(w);
+    s->st.window_checks++;
+    return rc;
+}
+
 struct poll_call {
     isolde_stream *s;
     isolde_stream_fn fn;
@@ -202,9 +298,17 @@ static int poll(void *arg, isolde_error *err)
     struct poll_call *c = arg;
     isolde_stream *s = c->s;
     double t0 = iso_now();
-    if (!s->early || atomic_load(&s->cancel) || s->st.ops == s->checked_ops || t0 < s->next_at) return 0;
+    if (!s->early || atomic_load(&s->cancel) || s->st.ops == s->checked_ops) return 0;
     iso_guard_cancel_on(&s->cancel);
-    s->checked_ops = s->st.ops;
+    size_t fresh = s->st.ops - s->window_ops; /* a window of a quarter of the history or more: the whole instead */
+    if (fresh && 4 * fresh < s->st.ops && t0 >= s->next_window_at && s->checked_ops) { /* new lines: the window first */
+        int rc = window_check(s, c->fn, c->arg, err);
+        double t1 = iso_now();
+        s->next_window_at = t1 + 2 * (t1 - t0);
+        return rc;
+    }
+    if (t0 < s->next_at) return 0;
+    s->checked_ops = s->window_ops = s->st.ops;
     int rc = early_check(s, c->fn, c->arg, err);
     double t1 = iso_now();
     s->next_at = t1 + 2 * (t1 - t0);

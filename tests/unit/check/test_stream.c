@@ -4,7 +4,8 @@
  * check (its outcome may yet be a failure); a finding certain early is
  * handed over once; a bad line is an error at its line, the stream as it
  * was; running out of memory at any allocation is an error, never a leak;
- * a stream cancelled from another thread checks no more. */
+ * a stream cancelled from another thread checks no more; a cycle planted
+ * after many ops is found by a window check of the last ones alone. */
 #include "testutil.h"
 
 #include <pthread.h>
@@ -237,6 +238,60 @@ static void a_cancelled_stream_checks_no_more(void **state)
     isolde_stream_free(s);
 }
 
+/* n valid transactions (each appends to a key of its own), with :index
+ * fields or without. */
+static void valid_txns(isolde_stream *s, int n, int with_index)
+{
+    char line[256], idx[32] = "";
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 2; k++) {
+            if (with_index) snprintf(idx, sizeof idx, ",\"index\":%d", 2 * i + k);
+            int len = snprintf(line, sizeof line, "{\"type\":\"%s\",\"process\":%d,\"f\":\"txn\",\"value\":"
+                               "[[\"append\",%d,1]]%s}\n", k ? "ok" : "invoke", i % 7, i, idx);
+            assert_int_equal(isolde_stream_append(s, line, (size_t)len, NULL), ISOLDE_OK);
+        }
+    }
+}
+
+/* A G1c of two transactions on keys of their own, after n of valid_txns. */
+static void planted_g1c(isolde_stream *s, int n, int with_index)
+{
+    const char *tx[4] = {"\"invoke\",\"process\":100,\"f\":\"txn\",\"value\":[[\"append\",\"px\",1],[\"r\",\"py\",null]]",
+                         "\"invoke\",\"process\":101,\"f\":\"txn\",\"value\":[[\"append\",\"py\",1],[\"r\",\"px\",null]]",
+                         "\"ok\",\"process\":100,\"f\":\"txn\",\"value\":[[\"append\",\"px\",1],[\"r\",\"py\",[1]]]",
+                         "\"ok\",\"process\":101,\"f\":\"txn\",\"value\":[[\"append\",\"py\",1],[\"r\",\"px\",[1]]]"};
+    char line[256], idx[32] = "";
+    for (int i = 0; i < 4; i++) {
+        if (with_index) snprintf(idx, sizeof idx, ",\"index\":%d", 2 * n + i);
+        int len = snprintf(line, sizeof line, "{\"type\":%s%s}\n", tx[i], idx);
+        assert_int_equal(isolde_stream_append(s, line, (size_t)len, NULL), ISOLDE_OK);
+    }
+}
+
+/* After an early check of 150000 valid ops, a G1c planted after them:
+ * the next poll checks the last ops alone (a window: the whole history is
+ * not due again yet) and finds it. Without :index fields (a window read
+ * alone would number its ops anew) no window check runs. */
+static void a_window_check_finds_what_came_last(void **state)
+{
+    (void)state;
+    for (int with_index = 1; with_index >= 0; with_index--) {
+        isolde_stream *s = NULL;
+        seen sn = {0};
+        assert_int_equal(isolde_stream_open("h.jsonl", NULL, NULL, &s, NULL), ISOLDE_OK);
+        valid_txns(s, 75000, with_index);
+        early_check(s, &sn);
+        planted_g1c(s, 75000, with_index);
+        assert_int_equal(isolde_stream_poll(s, count, &sn, NULL), ISOLDE_OK);
+        isolde_stream_stats st;
+        isolde_stream_stats_get(s, &st);
+        assert_int_equal(st.early_checks, 1);
+        assert_int_equal(st.window_checks, (size_t)with_index);
+        assert_int_equal(sn.n, with_index);
+        isolde_stream_free(s);
+    }
+}
+
 static void out_of_memory_anywhere(void **state)
 {
     (void)state;
@@ -256,6 +311,7 @@ int main(void)
         cmocka_unit_test(pieces_make_the_batch_history),
         cmocka_unit_test(a_bad_line_is_an_error_at_its_line),
         cmocka_unit_test(a_cancelled_stream_checks_no_more),
+        cmocka_unit_test(a_window_check_finds_what_came_last),
         cmocka_unit_test(out_of_memory_anywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
