@@ -7,7 +7,11 @@
 #   2. `isolde check --follow --follow-timeout 0` of a complete file against
 #      `isolde check` of it: wall time and peak memory (measured: the early
 #      checks are whole-history checks today, the final check is the
-#      batch's).
+#      batch's);
+#   3. a G1c planted after $n valid list-append transactions of
+#      bench/gen_history, written 10 s after them into `check --follow -`:
+#      the time from its lines being written to `certain: G1c` on stderr
+#      (a window check's; target <= 1 s).
 # ISOLDE_BENCH_ONLINE_N sets the run's transactions (default 2000000),
 # ISOLDE_BENCH_RUNS the runs each way (3). Exits 1 on a missed target.
 set -u
@@ -50,4 +54,26 @@ for mode in batch follow; do
     printf 'check %-6s of the run'"'"'s history (%s lines): %s s wall, %s s cpu, peak %s MB (measured)\n' "$mode" \
         "$(wc -l <"$f")" "$1" "$2" "$(($3 / 1024))"
 done
+# The planted anomaly: written once the valid part has been read and checked.
+gen=$build/bench/gen_history
+v=$dir/online-valid-$n.jsonl
+[ -s "$v" ] || "$gen" -m list-append -n "$n" -f jsonl -s 7 >"$v"
+i=$(($(tail -1 "$v" | sed 's/.*"index":\([0-9]*\).*/\1/') + 1))
+t=$dir/online-g1c.jsonl
+{
+    echo '{"type":"invoke","f":"txn","value":[["append","px",1],["r","py",null]],"process":900001,"index":'$i'}'
+    echo '{"type":"invoke","f":"txn","value":[["append","py",1],["r","px",null]],"process":900002,"index":'$((i + 1))'}'
+    echo '{"type":"ok","f":"txn","value":[["append","px",1],["r","py",[1]]],"process":900001,"index":'$((i + 2))'}'
+    echo '{"type":"ok","f":"txn","value":[["append","py",1],["r","px",[1]]],"process":900002,"index":'$((i + 3))'}'
+} >"$t"
+rm -f "$dir/t-written" "$dir/t-found"
+(cat "$v"; sleep 10; date +%s.%N >"$dir/t-written"; cat "$t"; sleep 5) |
+    "$isolde" check --follow - 2>&1 >/dev/null | while IFS= read -r l; do
+        case $l in *"certain: G1c"*) [ -s "$dir/t-found" ] || date +%s.%N >"$dir/t-found" ;; esac
+    done
+lat=$(cat "$dir/t-written" "$dir/t-found" 2>/dev/null | awk 'NR == 1 { a = $1 } NR == 2 { printf "%.2f", $1 - a }')
+res=$(awk -v l="${lat:-99}" 'BEGIN { print (l != "" && l <= 1) ? "MET" : "MISSED" }')
+[ "$res" = MET ] || status=1
+printf 'a G1c planted after %s valid transactions (check --follow -): reported %s s after it was written (target <= 1 s) %s\n' \
+    "$n" "${lat:-never}" "$res"
 exit "$status"
