@@ -33,7 +33,8 @@ struct isolde_stream {
     size_t window_ops;   /* h's ops at the last window check */
     double next_at;      /* no early check before this time */
     double next_window_at; /* no window check before this time */
-    int early;           /* 0: early checks are off (not list-append, or one failed) */
+    int early;           /* 0: early checks are off (no workload with early findings, or one failed) */
+    int windows;         /* window checks too (list-append) */
     atomic_int cancel;   /* isolde_stream_cancel: stop the early check, and early checks */
     isolde_stream_stats st;
 };
@@ -131,11 +132,20 @@ static long complete_txns(const isolde_stream *s)
     return n;
 }
 
-/* The findings no later line can undo (docs/ONLINE.md): every cycle, and
- * the direct anomalies that are facts about complete transactions. */
-static int certain(const char *type)
+/* The findings no later line can undo (docs/ONLINE.md): list-append's
+ * cycles and the direct anomalies that are facts about complete
+ * transactions; bank's, each a read's balances against the total (which
+ * the option, the setup or the first read fixes) or the first read's
+ * accounts; counter's out-of-bounds reads (the adds completed before a
+ * read began and invoked before it ended are all in already; an add still
+ * open counts as attempted, so an early bound is never tighter than the
+ * final one). Other workloads have none early. */
+static int certain(isolde_workload w, const char *type)
 {
     int a = iso_anomaly_parse(type);
+    if (w == ISOLDE_WORKLOAD_BANK) return 1;
+    if (w == ISOLDE_WORKLOAD_COUNTER) return !strcmp(type, "out-of-bounds");
+    if (w != ISOLDE_WORKLOAD_LIST_APPEND) return 0;
     return (a >= 0 && a < ISO_A_G1A) || a == ISO_A_G1A || a == ISO_A_G1B || a == ISO_A_DIRTY_UPDATE ||
            a == ISO_A_INCOMPATIBLE_ORDER || a == ISO_A_DUPLICATE_ELEMENTS || a == ISO_A_INTERNAL;
 }
@@ -195,7 +205,9 @@ static int hand_over_all(isolde_stream *s, const isolde_result *r, isolde_stream
 {
     for (size_t i = 0; i < isolde_result_type_count(r); i++) {
         struct hand_over x = {s, isolde_result_type(r, i), fn, arg};
-        if (certain(x.type) && isolde_result_findings(r, x.type, 0, EARLY_PER_TYPE, hand_over, &x, err)) return -1;
+        if (certain(isolde_result_workload(r), x.type) &&
+            isolde_result_findings(r, x.type, 0, EARLY_PER_TYPE, hand_over, &x, err))
+            return -1;
     }
     return 0;
 }
@@ -210,7 +222,9 @@ static int early_check(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde_
     long complete = complete_txns(s);
     isolde_result *r = NULL;
     if (complete < 0 || iso_check_early(s->h, &s->co, &r, &e)) s->early = 0;
-    if (r && isolde_result_workload(r) != ISOLDE_WORKLOAD_LIST_APPEND) s->early = 0;
+    isolde_workload w = r ? isolde_result_workload(r) : ISOLDE_WORKLOAD_AUTO;
+    if (r && w != ISOLDE_WORKLOAD_LIST_APPEND && w != ISOLDE_WORKLOAD_BANK && w != ISOLDE_WORKLOAD_COUNTER) s->early = 0;
+    s->windows = w == ISOLDE_WORKLOAD_LIST_APPEND; /* a window of a counter or a bank misses what its bounds need */
     int rc = s->early ? hand_over_all(s, r, fn, arg, err) : 0;
     if (complete >= 0) s->st.checked = (size_t)complete;
     isolde_result_free(r);
@@ -301,7 +315,7 @@ static int poll(void *arg, isolde_error *err)
     if (!s->early || atomic_load(&s->cancel) || s->st.ops == s->checked_ops) return 0;
     iso_guard_cancel_on(&s->cancel);
     size_t fresh = s->st.ops - s->window_ops; /* a window of a quarter of the history or more: the whole instead */
-    if (fresh && 4 * fresh < s->st.ops && t0 >= s->next_window_at && s->checked_ops) { /* new lines: the window first */
+    if (s->windows && fresh && 4 * fresh < s->st.ops && t0 >= s->next_window_at && s->checked_ops) { /* the window first */
         int rc = window_check(s, c->fn, c->arg, err);
         double t1 = iso_now();
         s->next_window_at = t1 + 2 * (t1 - t0);

@@ -5,7 +5,9 @@
 # anomaly it calls certain early is among the final ones; a certain anomaly
 # is printed while the writer is still writing; a bad line mid-stream is an
 # error at its file:line:col. isolde run --live --stop-on-anomaly stops the
-# run at the first certain anomaly.
+# run at the first certain anomaly. Jepsen's bank and counter histories have
+# their findings early too (each among the batch's errors), and the batch's
+# report at the end.
 . tests/clilib.sh "$@"
 
 # A history of the sim (list-append, checked by none): LEVEL SEED N FILE
@@ -37,6 +39,20 @@ same_as_batch() {
     done
 }
 
+# FILE OPTIONS: as same_as_batch, for Jepsen's checkers: each type called
+# certain is on the batch report's "errors:" line.
+same_as_jepsen() {
+    f=$1; shift
+    st=0; "$isolde" check "$@" "$f" >"$tmp/batch" 2>/dev/null || st=$?
+    echo "exit $st" >>"$tmp/batch"
+    st=0; "$isolde" check --follow --follow-timeout 0 "$@" "$f" >"$tmp/follow" 2>"$tmp/follow.err" || st=$?
+    echo "exit $st" >>"$tmp/follow"
+    cmp "$tmp/batch" "$tmp/follow"
+    for t in $(sed -n 's/^isolde: certain: //p' "$tmp/follow.err" | sort -u); do
+        grep -q "^errors: .*$t" "$tmp/batch"
+    done
+}
+
 test_case "the sim has levels to follow" '[ $(echo $levels | wc -w) -ge 10 ]'
 
 for lv in $levels; do
@@ -44,6 +60,16 @@ for lv in $levels; do
 sim $lv 7 2000 "\$tmp/$lv.jsonl"
 same_as_batch "\$tmp/$lv.jsonl"
 same_as_batch "\$tmp/$lv.jsonl" -c serializable,snapshot-isolation,read-committed
+T
+done
+
+# Jepsen's bank and counter (tests/data/jepsen): every error --follow calls
+# certain is one of the batch's (its errors: line), and the report at the
+# end is the batch's.
+for f in tests/data/jepsen/bank-*.edn tests/data/jepsen/counter-*; do
+    m=${f##*/}; m=${m%%-*}
+    test_case "--follow, $m: early errors among the batch's, the batch's report at the end: $f" <<T
+same_as_jepsen "$f" -m $m
 T
 done
 
