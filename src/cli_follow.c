@@ -26,7 +26,7 @@
 static const cli_opt follow_opts[] = {
     {0, "follow", CLI_FLAG, F(on), NULL,
      "check the one FILE (- for standard input) as it grows: each anomaly no later line can undo on "
-     "standard error as soon as it is certain (list-append), with a progress line; at the end the same "
+     "standard error as soon as it is certain (list-append, bank, counter), with a progress line; at the end the same "
      "report as without --follow (docs/ONLINE.md)", 0, 0, NULL, 1},
     {0, "follow-timeout", CLI_DOUBLE, F(timeout), "S",
      "--follow: a regular file is over once it has not grown for S seconds (5; 0: at its first end); "
