@@ -122,6 +122,12 @@ grep -q 'T2 -> T4 \[label="wr\\nT2 wrote key \\"x\\" = 200, which was read by T4
 grep -q 'T4 -> T3 \[label="realtime\\nT4 completed at index 9, before the invocation of T3, at index 10"\];' "$tmp/ex.dot"
 T
 
+test_case "list-append's exact check: both orders of two unread appends, each drawn with its case" <<'T'
+draw laex G-single-item 2 2 -m list-append -c snapshot-isolation "$la/exact-unread-appends-both-orders.jsonl"
+grep -q 'T1 -> T2 \[label="if ww,rw\\ncase 1: T1 appended 1 to key \\"x\\", and T2 appended 2 to it, which' "$tmp/laex.dot"
+grep -q 'case 2: T2 appended 2 to key \\"x\\", and T1 appended 1 to it, which' "$tmp/laex.dot"
+T
+
 test_case "--html: the page's data holds the picture, the initial state null" <<'T'
 expect_status 1 "$isolde" check -m rw-register -c read-atomic --html "$tmp/fr.html" "$rw/fractured-read.edn"
 grep -q '"type":"fractured-read","n":0,.*"pic":{"v":\[0,1,null\],"e":\[\[0,1,"wr","T1 wrote key :y = 1, which was read by T2"\],\[0,2,"co",' "$tmp/fr.html"
