@@ -12,6 +12,7 @@
  */
 #include "check/check.h"
 #include "core/phase.h"
+#include "core/sort.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct isolde_stream {
     size_t n, cap, done;
     uint64_t *seen;
     size_t n_seen, cap_seen;
+    size_t complete;     /* h's client completions: its complete transactions */
     size_t checked_ops;  /* h's ops at the last early check */
     size_t window_ops;   /* h's ops at the last window check */
     double next_at;      /* no early check before this time */
@@ -113,24 +115,13 @@ isolde_status isolde_stream_append(isolde_stream *s, const char *data, size_t le
     }
     s->done = end;
     s->st.bytes = s->n;
+    for (size_t i = s->st.ops; i < s->h->n_ops; i++)
+        s->complete += iso_op_is_client(&s->h->ops[i]) && s->h->ops[i].type != ISO_OP_INVOKE;
     s->st.ops = isolde_history_op_count(s->h);
     return ISOLDE_OK;
 }
 
 /* ---- early checks ------------------------------------------------------- */
-
-/* How many transactions of h are complete (-1 when h cannot be paired:
- * the final check will say why). */
-static long complete_txns(const isolde_stream *s)
-{
-    iso_txns tx = {0};
-    isolde_error e;
-    if (iso_txns_pair(s->h, 0, &tx, &e)) return -1;
-    long n = 0;
-    for (size_t i = 0; i < tx.n; i++) n += tx.t[i].cmp != ISO_NONE;
-    iso_txns_free(&tx);
-    return n;
-}
 
 /* The findings no later line can undo (docs/ONLINE.md): list-append's
  * cycles and the direct anomalies that are facts about complete
@@ -163,12 +154,6 @@ struct hand_over {
     void *arg;
 };
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* A finding's identity across checks of different extents (a window, the
  * whole history), which may tell one anomaly from another transaction on:
  * its type and the ops it names (every "index" in its JSON), as a set. */
@@ -179,7 +164,7 @@ static uint64_t identity(const char *type, const char *json)
     for (const char *p = strstr(json, "\"index\":"); p && n < 64; p = strstr(p + 1, "\"index\":"))
         idx[n++] = strtoll(p + 8, NULL, 10);
     if (n == 64) return fnv(fnv(14695981039346656037u, type), json); /* too many to sort here: as it is */
-    qsort(idx, n, sizeof *idx, cmp_i64);
+    qsort(idx, n, sizeof *idx, iso_cmp_i64);
     uint64_t h = fnv(14695981039346656037u, type);
     for (size_t i = 0; i < n; i++)
         if (!i || idx[i] != idx[i - 1]) h = (h ^ (uint64_t)idx[i]) * 1099511628211u;
@@ -219,14 +204,14 @@ static int hand_over_all(isolde_stream *s, const isolde_result *r, isolde_stream
 static int early_check(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde_error *err)
 {
     isolde_error e;
-    long complete = complete_txns(s);
+    size_t complete = s->complete; /* what this check takes */
     isolde_result *r = NULL;
-    if (complete < 0 || iso_check_early(s->h, &s->co, &r, &e)) s->early = 0;
+    if (iso_check_early(s->h, &s->co, &r, &e)) s->early = 0;
     isolde_workload w = r ? isolde_result_workload(r) : ISOLDE_WORKLOAD_AUTO;
     if (r && w != ISOLDE_WORKLOAD_LIST_APPEND && w != ISOLDE_WORKLOAD_BANK && w != ISOLDE_WORKLOAD_COUNTER) s->early = 0;
     s->windows = w == ISOLDE_WORKLOAD_LIST_APPEND; /* a window of a counter or a bank misses what its bounds need */
     int rc = s->early ? hand_over_all(s, r, fn, arg, err) : 0;
-    if (complete >= 0) s->st.checked = (size_t)complete;
+    s->st.checked = complete;
     isolde_result_free(r);
     return rc;
 }

@@ -12,6 +12,7 @@
  *   keys.h      dense ids for values by structural equality
  *   names.h     the closest name to a misspelt one ("did you mean ...?")
  *   rng.h       the seeded random source of the runner (splitmix64)
+ *   sort.h      the comparators of qsort and bsearch over plain integers
  *   options.h   "name=value" options read against a table (a backend's,
  *               the checkers')
  *   version.c   the library's version and the optional libraries it was

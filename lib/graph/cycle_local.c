@@ -11,6 +11,7 @@
  * union of several hubs' writers, it is counted once per set of hubs.
  */
 #include "graph/cycle_int.h"
+#include "core/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,6 @@ static int has(const uint32_t *a, uint32_t n, uint32_t x)
         else hi = mid;
     }
     return lo < n && a[lo] == x;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* ---- building ---------------------------------------------------------- */
@@ -68,7 +63,7 @@ static void comp_hubs(build *b)
     for (uint32_t i = 0; i < b->k; i++)
         for (uint32_t e = g->off[b->verts[i] + 1]; e > g->off[b->verts[i]] && g->dst[e - 1] >= b->nt; e--)
             if (b->comp[g->dst[e - 1]] == b->c) ISO_PUSH(b->hubs, n, cap, g->dst[e - 1]);
-    if (n) qsort(b->hubs, n, sizeof *b->hubs, cmp_u32);
+    if (n) qsort(b->hubs, n, sizeof *b->hubs, iso_cmp_u32);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (!m || b->hubs[m - 1] != b->hubs[i]) b->hubs[m++] = b->hubs[i];
@@ -83,7 +78,7 @@ static void rt_window(build *b, uint32_t v)
     for (uint32_t r = g->rt ? g->rt->lo[v] : 0; g->rt && r < g->rt->hi[v]; r++)
         if (b->comp[g->rt->order[r]] == b->c) ISO_PUSH(b->rt, b->n_rt, b->cap_rt, b->local_id[g->rt->order[r]]);
     if (b->n_rt > 16) {
-        qsort(b->rt, b->n_rt, sizeof *b->rt, cmp_u32);
+        qsort(b->rt, b->n_rt, sizeof *b->rt, iso_cmp_u32);
         return;
     }
     for (size_t i = 1; i < b->n_rt; i++) { /* windows are usually short */

@@ -10,6 +10,7 @@
  * large group of reader -> writer edges as a hub (r -> h -> w).
  */
 #include "graph/graph.h"
+#include "core/sort.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -80,12 +81,6 @@ void iso_edges_add_group(iso_edges *es, uint32_t n_txn, const uint32_t *rd, size
     for (size_t j = 0; j < nw; j++) iso_edges_add(es, h, wr[j], bits);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sort a row of (dst, bits) pairs by dst. Rows are usually short: insertion
  * sort them; long ones go through tmp as packed words and qsort. */
 static void sort_row(uint32_t *d, uint8_t *b, size_t n, uint64_t **tmp, size_t *cap)
@@ -93,7 +88,7 @@ static void sort_row(uint32_t *d, uint8_t *b, size_t n, uint64_t **tmp, size_t *
     if (n > 32) {
         ISO_GROW(*tmp, *cap, n);
         for (size_t i = 0; i < n; i++) (*tmp)[i] = (uint64_t)d[i] << 8 | b[i];
-        qsort(*tmp, n, sizeof **tmp, cmp_u64);
+        qsort(*tmp, n, sizeof **tmp, iso_cmp_u64);
         for (size_t i = 0; i < n; i++) {
             d[i] = (uint32_t)((*tmp)[i] >> 8);
             b[i] = (uint8_t)(*tmp)[i];

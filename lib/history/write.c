@@ -14,6 +14,7 @@
  */
 #include "history/read.h"
 #include "history/txn.h"
+#include "core/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,19 +208,13 @@ static int write_plume(struct regs *r, struct out *o)
     return rc ? rc : flush(o, 1);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* dbcop's header: the parameters (the variables counted), info, times
  * (fixed: the same history converts to the same bytes). */
 static void dbcop_header(const struct regs *r, iso_buf *b)
 {
     uint64_t *keys = iso_xmalloc((r->n_evs + 1) * sizeof *keys), vars = 0;
     for (size_t i = 0; i < r->n_evs; i++) keys[i] = r->evs[i].key;
-    qsort(keys, r->n_evs, sizeof *keys, cmp_u64);
+    qsort(keys, r->n_evs, sizeof *keys, iso_cmp_u64);
     for (size_t i = 0; i < r->n_evs; i++) vars += !i || keys[i] != keys[i - 1];
     iso_free(keys);
     const uint64_t params[5] = {0, r->n_sessions, vars, r->n_txs, r->n_evs};

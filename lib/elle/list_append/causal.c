@@ -38,6 +38,7 @@
  */
 #include "elle/list_append/causal.h"
 #include "graph/runs.h"
+#include "core/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -229,12 +230,6 @@ static void order(cv *c, cv_aux *x)
 
 /* ---- stale reads to come ------------------------------------------------------------ */
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Per key its reads (len << 32 | rank) by length, ranks made the running
  * maximum: the last rank of a read of the key no longer than len. */
 static void stale_reads(const cv *c, cv_aux *x)
@@ -250,7 +245,7 @@ static void stale_reads(const cv *c, cv_aux *x)
     for (size_t k = 0; k < nk; k++) {
         uint64_t *a = x->stale + x->koff[k];
         size_t n = x->koff[k + 1] - x->koff[k];
-        if (n > 1) qsort(a, n, sizeof *a, cmp_u64);
+        if (n > 1) qsort(a, n, sizeof *a, iso_cmp_u64);
         for (size_t i = 1; i < n; i++)
             if ((uint32_t)a[i] < (uint32_t)a[i - 1]) a[i] = (a[i] >> 32) << 32 | (uint32_t)a[i - 1];
     }

@@ -29,6 +29,7 @@
 #include "elle/exact.h"
 #include "elle/list_append/list_append_int.h"
 #include "graph/scc.h"
+#include "core/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,34 +75,6 @@ static int row_edges(const iso_graph *g, lx_poly *p, uint32_t a)
         if (p->x.n > LX_MAX_KNOWN) return -1;
     }
     return 0;
-}
-
-static int by_key_txn(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The unread appends of ok transactions, by key, then transaction (the
- * last of each transaction's to a key kept). */
-static void unread(const la_state *st, lx_poly *p)
-{
-    uint64_t *k = iso_xmalloc((st->n_ap + 1) * sizeof *k);
-    size_t n = 0;
-    for (size_t i = 0; i < st->n_ap; i++) /* appends are in transaction order: i grows with txn */
-        if (st->ap[i].pos == ISO_NONE && st->ap[i].type == ISO_OP_OK) k[n++] = (uint64_t)st->ap[i].key << 32 | i;
-    qsort(k, n, sizeof *k, by_key_txn);
-    p->un = iso_xmalloc((n + 1) * sizeof *p->un);
-    p->off = iso_xcalloc(st->keys.n + 2, sizeof *p->off);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t a = (uint32_t)k[i], key = (uint32_t)(k[i] >> 32);
-        int same = i + 1 < n && (uint32_t)(k[i + 1] >> 32) == key && st->ap[(uint32_t)k[i + 1]].txn == st->ap[a].txn;
-        if (same) continue;
-        p->un[p->n_un++] = a;
-        p->off[key + 1]++;
-    }
-    for (size_t key = 0; key < st->keys.n; key++) p->off[key + 1] += p->off[key];
-    iso_free(k);
 }
 
 /* Each pair of one key's unread appends inside one component: a choice,
@@ -213,7 +186,8 @@ void la_exact(iso_ctx *ctx, const iso_graph *g, uint8_t extra)
     const la_state *st = ctx->pc.wl_state;
     lx_poly p = {0};
     uint32_t bad;
-    unread(st, &p);
+    p.un = la_unread_by_key(st, 0, &p.off);
+    p.n_un = p.off[st->keys.n];
     int big = any_pair(st, &p) ? build(g, st, &p, &bad) : 0;
     iso_phase("la: exact polygraph");
     if (big) too_big(ctx, st, bad, model[0], variant[0]);
@@ -242,16 +216,7 @@ static void known(const iso_ctx *ctx, const iso_exact *x, size_t i, uint32_t fro
 static long append_mop(const iso_ctx *ctx, uint32_t w)
 {
     const la_state *st = ctx->pc.wl_state;
-    const iso_store *s = &ctx->pc.h->store;
-    iso_val key, val;
-    kv(ctx, NULL, w, &key, &val);
-    size_t n;
-    const iso_val *m = la_txn_mops(&ctx->pc, st->ap[w].txn, &n);
-    for (size_t j = n; j-- > 0;)
-        if (la_mop_kind(st, m[j]) == LA_APPEND && iso_val_eq(s, mop_key(s, m[j]), key) &&
-            iso_val_eq(s, mop_val(s, m[j]), val))
-            return (long)j;
-    return -1;
+    return la_mop_index(&ctx->pc, st->ap[w].txn, LA_APPEND, st->ap[w].key, la_value(st, &st->ap[w]), 0);
 }
 
 static void assumed(const iso_ctx *ctx, const iso_exact *x, const struct solve_step *s, uint8_t bit, uint32_t a,

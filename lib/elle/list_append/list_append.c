@@ -4,6 +4,7 @@
  * Elle's list-append does; explain any such edge on demand.
  */
 #include "elle/list_append/list_append_int.h"
+#include "core/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -402,17 +403,43 @@ static int ww_shown(const iso_proof_ctx *pc, uint32_t a, uint32_t b)
     return shown;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Reader t, one of the key's writers kw[0 .. nw): to each of the others. */
 static void pairs_from(uint32_t t, const uint32_t *kw, uint32_t nw, iso_group_fn emit, void *arg)
 {
     for (uint32_t j = 0; j < nw; j++)
         if (kw[j] != t) emit(arg, &t, 1, &kw[j], 1);
+}
+
+/* Whether a is an append no read shows of a writer la_unread_by_key takes. */
+static int unread_writer(const la_append *a, int with_info)
+{
+    return a->pos == ISO_NONE && (a->type == ISO_OP_OK || (with_info && a->type == ISO_OP_INFO));
+}
+
+uint32_t *la_unread_by_key(const la_state *st, int with_info, uint32_t **off_out)
+{
+    uint32_t nk = (uint32_t)st->keys.n, *off = iso_xcalloc((size_t)nk + 1, sizeof *off);
+    uint32_t *end = iso_xcalloc((size_t)nk + 1, sizeof *end);
+    for (size_t i = 0; i < st->n_ap; i++)
+        if (unread_writer(&st->ap[i], with_info)) off[st->ap[i].key + 1]++;
+    for (uint32_t k = 0; k < nk; k++) off[k + 1] += off[k], end[k] = off[k];
+    uint32_t *un = iso_xmalloc(((size_t)off[nk] + 1) * sizeof *un);
+    for (size_t i = 0; i < st->n_ap; i++) { /* appends are in transaction order: each key's ascend */
+        const la_append *a = &st->ap[i];
+        if (!unread_writer(a, with_info)) continue;
+        if (end[a->key] > off[a->key] && st->ap[un[end[a->key] - 1]].txn == a->txn) un[end[a->key] - 1] = (uint32_t)i;
+        else un[end[a->key]++] = (uint32_t)i; /* a transaction's last append to the key stands for it */
+    }
+    for (uint32_t k = 0, at = 0; k < nk; k++) { /* close the gaps its other appends left */
+        uint32_t from = off[k], n = end[k] - from;
+        memmove(un + at, un + from, (size_t)n * sizeof *un);
+        off[k] = at;
+        at += n;
+        if (k + 1 == nk) off[nk] = at;
+    }
+    iso_free(end);
+    *off_out = off;
+    return un;
 }
 
 /* The ops' unread_groups: per key, every reader of any version of it ->
@@ -421,30 +448,21 @@ static void pairs_from(uint32_t t, const uint32_t *kw, uint32_t nw, iso_group_fn
 static void unread_groups(const iso_proof_ctx *pc, iso_group_fn emit, void *arg)
 {
     const la_state *st = pc->wl_state;
-    uint32_t nk = (uint32_t)st->keys.n, *off = iso_xcalloc((size_t)nk + 2, sizeof *off);
-    for (size_t i = 0; i < st->n_ap; i++)
-        if (is_writer(&st->ap[i]) && st->ap[i].pos == ISO_NONE) off[st->ap[i].key + 2]++;
-    for (uint32_t k = 0; k <= nk; k++) off[k + 1] += off[k];
-    uint32_t *w = iso_xmalloc(((size_t)off[nk + 1] + 1) * sizeof *w), *nw = iso_xcalloc((size_t)nk + 1, sizeof *nw);
-    for (size_t i = 0; i < st->n_ap; i++) { /* appends are in transaction order: each key's writers ascend */
-        const la_append *a = &st->ap[i];
-        uint32_t *kw = w + off[a->key + 1];
-        if (is_writer(a) && a->pos == ISO_NONE && (!nw[a->key] || kw[nw[a->key] - 1] != a->txn)) kw[nw[a->key]++] = a->txn;
-    }
+    uint32_t *off, *un = la_unread_by_key(st, 1, &off);
     uint32_t *rd = iso_xmalloc(((size_t)st->rd_off[st->n_slots + 1] + 1) * sizeof *rd);
-    for (uint32_t k = 0; k < nk; k++) {
-        const uint32_t *kw = w + off[k + 1];
+    for (uint32_t k = 0; k < st->keys.n; k++) {
+        uint32_t *kw = un + off[k], nw = off[k + 1] - off[k];
         size_t nr = 0;
-        for (uint32_t r = st->rd_off[st->k[k].slot0]; nw[k] && r < st->rd_off[st->k[k].slot0 + st->k[k].len + 1]; r++) {
+        for (uint32_t i = 0; i < nw; i++) kw[i] = st->ap[kw[i]].txn; /* ascending, as the appends */
+        for (uint32_t r = st->rd_off[st->k[k].slot0]; nw && r < st->rd_off[st->k[k].slot0 + st->k[k].len + 1]; r++) {
             uint32_t t = st->rd[r];
-            if (bsearch(&t, kw, nw[k], sizeof *kw, cmp_u32)) pairs_from(t, kw, nw[k], emit, arg);
+            if (bsearch(&t, kw, nw, sizeof *kw, iso_cmp_u32)) pairs_from(t, kw, nw, emit, arg);
             else rd[nr++] = t;
         }
-        if (nr) emit(arg, rd, nr, kw, nw[k]);
+        if (nr) emit(arg, rd, nr, kw, nw);
     }
     iso_free(off);
-    iso_free(w);
-    iso_free(nw);
+    iso_free(un);
     iso_free(rd);
 }
 
@@ -497,8 +515,7 @@ static int analyze(iso_ctx *ctx, isolde_error *err)
 
 /* ---- explanations ------------------------------------------------------- */
 
-static long mop_index_of(const iso_proof_ctx *pc, uint32_t txn, int kind, uint32_t key,
-                         iso_val v, int match_last)
+long la_mop_index(const iso_proof_ctx *pc, uint32_t txn, int kind, uint32_t key, iso_val v, int match_last)
 {
     const la_state *st = pc->wl_state;
     const iso_store *s = &pc->h->store;
@@ -568,14 +585,14 @@ static int explain_append(const iso_proof_ctx *pc, uint32_t a, int bit, size_t j
         const la_append *w = has_prev ? writer_of(st, key, prev) : NULL;
         if (!w || w->txn != a) return 0;
         iso_edge_text(pc, text, "%2 appended %B after %1 appended %A to key %K", ta, tb, kv, prev, v);
-        iso_edge_json(pc, json, "ww", kv, NULL, prev, &v, mop_index_of(pc, a, LA_APPEND, key, prev, 0),
+        iso_edge_json(pc, json, "ww", kv, NULL, prev, &v, la_mop_index(pc, a, LA_APPEND, key, prev, 0),
                       (long)j);
         return 1;
     }
     uint32_t slot = prev_slot(st, key, v);
     int found = 0;
     for (uint32_t r = st->rd_off[slot]; r < st->rd_off[slot + 1] && !found; r++) found = st->rd[r] == a;
-    long am = found ? mop_index_of(pc, a, LA_READ, key, prev, has_prev ? 1 : 2) : unread_miss(pc, a, key, v, &prev);
+    long am = found ? la_mop_index(pc, a, LA_READ, key, prev, has_prev ? 1 : 2) : unread_miss(pc, a, key, v, &prev);
     if (am < 0) return 0;
     has_prev = found ? has_prev : !iso_val_eq(&pc->h->store, prev, ISO_NIL);
     iso_read_rank rank = read_rank(pc, a, key, am);
@@ -612,7 +629,7 @@ static void explain(const iso_proof_ctx *pc, uint32_t a, uint32_t b, int bit, co
                                "%2's %N read of key %K observed %1's append of %A", ta, tb, kv, items[len - 1],
                                items[len - 1]);
             iso_edge_json(pc, json, "wr", kv, NULL, items[len - 1], NULL,
-                          mop_index_of(pc, a, LA_APPEND, key, items[len - 1], 0), (long)j);
+                          la_mop_index(pc, a, LA_APPEND, key, items[len - 1], 0), (long)j);
             return;
         }
     }

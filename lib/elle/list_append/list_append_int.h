@@ -200,6 +200,10 @@ void la_rc_be(iso_ctx *ctx, const la_state *st);
  * st->ap[i] is its writer's first append to its key (the writer's appends
  * start at lo). */
 size_t la_first_append(const la_state *st, uint32_t w);
+/* The index of txn's first micro-op of kind (LA_APPEND, LA_READ) to key
+ * with value v (match_last 0), whose read ends with v (1), or that reads
+ * nothing (2); -1 when there is none. */
+long la_mop_index(const iso_proof_ctx *pc, uint32_t txn, int kind, uint32_t key, iso_val v, int match_last);
 int la_first_to_key(const la_state *st, size_t lo, size_t i);
 /* Whether a read (items[0..n)) of a's key holds a's element. */
 int la_read_holds(const la_state *st, const la_append *a, const iso_val *items, size_t n);
@@ -229,6 +233,11 @@ static inline const iso_val *la_order(const la_state *st, const la_key *k)
     return iso_is_seq(k->order_v) ? iso_seq_words(st->keys.store, k->order_v) : NULL;
 }
 
+/* The appends no read shows (ok ones, and :info ones with with_info),
+ * grouped by key: key k's are un[off[k] .. off[k + 1]) (indices into
+ * st->ap), one a transaction (its last to the key), in transaction order.
+ * Both arrays are new; *off has keys + 1 entries. */
+uint32_t *la_unread_by_key(const la_state *st, int with_info, uint32_t **off);
 /* exact.c: the hook iso_ctx.exact names (serializable, SI and parallel SI
  * decided over the orders of appends no read shows). */
 void la_exact(iso_ctx *ctx, const iso_graph *g, uint8_t extra);

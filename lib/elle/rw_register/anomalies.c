@@ -295,12 +295,6 @@ static void internal_one(iso_ctx *ctx, const rw_state *st, scratch *sc, uint32_t
 
 /* ---- lost update: two ok txns read one version of k, then both wrote k ---- */
 
-int rw_cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* (version read << 32 | txn) for every ok txn that read k and then wrote
  * it, as Elle's lost-update-cases scans: writes before any read of k do
  * not count, and only the first write after the first read does. */
@@ -349,7 +343,7 @@ static void lost_updates(iso_ctx *ctx, rw_state *st, scratch *sc)
     size_t n = 0, cap = 0;
     for (uint32_t t = 0; t < ctx->pc.txns.n; t++)
         if (ctx->pc.txns.t[t].type == ISO_OP_OK && repeats_a_key(st, t)) lu_collect(st, sc, t, &p, &n, &cap);
-    if (n) qsort(p, n, sizeof *p, rw_cmp_u64);
+    if (n) qsort(p, n, sizeof *p, iso_cmp_u64);
     st->lu_txns = iso_xmalloc((n ? n : 1) * sizeof *st->lu_txns);
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && p[j] >> 32 == p[i] >> 32; j++) {}

@@ -81,7 +81,7 @@ static void version_order(const iso_ctx *ctx, const iso_exact *x, const uint32_t
         for (uint32_t v = lo; v < hi; v++)
             if (wof[v] != ISO_NONE) w[n++] = (uint64_t)rank[wof[v]] << 32 | v;
         if (!n) continue;
-        qsort(w, n, sizeof *w, rw_cmp_u64);
+        qsort(w, n, sizeof *w, iso_cmp_u64);
         iso_buf_puts(j, first ? "{\"key\":" : ",{\"key\":");
         first = 0;
         iso_pc_val_json(&ctx->pc, st->keys.vals[key], j);

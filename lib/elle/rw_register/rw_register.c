@@ -382,7 +382,7 @@ static uint64_t *entries_by_key(const rw_state *st, uint32_t b, size_t *n)
     *n = st->ext_off[b + 1] - st->ext_off[b];
     uint64_t *e = iso_xmalloc((*n ? *n : 1) * sizeof *e);
     for (size_t i = 0; i < *n; i++) e[i] = (uint64_t)st->ext[st->ext_off[b] + i].key << 32 | (st->ext_off[b] + i);
-    if (*n > 1) qsort(e, *n, sizeof *e, rw_cmp_u64);
+    if (*n > 1) qsort(e, *n, sizeof *e, iso_cmp_u64);
     return e;
 }
 

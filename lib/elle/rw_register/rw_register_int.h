@@ -18,6 +18,7 @@
 #include "elle/elle.h"
 #include "core/keys.h"
 #include "elle/render.h"
+#include "core/sort.h"
 
 /* Micro-op kinds. */
 enum rw_mop { RW_READ = 1, RW_WRITE = 2 };
@@ -150,7 +151,5 @@ void rw_find_anomalies(iso_ctx *ctx, rw_state *st);
 /* The picture of pending finding f when it is a not-my-own-write or a
  * not-my-last-write (iso_workload_ops.picture), else 0. */
 int rw_read_picture(const iso_proof_ctx *pc, const iso_finding *f, struct iso_picture *p);
-/* qsort's comparison of two uint64_t. */
-int rw_cmp_u64(const void *a, const void *b);
 
 #endif

@@ -378,7 +378,7 @@ static void touches(const rw_wk *wk, front *fr, uint32_t t, uint32_t no)
     for (uint32_t i = wk->wk_off[t]; i < wk->wk_off[t + 1]; i++) fr->touch.a[fr->touch.n++] = (uint64_t)wk->wk[i] << 32 | t;
     for (uint32_t i = 0; i < no; i++)
         if (!rw_writes(wk, t, fr->o[i].key)) fr->touch.a[fr->touch.n++] = (uint64_t)fr->o[i].key << 32 | fr->o[i].w;
-    if (fr->touch.n > 1) qsort(fr->touch.a, fr->touch.n, sizeof *fr->touch.a, rw_cmp_u64);
+    if (fr->touch.n > 1) qsort(fr->touch.a, fr->touch.n, sizeof *fr->touch.a, iso_cmp_u64);
 }
 
 /* t's own frontier: its past without the keys it touches, with who covers

@@ -17,17 +17,12 @@
  * does not extend session order).
  */
 #include "elle/rw_register/weak.h"
+#include "core/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- what the levels share --------------------------------------------------- */
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
 
 static uint32_t start_of(const iso_txn *x) { return x->inv != ISO_NONE ? x->inv : x->cmp; }
 
@@ -50,7 +45,7 @@ static void sessions(rw_wk *wk)
     wk->stx = iso_xmalloc(((size_t)wk->soff[wk->n_sess] + 1) * sizeof *wk->stx);
     for (uint32_t s = 0; s < wk->n_sess; s++) {
         uint32_t lo = wk->soff[s], hi = wk->soff[s + 1];
-        if (hi - lo > 1) qsort(by + lo, hi - lo, sizeof *by, rw_cmp_u64);
+        if (hi - lo > 1) qsort(by + lo, hi - lo, sizeof *by, iso_cmp_u64);
         for (uint32_t i = lo; i < hi; i++) {
             wk->stx[i] = (uint32_t)by[i];
             wk->sidx[wk->stx[i]] = i - lo;
@@ -70,7 +65,7 @@ static void written_keys(rw_wk *wk)
         wk->wk_off[t] = at;
         for (uint32_t i = st->ext_off[t]; st->committed[t] && i < st->ext_off[t + 1]; i++)
             if (st->ext[i].wr != ISO_NONE) wk->wk[at++] = st->ext[i].key;
-        if (at - wk->wk_off[t] > 1) qsort(wk->wk + wk->wk_off[t], at - wk->wk_off[t], sizeof *wk->wk, cmp_u32);
+        if (at - wk->wk_off[t] > 1) qsort(wk->wk + wk->wk_off[t], at - wk->wk_off[t], sizeof *wk->wk, iso_cmp_u32);
     }
     wk->wk_off[wk->n] = at;
 }
