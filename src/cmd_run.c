@@ -317,7 +317,9 @@ static int run_and_check(struct run_cli *r, const char *path)
     if (live.s && live_found && r->stop_on_anomaly) fprintf(stderr, "isolde run: --stop-on-anomaly: stopped at the first certain anomaly\n");
     cli_live_close(&live);
     sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    /* A stopped run keeps absorbing SIGTERM: timeout(1)'s second one may
+     * arrive after the clients have already stopped. */
+    if (!stop_flag) sigaction(SIGTERM, &old_term, NULL);
     if (s != ISOLDE_OK) {
         cli_print_error(&err);
         struct stat sb;
