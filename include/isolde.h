@@ -350,14 +350,17 @@ ISOLDE_API isolde_status isolde_check(const isolde_history *h, const isolde_chec
  * undo, and at the end take the whole history -- read as
  * isolde_history_read_mem reads those bytes -- to isolde_check for the
  * batch's verdict. Only formats of one op per line grow (as
- * isolde_history_new says). Early findings come for list-append only:
- * every cycle, G1a, G1b, internal, dirty-update, duplicate-elements and
+ * isolde_history_new says). Early findings (docs/ONLINE.md): list-append's
+ * cycles, G1a, G1b, internal, dirty-update, duplicate-elements and
  * incompatible-order among complete transactions, with only the edges
- * some read shows. */
+ * some read shows; rw-register's G1a, G1b, internal; a linearizability
+ * model's nonlinearizable partitions; bank's errors; counter's
+ * out-of-bounds reads. */
 typedef struct isolde_stream isolde_stream;
 
 typedef struct isolde_stream_stats {
-    size_t bytes;        /* appended and kept (today the stream keeps them all) */
+    size_t bytes;        /* appended */
+    size_t text_kept;    /* of them, kept as text: what a window check may read again */
     size_t ops;          /* in the complete lines read */
     size_t checked;      /* complete transactions at the last early check */
     size_t findings;     /* handed over by poll */
@@ -394,9 +397,10 @@ ISOLDE_API isolde_status isolde_stream_poll(isolde_stream *s, isolde_stream_fn f
 ISOLDE_API void isolde_stream_cancel(isolde_stream *s);
 ISOLDE_API void isolde_stream_stats_get(const isolde_stream *s, isolde_stream_stats *out);
 /* The input is over: *out is the whole history (every byte appended, a
- * last line without its newline too) as isolde_history_read_mem reads it;
- * check it with isolde_check for the final verdict. The stream may then
- * be freed (the history is the caller's). Errors: as the read's. */
+ * last line without its newline too) as isolde_history_read_mem reads it,
+ * handed over from the stream; check it with isolde_check for the final
+ * verdict. The stream may then be freed (the history is the caller's);
+ * it takes no more appends. Errors: as the read's; USAGE after a finish. */
 ISOLDE_API isolde_status isolde_stream_finish(isolde_stream *s, isolde_history **out, isolde_error *err);
 ISOLDE_API void isolde_stream_free(isolde_stream *s);
 

@@ -26,7 +26,8 @@
 static const cli_opt follow_opts[] = {
     {0, "follow", CLI_FLAG, F(on), NULL,
      "check the one FILE (- for standard input) as it grows: each anomaly no later line can undo on "
-     "standard error as soon as it is certain (list-append, bank, counter), with a progress line; at the end the same "
+     "standard error as soon as it is certain (list-append; rw-register's direct anomalies; linearizability; bank, "
+     "counter), with a progress line; at the end the same "
      "report as without --follow (docs/ONLINE.md)", 0, 0, NULL, 1},
     {0, "follow-timeout", CLI_DOUBLE, F(timeout), "S",
      "--follow: a regular file is over once it has not grown for S seconds (5; 0: at its first end); "
@@ -69,8 +70,9 @@ static void progress(const char *name, const isolde_stream *s)
 {
     isolde_stream_stats st;
     isolde_stream_stats_get(s, &st);
-    fprintf(stderr, "isolde: %s: %zu ops read (%.1f MB kept), %zu transactions checked, %zu certain anomalies so far\n",
-            name, st.ops, (double)st.bytes / 1e6, st.checked, st.findings);
+    fprintf(stderr, "isolde: %s: %zu ops read (%.1f MB, %.1f MB of it kept as text), %zu transactions checked, "
+            "%zu certain anomalies so far\n", name, st.ops, (double)st.bytes / 1e6, (double)st.text_kept / 1e6,
+            st.checked, st.findings);
 }
 
 /* Whether the input is over after a read that returned nothing: a pipe's

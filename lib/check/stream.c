@@ -1,18 +1,22 @@
 /*
  * check/stream.c -- checking a history while it grows (docs/ONLINE.md):
- * the bytes appended are kept, each complete line read into a history at
- * once (a bad line is an error as it arrives); now and then an early check
- * of that history (no transaction of an invocation still open, only the
- * edges some read shows) hands over each finding that no later line can
- * undo, once; at the end, the whole history as the batch reads it.
+ * each complete line appended is read into a history at once (a bad line
+ * is an error as it arrives), and only the text a window check may read
+ * again kept; now and then an early check of that history (no transaction
+ * of an invocation still open, only the edges some read shows) or of a
+ * window of its last ops hands over each finding that no later line can
+ * undo, once; at the end, the history grown, which is the batch's.
  *
- * Invariant: bytes[0, n) is everything appended; h holds the ops of
- * bytes[0, done), done just after the last newline; seen holds the hash of
- * every finding handed over.
+ * Invariant: n bytes were appended, of which bytes holds those from offset
+ * base on (base is at a line start, at or before the first line a window
+ * check may read); h holds the ops of the first done bytes, done just
+ * after the last newline; seen holds the hash of every finding handed
+ * over.
  */
 #include "check/check.h"
 #include "core/phase.h"
 #include "core/sort.h"
+#include "history/read.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -26,13 +30,14 @@ struct isolde_stream {
     isolde_read_opts ro;
     isolde_check_opts co;
     isolde_history *h;
-    char *bytes;
-    size_t n, cap, done;
+    char *bytes;         /* the text from offset base on: what a window check may still read */
+    size_t base, n, cap, done;
     uint64_t *seen;
     size_t n_seen, cap_seen;
     size_t complete;     /* h's client completions: its complete transactions */
     size_t checked_ops;  /* h's ops at the last early check */
     size_t window_ops;   /* h's ops at the last window check */
+    size_t window_from;  /* the offset where the next window's text starts, or before */
     double next_at;      /* no early check before this time */
     double next_window_at; /* no window check before this time */
     int early;           /* 0: early checks are off (no workload with early findings, or one failed) */
@@ -89,10 +94,43 @@ static int keep(void *arg, isolde_error *err)
     struct append_call *c = arg;
     isolde_stream *s = c->s;
     (void)err;
-    iso_grow_for((void **)&s->bytes, &s->cap, s->n + c->len + 1, 1, s);
-    memcpy(s->bytes + s->n, c->data, c->len);
+    iso_grow_for((void **)&s->bytes, &s->cap, s->n - s->base + c->len + 1, 1, s);
+    memcpy(s->bytes + (s->n - s->base), c->data, c->len);
     s->n += c->len;
     return 0;
+}
+
+/* The byte offset where the line of op i starts (h's ops from the first
+ * line kept on; i at or past the first op of bytes). */
+static size_t op_offset(const isolde_stream *s, size_t i)
+{
+    size_t p = s->done, k = s->h->line_base + 1, line = s->h->ops[i].line; /* p starts line k (one past the last) */
+    while (k > line && p > s->base) {
+        p--;
+        while (p > s->base && s->bytes[p - 1 - s->base] != '\n') p--;
+        k--;
+    }
+    return p;
+}
+
+/* window_ops moved on: where the next window check's text starts (at op
+ * window_ops - WINDOW_MIN_OPS, or later). */
+static void window_moved(isolde_stream *s)
+{
+    if (s->window_ops > WINDOW_MIN_OPS && !s->h->dense_index) s->window_from = op_offset(s, s->window_ops - WINDOW_MIN_OPS);
+}
+
+/* Forget the text no window check will read again: all of it before the
+ * last line's end when there are no window checks, else what comes
+ * before the next window's first op (window_from). Moved down when that is at least half
+ * of what is kept, so each byte moves O(1) times. */
+static void forget_text(isolde_stream *s)
+{
+    int later_windows = s->early && (s->windows || !s->checked_ops) && !s->h->dense_index; /* before the first check: not known yet */
+    size_t from = later_windows ? s->window_from : s->done;
+    if (from <= s->base || 2 * (from - s->base) < s->n - s->base) return;
+    memmove(s->bytes, s->bytes + (from - s->base), s->n - from);
+    s->base = from;
 }
 
 /* The bytes kept (under a guard of their own), then the lines they
@@ -106,9 +144,13 @@ isolde_status isolde_stream_append(isolde_stream *s, const char *data, size_t le
         iso_fail(err, ISOLDE_ERR_USAGE, s->name, 0, 0, "no data (NULL) of %zu bytes", len);
         return ISOLDE_ERR_USAGE;
     }
+    if (!s->h) {
+        iso_fail(err, ISOLDE_ERR_USAGE, s->name, 0, 0, "the stream was finished before");
+        return ISOLDE_ERR_USAGE;
+    }
     isolde_status rc = len ? iso_call(keep, &c, err) : ISOLDE_OK;
-    for (end = s->n; !rc && end > s->done && s->bytes[end - 1] != '\n';) end--;
-    if (!rc && end > s->done) rc = isolde_history_append_mem(s->h, s->bytes + s->done, end - s->done, err);
+    for (end = s->n; !rc && end > s->done && s->bytes[end - 1 - s->base] != '\n';) end--;
+    if (!rc && end > s->done) rc = isolde_history_append_mem(s->h, s->bytes + (s->done - s->base), end - s->done, err);
     if (rc) {
         s->n = before; /* what this call brought is not kept */
         return rc;
@@ -118,6 +160,8 @@ isolde_status isolde_stream_append(isolde_stream *s, const char *data, size_t le
     for (size_t i = s->st.ops; i < s->h->n_ops; i++)
         s->complete += iso_op_is_client(&s->h->ops[i]) && s->h->ops[i].type != ISO_OP_INVOKE;
     s->st.ops = isolde_history_op_count(s->h);
+    forget_text(s);
+    s->st.text_kept = s->n - s->base;
     return ISOLDE_OK;
 }
 
@@ -125,7 +169,11 @@ isolde_status isolde_stream_append(isolde_stream *s, const char *data, size_t le
 
 /* The findings no later line can undo (docs/ONLINE.md): list-append's
  * cycles and the direct anomalies that are facts about complete
- * transactions; bank's, each a read's balances against the total (which
+ * transactions; rw-register's direct ones alone (its other edges rest on
+ * version orders a later op can change); a linearizability model's
+ * nonlinearizable partition (an op not yet returned may take effect at any
+ * time after its call or never, so an order of the whole would order the
+ * part read); bank's, each a read's balances against the total (which
  * the option, the setup or the first read fixes) or the first read's
  * accounts; counter's out-of-bounds reads (the adds completed before a
  * read began and invoked before it ended are all in already; an add still
@@ -134,11 +182,29 @@ isolde_status isolde_stream_append(isolde_stream *s, const char *data, size_t le
 static int certain(isolde_workload w, const char *type)
 {
     int a = iso_anomaly_parse(type);
+    const iso_checker *k = iso_checker_of(w);
+    if (k && k->kind == ISO_CHECKER_LIN) return !strcmp(type, "nonlinearizable");
     if (w == ISOLDE_WORKLOAD_BANK) return 1;
     if (w == ISOLDE_WORKLOAD_COUNTER) return !strcmp(type, "out-of-bounds");
+    if (w == ISOLDE_WORKLOAD_RW_REGISTER) return a == ISO_A_G1A || a == ISO_A_G1B || a == ISO_A_INTERNAL;
     if (w != ISOLDE_WORKLOAD_LIST_APPEND) return 0;
     return (a >= 0 && a < ISO_A_G1A) || a == ISO_A_G1A || a == ISO_A_G1B || a == ISO_A_DIRTY_UPDATE ||
            a == ISO_A_INCOMPATIBLE_ORDER || a == ISO_A_DUPLICATE_ELEMENTS || a == ISO_A_INTERNAL;
+}
+
+/* Workloads with early findings, and those a window of the last ops can
+ * show some of (a transaction's facts; a bank's or counter's bounds and a
+ * register's states need what came before). */
+static int has_early(isolde_workload w)
+{
+    const iso_checker *k = iso_checker_of(w);
+    return (k && k->kind == ISO_CHECKER_LIN) || w == ISOLDE_WORKLOAD_BANK || w == ISOLDE_WORKLOAD_COUNTER ||
+           w == ISOLDE_WORKLOAD_LIST_APPEND || w == ISOLDE_WORKLOAD_RW_REGISTER;
+}
+
+static int has_windows(isolde_workload w)
+{
+    return w == ISOLDE_WORKLOAD_LIST_APPEND || w == ISOLDE_WORKLOAD_RW_REGISTER;
 }
 
 static uint64_t fnv(uint64_t h, const char *s)
@@ -150,6 +216,7 @@ static uint64_t fnv(uint64_t h, const char *s)
 struct hand_over {
     isolde_stream *s;
     const char *type;
+    int per_partition; /* a linearizability model's finding: one per partition */
     isolde_stream_fn fn;
     void *arg;
 };
@@ -171,12 +238,23 @@ static uint64_t identity(const char *type, const char *json)
     return h;
 }
 
+/* A nonlinearizable partition's identity: its type and key (the whole
+ * history's when it has none), whichever op a longer prefix fails at. */
+static uint64_t partition_identity(const char *type, const char *json)
+{
+    uint64_t h = fnv(14695981039346656037u, type);
+    if (strncmp(json, "{\"key\":", 7)) return h;
+    const char *end = strstr(json, ",\"ops-before\":");
+    for (const char *p = json + 7; end && p < end; p++) h = (h ^ (unsigned char)*p) * 1099511628211u;
+    return end ? h : fnv(h, json);
+}
+
 /* A finding of an early check: handed over unless it was before. */
 static void hand_over(void *arg, size_t i, const char *text, const char *json)
 {
     struct hand_over *x = arg;
     isolde_stream *s = x->s;
-    uint64_t h = identity(x->type, json);
+    uint64_t h = x->per_partition ? partition_identity(x->type, json) : identity(x->type, json);
     (void)i;
     for (size_t k = 0; k < s->n_seen; k++)
         if (s->seen[k] == h) return;
@@ -189,7 +267,8 @@ static void hand_over(void *arg, size_t i, const char *text, const char *json)
 static int hand_over_all(isolde_stream *s, const isolde_result *r, isolde_stream_fn fn, void *arg, isolde_error *err)
 {
     for (size_t i = 0; i < isolde_result_type_count(r); i++) {
-        struct hand_over x = {s, isolde_result_type(r, i), fn, arg};
+        const iso_checker *k = iso_checker_of(isolde_result_workload(r));
+        struct hand_over x = {s, isolde_result_type(r, i), k && k->kind == ISO_CHECKER_LIN, fn, arg};
         if (certain(isolde_result_workload(r), x.type) &&
             isolde_result_findings(r, x.type, 0, EARLY_PER_TYPE, hand_over, &x, err))
             return -1;
@@ -208,24 +287,12 @@ static int early_check(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde_
     isolde_result *r = NULL;
     if (iso_check_early(s->h, &s->co, &r, &e)) s->early = 0;
     isolde_workload w = r ? isolde_result_workload(r) : ISOLDE_WORKLOAD_AUTO;
-    if (r && w != ISOLDE_WORKLOAD_LIST_APPEND && w != ISOLDE_WORKLOAD_BANK && w != ISOLDE_WORKLOAD_COUNTER) s->early = 0;
-    s->windows = w == ISOLDE_WORKLOAD_LIST_APPEND; /* a window of a counter or a bank misses what its bounds need */
+    if (r && !has_early(w)) s->early = 0;
+    s->windows = has_windows(w);
     int rc = s->early ? hand_over_all(s, r, fn, arg, err) : 0;
     s->st.checked = complete;
     isolde_result_free(r);
     return rc;
-}
-
-/* The byte offset in bytes[0, done) where line `line` (1-based) starts. */
-static size_t line_offset(const isolde_stream *s, size_t line)
-{
-    size_t p = s->done, k = s->h->line_base + 1; /* p starts line k (one past the last) */
-    while (k > line && p > 0) {
-        p--;
-        while (p > 0 && s->bytes[p - 1] != '\n') p--;
-        k--;
-    }
-    return p;
 }
 
 /* The lines of ops h->ops[from ..) as a history text of its own, less each
@@ -243,11 +310,11 @@ static char *window_text(const isolde_stream *s, size_t from, size_t *len)
         else if (!open[o->process]) skip[n_skip++] = o->line;
         else open[o->process] = 0;
     }
-    size_t off = line_offset(s, h->ops[from].line), at = 0, k = 0, line = h->ops[from].line;
-    char *out = iso_xmalloc(s->done - off + 1);
-    for (size_t p = off; p < s->done; line++) {
-        const char *nl = memchr(s->bytes + p, '\n', s->done - p);
-        size_t end = (size_t)(nl - s->bytes) + 1; /* every line of bytes[0, done) ends with one */
+    size_t off = op_offset(s, from) - s->base, done = s->done - s->base, at = 0, k = 0, line = h->ops[from].line;
+    char *out = iso_xmalloc(done - off + 1);
+    for (size_t p = off; p < done; line++) {
+        const char *nl = memchr(s->bytes + p, '\n', done - p);
+        size_t end = (size_t)(nl - s->bytes) + 1; /* every line before done ends with one */
         if (k < n_skip && skip[k] == line) k++;
         else memcpy(out + at, s->bytes + p, end - p), at += end - p;
         p = end;
@@ -267,6 +334,7 @@ static int window_check(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde
 {
     size_t n = s->h->n_ops, want = n - s->window_ops + WINDOW_MIN_OPS;
     s->window_ops = n;
+    window_moved(s);
     if (s->h->dense_index || want >= n) return 0;
     size_t len = 0;
     char *bytes = window_text(s, n - want, &len);
@@ -277,7 +345,7 @@ static int window_check(isolde_stream *s, isolde_stream_fn fn, void *arg, isolde
     isolde_error e;
     int rc = 0;
     if (!isolde_history_read_mem(s->name, bytes, len, &ro, &w, &e) && !iso_check_early(w, &s->co, &r, &e) &&
-        isolde_result_workload(r) == ISOLDE_WORKLOAD_LIST_APPEND)
+        has_windows(isolde_result_workload(r)))
         rc = hand_over_all(s, r, fn, arg, err);
     iso_free(bytes);
     isolde_result_free(r);
@@ -308,6 +376,7 @@ static int poll(void *arg, isolde_error *err)
     }
     if (t0 < s->next_at) return 0;
     s->checked_ops = s->window_ops = s->st.ops;
+    window_moved(s);
     int rc = early_check(s, c->fn, c->arg, err);
     double t1 = iso_now();
     s->next_at = t1 + 2 * (t1 - t0);
@@ -335,9 +404,22 @@ void isolde_stream_stats_get(const isolde_stream *s, isolde_stream_stats *out)
     *out = s->st;
 }
 
+/* The history grown line by line is the batch's (the reader reads each
+ * line alone either way); a last line without its newline is read now, as
+ * the batch reads a file's last line (cut short: left out, and a warning). */
 isolde_status isolde_stream_finish(isolde_stream *s, isolde_history **out, isolde_error *err)
 {
-    return isolde_history_read_mem(s->name, s->bytes ? s->bytes : "", s->n, &s->ro, out, err);
+    isolde_status rc = ISOLDE_OK;
+    *out = NULL;
+    if (!s->h) {
+        iso_fail(err, ISOLDE_ERR_USAGE, s->name, 0, 0, "the stream was finished before");
+        return ISOLDE_ERR_USAGE;
+    }
+    if (s->n > s->done) rc = iso_history_append_end(s->h, s->bytes + (s->done - s->base), s->n - s->done, err);
+    if (rc) return rc;
+    *out = s->h;
+    s->h = NULL;
+    return ISOLDE_OK;
 }
 
 void isolde_stream_free(isolde_stream *s)

@@ -412,6 +412,29 @@ isolde_status isolde_history_append_mem(isolde_history *h, const char *data, siz
     return iso_call(append, &c, err);
 }
 
+/* The input's last line, with no newline after it, once ops came before:
+ * cut short, it is left out with the batch's warning (read_kept); else
+ * read as any line. */
+static int append_end(void *arg, isolde_error *err)
+{
+    struct append_call *c = arg;
+    isolde_history *h = c->h;
+    const struct format *f = &formats[h->format];
+    size_t first = first_value(c->data, c->len);
+    isolde_error why;
+    if (!h->n_ops || !f->cut || first == c->len || c->data[first] == '[' || c->data[first] == '(' ||
+        memchr(c->data, '\n', c->len) || !f->cut(h->name, c->data, c->len, &why))
+        return append(arg, err);
+    warn_cut(h, c->data, 0, &why);
+    return 0;
+}
+
+isolde_status iso_history_append_end(isolde_history *h, const char *data, size_t len, isolde_error *err)
+{
+    struct append_call c = {h, data, len};
+    return iso_call(append_end, &c, err);
+}
+
 /* ---- names ---------------------------------------------------------- */
 
 const char *isolde_format_name(isolde_format f)

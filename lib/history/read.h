@@ -28,6 +28,11 @@ int iso_cobra_looks(const char *buf, size_t len);
  * values, or fails on a byte that is wrong, or past a limit. */
 int iso_json_cut(const char *name, const char *buf, size_t len, isolde_error *err);
 int iso_edn_cut(const char *name, const char *buf, size_t len, isolde_error *err);
+/* isolde_history_append_mem of an input's last bytes, a line with no
+ * newline after it: when ops came before and it ends inside a value, it
+ * is left out with a warning, as the batch's reader leaves a last line cut
+ * short (read.c). */
+isolde_status iso_history_append_end(isolde_history *h, const char *data, size_t len, isolde_error *err);
 /* Guess the format from the first non-blank, non-comment bytes; *why (if
  * why is not NULL) is set to the reason, in words (static). */
 isolde_format iso_detect_format(const char *buf, size_t len, const char **why);

@@ -292,6 +292,37 @@ static void a_window_check_finds_what_came_last(void **state)
     }
 }
 
+/* Of the text only what a window check may read again is kept: after an
+ * early check of 300000 ops with :index, the lines before the next
+ * window's first op (100000 before the last) go, and the window check
+ * still finds what came last; without :index (no window checks) no line
+ * is kept. The history handed over at the end has every op. */
+static void only_the_last_window_s_text_is_kept(void **state)
+{
+    (void)state;
+    for (int with_index = 1; with_index >= 0; with_index--) {
+        isolde_stream *s = NULL;
+        seen sn = {0};
+        isolde_stream_stats st;
+        assert_int_equal(isolde_stream_open("h.jsonl", NULL, NULL, &s, NULL), ISOLDE_OK);
+        valid_txns(s, 150000, with_index);
+        early_check(s, &sn);
+        planted_g1c(s, 150000, with_index);
+        isolde_stream_stats_get(s, &st);
+        assert_true(st.text_kept < st.bytes / 2);
+        if (!with_index) assert_int_equal(st.text_kept, 0);
+        assert_int_equal(isolde_stream_poll(s, count, &sn, NULL), ISOLDE_OK);
+        assert_int_equal(sn.n, with_index); /* the window check's G1c */
+        isolde_history *h = NULL, *again = NULL;
+        assert_int_equal(isolde_stream_finish(s, &h, NULL), ISOLDE_OK);
+        assert_int_equal(isolde_history_op_count(h), 300004);
+        assert_int_equal(isolde_stream_finish(s, &again, NULL), ISOLDE_ERR_USAGE); /* handed over once */
+        assert_null(again);
+        isolde_history_free(h);
+        isolde_stream_free(s);
+    }
+}
+
 static void out_of_memory_anywhere(void **state)
 {
     (void)state;
@@ -312,6 +343,7 @@ int main(void)
         cmocka_unit_test(a_bad_line_is_an_error_at_its_line),
         cmocka_unit_test(a_cancelled_stream_checks_no_more),
         cmocka_unit_test(a_window_check_finds_what_came_last),
+        cmocka_unit_test(only_the_last_window_s_text_is_kept),
         cmocka_unit_test(out_of_memory_anywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
