@@ -471,6 +471,43 @@ ISOLDE_API isolde_status isolde_result_write_dir(const isolde_result *r, const c
                                                  isolde_error *err);
 ISOLDE_API void isolde_result_free(isolde_result *r);
 
+/* ---- shrinking -------------------------------------------------------- */
+
+/* The smallest history that still shows an anomaly (docs/SHRINK.md). */
+typedef struct isolde_shrink_opts {
+    size_t size;          /* sizeof(isolde_shrink_opts), set by _init */
+    const char *anomaly;  /* the type to keep; NULL: the check's first */
+    size_t instance;      /* the finding of it whose transactions start the search (0) */
+    double time_limit_s;  /* no check starts after it (60); the result is then not 1-minimal; 0: none */
+} isolde_shrink_opts;
+
+ISOLDE_API void isolde_shrink_opts_init(isolde_shrink_opts *o);
+
+typedef struct isolde_shrink_stats {
+    int found;            /* the history has the anomaly (else nothing was written) */
+    int minimal;          /* no single transaction (or lone op) of the result can go */
+    char anomaly[64];     /* the type kept */
+    size_t ops_before, ops_after;
+    size_t units_before, units_after; /* transactions (an invocation and its completion) and lone ops */
+    size_t witness_units; /* in the finding the search started from */
+    size_t mops_dropped;  /* micro-ops left out of the transactions kept */
+    size_t checks;        /* candidate histories checked */
+    double seconds;
+    char comment;         /* what starts a comment line in the history's format ('#', ';') */
+    char types[512];      /* the anomaly types the check of the result finds, space-separated */
+} isolde_shrink_stats;
+
+/* Reads text[0, len) (a history of one op per line: EDN or JSON lines),
+ * checks it with co, and when it has the anomaly writes to out the
+ * smallest history found whose check with co still finds its type and no
+ * type the whole one has not: the kept ops' lines as they were (a caller
+ * may put comment lines before them). Transactions (an invocation with
+ * its completion) go or stay whole. Errors: as reading and checking's;
+ * USAGE for another format or two ops on one line; NOMEM. */
+ISOLDE_API isolde_status isolde_shrink(const char *name, const char *text, size_t len, const isolde_read_opts *ro,
+                                       const isolde_check_opts *co, const isolde_shrink_opts *so, FILE *out,
+                                       isolde_shrink_stats *st, isolde_error *err);
+
 /* ---- running -------------------------------------------------------- */
 
 /* Faults: a nemesis beside the clients, on a schedule drawn from the

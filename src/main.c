@@ -34,6 +34,8 @@ static const struct command {
      cmd_proxy_help},
     {"serve", "DIR [--port N]", "the files under DIR over HTTP on 127.0.0.1 (the playground: web/)", cmd_serve,
      cmd_serve_help},
+    {"shrink", "[options] FILE", "the smallest history that still shows an anomaly", cmd_shrink,
+     cmd_shrink_help},
     {"repair", "FILE...", "make a killed run's history whole (filler, a cut line)", cmd_repair,
      cmd_repair_help},
 };
