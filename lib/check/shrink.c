@@ -34,6 +34,8 @@ typedef struct shrink {
     size_t n_ops, n_units;
     char *buf;                 /* a candidate's text */
     uint8_t *in;               /* per unit: in the candidate */
+    uint8_t *scratch;          /* per unit */
+    uint32_t *cur, *mops;      /* the units, and the micro-ops, the search still holds */
     uint32_t *mop_base;        /* per unit: its micro-ops' first place in mop_in; n_units + 1 of them */
     uint8_t *mop_in;           /* per micro-op of a transaction: in the candidate */
     double deadline;           /* iso_now() past which no more checks start; 0: none */
@@ -51,19 +53,17 @@ static char comment_mark(isolde_format f)
     return f == ISOLDE_FORMAT_EDN ? ';' : f == ISOLDE_FORMAT_JSONL || f == ISOLDE_FORMAT_ISOCHECK ? '#' : 0;
 }
 
-static int lines_of(shrink *k)
+static void lines_of(shrink *k)
 {
     size_t n = 0;
     for (size_t i = 0; i < k->len; i++) n += k->text[i] == '\n';
-    k->line_at = malloc((n + 2) * sizeof *k->line_at);
-    if (!k->line_at) return -1;
+    k->line_at = iso_xmalloc((n + 2) * sizeof *k->line_at);
     size_t at = 0;
     k->line_at[at++] = 0;
     for (size_t i = 0; i < k->len; i++)
         if (k->text[i] == '\n') k->line_at[at++] = i + 1;
     if (k->line_at[at - 1] < k->len) k->line_at[at++] = k->len; /* a last line without newline */
     k->n_lines = at - 1;
-    return 0;
 }
 
 /* Units: each invocation with the next op of its process; any other op
@@ -71,19 +71,14 @@ static int lines_of(shrink *k)
 static int units_of(shrink *k, const isolde_history *h, isolde_error *err)
 {
     k->n_ops = h->n_ops;
-    k->op_line = malloc((h->n_ops + 1) * sizeof *k->op_line);
-    k->unit_of = malloc((h->n_ops + 1) * sizeof *k->unit_of);
-    uint32_t *open = malloc((h->procs.n + 1) * sizeof *open); /* per process: its open unit + 1 */
-    if (!k->op_line || !k->unit_of || !open) {
-        free(open);
-        return iso_fail(err, ISOLDE_ERR_NOMEM, k->name, 0, 0, "out of memory");
-    }
-    memset(open, 0, (h->procs.n + 1) * sizeof *open);
+    k->op_line = iso_xmalloc((h->n_ops + 1) * sizeof *k->op_line);
+    k->unit_of = iso_xmalloc((h->n_ops + 1) * sizeof *k->unit_of);
+    uint32_t *open = iso_xcalloc(h->procs.n + 1, sizeof *open); /* per process: its open unit + 1 */
     for (size_t i = 0; i < h->n_ops; i++) {
         const iso_op *o = &h->ops[i];
         k->op_line[i] = o->line;
         if (i && o->line == h->ops[i - 1].line) {
-            free(open);
+            iso_free(open);
             return iso_fail(err, ISOLDE_ERR_USAGE, k->name, o->line, 0,
                             "two ops on one line: shrink needs a history of one op per line (isolde convert "
                             "writes JSON lines)");
@@ -96,7 +91,7 @@ static int units_of(shrink *k, const isolde_history *h, isolde_error *err)
         k->unit_of[i] = (uint32_t)k->n_units++;
         if (o->type == ISO_OP_INVOKE && o->client) open[o->process] = k->unit_of[i] + 1;
     }
-    free(open);
+    iso_free(open);
     return 0;
 }
 
@@ -177,11 +172,10 @@ static size_t rewrite(const char *line, size_t len, const uint8_t *keep, char *o
 
 /* Per unit, how many micro-ops its lines share (0: it has none to drop:
  * no vector of vectors, or its lines disagree). */
-static int mops_per_unit(shrink *k)
+static void mops_per_unit(shrink *k)
 {
-    int *n = malloc((k->n_units + 1) * sizeof *n);
-    k->mop_base = malloc((k->n_units + 1) * sizeof *k->mop_base);
-    if (!n || !k->mop_base) return free(n), -1;
+    int *n = iso_xmalloc((k->n_units + 1) * sizeof *n);
+    k->mop_base = iso_xmalloc((k->n_units + 1) * sizeof *k->mop_base);
     for (size_t u = 0; u < k->n_units; u++) n[u] = -2; /* no line yet */
     for (size_t i = 0; i < k->n_ops; i++) {
         span m[MAX_MOPS];
@@ -196,11 +190,9 @@ static int mops_per_unit(shrink *k)
         total += n[u] > 0 ? (size_t)n[u] : 0;
     }
     k->mop_base[k->n_units] = (uint32_t)total;
-    free(n);
-    k->mop_in = malloc(total + 1);
-    if (!k->mop_in) return -1;
+    iso_free(n);
+    k->mop_in = iso_xmalloc(total + 1);
     memset(k->mop_in, 1, total + 1);
-    return 0;
 }
 
 /* ---- a candidate ---------------------------------------------------- */
@@ -399,10 +391,10 @@ static void mark_witness(void *arg, size_t i, const char *text, const char *json
  * out, out: the other transactions' reads pull in the writers of what
  * they read, and those writers' reads more; one check says whether the
  * anomaly needs none of them. */
-static int drop_reads_beside(shrink *k, const uint8_t *mark)
+static void drop_reads_beside(shrink *k, const uint8_t *mark)
 {
-    uint8_t *done = calloc(k->n_units + 1, 1);
-    if (!done) return -1;
+    uint8_t *done = k->scratch;
+    memset(done, 0, k->n_units);
     for (size_t i = 0; i < k->n_ops; i++) {
         uint32_t u = k->unit_of[i];
         if (mark[u] || done[u] || k->mop_base[u + 1] == k->mop_base[u]) continue;
@@ -414,8 +406,6 @@ static int drop_reads_beside(shrink *k, const uint8_t *mark)
             if (!strncmp(line + m[j].from, "[\"r\"", 4) || !strncmp(line + m[j].from, "[:r ", 4))
                 k->mop_in[k->mop_base[u] + (uint32_t)j] = 0;
     }
-    free(done);
-    return 0;
 }
 
 /* The units to start from: the witness's alone when they pass, else all.
@@ -435,7 +425,7 @@ static int start(shrink *k, const isolde_history *h, const isolde_result *r, siz
     for (size_t u = 0; u < k->n_units; u++)
         if (!p || w.mark[u]) cur[(*n)++] = (uint32_t)u;
     if (p) return 0;
-    if (drop_reads_beside(k, w.mark)) return iso_fail(err, ISOLDE_ERR_NOMEM, k->name, 0, 0, "out of memory");
+    drop_reads_beside(k, w.mark);
     choose_units(k, cur, *n, 0, 0);
     if ((p = passes(k)) < 0) return iso_fail(err, ISOLDE_ERR_NOMEM, k->name, 0, 0, "out of memory");
     if (!p) memset(k->mop_in, 1, k->mop_base[k->n_units]); /* the reads are needed: all back */
@@ -458,28 +448,56 @@ void isolde_shrink_opts_init(isolde_shrink_opts *o)
 
 static void free_shrink(shrink *k)
 {
-    for (size_t i = 0; i < k->n_types; i++) free(k->types[i]);
-    free(k->types);
-    free(k->line_at);
-    free(k->op_line);
-    free(k->unit_of);
-    free(k->buf);
-    free(k->in);
-    free(k->mop_base);
-    free(k->mop_in);
+    for (size_t i = 0; k->types && i < k->n_types; i++) iso_free(k->types[i]);
+    iso_free(k->types);
+    iso_free(k->line_at);
+    iso_free(k->op_line);
+    iso_free(k->unit_of);
+    iso_free(k->buf);
+    iso_free(k->in);
+    iso_free(k->scratch);
+    iso_free(k->mop_base);
+    iso_free(k->mop_in);
+    iso_free(k->cur);
+    iso_free(k->mops);
 }
 
 /* The whole history's types, and the type to keep (the first, or o's). */
-static int whole_types(shrink *k, const isolde_result *r, const char *want, isolde_error *err)
+static void whole_types(shrink *k, const isolde_result *r, const char *want)
 {
     k->n_types = isolde_result_type_count(r);
-    k->types = calloc(k->n_types + 1, sizeof *k->types);
-    for (size_t i = 0; k->types && i < k->n_types; i++) k->types[i] = strdup(isolde_result_type(r, i));
-    for (size_t i = 0; k->types && i < k->n_types; i++)
-        if (!k->types[i]) return iso_fail(err, ISOLDE_ERR_NOMEM, k->name, 0, 0, "out of memory");
-    if (!k->types) return iso_fail(err, ISOLDE_ERR_NOMEM, k->name, 0, 0, "out of memory");
+    k->types = iso_xcalloc(k->n_types + 1, sizeof *k->types);
+    for (size_t i = 0; i < k->n_types; i++) k->types[i] = iso_xstrdup(isolde_result_type(r, i));
     for (size_t i = 0; i < k->n_types && !k->type; i++)
         if (!want || !strcmp(want, k->types[i])) k->type = k->types[i];
+}
+
+struct setup_call {
+    shrink *k;
+    const isolde_history *h;
+    const isolde_result *r;
+    const char *want;
+};
+
+/* Everything the search needs, allocated under a guard of its own on a
+ * copy of *k (memory running out frees it all, and leaves *k as it was). */
+static int setup(void *arg, isolde_error *err)
+{
+    struct setup_call *c = arg;
+    shrink t = *c->k;
+    whole_types(&t, c->r, c->want);
+    lines_of(&t);
+    if (units_of(&t, c->h, err)) {
+        free_shrink(&t);
+        return -1;
+    }
+    mops_per_unit(&t);
+    t.buf = iso_xmalloc(t.len + t.n_ops + 1);
+    t.in = iso_xmalloc(t.n_units + 1);
+    t.scratch = iso_xmalloc(t.n_units + 1);
+    t.cur = iso_xmalloc((t.n_units + 1) * sizeof *t.cur);
+    t.mops = iso_xmalloc((t.mop_base[t.n_units] + 1) * sizeof *t.mops);
+    *c->k = t;
     return 0;
 }
 
@@ -497,7 +515,6 @@ isolde_status isolde_shrink(const char *name, const char *text, size_t len, cons
     shrink k = {.name = name, .text = text, .len = len, .co = co};
     isolde_history *h = NULL;
     isolde_result *r = NULL;
-    uint32_t *cur = NULL, *mops = NULL;
     double t0 = iso_now();
     isolde_status rc = ISOLDE_OK;
     isolde_error local;
@@ -506,10 +523,8 @@ isolde_status isolde_shrink(const char *name, const char *text, size_t len, cons
     memset(st, 0, sizeof *st);
     isolde_read_opts_init(&k.ro);
     if (ro) k.ro.format = ro->format;
-    if (isolde_history_read_mem(name, text, len, &k.ro, &h, err) || isolde_check(h, co, &r, err)) {
-        rc = err->code;
+    if ((rc = isolde_history_read_mem(name, text, len, &k.ro, &h, err)) || (rc = isolde_check(h, co, &r, err)))
         goto done;
-    }
     k.ro.format = isolde_history_format(h);
     st->comment = comment_mark(k.ro.format);
     if (!st->comment) {
@@ -518,48 +533,36 @@ isolde_status isolde_shrink(const char *name, const char *text, size_t len, cons
         rc = ISOLDE_ERR_USAGE;
         goto done;
     }
-    if (whole_types(&k, r, so ? so->anomaly : NULL, err) || lines_of(&k) || units_of(&k, h, err)) {
-        rc = err->code ? err->code : ISOLDE_ERR_NOMEM;
-        goto done;
-    }
+    struct setup_call c = {&k, h, r, so ? so->anomaly : NULL};
+    if ((rc = iso_call(setup, &c, err))) goto done;
     st->ops_before = k.n_ops;
     st->units_before = k.n_units;
     if (!k.type || isolde_result_validity(r) != ISOLDE_INVALID) goto done; /* nothing to shrink: st->found 0 */
     snprintf(st->anomaly, sizeof st->anomaly, "%s", k.type);
     st->found = 1;
-    k.buf = malloc(len + k.n_ops + 1);
-    k.in = malloc(k.n_units + 1);
-    cur = malloc((k.n_units + 1) * sizeof *cur);
-    if (k.buf && k.in && cur && !mops_per_unit(&k)) mops = malloc((k.mop_base[k.n_units] + 1) * sizeof *mops);
-    if (!mops) {
-        iso_fail(err, ISOLDE_ERR_NOMEM, name, 0, 0, "out of memory");
-        rc = ISOLDE_ERR_NOMEM;
-        goto done;
-    }
     k.deadline = so && so->time_limit_s > 0 ? t0 + so->time_limit_s : 0;
     size_t n = 0, n_mops = (size_t)-1;
-    if (start(&k, h, r, so ? so->instance : 0, cur, &n, &st->witness_units, err) ||
-        shrink_all(&k, cur, &n, mops, &n_mops) < 0) {
+    if (start(&k, h, r, so ? so->instance : 0, k.cur, &n, &st->witness_units, err) ||
+        shrink_all(&k, k.cur, &n, k.mops, &n_mops) < 0) {
         rc = err->code ? err->code : ISOLDE_ERR_NOMEM;
         goto done;
     }
     st->units_after = n;
     st->minimal = !k.timed_out;
-    if (passes(&k) != 1) { /* what is written passes: checked once more, for its types */
-        iso_fail(err, ISOLDE_ERR_INTERNAL, name, 0, 0, "the shrunk history does not show %s", k.type);
-        rc = ISOLDE_ERR_INTERNAL;
+    int p = passes(&k); /* what is written passes: checked once more, for its types */
+    if (p != 1) {
+        rc = p < 0 ? ISOLDE_ERR_NOMEM : ISOLDE_ERR_INTERNAL;
+        iso_fail(err, rc, name, 0, 0, p < 0 ? "out of memory" : "the shrunk history does not show %s", k.type);
         goto done;
     }
     snprintf(st->types, sizeof st->types, "%s", k.types_found);
-    write_out(&k, cur, n, out);
+    write_out(&k, k.cur, n, out);
     for (size_t i = 0; i < k.n_ops; i++) st->ops_after += k.in[k.unit_of[i]];
     for (size_t i = 0; i < n; i++)
-        for (uint32_t f = k.mop_base[cur[i]]; f < k.mop_base[cur[i] + 1]; f++) st->mops_dropped += !k.mop_in[f];
+        for (uint32_t f = k.mop_base[k.cur[i]]; f < k.mop_base[k.cur[i] + 1]; f++) st->mops_dropped += !k.mop_in[f];
 done:
     st->checks = k.checks;
     st->seconds = iso_now() - t0;
-    free(cur);
-    free(mops);
     free_shrink(&k);
     isolde_result_free(r);
     isolde_history_free(h);
