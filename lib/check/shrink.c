@@ -42,6 +42,8 @@ typedef struct shrink {
     size_t checks;
     int timed_out;
     char types_found[512];     /* the last candidate's types */
+    int64_t anchor;            /* the witness's own op ("op" of its JSON: the read, the op that cannot
+                                  be linearized) that a candidate's finding must name too; -1: none */
 } shrink;
 
 /* ---- the whole history ---------------------------------------------- */
@@ -234,9 +236,42 @@ static void types_text(const isolde_result *r, char *out, size_t size)
     }
 }
 
-/* Whether the check of the candidate finds the type, and no type the
- * whole history had not (its types into k->types_found). -1: out of
- * memory. */
+/* The index of a finding's own op (its JSON's "op" object), or -1. */
+static int64_t anchor_of(const char *json)
+{
+    const char *p = strstr(json, "\"op\":{");
+    const char *end = p ? strchr(p, '}') : NULL;
+    const char *idx = p ? strstr(p, "\"index\":") : NULL;
+    return idx && idx < end ? strtoll(idx + 8, NULL, 10) : -1;
+}
+
+struct anchored {
+    int64_t want;
+    int met;
+};
+
+static void anchored_finding(void *arg, size_t i, const char *text, const char *json)
+{
+    struct anchored *a = arg;
+    (void)i;
+    (void)text;
+    a->met |= anchor_of(json) == a->want;
+}
+
+/* Whether some finding of the type names the witness's own op (among its
+ * first 16): the same op still fails, not another one that leaving ops
+ * out made fail (a read whose write went). */
+static int anchored(const shrink *k, const isolde_result *r)
+{
+    struct anchored a = {k->anchor, 0};
+    if (k->anchor < 0) return 1;
+    isolde_result_findings(r, k->type, 0, 16, anchored_finding, &a, NULL);
+    return a.met;
+}
+
+/* Whether the check of the candidate finds the type, naming the
+ * witness's own op when it has one, and no type the whole history had not
+ * (its types into k->types_found). -1: out of memory. */
 static int passes(shrink *k)
 {
     isolde_history *h = NULL;
@@ -248,7 +283,7 @@ static int passes(shrink *k)
         isolde_history_free(h);
         return e.code == ISOLDE_ERR_NOMEM ? -1 : 0;
     }
-    int ok = isolde_result_validity(r) == ISOLDE_INVALID && has_type(r, k->type);
+    int ok = isolde_result_validity(r) == ISOLDE_INVALID && has_type(r, k->type) && anchored(k, r);
     types_text(r, k->types_found, sizeof k->types_found);
     for (size_t i = 0; ok && i < isolde_result_type_count(r); i++) {
         int known = 0;
@@ -376,6 +411,7 @@ static void mark_witness(void *arg, size_t i, const char *text, const char *json
     struct witness *w = arg;
     (void)i;
     (void)text;
+    w->k->anchor = anchor_of(json);
     for (const char *p = strstr(json, "\"index\":"); p; p = strstr(p + 1, "\"index\":")) {
         int64_t idx = strtoll(p + 8, NULL, 10);
         for (size_t o = 0; o < w->h->n_ops; o++)
@@ -512,7 +548,7 @@ isolde_status isolde_shrink(const char *name, const char *text, size_t len, cons
                             const isolde_check_opts *co, const isolde_shrink_opts *so, FILE *out,
                             isolde_shrink_stats *st, isolde_error *err)
 {
-    shrink k = {.name = name, .text = text, .len = len, .co = co};
+    shrink k = {.name = name, .text = text, .len = len, .co = co, .anchor = -1};
     isolde_history *h = NULL;
     isolde_result *r = NULL;
     double t0 = iso_now();

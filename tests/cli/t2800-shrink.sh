@@ -5,7 +5,9 @@
 # says (tests/tools/case.c runs the header: the options, exit 1, the exact
 # types), it is 1-minimal (tests/tools/one_less.py leaves out each
 # transaction in turn: the type goes, or a new type comes), and it keeps a
-# few ops per transaction. A valid history, a type it does not have, a
+# few ops per transaction. On a kv history with a stale read, the op that
+# cannot be linearized is the original's (not a read whose write was left
+# out). A valid history, a type it does not have, a
 # format of no lines: nothing written. A time limit: a history that
 # re-checks, said not minimal.
 . tests/clilib.sh "$@"
@@ -60,6 +62,15 @@ test_case "shrink: an EDN history with its own header options (tests/data/list_a
 shrunk_holds tests/data/list_append/g2-item.edn -m list-append -c serializable
 grep -q '^; types: G2-item$' "$tmp/out"
 [ "$(grep -vc '^;' "$tmp/out")" = 2 ]
+T
+
+test_case "shrink, linearizability (kv with a stale read): the op that cannot be linearized stays the same" <<'T'
+"$build/bench/gen_lin" kv 2000 3 4 1 jsonl 30 1 >"$tmp/kv.jsonl"
+want=$("$isolde" check -m kv --json "$tmp/kv.jsonl" | sed 's/.*"nonlinearizable":\[{.*"op":{[^}]*"index":\([0-9]*\),.*/\1/')
+shrunk_holds "$tmp/kv.jsonl" -m kv
+got=$("$isolde" check -m kv --json "$tmp/out" | sed 's/.*"nonlinearizable":\[{.*"op":{[^}]*"index":\([0-9]*\),.*/\1/')
+[ "$want" = "$got" ]
+[ "$(grep -vc '^#' "$tmp/out")" -le 6 ]
 T
 
 test_case "shrink --anomaly TYPE keeps that type" <<'T'
