@@ -262,7 +262,7 @@ playground: web/isolde-wasm.js
 # order-only prerequisite: a BUILD made since does not make it again), and
 # written whole under another name, then renamed: two suites (make check,
 # make sanitize) that make it at once leave one whole file.
-web/isolde-wasm.js: $(CHECKER_SRC) $(CHECKER_HDR) web/isolde_wasm.c web/viewer.js include/isolde.h Makefile \
+web/isolde-wasm.js: $(CHECKER_SRC) $(CHECKER_HDR) web/isolde_wasm.c web/viewer.js include/isolde.h include/isolde_run.h Makefile \
                     | $(BUILD)/gen/viewer_js.h
 	@command -v $(EMCC) >/dev/null || sh tools/deps.sh emscripten
 	$(call say,EMCC,$@)
@@ -455,7 +455,7 @@ install: all
 	install -m 644 $(BUILD)/dist/libisolde.a $(DESTDIR)$(PREFIX)/lib/libisolde.a
 	install -m 755 $(BUILD)/libisolde.so $(DESTDIR)$(PREFIX)/lib/libisolde.so.$(SOMAJOR)
 	ln -sf libisolde.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libisolde.so
-	install -m 644 include/isolde.h $(DESTDIR)$(PREFIX)/include/isolde.h
+	install -m 644 include/isolde.h include/isolde_run.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(VERSION_H) $(DESTDIR)$(PREFIX)/include/isolde_version.h
 	$(MAKE_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/isolde.pc
 

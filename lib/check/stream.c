@@ -266,8 +266,8 @@ static void hand_over(void *arg, size_t i, const char *text, const char *json)
 
 static int hand_over_all(isolde_stream *s, const isolde_result *r, isolde_stream_fn fn, void *arg, isolde_error *err)
 {
+    const iso_checker *k = iso_checker_of(isolde_result_workload(r));
     for (size_t i = 0; i < isolde_result_type_count(r); i++) {
-        const iso_checker *k = iso_checker_of(isolde_result_workload(r));
         struct hand_over x = {s, isolde_result_type(r, i), k && k->kind == ISO_CHECKER_LIN, fn, arg};
         if (certain(isolde_result_workload(r), x.type) &&
             isolde_result_findings(r, x.type, 0, EARLY_PER_TYPE, hand_over, &x, err))

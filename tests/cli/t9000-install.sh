@@ -46,7 +46,7 @@ test_case "make install PREFIX=... succeeds" <<'T'
 make -s BUILD="$build" install PREFIX="$tmp/prefix"
 T
 
-for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h include/isolde_version.h lib/pkgconfig/isolde.pc share/man/man1/isolde.1; do
+for f in bin/isolde lib/libisolde.a lib/libisolde.so include/isolde.h include/isolde_run.h include/isolde_version.h lib/pkgconfig/isolde.pc share/man/man1/isolde.1; do
     test_case "make install installs $f" 'test -e "$tmp/prefix/$f"'
 done
 
